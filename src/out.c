@@ -1,0 +1,201 @@
+/*
+** out.c: buffered, atomic report output and a small JSON writer. The string
+** escaper scans runs of plain bytes and copies them in one go, because node
+** names dominate the size of a JSON report on large graphs.
+*/
+#include "config.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "out.h"
+
+#define OUT_CAP (1u << 18)
+
+void gr_out_init_fd(gr_out *o, int fd){
+  memset(o, 0, sizeof *o);
+  o->fd = fd;
+  o->cap = OUT_CAP;
+  o->buf = gr_xmalloc(o->cap);
+}
+
+int gr_out_open_file(gr_out *o, const char *path, gr_error *e){
+  int fd;
+  char *tmp = gr_xasprintf("%s.tmp.%ld", path, (long)getpid());
+  fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if( fd < 0 ){
+    gr_error_set(e, 0, 0, "cannot write %s: %s", path, strerror(errno));
+    free(tmp);
+    return -1;
+  }
+  gr_out_init_fd(o, fd);
+  o->path = gr_xstrdup(path);
+  o->tmp = tmp;
+  return 0;
+}
+
+static void drain(gr_out *o){
+  size_t off = 0;
+  while( off < o->n && !o->failed ){
+    ssize_t k = write(o->fd, o->buf + off, o->n - off);
+    if( k < 0 ){
+      if( errno==EINTR ) continue;
+      o->failed = 1; o->err = errno;
+      break;
+    }
+    off += (size_t)k;
+  }
+  o->n = 0;
+}
+
+void gr_out_write(gr_out *o, const void *p, size_t n){
+  if( o->n + n > o->cap ){
+    drain(o);
+    if( n > o->cap ){
+      size_t save = o->n;
+      char *b = o->buf;
+      o->buf = (char*)p; o->n = n;
+      drain(o);
+      o->buf = b; o->n = save;
+      return;
+    }
+  }
+  memcpy(o->buf + o->n, p, n);
+  o->n += n;
+}
+void gr_out_puts(gr_out *o, const char *s){ gr_out_write(o, s, strlen(s)); }
+void gr_out_putc(gr_out *o, char c){
+  if( o->n + 1 > o->cap ) drain(o);
+  o->buf[o->n++] = c;
+}
+void gr_out_printf(gr_out *o, const char *fmt, ...){
+  char small[512];
+  va_list ap;
+  int k;
+  va_start(ap, fmt);
+  k = vsnprintf(small, sizeof small, fmt, ap);
+  va_end(ap);
+  if( k < 0 ) return;
+  if( (size_t)k < sizeof small ){ gr_out_write(o, small, (size_t)k); return; }
+  {
+    char *big = gr_xmalloc((size_t)k + 1);
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)k + 1, fmt, ap);
+    va_end(ap);
+    gr_out_write(o, big, (size_t)k);
+    free(big);
+  }
+}
+void gr_out_int(gr_out *o, int64_t v){
+  char tmp[24], *p = tmp + sizeof tmp;
+  uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+  do{ *--p = (char)('0' + u % 10); u /= 10; }while( u );
+  if( v < 0 ) *--p = '-';
+  gr_out_write(o, p, (size_t)(tmp + sizeof tmp - p));
+}
+
+void gr_out_json_str(gr_out *o, const char *s){
+  const unsigned char *p = (const unsigned char*)s, *run;
+  if( s==NULL ){ gr_out_write(o, "null", 4); return; }
+  gr_out_putc(o, '"');
+  for(;;){
+    run = p;
+    while( *p >= 0x20 && *p!='"' && *p!='\\' && *p!=0x7f ) p++;
+    if( p > run ) gr_out_write(o, run, (size_t)(p - run));
+    if( *p==0 ) break;
+    switch( *p ){
+      case '"': gr_out_write(o, "\\\"", 2); break;
+      case '\\': gr_out_write(o, "\\\\", 2); break;
+      case '\n': gr_out_write(o, "\\n", 2); break;
+      case '\t': gr_out_write(o, "\\t", 2); break;
+      case '\r': gr_out_write(o, "\\r", 2); break;
+      default: {
+        char u[8];
+        snprintf(u, sizeof u, "\\u%04x", *p);
+        gr_out_write(o, u, 6);
+      }
+    }
+    p++;
+  }
+  gr_out_putc(o, '"');
+}
+
+int gr_out_flush(gr_out *o){
+  drain(o);
+  return o->failed ? -1 : 0;
+}
+
+int gr_out_close(gr_out *o, gr_error *e){
+  int rc = gr_out_flush(o);
+  if( rc!=0 ) gr_error_set(e, 0, 0, "write error: %s", strerror(o->err));
+  if( o->tmp ){
+    if( close(o->fd)!=0 && rc==0 ){ rc = -1; gr_error_set(e, 0, 0, "write error: %s", strerror(errno)); }
+    if( rc==0 && rename(o->tmp, o->path)!=0 ){ rc = -1; gr_error_set(e, 0, 0, "cannot rename to %s: %s", o->path, strerror(errno)); }
+    if( rc!=0 ) unlink(o->tmp);
+  }
+  free(o->buf); free(o->tmp); free(o->path);
+  o->buf = o->tmp = o->path = NULL;
+  return rc;
+}
+
+void gr_out_abort(gr_out *o){
+  if( o->tmp ){ close(o->fd); unlink(o->tmp); }
+  free(o->buf); free(o->tmp); free(o->path);
+  o->buf = o->tmp = o->path = NULL;
+  o->n = 0;
+}
+
+/* ---- JSON ---- */
+void gr_jw_init(gr_jw *w, gr_out *o, int pretty){
+  memset(w, 0, sizeof *w);
+  w->o = o; w->pretty = pretty;
+  w->first[0] = 1;
+}
+static void jw_sep(gr_jw *w){
+  if( w->depth > 0 ){
+    if( !w->first[w->depth] ) gr_out_putc(w->o, ',');
+    if( w->depth <= w->pretty ){
+      int i;
+      gr_out_putc(w->o, '\n');
+      for(i = 0; i < w->depth; i++) gr_out_write(w->o, "  ", 2);
+    }
+  }
+  w->first[w->depth] = 0;
+}
+static void jw_open(gr_jw *w, char c){
+  gr_out_putc(w->o, c);
+  if( w->depth < 63 ) w->depth++;
+  w->first[w->depth] = 1;
+}
+void gr_jw_end(gr_jw *w, char close){
+  int empty = w->first[w->depth];
+  w->depth--;
+  if( !empty && w->depth < w->pretty ){
+    int i;
+    gr_out_putc(w->o, '\n');
+    for(i = 0; i < w->depth; i++) gr_out_write(w->o, "  ", 2);
+  }
+  gr_out_putc(w->o, close);
+  if( w->depth==0 && w->pretty ) gr_out_putc(w->o, '\n');
+}
+void gr_jw_key(gr_jw *w, const char *k){
+  jw_sep(w);
+  gr_out_json_str(w->o, k);
+  gr_out_putc(w->o, ':');
+  if( w->depth <= w->pretty ) gr_out_putc(w->o, ' ');
+  w->first[w->depth] = 2;     /* the value follows without a separator */
+}
+static void jw_val(gr_jw *w){
+  if( w->first[w->depth]==2 ) w->first[w->depth] = 0;
+  else jw_sep(w);
+}
+void gr_jw_obj(gr_jw *w){ jw_val(w); jw_open(w, '{'); }
+void gr_jw_arr(gr_jw *w){ jw_val(w); jw_open(w, '['); }
+void gr_jw_str(gr_jw *w, const char *s){ jw_val(w); gr_out_json_str(w->o, s); }
+void gr_jw_int(gr_jw *w, int64_t v){ jw_val(w); gr_out_int(w->o, v); }
+void gr_jw_bool(gr_jw *w, int b){ jw_val(w); gr_out_puts(w->o, b ? "true" : "false"); }
+void gr_jw_null(gr_jw *w){ jw_val(w); gr_out_puts(w->o, "null"); }
+void gr_jw_raw(gr_jw *w, const char *s){ jw_val(w); gr_out_puts(w->o, s); }
