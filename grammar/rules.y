@@ -1,0 +1,332 @@
+/*
+** rules.y: the lemon grammar of the gerules rule language. It turns the
+** token stream of lexer.re into the syntax tree of ast.h: statements
+** (gr_item) with nested block items and expression trees (gr_expr). Block
+** contents are accepted generically here and the checker says which items
+** belong in which block, which gives better messages than a syntax error.
+** The first syntax error is final (YYNOERRORRECOVERY, as SQLite does); the
+** destructors free every partial tree left on the stack.
+*/
+
+%include {
+#include "config.h"
+#include <stdlib.h>
+#include <string.h>
+#include <assert.h>
+#include "ast.h"
+#define YYNOERRORRECOVERY 1
+#define LOC(t) gr_tok_loc(ps->file, (t))
+
+/* Builders shared by the actions below. */
+static gr_item *mk(gr_parse *ps, int kind, gr_token k){ return gr_item_new(kind, LOC(k)); }
+static char *sbody(gr_token t){ return gr_lex_unescape(t.z + 1, t.n - 2); }
+static char *rbody(gr_token t){ return gr_xstrndup(t.z + 1, t.n - 2); }
+static char *regex_body(gr_token t){
+  /* drop the backslash of \/ ; keep every other escape for regcomp */
+  char *out = gr_xmalloc(t.n), *o = out;
+  uint32_t i;
+  for(i = 1; i + 1 < t.n; i++){
+    if( t.z[i]=='\\' && t.z[i+1]=='/' && i + 2 < t.n ){ *o++ = '/'; i++; }
+    else *o++ = t.z[i];
+  }
+  *o = 0;
+  return out;
+}
+static int64_t int_value(gr_parse *ps, gr_token t){
+  const char *p = t.z, *e = t.z + t.n;
+  int neg = 0, base = 10;
+  uint64_t v = 0;
+  if( p < e && *p=='-' ){ neg = 1; p++; }
+  if( e - p > 2 && p[0]=='0' && (p[1]=='x' || p[1]=='X') ){ base = 16; p += 2; }
+  for(; p < e; p++){
+    int d;
+    if( *p=='_' ) continue;
+    d = (*p >= '0' && *p <= '9') ? *p - '0' : ((*p | 32) - 'a' + 10);
+    if( v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base || v*base + (uint64_t)d > (uint64_t)INT64_MAX ){
+      gr_parse_error(ps, LOC(t), "integer '%.*s' is out of range", (int)t.n, t.z);
+      return 0;
+    }
+    v = v * (uint64_t)base + (uint64_t)d;
+  }
+  return neg ? -(int64_t)v : (int64_t)v;
+}
+static gr_name *name_of_id(gr_parse *ps, gr_token t){ return gr_name_new(gr_tok_str(t), LOC(t)); }
+static gr_name *name_of_str(gr_parse *ps, gr_token t){ return gr_name_new(sbody(t), LOC(t)); }
+static gr_expr *bin(gr_parse *ps, int op, gr_token k, gr_expr *a, gr_expr *b){
+  gr_expr *e = gr_expr_new(op, a ? a->loc : LOC(k));
+  (void)ps;
+  e->a = a; e->b = b;
+  return e;
+}
+static void set_diag(gr_parse *ps, gr_item *it, int sev, gr_token code, gr_token tmpl, int once){
+  it->flag3 = sev;
+  it->code = gr_tok_str(code); it->code_loc = LOC(code);
+  it->str = sbody(tmpl); it->raw = rbody(tmpl); it->str_loc = LOC(tmpl);
+  if( once ) it->lo = 1;
+}
+}
+
+%name grParser
+%token_prefix GR_TK_
+%token_type {gr_token}
+%default_type {gr_token}
+%extra_argument {gr_parse *ps}
+%stack_size 1000
+
+%syntax_error {
+  (void)yymajor;
+  if( TOKEN.n ) gr_parse_error(ps, LOC(TOKEN), "syntax error near '%.*s'", (int)TOKEN.n, TOKEN.z);
+  else gr_parse_error(ps, LOC(TOKEN), "unexpected end of input");
+}
+%stack_overflow {
+  gr_parse_error(ps, (gr_loc){ps->file, 0, 0}, "rule file is nested too deeply");
+}
+
+/* Keywords that may also serve as identifiers (a field called `type`, a
+** source called `default`...). Expression words are not in this list. */
+%fallback ID ALL ALIAS BECAUSE BUNDLE CANN CAPABILITY CAPS CASCADE CONFLICTS DEFAULT
+  DEPRECATED DESCRIPTION EACH ENTRIES ERROR EXCEPT EXCLUSIVE FOR FORMAT GRAPH HARDWARE HOOK INCLUDE
+  INI INITIAL KEY MATCHES MODE NEEDS NOTE ON ONCE OVER PATTERN PRODUCT RANGE REQUIRES RULE
+  SECTION SEPARATOR SET SLOT SOC SOURCE SUPPORTED TABLE THEN TYPE UNSUPPORTED VALUE
+  VALUES VERSION WARNING WHEN.
+
+%right COLON.
+%left OR.
+%left AND.
+%right NOT.
+%nonassoc EQ NE LT LE GT GE IN HAS SUPPORTS ASSIGN.
+%left DOT LBRACKET.
+
+input ::= stmts.
+input ::= TEMPLATE expr(E). { ps->template_expr = E; }
+
+stmts ::= .
+stmts ::= stmts stmt(S). { *ps->tail = S; ps->tail = &S->next; }
+
+%type stmt {gr_item*}
+%destructor stmt { (void)ps; gr_item_free($$); }
+
+stmt(A) ::= BUNDLE(K) STRING(N) LBRACE items(L) RBRACE.
+  { A = mk(ps, GR_I_BUNDLE, K); A->name = sbody(N); A->name_loc = LOC(N); A->items = gr_item_reverse(L); }
+stmt(A) ::= INCLUDE(K) STRING(N) SEMI.
+  { A = mk(ps, GR_I_INCLUDE, K); A->str = sbody(N); A->str_loc = LOC(N); }
+stmt(A) ::= CAPABILITY(K) ID(N) STRING(D) SEMI.
+  { A = mk(ps, GR_I_CAPABILITY, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->str = sbody(D); A->str_loc = LOC(D); }
+stmt(A) ::= HARDWARE(K) ID(N) STRING(D) SEMI.
+  { A = mk(ps, GR_I_HARDWARE, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->str = sbody(D); A->str_loc = LOC(D); }
+stmt(A) ::= PRODUCT(K) ID(N) STRING(T) LBRACE items(L) RBRACE.
+  { A = mk(ps, GR_I_PRODUCT, K); A->name = gr_tok_str(N); A->name_loc = LOC(N);
+    A->str = sbody(T); A->str_loc = LOC(T); A->items = gr_item_reverse(L); }
+stmt(A) ::= OPTION(K) ID(N) LBRACE items(L) RBRACE.
+  { A = mk(ps, GR_I_OPTION, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->items = gr_item_reverse(L); }
+stmt(A) ::= MODE(K) ID(N) LBRACE items(L) RBRACE.
+  { A = mk(ps, GR_I_MODE, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->items = gr_item_reverse(L); }
+stmt(A) ::= TABLE(K) ID(N) LBRACE tentries(L) RBRACE.
+  { A = mk(ps, GR_I_TABLE, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->items = gr_item_reverse(L); }
+stmt(A) ::= TABLE(K) ID(N) STRING(D) LBRACE tentries(L) RBRACE.
+  { A = mk(ps, GR_I_TABLE, K); A->name = gr_tok_str(N); A->name_loc = LOC(N);
+    A->str = sbody(D); A->str_loc = LOC(D); A->items = gr_item_reverse(L); }
+stmt(A) ::= SLOT(K) ID(N) LBRACE items(L) RBRACE.
+  { A = mk(ps, GR_I_SLOT, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->items = gr_item_reverse(L); }
+stmt(A) ::= SOURCE(K) ID(N) FOR ID(S) branch(B) SEMI.
+  { A = mk(ps, GR_I_SOURCE, K); A->name = gr_tok_str(N); A->name_loc = LOC(N);
+    A->names = name_of_id(ps, S); A->items = B; }
+stmt(A) ::= SOURCE(K) ID(N) FOR ID(S) LBRACE branches(L) RBRACE.
+  { A = mk(ps, GR_I_SOURCE, K); A->name = gr_tok_str(N); A->name_loc = LOC(N);
+    A->names = name_of_id(ps, S); A->items = gr_item_reverse(L); }
+stmt(A) ::= CASCADE(K) ID(S) COLON chain(C) SEMI.
+  { A = mk(ps, GR_I_CASCADE, K); A->name = gr_tok_str(S); A->name_loc = LOC(S); A->names = gr_name_reverse(C); }
+stmt(A) ::= RULE(K) ID(N) scope(SC) WHEN expr(C) THEN action(X) SEMI.
+  { A = X; A->kind = GR_I_RULE; A->loc = LOC(K); A->name = gr_tok_str(N); A->name_loc = LOC(N);
+    A->flag = SC; A->e = C; }
+stmt(A) ::= EXCLUSIVE(K) ID(N) OVER idlist(L) THEN diag(X) SEMI.
+  { A = X; A->kind = GR_I_EXCLUSIVE; A->loc = LOC(K); A->names = name_of_id(ps, N); A->names2 = gr_name_reverse(L); }
+stmt(A) ::= REQUIRES(K) ID(N) NEEDS idlist(L) THEN diag(X) SEMI.
+  { A = X; A->kind = GR_I_REQUIRES; A->loc = LOC(K); A->names = name_of_id(ps, N); A->names2 = gr_name_reverse(L); }
+stmt(A) ::= CONFLICTS(K) idlist(L) THEN diag(X) SEMI.
+  { A = X; A->kind = GR_I_CONFLICTS; A->loc = LOC(K); A->names = gr_name_reverse(L); }
+
+%type scope {int}
+scope(A) ::= .                  { A = GR_SCOPE_GLOBAL; }
+scope(A) ::= FOR EACH NODE.     { A = GR_SCOPE_NODE; }
+scope(A) ::= FOR EACH OPTION.   { A = GR_SCOPE_OPTION; }
+scope(A) ::= FOR EACH ENTRY.    { A = GR_SCOPE_ENTRY; }
+
+%type action {gr_item*}
+%destructor action { (void)ps; gr_item_free($$); }
+action(A) ::= diag(A).
+action(A) ::= SET(K) ID(S) ASSIGN expr(V).
+  { A = mk(ps, GR_I_RULE, K); A->flag2 = GR_ACT_SET; A->names = name_of_id(ps, S); A->e2 = V; }
+action(A) ::= SET(K) ID(S) ASSIGN expr(V) BECAUSE STRING(T).
+  { A = mk(ps, GR_I_RULE, K); A->flag2 = GR_ACT_SET; A->names = name_of_id(ps, S); A->e2 = V;
+    A->str2 = sbody(T); A->raw2 = rbody(T); A->str2_loc = LOC(T); }
+
+%type diag {gr_item*}
+%destructor diag { (void)ps; gr_item_free($$); }
+diag(A) ::= sev(S) ID(C) STRING(T).
+  { A = gr_item_new(GR_I_RULE, LOC(C)); set_diag(ps, A, S, C, T, 0); }
+diag(A) ::= sev(S) ID(C) STRING(T) ONCE.
+  { A = gr_item_new(GR_I_RULE, LOC(C)); set_diag(ps, A, S, C, T, 1); }
+
+%type sev {int}
+sev(A) ::= ERROR.    { A = GR_SEV_ERROR; }
+sev(A) ::= WARNING.  { A = GR_SEV_WARNING; }
+sev(A) ::= NOTE.     { A = GR_SEV_NOTE; }
+
+%type chain {gr_name*}
+%destructor chain { (void)ps; gr_name_free($$); }
+chain(A) ::= ID(N).                 { A = name_of_id(ps, N); }
+chain(A) ::= chain(B) GT ID(N).     { A = name_of_id(ps, N); A->next = B; }
+
+%type idlist {gr_name*}
+%destructor idlist { (void)ps; gr_name_free($$); }
+idlist(A) ::= ID(N).                    { A = name_of_id(ps, N); }
+idlist(A) ::= idlist(B) COMMA ID(N).    { A = name_of_id(ps, N); A->next = B; }
+
+%type strlist {gr_name*}
+%destructor strlist { (void)ps; gr_name_free($$); }
+strlist(A) ::= STRING(N).                   { A = name_of_str(ps, N); }
+strlist(A) ::= strlist(B) COMMA STRING(N).  { A = name_of_str(ps, N); A->next = B; }
+
+/* ---- block items (reversed while parsing, put back in order by the block) ---- */
+%type items {gr_item*}
+%destructor items { (void)ps; gr_item_free($$); }
+items(A) ::= .                  { A = NULL; }
+items(A) ::= items(B) item(C).  { C->next = B; A = C; }
+
+%type item {gr_item*}
+%destructor item { (void)ps; gr_item_free($$); }
+item(A) ::= DESCRIPTION(K) STRING(S) SEMI.  { A = mk(ps, GR_I_DESCRIPTION, K); A->str = sbody(S); A->str_loc = LOC(S); }
+item(A) ::= VERSION(K) STRING(S) SEMI.      { A = mk(ps, GR_I_VERSION, K); A->str = sbody(S); A->str_loc = LOC(S); }
+item(A) ::= CANN(K) STRING(S) SEMI.         { A = mk(ps, GR_I_CANN, K); A->str = sbody(S); A->str_loc = LOC(S); }
+item(A) ::= HOOK(K) STRING(S) SEMI.         { A = mk(ps, GR_I_HOOK, K); A->str = sbody(S); A->str_loc = LOC(S); }
+item(A) ::= CAPS(K) idlist(L) SEMI.         { A = mk(ps, GR_I_CAPS, K); A->names = gr_name_reverse(L); }
+item(A) ::= SOC(K) STRING(S) LBRACE items(L) RBRACE.
+  { A = mk(ps, GR_I_SOC, K); A->str = sbody(S); A->str_loc = LOC(S); A->items = gr_item_reverse(L); }
+item(A) ::= SOC(K) REGEX(S) LBRACE items(L) RBRACE.
+  { A = mk(ps, GR_I_SOC, K); A->str = regex_body(S); A->str_loc = LOC(S); A->flag = 1; A->items = gr_item_reverse(L); }
+item(A) ::= ID(N) INT(V) SEMI.
+  { A = mk(ps, GR_I_HWVAL, N); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->lo = int_value(ps, V); A->str_loc = LOC(V); }
+item(A) ::= KEY(K) STRING(S) SEMI.          { A = mk(ps, GR_I_KEY, K); A->str = sbody(S); A->str_loc = LOC(S); }
+item(A) ::= ALIAS(K) strlist(L) SEMI.       { A = mk(ps, GR_I_ALIAS, K); A->names = gr_name_reverse(L); }
+item(A) ::= TYPE(K) ID(N) SEMI.             { A = mk(ps, GR_I_TYPE, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); }
+item(A) ::= VALUES(K) strlist(L) SEMI.      { A = mk(ps, GR_I_VALUES, K); A->names = gr_name_reverse(L); }
+item(A) ::= VALUES(K) MODE SEMI.            { A = mk(ps, GR_I_VALUES_MODE, K); }
+item(A) ::= RANGE(K) INT(LO) DOTDOT INT(HI) SEMI.
+  { A = mk(ps, GR_I_RANGE, K); A->lo = int_value(ps, LO); A->hi = int_value(ps, HI); A->str_loc = LOC(LO); }
+item(A) ::= PATTERN(K) REGEX(S) SEMI.       { A = mk(ps, GR_I_PATTERN, K); A->str = regex_body(S); A->str_loc = LOC(S); }
+item(A) ::= SEPARATOR(K) STRING(S) SEMI.    { A = mk(ps, GR_I_SEPARATOR, K); A->str = sbody(S); A->str_loc = LOC(S); }
+item(A) ::= DEFAULT(K) expr(E) SEMI.        { A = mk(ps, GR_I_DEFAULT, K); A->e2 = E; }
+item(A) ::= DEFAULT(K) expr(E) WHEN expr(C) SEMI.
+  { A = mk(ps, GR_I_DEFAULT, K); A->e2 = E; A->e = C; }
+item(A) ::= SUPPORTED(K) ON idlist(L) SEMI. { A = mk(ps, GR_I_SUPPORT, K); A->flag = GR_SUP_LIST; A->names = gr_name_reverse(L); }
+item(A) ::= SUPPORTED(K) ON ALL SEMI.       { A = mk(ps, GR_I_SUPPORT, K); A->flag = GR_SUP_ALL; }
+item(A) ::= SUPPORTED(K) ON ALL EXCEPT idlist(L) SEMI.
+  { A = mk(ps, GR_I_SUPPORT, K); A->flag = GR_SUP_ALL_EXCEPT; A->names = gr_name_reverse(L); }
+item(A) ::= UNSUPPORTED(K) STRING(S) SEMI.
+  { A = mk(ps, GR_I_SUPPORT, K); A->flag = GR_SUP_NONE; A->str = sbody(S); A->str_loc = LOC(S); }
+item(A) ::= VALUE(K) strlist(L) LBRACE items(I) RBRACE.
+  { A = mk(ps, GR_I_VALUE_BLOCK, K); A->names = gr_name_reverse(L); A->items = gr_item_reverse(I); }
+item(A) ::= DEPRECATED(K) STRING(S) SEMI.   { A = mk(ps, GR_I_DEPRECATED, K); A->str = sbody(S); A->str_loc = LOC(S); }
+item(A) ::= FORMAT(K) ID(N) LBRACE items(I) RBRACE.
+  { A = mk(ps, GR_I_FORMAT, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->items = gr_item_reverse(I); }
+item(A) ::= SECTION(K) ID(N) MATCHES expr(E) SEMI.
+  { A = mk(ps, GR_I_SECTION, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->e = E; }
+item(A) ::= INITIAL(K) ID(N) SEMI.          { A = mk(ps, GR_I_INITIAL, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); }
+item(A) ::= ENTRIES(K) MODE SEMI.           { A = mk(ps, GR_I_ENTRIES_MODE, K); }
+item(A) ::= ENTRIES(K) strlist(L) SEMI.     { A = mk(ps, GR_I_ENTRIES, K); A->names = gr_name_reverse(L); }
+
+/* ---- table entries ---- */
+%type tentries {gr_item*}
+%destructor tentries { (void)ps; gr_item_free($$); }
+tentries(A) ::= .                   { A = NULL; }
+tentries(A) ::= tlist(A).
+tentries(A) ::= tlist(A) COMMA.
+
+%type tlist {gr_item*}
+%destructor tlist { (void)ps; gr_item_free($$); }
+tlist(A) ::= tentry(A).
+tlist(A) ::= tlist(B) COMMA tentry(C).  { C->next = B; A = C; }
+
+%type tentry {gr_item*}
+%destructor tentry { (void)ps; gr_item_free($$); }
+tentry(A) ::= STRING(S).
+  { A = mk(ps, GR_I_TENTRY, S); A->str = sbody(S); A->str_loc = LOC(S); }
+tentry(A) ::= STRING(S) COLON expr(E).
+  { A = mk(ps, GR_I_TENTRY, S); A->str = sbody(S); A->str_loc = LOC(S); A->e2 = E; }
+
+/* ---- source branches ---- */
+%type branch {gr_item*}
+%destructor branch { (void)ps; gr_item_free($$); }
+branch(A) ::= WHEN(K) expr(C) VALUE expr(V).
+  { A = mk(ps, GR_I_BRANCH, K); A->e = C; A->e2 = V; }
+branch(A) ::= WHEN(K) expr(C) VALUE expr(V) BECAUSE STRING(T).
+  { A = mk(ps, GR_I_BRANCH, K); A->e = C; A->e2 = V; A->str2 = sbody(T); A->raw2 = rbody(T); A->str2_loc = LOC(T); }
+
+%type branches {gr_item*}
+%destructor branches { (void)ps; gr_item_free($$); }
+branches(A) ::= branch(A) SEMI.
+branches(A) ::= branches(B) branch(C) SEMI.  { C->next = B; A = C; }
+
+/* ---- expressions ---- */
+%type expr {gr_expr*}
+%destructor expr { (void)ps; gr_expr_free($$); }
+%type elist {gr_expr*}
+%destructor elist { (void)ps; gr_expr_free($$); }
+
+expr(A) ::= expr(B) OR(K) expr(C).       { A = bin(ps, GR_E_OR, K, B, C); }
+expr(A) ::= expr(B) AND(K) expr(C).      { A = bin(ps, GR_E_AND, K, B, C); }
+expr(A) ::= NOT(K) expr(B).              { A = gr_expr_new(GR_E_NOT, LOC(K)); A->a = B; }
+expr(A) ::= expr(B) EQ(K) expr(C).       { A = bin(ps, GR_E_EQ, K, B, C); }
+expr(A) ::= expr(B) NE(K) expr(C).       { A = bin(ps, GR_E_NE, K, B, C); }
+expr(A) ::= expr(B) LT(K) expr(C).       { A = bin(ps, GR_E_LT, K, B, C); }
+expr(A) ::= expr(B) LE(K) expr(C).       { A = bin(ps, GR_E_LE, K, B, C); }
+expr(A) ::= expr(B) GT(K) expr(C).       { A = bin(ps, GR_E_GT, K, B, C); }
+expr(A) ::= expr(B) GE(K) expr(C).       { A = bin(ps, GR_E_GE, K, B, C); }
+expr(A) ::= expr(B) IN(K) expr(C).       { A = bin(ps, GR_E_IN, K, B, C); }
+expr(A) ::= expr(B) NOT(K) IN expr(C). [IN] { A = bin(ps, GR_E_NOTIN, K, B, C); }
+expr(A) ::= CHIP(K) HAS ID(N).
+  { A = gr_expr_new(GR_E_HAS, LOC(K)); A->s = gr_tok_str(N); A->sloc = LOC(N); }
+expr(A) ::= CHIP(K) SUPPORTS ID(N).
+  { A = gr_expr_new(GR_E_SUPPORTS, LOC(K)); A->s = gr_tok_str(N); A->sloc = LOC(N); }
+expr(A) ::= CHIP(K) SUPPORTS ID(N) ASSIGN expr(V).
+  { A = gr_expr_new(GR_E_SUPPORTS, LOC(K)); A->s = gr_tok_str(N); A->sloc = LOC(N); A->a = V; }
+expr(A) ::= CHIP(K) SUPPORTS MODE expr(V). [SUPPORTS]
+  { A = gr_expr_new(GR_E_SUPPORTS_MODE, LOC(K)); A->a = V; }
+expr(A) ::= OPTION(K) ID(N) SET.
+  { A = gr_expr_new(GR_E_OPTSET, LOC(K)); A->s = gr_tok_str(N); A->sloc = LOC(N); }
+expr(A) ::= ANY(K) ID(V) IN expr(L) COLON expr(B). [COLON]
+  { A = gr_expr_new(GR_E_ANY, LOC(K)); A->s = gr_tok_str(V); A->sloc = LOC(V); A->a = L; A->b = B; }
+expr(A) ::= ALL(K) ID(V) IN expr(L) COLON expr(B). [COLON]
+  { A = gr_expr_new(GR_E_ALL, LOC(K)); A->s = gr_tok_str(V); A->sloc = LOC(V); A->a = L; A->b = B; }
+
+expr(A) ::= STRING(S).     { A = gr_expr_new(GR_E_STR, LOC(S)); A->s = sbody(S); }
+expr(A) ::= INT(I).        { A = gr_expr_new(GR_E_INT, LOC(I)); A->i = int_value(ps, I); }
+expr(A) ::= TRUE(K).       { A = gr_expr_new(GR_E_BOOL, LOC(K)); A->i = 1; }
+expr(A) ::= FALSE(K).      { A = gr_expr_new(GR_E_BOOL, LOC(K)); A->i = 0; }
+expr(A) ::= NULL(K).       { A = gr_expr_new(GR_E_NULL, LOC(K)); }
+expr(A) ::= LBRACKET(K) RBRACKET.            { A = gr_expr_new(GR_E_LIST, LOC(K)); }
+expr(A) ::= LBRACKET(K) elist(E) RBRACKET.
+  { gr_expr *x, *rev = NULL, *nx;
+    for(x = E; x; x = nx){ nx = x->next; x->next = rev; rev = x; }
+    A = gr_expr_new(GR_E_LIST, LOC(K)); A->a = rev; }
+expr(A) ::= LPAREN expr(B) RPAREN.           { A = B; }
+expr(A) ::= OPTION(K) ID(N).
+  { A = gr_expr_new(GR_E_OPTION, LOC(K)); A->s = gr_tok_str(N); A->sloc = LOC(N); }
+expr(A) ::= OPTION(K).     { A = gr_expr_new(GR_E_OPTSCOPE, LOC(K)); }
+expr(A) ::= RUN_MODE(K).   { A = gr_expr_new(GR_E_RUNMODE, LOC(K)); }
+expr(A) ::= CHIP(K).       { A = gr_expr_new(GR_E_CHIP, LOC(K)); }
+expr(A) ::= NODE(K).       { A = gr_expr_new(GR_E_NODE, LOC(K)); }
+expr(A) ::= GRAPH(K).      { A = gr_expr_new(GR_E_GRAPH, LOC(K)); }
+expr(A) ::= ENTRY(K).      { A = gr_expr_new(GR_E_ENTRY, LOC(K)); }
+expr(A) ::= ID(N).         { A = gr_expr_new(GR_E_NAME, LOC(N)); A->s = gr_tok_str(N); A->sloc = LOC(N); }
+expr(A) ::= expr(B) DOT ID(F).
+  { A = gr_expr_new(GR_E_FIELD, B->loc); A->a = B; A->s = gr_tok_str(F); A->sloc = LOC(F); }
+expr(A) ::= expr(B) LBRACKET(K) expr(C) RBRACKET.
+  { A = bin(ps, GR_E_INDEX, K, B, C); }
+expr(A) ::= INI(K) LPAREN ID(N) RPAREN DOT ID(S).
+  { A = gr_expr_new(GR_E_INI, LOC(K)); A->s = gr_tok_str(N); A->sloc = LOC(N);
+    A->s2 = gr_tok_str(S); A->s2loc = LOC(S); }
+
+elist(A) ::= expr(A).
+elist(A) ::= elist(B) COMMA expr(C).  { C->next = B; A = C; }
