@@ -1462,6 +1462,24 @@ static void do_slot(ck *c, gr_item *st, gr_slot *s){
     s->report_key = intern(rs, k);
     free(k);
   }
+  /* slot names and report keys become node fields and report keys */
+  {
+    static const char *fixed[] = { "name", "type", "graph", "static", "dynamic", "inputs", "outputs",
+                                   "input", "attr", "provenance", "class", "plan", "problems", "valid", "execute" };
+    size_t k, j;
+    for(k = 0; k < sizeof fixed / sizeof *fixed; k++){
+      if( strcmp(s->name, fixed[k])==0 ) err(c, st->name_loc, "'%s' cannot name a slot: it is a fixed node field", s->name);
+      if( strcmp(s->report_key, fixed[k])==0 ) err(c, st->name_loc, "slot %s: report key '%s' is a fixed node field", s->name, s->report_key);
+    }
+    for(j = 0; j < rs->nslots; j++){
+      const gr_slot *o = &rs->slots[j];
+      if( o==s || o->name==NULL || o->report_key==NULL ) continue;
+      if( strcmp(o->name, s->report_key)==0 || strcmp(o->report_key, s->name)==0 || strcmp(o->report_key, s->report_key)==0 ){
+        err(c, st->name_loc, "slot %s and slot %s would both write the report field '%s'", s->name, o->name,
+            strcmp(o->name, s->report_key)==0 || strcmp(o->report_key, s->report_key)==0 ? s->report_key : s->name);
+      }
+    }
+  }
 }
 
 /* The slot accepts a constant value? */
@@ -1756,6 +1774,13 @@ static void check_all(ck *c){
         }
         break;
       case GR_I_HARDWARE:
+        {
+          static const char *fixed[] = { "soc", "pattern", "product", "product_title", "title", "caps" };
+          size_t k;
+          for(k = 0; k < sizeof fixed / sizeof *fixed; k++){
+            if( strcmp(st->name, fixed[k])==0 ) err(c, st->name_loc, "'%s' cannot name a hardware property: it is a fixed chip field", st->name);
+          }
+        }
         hw_locs[rs->nhw] = st->name_loc;
         if( declare(c, &rs->hw_map, "hardware property", intern(rs, st->name), st->name_loc, hw_locs, (int)rs->nhw) ){
           rs->hw_names[rs->nhw] = intern(rs, st->name);

@@ -13,6 +13,10 @@
 #include "eval.h"
 #include "out.h"
 
+#define S(n) ((n)==1 ? "" : "s")
+
+static int is_help(const char *a){ return strcmp(a, "--help")==0 || strcmp(a, "-h")==0; }
+
 /* ------------------------------------------------------------------ */
 /* check */
 
@@ -26,7 +30,7 @@ int cmd_check(cli_ctx *c, int argc, char **argv){
   int i;
   gr_ruleset *rs;
   for(i = 0; i < argc; i++){
-    if( strcmp(argv[i], "--help")==0 ){ fputs(check_usage, stdout); free(paths); return 0; }
+    if( is_help(argv[i]) ){ fputs(check_usage, stdout); free(paths); return 0; }
     if( argv[i][0]=='-' && argv[i][1] ){ free(paths); return cli_usage_error("check", "unknown option '%s'", argv[i]); }
     paths[n++] = argv[i];
   }
@@ -38,12 +42,13 @@ int cmd_check(cli_ctx *c, int argc, char **argv){
     fprintf(stderr, "gerules check: %zu error%s\n", gr_diags_errors(&c->diags), gr_diags_errors(&c->diags)==1 ? "" : "s");
     return EXIT_INPUT;
   }
-  printf("%s%s%s: %zu file%s, %zu product lines, %zu SoCs, %zu options, %zu modes, %zu tables, "
-         "%zu slots, %zu sources, %zu rules, %zu relations: ok",
+  printf("%s%s%s: %zu file%s, %zu product line%s, %zu SoC%s, %zu option%s, %zu mode%s, %zu table%s, "
+         "%zu slot%s, %zu source%s, %zu rule%s, %zu relation%s: ok",
          rs->bundle_name ? rs->bundle_name : "rules", rs->bundle_version ? " " : "",
-         rs->bundle_version ? rs->bundle_version : "", rs->nfiles, rs->nfiles==1 ? "" : "s",
-         rs->nproducts, rs->nsocs, rs->noptions, rs->nmodes, rs->ntables, rs->nslots,
-         rs->nsources, rs->nrules, rs->nrelations);
+         rs->bundle_version ? rs->bundle_version : "", rs->nfiles, S(rs->nfiles),
+         rs->nproducts, S(rs->nproducts), rs->nsocs, S(rs->nsocs), rs->noptions, S(rs->noptions),
+         rs->nmodes, S(rs->nmodes), rs->ntables, S(rs->ntables), rs->nslots, S(rs->nslots),
+         rs->nsources, S(rs->nsources), rs->nrules, S(rs->nrules), rs->nrelations, S(rs->nrelations));
   if( c->diags.count[GR_SEV_WARNING] ) printf(" (%zu warning%s)", c->diags.count[GR_SEV_WARNING], c->diags.count[GR_SEV_WARNING]==1 ? "" : "s");
   printf("\n");
   gr_ruleset_free(rs);
@@ -69,7 +74,7 @@ int cmd_chips(cli_ctx *c, int argc, char **argv){
   gr_out o;
   size_t p, s, k;
   for(i = 0; i < argc; i++){
-    if( strcmp(argv[i], "--help")==0 ){ fputs(chips_usage, stdout); return 0; }
+    if( is_help(argv[i]) ){ fputs(chips_usage, stdout); return 0; }
     if( strcmp(argv[i], "--format")==0 ){ if( cli_format_arg("chips", i + 1 < argc ? argv[++i] : NULL, &json) ) return EXIT_INPUT; }
     else if( strncmp(argv[i], "--format=", 9)==0 ){ if( cli_format_arg("chips", argv[i] + 9, &json) ) return EXIT_INPUT; }
     else return cli_usage_error("chips", "unexpected argument '%s'", argv[i]);
@@ -180,12 +185,13 @@ int cmd_options(cli_ctx *c, int argc, char **argv){
   gr_jw w;
   size_t k, v;
   for(i = 0; i < argc; i++){
-    if( strcmp(argv[i], "--help")==0 ){ fputs(options_usage, stdout); return 0; }
+    if( is_help(argv[i]) ){ fputs(options_usage, stdout); return 0; }
     if( strcmp(argv[i], "--format")==0 ){ if( cli_format_arg("options", i + 1 < argc ? argv[++i] : NULL, &json) ) return EXIT_INPUT; }
     else if( strncmp(argv[i], "--format=", 9)==0 ){ if( cli_format_arg("options", argv[i] + 9, &json) ) return EXIT_INPUT; }
     else if( strcmp(argv[i], "--chip")==0 ){ if( i + 1 >= argc ) return cli_usage_error("options", "--chip needs a SoC"); chip = argv[++i]; }
     else if( strncmp(argv[i], "--chip=", 7)==0 ) chip = argv[i] + 7;
     else if( strcmp(argv[i], "--run-mode")==0 ){ if( i + 1 >= argc ) return cli_usage_error("options", "--run-mode needs a value"); run_mode = argv[++i]; }
+    else if( strncmp(argv[i], "--run-mode=", 11)==0 ) run_mode = argv[i] + 11;
     else return cli_usage_error("options", "unexpected argument '%s'", argv[i]);
   }
   if( strcmp(run_mode, "inference") && strcmp(run_mode, "training") ) return cli_usage_error("options", "--run-mode is inference or training, not '%s'", run_mode);
@@ -376,11 +382,211 @@ int cmd_options(cli_ctx *c, int argc, char **argv){
 /* explain */
 
 static const char explain_usage[] =
-  "usage: gerules explain NAME\n"
+  "usage: gerules explain NAME [--format text|json]\n"
   "Describes an option (by name, GE key or alias), a precision mode, a slot, a source,\n"
   "a rule, a table, a product line or a SoC, from the rule set.\n";
 
 static void where_line(gr_buf *b, gr_loc l){ gr_buf_printf(b, "%s:%u", l.file, l.line); }
+
+static void jw_loc(gr_jw *w, const char *key, gr_loc l){
+  gr_buf b;
+  gr_buf_init(&b);
+  gr_buf_printf(&b, "%s:%u", l.file, l.line);
+  gr_jw_key(w, key); gr_jw_str(w, gr_buf_cstr(&b));
+  gr_buf_free(&b);
+}
+
+static void jw_expr(gr_jw *w, const char *key, const gr_expr *e){
+  gr_buf b;
+  gr_buf_init(&b);
+  if( e ) gr_expr_print(&b, e);
+  gr_jw_key(w, key); gr_jw_str(w, e ? gr_buf_cstr(&b) : NULL);
+  gr_buf_free(&b);
+}
+
+static void explain_suggest(const gr_ruleset *rs, const char *name);
+
+/* `gerules explain NAME --format json`: {"name", "matches": [{"kind", ...}]} */
+static int explain_json(const gr_ruleset *rs, const char *name){
+  gr_out o;
+  gr_jw w;
+  const gr_option *op = gr_ruleset_option_by_spelling(rs, name);
+  int i, n = 0;
+  size_t k, v;
+  fflush(stdout);
+  gr_out_init_fd(&o, 1);
+  gr_jw_init(&w, &o, 2);
+  gr_jw_obj(&w);
+  gr_jw_key(&w, "name"); gr_jw_str(&w, name);
+  gr_jw_key(&w, "matches"); gr_jw_arr(&w);
+  if( op ){
+    n++;
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "kind"); gr_jw_str(&w, "option");
+    gr_jw_key(&w, "name"); gr_jw_str(&w, op->name);
+    gr_jw_key(&w, "description"); gr_jw_str(&w, op->description);
+    gr_jw_key(&w, "key"); gr_jw_str(&w, op->key);
+    gr_jw_key(&w, "aliases"); gr_jw_arr(&w);
+    for(v = 0; v < op->naliases; v++) gr_jw_str(&w, op->aliases[v]);
+    gr_jw_end_arr(&w);
+    gr_jw_key(&w, "type"); gr_jw_str(&w, gr_option_type_name(op->type));
+    gr_jw_key(&w, "values"); gr_jw_arr(&w);
+    for(v = 0; v < op->nvalues; v++){
+      gr_jw_obj(&w);
+      gr_jw_key(&w, "value"); gr_jw_str(&w, op->values[v]);
+      gr_jw_key(&w, "description"); gr_jw_str(&w, op->value_desc[v]);
+      gr_jw_key(&w, "supported_on"); jw_support(&w, rs, value_support(op, v));
+      gr_jw_end_obj(&w);
+    }
+    gr_jw_end_arr(&w);
+    gr_jw_key(&w, "defaults"); gr_jw_arr(&w);
+    for(v = 0; v < op->ndefaults; v++){
+      gr_jw_obj(&w);
+      jw_expr(&w, "value", op->defaults[v].value);
+      jw_expr(&w, "when", op->defaults[v].cond);
+      gr_jw_end_obj(&w);
+    }
+    gr_jw_end_arr(&w);
+    gr_jw_key(&w, "supported_on"); jw_support(&w, rs, &op->support);
+    gr_jw_key(&w, "reason"); gr_jw_str(&w, op->support.reason);
+    gr_jw_key(&w, "deprecated"); gr_jw_str(&w, op->deprecated);
+    jw_loc(&w, "defined_at", op->loc);
+    gr_jw_end_obj(&w);
+  }
+  if( (i = gr_ruleset_find(&rs->mode_map, name)) >= 0 ){
+    const gr_mode *m = &rs->modes[i];
+    n++;
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "kind"); gr_jw_str(&w, "mode");
+    gr_jw_key(&w, "name"); gr_jw_str(&w, m->name);
+    gr_jw_key(&w, "description"); gr_jw_str(&w, m->description);
+    gr_jw_key(&w, "supported_on"); jw_support(&w, rs, &m->support);
+    gr_jw_key(&w, "reason"); gr_jw_str(&w, m->support.reason);
+    jw_loc(&w, "defined_at", m->loc);
+    gr_jw_end_obj(&w);
+  }
+  if( (i = gr_ruleset_find(&rs->slot_map, name)) >= 0 ){
+    const gr_slot *sl = &rs->slots[i];
+    n++;
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "kind"); gr_jw_str(&w, "slot");
+    gr_jw_key(&w, "name"); gr_jw_str(&w, sl->name);
+    gr_jw_key(&w, "description"); gr_jw_str(&w, sl->description);
+    gr_jw_key(&w, "cascade"); gr_jw_arr(&w);
+    for(k = 0; k < sl->ncascade; k++) gr_jw_str(&w, rs->sources[sl->cascade[k]].name);
+    gr_jw_end_arr(&w);
+    jw_loc(&w, "defined_at", sl->loc);
+    gr_jw_end_obj(&w);
+  }
+  if( (i = gr_ruleset_find(&rs->source_map, name)) >= 0 ){
+    const gr_source *src = &rs->sources[i];
+    n++;
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "kind"); gr_jw_str(&w, "source");
+    gr_jw_key(&w, "name"); gr_jw_str(&w, src->name);
+    gr_jw_key(&w, "slot"); gr_jw_str(&w, rs->slots[src->slot].name);
+    gr_jw_key(&w, "place"); gr_jw_int(&w, src->order + 1);
+    gr_jw_key(&w, "branches"); gr_jw_arr(&w);
+    for(k = 0; k < src->nbranches; k++){
+      gr_jw_obj(&w);
+      jw_expr(&w, "when", src->branches[k].cond);
+      jw_expr(&w, "value", src->branches[k].value);
+      jw_loc(&w, "rule", src->branches[k].loc);
+      gr_jw_end_obj(&w);
+    }
+    gr_jw_end_arr(&w);
+    jw_loc(&w, "defined_at", src->loc);
+    gr_jw_end_obj(&w);
+  }
+  if( (i = gr_ruleset_find(&rs->rule_map, name)) >= 0 ){
+    const gr_rule *ru = &rs->rules[i];
+    static const char *scopes[] = { "global", "node", "option", "entry" };
+    n++;
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "kind"); gr_jw_str(&w, "rule");
+    gr_jw_key(&w, "name"); gr_jw_str(&w, ru->name);
+    gr_jw_key(&w, "scope"); gr_jw_str(&w, scopes[ru->scope]);
+    gr_jw_key(&w, "severity"); gr_jw_str(&w, gr_severity_name(ru->sev));
+    gr_jw_key(&w, "code"); gr_jw_str(&w, ru->code);
+    jw_expr(&w, "when", ru->br.cond);
+    jw_loc(&w, "defined_at", ru->loc);
+    gr_jw_end_obj(&w);
+  }
+  if( (i = gr_ruleset_find(&rs->table_map, name)) >= 0 ){
+    const gr_table *t = &rs->tables[i];
+    n++;
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "kind"); gr_jw_str(&w, "table");
+    gr_jw_key(&w, "name"); gr_jw_str(&w, t->name);
+    gr_jw_key(&w, "description"); gr_jw_str(&w, t->description);
+    gr_jw_key(&w, "entries"); gr_jw_arr(&w);
+    for(k = 0; k < t->n; k++){
+      gr_jw_obj(&w);
+      gr_jw_key(&w, "key"); gr_jw_str(&w, t->keys[k]);
+      if( t->vals[k] ) jw_expr(&w, "value", t->vals[k]);
+      gr_jw_end_obj(&w);
+    }
+    gr_jw_end_arr(&w);
+    jw_loc(&w, "defined_at", t->loc);
+    gr_jw_end_obj(&w);
+  }
+  if( (i = gr_ruleset_find(&rs->product_map, name)) >= 0 ){
+    const gr_product *p = &rs->products[i];
+    n++;
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "kind"); gr_jw_str(&w, "product");
+    gr_jw_key(&w, "name"); gr_jw_str(&w, p->name);
+    gr_jw_key(&w, "title"); gr_jw_str(&w, p->title);
+    gr_jw_key(&w, "description"); gr_jw_str(&w, p->description);
+    gr_jw_key(&w, "socs"); gr_jw_arr(&w);
+    for(k = 0; k < rs->nsocs; k++) if( rs->socs[k].product==i ) gr_jw_str(&w, rs->socs[k].name);
+    gr_jw_end_arr(&w);
+    jw_loc(&w, "defined_at", p->loc);
+    gr_jw_end_obj(&w);
+  }
+  if( n==0 && (i = gr_ruleset_find_soc(rs, name)) >= 0 ){
+    const gr_soc *sc = &rs->socs[i];
+    n++;
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "kind"); gr_jw_str(&w, "soc");
+    gr_jw_key(&w, "name"); gr_jw_str(&w, name);
+    gr_jw_key(&w, "pattern"); gr_jw_str(&w, sc->is_pattern ? sc->name : NULL);
+    gr_jw_key(&w, "product"); gr_jw_str(&w, rs->products[sc->product].name);
+    gr_jw_key(&w, "hardware"); gr_jw_obj(&w);
+    for(k = 0; k < rs->nhw; k++){ gr_jw_key(&w, rs->hw_names[k]); gr_jw_int(&w, sc->hw[k]); }
+    gr_jw_end_obj(&w);
+    gr_jw_key(&w, "caps"); gr_jw_arr(&w);
+    for(k = 0; k < rs->ncaps; k++) if( sc->caps[k] ) gr_jw_str(&w, rs->cap_names[k]);
+    gr_jw_end_arr(&w);
+    jw_loc(&w, "defined_at", sc->loc);
+    gr_jw_end_obj(&w);
+  }
+  gr_jw_end_arr(&w);
+  gr_jw_end_obj(&w);
+  if( n==0 ){
+    gr_out_abort(&o);
+    explain_suggest(rs, name);
+    return EXIT_INPUT;
+  }
+  if( gr_out_close(&o, NULL)!=0 ) return EXIT_INPUT;
+  return 0;
+}
+
+static void explain_suggest(const gr_ruleset *rs, const char *name){
+  const char **names = NULL;
+  const char *sug;
+  size_t n = 0, m, j;
+  const gr_map *maps[] = { &rs->spelling_map, &rs->mode_map, &rs->slot_map, &rs->source_map, &rs->rule_map,
+                           &rs->table_map, &rs->product_map, &rs->soc_map };
+  for(m = 0; m < sizeof maps / sizeof *maps; m++){
+    names = realloc(names, (n + maps[m]->n + 1) * sizeof *names);
+    for(j = 0; j < maps[m]->cap; j++) if( maps[m]->slots[j].key ) names[n++] = maps[m]->slots[j].key;
+  }
+  sug = gr_suggest(name, names, n);
+  if( sug ) fprintf(stderr, "gerules explain: error: '%s' is not an option, mode, slot, source, rule, table, product or SoC; did you mean '%s'?\n", name, sug);
+  else fprintf(stderr, "gerules explain: error: '%s' is not an option, mode, slot, source, rule, table, product or SoC\n", name);
+  free(names);
+}
 
 int cmd_explain(cli_ctx *c, int argc, char **argv){
   gr_ruleset *rs;
@@ -389,10 +595,18 @@ int cmd_explain(cli_ctx *c, int argc, char **argv){
   int i, found = 0;
   size_t k;
   const gr_option *op;
-  if( argc==1 && strcmp(argv[0], "--help")==0 ){ fputs(explain_usage, stdout); return 0; }
-  if( argc!=1 ) return cli_usage_error("explain", "expected exactly one NAME");
-  name = argv[0];
+  int json = 0;
+  name = NULL;
+  for(i = 0; i < argc; i++){
+    if( is_help(argv[i]) ){ fputs(explain_usage, stdout); return 0; }
+    if( strcmp(argv[i], "--format")==0 ){ if( cli_format_arg("explain", i + 1 < argc ? argv[++i] : NULL, &json) ) return EXIT_INPUT; }
+    else if( strncmp(argv[i], "--format=", 9)==0 ){ if( cli_format_arg("explain", argv[i] + 9, &json) ) return EXIT_INPUT; }
+    else if( name==NULL ) name = argv[i];
+    else return cli_usage_error("explain", "expected exactly one NAME, got '%s' and '%s'", name, argv[i]);
+  }
+  if( name==NULL ) return cli_usage_error("explain", "expected a NAME");
   if( (rs = cli_load_rules(c))==NULL ) return EXIT_INPUT;
+  if( json ) return explain_json(rs, name);
   gr_buf_init(&b);
   if( (op = gr_ruleset_option_by_spelling(rs, name))!=NULL ){
     size_t v;
@@ -512,20 +726,7 @@ int cmd_explain(cli_ctx *c, int argc, char **argv){
     gr_buf_adds(&b, "\n");
   }
   if( !found ){
-    const char **names = NULL;
-    const char *sug;
-    size_t n = 0;
-    const gr_map *maps[] = { &rs->spelling_map, &rs->mode_map, &rs->slot_map, &rs->source_map, &rs->rule_map,
-                             &rs->table_map, &rs->product_map, &rs->soc_map };
-    size_t m, j;
-    for(m = 0; m < sizeof maps / sizeof *maps; m++){
-      names = realloc(names, (n + maps[m]->n + 1) * sizeof *names);
-      for(j = 0; j < maps[m]->cap; j++) if( maps[m]->slots[j].key ) names[n++] = maps[m]->slots[j].key;
-    }
-    sug = gr_suggest(name, names, n);
-    if( sug ) fprintf(stderr, "gerules explain: error: '%s' is not an option, mode, slot, source, rule, table, product or SoC; did you mean '%s'?\n", name, sug);
-    else fprintf(stderr, "gerules explain: error: '%s' is not an option, mode, slot, source, rule, table, product or SoC\n", name);
-    free(names);
+    explain_suggest(rs, name);
     gr_buf_free(&b);
     return EXIT_INPUT;
   }

@@ -788,7 +788,10 @@ gr_result *gr_eval(const gr_ruleset *rs, const gr_eval_config *cfg, gr_error *er
   resolve_inputs(r);
   if( chip==NULL ){
     for(i = 0; i < rs->noptions; i++){
-      if( rs->options[i].type==GR_OT_SOC && r->opts[i].given ){ chip = r->opts[i].value; break; }
+      int in = r->opts[i].input;
+      if( rs->options[i].type!=GR_OT_SOC || in < 0 || r->inputs[in].value[0]==0 ) continue;
+      chip = r->inputs[in].value;     /* an unknown SoC is reported below, with a suggestion */
+      break;
     }
   }
   if( chip==NULL ){

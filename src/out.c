@@ -97,15 +97,41 @@ void gr_out_int(gr_out *o, int64_t v){
   gr_out_write(o, p, (size_t)(tmp + sizeof tmp - p));
 }
 
+/* Length of the valid UTF-8 sequence starting at p (>= 0x80), or 0. */
+static size_t utf8_len(const unsigned char *p){
+  if( p[0] >= 0xc2 && p[0] <= 0xdf ) return (p[1] & 0xc0)==0x80 ? 2 : 0;
+  if( p[0] >= 0xe0 && p[0] <= 0xef ){
+    if( (p[1] & 0xc0)!=0x80 || (p[2] & 0xc0)!=0x80 ) return 0;
+    if( p[0]==0xe0 && p[1] < 0xa0 ) return 0;            /* overlong */
+    if( p[0]==0xed && p[1] >= 0xa0 ) return 0;           /* surrogates */
+    return 3;
+  }
+  if( p[0] >= 0xf0 && p[0] <= 0xf4 ){
+    if( (p[1] & 0xc0)!=0x80 || (p[2] & 0xc0)!=0x80 || (p[3] & 0xc0)!=0x80 ) return 0;
+    if( p[0]==0xf0 && p[1] < 0x90 ) return 0;
+    if( p[0]==0xf4 && p[1] >= 0x90 ) return 0;
+    return 4;
+  }
+  return 0;
+}
+
+/* Writes s as a JSON string. Inputs (option values, ini keys) may hold any
+** bytes: invalid UTF-8 becomes U+FFFD so the report is always valid JSON. */
 void gr_out_json_str(gr_out *o, const char *s){
   const unsigned char *p = (const unsigned char*)s, *run;
   if( s==NULL ){ gr_out_write(o, "null", 4); return; }
   gr_out_putc(o, '"');
   for(;;){
     run = p;
-    while( *p >= 0x20 && *p!='"' && *p!='\\' && *p!=0x7f ) p++;
+    while( *p >= 0x20 && *p < 0x7f && *p!='"' && *p!='\\' ) p++;
     if( p > run ) gr_out_write(o, run, (size_t)(p - run));
     if( *p==0 ) break;
+    if( *p >= 0x80 ){
+      size_t k = utf8_len(p);
+      if( k ){ gr_out_write(o, p, k); p += k; }
+      else{ gr_out_write(o, "\\ufffd", 6); p++; }
+      continue;
+    }
     switch( *p ){
       case '"': gr_out_write(o, "\\\"", 2); break;
       case '\\': gr_out_write(o, "\\\\", 2); break;

@@ -151,7 +151,7 @@ static void json_options(gr_jw *w, gr_result *r){
     gr_jw_key(w, "key"); gr_jw_str(w, o->key);
     gr_jw_key(w, "value"); gr_jw_str(w, in ? in->value : st->value);
     gr_jw_key(w, "source"); gr_jw_str(w, in ? input_source(in, &b) : "default");
-    gr_jw_key(w, "effective"); gr_jw_bool(w, in ? (in->effective && in->valid) : 1);
+    gr_jw_key(w, "effective"); gr_jw_bool(w, in ? (in->effective && in->valid && in->value[0]) : 1);
     gr_jw_key(w, "supported"); gr_jw_bool(w, gr_support_on(&o->support, r->product));
     if( in && !st->effective ){ gr_jw_key(w, "effective_value"); gr_jw_str(w, st->value); }
     gr_jw_end_obj(w);
@@ -342,11 +342,12 @@ void gr_report_text(gr_out *o, gr_result *r, const gr_result *baseline, const gr
   {
     size_t ngiven = 0;
     for(i = 0; i < r->ninputs; i++) if( r->inputs[i].effective && r->inputs[i].valid ) ngiven++;
+    size_t shown = 0;
     gr_out_printf(o, "options: %zu given", ngiven);
     for(i = 0; i < r->ninputs; i++){
       const gr_input *in = &r->inputs[i];
       if( !(in->effective && in->valid) ) continue;
-      gr_out_printf(o, "%s%s=%s", i ? ", " : " (", in->option >= 0 ? rs->options[in->option].name : in->key, in->value);
+      gr_out_printf(o, "%s%s=%s", shown++ ? ", " : " (", in->option >= 0 ? rs->options[in->option].name : in->key, in->value);
     }
     gr_out_puts(o, ngiven ? ")\n" : "\n");
   }
