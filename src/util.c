@@ -189,6 +189,12 @@ static int pool_lookup(const gr_strpool *p, const char *s, size_t n, uint64_t h,
   return 0;
 }
 
+void gr_strpool_reserve(gr_strpool *p, size_t n){
+  size_t ns = p->nslots ? p->nslots : 64;
+  while( (n + 1) * 2 > ns ) ns *= 2;
+  if( ns > p->nslots ) pool_rehash(p, ns);
+}
+
 int gr_strpool_find(const gr_strpool *p, const char *s, size_t n, uint32_t *id){
   size_t slot;
   if( !pool_lookup(p, s, n, gr_hash(s, n), &slot) ) return 0;

@@ -81,6 +81,8 @@ typedef struct gr_strpool {
 
 void        gr_strpool_init(gr_strpool *p);
 uint32_t    gr_strpool_intern(gr_strpool *p, const char *s, size_t n);
+/* Sizes the hash table for about n strings, avoiding repeated rehashing. */
+void        gr_strpool_reserve(gr_strpool *p, size_t n);
 int         gr_strpool_find(const gr_strpool *p, const char *s, size_t n, uint32_t *id);
 static inline const char *gr_strpool_get(const gr_strpool *p, uint32_t id){ return p->bytes + p->off[id]; }
 static inline size_t gr_strpool_count(const gr_strpool *p){ return p->n; }
