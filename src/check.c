@@ -1515,25 +1515,35 @@ static void check_branch(ck *c, gr_branch *b, const gr_slot *slot, const char *r
 /* ------------------------------------------------------------------ */
 /* cascades */
 
+/* Merges every `cascade` statement of each slot into one total order of its
+** sources (Kahn's algorithm over adjacency lists, so a cascade of thousands
+** of sources stays linear). A cycle, two sources left unordered, or a
+** source in no cascade is an error. */
+typedef struct cedge { int to; gr_loc loc; } cedge;
+
 static void do_cascades(ck *c, gr_item *all){
   gr_ruleset *rs = c->rs;
   size_t si;
+  gr_item *it;
   for(si = 0; si < rs->nslots; si++){
     gr_slot *slot = &rs->slots[si];
-    size_t n = 0, i, j, placed = 0;
-    int *members, *indeg, *order;
-    uint8_t *edge, *in_cascade;
-    gr_loc *edge_loc;
-    gr_item *it;
+    size_t n = 0, i, j, placed = 0, nready = 0;
+    int *members, *indeg, *order, *ready;
+    size_t *nout, *capout;
+    cedge **out;
+    uint8_t *in_cascade;
+    int reported = 0;
     for(i = 0; i < rs->nsources; i++) if( rs->sources[i].slot==(int)si ) n++;
     if( n==0 ) continue;
     members = gr_xcalloc(n, sizeof *members);
     for(i = 0, j = 0; i < rs->nsources; i++) if( rs->sources[i].slot==(int)si ){ rs->sources[i].order = (int)j; members[j++] = (int)i; }
-    edge = gr_xcalloc(n * n, 1);
-    edge_loc = gr_xcalloc(n * n, sizeof *edge_loc);
+    out = gr_xcalloc(n, sizeof *out);
+    nout = gr_xcalloc(n, sizeof *nout);
+    capout = gr_xcalloc(n, sizeof *capout);
     in_cascade = gr_xcalloc(n, 1);
     indeg = gr_xcalloc(n, sizeof *indeg);
     order = gr_xcalloc(n, sizeof *order);
+    ready = gr_xcalloc(n, sizeof *ready);
     for(it = all; it; it = it->next){
       gr_name *nm;
       int prev = -1;
@@ -1554,68 +1564,83 @@ static void do_cascades(ck *c, gr_item *all){
         m = rs->sources[sj].order;
         in_cascade[m] = 1;
         if( prev >= 0 ){
-          if( prev==m ) err(c, nm->loc, "source '%s' cannot come before itself", nm->s);
-          else if( !edge[prev * n + m] ){ edge[prev * n + m] = 1; edge_loc[prev * n + m] = nm->loc; indeg[m]++; }
+          if( prev==m ){
+            err(c, nm->loc, "source '%s' cannot come before itself", nm->s);
+          }else{
+            if( nout[prev]==capout[prev] ){
+              capout[prev] = capout[prev] ? capout[prev] * 2 : 2;
+              out[prev] = gr_xrealloc(out[prev], capout[prev] * sizeof **out);
+            }
+            out[prev][nout[prev]].to = m;
+            out[prev][nout[prev]].loc = nm->loc;
+            nout[prev]++;
+            indeg[m]++;
+          }
         }
         prev = m;
       }
     }
     for(i = 0; i < n; i++){
-      if( !in_cascade[i] && (n > 1 || 1) ){
+      if( !in_cascade[i] && n > 1 ){
         const gr_source *s = &rs->sources[members[i]];
-        if( n > 1 ) err(c, s->loc, "source '%s' of slot %s appears in no cascade, so its place is unknown", s->name, slot->name);
-        else in_cascade[i] = 1;
+        err(c, s->loc, "source '%s' of slot %s appears in no cascade, so its place is unknown", s->name, slot->name);
       }
     }
-    /* Kahn's algorithm; the order must be unique */
-    {
-      int *ready = gr_xcalloc(n, sizeof *ready), *deg = gr_xcalloc(n, sizeof *deg);
-      int reported = 0;
-      memcpy(deg, indeg, n * sizeof *deg);
-      while( placed < n ){
-        size_t nready = 0;
-        for(i = 0; i < n; i++) if( deg[i]==0 ) ready[nready++] = (int)i;
-        if( nready==0 ){
-          /* a cycle: walk back along edges from any remaining node */
-          size_t start = 0, cur, steps;
-          gr_buf b;
-          for(i = 0; i < n; i++) if( deg[i] > 0 ){ start = i; break; }
-          cur = start;
-          for(steps = 0; steps < n; steps++){
-            for(j = 0; j < n; j++) if( deg[j] > 0 && edge[j * n + cur] ){ cur = j; break; }
-          }
-          gr_buf_init(&b);
-          start = cur;
-          do{
-            gr_buf_printf(&b, "%s > ", rs->sources[members[cur]].name);
-            for(j = 0; j < n; j++) if( deg[j] > 0 && edge[cur * n + j] ){ cur = j; break; }
-          }while( cur!=start && b.n < 2000 );
-          gr_buf_adds(&b, rs->sources[members[start]].name);
-          {
-            size_t pj = 0;
-            for(j = 0; j < n; j++) if( edge[j * n + start] && deg[j] > 0 ){ pj = j; break; }
-            err(c, edge_loc[pj * n + start].line ? edge_loc[pj * n + start] : slot->loc,
-                "precedence cycle in the cascade of %s: %s", slot->name, gr_buf_cstr(&b));
-          }
-          gr_buf_free(&b);
-          break;
-        }
-        if( nready > 1 && !reported ){
-          const gr_source *x = &rs->sources[members[ready[0]]], *y = &rs->sources[members[ready[1]]];
-          err(c, y->loc, "the cascade of %s does not order sources '%s' and '%s'; state which comes first",
-              slot->name, x->name, y->name);
-          reported = 1;
-        }
-        {
-          int m = ready[0];
-          order[placed++] = m;
-          deg[m] = -1;
-          for(j = 0; j < n; j++) if( edge[(size_t)m * n + j] ) deg[j]--;
+    /* Kahn: the ready set is kept sorted by source index, so the result and
+    ** any message are deterministic */
+    for(i = 0; i < n; i++) if( indeg[i]==0 ) ready[nready++] = (int)i;
+    while( nready > 0 ){
+      int m = ready[0];
+      size_t k;
+      if( nready > 1 && !reported && in_cascade[ready[0]] && in_cascade[ready[1]] ){
+        const gr_source *x = &rs->sources[members[ready[0]]], *y = &rs->sources[members[ready[1]]];
+        err(c, y->loc, "the cascade of %s does not order sources '%s' and '%s'; state which comes first",
+            slot->name, x->name, y->name);
+        reported = 1;
+      }
+      memmove(ready, ready + 1, (nready - 1) * sizeof *ready);
+      nready--;
+      order[placed++] = m;
+      for(k = 0; k < nout[m]; k++){
+        int t = out[m][k].to;
+        if( --indeg[t]==0 ){
+          /* insert keeping ready sorted (it is short: usually 0 or 1 entries) */
+          size_t p = nready;
+          while( p > 0 && ready[p-1] > t ){ ready[p] = ready[p-1]; p--; }
+          ready[p] = t;
+          nready++;
         }
       }
-      free(ready); free(deg);
     }
-    if( placed==n ){
+    if( placed < n ){
+      /* a cycle: from any node still blocked, follow edges between blocked
+      ** nodes until one repeats, then print that loop */
+      int start = -1, cur, steps;
+      int *seen = gr_xcalloc(n, sizeof *seen);
+      gr_buf b;
+      gr_loc where_loc = slot->loc;
+      for(i = 0; i < n; i++) if( indeg[i] > 0 ){ start = (int)i; break; }
+      cur = start;
+      for(steps = 1; steps <= (int)n + 1 && !seen[cur]; steps++){
+        size_t k;
+        seen[cur] = steps;
+        for(k = 0; k < nout[cur]; k++) if( indeg[out[cur][k].to] > 0 ){ cur = out[cur][k].to; break; }
+      }
+      start = cur;
+      gr_buf_init(&b);
+      do{
+        size_t k;
+        int next = -1;
+        gr_buf_printf(&b, "%s > ", rs->sources[members[cur]].name);
+        for(k = 0; k < nout[cur]; k++) if( indeg[out[cur][k].to] > 0 ){ next = out[cur][k].to; if( next==start ) where_loc = out[cur][k].loc; break; }
+        if( next < 0 ) break;
+        cur = next;
+      }while( cur!=start && b.n < 2000 );
+      gr_buf_adds(&b, rs->sources[members[start]].name);
+      err(c, where_loc, "precedence cycle in the cascade of %s: %s", slot->name, gr_buf_cstr(&b));
+      gr_buf_free(&b);
+      free(seen);
+    }else{
       slot->cascade = gr_arena_calloc(&rs->arena, n * sizeof *slot->cascade);
       for(i = 0; i < n; i++){
         slot->cascade[i] = members[order[i]];
@@ -1623,16 +1648,15 @@ static void do_cascades(ck *c, gr_item *all){
       }
       slot->ncascade = n;
     }
-    free(members); free(edge); free(edge_loc); free(in_cascade); free(indeg); free(order);
+    for(i = 0; i < n; i++) free(out[i]);
+    free(out); free(nout); free(capout);
+    free(members); free(in_cascade); free(indeg); free(order); free(ready);
   }
   /* cascade statements naming an unknown slot */
-  {
-    gr_item *it;
-    for(it = all; it; it = it->next){
-      if( it->kind==GR_I_CASCADE && gr_ruleset_find(&rs->slot_map, it->name) < 0 ){
-        char sug[128];
-        err(c, it->name_loc, "unknown slot '%s'%s", it->name, suggest_map(&rs->slot_map, it->name, sug, sizeof sug));
-      }
+  for(it = all; it; it = it->next){
+    if( it->kind==GR_I_CASCADE && gr_ruleset_find(&rs->slot_map, it->name) < 0 ){
+      char sug[128];
+      err(c, it->name_loc, "unknown slot '%s'%s", it->name, suggest_map(&rs->slot_map, it->name, sug, sizeof sug));
     }
   }
 }
@@ -1964,6 +1988,14 @@ gr_ruleset *gr_ruleset_load(const char *const *paths, size_t npaths, gr_diags *d
   ld.rs = rs; ld.diags = diags; ld.tail = &rs->ast;
   gr_map_init(&ld.seen);
   for(i = 0; i < npaths; i++) load_path(&ld, paths[i]);
+  if( npaths==1 ){
+    struct stat st;
+    if( stat(paths[0], &st)==0 && S_ISDIR(st.st_mode) ){
+      size_t l = strlen(paths[0]);
+      while( l > 1 && paths[0][l-1]=='/' ) l--;
+      rs->root = gr_xstrndup(paths[0], l);
+    }
+  }
   gr_map_free(&ld.seen);
   free(ld.stack);
   if( ld.nerr ){
@@ -2010,8 +2042,17 @@ void gr_ruleset_free(gr_ruleset *rs){
   if( rs->texts ){ for(i = 0; i < rs->nfiles; i++) free(rs->texts[i]); free(rs->texts); }
   for(i = 0; i < rs->nfiles; i++) free(rs->files[i]);
   free(rs->files);
+  free(rs->root);
   gr_arena_free(&rs->arena);
   free(rs);
+}
+
+const char *gr_ruleset_short_path(const gr_ruleset *rs, const char *file){
+  size_t l;
+  if( rs->root==NULL || file==NULL ) return file;
+  l = strlen(rs->root);
+  if( strncmp(file, rs->root, l)==0 && file[l]=='/' ) return file + l + 1;
+  return file;
 }
 
 int gr_ruleset_find_soc(const gr_ruleset *rs, const char *soc){

@@ -52,8 +52,8 @@ typedef struct plan {
 /* ------------------------------------------------------------------ */
 /* diagnostics helpers */
 
-static char *rule_where(const gr_loc *l){
-  return gr_xasprintf("%s:%u", l->file, l->line);
+static char *rule_where(const gr_result *r, const gr_loc *l){
+  return gr_xasprintf("%s:%u", gr_ruleset_short_path(r->rs, l->file), l->line);
 }
 
 static gr_diag *emit(gr_result *r, gr_severity sev, const char *code, const gr_origin *og, const char *msg){
@@ -264,7 +264,7 @@ static void relation_diag(gr_result *r, const gr_relation *rel, int option, int 
   gr_render(&env, &rel->msg, &b);
   d = emit(r, rel->sev, rel->code, og, gr_buf_cstr(&b));
   gr_diag_set(&d->option, r->rs->options[option].name);
-  d->rule = rule_where(&rel->loc);
+  d->rule = rule_where(r, &rel->loc);
   gr_buf_free(&b);
 }
 
@@ -342,7 +342,7 @@ static void rule_diag(gr_result *r, gr_env *env, const gr_rule *ru, const gr_ori
   d = emit(r, ru->sev, ru->code, og, gr_buf_cstr(&b));
   gr_diag_set(&d->option, option);
   gr_diag_set(&d->node, node);
-  d->rule = rule_where(&ru->loc);
+  d->rule = rule_where(r, &ru->loc);
   gr_buf_free(&b);
 }
 

@@ -174,7 +174,7 @@ static void json_prov_entry(gr_out *o, gr_result *r, uint32_t n, const gr_slot *
   gr_out_puts(o, ",\"value\":");
   gr_out_json_str(o, value);
   gr_out_puts(o, won ? ",\"won\":true,\"rule\":\"" : ",\"won\":false,\"rule\":\"");
-  gr_out_puts(o, br->loc.file);
+  gr_out_puts(o, gr_ruleset_short_path(r->rs, br->loc.file));
   gr_out_putc(o, ':');
   gr_out_int(o, br->loc.line);
   gr_out_puts(o, "\",\"input\":");
@@ -505,7 +505,7 @@ void gr_report_explain(gr_out *o, gr_result *r, uint32_t node, int json, const g
           gr_jw_key(&w, "source"); gr_jw_str(&w, src->name);
           gr_jw_key(&w, "place"); gr_jw_int(&w, (int64_t)k + 1);
           gr_jw_key(&w, "branch"); gr_jw_int(&w, (int64_t)b + 1);
-          gr_jw_key(&w, "rule"); gr_buf_printf(&ib, "%s:%u", br->loc.file, br->loc.line); gr_jw_str(&w, gr_buf_cstr(&ib));
+          gr_jw_key(&w, "rule"); gr_buf_printf(&ib, "%s:%u", gr_ruleset_short_path(rs, br->loc.file), br->loc.line); gr_jw_str(&w, gr_buf_cstr(&ib));
           gr_jw_key(&w, "status"); gr_jw_str(&w, status);
           gr_jw_key(&w, "value"); gr_jw_str(&w, yielded ? v.u.s : NULL);
           ib.n = 0;
@@ -531,7 +531,7 @@ void gr_report_explain(gr_out *o, gr_result *r, uint32_t node, int json, const g
           }else{
             gr_out_printf(o, " %s is null here", gr_buf_cstr(&txt));
           }
-          gr_out_printf(o, "   [%s:%u]\n", br->loc.file, br->loc.line);
+          gr_out_printf(o, "   [%s:%u]\n", gr_ruleset_short_path(rs, br->loc.file), br->loc.line);
           if( tmp.n ) gr_out_printf(o, "       because %s\n", gr_buf_cstr(&tmp));
         }
       }

@@ -201,6 +201,7 @@ typedef struct gr_ruleset {
   const char **hook_files; size_t nhook_files;   /* `hook "x.lua";` in the bundle, resolved paths */
   /* files read, in load order (gr_loc.file points here) */
   char **files; size_t nfiles;
+  char *root;               /* the directory given to gr_ruleset_load, if one was */
   char **texts;             /* sources, kept while checking; NULL afterwards */
 
   const char **cap_names, **cap_desc; size_t ncaps;
@@ -228,6 +229,9 @@ typedef struct gr_ruleset {
 ** the source line). */
 gr_ruleset *gr_ruleset_load(const char *const *paths, size_t npaths, gr_diags *diags);
 void gr_ruleset_free(gr_ruleset *rs);
+
+/* A rule file's name relative to the rule-set directory (for reports). */
+const char *gr_ruleset_short_path(const gr_ruleset *rs, const char *file);
 
 /* Lookups (NULL / -1 when absent). */
 int  gr_ruleset_find(const gr_map *m, const char *name);
