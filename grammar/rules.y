@@ -54,15 +54,14 @@ static gr_name *name_of_id(gr_parse *ps, gr_token t){ return gr_name_new(gr_tok_
 static gr_name *name_of_str(gr_parse *ps, gr_token t){ return gr_name_new(sbody(t), LOC(t)); }
 static gr_expr *bin(gr_parse *ps, int op, gr_token k, gr_expr *a, gr_expr *b){
   gr_expr *e = gr_expr_new(op, a ? a->loc : LOC(k));
-  (void)ps;
   e->a = a; e->b = b;
-  return e;
+  return gr_expr_deep(ps, e);
 }
-static void set_diag(gr_parse *ps, gr_item *it, int sev, gr_token code, gr_token tmpl, int once){
+static void set_diag(gr_parse *ps, gr_item *it, int sev, gr_token code, gr_token tmpl, const gr_token *once){
   it->flag3 = sev;
   it->code = gr_tok_str(code); it->code_loc = LOC(code);
   it->str = sbody(tmpl); it->raw = rbody(tmpl); it->str_loc = LOC(tmpl);
-  if( once ) it->lo = 1;
+  if( once ){ it->lo = 1; it->once_loc = LOC(*once); }
 }
 }
 
@@ -76,7 +75,7 @@ static void set_diag(gr_parse *ps, gr_item *it, int sev, gr_token code, gr_token
 %syntax_error {
   (void)yymajor;
   if( TOKEN.n ) gr_parse_error(ps, LOC(TOKEN), "syntax error near '%.*s'", (int)TOKEN.n, TOKEN.z);
-  else gr_parse_error(ps, LOC(TOKEN), "unexpected end of input");
+  else gr_parse_error(ps, gr_parse_eof_loc(ps), "unexpected end of input");
 }
 %stack_overflow {
   gr_parse_error(ps, (gr_loc){ps->file, 0, 0}, "rule file is nested too deeply");
@@ -164,9 +163,9 @@ action(A) ::= SET(K) ID(S) ASSIGN expr(V) BECAUSE STRING(T).
 %type diag {gr_item*}
 %destructor diag { (void)ps; gr_item_free($$); }
 diag(A) ::= sev(S) ID(C) STRING(T).
-  { A = gr_item_new(GR_I_RULE, LOC(C)); set_diag(ps, A, S, C, T, 0); }
-diag(A) ::= sev(S) ID(C) STRING(T) ONCE.
-  { A = gr_item_new(GR_I_RULE, LOC(C)); set_diag(ps, A, S, C, T, 1); }
+  { A = gr_item_new(GR_I_RULE, LOC(C)); set_diag(ps, A, S, C, T, NULL); }
+diag(A) ::= sev(S) ID(C) STRING(T) ONCE(O).
+  { A = gr_item_new(GR_I_RULE, LOC(C)); set_diag(ps, A, S, C, T, &O); }
 
 %type sev {int}
 sev(A) ::= ERROR.    { A = GR_SEV_ERROR; }
@@ -276,7 +275,7 @@ branches(A) ::= branches(B) branch(C) SEMI.  { C->next = B; A = C; }
 
 expr(A) ::= expr(B) OR(K) expr(C).       { A = bin(ps, GR_E_OR, K, B, C); }
 expr(A) ::= expr(B) AND(K) expr(C).      { A = bin(ps, GR_E_AND, K, B, C); }
-expr(A) ::= NOT(K) expr(B).              { A = gr_expr_new(GR_E_NOT, LOC(K)); A->a = B; }
+expr(A) ::= NOT(K) expr(B).              { A = gr_expr_new(GR_E_NOT, LOC(K)); A->a = B; A = gr_expr_deep(ps, A); }
 expr(A) ::= expr(B) EQ(K) expr(C).       { A = bin(ps, GR_E_EQ, K, B, C); }
 expr(A) ::= expr(B) NE(K) expr(C).       { A = bin(ps, GR_E_NE, K, B, C); }
 expr(A) ::= expr(B) LT(K) expr(C).       { A = bin(ps, GR_E_LT, K, B, C); }
@@ -290,15 +289,15 @@ expr(A) ::= CHIP(K) HAS ID(N).
 expr(A) ::= CHIP(K) SUPPORTS ID(N).
   { A = gr_expr_new(GR_E_SUPPORTS, LOC(K)); A->s = gr_tok_str(N); A->sloc = LOC(N); }
 expr(A) ::= CHIP(K) SUPPORTS ID(N) ASSIGN expr(V).
-  { A = gr_expr_new(GR_E_SUPPORTS, LOC(K)); A->s = gr_tok_str(N); A->sloc = LOC(N); A->a = V; }
+  { A = gr_expr_new(GR_E_SUPPORTS, LOC(K)); A->s = gr_tok_str(N); A->sloc = LOC(N); A->a = V; A = gr_expr_deep(ps, A); }
 expr(A) ::= CHIP(K) SUPPORTS MODE expr(V). [SUPPORTS]
-  { A = gr_expr_new(GR_E_SUPPORTS_MODE, LOC(K)); A->a = V; }
+  { A = gr_expr_new(GR_E_SUPPORTS_MODE, LOC(K)); A->a = V; A = gr_expr_deep(ps, A); }
 expr(A) ::= OPTION(K) ID(N) SET.
   { A = gr_expr_new(GR_E_OPTSET, LOC(K)); A->s = gr_tok_str(N); A->sloc = LOC(N); }
 expr(A) ::= ANY(K) ID(V) IN expr(L) COLON expr(B). [COLON]
-  { A = gr_expr_new(GR_E_ANY, LOC(K)); A->s = gr_tok_str(V); A->sloc = LOC(V); A->a = L; A->b = B; }
+  { A = gr_expr_new(GR_E_ANY, LOC(K)); A->s = gr_tok_str(V); A->sloc = LOC(V); A->a = L; A->b = B; A = gr_expr_deep(ps, A); }
 expr(A) ::= ALL(K) ID(V) IN expr(L) COLON expr(B). [COLON]
-  { A = gr_expr_new(GR_E_ALL, LOC(K)); A->s = gr_tok_str(V); A->sloc = LOC(V); A->a = L; A->b = B; }
+  { A = gr_expr_new(GR_E_ALL, LOC(K)); A->s = gr_tok_str(V); A->sloc = LOC(V); A->a = L; A->b = B; A = gr_expr_deep(ps, A); }
 
 expr(A) ::= STRING(S).     { A = gr_expr_new(GR_E_STR, LOC(S)); A->s = sbody(S); }
 expr(A) ::= INT(I).        { A = gr_expr_new(GR_E_INT, LOC(I)); A->i = int_value(ps, I); }
@@ -309,7 +308,7 @@ expr(A) ::= LBRACKET(K) RBRACKET.            { A = gr_expr_new(GR_E_LIST, LOC(K)
 expr(A) ::= LBRACKET(K) elist(E) RBRACKET.
   { gr_expr *x, *rev = NULL, *nx;
     for(x = E; x; x = nx){ nx = x->next; x->next = rev; rev = x; }
-    A = gr_expr_new(GR_E_LIST, LOC(K)); A->a = rev; }
+    A = gr_expr_new(GR_E_LIST, LOC(K)); A->a = rev; A = gr_expr_deep(ps, A); }
 expr(A) ::= LPAREN expr(B) RPAREN.           { A = B; }
 expr(A) ::= OPTION(K) ID(N).
   { A = gr_expr_new(GR_E_OPTION, LOC(K)); A->s = gr_tok_str(N); A->sloc = LOC(N); }
@@ -321,7 +320,9 @@ expr(A) ::= GRAPH(K).      { A = gr_expr_new(GR_E_GRAPH, LOC(K)); }
 expr(A) ::= ENTRY(K).      { A = gr_expr_new(GR_E_ENTRY, LOC(K)); }
 expr(A) ::= ID(N).         { A = gr_expr_new(GR_E_NAME, LOC(N)); A->s = gr_tok_str(N); A->sloc = LOC(N); }
 expr(A) ::= expr(B) DOT ID(F).
-  { A = gr_expr_new(GR_E_FIELD, B->loc); A->a = B; A->s = gr_tok_str(F); A->sloc = LOC(F); }
+  { A = gr_expr_new(GR_E_FIELD, B->loc); A->a = B; A->s = gr_tok_str(F); A->sloc = LOC(F); A = gr_expr_deep(ps, A); }
+expr(A) ::= expr(B) DOT OPTION(F).
+  { A = gr_expr_new(GR_E_FIELD, B->loc); A->a = B; A->s = gr_tok_str(F); A->sloc = LOC(F); A = gr_expr_deep(ps, A); }
 expr(A) ::= expr(B) LBRACKET(K) expr(C) RBRACKET.
   { A = bin(ps, GR_E_INDEX, K, B, C); }
 expr(A) ::= INI(K) LPAREN ID(N) RPAREN DOT ID(S).

@@ -24,6 +24,22 @@ gr_expr *gr_expr_new(int op, gr_loc loc){
   return e;
 }
 
+/* Sets e's depth from its operands; refuses trees deeper than
+** GR_MAX_EXPR_DEPTH so every recursive walk stays bounded. */
+gr_expr *gr_expr_deep(gr_parse *ps, gr_expr *e){
+  uint16_t d = 0;
+  const gr_expr *x;
+  if( e->a && e->a->depth > d ) d = e->a->depth;
+  if( e->b && e->b->depth > d ) d = e->b->depth;
+  if( e->op==GR_E_LIST ) for(x = e->a; x; x = x->next) if( x->depth > d ) d = x->depth;
+  e->depth = (uint16_t)(d + 1);
+  if( e->depth > GR_MAX_EXPR_DEPTH ){
+    if( ps->nerr==0 ) gr_parse_error(ps, e->loc, "expression nested too deeply (more than %d levels)", GR_MAX_EXPR_DEPTH);
+    e->depth = GR_MAX_EXPR_DEPTH;
+  }
+  return e;
+}
+
 void gr_expr_free(gr_expr *e){
   while( e ){
     gr_expr *nx = e->next;

@@ -48,6 +48,7 @@ typedef struct gr_expr {
   uint8_t type;       /* checker: GR_T_* */
   uint8_t dep;        /* checker: GR_DEP_* */
   uint8_t elem;       /* checker: element type of lists */
+  uint16_t depth;     /* nesting depth (bounded by the parser) */
   gr_loc loc;         /* the expression's first token */
   char *s;            /* identifier, string, field name or variable (owned) */
   gr_loc sloc;        /* where s was written */
@@ -98,6 +99,7 @@ typedef struct gr_item {
   int flag, flag2, flag3;    /* kind-specific: scope, severity, support flavour, once, is-pattern */
   char *code; gr_loc code_loc;   /* diagnostic code */
   char *str2; char *raw2; gr_loc str2_loc;   /* `because` template of a set-rule or branch */
+  gr_loc once_loc;           /* where `once` was written */
   struct gr_item *items;     /* nested items, in source order */
   struct gr_item *next;
 } gr_item;
@@ -125,6 +127,12 @@ typedef struct gr_parse {
 } gr_parse;
 
 void gr_parse_error(gr_parse *ps, gr_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Where to report "unexpected end of input": just after the last token. */
+gr_loc gr_parse_eof_loc(const gr_parse *ps);
+/* Expressions deeper than this are refused (recursion in the checker and
+** evaluator is bounded by it). */
+#define GR_MAX_EXPR_DEPTH 512
+gr_expr *gr_expr_deep(gr_parse *ps, gr_expr *e);
 
 void *grParserAlloc(void *(*mallocProc)(size_t));
 void  grParser(void *p, int major, gr_token minor, gr_parse *ps);

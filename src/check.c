@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include "ruleset.h"
 
-#define MAXVARS 16
+#define MAXVARS GR_MAXVARS
 
 typedef struct ck {
   gr_ruleset *rs;
@@ -72,14 +72,20 @@ int gr_ruleset_find(const gr_map *m, const char *name){
 }
 static void *idx(int i){ return (void*)(intptr_t)(i + 1); }
 
+/* Distance ignoring case, ties broken by how many letters differ in case,
+** then by name, so suggestions do not depend on hash order. */
 const char *gr_suggest(const char *word, const char *const *names, size_t n){
   const char *best = NULL;
-  unsigned bd = 3, d;
+  unsigned bd = 4, d, bcase = 0;
   size_t i, wl = strlen(word);
   unsigned cap = wl <= 3 ? 1 : wl <= 6 ? 2 : 3;
   for(i = 0; i < n; i++){
+    unsigned cd = 0;
+    const char *a = word, *b = names[i];
     d = gr_edit_distance(word, names[i], cap);
-    if( d <= cap && d < bd ){ bd = d; best = names[i]; }
+    if( d > cap || d > bd ) continue;
+    for(; *a && *b; a++, b++) if( *a!=*b ) cd++;
+    if( d < bd || cd < bcase || (cd==bcase && strcmp(names[i], best) < 0) ){ bd = d; best = names[i]; bcase = cd; }
   }
   return best;
 }
@@ -208,7 +214,7 @@ static int load_path(loader *ld, const char *path){
     size_t l = strlen(dir);
     while( l > 1 && dir[l-1]=='/' ) dir[--l] = 0;
     collect_dir(dir, &files, &n, 0);
-    qsort(files, n, sizeof *files, cmp_str);
+    if( n ) qsort(files, n, sizeof *files, cmp_str);
     if( n==0 ) load_error(ld, NULL, "%s: no .rules file in this directory", path);
     for(i = 0; i < n; i++){ load_one(ld, files[i], NULL); free(files[i]); }
     free(files);
@@ -239,6 +245,14 @@ static int load_one(loader *ld, const char *path, const gr_loc *from){
     }
   }
   if( gr_map_get(&ld->seen, rp) ) return 0;     /* already read: include once */
+  {
+    struct stat st;
+    if( stat(rp, &st)!=0 || !S_ISREG(st.st_mode) ){
+      if( from ) load_error(ld, from, "cannot include '%s': not a regular file", path);
+      else load_error(ld, NULL, "%s: not a regular file", path);
+      return -1;
+    }
+  }
   text = gr_read_file(path, &len, &e);
   if( text==NULL ){
     if( from ) load_error(ld, from, "cannot include '%s': %s", path, e.msg);
@@ -274,8 +288,17 @@ static int load_one(loader *ld, const char *path, const gr_loc *from){
     ld->stack = gr_xrealloc(ld->stack, ld->capstack * sizeof *ld->stack);
   }
   ld->stack[ld->nstack++] = gr_xstrdup(rp);
-  for(it = first; it; it = it->next){
-    if( it->kind==GR_I_INCLUDE ){
+  {
+    /* this file's own include statements, collected before nested loads
+    ** append their statements to the same list */
+    gr_item **incs = NULL;
+    size_t ninc = 0, k;
+    gr_item *stop = *ld->tail;
+    for(it = first; it && it!=stop; it = it->next){
+      if( it->kind==GR_I_INCLUDE ){ incs = gr_xrealloc(incs, (ninc + 1) * sizeof *incs); incs[ninc++] = it; }
+    }
+    for(k = 0; k < ninc; k++){
+      it = incs[k];
       char *dir = gr_xstrdup(path), *slash = strrchr(dir, '/'), *target;
       if( it->str[0]=='/' ) target = gr_xstrdup(it->str);
       else if( slash ){ *slash = 0; target = gr_xasprintf("%s/%s", dir, it->str); }
@@ -285,6 +308,7 @@ static int load_one(loader *ld, const char *path, const gr_loc *from){
       free(target);
       free(dir);
     }
+    free(incs);
   }
   free(ld->stack[--ld->nstack]);
   return 0;
@@ -446,7 +470,7 @@ static uint8_t field_type(ck *c, gr_expr *e, uint8_t base){
       F("deprecated", GR_F_DEPRECATED, GR_T_STR);
       F("suggestion", GR_F_SUGGESTION, GR_T_STR);
       F("origin", GR_F_ORIGIN, GR_T_STR);
-      err(c, e->sloc, "option has no field '%s'", f);
+      err(c, e->sloc, "option has no field '%s' (name, key, value, known, valid, problem, supported, value_supported, effective, given, deprecated, suggestion, origin)", f);
       return GR_T_ANY;
     case GR_T_ENTRY:
       F("option", GR_F_OPTION, GR_T_STR);
@@ -614,18 +638,19 @@ static uint8_t check_expr_inner(ck *c, gr_expr *e){
       else if( lt==GR_T_INPUTS ) vt = GR_T_INPUT;
       else if( lt!=GR_T_ANY && lt!=GR_T_NULL ) err(c, e->a->loc, "'%s' needs a list, a table or node.input to range over, not %s",
                                                     e->op==GR_E_ANY ? "any" : "all", a_type(lt));
-      if( c->nvars >= MAXVARS ){
-        err(c, e->sloc, "too many nested quantifiers");
+      if( c->nvars >= MAXVARS || c->maxslots >= GR_MAXVARS ){
+        err(c, e->sloc, "too many quantifiers in one condition (at most %d)", GR_MAXVARS);
         return GR_T_BOOL;
       }
       c->vars[c->nvars].name = e->s;
       c->vars[c->nvars].type = vt;
+      e->elem = vt;
       c->vars[c->nvars].dep = GR_DEP_ITEM;    /* bound per evaluation of the body */
       c->vars[c->nvars].slot = c->maxslots;
       e->ref = c->maxslots++;
       c->nvars++;
       want(c, e->b, GR_T_BOOL, "the condition of a quantifier");
-      /* the variable stays visible to the branch's templates (witness) */
+      c->nvars--;          /* out of scope after the body (templates re-bind the witness) */
       e->dep = maxdep(e->a->dep, e->b->dep);
       return GR_T_BOOL;
     }
@@ -641,6 +666,14 @@ static uint8_t check_expr_inner(ck *c, gr_expr *e){
       if( c->allow_other && strcmp(e->s, "other")==0 ){ e->ref = GR_NAME_OTHER; e->dep = GR_DEP_ITEM; return GR_T_OTHER; }
       ti = gr_ruleset_find(&rs->table_map, e->s);
       if( ti >= 0 ){ e->ref = GR_NAME_TABLE; e->ptr = &rs->tables[ti]; e->dep = GR_DEP_CONST; return GR_T_TABLE; }
+      if( strcmp(e->s, "count")==0 ){
+        err(c, e->sloc, "'count' is only available in the message of a rule 'for each node' marked 'once'");
+        return GR_T_ANY;
+      }
+      if( strcmp(e->s, "other")==0 ){
+        err(c, e->sloc, "'other' is only available in the message of an exclusive, requires or conflicts relation");
+        return GR_T_ANY;
+      }
       {
         char sug[128];
         err(c, e->sloc, "unknown name '%s' (not a table or a bound variable)%s", e->s,
@@ -1186,6 +1219,8 @@ static void do_format(ck *c, gr_option *o, gr_item *st){
   o->format = f;
 }
 
+static const gr_ruleset *c_rs_for_values;   /* the rule set being checked, for SoC defaults */
+
 static int value_type_ok(const gr_option *o, const gr_expr *e, char *why, size_t nwhy){
   if( e->op==GR_E_NULL ) return 1;
   switch( o->type ){
@@ -1198,6 +1233,42 @@ static int value_type_ok(const gr_option *o, const gr_expr *e, char *why, size_t
       return 1;
     case GR_OT_LIST:
       if( e->type!=GR_T_LIST && e->type!=GR_T_STR && e->type!=GR_T_ANY ){ snprintf(why, nwhy, "option %s is a list", o->name); return 0; }
+      if( o->nvalues && e->op==GR_E_LIST ){
+        const gr_expr *x;
+        for(x = e->a; x; x = x->next){
+          if( x->op==GR_E_STR && !option_has_value(o, x->s) ){
+            snprintf(why, nwhy, "'%s' is not an allowed element of option %s", x->s, o->name);
+            return 0;
+          }
+        }
+      }
+      if( o->nvalues && e->op==GR_E_STR && e->s[0] ){
+        const char *p = e->s, *q, *sep = o->separator ? o->separator : ",";
+        for(;;){
+          char item[256];
+          size_t l;
+          const char *a, *b;
+          q = strstr(p, sep);
+          a = p; b = q ? q : p + strlen(p);
+          while( a < b && (*a==' ' || *a=='\t') ) a++;
+          while( b > a && (b[-1]==' ' || b[-1]=='\t') ) b--;
+          l = (size_t)(b - a) < sizeof item - 1 ? (size_t)(b - a) : sizeof item - 1;
+          memcpy(item, a, l); item[l] = 0;
+          if( item[0] && !option_has_value(o, item) ){
+            snprintf(why, nwhy, "'%.100s' is not an allowed element of option %s", item, o->name);
+            return 0;
+          }
+          if( q==NULL ) break;
+          p = q + strlen(sep);
+        }
+      }
+      return 1;
+    case GR_OT_SOC:
+      if( e->type!=GR_T_STR && e->type!=GR_T_ANY ){ snprintf(why, nwhy, "option %s names a SoC, a string", o->name); return 0; }
+      if( e->op==GR_E_STR && e->s[0] && gr_ruleset_find_soc(c_rs_for_values, e->s) < 0 ){
+        snprintf(why, nwhy, "'%s' is not a SoC this rule set declares", e->s);
+        return 0;
+      }
       return 1;
     default:
       if( e->type!=GR_T_STR && e->type!=GR_T_ANY ){
@@ -1249,7 +1320,8 @@ static void do_option_body(ck *c, gr_item *st, gr_option *o){
   for(it = st->items; it; it = it->next){
     if( it->kind!=GR_I_VALUES ) continue;
     if( o->type!=GR_OT_ENUM && o->type!=GR_OT_BOOL && o->type!=GR_OT_LIST ){
-      err(c, it->loc, "a %s option has no value list (only enum, bool and list options do)", gr_option_type_name(o->type));
+      err(c, it->loc, "%s %s option has no value list (only enum, bool and list options do)",
+          o->type==GR_OT_INT ? "an" : "a", gr_option_type_name(o->type));
       continue;
     }
     for(nm = it->names; nm; nm = nm->next){
@@ -1340,6 +1412,7 @@ static void do_option_defaults(ck *c, gr_item *st, gr_option *o){
   gr_item *it;
   int uncond = 0;
   c->scope = -1;
+  c_rs_for_values = c->rs;
   for(it = st->items; it; it = it->next){
     gr_default *d;
     char why[256];
@@ -1482,9 +1555,22 @@ static void do_slot(ck *c, gr_item *st, gr_slot *s){
   }
 }
 
+static void check_slot_value(ck *c, const gr_slot *s, const gr_expr *v);
+
+/* The slot accepts every value a table lookup can yield? */
+static void check_slot_table(ck *c, const gr_slot *s, const gr_expr *v){
+  const gr_table *t = v->a->ptr;
+  size_t k;
+  for(k = 0; k < t->n; k++) if( t->vals[k] ) check_slot_value(c, s, t->vals[k]);
+}
+
 /* The slot accepts a constant value? */
 static void check_slot_value(ck *c, const gr_slot *s, const gr_expr *v){
   size_t k;
+  if( v->op==GR_E_INDEX && v->a->op==GR_E_NAME && v->a->ref==GR_NAME_TABLE && v->a->ptr ){
+    check_slot_table(c, s, v);
+    return;
+  }
   if( v->op!=GR_E_STR ) return;
   if( s->values_mode ){
     if( gr_ruleset_find(&c->rs->mode_map, v->s) < 0 ){
@@ -1498,16 +1584,37 @@ static void check_slot_value(ck *c, const gr_slot *s, const gr_expr *v){
   }
 }
 
+/* Makes the variables of the condition's top-level `any` conjuncts visible
+** again (their witness), for the branch's message or reason template. */
+static void push_witnesses(ck *c, const gr_expr *cond){
+  if( cond==NULL ) return;
+  if( cond->op==GR_E_AND ){ push_witnesses(c, cond->a); push_witnesses(c, cond->b); return; }
+  if( cond->op==GR_E_ANY && cond->ref >= 0 && c->nvars < MAXVARS ){
+    c->vars[c->nvars].name = cond->s;
+    c->vars[c->nvars].type = cond->elem;
+    c->vars[c->nvars].dep = GR_DEP_ITEM;
+    c->vars[c->nvars].slot = cond->ref;
+    c->nvars++;
+  }
+}
+
 static void check_branch(ck *c, gr_branch *b, const gr_slot *slot, const char *raw_because){
   c->scope = GR_SCOPE_NODE; c->nvars = 0; c->maxslots = 0;
   c->allow_other = 0; c->allow_count = 0; c->in_source = 1;
   if( b->cond ) want(c, b->cond, GR_T_BOOL, "a condition");
   if( b->value ){
-    uint8_t t = check_expr(c, b->value);
+    uint8_t t;
+    c->nvars = 0;
+    push_witnesses(c, b->cond);
+    t = check_expr(c, b->value);
     if( t!=GR_T_STR && t!=GR_T_ANY && t!=GR_T_NULL ) err(c, b->value->loc, "a slot value is a string, not %s", a_type(t));
     if( slot ) check_slot_value(c, slot, b->value);
   }
-  if( raw_because ) check_template(c, &b->because, raw_because, b->because.loc);
+  if( raw_because ){
+    c->nvars = 0;
+    push_witnesses(c, b->cond);
+    check_template(c, &b->because, raw_because, b->because.loc);
+  }
   b->nvars = c->maxslots;
   c->in_source = 0;
 }
@@ -1532,7 +1639,7 @@ static void do_cascades(ck *c, gr_item *all){
     size_t *nout, *capout;
     cedge **out;
     uint8_t *in_cascade;
-    int reported = 0;
+    int reported = 0, had_unknown = 0;
     for(i = 0; i < rs->nsources; i++) if( rs->sources[i].slot==(int)si ) n++;
     if( n==0 ) continue;
     members = gr_xcalloc(n, sizeof *members);
@@ -1552,6 +1659,7 @@ static void do_cascades(ck *c, gr_item *all){
         int sj = gr_ruleset_find(&rs->source_map, nm->s), m;
         if( sj < 0 ){
           char sug[128];
+          had_unknown = 1;
           err(c, nm->loc, "unknown source '%s' in the cascade of %s%s", nm->s, slot->name, suggest_map(&rs->source_map, nm->s, sug, sizeof sug));
           prev = -1;
           continue;
@@ -1580,7 +1688,7 @@ static void do_cascades(ck *c, gr_item *all){
         prev = m;
       }
     }
-    for(i = 0; i < n; i++){
+    for(i = 0; i < n && !had_unknown; i++){    /* a misspelt name explains a missing one */
       if( !in_cascade[i] && n > 1 ){
         const gr_source *s = &rs->sources[members[i]];
         err(c, s->loc, "source '%s' of slot %s appears in no cascade, so its place is unknown", s->name, slot->name);
@@ -1718,7 +1826,11 @@ static void do_relation(ck *c, gr_item *st, gr_relation *r){
     if( k < r->nothers ){ err(c, nm->loc, "option %s is named twice", o->name); continue; }
     r->others[r->nothers++] = o->index;
   }
-  if( r->kind==GR_REL_CONFLICTS && r->nothers < 2 ) err(c, st->loc, "'conflicts' needs at least two options");
+  if( r->kind==GR_REL_CONFLICTS ){
+    size_t named = 0;
+    for(nm = st->names; nm; nm = nm->next) named++;
+    if( named < 2 ) err(c, st->loc, "'conflicts' needs at least two options");
+  }
   c->scope = GR_SCOPE_OPTION; c->allow_other = 1; c->allow_count = 0; c->nvars = 0; c->maxslots = 0;
   check_template(c, &r->msg, st->raw, st->str_loc);
   c->allow_other = 0;
@@ -1731,6 +1843,61 @@ static int valid_code(const char *s){
   if( !(*p >= '0' && *p <= '9') ) return 0;
   while( *p >= '0' && *p <= '9' ) p++;
   return *p==0;
+}
+
+/* ------------------------------------------------------------------ */
+/* defaults that depend on each other */
+
+static void option_refs(const gr_expr *e, uint8_t *refs){
+  const gr_expr *x;
+  if( e==NULL ) return;
+  if( e->op==GR_E_OPTION && e->ref >= 0 ) refs[e->ref] = 1;
+  option_refs(e->a, refs);
+  option_refs(e->b, refs);
+  if( e->op==GR_E_LIST ) for(x = e->a; x; x = x->next) option_refs(x->next, refs);
+}
+
+static int default_dfs(ck *c, int o, uint8_t *color, int *stack, int depth, uint8_t *adj){
+  gr_ruleset *rs = c->rs;
+  size_t n = rs->noptions, k;
+  color[o] = 1;
+  stack[depth] = o;
+  for(k = 0; k < n; k++){
+    if( !adj[(size_t)o * n + k] ) continue;
+    if( color[k]==1 ){
+      gr_buf b;
+      int i, start = 0;
+      for(i = 0; i <= depth; i++) if( stack[i]==(int)k ) start = i;
+      gr_buf_init(&b);
+      for(i = start; i <= depth; i++) gr_buf_printf(&b, "%s -> ", rs->options[stack[i]].name);
+      gr_buf_adds(&b, rs->options[k].name);
+      err(c, rs->options[k].loc, "the defaults of these options depend on each other: %s", gr_buf_cstr(&b));
+      gr_buf_free(&b);
+      return 1;
+    }
+    if( color[k]==0 && default_dfs(c, (int)k, color, stack, depth + 1, adj) ) return 1;
+  }
+  color[o] = 2;
+  return 0;
+}
+
+static void check_default_cycles(ck *c){
+  gr_ruleset *rs = c->rs;
+  size_t n = rs->noptions, i, d;
+  uint8_t *adj, *color;
+  int *stack;
+  if( n==0 ) return;
+  adj = gr_xcalloc(n * n, 1);
+  color = gr_xcalloc(n, 1);
+  stack = gr_xcalloc(n + 1, sizeof *stack);
+  for(i = 0; i < n; i++){
+    for(d = 0; d < rs->options[i].ndefaults; d++){
+      option_refs(rs->options[i].defaults[d].value, adj + i * n);
+      option_refs(rs->options[i].defaults[d].cond, adj + i * n);
+    }
+  }
+  for(i = 0; i < n; i++) if( color[i]==0 && default_dfs(c, (int)i, color, stack, 0, adj) ) break;
+  free(adj); free(color); free(stack);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1877,6 +2044,7 @@ static void check_all(ck *c){
       if( st->kind==GR_I_OPTION && gr_ruleset_find(&rs->option_map, st->name)==(int)oi ) do_option_defaults(c, st, &rs->options[oi++]);
     }
   }
+  check_default_cycles(c);
   /* sources and rules share one namespace */
   for(st = rs->ast; st; st = st->next){
     if( st->kind==GR_I_SOURCE || (st->kind==GR_I_RULE && st->flag2==GR_ACT_SET) ){
@@ -1931,11 +2099,13 @@ static void check_all(ck *c){
       r->code = intern(rs, st->code);
       r->once = st->lo ? 1 : 0;
       if( !valid_code(r->code) ) err(c, st->code_loc, "diagnostic code '%s' must be capital letters then digits (e.g. GE1001)", r->code);
-      if( r->once && r->scope!=GR_SCOPE_NODE ) err(c, st->code_loc, "'once' is for rules 'for each node'");
+      if( r->once && r->scope!=GR_SCOPE_NODE ) err(c, st->once_loc, "'once' is for rules 'for each node'");
       r->br.cond = st->e; r->br.loc = st->loc; r->br.source = -1;
       c->scope = r->scope; c->nvars = 0; c->maxslots = 0; c->allow_other = 0; c->allow_count = 0;
       want(c, r->br.cond, GR_T_BOOL, "a rule condition");
       c->allow_count = r->once;
+      c->nvars = 0;
+      push_witnesses(c, r->br.cond);
       check_template(c, &r->msg, st->raw, st->str_loc);
       c->allow_count = 0;
       r->br.nvars = c->maxslots;

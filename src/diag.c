@@ -96,10 +96,20 @@ void gr_diag_format(gr_buf *out, const gr_diag *d){
   if( d->changed_by ) gr_buf_printf(out, " [%s by %s]", d->sev < d->orig_sev ? "downgraded" : "raised", d->changed_by);
   gr_buf_addc(out, '\n');
   if( d->snippet ){
-    uint32_t i;
-    gr_buf_printf(out, " %s\n ", d->snippet);
+    /* a window of the line around the column, so a huge line stays readable */
+    size_t len = strlen(d->snippet), from = 0, to = len, i;
+    size_t col = d->col ? d->col - 1 : 0;
+    if( col > len ) col = len;
+    if( len > 160 ){
+      from = col > 70 ? col - 70 : 0;
+      to = from + 150 < len ? from + 150 : len;
+    }
+    gr_buf_adds(out, from ? " ..." : " ");
+    gr_buf_add(out, d->snippet + from, to - from);
+    gr_buf_adds(out, to < len ? "...\n " : "\n ");
+    if( from ) gr_buf_adds(out, "   ");
     /* keep tabs so the caret lines up under the same column */
-    for(i = 1; i < d->col && d->snippet[i-1]; i++) gr_buf_addc(out, d->snippet[i-1]=='\t' ? '\t' : ' ');
+    for(i = from; i < col && i < to; i++) gr_buf_addc(out, d->snippet[i]=='\t' ? '\t' : ' ');
     gr_buf_adds(out, "^\n");
   }
 }

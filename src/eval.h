@@ -21,7 +21,6 @@
 #include "graph.h"
 #include "ini.h"
 
-#define GR_MAXVARS 16
 
 /* One option as the user gave it (-o KEY=VALUE or a line of --options FILE). */
 typedef struct gr_input {

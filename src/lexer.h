@@ -28,7 +28,8 @@ enum {
   GR_LEX_BAD_CHAR = -1,       /* a byte that starts no token */
   GR_LEX_BAD_STRING = -2,     /* unterminated string or raw newline inside it */
   GR_LEX_BAD_PATTERN = -3,    /* unterminated /pattern/ */
-  GR_LEX_BAD_ESCAPE = -4      /* unknown backslash escape in a string */
+  GR_LEX_BAD_ESCAPE = -4,     /* unknown backslash escape in a string */
+  GR_LEX_EMPTY_PATTERN = -5   /* // */
 };
 
 void gr_lex_init(gr_lexer *lx, const char *buf, size_t len);

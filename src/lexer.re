@@ -137,6 +137,7 @@ loop:
                   }
     ["] sch*      { tok->n = (uint32_t)(lx->cur - lx->tok); return GR_LEX_BAD_STRING; }
     "/" pch+ "/"  { TOK(GR_TK_REGEX); }
+    "//"          { tok->n = 2; return GR_LEX_EMPTY_PATTERN; }
     "/" pch*      { tok->n = (uint32_t)(lx->cur - lx->tok); return GR_LEX_BAD_PATTERN; }
 
     "{"   { TOK(GR_TK_LBRACE); }

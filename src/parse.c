@@ -25,6 +25,22 @@ char *gr_source_line(const char *text, uint32_t line){
   return gr_xstrndup(p, (size_t)(e - p));
 }
 
+gr_loc gr_parse_eof_loc(const gr_parse *ps){
+  gr_loc l = { ps->file, 1, 1 };
+  const char *t = ps->text, *last = NULL, *p;
+  uint32_t line = 1, col = 1;
+  if( t==NULL ) return l;
+  /* the last byte that is not blank and not inside a comment */
+  for(p = t; *p; p++){
+    if( *p=='#' ){ while( p[1] && p[1]!='\n' ) p++; continue; }
+    if( *p!=' ' && *p!='\t' && *p!='\r' && *p!='\n' ) last = p;
+  }
+  if( last==NULL ) return l;
+  for(p = t; p < last; p++){ if( *p=='\n' ){ line++; col = 1; } else col++; }
+  l.line = line; l.col = col + 1;
+  return l;
+}
+
 void gr_parse_error(gr_parse *ps, gr_loc loc, const char *fmt, ...){
   va_list ap;
   gr_diag *d;
@@ -40,6 +56,7 @@ static void lex_error(gr_parse *ps, int code, gr_token tok){
   switch( code ){
     case GR_LEX_BAD_STRING:  gr_parse_error(ps, loc, "unterminated string"); break;
     case GR_LEX_BAD_PATTERN: gr_parse_error(ps, loc, "unterminated /pattern/"); break;
+    case GR_LEX_EMPTY_PATTERN: gr_parse_error(ps, loc, "empty /pattern/"); break;
     case GR_LEX_BAD_ESCAPE:  gr_parse_error(ps, loc, "unknown escape '%.*s' in string (use \\\" \\\\ \\n \\t)", (int)tok.n, tok.z); break;
     default: {
       unsigned char c = (unsigned char)tok.z[0];

@@ -23,6 +23,9 @@
 #include "diag.h"
 #include "ast.h"
 
+/* quantifier variables per condition (their values live in gr_env.vars) */
+#define GR_MAXVARS 32
+
 /* static types of expressions */
 enum gr_type {
   GR_T_ANY = 0, GR_T_NULL, GR_T_BOOL, GR_T_INT, GR_T_STR, GR_T_LIST,
