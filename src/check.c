@@ -85,6 +85,8 @@ const char *gr_suggest(const char *word, const char *const *names, size_t n){
     d = gr_edit_distance(word, names[i], cap);
     if( d > cap || d > bd ) continue;
     for(; *a && *b; a++, b++) if( *a!=*b ) cd++;
+    /* same length first (a typo more likely replaced a character), then case */
+    cd += 64u * (unsigned)(strlen(names[i]) > wl ? strlen(names[i]) - wl : wl - strlen(names[i]));
     if( d < bd || cd < bcase || (cd==bcase && strcmp(names[i], best) < 0) ){ bd = d; best = names[i]; bcase = cd; }
   }
   return best;

@@ -154,6 +154,7 @@ static void validate(gr_result *r, gr_input *in, const gr_option *o){
       return;
     case GR_OT_FILE: {
       struct stat st;
+      if( o->format ) return;     /* gerules reads it: an unreadable file is an input error (exit 2) */
       if( stat(v, &st)!=0 ){ in->valid = 0; in->problem = problem(r, "cannot open '%s': %s", v, strerror(errno)); }
       else if( S_ISDIR(st.st_mode) ){ in->valid = 0; in->problem = problem(r, "'%s' is a directory", v); }
       return;

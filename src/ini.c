@@ -48,6 +48,11 @@ gr_ini *gr_ini_parse(const char *path, const char *text, size_t len, const gr_fo
     gr_diag *d;
     line++;
     pos += n + (eol ? 1 : 0);
+    if( memchr(text + pos - n - (eol ? 1 : 0), 0, n) ){
+      d = gr_diags_add(diags, GR_SEV_WARNING, path, line, 1, "line with a NUL byte is skipped");
+      gr_diag_set(&d->option, option_name); gr_diag_set(&d->code, "GR0206");
+      continue;
+    }
     s = trim(raw, &sn);
     if( sn==0 ) continue;
     if( raw[0]=='#' ) continue;                 /* GE tests the first character of the line */

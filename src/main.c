@@ -16,10 +16,11 @@
 static const char usage_text[] =
   "usage: gerules [--rules PATH] COMMAND [ARGS]\n"
   "\n"
-  "Tells what Ascend GE/ATC will do to every node of a graph before compiling it.\n"
+  "Tells what the graph compiler (GE/ATC) will do to every node of a graph before compiling it.\n"
   "\n"
   "commands:\n"
   "  eval GRAPH [options]        resolve every node's precision mode and tiling placement\n"
+  "  tile GRAPH --chip SOC       plan, validate (and --execute) every node's tiling\n"
   "  check [FILE|DIR...]         check rule files (default: the rule set in use)\n"
   "  chips [--format F]          list product lines and SoCs with their hardware\n"
   "  options [--chip SOC]        list options, values, defaults and product support\n"
@@ -132,8 +133,9 @@ int main(int argc, char **argv){
   else if( strcmp(cmd, "options")==0 ) rc = cmd_options(&c, nargs, args);
   else if( strcmp(cmd, "explain")==0 ) rc = cmd_explain(&c, nargs, args);
   else if( strcmp(cmd, "eval")==0 ) rc = cmd_eval(&c, nargs, args);
+  else if( strcmp(cmd, "tile")==0 ) rc = cmd_tile(&c, nargs, args);
   else{
-    static const char *cmds[] = { "eval", "check", "chips", "options", "explain" };
+    static const char *cmds[] = { "eval", "tile", "check", "chips", "options", "explain" };
     const char *s = gr_suggest(cmd, cmds, sizeof cmds / sizeof *cmds);
     if( s ) rc = cli_usage_error(NULL, "unknown command '%s'; did you mean '%s'?", cmd, s);
     else rc = cli_usage_error(NULL, "unknown command '%s'", cmd);

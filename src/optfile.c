@@ -16,7 +16,7 @@
 typedef struct ofp {
   gr_optinputs *out;
   const char *text;
-  size_t consumed_base;
+  size_t len;
   yajl_handle h;
   int depth;
   char *key;
@@ -24,18 +24,23 @@ typedef struct ofp {
   gr_error *err;
   int failed;
   const char *file;
+  /* line/column of `off`, advanced incrementally (offsets only grow) */
+  size_t off; uint32_t line, col;
 } ofp;
 
-static void pos_of(const char *text, size_t off, uint32_t *line, uint32_t *col){
-  size_t i;
-  uint32_t l = 1, c = 1;
-  for(i = 0; i < off && text[i]; i++){ if( text[i]=='\n' ){ l++; c = 1; } else c++; }
-  *line = l; *col = c;
+static void advance(ofp *p, size_t to, uint32_t *line, uint32_t *col){
+  if( to > p->len ) to = p->len;
+  if( to < p->off ){ p->off = 0; p->line = 1; p->col = 1; }
+  for(; p->off < to; p->off++){
+    if( p->text[p->off]=='\n' ){ p->line++; p->col = 1; } else p->col++;
+  }
+  *line = p->line; *col = p->col;
 }
 
+/* The position of the last byte yajl consumed (the end of the current token). */
 static void here(ofp *p, uint32_t *line, uint32_t *col){
   size_t off = yajl_get_bytes_consumed(p->h);
-  pos_of(p->text, off ? off - 1 : 0, line, col);
+  advance(p, off ? off - 1 : 0, line, col);
 }
 
 void gr_optinputs_add(gr_optinputs *o, const char *key, size_t kn, const char *val, size_t vn,
@@ -121,17 +126,20 @@ static const yajl_callbacks json_cb = {
 static int read_json(gr_optinputs *out, const char *file, const char *text, size_t len, gr_error *err){
   ofp p;
   yajl_status st;
+  int at_end = 0;
   memset(&p, 0, sizeof p);
-  p.out = out; p.text = text; p.err = err; p.file = file;
+  p.out = out; p.text = text; p.len = len; p.err = err; p.file = file;
+  p.line = p.col = 1;
   p.h = yajl_alloc(&json_cb, NULL, &p);
   st = yajl_parse(p.h, (const unsigned char*)text, len);
-  if( st==yajl_status_ok ) st = yajl_complete_parse(p.h);
+  if( st==yajl_status_ok ){ st = yajl_complete_parse(p.h); at_end = 1; }
   if( st!=yajl_status_ok && !p.failed ){
     unsigned char *m = yajl_get_error(p.h, 0, (const unsigned char*)text, len);
-    size_t off = yajl_get_bytes_consumed(p.h);
+    size_t off = at_end ? len : yajl_get_bytes_consumed(p.h);
     uint32_t line, col;
     char *nl;
-    pos_of(text, off, &line, &col);
+    /* at the end of input: just after the last byte; else the offending byte */
+    advance(&p, at_end ? len : (off ? off - 1 : 0), &line, &col);
     if( (nl = strchr((char*)m, '\n'))!=NULL ) *nl = 0;
     gr_error_set(err, line, col, "malformed JSON: %s", (char*)m);
     yajl_free_error(p.h, m);
@@ -177,6 +185,13 @@ int gr_optfile_parse(gr_optinputs *out, const char *file, const char *text, size
   file = gr_arena_strndup(&out->arena, file, strlen(file));
   while( i < len && isspace((unsigned char)text[i]) ) i++;
   if( i < len && text[i]=='{' ) return read_json(out, file, text, len, err);
+  if( i < len && (text[i]=='[' || text[i]=='"') ){
+    uint32_t line = 1, col = 1;
+    size_t k;
+    for(k = 0; k < i; k++){ if( text[k]=='\n' ){ line++; col = 1; } else col++; }
+    gr_error_set(err, line, col, "a JSON options file must be an object of \"key\": value pairs");
+    return -1;
+  }
   if( memchr(text, 0, len) ){
     gr_error_set(err, 0, 0, "the file contains a NUL byte");
     return -1;
