@@ -1,17 +1,21 @@
 /*
 ** cmd_eval.c: `gerules eval GRAPH`: gathers the user's options (-o, --options
 ** files, --chip, --run-mode), loads the graph with the streaming loader,
-** evaluates, and writes the text or JSON report (or one node's decision
-** chain) to stdout or, atomically, to --output FILE. Nothing is written to
-** stdout unless the whole evaluation succeeded.
+** loads the Lua site policies (the bundle's `hook` files, then every --hook
+** in command-line order, under the --hook-* limits), evaluates, and writes
+** the text or JSON report (or one node's decision chain) to stdout or,
+** atomically, to --output FILE. Nothing is written to stdout unless the
+** whole evaluation succeeded; hook `print` output goes to stderr.
 */
 #include "config.h"
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "eval.h"
 #include "graph.h"
+#include "hooks.h"
 #include "optfile.h"
 #include "out.h"
 #include "report.h"
@@ -31,13 +35,58 @@ static const char eval_usage[] =
   "  --explain NODE             print the full decision chain of one node\n"
   "  --no-provenance            json: leave out the per-node provenance arrays\n"
   "  --output FILE              write the report to FILE (atomically) instead of stdout\n"
+  "  --hook FILE.lua            run a Lua site policy (repeatable, in order; see doc/lua-api.md)\n"
+  "  --hook-memory MIB          memory cap of each hook script (default 64)\n"
+  "  --hook-instructions N      Lua instructions per evaluation, all hooks together (default 100000000)\n"
+  "  --hook-timeout SECONDS     run time per evaluation, all hooks together (default 10)\n"
   "\n"
   "exit status: 0 no error, 1 the configuration has errors, 2 usage error or bad input\n";
 
 typedef struct eval_args {
   const char *graph, *chip, *run_mode, *explain, *output;
   int json, all_nodes, provenance;
+  const char **hooks; size_t nhooks;
+  gr_hooks_limits lim;
 } eval_args;
+
+static void hook_log(void *ud, const char *line){
+  (void)ud;
+  fprintf(stderr, "%s\n", line);
+}
+
+/* A positive number for a --hook-* limit: integer (or, when real, a decimal). */
+static int limit_arg(const char *opt, const char *v, int real, double max, double *out){
+  char *end;
+  double x;
+  errno = 0;
+  x = real ? strtod(v, &end) : (double)strtoull(v, &end, 10);
+  if( errno || end==v || *end || !(x > 0) || x > max || (!real && strchr(v, '-')) ){
+    cli_usage_error("eval", "%s expects a positive %s up to %g, got '%s'", opt, real ? "number" : "integer", max, v);
+    return -1;
+  }
+  *out = x;
+  return 0;
+}
+
+/* Loads the bundle's hooks, then the command line's. Prints the error. */
+static gr_hooks *load_hooks(const gr_ruleset *rs, const eval_args *a){
+  gr_hooks *h;
+  gr_error err;
+  size_t i;
+  if( rs->nhook_files==0 && a->nhooks==0 ) return NULL;
+  h = gr_hooks_new(rs, &a->lim);
+  gr_hooks_set_log(h, hook_log, NULL);
+  for(i = 0; i < rs->nhook_files + a->nhooks; i++){
+    const char *path = i < rs->nhook_files ? rs->hook_files[i] : a->hooks[i - rs->nhook_files];
+    if( gr_hooks_load_file(h, path, &err)!=0 ){
+      if( err.line ) fprintf(stderr, "%s:%u: error: %s\n", path, err.line, err.msg);
+      else fprintf(stderr, "%s: error: %s\n", path, err.msg);
+      gr_hooks_free(h);
+      return NULL;
+    }
+  }
+  return h;
+}
 
 static int arg_value(const char *opt, int *i, int argc, char **argv, const char **out){
   size_t l = strlen(opt);
@@ -67,21 +116,47 @@ int cmd_eval(cli_ctx *c, int argc, char **argv){
   gr_report_opts ro;
   gr_error err;
   gr_out o;
+  gr_hooks *hooks = NULL;
   int i, rc = 0, k;
   uint32_t explain_node = GR_NONE;
 
   memset(&a, 0, sizeof a);
   a.run_mode = "inference";
   a.provenance = 1;
+  gr_hooks_limits_default(&a.lim);
   gr_optinputs_init(&inputs);
   memset(&err, 0, sizeof err);
   for(i = 0; i < argc; i++){
     const char *v = NULL;
-    if( strcmp(argv[i], "--help")==0 ){ fputs(eval_usage, stdout); gr_optinputs_free(&inputs); return 0; }
+    if( strcmp(argv[i], "--help")==0 ){ fputs(eval_usage, stdout); gr_optinputs_free(&inputs); free(a.hooks); return 0; }
     if( (k = arg_value("--chip", &i, argc, argv, &v))!=0 ){ if( k < 0 ) goto usage; a.chip = v; continue; }
     if( (k = arg_value("--run-mode", &i, argc, argv, &v))!=0 ){ if( k < 0 ) goto usage; a.run_mode = v; continue; }
     if( (k = arg_value("--explain", &i, argc, argv, &v))!=0 ){ if( k < 0 ) goto usage; a.explain = v; continue; }
     if( (k = arg_value("--output", &i, argc, argv, &v))!=0 ){ if( k < 0 ) goto usage; a.output = v; continue; }
+    if( (k = arg_value("--hook", &i, argc, argv, &v))!=0 ){
+      if( k < 0 ) goto usage;
+      a.hooks = gr_xrealloc(a.hooks, (a.nhooks + 1) * sizeof *a.hooks);
+      a.hooks[a.nhooks++] = v;
+      continue;
+    }
+    if( (k = arg_value("--hook-memory", &i, argc, argv, &v))!=0 ){
+      double x;
+      if( k < 0 || limit_arg("--hook-memory", v, 0, 1048576, &x) ) goto usage;
+      a.lim.memory = (size_t)x << 20;
+      continue;
+    }
+    if( (k = arg_value("--hook-instructions", &i, argc, argv, &v))!=0 ){
+      double x;
+      if( k < 0 || limit_arg("--hook-instructions", v, 0, 1e18, &x) ) goto usage;
+      a.lim.instructions = (uint64_t)x;
+      continue;
+    }
+    if( (k = arg_value("--hook-timeout", &i, argc, argv, &v))!=0 ){
+      double x;
+      if( k < 0 || limit_arg("--hook-timeout", v, 1, 86400, &x) ) goto usage;
+      a.lim.timeout = x;
+      continue;
+    }
     if( (k = arg_value("--format", &i, argc, argv, &v))!=0 ){
       if( k < 0 || cli_format_arg("eval", v, &a.json) ) goto usage;
       continue;
@@ -92,6 +167,7 @@ int cmd_eval(cli_ctx *c, int argc, char **argv){
         if( err.line ) fprintf(stderr, "%s:%u:%u: error: %s\n", v, err.line, err.col, err.msg);
         else fprintf(stderr, "%s: error: %s\n", v, err.msg);
         gr_optinputs_free(&inputs);
+        free(a.hooks);
         return EXIT_INPUT;
       }
       continue;
@@ -116,7 +192,12 @@ int cmd_eval(cli_ctx *c, int argc, char **argv){
     cli_usage_error("eval", "--run-mode is inference or training, not '%s'", a.run_mode);
     goto usage;
   }
-  if( (rs = cli_load_rules(c))==NULL ){ gr_optinputs_free(&inputs); return EXIT_INPUT; }
+  if( (rs = cli_load_rules(c))==NULL ){ gr_optinputs_free(&inputs); free(a.hooks); return EXIT_INPUT; }
+  if( (rs->nhook_files || a.nhooks) && (hooks = load_hooks(rs, &a))==NULL ){
+    gr_optinputs_free(&inputs);
+    free(a.hooks);
+    return EXIT_INPUT;
+  }
 
   g = gr_graph_load_file(a.graph, &err);
   if( g==NULL ){
@@ -124,6 +205,8 @@ int cmd_eval(cli_ctx *c, int argc, char **argv){
     if( err.line ) fprintf(stderr, "%s:%u:%u: error: %s\n", name, err.line, err.col, err.msg);
     else fprintf(stderr, "%s: error: %s\n", name, err.msg);
     gr_optinputs_free(&inputs);
+    gr_hooks_free(hooks);
+    free(a.hooks);
     return EXIT_INPUT;
   }
   if( a.explain && !gr_graph_find_node(g, a.explain, &explain_node) ){
@@ -140,6 +223,7 @@ int cmd_eval(cli_ctx *c, int argc, char **argv){
   cfg.graph = g;
   cfg.graph_file = strcmp(a.graph, "-")==0 ? "<stdin>" : a.graph;
   cfg.keep_candidates = (a.json && a.provenance) || a.explain;
+  cfg.hooks = hooks ? gr_hooks_vtable(hooks) : NULL;
   r = gr_eval(rs, &cfg, &err);
   if( r==NULL ){
     fprintf(stderr, "gerules eval: error: %s\n", err.msg);
@@ -155,6 +239,7 @@ int cmd_eval(cli_ctx *c, int argc, char **argv){
     /* the same chip and run mode without any option: what "default" means */
     gr_eval_config bc = cfg;
     bc.inputs = NULL; bc.ninputs = 0; bc.keep_candidates = 0;
+    bc.hooks = NULL;              /* "default" means without site policies too */
     if( a.chip==NULL ) bc.chip = r->soc_name;
     base = gr_eval(rs, &bc, &err);
   }
@@ -192,9 +277,12 @@ done:
   gr_result_free(base);
   gr_result_free(r);
   gr_graph_free(g);
+  gr_hooks_free(hooks);
   gr_optinputs_free(&inputs);
+  free(a.hooks);
   return rc;
 usage:
   gr_optinputs_free(&inputs);
+  free(a.hooks);
   return EXIT_INPUT;
 }
