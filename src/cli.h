@@ -36,5 +36,6 @@ int cmd_chips(cli_ctx *c, int argc, char **argv);
 int cmd_options(cli_ctx *c, int argc, char **argv);
 int cmd_explain(cli_ctx *c, int argc, char **argv);
 int cmd_eval(cli_ctx *c, int argc, char **argv);
+int cmd_tile(cli_ctx *c, int argc, char **argv);
 
 #endif
