@@ -115,17 +115,37 @@ static size_t utf8_len(const unsigned char *p){
   return 0;
 }
 
+/* True when one of the 8 bytes of w needs attention in a JSON string: a
+** control byte (< 0x20), '"', '\\', DEL or a non-ASCII byte (checked for
+** UTF-8 validity one at a time). Classic SWAR byte tests. */
+static inline int word_special(uint64_t w){
+  const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+  uint64_t lt20 = (w - ones * 0x20) & ~w;
+  uint64_t q = w ^ (ones * 0x22), bs = w ^ (ones * 0x5c), del = w ^ (ones * 0x7f);
+  uint64_t eq = ((q - ones) & ~q) | ((bs - ones) & ~bs) | ((del - ones) & ~del);
+  return ((lt20 | eq) & high) != 0 || (w & high) != 0;
+}
+
 /* Writes s as a JSON string. Inputs (option values, ini keys) may hold any
-** bytes: invalid UTF-8 becomes U+FFFD so the report is always valid JSON. */
+** bytes: invalid UTF-8 becomes U+FFFD so the report is always valid JSON.
+** Runs of plain ASCII are found eight bytes at a time: node names and
+** reasons make up most of a large report. */
 void gr_out_json_str(gr_out *o, const char *s){
-  const unsigned char *p = (const unsigned char*)s, *run;
+  const unsigned char *p = (const unsigned char*)s, *run, *end;
   if( s==NULL ){ gr_out_write(o, "null", 4); return; }
+  end = p + strlen(s);
   gr_out_putc(o, '"');
   for(;;){
     run = p;
-    while( *p >= 0x20 && *p < 0x7f && *p!='"' && *p!='\\' ) p++;
+    while( end - p >= 8 ){
+      uint64_t w;
+      memcpy(&w, p, 8);
+      if( word_special(w) ) break;
+      p += 8;
+    }
+    while( p < end && *p >= 0x20 && *p < 0x7f && *p!='"' && *p!='\\' ) p++;
     if( p > run ) gr_out_write(o, run, (size_t)(p - run));
-    if( *p==0 ) break;
+    if( p >= end ) break;
     if( *p >= 0x80 ){
       size_t k = utf8_len(p);
       if( k ){ gr_out_write(o, p, k); p += k; }
