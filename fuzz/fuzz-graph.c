@@ -1,25 +1,31 @@
 /*
-** fuzz-graph.c: libFuzzer target for the streaming graph loader. Each input
-** is loaded from memory with gr_graph_load_mem (which feeds yajl in 256 KiB
-** slices, so large inputs also cross chunk boundaries); a loaded graph is
-** walked through the accessors so that every index the loader stored is
-** dereferenced, then freed. Build:
-**   clang -g -O1 -fsanitize=fuzzer,address,undefined -I. -Isrc fuzz/fuzz-graph.c
-**         src/graph.c src/graph_load.c src/util.c $(pkg-config --libs yajl)
+** fuzz-graph.c: libFuzzer target for the streaming graph loader and its
+** JSON tokenizer. Each input is loaded from memory with gr_graph_load_mem
+** (the tokenizer then sees the whole buffer as one window); a loaded graph
+** is walked through the accessors so that every index the loader stored is
+** dereferenced, then freed. The same input is loaded a second time through
+** the tokenizer's chunked path (gr_js_test_chunk: slices of 1-64 bytes,
+** chosen from the input), so that tokens cross chunk boundaries everywhere;
+** both loads must give the same graph or the same located error, else the
+** target aborts. Build:
+**   clang -g -O1 -fsanitize=fuzzer,address,undefined -I_build -Isrc fuzz/fuzz-graph.c
+**         src/graph.c src/graph_load.c src/json_scan.c src/util.c -lm
 ** Seeds: fuzz/corpus/graph/.
 */
 #include "config.h"
 #include "graph.h"
+#include "json_scan.h"
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static volatile uint64_t sink;
 
-static void walk(const gr_graph *g){
+static uint64_t walk(const gr_graph *g){
   const gr_node *nd = gr_graph_nodes(g);
   uint32_t i, k, n = gr_graph_nnodes(g), found;
   uint64_t acc = 0;
@@ -58,18 +64,33 @@ static void walk(const gr_graph *g){
     }
   }
   for(i = 0; i < gr_graph_ngraphs(g); i++) acc += strlen(gr_graph_graph_name(g, i));
-  acc += strlen(gr_graph_model_name(g)) + gr_graph_memory(g);
+  acc += strlen(gr_graph_model_name(g)) + gr_graph_memory(g) + gr_graph_nnodes(g);
+  for(i = 0; i < n; i++) acc = acc * 31 + nd[i].line * 7 + nd[i].col + nd[i].name + nd[i].n_attr;
   sink = acc;
+  return acc;
+}
+
+/* One load: the walk's checksum, or the error folded into one. */
+static uint64_t load_once(const uint8_t *data, size_t size, gr_error *err){
+  gr_graph *g;
+  uint64_t r;
+  memset(err, 0, sizeof *err);
+  g = gr_graph_load_mem((const char*)data, size, err);
+  if( g==NULL ) return 0;
+  r = walk(g) | 1;
+  gr_graph_free(g);
+  return r;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
-  gr_error err;
-  gr_graph *g = gr_graph_load_mem((const char*)data, size, &err);
-  if( g ){
-    walk(g);
-    gr_graph_free(g);
-  }else{
-    sink = err.line + err.col + strlen(err.msg);
-  }
+  gr_error e1, e2;
+  uint64_t a, b;
+  gr_js_test_chunk = 0;
+  a = load_once(data, size, &e1);
+  gr_js_test_chunk = size ? 1 + (data[size / 2] + size) % 64 : 1;
+  b = load_once(data, size, &e2);
+  gr_js_test_chunk = 0;
+  if( a!=b || (a==0 && (e1.line!=e2.line || e1.col!=e2.col || strcmp(e1.msg, e2.msg)!=0)) ) abort();
+  sink = e1.line + e1.col + strlen(e1.msg);
   return 0;
 }

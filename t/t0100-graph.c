@@ -3,13 +3,21 @@
 ** (graph.h): nodes, types, data/control/unconnected edges, several graphs
 ** reusing op names, tensor descriptors with interned shapes, dtypes and
 ** layouts, the dynamic flag, every attribute kind, skipped unknown fields,
-** proto defaults, chunk boundaries, and every error case with its line:col.
+** proto defaults, chunk boundaries, and every error case with its line:col;
+** the JSON tokenizer (json_scan.h) through the loader and directly: every
+** kind of malformed JSON, strings with escapes and UTF-8, numbers, and the
+** same results whatever the chunking (tiny test chunks, a pipe fed one byte
+** per write).
 */
 #include "config.h"
 #include "graph.h"
+#include "json_scan.h"
 #include "tap.h"
 
 #include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,19 +253,19 @@ static void test_errors(void){
   like(FAIL("{\"graph\": [{\"op\": [\n{\"name\": \"a\"},\n {\"name\": \"b\"},\n  {\"name\": \"a\"}]}]}"),
        "4:3: duplicate op name 'a' (first defined at line 2)", "duplicate op name");
   like(FAIL("{\"graph\": [{\"op\": [{\"name\": \"a\\u0000b\"}]}]}"), "1:29: string contains a NUL character", "NUL in a name");
-  like(FAIL("{\"graph\": [{\"op\": [{\"name\": \"a\"}}]}"), "1:33: parse error: after array element", "malformed JSON");
+  like(FAIL("{\"graph\": [{\"op\": [{\"name\": \"a\"}}]}"), "1:33: expected ',' or ']' after an array element, found '}'", "malformed JSON");
   like(FAIL("{\"graph\": [{\"op\": [{\"name\": \"a\" \"type\": \"b\"}]}]}"),
-       "1:33: parse error: after key and value, inside map, I expect ',' or '}'", "yajl message, first line");
-  like(FAIL("{\"graph\": [{\"op\": [{\"name\": tru}]}]}"), "1:32: lexical error", "lexical error");
-  like(FAIL("{\"a\": \"b\" \"c\"}"), "1:11: parse error", "parse error located at the refused token");
+       "1:33: expected ',' or '}' after an object member, found '\"'", "missing comma, located at the next key");
+  like(FAIL("{\"graph\": [{\"op\": [{\"name\": tru}]}]}"), "1:29: invalid literal (expected true, false or null)", "bad literal, located at its start");
+  like(FAIL("{\"a\": \"b\" \"c\"}"), "1:11: expected ',' or '}' after an object member", "syntax error located at the refused token");
   like(FAIL("{\"graph\": [{\"op\": [{\"name\": \"a\"}]}, {\"op\": [{\"name\": \"a\"}]}]}"), "(loaded)",
        "the same op name in two graphs is fine");
   like(FAIL("[]"), "1:1: top level is not an object", "top level array");
   like(FAIL("  \"x\""), "1:3: top level is not an object", "top level string");
   like(FAIL(""), "1:1: empty input", "empty input");
   like(FAIL(" \n "), "empty input", "blank input");
-  like(FAIL("{}\n{}"), "2:1: parse error: trailing garbage", "trailing garbage");
-  like(FAIL("{\"graph\": [\n"), "2:1: parse error: premature EOF", "truncated input");
+  like(FAIL("{}\n{}"), "2:1: trailing characters after the top-level value", "trailing garbage");
+  like(FAIL("{\"graph\": [\n"), "2:1: unexpected end of input", "truncated input");
 
   /* deep nesting inside a skipped field */
   n = 300;
@@ -349,9 +357,314 @@ static void test_chunks(void){
   gr_buf_free(&b);
 }
 
+/* ---- the tokenizer through the loader ---- */
+
+static void test_json_errors(void){
+  gr_graph *g;
+  const char *m;
+  /* strings */
+  like(FAIL("{\"name\": \"abc"), "1:10: unterminated string", "unterminated string, at its quote");
+  like(FAIL("{\"name\": \"a\\xb\"}"), "1:12: invalid escape '\\x' in string", "invalid escape");
+  like(FAIL("{\"name\": \"a\\\x01\"}"), "1:12: invalid escape (backslash before byte 0x01)", "escape of a control byte");
+  like(FAIL("{\"name\": \"\\u12G4\"}"), "1:11: invalid \\u escape in string (expected 4 hex digits)", "bad \\u digits");
+  like(FAIL("{\"name\": \"\\u12\"}"), "1:11: invalid \\u escape", "short \\u escape");
+  like(FAIL("{\"name\": \"\\ud800x\"}"), "1:11: unpaired UTF-16 surrogate \\ud800 in string", "high surrogate alone");
+  like(FAIL("{\"name\": \"\\ud800\\u0041\"}"), "1:11: unpaired UTF-16 surrogate \\ud800", "high surrogate + non-low");
+  like(FAIL("{\"name\": \"x\\uDC00\"}"), "1:12: unpaired UTF-16 surrogate \\uDC00", "low surrogate alone");
+  like(FAIL("{\"name\": \"\\ud800\\uzzzz\"}"), "1:17: invalid \\u escape", "bad digits in the low half");
+  like(FAIL("{\"name\": \"a\tb\"}"), "1:12: unescaped control character 0x09 in string", "raw tab in a string");
+  like(fail("{\"name\": \"a\0b\"}", 15), "1:12: unescaped control character 0x00 in string", "raw NUL in a string");
+  like(FAIL("{\"name\": \"a\xff\"}"), "1:12: invalid UTF-8 byte 0xff in string", "invalid UTF-8 lead byte");
+  like(FAIL("{\"name\": \"\xc0\x80\"}"), "1:11: invalid UTF-8 byte 0xc0 in string", "overlong UTF-8");
+  like(FAIL("{\"name\": \"\xed\xa0\x80\"}"), "1:12: invalid UTF-8 byte 0xa0 in string", "UTF-8 encoded surrogate");
+  like(FAIL("{\"name\": \"\xf4\x90\x80\x80\"}"), "1:12: invalid UTF-8 byte 0x90 in string", "UTF-8 above U+10FFFF");
+  like(FAIL("{\"name\": \"\xe2\x82\"}"), "1:13: invalid UTF-8 byte 0x22 in string", "truncated UTF-8 sequence");
+  like(FAIL("{\"x\": {\"y\": [\"\\q\"]}}"), "1:15: invalid escape '\\q'", "skipped values are validated too");
+  /* numbers */
+  like(FAIL("{\"a\": 01}"), "1:7: invalid number '01'", "leading zero");
+  like(FAIL("{\"a\": -01}"), "1:7: invalid number '-01'", "leading zero after minus");
+  like(FAIL("{\"a\": 1.}"), "1:7: invalid number '1.'", "no digit after '.'");
+  like(FAIL("{\"a\": 1.e5}"), "1:7: invalid number '1.e5'", "no digit between '.' and 'e'");
+  like(FAIL("{\"a\": 1e}"), "1:7: invalid number '1e'", "no exponent digits");
+  like(FAIL("{\"a\": 1e+}"), "1:7: invalid number '1e+'", "no exponent digits after the sign");
+  like(FAIL("{\"a\": -}"), "1:7: invalid number '-'", "a lone minus");
+  like(FAIL("{\"a\": +1}"), "1:7: invalid number '+1'", "a plus sign");
+  like(FAIL("{\"a\": .5}"), "1:7: invalid number '.5'", "no integer part");
+  like(FAIL("{\"a\": 1.5.2}"), "1:7: invalid number '1.5.2'", "two dots");
+  like(FAIL("{\"a\": 1-2}"), "1:7: invalid number '1-2'", "a minus inside");
+  like(FAIL("{\"a\": 1"), "1:8: unexpected end of input", "number at the end of a truncated input");
+  like(FAIL("{\"a\": -Infinity}"), "1:7: invalid number '-Infinity'", "no -Infinity");
+  like(FAIL("{\"a\": NaN}"), "1:7: expected a value after ':', found 'N'", "no NaN");
+  /* literals */
+  like(FAIL("{\"a\": nul}"), "1:7: invalid literal (expected true, false or null)", "short literal");
+  like(FAIL("{\"a\": truex}"), "1:7: invalid literal", "literal followed by letters");
+  like(FAIL("{\"a\": True}"), "1:7: expected a value after ':', found 'T'", "capitalised literal");
+  like(FAIL("{\"a\": fals"), "1:7: invalid literal", "literal cut by the end of input");
+  /* structure */
+  like(FAIL("{\"a\" 1}"), "1:6: expected ':' after an object key, found '1'", "missing colon");
+  like(FAIL("{,}"), "1:2: expected a string key or '}', found ','", "comma first in an object");
+  like(FAIL("{\"a\": 1,}"), "1:9: expected a string key after ',', found '}'", "trailing comma in an object");
+  like(FAIL("{a: 1}"), "1:2: expected a string key or '}', found 'a'", "unquoted key");
+  like(FAIL("{\"a\": [1,]}"), "1:10: expected a value after ',', found ']'", "trailing comma in an array");
+  like(FAIL("{\"a\": [,1]}"), "1:8: expected a value or ']', found ','", "comma first in an array");
+  like(FAIL("{\"a\": }"), "1:7: expected a value after ':', found '}'", "missing value");
+  like(FAIL("{\"a\": [1 2]}"), "1:10: expected ',' or ']' after an array element, found '2'", "missing comma in an array");
+  like(FAIL("{\"a\": [1}"), "1:9: expected ',' or ']' after an array element, found '}'", "mismatched bracket");
+  like(FAIL("{\"a\": \xff}"), "1:7: expected a value after ':', found byte 0xff", "stray byte outside strings");
+  like(FAIL("\xef\xbb\xbf{}"), "1:1: expected a JSON value, found byte 0xef", "a byte order mark is not JSON");
+  like(FAIL("{\"a\""), "1:5: unexpected end of input", "end of input after a key");
+  like(FAIL("{\"a\":"), "1:6: unexpected end of input", "end of input after a colon");
+  like(FAIL("{\"graph\": [{\"op\": [{"), "1:21: unexpected end of input", "end of input inside an op");
+  like(FAIL("{} x"), "1:4: trailing characters after the top-level value", "trailing word");
+  like(FAIL("{}}"), "1:3: trailing characters", "trailing bracket");
+  like(FAIL("{}\"x"), "1:3: trailing characters", "trailing unterminated string");
+  like(FAIL("\t\r\n {} \t\r\n"), "(loaded)", "whitespace around the top-level value");
+  like(FAIL("  \n  x"), "2:3: expected a JSON value, found 'x'", "not JSON at all");
+  like(FAIL("\"abc"), "1:1: unterminated string", "unterminated top-level string");
+  like(FAIL("5"), "1:1: top level is not an object", "top level number");
+  /* errors past a newline count lines and byte columns */
+  like(FAIL("{\n  \"name\": \"\xc3\xa9\xc3\xa9\",\n  \"x\": [1,\n    2,, 3]}"), "4:7: expected a value after ','", "line and byte column");
+  m = fail("{\"a\": [1, 2]}\n", 13);
+  is_str(m, "(loaded)", "input without its final newline");
+
+  /* what is accepted */
+  g = load("{\"name\": \"q\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\\u20ac\\ud83d\\ude00\\u0041\", \"graph\": [{\"name\": \"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"}],"
+           " \"n\": [0, -0, 1E+2, 0.5e-3, 1e400, 123456789012345678901234567890, -9223372036854775808, true, false, null, {}, [], \"\"]}");
+  if( ok(g!=NULL, "every escape, UTF-8, number form and literal accepted") ){
+    is_str(gr_graph_model_name(g), "q\"\\/\b\f\n\r\t\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80" "A", "escapes decoded (incl. a surrogate pair)");
+    is_str(gr_graph_graph_name(g, 0), "\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", "raw UTF-8 kept as is");
+    gr_graph_free(g);
+  }
+  g = load("{\"graph\": [{\"op\": [{\"name\": \"a\", \"output_desc\": [{\"shape\": {\"dim\": [9223372036854775807, -9223372036854775808, 0, -0]}}]}]}]}");
+  if( ok(g!=NULL, "int64 limits in dims") ){
+    uint32_t nd;
+    const int64_t *d = gr_graph_shape(g, gr_graph_tensors(g, &gr_graph_nodes(g)[0])[0].shape, &nd);
+    ok(nd==4 && d[0]==INT64_MAX && d[1]==INT64_MIN && d[2]==0 && d[3]==0, "dims at the int64 limits");
+    gr_graph_free(g);
+  }
+  like(FAIL("{\"graph\": [{\"op\": [{\"output_desc\": [{\"shape\": {\"dim\": [-9223372036854775809]}}]}]}]}"),
+       "1:56: integer out of range for \"dim\"", "below INT64_MIN");
+  like(FAIL("{\"graph\": [{\"op\": [{\"output_desc\": [{\"shape\": {\"dim\": [1e2]}}]}]}]}"),
+       "1:56: expected an integer in \"dim\"", "an exponent is no integer");
+  g = load("{\"graph\": [{\"op\": [{\"name\": \"a\", \"attr\": [{\"key\": \"f\", \"value\": {\"f\": 12345678901234567890123}},"
+           " {\"key\": \"g\", \"value\": {\"f\": -2.5e-3}}, {\"key\": \"l\", \"value\": {\"list\": {\"f\": [1, 2E1, \"3\"]}}},"
+           " {\"key\": \"z\", \"value\": {\"f\": -0}}]}]}]}");
+  if( ok(g!=NULL, "float attributes from integers, big integers and exponents") ){
+    const gr_node *nd = gr_graph_nodes(g);
+    const gr_attr *a = gr_graph_attr(g, &nd[0], "f");
+    ok(a && a->kind==GR_ATTR_F && a->u.f==12345678901234567890123.0, "a big integer as a float");
+    a = gr_graph_attr(g, &nd[0], "g");
+    ok(a && a->u.f==-2.5e-3, "an exponent");
+    a = gr_graph_attr(g, &nd[0], "l");
+    ok(a && a->kind==GR_ATTR_LIST_F && a->n==3 && gr_graph_list_f64(g, a->u.list)[1]==20.0
+       && gr_graph_list_f64(g, a->u.list)[2]==3.0, "list f mixing forms");
+    a = gr_graph_attr(g, &nd[0], "z");
+    ok(a && a->kind==GR_ATTR_F && a->u.f==0.0 && signbit(a->u.f), "f: -0 keeps its sign (as strtod reads it)");
+    gr_graph_free(g);
+  }
+  {
+    gr_error e;
+    int fd = open("/", O_RDONLY | O_DIRECTORY);
+    memset(&e, 0, sizeof e);
+    if( fd >= 0 ){
+      g = gr_graph_load_fd(fd, &e);
+      ok(g==NULL && e.line==0 && e.col==0 && strstr(e.msg, "cannot read:"), "read error (a directory) is reported at 0:0");
+      gr_graph_free(g);
+      close(fd);
+    }else{
+      ok(1, "read error: no directory to open (skipped)");
+    }
+  }
+}
+
+/* ---- the tokenizer directly ---- */
+
+static void test_scanner(void){
+  gr_js s;
+  gr_js_tok t;
+  uint32_t line, col;
+  static const char doc[] = " {\"k\\u0041\": [1, -2, 3.5, 99999999999999999999, \"s\", true, false, null],\n \"e\": {}, \"x\": [[{}]]}\n";
+  static const int want[] = {
+    GR_JS_OBJECT, GR_JS_KEY, GR_JS_ARRAY, GR_JS_INT, GR_JS_INT, GR_JS_NUMBER, GR_JS_NUMBER, GR_JS_STRING,
+    GR_JS_TRUE, GR_JS_FALSE, GR_JS_NULL, GR_JS_ARRAY_END, GR_JS_KEY, GR_JS_OBJECT, GR_JS_OBJECT_END,
+    GR_JS_KEY, GR_JS_ARRAY, GR_JS_OBJECT_END, GR_JS_EOF
+  };
+  size_t i, chunk;
+  for(chunk = 0; chunk <= 3; chunk++){
+    int good = 1;
+    char name[80];
+    gr_js_test_chunk = chunk;
+    gr_js_init_mem(&s, doc, sizeof doc - 1, 16, 0);
+    for(i = 0; i < sizeof want / sizeof *want; i++){
+      int k = gr_js_next(&s, &t);
+      if( k!=want[i] ){ diag("token %zu: got %d, expected %d (%s)", i, k, want[i], gr_js_error(&s)->msg); good = 0; break; }
+      if( i==1 && !(t.n==2 && memcmp(t.s, "kA", 2)==0 && (t.flags & GR_JS_ESCAPED)) ) good = 0;
+      if( i==3 && !(t.i==1 && t.off==14) ) good = 0;
+      if( i==4 && !(t.i==-2 && t.n==2 && memcmp(t.s, "-2", 2)==0) ) good = 0;
+      if( i==5 && !(t.n==3 && memcmp(t.s, "3.5", 3)==0 && t.flags==0) ) good = 0;
+      if( i==6 && !(t.flags & GR_JS_BIGINT) ) good = 0;
+      if( i==7 && !(t.n==1 && t.s[0]=='s' && t.flags==0) ) good = 0;
+      if( i==12 ){
+        gr_js_pos(&s, t.off, &line, &col);
+        if( line!=2 || col!=2 ) good = 0;
+      }
+      if( i==16 && !gr_js_skip(&s, &t) ) good = 0;
+    }
+    snprintf(name, sizeof name, "token stream, keys, values, skip and positions (test chunk %zu)", chunk);
+    ok(good, name);
+    ok(gr_js_next(&s, &t)==GR_JS_EOF, "EOF repeats");
+    gr_js_free(&s);
+  }
+  gr_js_test_chunk = 0;
+  gr_js_init_mem(&s, "[\"abcdefgh\"]", 12, 16, 8);
+  ok(gr_js_next(&s, &t)==GR_JS_ARRAY && gr_js_next(&s, &t)==GR_JS_ERROR
+     && strcmp(gr_js_error(&s)->msg, "string longer than 8 bytes")==0 && gr_js_error(&s)->col==2
+     && gr_js_errkind(&s)==GR_JS_E_LIMIT, "max_token bounds strings");
+  ok(gr_js_next(&s, &t)==GR_JS_ERROR, "errors repeat");
+  gr_js_free(&s);
+  gr_js_init_mem(&s, "[\"abcdef\"]", 10, 16, 8);
+  ok(gr_js_next(&s, &t)==GR_JS_ARRAY && gr_js_next(&s, &t)==GR_JS_STRING, "a string of exactly max_token bytes");
+  gr_js_free(&s);
+  gr_js_init_mem(&s, "[123456789]", 11, 16, 8);
+  ok(gr_js_next(&s, &t)==GR_JS_ARRAY && gr_js_next(&s, &t)==GR_JS_ERROR
+     && strcmp(gr_js_error(&s)->msg, "number longer than 8 bytes")==0, "max_token bounds numbers");
+  gr_js_free(&s);
+  gr_js_init_mem(&s, "[[1]]", 5, 1, 0);
+  ok(gr_js_next(&s, &t)==GR_JS_ARRAY && gr_js_next(&s, &t)==GR_JS_ERROR && gr_js_errkind(&s)==GR_JS_E_DEPTH
+     && strcmp(gr_js_error(&s)->msg, "nesting deeper than 1 levels")==0 && gr_js_error(&s)->col==2, "depth limit");
+  gr_js_free(&s);
+  gr_js_init_mem(&s, " \n", 2, 16, 0);
+  ok(gr_js_next(&s, &t)==GR_JS_ERROR && gr_js_errkind(&s)==GR_JS_E_EMPTY && gr_js_error(&s)->line==2
+     && gr_js_error(&s)->col==1, "empty input, at its end");
+  gr_js_free(&s);
+  gr_js_init_mem(&s, NULL, 0, 16, 0);
+  ok(gr_js_next(&s, &t)==GR_JS_ERROR && gr_js_errkind(&s)==GR_JS_E_EMPTY, "NULL buffer is empty input");
+  gr_js_free(&s);
+  gr_js_init_mem(&s, "\"x\" ", 4, 16, 0);
+  ok(gr_js_next(&s, &t)==GR_JS_STRING && gr_js_next(&s, &t)==GR_JS_EOF, "a scalar top-level value");
+  gr_js_free(&s);
+}
+
+/* ---- the same results whatever the chunking ---- */
+
+/* Everything a loaded graph holds, or the error, as text. */
+static void describe(gr_buf *b, const char *json, size_t len, int how){
+  gr_error e;
+  gr_graph *g = NULL;
+  uint32_t i, k;
+  memset(&e, 0, sizeof e);
+  b->n = 0;
+  if( how==0 ){
+    g = gr_graph_load_mem(json, len, &e);
+  }else{
+    /* a pipe fed one byte per write by a child */
+    int fd[2];
+    pid_t pid;
+    if( pipe(fd)!=0 ){ gr_buf_adds(b, "pipe failed"); return; }
+    fflush(stdout);                /* the child must not write the TAP buffer again */
+    pid = fork();
+    if( pid==0 ){
+      size_t j;
+      close(fd[0]);
+      signal(SIGPIPE, SIG_IGN);
+      for(j = 0; j < len; j++) if( write(fd[1], json + j, 1)!=1 ) break;
+      _exit(0);
+    }
+    close(fd[1]);
+    g = gr_graph_load_fd(fd[0], &e);
+    close(fd[0]);
+    if( pid > 0 ) waitpid(pid, NULL, 0);
+  }
+  if( g==NULL ){ gr_buf_printf(b, "%u:%u: %s", e.line, e.col, e.msg); return; }
+  gr_buf_printf(b, "model %s graphs %u:", gr_graph_model_name(g), gr_graph_ngraphs(g));
+  for(i = 0; i < gr_graph_ngraphs(g); i++) gr_buf_printf(b, " %s", gr_graph_graph_name(g, i));
+  for(i = 0; i < gr_graph_nnodes(g); i++){
+    const gr_node *n = &gr_graph_nodes(g)[i];
+    const gr_edge *ed = gr_graph_edges(g, n);
+    const gr_tensor *t = gr_graph_tensors(g, n);
+    const gr_attr *a = gr_graph_attrs(g, n);
+    gr_buf_printf(b, "\n%s %s %u:%u g%u f%u |", gr_graph_str(g, n->name), gr_graph_type_name(g, n->type),
+                  n->line, n->col, n->graph, n->flags);
+    for(k = 0; k < (uint32_t)n->n_data + n->n_ctrl; k++) gr_buf_printf(b, " %d:%d", (int)ed[k].src, ed[k].index);
+    gr_buf_adds(b, " |");
+    for(k = 0; k < (uint32_t)n->n_in_desc + n->n_out_desc; k++){
+      uint32_t nd, d;
+      const int64_t *dims = gr_graph_shape(g, t[k].shape, &nd);
+      gr_buf_printf(b, " %s/%s/", gr_graph_dtype_name(g, t[k].dtype), gr_graph_layout_name(g, t[k].layout));
+      for(d = 0; d < nd; d++) gr_buf_printf(b, "%lld,", (long long)dims[d]);
+    }
+    gr_buf_adds(b, " |");
+    for(k = 0; k < n->n_attr; k++){
+      gr_buf_printf(b, " %s=%u/%u/", gr_graph_str(g, a[k].key), a[k].kind, a[k].n);
+      if( a[k].kind==GR_ATTR_S || a[k].kind==GR_ATTR_DT ) gr_buf_adds(b, gr_graph_str(g, a[k].u.str));
+      else if( a[k].kind==GR_ATTR_F ) gr_buf_printf(b, "%.17g", a[k].u.f);
+      else gr_buf_printf(b, "%lld", (long long)a[k].u.i);
+    }
+  }
+  gr_graph_free(g);
+}
+
+static void test_chunking(void){
+  static const char *const docs[] = {
+    "{\"name\": \"a\\u00e9\\ud83d\\ude00\\\"\\\\b\", \"graph\": [{\"op\": [{\"name\": \"x\", \"attr\": [{\"key\": \"k\", \"value\": {\"f\": -1.25e-2}}]}]}]}",
+    "{\"name\": \"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\", \"graph\": [{\"op\": [{\"name\": \"y\", \"output_desc\": [{\"shape\": {\"dim\": [123456789, -1]}}]}]}]}",
+    "{\"name\": \"abc", "{\"name\": \"a\\xb\"}", "{\"name\": \"\\ud800\\u0041\"}", "{\"name\": \"\\u12G4\"}",
+    "{\"a\": 01}", "{\"a\": 1.}", "{\"a\": -}", "{\"a\": 0.e5}", "{\"a\": 12.x34}", "{\"a\": 1", "{\"a\": truex}", "{\"a\": fals", "{\"a\": true}",
+    "{\"a\": null}", "{\"a\" 1}", "{\"a\": [1,]}", "{} x", "{}\n", "   ", "{\"name\": \"\xe2\x82\"}",
+    "{\"name\": \"\xf0\x9f\x98", "{\"name\": \"\\ud83d\\ude0", "{\"graph\": [{\"op\": [{\"name\": 5}]}]}",
+    "{\"graph\": [{\"op\": [{\"name\": \"a\", \"input\": [\"b:0\"]}]}]}",
+  };
+  static const size_t chunks[] = { 1, 2, 3, 5, 7, 16, 17 };
+  gr_buf whole, part;
+  size_t i, c;
+  int bad = 0, fdbad = 0;
+  gr_buf_init(&whole); gr_buf_init(&part);
+  for(i = 0; i < sizeof docs / sizeof *docs + 1; i++){
+    const char *d = i < sizeof docs / sizeof *docs ? docs[i] : main_json;
+    size_t len = strlen(d);
+    gr_js_test_chunk = 0;
+    describe(&whole, d, len, 0);
+    for(c = 0; c < sizeof chunks / sizeof *chunks; c++){
+      gr_js_test_chunk = chunks[c];
+      describe(&part, d, len, 0);
+      if( part.n!=whole.n || memcmp(part.p, whole.p, whole.n)!=0 ){
+        if( bad++ < 5 ) diag("doc %zu, chunk %zu:\n# %.*s\n# vs whole:\n# %.*s", i, chunks[c],
+                             (int)part.n, part.p, (int)whole.n, whole.p);
+      }
+    }
+    gr_js_test_chunk = 0;
+    describe(&part, d, len, 1);
+    if( part.n!=whole.n || memcmp(part.p, whole.p, whole.n)!=0 ){
+      if( fdbad++ < 5 ) diag("doc %zu from a pipe:\n# %.*s\n# vs whole:\n# %.*s", i, (int)part.n, part.p, (int)whole.n, whole.p);
+    }
+  }
+  ok(bad==0, "tiny test chunks (1, 2, 3, 5, 7, 16, 17 bytes) give the same graphs and errors as one buffer");
+  ok(fdbad==0, "a pipe fed one byte per write gives the same graphs and errors");
+  /* a large escaped string read one byte at a time stays linear */
+  {
+    gr_buf b;
+    gr_graph *g;
+    int k;
+    gr_buf_init(&b);
+    gr_buf_adds(&b, "{\"name\": \"");
+    for(k = 0; k < 50000; k++) gr_buf_adds(&b, k % 2 ? "\\u00e9" : "xy");
+    gr_buf_adds(&b, "\"}");
+    gr_js_test_chunk = 1;
+    g = load(gr_buf_cstr(&b));
+    gr_js_test_chunk = 0;
+    ok(g && strlen(gr_graph_model_name(g))==50000 * 2, "a 200 KB escaped string fed in 1-byte slices");
+    gr_graph_free(g);
+    gr_buf_free(&b);
+  }
+  gr_buf_free(&whole); gr_buf_free(&part);
+}
+
 int main(void){
   test_main_graph();
   test_errors();
   test_chunks();
+  test_json_errors();
+  test_scanner();
+  test_chunking();
   return done_testing();
 }

@@ -33,22 +33,23 @@ test_expect_success 'setup' '
 
 test_expect_success 'truncated graph JSON: premature EOF at the end of the file' '
 	printf "{\n  \"graph\": [\n    {\"name\": \"g\", \"op\": [\n      {\"name\": \"a\", \"type\": \"Data\"},\n" >truncated.json &&
-	eval_error "truncated.json:5:1: error: parse error: premature EOF" truncated.json --chip Ascend910B1
+	eval_error "truncated.json:5:1: error: unexpected end of input" truncated.json --chip Ascend910B1
 '
 
 test_expect_success 'graph JSON with trailing garbage: located at the garbage' '
 	printf "%s\n}\n" "$OK_GRAPH" >trailing.json &&
-	eval_error "trailing.json:2:1: error: parse error: trailing garbage" trailing.json --chip Ascend910B1
+	eval_error "trailing.json:2:1: error: trailing characters after the top-level value" trailing.json --chip Ascend910B1
 '
 
-test_expect_success 'graph JSON with a bad literal: located at the first byte that cannot continue it' '
+test_expect_success 'graph JSON with a bad literal: located at the start of the literal' '
 	printf "{\"graph\": [{\"name\": \"g\",\n  \"op\": [{\"name\": \"a\", \"type\": nul}]}]}\n" >literal.json &&
-	eval_error "literal.json:2:35: error: lexical error: invalid string in json text." literal.json --chip Ascend910B1
+	eval_error "literal.json:2:32: error: invalid literal (expected true, false or null)" literal.json --chip Ascend910B1
 '
 
 test_expect_success 'graph JSON with a trailing comma in an object' '
 	printf "{\"graph\": [],}" >comma.json &&
-	eval_error "comma.json:1:14: error: parse error: invalid object key (must be a string)" comma.json --chip Ascend910B1
+	msg=$(printf "comma.json:1:14: error: expected a string key after \047,\047, found \047}\047") &&
+	eval_error "$msg" comma.json --chip Ascend910B1
 '
 
 test_expect_success 'an empty graph file' '
@@ -242,7 +243,7 @@ test_expect_success '- reads the graph from stdin' '
 '
 
 test_expect_success 'a malformed graph on stdin is located as <stdin>' '
-	printf "{\"graph\": [\n" | eval_error "<stdin>:2:1: error: parse error: premature EOF" - --chip Ascend910B1
+	printf "{\"graph\": [\n" | eval_error "<stdin>:2:1: error: unexpected end of input" - --chip Ascend910B1
 '
 
 # ---- inputs are never modified ----
