@@ -37,8 +37,21 @@ int gr_out_open_file(gr_out *o, const char *path, gr_error *e){
   return 0;
 }
 
+void gr_out_init_buf(gr_out *o, gr_buf *b){
+  memset(o, 0, sizeof *o);
+  o->fd = -1;
+  o->mem = b;
+  o->cap = 4096;
+  o->buf = gr_xmalloc(o->cap);
+}
+
 static void drain(gr_out *o){
   size_t off = 0;
+  if( o->mem ){
+    gr_buf_add(o->mem, o->buf, o->n);
+    o->n = 0;
+    return;
+  }
   while( off < o->n && !o->failed ){
     ssize_t k = write(o->fd, o->buf + off, o->n - off);
     if( k < 0 ){
@@ -167,6 +180,12 @@ void gr_out_json_str(gr_out *o, const char *s){
     p++;
   }
   gr_out_putc(o, '"');
+}
+
+void gr_out_finish_buf(gr_out *o){
+  drain(o);
+  free(o->buf);
+  o->buf = NULL;
 }
 
 int gr_out_flush(gr_out *o){

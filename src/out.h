@@ -22,9 +22,14 @@ typedef struct gr_out {
   int failed;               /* a write failed (errno kept in err) */
   int err;
   char *path, *tmp;         /* atomic file output */
+  gr_buf *mem;              /* memory mode: drained into this buffer */
 } gr_out;
 
 void gr_out_init_fd(gr_out *o, int fd);
+/* Writes into a growable memory buffer instead of a file descriptor (for
+** rendering pieces to cache); gr_out_finish_buf flushes into b. */
+void gr_out_init_buf(gr_out *o, gr_buf *b);
+void gr_out_finish_buf(gr_out *o);
 int  gr_out_open_file(gr_out *o, const char *path, gr_error *e);  /* temp file beside path */
 void gr_out_write(gr_out *o, const void *p, size_t n);
 void gr_out_puts(gr_out *o, const char *s);

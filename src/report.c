@@ -160,36 +160,71 @@ static void json_options(gr_jw *w, gr_result *r){
   gr_buf_free(&b);
 }
 
-static void json_prov_entry(gr_out *o, gr_result *r, uint32_t n, const gr_slot *sl, int32_t source,
-                            uint16_t branch, const char *value, int won, gr_buf *tmp, reason_cache *cache){
+/* Renders one provenance entry into b. "input" and "reason" are left out
+** when unknown. */
+static void render_prov_entry(gr_buf *b, gr_result *r, uint32_t n, const gr_slot *sl, int32_t source,
+                              uint16_t branch, const char *value, int won, gr_buf *tmp, reason_cache *cache){
   const gr_source *src = &r->rs->sources[source];
   const gr_branch *br = &src->branches[branch];
   const gr_origin *input = NULL;
+  gr_out mem;
   tmp->n = 0;
   detail(r, n, source, branch, tmp, &input, cache);
-  gr_out_puts(o, "{\"slot\":");
-  gr_out_json_str(o, sl->name);
-  gr_out_puts(o, ",\"source\":");
-  gr_out_json_str(o, src->name);
-  gr_out_puts(o, ",\"value\":");
-  gr_out_json_str(o, value);
-  gr_out_puts(o, won ? ",\"won\":true,\"rule\":\"" : ",\"won\":false,\"rule\":\"");
-  gr_out_puts(o, gr_ruleset_short_path(r->rs, br->loc.file));
-  gr_out_putc(o, ':');
-  gr_out_int(o, br->loc.line);
-  gr_out_puts(o, "\",\"input\":");
+  gr_out_init_buf(&mem, b);
+  gr_out_puts(&mem, "{\"slot\":");
+  gr_out_json_str(&mem, sl->name);
+  gr_out_puts(&mem, ",\"source\":");
+  gr_out_json_str(&mem, src->name);
+  gr_out_puts(&mem, ",\"value\":");
+  gr_out_json_str(&mem, value);
+  gr_out_puts(&mem, won ? ",\"won\":true,\"rule\":\"" : ",\"won\":false,\"rule\":\"");
+  gr_out_puts(&mem, gr_ruleset_short_path(r->rs, br->loc.file));
+  gr_out_putc(&mem, ':');
+  gr_out_int(&mem, br->loc.line);
+  gr_out_putc(&mem, '"');
   if( input ){
     gr_buf ib;
     gr_buf_init(&ib);
     origin_text(&ib, input);
-    gr_out_json_str(o, gr_buf_cstr(&ib));
+    gr_out_puts(&mem, ",\"input\":");
+    gr_out_json_str(&mem, gr_buf_cstr(&ib));
     gr_buf_free(&ib);
-  }else{
-    gr_out_puts(o, "null");
   }
-  gr_out_puts(o, ",\"reason\":");
-  gr_out_json_str(o, tmp->n ? gr_buf_cstr(tmp) : NULL);
-  gr_out_putc(o, '}');
+  if( tmp->n ){
+    gr_out_puts(&mem, ",\"reason\":");
+    gr_out_json_str(&mem, gr_buf_cstr(tmp));
+  }
+  gr_out_putc(&mem, '}');
+  gr_out_finish_buf(&mem);
+}
+
+/* Writes one provenance entry. When everything in it depends on nothing
+** finer than the op type (the usual default decisions), the rendered text is
+** cached per (source, branch, type, won) and copied: on a million-node graph
+** this is most entries. */
+static void json_prov_entry(gr_out *o, gr_result *r, uint32_t n, const gr_slot *sl, int32_t source,
+                            uint16_t branch, const char *value, int won, gr_buf *tmp, reason_cache *cache,
+                            reason_cache *entries){
+  const gr_branch *br = &r->rs->sources[source].branches[branch];
+  gr_buf b;
+  if( entries && (br->value==NULL || br->value->dep <= GR_DEP_TYPE)
+      && (br->because.constant || br->because.n==0 || tpl_per_type(&br->because)) ){
+    uint32_t type = gr_graph_nodes(r->g)[n].type;
+    const char **slot = rc_slot(entries, ((uint64_t)(uint32_t)source << 40) | ((uint64_t)branch << 24)
+                                         | (uint64_t)type | (uint64_t)(won ? 1 : 0) << 62 | 1ULL << 63);
+    if( *slot==NULL ){
+      gr_buf_init(&b);
+      render_prov_entry(&b, r, n, sl, source, branch, value, won, tmp, cache);
+      *slot = gr_arena_strndup(&entries->arena, b.p ? b.p : "", b.n);
+      gr_buf_free(&b);
+    }
+    gr_out_puts(o, *slot);
+    return;
+  }
+  gr_buf_init(&b);
+  render_prov_entry(&b, r, n, sl, source, branch, value, won, tmp, cache);
+  gr_out_write(o, b.p, b.n);
+  gr_buf_free(&b);
 }
 
 static void json_hook_entry(gr_out *o, const gr_slot *sl, const gr_override *ov){
@@ -202,13 +237,16 @@ static void json_hook_entry(gr_out *o, const gr_slot *sl, const gr_override *ov)
   gr_out_json_str(o, ov->value);
   gr_out_puts(o, ",\"won\":true,\"rule\":");
   gr_out_json_str(o, gr_buf_cstr(&b));
-  gr_out_puts(o, ",\"input\":null,\"reason\":");
-  gr_out_json_str(o, ov->reason);
+  if( ov->reason ){
+    gr_out_puts(o, ",\"reason\":");
+    gr_out_json_str(o, ov->reason);
+  }
   gr_out_putc(o, '}');
   gr_buf_free(&b);
 }
 
-static void json_node(gr_out *o, gr_result *r, uint32_t n, int prov, gr_buf *tmp, reason_cache *cache){
+static void json_node(gr_out *o, gr_result *r, uint32_t n, int prov, gr_buf *tmp, reason_cache *cache,
+                      reason_cache *entries){
   const gr_ruleset *rs = r->rs;
   const gr_graph *g = r->g;
   const gr_node *nd = &gr_graph_nodes(g)[n];
@@ -244,17 +282,17 @@ static void json_node(gr_out *o, gr_result *r, uint32_t n, int prov, gr_buf *tmp
         json_hook_entry(o, &rs->slots[s], ov);
         if( ov->prev_source < 0 ) continue;
         gr_out_putc(o, ',');
-        json_prov_entry(o, r, n, &rs->slots[s], ov->prev_source, ov->prev_branch, ov->prev_value, 0, tmp, cache);
+        json_prov_entry(o, r, n, &rs->slots[s], ov->prev_source, ov->prev_branch, ov->prev_value, 0, tmp, cache, NULL);
       }else{
         if( d->source < 0 ) continue;
         if( nprov++ ) gr_out_putc(o, ',');
-        json_prov_entry(o, r, n, &rs->slots[s], d->source, d->branch, d->value, 1, tmp, cache);
+        json_prov_entry(o, r, n, &rs->slots[s], d->source, d->branch, d->value, 1, tmp, cache, entries);
       }
       if( r->cand_first[n]==GR_NONE ) continue;
       for(c = r->cand_first[n]; c < r->ncand && r->cand[c].node==n; c++){
         if( r->cand[c].slot!=s ) continue;
         gr_out_putc(o, ',');
-        json_prov_entry(o, r, n, &rs->slots[s], r->cand[c].source, r->cand[c].branch, r->cand[c].value, 0, tmp, cache);
+        json_prov_entry(o, r, n, &rs->slots[s], r->cand[c].source, r->cand[c].branch, r->cand[c].value, 0, tmp, cache, entries);
       }
     }
     gr_out_putc(o, ']');
@@ -296,15 +334,18 @@ void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro){
   gr_jw_key(&w, "nodes"); gr_jw_arr(&w);
   if( g ){
     uint32_t n, nn = gr_graph_nnodes(g);
-    reason_cache cache;
+    reason_cache cache, entries;
     memset(&cache, 0, sizeof cache);
+    memset(&entries, 0, sizeof entries);
     gr_arena_init(&cache.arena);
+    gr_arena_init(&entries.arena);
     for(n = 0; n < nn; n++){
-      gr_out_puts(o, n ? ",\n    " : "\n    ");
-      json_node(o, r, n, ro->provenance, &tmp, &cache);
+      gr_out_write(o, n ? ",\n    " : "\n    ", n ? 6 : 5);
+      json_node(o, r, n, ro->provenance, &tmp, &cache, &entries);
     }
     if( nn ){ w.first[w.depth] = 0; }
     rc_free(&cache);
+    rc_free(&entries);
   }
   gr_jw_end_arr(&w);
   gr_jw_key(&w, "diagnostics"); gr_jw_arr(&w);

@@ -1,0 +1,24 @@
+#!/bin/sh
+# fuzz/build.sh: builds the libFuzzer targets with clang (ASan + UBSan +
+# libFuzzer) from a configured build directory, which provides config.h and
+# the generated lexer and parser.
+#
+# usage: fuzz/build.sh [BUILD_DIR] [OUT_DIR]      (defaults: _build, fuzz/bin)
+# then:  fuzz/bin/fuzz-graph fuzz/corpus/graph -max_total_time=300
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$top/_build}" && pwd)
+out=${2:-$top/fuzz/bin}
+mkdir -p "$out"
+make -C "$build" src/lexer.c grammar/rules.c grammar/rules.h >/dev/null
+lexer=$build/src/lexer.c; [ -f "$lexer" ] || lexer=$top/src/lexer.c
+parser=$build/grammar/rules.c; [ -f "$parser" ] || parser=$top/grammar/rules.c
+cflags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I$build -I$build/grammar -I$top/grammar -I$top/src $(pkg-config --cflags yajl lua5.4)"
+libs="$(pkg-config --libs yajl lua5.4) -lm"
+core="util diag ast parse check expr eval ini optfile graph graph_load json_scan out report hooks tiling tiling_exec"
+srcs=
+for f in $core; do srcs="$srcs $top/src/$f.c"; done
+for t in graph rules ini options; do
+	echo "fuzz/build.sh: fuzz-$t"
+	clang $cflags -o "$out/fuzz-$t" "$top/fuzz/fuzz-$t.c" $srcs "$lexer" "$parser" $libs
+done
