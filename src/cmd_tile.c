@@ -35,7 +35,8 @@ static const char tile_usage[] =
   "  --execute                  run every plan on the CPU through UB-sized staging\n"
   "                             buffers and compare with an untiled reference\n"
   "  --seed N                   seed of the random inputs of --execute (default 1)\n"
-  "  --hook FILE                load a Lua site policy / tiling functions (repeatable)\n"
+  "  --hook FILE                load a Lua site policy / tiling functions (repeatable);\n"
+  "                             --hook-memory, --hook-instructions, --hook-timeout as for eval\n"
   "  -o KEY=VALUE, --options FILE, --run-mode MODE   options, as for eval\n"
   "                             (they decide where each node's tiling runs)\n"
   "  --format text|json         report format (default text)\n"
@@ -45,34 +46,10 @@ static const char tile_usage[] =
   "invalid or some execution mismatched, 2 usage error or bad input\n";
 
 typedef struct tile_args {
-  const char *graph, *chip, *run_mode, *node, *type, *output;
-  const char **hooks; size_t nhooks;
+  const char *node, *type, *output;
   int json, execute;
   uint64_t seed;
 } tile_args;
-
-static int arg_value(const char *opt, int *i, int argc, char **argv, const char **out){
-  size_t l = strlen(opt);
-  if( strcmp(argv[*i], opt)==0 ){
-    if( *i + 1 >= argc ){ cli_usage_error("tile", "%s needs a value", opt); return -1; }
-    *out = argv[++*i];
-    return 1;
-  }
-  if( strncmp(argv[*i], opt, l)==0 && argv[*i][l]=='=' ){ *out = argv[*i] + l + 1; return 1; }
-  return 0;
-}
-
-static int add_cmdline_option(gr_optinputs *in, const char *kv){
-  const char *eq = strchr(kv, '=');
-  if( eq==NULL || eq==kv ) return cli_usage_error("tile", "-o expects KEY=VALUE, got '%s'", kv);
-  gr_optinputs_add(in, kv, (size_t)(eq - kv), eq + 1, strlen(eq + 1), "<command line>", 0, 0);
-  return 0;
-}
-
-static void hook_log(void *ud, const char *line){
-  (void)ud;
-  fprintf(stderr, "%s\n", line);
-}
 
 /* ---- per-node work ---- */
 
@@ -80,6 +57,7 @@ typedef struct node_out {
   const char *cls;          /* NULL: no strategy */
   int strategy;
   int planned, valid, executed;
+  int skipped;              /* dynamic shapes: no static plan exists */
   gr_tparams prm;
   gr_tspec spec;
   gr_tplan plan;
@@ -141,6 +119,11 @@ static void do_node(const gr_tiling_rules *tr, gr_result *r, gr_hooks *hooks, co
   }
   no->cls = gr_tiling_class_of(tr, type);
   if( no->cls==NULL ) return;
+  if( n->flags & GR_NODE_DYNAMIC ){
+    no->skipped = 1;
+    gr_tnotes_add(&no->notes, 0, "shape", "dynamic shape: there is no static plan to check; the tiling runs on the host at run time");
+    return;
+  }
   no->strategy = gr_tiling_spec(tr, g, node, &no->prm, &no->spec, &no->notes);
   if( no->notes.nerr ) return;
   if( gr_tiling_plan(&no->spec, &no->prm, chip, &no->plan, &no->notes) ) return;
@@ -225,6 +208,7 @@ static void json_node(gr_jw *w, const gr_tiling_rules *tr, const gr_result *r, u
   { const char *pl = placement(tr, r, node); if( pl ) gr_jw_str(w, pl); else gr_jw_null(w); }
   if( no->cls ){
     gr_jw_key(w, "valid"); gr_jw_bool(w, no->planned && no->valid && no->notes.nerr==0);
+    if( no->skipped ){ gr_jw_key(w, "skipped"); gr_jw_bool(w, 1); }
     gr_jw_key(w, "plan"); if( no->planned ) json_plan(w, &no->plan); else gr_jw_null(w);
     gr_jw_key(w, "problems");
     gr_jw_arr(w);
@@ -323,7 +307,8 @@ static void text_node(gr_out *o, const gr_tiling_rules *tr, const gr_result *r, 
       gr_out_printf(o, ", %zu tiles\n", no->x.plan.ntiles);
     }
   }
-  gr_out_printf(o, "  %s\n", no->planned && no->valid && no->notes.nerr==0 ? "valid" : "INVALID");
+  gr_out_printf(o, "  %s\n", no->skipped ? "skipped (dynamic shape)"
+                           : no->planned && no->valid && no->notes.nerr==0 ? "valid" : "INVALID");
 }
 
 /* ---- the command ---- */
@@ -332,7 +317,7 @@ typedef struct untyped { const char *type; size_t n; } untyped;
 
 int cmd_tile(cli_ctx *c, int argc, char **argv){
   tile_args a;
-  gr_optinputs inputs;
+  cli_input in;
   gr_ruleset *rs;
   gr_graph *g = NULL;
   gr_result *r = NULL;
@@ -345,112 +330,58 @@ int cmd_tile(cli_ctx *c, int argc, char **argv){
   gr_jw w;
   int i, rc = 0, k, opened = 0;
   uint32_t only = GR_NONE, type_id = GR_NONE, node, nn;
-  size_t planned = 0, invalid = 0, executed = 0, mismatched = 0, unsupported = 0, hi;
+  size_t planned = 0, invalid = 0, executed = 0, mismatched = 0, unsupported = 0, skipped = 0;
   untyped *ut = NULL;
   size_t nut = 0;
 
   memset(&a, 0, sizeof a);
-  a.run_mode = "inference";
   a.seed = 1;
-  a.hooks = gr_xcalloc((size_t)argc + 1, sizeof *a.hooks);
-  gr_optinputs_init(&inputs);
+  cli_input_init(&in, "tile");
   memset(&err, 0, sizeof err);
   for(i = 0; i < argc; i++){
     const char *v = NULL;
-    if( strcmp(argv[i], "--help")==0 ){ fputs(tile_usage, stdout); goto out_free; }
-    if( (k = arg_value("--chip", &i, argc, argv, &v))!=0 ){ if( k < 0 ) goto usage; a.chip = v; continue; }
-    if( (k = arg_value("--run-mode", &i, argc, argv, &v))!=0 ){ if( k < 0 ) goto usage; a.run_mode = v; continue; }
-    if( (k = arg_value("--node", &i, argc, argv, &v))!=0 ){ if( k < 0 ) goto usage; a.node = v; continue; }
-    if( (k = arg_value("--type", &i, argc, argv, &v))!=0 ){ if( k < 0 ) goto usage; a.type = v; continue; }
-    if( (k = arg_value("--output", &i, argc, argv, &v))!=0 ){ if( k < 0 ) goto usage; a.output = v; continue; }
-    if( (k = arg_value("--hook", &i, argc, argv, &v))!=0 ){ if( k < 0 ) goto usage; a.hooks[a.nhooks++] = v; continue; }
-    if( (k = arg_value("--seed", &i, argc, argv, &v))!=0 ){
+    if( strcmp(argv[i], "--help")==0 || strcmp(argv[i], "-h")==0 ){ fputs(tile_usage, stdout); goto out_free; }
+    if( (k = cli_arg_value("tile", "--node", &i, argc, argv, &v))!=0 ){ if( k < 0 ) goto usage; a.node = v; continue; }
+    if( (k = cli_arg_value("tile", "--type", &i, argc, argv, &v))!=0 ){ if( k < 0 ) goto usage; a.type = v; continue; }
+    if( (k = cli_arg_value("tile", "--output", &i, argc, argv, &v))!=0 ){ if( k < 0 ) goto usage; a.output = v; continue; }
+    if( (k = cli_arg_value("tile", "--seed", &i, argc, argv, &v))!=0 ){
       char *end;
       if( k < 0 ) goto usage;
       a.seed = strtoull(v, &end, 10);
-      if( *v==0 || *end ){ cli_usage_error("tile", "--seed expects a non-negative integer, got '%s'", v); goto usage; }
+      if( *v==0 || *end || *v=='-' ){ cli_usage_error("tile", "--seed expects a non-negative integer, got '%s'", v); goto usage; }
       continue;
     }
-    if( (k = arg_value("--format", &i, argc, argv, &v))!=0 ){
+    if( (k = cli_arg_value("tile", "--format", &i, argc, argv, &v))!=0 ){
       if( k < 0 || cli_format_arg("tile", v, &a.json) ) goto usage;
       continue;
     }
-    if( (k = arg_value("--options", &i, argc, argv, &v))!=0 ){
-      if( k < 0 ) goto usage;
-      if( gr_optfile_read(&inputs, v, &err)!=0 ){
-        if( err.line ) fprintf(stderr, "%s:%u:%u: error: %s\n", v, err.line, err.col, err.msg);
-        else fprintf(stderr, "%s: error: %s\n", v, err.msg);
-        rc = EXIT_INPUT;
-        goto out_free;
-      }
-      continue;
-    }
-    if( strcmp(argv[i], "-o")==0 ){
-      if( i + 1 >= argc ){ cli_usage_error("tile", "-o needs KEY=VALUE"); goto usage; }
-      if( add_cmdline_option(&inputs, argv[++i]) ) goto usage;
-      continue;
-    }
-    if( strncmp(argv[i], "-o", 2)==0 && argv[i][2] ){
-      if( add_cmdline_option(&inputs, argv[i] + 2) ) goto usage;
-      continue;
-    }
     if( strcmp(argv[i], "--execute")==0 ){ a.execute = 1; continue; }
-    if( argv[i][0]=='-' && argv[i][1] ){ cli_usage_error("tile", "unknown option '%s'", argv[i]); goto usage; }
-    if( a.graph ){ cli_usage_error("tile", "only one graph per run ('%s' and '%s')", a.graph, argv[i]); goto usage; }
-    a.graph = argv[i];
-  }
-  if( a.graph==NULL ){ cli_usage_error("tile", "no graph file given"); goto usage; }
-  if( a.node && a.type ){ cli_usage_error("tile", "--node and --type cannot be combined"); goto usage; }
-  if( strcmp(a.run_mode, "inference") && strcmp(a.run_mode, "training") ){
-    cli_usage_error("tile", "--run-mode is inference or training, not '%s'", a.run_mode);
+    if( (k = cli_input_arg(&in, &i, argc, argv))!=0 ){ if( k < 0 ) goto usage; continue; }
+    cli_usage_error("tile", "unknown option '%s'", argv[i]);
     goto usage;
   }
+  if( in.graph==NULL ){ cli_usage_error("tile", "no graph file given"); goto usage; }
+  if( a.node && a.type ){ cli_usage_error("tile", "--node and --type cannot be combined"); goto usage; }
   if( (rs = cli_load_rules(c))==NULL ){ rc = EXIT_INPUT; goto out_free; }
   if( gr_tiling_rules_init(&tr, rs, &err) ){
     fprintf(stderr, "gerules tile: error: %s\n", err.msg);
     rc = EXIT_INPUT;
     goto out_free;
   }
-  g = gr_graph_load_file(a.graph, &err);
-  if( g==NULL ){
-    const char *name = strcmp(a.graph, "-")==0 ? "<stdin>" : a.graph;
-    if( err.line ) fprintf(stderr, "%s:%u:%u: error: %s\n", name, err.line, err.col, err.msg);
-    else fprintf(stderr, "%s: error: %s\n", name, err.msg);
-    rc = EXIT_INPUT;
-    goto out_free;
-  }
+  if( (g = cli_load_graph(&in))==NULL ){ rc = EXIT_INPUT; goto out_free; }
   if( a.node && !gr_graph_find_node(g, a.node, &only) ){
-    fprintf(stderr, "gerules tile: error: no node named '%s' in %s\n", a.node, a.graph);
+    fprintf(stderr, "gerules tile: error: no node named '%s' in %s\n", a.node, in.graph);
     rc = EXIT_INPUT;
     goto out_free;
   }
   if( a.type && !gr_graph_find_type(g, a.type, &type_id) ){
-    fprintf(stderr, "gerules tile: error: no node of type '%s' in %s\n", a.type, a.graph);
+    fprintf(stderr, "gerules tile: error: no node of type '%s' in %s\n", a.type, in.graph);
     rc = EXIT_INPUT;
     goto out_free;
   }
   /* Lua: the bundle's hooks, then --hook files */
-  if( rs->nhook_files || a.nhooks ){
-    hooks = gr_hooks_new(rs, NULL);
-    gr_hooks_set_log(hooks, hook_log, NULL);
-    for(hi = 0; hi < rs->nhook_files + a.nhooks; hi++){
-      const char *path = hi < rs->nhook_files ? rs->hook_files[hi] : a.hooks[hi - rs->nhook_files];
-      if( gr_hooks_load_file(hooks, path, &err) ){
-        if( err.line ) fprintf(stderr, "%s:%u: error: %s\n", path, err.line, err.msg);
-        else fprintf(stderr, "%s: error: %s\n", path, err.msg);
-        rc = EXIT_INPUT;
-        goto out_free;
-      }
-    }
-  }
-  memset(&cfg, 0, sizeof cfg);
-  cfg.chip = a.chip;
-  cfg.run_mode = a.run_mode;
-  cfg.inputs = inputs.v;
-  cfg.ninputs = inputs.n;
-  cfg.graph = g;
-  cfg.graph_file = strcmp(a.graph, "-")==0 ? "<stdin>" : a.graph;
-  cfg.hooks = hooks ? gr_hooks_vtable(hooks) : NULL;
+  if( cli_load_hooks(&in, rs, &hooks)!=0 ){ rc = EXIT_INPUT; goto out_free; }
+  cli_eval_config(&in, g, hooks, &cfg);
   r = gr_eval(rs, &cfg, &err);
   if( r==NULL ){
     fprintf(stderr, "gerules tile: error: %s\n", err.msg);
@@ -513,7 +444,9 @@ int cmd_tile(cli_ctx *c, int argc, char **argv){
     if( only != GR_NONE && node != only ) continue;
     if( type_id != GR_NONE && n->type != type_id ) continue;
     do_node(&tr, r, hooks, &chip, node, &a, &no);
-    if( no.cls ){
+    if( no.cls && no.skipped ){
+      skipped++;
+    }else if( no.cls ){
       planned++;
       if( !(no.planned && no.valid && no.notes.nerr==0) ) invalid++;
       if( no.executed && no.x.ran ){ executed++; if( !no.x.match ) mismatched++; }
@@ -533,8 +466,9 @@ int cmd_tile(cli_ctx *c, int argc, char **argv){
     gr_jw_end_arr(&w);
     gr_jw_key(&w, "summary");
     gr_jw_obj(&w);
-    gr_jw_key(&w, "nodes"); gr_jw_int(&w, (int64_t)(planned + unsupported));
+    gr_jw_key(&w, "nodes"); gr_jw_int(&w, (int64_t)(planned + unsupported + skipped));
     gr_jw_key(&w, "planned"); gr_jw_int(&w, (int64_t)planned);
+    gr_jw_key(&w, "skipped"); gr_jw_int(&w, (int64_t)skipped);
     gr_jw_key(&w, "invalid"); gr_jw_int(&w, (int64_t)invalid);
     gr_jw_key(&w, "no_strategy"); gr_jw_int(&w, (int64_t)unsupported);
     gr_jw_key(&w, "executed"); gr_jw_int(&w, (int64_t)executed);
@@ -550,6 +484,7 @@ int cmd_tile(cli_ctx *c, int argc, char **argv){
       gr_out_putc(&o, '\n');
     }
     gr_out_printf(&o, "summary: %zu node%s planned, %zu valid, %zu invalid", planned, planned==1 ? "" : "s", planned - invalid, invalid);
+    if( skipped ) gr_out_printf(&o, ", %zu skipped (dynamic shapes)", skipped);
     if( a.execute ) gr_out_printf(&o, "; %zu executed, %zu match, %zu mismatch", executed, executed - mismatched, mismatched);
     gr_out_putc(&o, '\n');
   }
@@ -568,8 +503,7 @@ out_free:
   gr_result_free(r);
   gr_hooks_free(hooks);
   gr_graph_free(g);
-  gr_optinputs_free(&inputs);
-  free(a.hooks);
+  cli_input_free(&in);
   return rc;
 usage:
   rc = EXIT_INPUT;
