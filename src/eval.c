@@ -657,6 +657,17 @@ static void decide_nodes(gr_result *r, int keep){
     }
     run_node_part(r, &p, &env, n, nslots, keep, once);
   }
+  /* `once` rules report now, so end-stage hooks see (and may re-grade) them */
+  for(k = 0; k < rs->nrules && !r->fatal; k++){
+    if( once[k].count ){
+      const gr_node *nd = &gr_graph_nodes(g)[once[k].first];
+      env_at(&env, r, once[k].first);
+      env.count = once[k].count;
+      /* re-evaluate to bind the witness variables of the first match */
+      gr_eval_cond(&env, rs->rules[k].br.cond);
+      node_rule_diag(r, &env, &rs->rules[k], nd);
+    }
+  }
   /* the after-all-nodes stage; nodes it overrides are checked again */
   first_end_ovr = r->novr;
   if( !r->fatal && h && h->end ){
@@ -669,16 +680,6 @@ static void decide_nodes(gr_result *r, int keep){
       if( m < k ) continue;          /* this node was checked again already */
       env_at(&env, r, r->ovr[k].node);
       run_node_part(r, &p, &env, r->ovr[k].node, nslots, 0, NULL);
-    }
-  }
-  for(k = 0; k < rs->nrules && !r->fatal; k++){
-    if( once[k].count ){
-      const gr_node *nd = &gr_graph_nodes(g)[once[k].first];
-      env_at(&env, r, once[k].first);
-      env.count = once[k].count;
-      /* re-evaluate to bind the witness variables of the first match */
-      gr_eval_cond(&env, rs->rules[k].br.cond);
-      node_rule_diag(r, &env, &rs->rules[k], nd);
     }
   }
   free(hook_types);
@@ -696,6 +697,9 @@ int gr_result_override(gr_result *r, uint32_t node, int slot, const char *value,
   gr_decision *d;
   gr_override *o;
   size_t k;
+  const char *cascade_value;
+  int32_t cascade_source;
+  uint16_t cascade_branch;
   if( r->g==NULL || r->dec==NULL || node >= gr_graph_nnodes(r->g) ){ gr_error_set(err, 0, 0, "no such node"); return -1; }
   if( slot < 0 || (size_t)slot >= rs->nslots ){ gr_error_set(err, 0, 0, "no such slot"); return -1; }
   sl = &rs->slots[slot];
@@ -717,6 +721,17 @@ int gr_result_override(gr_result *r, uint32_t node, int slot, const char *value,
     }
   }
   d = &r->dec[(size_t)node * rs->nslots + (size_t)slot];
+  if( d->source==GR_SOURCE_HOOK ){
+    /* overriding a hook's decision: keep what the cascade decided */
+    const gr_override *prev = gr_result_find_override(r, node, slot);
+    cascade_value = prev ? prev->prev_value : NULL;
+    cascade_source = prev ? prev->prev_source : -1;
+    cascade_branch = prev ? prev->prev_branch : 0;
+  }else{
+    cascade_value = d->value;
+    cascade_source = d->source;
+    cascade_branch = d->branch;
+  }
   if( r->novr==r->capovr ){
     r->capovr = r->capovr ? r->capovr * 2 : 64;
     r->ovr = gr_xrealloc(r->ovr, r->capovr * sizeof *r->ovr);
@@ -726,9 +741,9 @@ int gr_result_override(gr_result *r, uint32_t node, int slot, const char *value,
   o->node = node;
   o->slot = (uint16_t)slot;
   o->value = value ? gr_arena_strndup(&r->arena, value, strlen(value)) : NULL;
-  o->prev_value = d->value;
-  o->prev_source = d->source;
-  o->prev_branch = d->branch;
+  o->prev_value = cascade_value;
+  o->prev_source = cascade_source;
+  o->prev_branch = cascade_branch;
   if( where ){
     o->where = *where;
     o->where.file = where->file ? gr_arena_strndup(&r->arena, where->file, strlen(where->file)) : NULL;
