@@ -752,13 +752,18 @@ int gr_result_override(gr_result *r, uint32_t node, int slot, const char *value,
   d->value = o->value;
   d->source = GR_SOURCE_HOOK;
   d->branch = 0;
+  if( r->ovr_index==NULL ){
+    r->ovr_index = gr_big_alloc((size_t)gr_graph_nnodes(r->g) * rs->nslots * sizeof *r->ovr_index);
+  }
+  r->ovr_index[(size_t)node * rs->nslots + (size_t)slot] = (uint32_t)r->novr;
   return 0;
 }
 
 const gr_override *gr_result_find_override(const gr_result *r, uint32_t node, int slot){
-  size_t k = r->novr;
-  while( k-- > 0 ) if( r->ovr[k].node==node && r->ovr[k].slot==slot ) return &r->ovr[k];
-  return NULL;
+  uint32_t k;
+  if( r->ovr_index==NULL || r->g==NULL || node >= gr_graph_nnodes(r->g) || slot < 0 || (size_t)slot >= r->rs->nslots ) return NULL;
+  k = r->ovr_index[(size_t)node * r->rs->nslots + (size_t)slot];
+  return k ? &r->ovr[k - 1] : NULL;
 }
 
 int gr_result_set_severity(gr_result *r, size_t di, gr_severity sev, const gr_origin *where,
@@ -856,6 +861,7 @@ void gr_result_free(gr_result *r){
   }
   free(r->cand);
   free(r->ovr);
+  if( r->ovr_index ) gr_big_free(r->ovr_index, (size_t)gr_graph_nnodes(r->g) * r->rs->nslots * sizeof *r->ovr_index);
   gr_diags_free(&r->diags);
   gr_arena_free(&r->arena);
   free(r);

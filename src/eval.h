@@ -111,6 +111,7 @@ typedef struct gr_result {
   uint32_t *cand_first;         /* per node: first index in cand, GR_NONE when none */
   gr_cand *cand; size_t ncand, capcand;
   gr_override *ovr; size_t novr, capovr;   /* hook decisions, in the order made */
+  uint32_t *ovr_index;          /* per (node, slot): 1 + index of its last override, 0 none; NULL until a first override */
   const gr_eval_hooks *hooks;
   int in_end_stage;
   gr_arena arena;

@@ -64,7 +64,7 @@ static void drain(gr_out *o){
   o->n = 0;
 }
 
-void gr_out_write(gr_out *o, const void *p, size_t n){
+void gr_out_write_slow(gr_out *o, const void *p, size_t n){
   if( o->n + n > o->cap ){
     drain(o);
     if( n > o->cap ){
@@ -80,10 +80,7 @@ void gr_out_write(gr_out *o, const void *p, size_t n){
   o->n += n;
 }
 void gr_out_puts(gr_out *o, const char *s){ gr_out_write(o, s, strlen(s)); }
-void gr_out_putc(gr_out *o, char c){
-  if( o->n + 1 > o->cap ) drain(o);
-  o->buf[o->n++] = c;
-}
+
 void gr_out_printf(gr_out *o, const char *fmt, ...){
   char small[512];
   va_list ap;

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "util.h"
 
 typedef struct gr_out {
@@ -31,9 +32,20 @@ void gr_out_init_fd(gr_out *o, int fd);
 void gr_out_init_buf(gr_out *o, gr_buf *b);
 void gr_out_finish_buf(gr_out *o);
 int  gr_out_open_file(gr_out *o, const char *path, gr_error *e);  /* temp file beside path */
-void gr_out_write(gr_out *o, const void *p, size_t n);
+void gr_out_write_slow(gr_out *o, const void *p, size_t n);
+static inline void gr_out_write(gr_out *o, const void *p, size_t n){
+  if( o->n + n <= o->cap ){
+    memcpy(o->buf + o->n, p, n);
+    o->n += n;
+  }else{
+    gr_out_write_slow(o, p, n);
+  }
+}
 void gr_out_puts(gr_out *o, const char *s);
-void gr_out_putc(gr_out *o, char c);
+static inline void gr_out_putc(gr_out *o, char c){
+  if( o->n < o->cap ) o->buf[o->n++] = c;
+  else gr_out_write_slow(o, &c, 1);
+}
 void gr_out_printf(gr_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void gr_out_int(gr_out *o, int64_t v);
 void gr_out_json_str(gr_out *o, const char *s);     /* quoted, escaped; NULL -> null */

@@ -245,31 +245,76 @@ static void json_hook_entry(gr_out *o, const gr_slot *sl, const gr_override *ov)
   gr_buf_free(&b);
 }
 
+/* Pieces of node objects that repeat across nodes, escaped once. */
+typedef struct json_parts {
+  char **type_json;       /* per op type: ,"type":"X" */
+  char **graph_json;      /* per graph: ,"graph":"G" */
+  char **slot_key;        /* per slot: ,"SLOT": */
+  char **slot_src;        /* per slot: ,"REPORT_KEY": */
+  char **source_json;     /* per source: "NAME" */
+  size_t ntypes, ngraphs, nslots, nsources;
+} json_parts;
+
+static char *quoted(const char *prefix, const char *s, const char *suffix){
+  gr_buf b;
+  gr_out mem;
+  gr_buf_init(&b);
+  gr_out_init_buf(&mem, &b);
+  gr_out_puts(&mem, prefix);
+  if( s ) gr_out_json_str(&mem, s);
+  gr_out_puts(&mem, suffix);
+  gr_out_finish_buf(&mem);
+  return gr_buf_detach(&b);
+}
+
+static void parts_init(json_parts *jp, const gr_result *r){
+  const gr_graph *g = r->g;
+  const gr_ruleset *rs = r->rs;
+  size_t i;
+  jp->ntypes = gr_graph_ntypes(g); jp->ngraphs = gr_graph_ngraphs(g);
+  jp->nslots = rs->nslots; jp->nsources = rs->nsources;
+  jp->type_json = gr_xcalloc(jp->ntypes + 1, sizeof(char*));
+  jp->graph_json = gr_xcalloc(jp->ngraphs + 1, sizeof(char*));
+  jp->slot_key = gr_xcalloc(jp->nslots + 1, sizeof(char*));
+  jp->slot_src = gr_xcalloc(jp->nslots + 1, sizeof(char*));
+  jp->source_json = gr_xcalloc(jp->nsources + 1, sizeof(char*));
+  for(i = 0; i < jp->ntypes; i++) jp->type_json[i] = quoted(",\"type\":", gr_graph_type_name(g, (uint32_t)i), "");
+  for(i = 0; i < jp->ngraphs; i++) jp->graph_json[i] = quoted(",\"graph\":", gr_graph_graph_name(g, (uint32_t)i), "");
+  for(i = 0; i < jp->nslots; i++){
+    char *a = gr_xasprintf(",\"%s\":", rs->slots[i].name), *b = gr_xasprintf(",\"%s\":", rs->slots[i].report_key);
+    jp->slot_key[i] = a; jp->slot_src[i] = b;
+  }
+  for(i = 0; i < jp->nsources; i++) jp->source_json[i] = quoted("", rs->sources[i].name, "");
+}
+
+static void parts_free(json_parts *jp){
+  size_t i;
+  for(i = 0; i < jp->ntypes; i++) free(jp->type_json[i]);
+  for(i = 0; i < jp->ngraphs; i++) free(jp->graph_json[i]);
+  for(i = 0; i < jp->nslots; i++){ free(jp->slot_key[i]); free(jp->slot_src[i]); }
+  for(i = 0; i < jp->nsources; i++) free(jp->source_json[i]);
+  free(jp->type_json); free(jp->graph_json); free(jp->slot_key); free(jp->slot_src); free(jp->source_json);
+}
+
 static void json_node(gr_out *o, gr_result *r, uint32_t n, int prov, gr_buf *tmp, reason_cache *cache,
-                      reason_cache *entries){
+                      reason_cache *entries, const json_parts *jp){
   const gr_ruleset *rs = r->rs;
   const gr_graph *g = r->g;
   const gr_node *nd = &gr_graph_nodes(g)[n];
   size_t s, nslots = rs->nslots;
   int nprov = 0;
-  gr_out_puts(o, "{\"name\":");
+  gr_out_write(o, "{\"name\":", 8);
   gr_out_json_str(o, gr_graph_str(g, nd->name));
-  gr_out_puts(o, ",\"type\":");
-  gr_out_json_str(o, gr_graph_type_name(g, nd->type));
-  gr_out_puts(o, ",\"graph\":");
-  gr_out_json_str(o, gr_graph_graph_name(g, nd->graph));
+  gr_out_puts(o, jp->type_json[nd->type]);
+  gr_out_puts(o, jp->graph_json[nd->graph]);
   for(s = 0; s < nslots; s++){
-    const gr_slot *sl = &rs->slots[s];
     const gr_decision *d = &r->dec[(size_t)n * nslots + s];
-    gr_out_puts(o, ",\"");
-    gr_out_puts(o, sl->name);
-    gr_out_puts(o, "\":");
+    gr_out_puts(o, jp->slot_key[s]);
     gr_out_json_str(o, d->value);
-    gr_out_puts(o, ",\"");
-    gr_out_puts(o, sl->report_key);
-    gr_out_puts(o, "\":");
-    if( d->source==GR_SOURCE_HOOK ) gr_out_puts(o, "\"hook\"");
-    else gr_out_json_str(o, d->source >= 0 ? rs->sources[d->source].name : NULL);
+    gr_out_puts(o, jp->slot_src[s]);
+    if( d->source==GR_SOURCE_HOOK ) gr_out_write(o, "\"hook\"", 6);
+    else if( d->source >= 0 ) gr_out_puts(o, jp->source_json[d->source]);
+    else gr_out_write(o, "null", 4);
   }
   if( prov ){
     gr_out_puts(o, ",\"provenance\":[");
@@ -335,15 +380,18 @@ void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro){
   if( g ){
     uint32_t n, nn = gr_graph_nnodes(g);
     reason_cache cache, entries;
+    json_parts jp;
     memset(&cache, 0, sizeof cache);
     memset(&entries, 0, sizeof entries);
     gr_arena_init(&cache.arena);
     gr_arena_init(&entries.arena);
+    parts_init(&jp, r);
     for(n = 0; n < nn; n++){
       gr_out_write(o, n ? ",\n    " : "\n    ", n ? 6 : 5);
-      json_node(o, r, n, ro->provenance, &tmp, &cache, &entries);
+      json_node(o, r, n, ro->provenance, &tmp, &cache, &entries, &jp);
     }
     if( nn ){ w.first[w.depth] = 0; }
+    parts_free(&jp);
     rc_free(&cache);
     rc_free(&entries);
   }
