@@ -170,3 +170,20 @@ void cli_eval_config(const cli_input *in, gr_graph *g, gr_hooks *hooks, gr_eval_
   cfg->graph_file = cli_graph_name(in);
   cfg->hooks = hooks ? gr_hooks_vtable(hooks) : NULL;
 }
+
+gr_result *cli_evaluate(const cli_input *in, const gr_ruleset *rs, const gr_eval_config *cfg){
+  gr_error err;
+  gr_result *r;
+  memset(&err, 0, sizeof err);
+  r = gr_eval(rs, cfg, &err);
+  if( r==NULL ){
+    fprintf(stderr, "gerules %s: error: %s\n", in->cmd, err.msg);
+    return NULL;
+  }
+  if( r->fatal ){               /* an unreadable input or a failing hook: exit 2 */
+    cli_print_diags(&r->diags);
+    gr_result_free(r);
+    return NULL;
+  }
+  return r;
+}

@@ -98,17 +98,7 @@ int cmd_eval(cli_ctx *c, int argc, char **argv){
 
   cli_eval_config(&in, g, hooks, &cfg);
   cfg.keep_candidates = (a.json && a.provenance) || a.explain;
-  r = gr_eval(rs, &cfg, &err);
-  if( r==NULL ){
-    fprintf(stderr, "gerules eval: error: %s\n", err.msg);
-    rc = EXIT_INPUT;
-    goto done;
-  }
-  if( r->fatal ){
-    cli_print_diags(&r->diags);
-    rc = EXIT_INPUT;
-    goto done;
-  }
+  if( (r = cli_evaluate(&in, rs, &cfg))==NULL ){ rc = EXIT_INPUT; goto done; }
   if( !a.json && !a.explain && !a.all_nodes ){
     /* the same chip and run mode without any option: what "default" means */
     gr_eval_config bc = cfg;

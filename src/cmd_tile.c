@@ -382,17 +382,7 @@ int cmd_tile(cli_ctx *c, int argc, char **argv){
   /* Lua: the bundle's hooks, then --hook files */
   if( cli_load_hooks(&in, rs, &hooks)!=0 ){ rc = EXIT_INPUT; goto out_free; }
   cli_eval_config(&in, g, hooks, &cfg);
-  r = gr_eval(rs, &cfg, &err);
-  if( r==NULL ){
-    fprintf(stderr, "gerules tile: error: %s\n", err.msg);
-    rc = EXIT_INPUT;
-    goto out_free;
-  }
-  if( r->fatal ){
-    cli_print_diags(&r->diags);
-    rc = EXIT_INPUT;
-    goto out_free;
-  }
+  if( (r = cli_evaluate(&in, rs, &cfg))==NULL ){ rc = EXIT_INPUT; goto out_free; }
   if( r->diags.count[GR_SEV_ERROR] ){
     /* the configuration is in error: placement may be meaningless, say so */
     cli_print_diags(&r->diags);
