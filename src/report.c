@@ -387,7 +387,7 @@ void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro){
     gr_arena_init(&entries.arena);
     parts_init(&jp, r);
     for(n = 0; n < nn; n++){
-      gr_out_write(o, n ? ",\n    " : "\n    ", n ? 6 : 5);
+      gr_out_write(o, n ? ",\n" : "\n", n ? 2 : 1);   /* one node per line, not indented: it is most of the file */
       json_node(o, r, n, ro->provenance, &tmp, &cache, &entries, &jp);
     }
     if( nn ){ w.first[w.depth] = 0; }
