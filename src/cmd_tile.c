@@ -51,6 +51,72 @@ typedef struct tile_args {
   uint64_t seed;
 } tile_args;
 
+/* ---- plans shared by identical nodes ----
+** A transformer repeats the same few node shapes many times; planning
+** (a block search) and validating (a coverage check over every tile) give
+** the same result for the same spec, class and chip, so each distinct
+** (class, spec) is planned and validated once and its result copied. */
+typedef struct plan_memo {
+  const char *cls;
+  gr_tspec spec;
+  int ok;                   /* planning succeeded */
+  int valid;
+  gr_tplan plan;
+  gr_tnotes notes;          /* planning and validation notes */
+  uint64_t hash;
+} plan_memo;
+
+typedef struct plan_cache { plan_memo *v; size_t n, cap; size_t *slots; size_t nslots; } plan_cache;
+
+static uint64_t memo_hash(const char *cls, const gr_tspec *spec){
+  return gr_hash(spec, sizeof *spec) ^ (uint64_t)(uintptr_t)cls * 0x9e3779b97f4a7c15ULL;
+}
+
+static plan_memo *memo_find(plan_cache *pc, const char *cls, const gr_tspec *spec, uint64_t h){
+  size_t j;
+  if( pc->nslots==0 ) return NULL;
+  for(j = h & (pc->nslots - 1); pc->slots[j]; j = (j + 1) & (pc->nslots - 1)){
+    plan_memo *m = &pc->v[pc->slots[j] - 1];
+    if( m->hash==h && m->cls==cls && memcmp(&m->spec, spec, sizeof *spec)==0 ) return m;
+  }
+  return NULL;
+}
+
+static plan_memo *memo_add(plan_cache *pc, const char *cls, const gr_tspec *spec, uint64_t h){
+  size_t j;
+  if( (pc->n + 1) * 2 > pc->nslots ){
+    size_t nn = pc->nslots ? pc->nslots * 2 : 64, i;
+    free(pc->slots);
+    pc->slots = gr_xcalloc(nn, sizeof *pc->slots);
+    pc->nslots = nn;
+    for(i = 0; i < pc->n; i++){
+      for(j = pc->v[i].hash & (nn - 1); pc->slots[j]; j = (j + 1) & (nn - 1)){}
+      pc->slots[j] = i + 1;
+    }
+  }
+  if( pc->n==pc->cap ){ pc->cap = pc->cap ? pc->cap * 2 : 16; pc->v = gr_xrealloc(pc->v, pc->cap * sizeof *pc->v); }
+  memset(&pc->v[pc->n], 0, sizeof pc->v[pc->n]);
+  pc->v[pc->n].cls = cls;
+  pc->v[pc->n].spec = *spec;
+  pc->v[pc->n].hash = h;
+  gr_tnotes_init(&pc->v[pc->n].notes);
+  for(j = h & (pc->nslots - 1); pc->slots[j]; j = (j + 1) & (pc->nslots - 1)){}
+  pc->slots[j] = ++pc->n;
+  return &pc->v[pc->n - 1];
+}
+
+static void plan_cache_free(plan_cache *pc){
+  size_t i;
+  for(i = 0; i < pc->n; i++){ gr_tplan_free(&pc->v[i].plan); gr_tnotes_free(&pc->v[i].notes); }
+  free(pc->v); free(pc->slots);
+  memset(pc, 0, sizeof *pc);
+}
+
+static void notes_copy(gr_tnotes *to, const gr_tnotes *from){
+  size_t i;
+  for(i = 0; i < from->n; i++) gr_tnotes_add(to, from->v[i].error, from->v[i].check, "%s", from->v[i].msg);
+}
+
 /* ---- per-node work ---- */
 
 typedef struct node_out {
@@ -78,7 +144,7 @@ static uint64_t node_seed(uint64_t seed, const char *name){
 }
 
 static void do_node(const gr_tiling_rules *tr, gr_result *r, gr_hooks *hooks, const gr_tchip *chip,
-                    uint32_t node, const tile_args *a, node_out *no){
+                    uint32_t node, const tile_args *a, node_out *no, plan_cache *cache){
   const gr_graph *g = r->g;
   const gr_node *n = &gr_graph_nodes(g)[node];
   const char *type = gr_graph_type_name(g, n->type);
@@ -126,9 +192,20 @@ static void do_node(const gr_tiling_rules *tr, gr_result *r, gr_hooks *hooks, co
   }
   no->strategy = gr_tiling_spec(tr, g, node, &no->prm, &no->spec, &no->notes);
   if( no->notes.nerr ) return;
-  if( gr_tiling_plan(&no->spec, &no->prm, chip, &no->plan, &no->notes) ) return;
-  no->planned = 1;
-  no->valid = gr_tiling_validate(&no->plan, &no->spec, &no->prm, chip, &no->notes)==0;
+  {
+    uint64_t h = memo_hash(no->cls, &no->spec);
+    plan_memo *m = memo_find(cache, no->cls, &no->spec, h);
+    if( m==NULL ){
+      m = memo_add(cache, no->cls, &no->spec, h);
+      m->ok = gr_tiling_plan(&m->spec, &no->prm, chip, &m->plan, &m->notes)==0;
+      if( m->ok ) m->valid = gr_tiling_validate(&m->plan, &m->spec, &no->prm, chip, &m->notes)==0;
+    }
+    notes_copy(&no->notes, &m->notes);
+    if( !m->ok ) return;
+    gr_tplan_copy(&no->plan, &m->plan);
+    no->planned = 1;
+    no->valid = m->valid;
+  }
   if( a->execute && no->valid ){
     no->executed = 1;
     gr_tiling_execute(&no->spec, &no->prm, chip, &no->plan, node_seed(a->seed, gr_graph_str(g, n->name)), &no->x, &no->notes);
@@ -333,8 +410,10 @@ int cmd_tile(cli_ctx *c, int argc, char **argv){
   size_t planned = 0, invalid = 0, executed = 0, mismatched = 0, unsupported = 0, skipped = 0;
   untyped *ut = NULL;
   size_t nut = 0;
+  plan_cache cache;
 
   memset(&a, 0, sizeof a);
+  memset(&cache, 0, sizeof cache);
   a.seed = 1;
   cli_input_init(&in, "tile");
   memset(&err, 0, sizeof err);
@@ -433,7 +512,7 @@ int cmd_tile(cli_ctx *c, int argc, char **argv){
     const gr_node *n = &gr_graph_nodes(g)[node];
     if( only != GR_NONE && node != only ) continue;
     if( type_id != GR_NONE && n->type != type_id ) continue;
-    do_node(&tr, r, hooks, &chip, node, &a, &no);
+    do_node(&tr, r, hooks, &chip, node, &a, &no, &cache);
     if( no.cls && no.skipped ){
       skipped++;
     }else if( no.cls ){
@@ -489,6 +568,7 @@ int cmd_tile(cli_ctx *c, int argc, char **argv){
                              invalid, invalid==1 ? "" : "s", mismatched, mismatched==1 ? "" : "s");
 out_free:
   if( opened ) gr_out_abort(&o);
+  plan_cache_free(&cache);
   free(ut);
   gr_result_free(r);
   gr_hooks_free(hooks);

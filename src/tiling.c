@@ -730,12 +730,28 @@ int gr_tiling_spec(const gr_tiling_rules *tr, const gr_graph *g, uint32_t node,
 
 typedef struct lay { gr_tbuf *buf; size_t n; uint64_t *used; int fail; } lay;
 
+/* "in0", "tmp3"...: a buffer name with its number, without snprintf (hot) */
+static void numbered(char *out, size_t n, const char *prefix, uint32_t i){
+  size_t k = 0;
+  char digits[12];
+  int d = 0;
+  while( prefix[k] && k + 1 < n ){ out[k] = prefix[k]; k++; }
+  do{ digits[d++] = (char)('0' + i % 10); i /= 10; }while( i && d < 11 );
+  while( d > 0 && k + 1 < n ) out[k++] = digits[--d];
+  out[k] = 0;
+}
+
 static void lay_add(lay *l, const char *name, int level, uint64_t bytes, int copies, uint32_t align){
   gr_tbuf *b;
   if( l->n >= GR_TMAXBUF ){ l->fail = 1; return; }
   b = &l->buf[l->n++];
   memset(b, 0, sizeof *b);
-  snprintf(b->name, sizeof b->name, "%s", name);
+  {
+    /* a plain bounded copy: layouts are rebuilt thousands of times per node
+    ** during the block search, where snprintf dominated the run time */
+    size_t k = 0;
+    while( name[k] && k + 1 < sizeof b->name ){ b->name[k] = name[k]; k++; }
+  }
   b->level = (uint8_t)level;
   b->copies = (uint8_t)copies;
   b->bytes = (uint64_t)align_up((int64_t)bytes, align);
@@ -758,12 +774,12 @@ int gr_tiling_layout(const gr_tspec *s, const gr_tparams *p, const int64_t *tile
     case GR_TS_ELEMENTWISE: {
       uint64_t te = (uint64_t)tile[0];
       for(i = 0; i < s->nin; i++){
-        snprintf(nm, sizeof nm, "in%u", (unsigned)(uint8_t)i);
+        numbered(nm, sizeof nm, "in", i);
         lay_add(&l, nm, GR_MEM_UB, te * (uint64_t)gr_tfmt_bytes(s->fin[i]), db, al);
       }
       lay_add(&l, "out", GR_MEM_UB, te * (uint64_t)gr_tfmt_bytes(s->fout), db, al);
       for(i = 0; i < p->tmp_buffers; i++){
-        snprintf(nm, sizeof nm, "tmp%u", (unsigned)(uint8_t)i);
+        numbered(nm, sizeof nm, "tmp", i);
         lay_add(&l, nm, GR_MEM_UB, te * p->tmp_elem_bytes, 1, al);
       }
       break;
@@ -773,15 +789,15 @@ int gr_tiling_layout(const gr_tspec *s, const gr_tparams *p, const int64_t *tile
       lay_add(&l, "x", GR_MEM_UB, rt * (uint64_t)align_up((int64_t)dc * gr_tfmt_bytes(s->fin[0]), al), db, al);
       lay_add(&l, "y", GR_MEM_UB, rt * (uint64_t)align_up((int64_t)dc * gr_tfmt_bytes(s->fout), al), db, al);
       for(i = 0; i < p->tmp_buffers; i++){
-        snprintf(nm, sizeof nm, "tmp%u", (unsigned)(uint8_t)i);
+        numbered(nm, sizeof nm, "tmp", i);
         lay_add(&l, nm, GR_MEM_UB, rt * (uint64_t)align_up((int64_t)dc * p->tmp_elem_bytes, al), 1, al);
       }
       for(i = 0; i < s->nres; i++){
-        snprintf(nm, sizeof nm, "res%u", (unsigned)(uint8_t)i);
+        numbered(nm, sizeof nm, "res", i);
         lay_add(&l, nm, GR_MEM_UB, dc * (uint64_t)gr_tfmt_bytes(s->fres[i]), 1, al);
       }
       for(i = 0; i < s->nstat; i++){
-        snprintf(nm, sizeof nm, "stat%u", (unsigned)(uint8_t)i);
+        numbered(nm, sizeof nm, "stat", i);
         lay_add(&l, nm, GR_MEM_UB, rt * (uint64_t)gr_tfmt_bytes(s->fstat[i]), 1, al);
       }
       lay_add(&l, "acc", GR_MEM_UB, rt * 8, 1, al);    /* two FP32 running values per row */
