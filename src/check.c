@@ -1110,8 +1110,6 @@ static void do_product(ck *c, gr_item *st, int pi){
   if( nsoc==0 ) warn(c, st->name_loc, "product line '%s' has no soc", p->name);
 }
 
-static int cmp_names(const void *a, const void *b){ return strcmp(*(const char*const*)a, *(const char*const*)b); }
-
 static void check_soc_overlaps(ck *c){
   gr_ruleset *rs = c->rs;
   size_t i, j;
@@ -1128,7 +1126,6 @@ static void check_soc_overlaps(ck *c){
       }
     }
   }
-  (void)cmp_names;
 }
 
 static int add_spelling(ck *c, const char *spelling, int oi, gr_loc loc){
@@ -1245,23 +1242,15 @@ static int value_type_ok(const gr_option *o, const gr_expr *e, char *why, size_t
         }
       }
       if( o->nvalues && e->op==GR_E_STR && e->s[0] ){
-        const char *p = e->s, *q, *sep = o->separator ? o->separator : ",";
-        for(;;){
-          char item[256];
-          size_t l;
-          const char *a, *b;
-          q = strstr(p, sep);
-          a = p; b = q ? q : p + strlen(p);
-          while( a < b && (*a==' ' || *a=='\t') ) a++;
-          while( b > a && (b[-1]==' ' || b[-1]=='\t') ) b--;
-          l = (size_t)(b - a) < sizeof item - 1 ? (size_t)(b - a) : sizeof item - 1;
-          memcpy(item, a, l); item[l] = 0;
-          if( item[0] && !option_has_value(o, item) ){
-            snprintf(why, nwhy, "'%.100s' is not an allowed element of option %s", item, o->name);
+        const char *p = e->s, *a;
+        size_t len, k;
+        while( gr_split_next(&p, o->separator ? o->separator : ",", &a, &len) ){
+          int ok = len==0;
+          for(k = 0; k < o->nvalues && !ok; k++) ok = strlen(o->values[k])==len && memcmp(o->values[k], a, len)==0;
+          if( !ok ){
+            snprintf(why, nwhy, "'%.*s' is not an allowed element of option %s", (int)(len > 100 ? 100 : len), a, o->name);
             return 0;
           }
-          if( q==NULL ) break;
-          p = q + strlen(sep);
         }
       }
       return 1;
@@ -1909,7 +1898,7 @@ static void check_all(ck *c){
   gr_ruleset *rs = c->rs;
   gr_item *st;
   size_t nprod = 0, nsoc = 0, nopt = 0, nmode = 0, ntab = 0, nslot = 0, nsrc = 0, nrule = 0, nrel = 0, ncap = 0, nhw = 0;
-  gr_loc *cap_locs, *hw_locs, *prod_locs, *opt_locs, *mode_locs, *tab_locs, *slot_locs, *src_locs, *rule_locs;
+  gr_loc *cap_locs, *hw_locs, *prod_locs, *opt_locs, *mode_locs, *tab_locs, *slot_locs, *src_locs;
   size_t i;
 
   for(st = rs->ast; st; st = st->next){
@@ -1953,7 +1942,6 @@ static void check_all(ck *c){
   tab_locs = gr_xcalloc(ntab + 1, sizeof(gr_loc));
   slot_locs = gr_xcalloc(nslot + 1, sizeof(gr_loc));
   src_locs = gr_xcalloc(nsrc + nrule + 1, sizeof(gr_loc));
-  rule_locs = src_locs;
 
   /* pass 1: names that everything else refers to */
   for(st = rs->ast; st; st = st->next){
@@ -2147,7 +2135,6 @@ static void check_all(ck *c){
   }
   free(cap_locs); free(hw_locs); free(prod_locs); free(opt_locs); free(mode_locs);
   free(tab_locs); free(slot_locs); free(src_locs);
-  (void)rule_locs;
 }
 
 gr_ruleset *gr_ruleset_load(const char *const *paths, size_t npaths, gr_diags *diags){

@@ -161,32 +161,15 @@ static void validate(gr_result *r, gr_input *in, const gr_option *o){
     }
     case GR_OT_LIST:
       if( o->nvalues ){
-        gr_optstate tmp;
-        memset(&tmp, 0, sizeof tmp);
-        tmp.value = v;
-        /* reuse the list splitter through a scratch state */
-        {
-          const char *p = v, *q, *sep = o->separator ? o->separator : ",";
-          size_t sl = strlen(sep);
-          for(;;){
-            const char *a, *b;
-            char *item;
-            int ok = 0;
-            q = strstr(p, sep);
-            a = p; b = q ? q : p + strlen(p);
-            while( a < b && (*a==' ' || *a=='\t') ) a++;
-            while( b > a && (b[-1]==' ' || b[-1]=='\t') ) b--;
-            item = gr_xstrndup(a, (size_t)(b - a));
-            for(i = 0; i < o->nvalues; i++) if( strcmp(o->values[i], item)==0 ) ok = 1;
-            if( !ok && item[0] ){
-              in->valid = 0;
-              in->problem = problem(r, "'%s' is not an allowed element", item);
-              free(item);
-              return;
-            }
-            free(item);
-            if( q==NULL ) break;
-            p = q + sl;
+        const char *p = v, *a;
+        size_t len;
+        while( gr_split_next(&p, o->separator ? o->separator : ",", &a, &len) ){
+          int ok = len==0;
+          for(i = 0; i < o->nvalues && !ok; i++) ok = strlen(o->values[i])==len && memcmp(o->values[i], a, len)==0;
+          if( !ok ){
+            in->valid = 0;
+            in->problem = problem(r, "'%.*s' is not an allowed element", (int)len, a);
+            return;
           }
         }
       }
@@ -493,11 +476,6 @@ static void add_branch(gr_result *r, plan *p, const gr_branch *br, int32_t sourc
   }
 }
 
-static int cmp_cand(const void *a, const void *b, void *rs){
-  uint64_t ka = cand_key(rs, a), kb = cand_key(rs, b);
-  return ka < kb ? -1 : ka > kb;
-}
-
 static void sort_list(const gr_ruleset *rs, cand_list *l){
   /* insertion sort: lists are short and mostly in order already */
   size_t i, j;
@@ -507,7 +485,6 @@ static void sort_list(const gr_ruleset *rs, cand_list *l){
     for(j = i; j > 0 && cand_key(rs, &l->v[j-1]) > kx; j--) l->v[j] = l->v[j-1];
     l->v[j] = x;
   }
-  (void)cmp_cand;
 }
 
 static void build_plan(gr_result *r, plan *p){

@@ -52,28 +52,19 @@ int gr_mode_supported(const gr_ruleset *rs, const char *mode, int product, const
 /* options */
 
 static void split_list(gr_result *r, gr_optstate *st, const char *sep){
-  const char *p = st->value, *q;
-  size_t n = 0, cap = 0, sl = strlen(sep);
+  const char *p = st->value, *a;
+  size_t n = 0, cap = 0, len;
   const char **items = NULL;
-  if( p==NULL ) return;
-  for(;;){
-    const char *a, *b;
-    q = strstr(p, sep);
-    a = p; b = q ? q : p + strlen(p);
-    while( a < b && (*a==' ' || *a=='\t') ) a++;
-    while( b > a && (b[-1]==' ' || b[-1]=='\t') ) b--;
-    if( b > a ){
-      if( n==cap ){
-        const char **ni;
-        cap = cap ? cap * 2 : 8;
-        ni = gr_arena_alloc(&r->arena, cap * sizeof *ni);
-        if( n ) memcpy(ni, items, n * sizeof *ni);
-        items = ni;
-      }
-      items[n++] = gr_arena_strndup(&r->arena, a, (size_t)(b - a));
+  while( gr_split_next(&p, sep, &a, &len) ){
+    if( len==0 ) continue;
+    if( n==cap ){
+      const char **ni;
+      cap = cap ? cap * 2 : 8;
+      ni = gr_arena_alloc(&r->arena, cap * sizeof *ni);
+      if( n ) memcpy(ni, items, n * sizeof *ni);
+      items = ni;
     }
-    if( q==NULL ) break;
-    p = q + sl;
+    items[n++] = gr_arena_strndup(&r->arena, a, len);
   }
   st->items = items; st->nitems = n;
 }

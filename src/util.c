@@ -338,6 +338,19 @@ char *gr_read_file(const char *path, size_t *len, gr_error *err){
   return gr_buf_detach(&b);
 }
 
+int gr_split_next(const char **p, const char *sep, const char **elem, size_t *len){
+  const char *a = *p, *b, *q;
+  if( a==NULL ) return 0;
+  q = sep[0] ? strstr(a, sep) : NULL;
+  b = q ? q : a + strlen(a);
+  while( a < b && (*a==' ' || *a=='\t') ) a++;
+  while( b > a && (b[-1]==' ' || b[-1]=='\t') ) b--;
+  *elem = a;
+  *len = (size_t)(b - a);
+  *p = q ? q + strlen(sep) : NULL;
+  return 1;
+}
+
 unsigned gr_edit_distance(const char *a, const char *b, unsigned cap){
   size_t la = strlen(a), lb = strlen(b), i, j;
   unsigned *row, best, r;

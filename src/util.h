@@ -115,6 +115,11 @@ void gr_buf_free(gr_buf *b);
 ** the last byte. Returns NULL and fills err (errno text) on failure. */
 char *gr_read_file(const char *path, size_t *len, gr_error *err);
 
+/* Iterates over the elements of a separated list ("a, b,c" with sep ","),
+** each trimmed of spaces and tabs; empty elements are returned too. Start with
+** *p = s; returns 0 when the list is exhausted (*p becomes NULL). */
+int gr_split_next(const char **p, const char *sep, const char **elem, size_t *len);
+
 /* Levenshtein distance, capped: returns cap+1 when larger. For "did you mean". */
 unsigned gr_edit_distance(const char *a, const char *b, unsigned cap);
 
