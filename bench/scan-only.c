@@ -8,7 +8,7 @@
 ** testing of the tokenizer. Links json_scan.c and util.c only.
 */
 #include "config.h"
-#include "json_scan.h"
+#include "model/json_scan.h"
 
 #include <errno.h>
 #include <fcntl.h>

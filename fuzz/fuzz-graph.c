@@ -13,8 +13,8 @@
 ** Seeds: fuzz/corpus/graph/.
 */
 #include "config.h"
-#include "graph.h"
-#include "json_scan.h"
+#include "model/graph.h"
+#include "model/json_scan.h"
 
 #include <stddef.h>
 #include <stdint.h>

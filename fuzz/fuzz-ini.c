@@ -15,8 +15,8 @@
 ** Seeds: fuzz/corpus/ini/.
 */
 #include "config.h"
-#include "ini.h"
-#include "ruleset.h"
+#include "options/ini.h"
+#include "lang/ruleset.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -13,7 +13,7 @@
 ** Seeds: fuzz/corpus/options/.
 */
 #include "config.h"
-#include "optfile.h"
+#include "options/optfile.h"
 
 #include <stddef.h>
 #include <stdint.h>

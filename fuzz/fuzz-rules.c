@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "ast.h"
-#include "eval.h"
-#include "ruleset.h"
+#include "lang/ast.h"
+#include "eval/eval.h"
+#include "lang/ruleset.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <assert.h>
-#include "ast.h"
+#include "lang/ast.h"
 #define YYNOERRORRECOVERY 1
 #define LOC(t) gr_tok_loc(ps->file, (t))
 

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lexer.h"
+#include "lang/lexer.h"
 #include "rules.h"
 #include "tap.h"
 

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ast.h"
+#include "lang/ast.h"
 #include "tap.h"
 
 /* ---- an S-expression printer for syntax trees ---- */

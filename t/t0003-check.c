@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "ruleset.h"
+#include "lang/ruleset.h"
 #include "tap.h"
 
 static char tmpdir[256];

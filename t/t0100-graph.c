@@ -10,8 +10,8 @@
 ** per write).
 */
 #include "config.h"
-#include "graph.h"
-#include "json_scan.h"
+#include "model/graph.h"
+#include "model/json_scan.h"
 #include "tap.h"
 
 #include <fcntl.h>

@@ -17,7 +17,7 @@
 #include <lauxlib.h>
 #include <lualib.h>
 #include "tap.h"
-#include "hooks.h"
+#include "hooks/hooks.h"
 
 #define DATA GR_SRCDIR "/t/data/hooks/"
 

@@ -11,7 +11,7 @@
 ** Rules: t/data/tiling/fixture.rules (which includes rules/tiling_classes.rules).
 */
 #include "config.h"
-#include "tiling.h"
+#include "tiling/tiling.h"
 #include "tap.h"
 
 #include <math.h>

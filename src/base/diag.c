@@ -1,0 +1,115 @@
+/*
+** diag.c: the diagnostics list and its compiler-style formatting (file:line:
+** col: severity: message, then the source line and a caret under the column).
+*/
+#include "config.h"
+#include "base/diag.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void gr_diags_init(gr_diags *d){ memset(d, 0, sizeof *d); }
+
+gr_diag *gr_diags_vadd(gr_diags *d, gr_severity sev, const char *file, uint32_t line, uint32_t col,
+                       const char *fmt, va_list ap){
+  gr_diag *x;
+  gr_buf b;
+  if( d->n==d->cap ){
+    d->cap = d->cap ? d->cap * 2 : 16;
+    d->v = gr_xrealloc(d->v, d->cap * sizeof *d->v);
+  }
+  x = &d->v[d->n++];
+  memset(x, 0, sizeof *x);
+  x->sev = sev;
+  x->orig_sev = sev;
+  x->file = file ? gr_xstrdup(file) : NULL;
+  x->line = line; x->col = col;
+  gr_buf_init(&b);
+  gr_buf_vprintf(&b, fmt, ap);
+  x->msg = gr_buf_detach(&b);
+  d->count[sev]++;
+  return x;
+}
+
+gr_diag *gr_diags_add(gr_diags *d, gr_severity sev, const char *file, uint32_t line, uint32_t col,
+                      const char *fmt, ...){
+  va_list ap;
+  gr_diag *x;
+  va_start(ap, fmt);
+  x = gr_diags_vadd(d, sev, file, line, col, fmt, ap);
+  va_end(ap);
+  return x;
+}
+
+void gr_diag_set(char **field, const char *value){
+  free(*field);
+  *field = value ? gr_xstrdup(value) : NULL;
+}
+
+void gr_diags_append(gr_diags *to, const gr_diags *from){
+  size_t i;
+  for(i = 0; i < from->n; i++){
+    const gr_diag *s = &from->v[i];
+    gr_diag *x = gr_diags_add(to, s->sev, s->file, s->line, s->col, "%s", s->msg);
+    gr_diag_set(&x->code, s->code);
+    gr_diag_set(&x->snippet, s->snippet);
+    gr_diag_set(&x->option, s->option);
+    gr_diag_set(&x->node, s->node);
+    gr_diag_set(&x->rule, s->rule);
+    gr_diag_set(&x->changed_by, s->changed_by);
+    x->orig_sev = s->orig_sev;
+  }
+}
+
+void gr_diags_free(gr_diags *d){
+  size_t i;
+  if( d==NULL ) return;
+  for(i = 0; i < d->n; i++){
+    gr_diag *x = &d->v[i];
+    free(x->code); free(x->msg); free(x->file); free(x->snippet);
+    free(x->option); free(x->node); free(x->rule); free(x->changed_by);
+  }
+  free(d->v);
+  memset(d, 0, sizeof *d);
+}
+
+const char *gr_severity_name(gr_severity s){
+  switch( s ){
+    case GR_SEV_ERROR: return "error";
+    case GR_SEV_WARNING: return "warning";
+    default: return "note";
+  }
+}
+
+void gr_diag_format(gr_buf *out, const gr_diag *d){
+  if( d->file ){
+    gr_buf_adds(out, d->file);
+    if( d->line ){
+      gr_buf_printf(out, ":%u", d->line);
+      if( d->col ) gr_buf_printf(out, ":%u", d->col);
+    }
+    gr_buf_adds(out, ": ");
+  }
+  gr_buf_printf(out, "%s: ", gr_severity_name(d->sev));
+  if( d->code ) gr_buf_printf(out, "[%s] ", d->code);
+  gr_buf_adds(out, d->msg);
+  if( d->changed_by ) gr_buf_printf(out, " [%s by %s]", d->sev < d->orig_sev ? "downgraded" : "raised", d->changed_by);
+  gr_buf_addc(out, '\n');
+  if( d->snippet ){
+    /* a window of the line around the column, so a huge line stays readable */
+    size_t len = strlen(d->snippet), from = 0, to = len, i;
+    size_t col = d->col ? d->col - 1 : 0;
+    if( col > len ) col = len;
+    if( len > 160 ){
+      from = col > 70 ? col - 70 : 0;
+      to = from + 150 < len ? from + 150 : len;
+    }
+    gr_buf_adds(out, from ? " ..." : " ");
+    gr_buf_add(out, d->snippet + from, to - from);
+    gr_buf_adds(out, to < len ? "...\n " : "\n ");
+    if( from ) gr_buf_adds(out, "   ");
+    /* keep tabs so the caret lines up under the same column */
+    for(i = from; i < col && i < to; i++) gr_buf_addc(out, d->snippet[i]=='\t' ? '\t' : ' ');
+    gr_buf_adds(out, "^\n");
+  }
+}

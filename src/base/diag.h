@@ -1,0 +1,66 @@
+/*
+** diag.h: diagnostics as data. Every stage (rule parser, checker, option and
+** ini readers, evaluator, hooks) appends gr_diag records to a gr_diags list;
+** reporters format them (compiler style with a caret line, or JSON). The
+** library never prints.
+**
+** Ownership: a gr_diags owns its records and every string in them;
+** gr_diags_free releases all. Strings passed to gr_diags_add and the
+** gr_diag_set_* helpers are copied.
+*/
+#ifndef GR_DIAG_H
+#define GR_DIAG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdarg.h>
+#include "base/util.h"
+
+/* Where a user-supplied value came from (an option, an ini entry). */
+typedef struct gr_origin {
+  const char *file;       /* "<command line>", an options file or an ini file */
+  uint32_t line, col;     /* 0 when not from a file */
+} gr_origin;
+
+typedef enum gr_severity { GR_SEV_NOTE = 0, GR_SEV_WARNING = 1, GR_SEV_ERROR = 2 } gr_severity;
+
+typedef struct gr_diag {
+  gr_severity sev;
+  char *code;          /* stable code from the rules (e.g. "GE1001"), or NULL */
+  char *msg;
+  char *file;          /* input file the location refers to, or NULL */
+  uint32_t line, col;  /* 1-based; 0 = unknown */
+  char *snippet;       /* the source line for a caret display, or NULL */
+  char *option;        /* option the diagnostic is about, or NULL */
+  char *node;          /* node the diagnostic is about, or NULL */
+  char *rule;          /* "file:line" of the rule that produced it, or NULL */
+  char *changed_by;    /* a hook that changed its severity: "file:line: reason", or NULL */
+  gr_severity orig_sev;/* the severity the rules gave it */
+} gr_diag;
+
+typedef struct gr_diags {
+  gr_diag *v;
+  size_t n, cap;
+  size_t count[3];     /* by severity */
+} gr_diags;
+
+void     gr_diags_init(gr_diags *d);
+gr_diag *gr_diags_add(gr_diags *d, gr_severity sev, const char *file, uint32_t line, uint32_t col,
+                      const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+gr_diag *gr_diags_vadd(gr_diags *d, gr_severity sev, const char *file, uint32_t line, uint32_t col,
+                       const char *fmt, va_list ap);
+void     gr_diag_set(char **field, const char *value);       /* copies value (NULL clears) */
+void     gr_diags_append(gr_diags *to, const gr_diags *from); /* copies every record */
+void     gr_diags_free(gr_diags *d);
+static inline size_t gr_diags_errors(const gr_diags *d){ return d->count[GR_SEV_ERROR]; }
+
+const char *gr_severity_name(gr_severity s);
+
+/* Formats one diagnostic compiler-style into out:
+**   file:line:col: severity: [CODE] message
+**      source line
+**          ^
+** (the last two lines only when a snippet is present). */
+void gr_diag_format(gr_buf *out, const gr_diag *d);
+
+#endif

@@ -1,0 +1,379 @@
+/*
+** util.c: error records, arenas, growable buffers, the string interning pool,
+** a small string map, file reading and edit distance. These are shared by
+** every stage (rule parser, checker, graph loader, evaluator, reporters) and
+** know nothing of the rule language or of GE.
+*/
+#include "config.h"
+#include "base/util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <fcntl.h>
+
+void gr_error_set(gr_error *e, uint32_t line, uint32_t col, const char *fmt, ...){
+  va_list ap;
+  if( e==NULL ) return;
+  e->line = line; e->col = col;
+  va_start(ap, fmt);
+  vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+  va_end(ap);
+}
+
+static void oom(void){
+  static const char m[] = "gerules: out of memory\n";
+  if( write(2, m, sizeof m - 1) < 0 ){ /* nothing more to do */ }
+  abort();
+}
+
+void *gr_xmalloc(size_t n){ void *p = malloc(n ? n : 1); if( !p ) oom(); return p; }
+void *gr_xcalloc(size_t n, size_t m){ void *p = calloc(n ? n : 1, m ? m : 1); if( !p ) oom(); return p; }
+void *gr_xrealloc(void *p, size_t n){ p = realloc(p, n ? n : 1); if( !p ) oom(); return p; }
+char *gr_xstrdup(const char *s){ return gr_xstrndup(s, strlen(s)); }
+char *gr_xstrndup(const char *s, size_t n){
+  char *p = gr_xmalloc(n + 1);
+  memcpy(p, s, n); p[n] = 0;
+  return p;
+}
+char *gr_xasprintf(const char *fmt, ...){
+  gr_buf b; va_list ap;
+  gr_buf_init(&b);
+  va_start(ap, fmt); gr_buf_vprintf(&b, fmt, ap); va_end(ap);
+  return gr_buf_detach(&b);
+}
+
+/* ---- arena ---- */
+struct gr_arena_block { gr_arena_block *next; size_t size; };
+#define ARENA_HDR ((sizeof(gr_arena_block) + 15) & ~(size_t)15)
+
+void gr_arena_init(gr_arena *a){ memset(a, 0, sizeof *a); }
+
+void *gr_arena_alloc(gr_arena *a, size_t n){
+  n = (n + 7) & ~(size_t)7;
+  if( a->head==NULL || a->used + n > a->cap ){
+    size_t sz = a->total < (1u<<20) ? 64u<<10 : 1u<<20;
+    gr_arena_block *b;
+    if( sz < n + ARENA_HDR ) sz = n + ARENA_HDR;
+    b = gr_xmalloc(sz);
+    b->next = a->head; b->size = sz;
+    a->head = b; a->used = ARENA_HDR; a->cap = sz; a->total += sz;
+  }
+  {
+    void *p = (char*)a->head + a->used;
+    a->used += n;
+    return p;
+  }
+}
+void *gr_arena_calloc(gr_arena *a, size_t n){ void *p = gr_arena_alloc(a, n); memset(p, 0, n); return p; }
+char *gr_arena_strndup(gr_arena *a, const char *s, size_t n){
+  char *p = gr_arena_alloc(a, n + 1);
+  memcpy(p, s, n); p[n] = 0;
+  return p;
+}
+void gr_arena_free(gr_arena *a){
+  gr_arena_block *b, *nx;
+  if( a==NULL ) return;
+  for(b = a->head; b; b = nx){ nx = b->next; free(b); }
+  memset(a, 0, sizeof *a);
+}
+
+/* ---- big allocations ---- */
+#define BIG_MIN (1u<<21)
+static size_t big_round(size_t n){ return (n + 4095) & ~(size_t)4095; }
+
+void *gr_big_alloc(size_t n){
+  void *p;
+  if( n < BIG_MIN ) return gr_xcalloc(1, n);
+  p = mmap(NULL, big_round(n), PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0);
+  if( p==MAP_FAILED ) oom();
+#ifdef MADV_HUGEPAGE
+  madvise(p, big_round(n), MADV_HUGEPAGE);
+#endif
+  return p;
+}
+void *gr_big_realloc(void *p, size_t old_n, size_t new_n){
+  void *q;
+  if( p==NULL ) return gr_big_alloc(new_n);
+  if( old_n < BIG_MIN && new_n < BIG_MIN ){
+    q = gr_xrealloc(p, new_n);
+    if( new_n > old_n ) memset((char*)q + old_n, 0, new_n - old_n);
+    return q;
+  }
+  if( old_n < BIG_MIN ){
+    q = gr_big_alloc(new_n);
+    memcpy(q, p, old_n < new_n ? old_n : new_n);
+    free(p);
+    return q;
+  }
+#ifdef MREMAP_MAYMOVE
+  q = mremap(p, big_round(old_n), big_round(new_n), MREMAP_MAYMOVE);
+  if( q==MAP_FAILED ) oom();
+# ifdef MADV_HUGEPAGE
+  madvise(q, big_round(new_n), MADV_HUGEPAGE);
+# endif
+  return q;
+#else
+  q = gr_big_alloc(new_n);
+  memcpy(q, p, old_n < new_n ? old_n : new_n);
+  gr_big_free(p, old_n);
+  return q;
+#endif
+}
+void gr_big_free(void *p, size_t n){
+  if( p==NULL ) return;
+  if( n < BIG_MIN ) free(p);
+  else munmap(p, big_round(n));
+}
+
+/* ---- hashing: a word-at-a-time multiply/xor hash; quality is enough for
+** open addressing with full-hash comparison ---- */
+static inline uint64_t rd64(const unsigned char *p){ uint64_t v; memcpy(&v, p, 8); return v; }
+static inline uint64_t mix(uint64_t h){
+  h ^= h >> 32; h *= 0xd6e8feb86659fd93ULL; h ^= h >> 32;
+  return h;
+}
+uint64_t gr_hash(const void *vp, size_t n){
+  const unsigned char *p = vp;
+  uint64_t h = 0x9e3779b97f4a7c15ULL ^ (n * 0xff51afd7ed558ccdULL);
+  while( n >= 8 ){
+    h = (h ^ rd64(p)) * 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 29;
+    p += 8; n -= 8;
+  }
+  if( n ){
+    uint64_t t = 0;
+    memcpy(&t, p, n);
+    h = (h ^ t) * 0x94d049bb133111ebULL;
+  }
+  return mix(h);
+}
+
+/* ---- string pool ---- */
+void gr_strpool_init(gr_strpool *p){
+  memset(p, 0, sizeof *p);
+  gr_strpool_intern(p, "", 0);
+}
+
+static void pool_rehash(gr_strpool *p, size_t nslots){
+  uint64_t *s = gr_big_alloc(nslots * sizeof *s);
+  size_t i;
+  for(i = 0; i < p->n; i++){
+    const char *str = p->bytes + p->off[i];
+    uint64_t h = gr_hash(str, strlen(str));
+    size_t j = h & (nslots - 1);
+    while( s[j] ) j = (j + 1) & (nslots - 1);
+    s[j] = (h >> 32) << 32 | (uint64_t)(i + 1);
+  }
+  gr_big_free(p->slots, p->nslots * sizeof *p->slots);
+  p->slots = s; p->nslots = nslots;
+}
+
+static int pool_lookup(const gr_strpool *p, const char *s, size_t n, uint64_t h, size_t *slot){
+  size_t j, mask;
+  if( p->nslots==0 ){ *slot = 0; return 0; }
+  mask = p->nslots - 1;
+  for(j = h & mask; p->slots[j]; j = (j + 1) & mask){
+    uint64_t e = p->slots[j];
+    if( (e >> 32)==(h >> 32) ){
+      uint32_t id = (uint32_t)(e & 0xffffffffu) - 1;
+      const char *t = p->bytes + p->off[id];
+      if( memcmp(t, s, n)==0 && t[n]==0 ){ *slot = j; return 1; }
+    }
+  }
+  *slot = j;
+  return 0;
+}
+
+void gr_strpool_reserve(gr_strpool *p, size_t n){
+  size_t ns = p->nslots ? p->nslots : 64;
+  while( (n + 1) * 2 > ns ) ns *= 2;
+  if( ns > p->nslots ) pool_rehash(p, ns);
+}
+
+int gr_strpool_find(const gr_strpool *p, const char *s, size_t n, uint32_t *id){
+  size_t slot;
+  if( !pool_lookup(p, s, n, gr_hash(s, n), &slot) ) return 0;
+  *id = (uint32_t)(p->slots[slot] & 0xffffffffu) - 1;
+  return 1;
+}
+
+uint32_t gr_strpool_intern(gr_strpool *p, const char *s, size_t n){
+  uint64_t h = gr_hash(s, n);
+  size_t slot;
+  uint32_t id;
+  if( pool_lookup(p, s, n, h, &slot) ) return (uint32_t)(p->slots[slot] & 0xffffffffu) - 1;
+  if( (p->n + 1) * 2 > p->nslots ){
+    pool_rehash(p, p->nslots ? p->nslots * 2 : 64);
+    pool_lookup(p, s, n, h, &slot);
+  }
+  if( p->nbytes + n + 1 > p->capbytes ){
+    size_t nc = p->capbytes ? p->capbytes * 2 : 4096;
+    while( nc < p->nbytes + n + 1 ) nc *= 2;
+    p->bytes = gr_big_realloc(p->bytes, p->capbytes, nc);
+    p->capbytes = nc;
+  }
+  if( p->n==p->cap ){
+    size_t nc = p->cap ? p->cap * 2 : 64;
+    p->off = gr_big_realloc(p->off, p->cap * sizeof *p->off, nc * sizeof *p->off);
+    p->cap = nc;
+  }
+  id = (uint32_t)p->n++;
+  p->off[id] = (uint32_t)p->nbytes;
+  memcpy(p->bytes + p->nbytes, s, n);
+  p->bytes[p->nbytes + n] = 0;
+  p->nbytes += n + 1;
+  p->slots[slot] = (h >> 32) << 32 | (uint64_t)(id + 1);
+  return id;
+}
+
+void gr_strpool_free(gr_strpool *p){
+  if( p==NULL ) return;
+  gr_big_free(p->bytes, p->capbytes);
+  gr_big_free(p->off, p->cap * sizeof *p->off);
+  gr_big_free(p->slots, p->nslots * sizeof *p->slots);
+  memset(p, 0, sizeof *p);
+}
+
+/* ---- string map ---- */
+void gr_map_init(gr_map *m){ memset(m, 0, sizeof *m); }
+
+static gr_map_slot *map_find(const gr_map *m, const char *key, uint64_t h){
+  size_t j, mask = m->cap - 1;
+  for(j = h & mask; m->slots[j].key; j = (j + 1) & mask){
+    if( m->slots[j].h==h && strcmp(m->slots[j].key, key)==0 ) return &m->slots[j];
+  }
+  return &m->slots[j];
+}
+void *gr_map_get(const gr_map *m, const char *key){
+  gr_map_slot *s;
+  if( m->cap==0 ) return NULL;
+  s = map_find(m, key, gr_hash(key, strlen(key)));
+  return s->key ? s->val : NULL;
+}
+void *gr_map_put(gr_map *m, const char *key, void *val){
+  uint64_t h = gr_hash(key, strlen(key));
+  gr_map_slot *s;
+  if( (m->n + 1) * 2 > m->cap ){
+    gr_map_slot *old = m->slots;
+    size_t i, oc = m->cap;
+    m->cap = oc ? oc * 2 : 16;
+    m->slots = gr_xcalloc(m->cap, sizeof *m->slots);
+    for(i = 0; i < oc; i++) if( old[i].key ) *map_find(m, old[i].key, old[i].h) = old[i];
+    free(old);
+  }
+  s = map_find(m, key, h);
+  if( s->key ) return s->val;
+  s->key = key; s->val = val; s->h = h;
+  m->n++;
+  return NULL;
+}
+void gr_map_free(gr_map *m){ if( m ){ free(m->slots); memset(m, 0, sizeof *m); } }
+
+/* ---- buffer ---- */
+void gr_buf_init(gr_buf *b){ b->p = NULL; b->n = b->cap = 0; }
+void gr_buf_grow(gr_buf *b, size_t extra){
+  if( b->n + extra + 1 > b->cap ){
+    size_t nc = b->cap ? b->cap * 2 : 256;
+    while( nc < b->n + extra + 1 ) nc *= 2;
+    b->p = gr_xrealloc(b->p, nc);
+    b->cap = nc;
+  }
+}
+void gr_buf_add(gr_buf *b, const void *p, size_t n){
+  gr_buf_grow(b, n);
+  memcpy(b->p + b->n, p, n);
+  b->n += n;
+}
+void gr_buf_adds(gr_buf *b, const char *s){ gr_buf_add(b, s, strlen(s)); }
+void gr_buf_addc(gr_buf *b, char c){ gr_buf_grow(b, 1); b->p[b->n++] = c; }
+void gr_buf_vprintf(gr_buf *b, const char *fmt, va_list ap){
+  va_list ap2;
+  int k;
+  va_copy(ap2, ap);
+  k = vsnprintf(NULL, 0, fmt, ap2);
+  va_end(ap2);
+  if( k < 0 ) return;
+  gr_buf_grow(b, (size_t)k);
+  vsnprintf(b->p + b->n, (size_t)k + 1, fmt, ap);
+  b->n += (size_t)k;
+}
+void gr_buf_printf(gr_buf *b, const char *fmt, ...){
+  va_list ap;
+  va_start(ap, fmt); gr_buf_vprintf(b, fmt, ap); va_end(ap);
+}
+char *gr_buf_cstr(gr_buf *b){ gr_buf_grow(b, 0); b->p[b->n] = 0; return b->p; }
+char *gr_buf_detach(gr_buf *b){ char *p = gr_buf_cstr(b); gr_buf_init(b); return p; }
+void gr_buf_free(gr_buf *b){ if( b ){ free(b->p); gr_buf_init(b); } }
+
+/* ---- files ---- */
+char *gr_read_file(const char *path, size_t *len, gr_error *err){
+  int fd = strcmp(path, "-")==0 ? 0 : open(path, O_RDONLY);
+  gr_buf b;
+  if( fd < 0 ){
+    gr_error_set(err, 0, 0, "cannot open: %s", strerror(errno));
+    return NULL;
+  }
+  gr_buf_init(&b);
+  for(;;){
+    ssize_t k;
+    gr_buf_grow(&b, 65536);
+    k = read(fd, b.p + b.n, b.cap - b.n - 1);
+    if( k < 0 ){
+      if( errno==EINTR ) continue;
+      gr_error_set(err, 0, 0, "cannot read: %s", strerror(errno));
+      if( fd ) close(fd);
+      gr_buf_free(&b);
+      return NULL;
+    }
+    if( k==0 ) break;
+    b.n += (size_t)k;
+  }
+  if( fd ) close(fd);
+  if( len ) *len = b.n;
+  return gr_buf_detach(&b);
+}
+
+int gr_split_next(const char **p, const char *sep, const char **elem, size_t *len){
+  const char *a = *p, *b, *q;
+  if( a==NULL ) return 0;
+  q = sep[0] ? strstr(a, sep) : NULL;
+  b = q ? q : a + strlen(a);
+  while( a < b && (*a==' ' || *a=='\t') ) a++;
+  while( b > a && (b[-1]==' ' || b[-1]=='\t') ) b--;
+  *elem = a;
+  *len = (size_t)(b - a);
+  *p = q ? q + strlen(sep) : NULL;
+  return 1;
+}
+
+unsigned gr_edit_distance(const char *a, const char *b, unsigned cap){
+  size_t la = strlen(a), lb = strlen(b), i, j;
+  unsigned *row, best, r;
+  if( la > 64 || lb > 64 ) return cap + 1;
+  if( (la > lb ? la - lb : lb - la) > cap ) return cap + 1;
+  row = gr_xmalloc((lb + 1) * sizeof *row);
+  for(j = 0; j <= lb; j++) row[j] = (unsigned)j;
+  for(i = 1; i <= la; i++){
+    unsigned prev = row[0], tmp;
+    row[0] = (unsigned)i; best = row[0];
+    for(j = 1; j <= lb; j++){
+      unsigned ca = (unsigned char)a[i-1], cb = (unsigned char)b[j-1];
+      unsigned cost = tolower((int)ca)==tolower((int)cb) ? 0 : 1;   /* case-insensitive */
+      tmp = row[j];
+      r = prev + cost;
+      if( row[j] + 1 < r ) r = row[j] + 1;
+      if( row[j-1] + 1 < r ) r = row[j-1] + 1;
+      row[j] = r; prev = tmp;
+      if( r < best ) best = r;
+    }
+    if( best > cap ){ free(row); return cap + 1; }
+  }
+  r = row[lb];
+  free(row);
+  return r > cap ? cap + 1 : r;
+}

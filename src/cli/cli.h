@@ -1,0 +1,71 @@
+/*
+** cli.h: what the gerules command's source files share: the parsed global
+** options, rule-set loading, diagnostic printing and the subcommand entry
+** points. Only the CLI prints and exits; the library never does.
+**
+** Ownership: cli_ctx owns the rule set it loads (freed by cli_ctx_free) and
+** the diagnostics gathered while loading.
+*/
+#ifndef GR_CLI_H
+#define GR_CLI_H
+
+#include "lang/ruleset.h"
+#include "base/diag.h"
+#include "eval/eval.h"
+#include "model/graph.h"
+#include "hooks/hooks.h"
+#include "options/optfile.h"
+
+#define EXIT_CONFIG 1      /* the configuration has errors */
+#define EXIT_INPUT 2       /* usage error, unreadable or malformed input */
+
+typedef struct cli_ctx {
+  const char *rules_path;       /* --rules, or NULL for the default */
+  gr_ruleset *rs;
+  gr_diags diags;
+} cli_ctx;
+
+/* Loads the rule set (--rules, $GERULES_RULES, the installed set, or the
+** source tree's rules/ for an uninstalled build). Prints the errors and
+** returns NULL on failure. */
+gr_ruleset *cli_load_rules(cli_ctx *c);
+const char *cli_default_rules(void);
+void cli_print_diags(const gr_diags *d);
+void cli_ctx_free(cli_ctx *c);
+int  cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int  cli_format_arg(const char *cmd, const char *v, int *json);
+
+/* cli_input.c: the inputs eval and tile share (graph, --chip, --run-mode,
+** -o, --options, --hook and its limits). cli_input owns its option inputs
+** and hook list; the strings point into argv. */
+typedef struct cli_input {
+  const char *cmd;
+  const char *graph, *chip, *run_mode;
+  gr_optinputs opts;
+  const char **hooks; size_t nhooks;
+  gr_hooks_limits lim;
+} cli_input;
+void cli_input_init(cli_input *in, const char *cmd);
+void cli_input_free(cli_input *in);
+/* argv[*i] is "--opt VALUE" or "--opt=VALUE": 1 with *out set, 0 not this
+** option, -1 usage error (printed). */
+int  cli_arg_value(const char *cmd, const char *opt, int *i, int argc, char **argv, const char **out);
+/* Takes argv[*i] when it is a shared input or the graph path: 1 taken, 0 not
+** ours (a command option), -1 error (printed; exit 2). */
+int  cli_input_arg(cli_input *in, int *i, int argc, char **argv);
+const char *cli_graph_name(const cli_input *in);
+gr_graph *cli_load_graph(const cli_input *in);             /* prints the located error */
+int  cli_load_hooks(const cli_input *in, const gr_ruleset *rs, gr_hooks **out);   /* bundle, then --hook */
+void cli_eval_config(const cli_input *in, gr_graph *g, gr_hooks *hooks, gr_eval_config *cfg);
+/* gr_eval, printing why it failed (no chip, unreadable input, failing hook):
+** NULL means exit status 2. */
+gr_result *cli_evaluate(const cli_input *in, const gr_ruleset *rs, const gr_eval_config *cfg);
+
+int cmd_check(cli_ctx *c, int argc, char **argv);
+int cmd_chips(cli_ctx *c, int argc, char **argv);
+int cmd_options(cli_ctx *c, int argc, char **argv);
+int cmd_explain(cli_ctx *c, int argc, char **argv);
+int cmd_eval(cli_ctx *c, int argc, char **argv);
+int cmd_tile(cli_ctx *c, int argc, char **argv);
+
+#endif

@@ -1,0 +1,189 @@
+/*
+** cli_input.c: the inputs that `eval` and `tile` take alike: the graph file,
+** --chip, --run-mode, -o KEY=VALUE, --options FILE, --hook FILE and the
+** --hook-* limits. Parsing them, loading the graph and the hooks, and
+** printing their errors (located, exit 2) live here once for both commands.
+*/
+#include "config.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+
+void cli_input_init(cli_input *in, const char *cmd){
+  memset(in, 0, sizeof *in);
+  in->cmd = cmd;
+  in->run_mode = "inference";
+  gr_optinputs_init(&in->opts);
+  gr_hooks_limits_default(&in->lim);
+}
+
+void cli_input_free(cli_input *in){
+  gr_optinputs_free(&in->opts);
+  free(in->hooks);
+  in->hooks = NULL;
+}
+
+int cli_arg_value(const char *cmd, const char *opt, int *i, int argc, char **argv, const char **out){
+  size_t l = strlen(opt);
+  if( strcmp(argv[*i], opt)==0 ){
+    if( *i + 1 >= argc ){ cli_usage_error(cmd, "%s needs a value", opt); return -1; }
+    *out = argv[++*i];
+    return 1;
+  }
+  if( strncmp(argv[*i], opt, l)==0 && argv[*i][l]=='=' ){ *out = argv[*i] + l + 1; return 1; }
+  return 0;
+}
+
+/* A positive number for a --hook-* limit: an integer (or, when real, a decimal). */
+static int limit_arg(const char *cmd, const char *opt, const char *v, int real, double max, double *out){
+  char *end;
+  double x;
+  errno = 0;
+  x = real ? strtod(v, &end) : (double)strtoull(v, &end, 10);
+  if( errno || end==v || *end || !(x > 0) || x > max || (!real && strchr(v, '-')) ){
+    cli_usage_error(cmd, "%s expects a positive %s up to %.0f, got '%s'", opt, real ? "number" : "integer", max, v);
+    return -1;
+  }
+  *out = x;
+  return 0;
+}
+
+static int add_kv(cli_input *in, const char *kv){
+  const char *eq = strchr(kv, '=');
+  if( eq==NULL || eq==kv ){ cli_usage_error(in->cmd, "-o expects KEY=VALUE, got '%s'", kv); return -1; }
+  gr_optinputs_add(&in->opts, kv, (size_t)(eq - kv), eq + 1, strlen(eq + 1), "<command line>", 0, 0);
+  return 0;
+}
+
+int cli_input_arg(cli_input *in, int *i, int argc, char **argv){
+  const char *v = NULL, *cmd = in->cmd;
+  double x;
+  int k;
+  if( (k = cli_arg_value(cmd, "--chip", i, argc, argv, &v))!=0 ){ if( k > 0 ) in->chip = v; return k; }
+  if( (k = cli_arg_value(cmd, "--run-mode", i, argc, argv, &v))!=0 ){
+    if( k < 0 ) return -1;
+    if( strcmp(v, "inference") && strcmp(v, "training") ){
+      cli_usage_error(cmd, "--run-mode is inference or training, not '%s'", v);
+      return -1;
+    }
+    in->run_mode = v;
+    return 1;
+  }
+  if( (k = cli_arg_value(cmd, "--hook", i, argc, argv, &v))!=0 ){
+    if( k < 0 ) return -1;
+    in->hooks = gr_xrealloc(in->hooks, (in->nhooks + 1) * sizeof *in->hooks);
+    in->hooks[in->nhooks++] = v;
+    return 1;
+  }
+  if( (k = cli_arg_value(cmd, "--hook-memory", i, argc, argv, &v))!=0 ){
+    if( k < 0 || limit_arg(cmd, "--hook-memory", v, 0, 1048576, &x) ) return -1;
+    in->lim.memory = (size_t)x << 20;
+    return 1;
+  }
+  if( (k = cli_arg_value(cmd, "--hook-instructions", i, argc, argv, &v))!=0 ){
+    if( k < 0 || limit_arg(cmd, "--hook-instructions", v, 0, 1e18, &x) ) return -1;
+    in->lim.instructions = (uint64_t)x;
+    return 1;
+  }
+  if( (k = cli_arg_value(cmd, "--hook-timeout", i, argc, argv, &v))!=0 ){
+    if( k < 0 || limit_arg(cmd, "--hook-timeout", v, 1, 86400, &x) ) return -1;
+    in->lim.timeout = x;
+    return 1;
+  }
+  if( (k = cli_arg_value(cmd, "--options", i, argc, argv, &v))!=0 ){
+    gr_error err;
+    if( k < 0 ) return -1;
+    memset(&err, 0, sizeof err);
+    if( gr_optfile_read(&in->opts, v, &err)!=0 ){
+      if( err.line ) fprintf(stderr, "%s:%u:%u: error: %s\n", v, err.line, err.col, err.msg);
+      else fprintf(stderr, "%s: error: %s\n", v, err.msg);
+      return -1;
+    }
+    return 1;
+  }
+  if( strcmp(argv[*i], "-o")==0 ){
+    if( *i + 1 >= argc ){ cli_usage_error(cmd, "-o needs KEY=VALUE"); return -1; }
+    return add_kv(in, argv[++*i]) ? -1 : 1;
+  }
+  if( strncmp(argv[*i], "-o", 2)==0 && argv[*i][2] ) return add_kv(in, argv[*i] + 2) ? -1 : 1;
+  if( argv[*i][0]=='-' && argv[*i][1] ) return 0;          /* the command's own option */
+  if( in->graph ){
+    cli_usage_error(cmd, "only one graph per run ('%s' and '%s')", in->graph, argv[*i]);
+    return -1;
+  }
+  in->graph = argv[*i];
+  return 1;
+}
+
+const char *cli_graph_name(const cli_input *in){
+  return strcmp(in->graph, "-")==0 ? "<stdin>" : in->graph;
+}
+
+gr_graph *cli_load_graph(const cli_input *in){
+  gr_error err;
+  gr_graph *g;
+  memset(&err, 0, sizeof err);
+  g = gr_graph_load_file(in->graph, &err);
+  if( g==NULL ){
+    if( err.line ) fprintf(stderr, "%s:%u:%u: error: %s\n", cli_graph_name(in), err.line, err.col, err.msg);
+    else fprintf(stderr, "%s: error: %s\n", cli_graph_name(in), err.msg);
+  }
+  return g;
+}
+
+static void hook_log(void *ud, const char *line){
+  (void)ud;
+  fprintf(stderr, "%s\n", line);
+}
+
+int cli_load_hooks(const cli_input *in, const gr_ruleset *rs, gr_hooks **out){
+  gr_hooks *h;
+  gr_error err;
+  size_t i;
+  *out = NULL;
+  if( rs->nhook_files==0 && in->nhooks==0 ) return 0;
+  h = gr_hooks_new(rs, &in->lim);
+  gr_hooks_set_log(h, hook_log, NULL);
+  for(i = 0; i < rs->nhook_files + in->nhooks; i++){
+    const char *path = i < rs->nhook_files ? rs->hook_files[i] : in->hooks[i - rs->nhook_files];
+    memset(&err, 0, sizeof err);
+    if( gr_hooks_load_file(h, path, &err)!=0 ){
+      if( err.line ) fprintf(stderr, "%s:%u: error: %s\n", path, err.line, err.msg);
+      else fprintf(stderr, "%s: error: %s\n", path, err.msg);
+      gr_hooks_free(h);
+      return -1;
+    }
+  }
+  *out = h;
+  return 0;
+}
+
+void cli_eval_config(const cli_input *in, gr_graph *g, gr_hooks *hooks, gr_eval_config *cfg){
+  memset(cfg, 0, sizeof *cfg);
+  cfg->chip = in->chip;
+  cfg->run_mode = in->run_mode;
+  cfg->inputs = in->opts.v;
+  cfg->ninputs = in->opts.n;
+  cfg->graph = g;
+  cfg->graph_file = cli_graph_name(in);
+  cfg->hooks = hooks ? gr_hooks_vtable(hooks) : NULL;
+}
+
+gr_result *cli_evaluate(const cli_input *in, const gr_ruleset *rs, const gr_eval_config *cfg){
+  gr_error err;
+  gr_result *r;
+  memset(&err, 0, sizeof err);
+  r = gr_eval(rs, cfg, &err);
+  if( r==NULL ){
+    fprintf(stderr, "gerules %s: error: %s\n", in->cmd, err.msg);
+    return NULL;
+  }
+  if( r->fatal ){               /* an unreadable input or a failing hook: exit 2 */
+    cli_print_diags(&r->diags);
+    gr_result_free(r);
+    return NULL;
+  }
+  return r;
+}

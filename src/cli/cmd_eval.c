@@ -1,0 +1,150 @@
+/*
+** cmd_eval.c: `gerules eval GRAPH`: gathers the user's options (-o, --options
+** files, --chip, --run-mode), loads the graph with the streaming loader,
+** loads the Lua site policies (the bundle's `hook` files, then every --hook
+** in command-line order, under the --hook-* limits), evaluates, and writes
+** the text or JSON report (or one node's decision chain) to stdout or,
+** atomically, to --output FILE. Nothing is written to stdout unless the
+** whole evaluation succeeded; hook `print` output goes to stderr.
+*/
+#include "config.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "eval/eval.h"
+#include "model/graph.h"
+#include "hooks/hooks.h"
+#include "options/optfile.h"
+#include "report/out.h"
+#include "report/report.h"
+
+static const char eval_usage[] =
+  "usage: gerules eval GRAPH [options]\n"
+  "Resolves every node of GRAPH (the JSON written by `atc --mode=1`; - reads stdin):\n"
+  "its precision mode and tiling placement with the rule and input line that decided\n"
+  "them, and every invalid, ignored or unsupported option.\n"
+  "\n"
+  "  --chip SOC                 the SoC (or give the SOC_VERSION option)\n"
+  "  -o KEY=VALUE               an option by ir_option name, GE key or ATC flag (repeatable)\n"
+  "  --options FILE             options from a JSON object or KEY=VALUE lines (repeatable)\n"
+  "  --run-mode MODE            inference (default, as ATC) or training\n"
+  "  --format text|json         report format (default text)\n"
+  "  --all-nodes                text: list every node, not only those that differ from the defaults\n"
+  "  --explain NODE             print the full decision chain of one node\n"
+  "  --no-provenance            json: leave out the per-node provenance arrays\n"
+  "  --output FILE              write the report to FILE (atomically) instead of stdout\n"
+  "  --hook FILE.lua            run a Lua site policy (repeatable, in order; see doc/lua-api.md)\n"
+  "  --hook-memory MIB          memory cap of each hook script (default 64)\n"
+  "  --hook-instructions N      Lua instructions per evaluation, all hooks together (default 100000000)\n"
+  "  --hook-timeout SECONDS     run time per evaluation, all hooks together (default 10)\n"
+  "\n"
+  "exit status: 0 no error, 1 the configuration has errors, 2 usage error or bad input\n";
+
+typedef struct eval_args {
+  const char *explain, *output;
+  int json, all_nodes, provenance;
+} eval_args;
+
+int cmd_eval(cli_ctx *c, int argc, char **argv){
+  eval_args a;
+  cli_input in;
+  gr_ruleset *rs;
+  gr_graph *g = NULL;
+  gr_result *r = NULL, *base = NULL;
+  gr_eval_config cfg;
+  gr_report_opts ro;
+  gr_error err;
+  gr_out o;
+  gr_hooks *hooks = NULL;
+  int i, rc = 0, k;
+  uint32_t explain_node = GR_NONE;
+
+  memset(&a, 0, sizeof a);
+  a.provenance = 1;
+  cli_input_init(&in, "eval");
+  memset(&err, 0, sizeof err);
+  for(i = 0; i < argc; i++){
+    const char *v = NULL;
+    if( strcmp(argv[i], "--help")==0 || strcmp(argv[i], "-h")==0 ){ fputs(eval_usage, stdout); cli_input_free(&in); return 0; }
+    if( (k = cli_arg_value("eval", "--explain", &i, argc, argv, &v))!=0 ){ if( k < 0 ) goto usage; a.explain = v; continue; }
+    if( (k = cli_arg_value("eval", "--output", &i, argc, argv, &v))!=0 ){ if( k < 0 ) goto usage; a.output = v; continue; }
+    if( (k = cli_arg_value("eval", "--format", &i, argc, argv, &v))!=0 ){
+      if( k < 0 || cli_format_arg("eval", v, &a.json) ) goto usage;
+      continue;
+    }
+    if( strcmp(argv[i], "--all-nodes")==0 ){ a.all_nodes = 1; continue; }
+    if( strcmp(argv[i], "--no-provenance")==0 ){ a.provenance = 0; continue; }
+    if( (k = cli_input_arg(&in, &i, argc, argv))!=0 ){ if( k < 0 ) goto usage; continue; }
+    cli_usage_error("eval", "unknown option '%s'", argv[i]);
+    goto usage;
+  }
+  if( in.graph==NULL ){ cli_usage_error("eval", "no graph file given"); goto usage; }
+  if( (rs = cli_load_rules(c))==NULL || cli_load_hooks(&in, rs, &hooks)!=0 ){
+    cli_input_free(&in);
+    return EXIT_INPUT;
+  }
+  if( (g = cli_load_graph(&in))==NULL ){
+    gr_hooks_free(hooks);
+    cli_input_free(&in);
+    return EXIT_INPUT;
+  }
+  if( a.explain && !gr_graph_find_node(g, a.explain, &explain_node) ){
+    fprintf(stderr, "gerules eval: error: no node named '%s' in %s\n", a.explain, in.graph);
+    rc = EXIT_INPUT;
+    goto done;
+  }
+
+  cli_eval_config(&in, g, hooks, &cfg);
+  cfg.keep_candidates = (a.json && a.provenance) || a.explain;
+  if( (r = cli_evaluate(&in, rs, &cfg))==NULL ){ rc = EXIT_INPUT; goto done; }
+  if( !a.json && !a.explain && !a.all_nodes ){
+    /* the same chip and run mode without any option: what "default" means */
+    gr_eval_config bc = cfg;
+    bc.inputs = NULL; bc.ninputs = 0; bc.keep_candidates = 0;
+    bc.hooks = NULL;              /* "default" means without site policies too */
+    if( in.chip==NULL ) bc.chip = r->soc_name;
+    base = gr_eval(rs, &bc, &err);
+  }
+
+  memset(&ro, 0, sizeof ro);
+  ro.all_nodes = a.all_nodes;
+  ro.provenance = a.provenance;
+  ro.rules_path = c->rules_path ? c->rules_path : cli_default_rules();
+  ro.graph_path = cfg.graph_file;
+  fflush(stdout);
+  if( a.output ){
+    if( gr_out_open_file(&o, a.output, &err)!=0 ){
+      fprintf(stderr, "gerules eval: error: %s\n", err.msg);
+      rc = EXIT_INPUT;
+      goto done;
+    }
+  }else{
+    gr_out_init_fd(&o, 1);
+  }
+  if( a.explain ) gr_report_explain(&o, r, explain_node, a.json, &ro);
+  else if( a.json ) gr_report_json(&o, r, &ro);
+  else gr_report_text(&o, r, base, &ro);
+  if( gr_out_close(&o, &err)!=0 ){
+    fprintf(stderr, "gerules eval: error: %s\n", err.msg);
+    rc = EXIT_INPUT;
+    goto done;
+  }
+  if( a.json || a.explain ){
+    /* the diagnostics are in the report; say the outcome on stderr too */
+    if( r->diags.count[GR_SEV_ERROR] ) fprintf(stderr, "gerules eval: %zu error%s in the configuration\n",
+                                               r->diags.count[GR_SEV_ERROR], r->diags.count[GR_SEV_ERROR]==1 ? "" : "s");
+  }
+  rc = r->diags.count[GR_SEV_ERROR] ? EXIT_CONFIG : 0;
+done:
+  gr_result_free(base);
+  gr_result_free(r);
+  gr_graph_free(g);
+  gr_hooks_free(hooks);
+  cli_input_free(&in);
+  return rc;
+usage:
+  cli_input_free(&in);
+  return EXIT_INPUT;
+}

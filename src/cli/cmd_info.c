@@ -1,0 +1,736 @@
+/*
+** cmd_info.c: the subcommands that read only the rule set: `check` (load and
+** verify rule files), `chips` (product lines, SoCs, hardware, capabilities),
+** `options` (every option with key, values, defaults and product support, or
+** a verdict for one chip) and `explain` (the description and facts of one
+** name). Each has a text form and a JSON form with stable field names.
+*/
+#include "config.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "eval/eval.h"
+#include "report/out.h"
+
+#define S(n) ((n)==1 ? "" : "s")
+
+static int is_help(const char *a){ return strcmp(a, "--help")==0 || strcmp(a, "-h")==0; }
+
+/* ------------------------------------------------------------------ */
+/* check */
+
+static const char check_usage[] =
+  "usage: gerules check [FILE|DIR...]\n"
+  "Checks rule files (default: the rule set in use) and reports every error.\n";
+
+int cmd_check(cli_ctx *c, int argc, char **argv){
+  const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+  size_t n = 0;
+  int i;
+  gr_ruleset *rs;
+  for(i = 0; i < argc; i++){
+    if( is_help(argv[i]) ){ fputs(check_usage, stdout); free(paths); return 0; }
+    if( argv[i][0]=='-' && argv[i][1] ){ free(paths); return cli_usage_error("check", "unknown option '%s'", argv[i]); }
+    paths[n++] = argv[i];
+  }
+  if( n==0 ) paths[n++] = c->rules_path ? c->rules_path : cli_default_rules();
+  rs = gr_ruleset_load(paths, n, &c->diags);
+  cli_print_diags(&c->diags);
+  free(paths);
+  if( rs==NULL ){
+    fprintf(stderr, "gerules check: %zu error%s\n", gr_diags_errors(&c->diags), gr_diags_errors(&c->diags)==1 ? "" : "s");
+    return EXIT_INPUT;
+  }
+  printf("%s%s%s: %zu file%s, %zu product line%s, %zu SoC%s, %zu option%s, %zu mode%s, %zu table%s, "
+         "%zu slot%s, %zu source%s, %zu rule%s, %zu relation%s: ok",
+         rs->bundle_name ? rs->bundle_name : "rules", rs->bundle_version ? " " : "",
+         rs->bundle_version ? rs->bundle_version : "", rs->nfiles, S(rs->nfiles),
+         rs->nproducts, S(rs->nproducts), rs->nsocs, S(rs->nsocs), rs->noptions, S(rs->noptions),
+         rs->nmodes, S(rs->nmodes), rs->ntables, S(rs->ntables), rs->nslots, S(rs->nslots),
+         rs->nsources, S(rs->nsources), rs->nrules, S(rs->nrules), rs->nrelations, S(rs->nrelations));
+  if( c->diags.count[GR_SEV_WARNING] ) printf(" (%zu warning%s)", c->diags.count[GR_SEV_WARNING], c->diags.count[GR_SEV_WARNING]==1 ? "" : "s");
+  printf("\n");
+  gr_ruleset_free(rs);
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* chips */
+
+static const char chips_usage[] =
+  "usage: gerules chips [--format text|json]\n"
+  "Lists every product line and SoC of the rule set with its hardware numbers and capabilities.\n";
+
+static void caps_list(const gr_ruleset *rs, const uint8_t *caps, gr_buf *b){
+  size_t k, n = 0;
+  for(k = 0; k < rs->ncaps; k++) if( caps[k] ) gr_buf_printf(b, "%s%s", n++ ? "," : "", rs->cap_names[k]);
+  if( n==0 ) gr_buf_adds(b, "-");
+}
+
+int cmd_chips(cli_ctx *c, int argc, char **argv){
+  int json = 0, i;
+  gr_ruleset *rs;
+  gr_out o;
+  size_t p, s, k;
+  for(i = 0; i < argc; i++){
+    if( is_help(argv[i]) ){ fputs(chips_usage, stdout); return 0; }
+    if( strcmp(argv[i], "--format")==0 ){ if( cli_format_arg("chips", i + 1 < argc ? argv[++i] : NULL, &json) ) return EXIT_INPUT; }
+    else if( strncmp(argv[i], "--format=", 9)==0 ){ if( cli_format_arg("chips", argv[i] + 9, &json) ) return EXIT_INPUT; }
+    else return cli_usage_error("chips", "unexpected argument '%s'", argv[i]);
+  }
+  if( (rs = cli_load_rules(c))==NULL ) return EXIT_INPUT;
+  fflush(stdout);
+  gr_out_init_fd(&o, 1);
+  if( json ){
+    gr_jw w;
+    gr_jw_init(&w, &o, 2);
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "chips"); gr_jw_arr(&w);
+    for(s = 0; s < rs->nsocs; s++){
+      const gr_soc *sc = &rs->socs[s];
+      gr_jw_obj(&w);
+      gr_jw_key(&w, "soc"); gr_jw_str(&w, sc->name);
+      gr_jw_key(&w, "pattern"); gr_jw_bool(&w, sc->is_pattern);
+      gr_jw_key(&w, "product"); gr_jw_str(&w, rs->products[sc->product].name);
+      gr_jw_key(&w, "product_title"); gr_jw_str(&w, rs->products[sc->product].title);
+      for(k = 0; k < rs->nhw; k++){ gr_jw_key(&w, rs->hw_names[k]); gr_jw_int(&w, sc->hw[k]); }
+      gr_jw_key(&w, "caps"); gr_jw_arr(&w);
+      for(k = 0; k < rs->ncaps; k++) if( sc->caps[k] ) gr_jw_str(&w, rs->cap_names[k]);
+      gr_jw_end_arr(&w);
+      gr_jw_end_obj(&w);
+    }
+    gr_jw_end_arr(&w);
+    gr_jw_end_obj(&w);
+  }else{
+    size_t wsoc = 3, wprod = 7;
+    gr_buf b;
+    gr_buf_init(&b);
+    for(s = 0; s < rs->nsocs; s++){
+      size_t l = strlen(rs->socs[s].name) + (rs->socs[s].is_pattern ? 2 : 0);
+      if( l > wsoc ) wsoc = l;
+      if( strlen(rs->products[rs->socs[s].product].name) > wprod ) wprod = strlen(rs->products[rs->socs[s].product].name);
+    }
+    gr_out_printf(&o, "%-*s  %-*s", (int)wprod, "PRODUCT", (int)wsoc, "SOC");
+    for(k = 0; k < rs->nhw; k++) gr_out_printf(&o, "  %s", rs->hw_names[k]);
+    gr_out_puts(&o, "  caps\n");
+    for(p = 0; p < rs->nproducts; p++){
+      for(s = 0; s < rs->nsocs; s++){
+        const gr_soc *sc = &rs->socs[s];
+        char name[300];
+        if( sc->product!=(int)p ) continue;
+        snprintf(name, sizeof name, sc->is_pattern ? "/%s/" : "%s", sc->name);
+        gr_out_printf(&o, "%-*s  %-*s", (int)wprod, rs->products[p].name, (int)wsoc, name);
+        for(k = 0; k < rs->nhw; k++) gr_out_printf(&o, "  %*lld", (int)strlen(rs->hw_names[k]), (long long)sc->hw[k]);
+        b.n = 0;
+        caps_list(rs, sc->caps, &b);
+        gr_out_printf(&o, "  %s\n", gr_buf_cstr(&b));
+      }
+    }
+    gr_out_puts(&o, "\n");
+    for(p = 0; p < rs->nproducts; p++) gr_out_printf(&o, "%-*s  %s\n", (int)wprod, rs->products[p].name, rs->products[p].title);
+    gr_buf_free(&b);
+  }
+  if( gr_out_close(&o, NULL)!=0 ) return EXIT_INPUT;
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* options */
+
+static const char options_usage[] =
+  "usage: gerules options [--chip SOC] [--run-mode inference|training] [--format text|json]\n"
+  "Lists every option with its GE key, values, defaults and product support; with --chip,\n"
+  "a supported/unsupported verdict for that chip, each value and each precision mode.\n";
+
+static void support_names(const gr_ruleset *rs, const gr_support *s, gr_buf *b){
+  size_t p, n = 0, start = b->n;
+  for(p = 0; p < rs->nproducts; p++) if( gr_support_on(s, (int)p) ) gr_buf_printf(b, "%s%s", n++ ? "," : "", rs->products[p].name);
+  if( n==0 ) gr_buf_adds(b, "none");
+  else if( n==rs->nproducts && n > 1 ){ b->n = start; gr_buf_adds(b, "all"); }
+}
+
+static void jw_support(gr_jw *w, const gr_ruleset *rs, const gr_support *s){
+  size_t p;
+  gr_jw_arr(w);
+  for(p = 0; p < rs->nproducts; p++) if( gr_support_on(s, (int)p) ) gr_jw_str(w, rs->products[p].name);
+  gr_jw_end_arr(w);
+}
+
+static const gr_support *value_support(const gr_option *o, size_t v){
+  return o->value_support[v].stated ? &o->value_support[v] : &o->support;
+}
+
+static int find_chip(cli_ctx *c, const char *chip, const char *cmd){
+  const gr_ruleset *rs = c->rs;
+  int soc = gr_ruleset_find_soc(rs, chip);
+  if( soc < 0 ){
+    const char **names = calloc(rs->nsocs + 1, sizeof *names);
+    const char *s;
+    size_t n = 0, i;
+    for(i = 0; i < rs->nsocs; i++) if( !rs->socs[i].is_pattern ) names[n++] = rs->socs[i].name;
+    s = gr_suggest(chip, names, n);
+    free(names);
+    if( s ) cli_usage_error(cmd, "unknown chip '%s'; did you mean '%s'? (see 'gerules chips')", chip, s);
+    else cli_usage_error(cmd, "unknown chip '%s' (see 'gerules chips')", chip);
+  }
+  return soc;
+}
+
+int cmd_options(cli_ctx *c, int argc, char **argv){
+  int json = 0, i;
+  const char *chip = NULL, *run_mode = "inference";
+  gr_ruleset *rs;
+  gr_out o;
+  gr_jw w;
+  size_t k, v;
+  for(i = 0; i < argc; i++){
+    if( is_help(argv[i]) ){ fputs(options_usage, stdout); return 0; }
+    if( strcmp(argv[i], "--format")==0 ){ if( cli_format_arg("options", i + 1 < argc ? argv[++i] : NULL, &json) ) return EXIT_INPUT; }
+    else if( strncmp(argv[i], "--format=", 9)==0 ){ if( cli_format_arg("options", argv[i] + 9, &json) ) return EXIT_INPUT; }
+    else if( strcmp(argv[i], "--chip")==0 ){ if( i + 1 >= argc ) return cli_usage_error("options", "--chip needs a SoC"); chip = argv[++i]; }
+    else if( strncmp(argv[i], "--chip=", 7)==0 ) chip = argv[i] + 7;
+    else if( strcmp(argv[i], "--run-mode")==0 ){ if( i + 1 >= argc ) return cli_usage_error("options", "--run-mode needs a value"); run_mode = argv[++i]; }
+    else if( strncmp(argv[i], "--run-mode=", 11)==0 ) run_mode = argv[i] + 11;
+    else return cli_usage_error("options", "unexpected argument '%s'", argv[i]);
+  }
+  if( strcmp(run_mode, "inference") && strcmp(run_mode, "training") ) return cli_usage_error("options", "--run-mode is inference or training, not '%s'", run_mode);
+  if( (rs = cli_load_rules(c))==NULL ) return EXIT_INPUT;
+  fflush(stdout);
+  if( chip ){
+    gr_eval_config cfg;
+    gr_result *r;
+    gr_error err;
+    int product;
+    if( find_chip(c, chip, "options") < 0 ) return EXIT_INPUT;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.chip = chip; cfg.run_mode = run_mode;
+    r = gr_eval(rs, &cfg, &err);
+    if( r==NULL ){ fprintf(stderr, "gerules options: error: %s\n", err.msg); return EXIT_INPUT; }
+    product = r->product;
+    gr_out_init_fd(&o, 1);
+    if( json ){
+      gr_jw_init(&w, &o, 2);
+      gr_jw_obj(&w);
+      gr_jw_key(&w, "chip"); gr_jw_obj(&w);
+      gr_jw_key(&w, "soc"); gr_jw_str(&w, chip);
+      gr_jw_key(&w, "product"); gr_jw_str(&w, rs->products[product].name);
+      gr_jw_key(&w, "product_title"); gr_jw_str(&w, rs->products[product].title);
+      gr_jw_end_obj(&w);
+      gr_jw_key(&w, "run_mode"); gr_jw_str(&w, run_mode);
+      gr_jw_key(&w, "options"); gr_jw_arr(&w);
+      for(k = 0; k < rs->noptions; k++){
+        const gr_option *op = &rs->options[k];
+        const gr_optstate *st = gr_option_state(r, (int)k);
+        gr_jw_obj(&w);
+        gr_jw_key(&w, "name"); gr_jw_str(&w, op->name);
+        gr_jw_key(&w, "key"); gr_jw_str(&w, op->key);
+        gr_jw_key(&w, "supported"); gr_jw_bool(&w, gr_support_on(&op->support, product));
+        if( op->support.reason ){ gr_jw_key(&w, "reason"); gr_jw_str(&w, op->support.reason); }
+        gr_jw_key(&w, "default"); gr_jw_str(&w, st->value);
+        gr_jw_key(&w, "values"); gr_jw_arr(&w);
+        for(v = 0; v < op->nvalues; v++){
+          gr_jw_obj(&w);
+          gr_jw_key(&w, "value"); gr_jw_str(&w, op->values[v]);
+          gr_jw_key(&w, "supported"); gr_jw_bool(&w, gr_support_on(value_support(op, v), product));
+          gr_jw_end_obj(&w);
+        }
+        gr_jw_end_arr(&w);
+        gr_jw_end_obj(&w);
+      }
+      gr_jw_end_arr(&w);
+      gr_jw_key(&w, "modes"); gr_jw_arr(&w);
+      for(k = 0; k < rs->nmodes; k++){
+        gr_jw_obj(&w);
+        gr_jw_key(&w, "name"); gr_jw_str(&w, rs->modes[k].name);
+        gr_jw_key(&w, "supported"); gr_jw_bool(&w, gr_support_on(&rs->modes[k].support, product));
+        if( rs->modes[k].support.reason ){ gr_jw_key(&w, "reason"); gr_jw_str(&w, rs->modes[k].support.reason); }
+        gr_jw_end_obj(&w);
+      }
+      gr_jw_end_arr(&w);
+      gr_jw_end_obj(&w);
+    }else{
+      size_t wn = 6;
+      for(k = 0; k < rs->noptions; k++) if( strlen(rs->options[k].name) > wn ) wn = strlen(rs->options[k].name);
+      for(k = 0; k < rs->nmodes; k++) if( strlen(rs->modes[k].name) > wn ) wn = strlen(rs->modes[k].name);
+      gr_out_printf(&o, "chip %s: %s (%s), run mode %s\n\n", chip, rs->products[product].title, rs->products[product].name, run_mode);
+      gr_out_printf(&o, "%-*s  %-11s  %-22s  %s\n", (int)wn, "OPTION", "SUPPORTED", "DEFAULT", "VALUES NOT SUPPORTED HERE");
+      for(k = 0; k < rs->noptions; k++){
+        const gr_option *op = &rs->options[k];
+        const gr_optstate *st = gr_option_state(r, (int)k);
+        size_t bad = 0;
+        char def[64];
+        snprintf(def, sizeof def, st->value ? "\"%s\"" : "-", st->value ? st->value : "");
+        gr_out_printf(&o, "%-*s  %-11s  %-22s  ", (int)wn, op->name, gr_support_on(&op->support, product) ? "yes" : "no", def);
+        for(v = 0; v < op->nvalues; v++){
+          if( !gr_support_on(value_support(op, v), product) ) gr_out_printf(&o, "%s%s", bad++ ? ", " : "", op->values[v]);
+        }
+        gr_out_puts(&o, bad ? "\n" : "-\n");
+      }
+      gr_out_printf(&o, "\n%-*s  %s\n", (int)wn, "MODE", "SUPPORTED");
+      for(k = 0; k < rs->nmodes; k++){
+        const gr_mode *m = &rs->modes[k];
+        int on = gr_support_on(&m->support, product);
+        gr_out_printf(&o, "%-*s  %s%s%s\n", (int)wn, m->name, on ? "yes" : "no",
+                      !on && m->support.reason ? ": " : "", !on && m->support.reason ? m->support.reason : "");
+      }
+    }
+    gr_result_free(r);
+  }else{
+    gr_buf b;
+    gr_buf_init(&b);
+    gr_out_init_fd(&o, 1);
+    if( json ){
+      gr_jw_init(&w, &o, 2);
+      gr_jw_obj(&w);
+      gr_jw_key(&w, "products"); gr_jw_arr(&w);
+      for(k = 0; k < rs->nproducts; k++) gr_jw_str(&w, rs->products[k].name);
+      gr_jw_end_arr(&w);
+      gr_jw_key(&w, "options"); gr_jw_arr(&w);
+    }
+    for(k = 0; k < rs->noptions; k++){
+      const gr_option *op = &rs->options[k];
+      size_t d;
+      if( json ){
+        gr_jw_obj(&w);
+        gr_jw_key(&w, "name"); gr_jw_str(&w, op->name);
+        gr_jw_key(&w, "key"); gr_jw_str(&w, op->key);
+        gr_jw_key(&w, "aliases"); gr_jw_arr(&w);
+        for(v = 0; v < op->naliases; v++) gr_jw_str(&w, op->aliases[v]);
+        gr_jw_end_arr(&w);
+        gr_jw_key(&w, "type"); gr_jw_str(&w, gr_option_type_name(op->type));
+        gr_jw_key(&w, "supported_on"); jw_support(&w, rs, &op->support);
+        if( op->support.reason ){ gr_jw_key(&w, "reason"); gr_jw_str(&w, op->support.reason); }
+        gr_jw_key(&w, "values"); gr_jw_arr(&w);
+        for(v = 0; v < op->nvalues; v++){
+          gr_jw_obj(&w);
+          gr_jw_key(&w, "value"); gr_jw_str(&w, op->values[v]);
+          gr_jw_key(&w, "supported_on"); jw_support(&w, rs, value_support(op, v));
+          gr_jw_end_obj(&w);
+        }
+        gr_jw_end_arr(&w);
+        gr_jw_key(&w, "defaults"); gr_jw_arr(&w);
+        for(d = 0; d < op->ndefaults; d++){
+          gr_jw_obj(&w);
+          b.n = 0; gr_expr_print(&b, op->defaults[d].value);
+          gr_jw_key(&w, "value"); gr_jw_str(&w, gr_buf_cstr(&b));
+          b.n = 0;
+          if( op->defaults[d].cond ) gr_expr_print(&b, op->defaults[d].cond);
+          gr_jw_key(&w, "when"); gr_jw_str(&w, op->defaults[d].cond ? gr_buf_cstr(&b) : NULL);
+          gr_jw_end_obj(&w);
+        }
+        gr_jw_end_arr(&w);
+        if( op->deprecated ){ gr_jw_key(&w, "deprecated"); gr_jw_str(&w, op->deprecated); }
+        gr_jw_end_obj(&w);
+      }else{
+        gr_out_printf(&o, "%s  (%s)\n", op->name, gr_option_type_name(op->type));
+        gr_out_printf(&o, "  key:       %s\n", op->key);
+        if( op->naliases ){
+          gr_out_puts(&o, "  aliases:   ");
+          for(v = 0; v < op->naliases; v++) gr_out_printf(&o, "%s%s", v ? ", " : "", op->aliases[v]);
+          gr_out_puts(&o, "\n");
+        }
+        if( op->nvalues ){
+          gr_out_puts(&o, "  values:    ");
+          for(v = 0; v < op->nvalues; v++) gr_out_printf(&o, "%s\"%s\"", v ? ", " : "", op->values[v]);
+          gr_out_puts(&o, "\n");
+        }
+        for(d = 0; d < op->ndefaults; d++){
+          b.n = 0; gr_expr_print(&b, op->defaults[d].value);
+          gr_out_printf(&o, "  default:   %s", gr_buf_cstr(&b));
+          if( op->defaults[d].cond ){ b.n = 0; gr_expr_print(&b, op->defaults[d].cond); gr_out_printf(&o, " when %s", gr_buf_cstr(&b)); }
+          gr_out_puts(&o, "\n");
+        }
+        b.n = 0; support_names(rs, &op->support, &b);
+        gr_out_printf(&o, "  supported: %s%s%s\n", gr_buf_cstr(&b), op->support.reason ? ": " : "", op->support.reason ? op->support.reason : "");
+        for(v = 0; v < op->nvalues; v++){
+          if( !op->value_support[v].stated ) continue;
+          b.n = 0; support_names(rs, &op->value_support[v], &b);
+          gr_out_printf(&o, "    \"%s\" supported: %s\n", op->values[v], gr_buf_cstr(&b));
+        }
+        if( op->deprecated ) gr_out_printf(&o, "  deprecated: %s\n", op->deprecated);
+        gr_out_puts(&o, "\n");
+      }
+    }
+    if( json ){
+      gr_jw_end_arr(&w);
+      gr_jw_key(&w, "modes"); gr_jw_arr(&w);
+      for(k = 0; k < rs->nmodes; k++){
+        gr_jw_obj(&w);
+        gr_jw_key(&w, "name"); gr_jw_str(&w, rs->modes[k].name);
+        gr_jw_key(&w, "supported_on"); jw_support(&w, rs, &rs->modes[k].support);
+        if( rs->modes[k].support.reason ){ gr_jw_key(&w, "reason"); gr_jw_str(&w, rs->modes[k].support.reason); }
+        gr_jw_end_obj(&w);
+      }
+      gr_jw_end_arr(&w);
+      gr_jw_end_obj(&w);
+    }else{
+      gr_out_puts(&o, "modes:\n");
+      for(k = 0; k < rs->nmodes; k++){
+        b.n = 0; support_names(rs, &rs->modes[k].support, &b);
+        gr_out_printf(&o, "  %-30s %s%s%s\n", rs->modes[k].name, gr_buf_cstr(&b),
+                      rs->modes[k].support.reason ? ": " : "", rs->modes[k].support.reason ? rs->modes[k].support.reason : "");
+      }
+    }
+    gr_buf_free(&b);
+  }
+  if( gr_out_close(&o, NULL)!=0 ) return EXIT_INPUT;
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* explain */
+
+static const char explain_usage[] =
+  "usage: gerules explain NAME [--format text|json]\n"
+  "Describes an option (by name, GE key or alias), a precision mode, a slot, a source,\n"
+  "a rule, a table, a product line or a SoC, from the rule set.\n";
+
+static void where_line(gr_buf *b, gr_loc l){ gr_buf_printf(b, "%s:%u", l.file, l.line); }
+
+static void jw_loc(gr_jw *w, const char *key, gr_loc l){
+  gr_buf b;
+  gr_buf_init(&b);
+  gr_buf_printf(&b, "%s:%u", l.file, l.line);
+  gr_jw_key(w, key); gr_jw_str(w, gr_buf_cstr(&b));
+  gr_buf_free(&b);
+}
+
+static void jw_expr(gr_jw *w, const char *key, const gr_expr *e){
+  gr_buf b;
+  gr_buf_init(&b);
+  if( e ) gr_expr_print(&b, e);
+  gr_jw_key(w, key); gr_jw_str(w, e ? gr_buf_cstr(&b) : NULL);
+  gr_buf_free(&b);
+}
+
+static void explain_suggest(const gr_ruleset *rs, const char *name);
+
+/* `gerules explain NAME --format json`: {"name", "matches": [{"kind", ...}]} */
+static int explain_json(const gr_ruleset *rs, const char *name){
+  gr_out o;
+  gr_jw w;
+  const gr_option *op = gr_ruleset_option_by_spelling(rs, name);
+  int i, n = 0;
+  size_t k, v;
+  fflush(stdout);
+  gr_out_init_fd(&o, 1);
+  gr_jw_init(&w, &o, 2);
+  gr_jw_obj(&w);
+  gr_jw_key(&w, "name"); gr_jw_str(&w, name);
+  gr_jw_key(&w, "matches"); gr_jw_arr(&w);
+  if( op ){
+    n++;
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "kind"); gr_jw_str(&w, "option");
+    gr_jw_key(&w, "name"); gr_jw_str(&w, op->name);
+    gr_jw_key(&w, "description"); gr_jw_str(&w, op->description);
+    gr_jw_key(&w, "key"); gr_jw_str(&w, op->key);
+    gr_jw_key(&w, "aliases"); gr_jw_arr(&w);
+    for(v = 0; v < op->naliases; v++) gr_jw_str(&w, op->aliases[v]);
+    gr_jw_end_arr(&w);
+    gr_jw_key(&w, "type"); gr_jw_str(&w, gr_option_type_name(op->type));
+    gr_jw_key(&w, "values"); gr_jw_arr(&w);
+    for(v = 0; v < op->nvalues; v++){
+      gr_jw_obj(&w);
+      gr_jw_key(&w, "value"); gr_jw_str(&w, op->values[v]);
+      gr_jw_key(&w, "description"); gr_jw_str(&w, op->value_desc[v]);
+      gr_jw_key(&w, "supported_on"); jw_support(&w, rs, value_support(op, v));
+      gr_jw_end_obj(&w);
+    }
+    gr_jw_end_arr(&w);
+    gr_jw_key(&w, "defaults"); gr_jw_arr(&w);
+    for(v = 0; v < op->ndefaults; v++){
+      gr_jw_obj(&w);
+      jw_expr(&w, "value", op->defaults[v].value);
+      jw_expr(&w, "when", op->defaults[v].cond);
+      gr_jw_end_obj(&w);
+    }
+    gr_jw_end_arr(&w);
+    gr_jw_key(&w, "supported_on"); jw_support(&w, rs, &op->support);
+    gr_jw_key(&w, "reason"); gr_jw_str(&w, op->support.reason);
+    gr_jw_key(&w, "deprecated"); gr_jw_str(&w, op->deprecated);
+    jw_loc(&w, "defined_at", op->loc);
+    gr_jw_end_obj(&w);
+  }
+  if( (i = gr_ruleset_find(&rs->mode_map, name)) >= 0 ){
+    const gr_mode *m = &rs->modes[i];
+    n++;
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "kind"); gr_jw_str(&w, "mode");
+    gr_jw_key(&w, "name"); gr_jw_str(&w, m->name);
+    gr_jw_key(&w, "description"); gr_jw_str(&w, m->description);
+    gr_jw_key(&w, "supported_on"); jw_support(&w, rs, &m->support);
+    gr_jw_key(&w, "reason"); gr_jw_str(&w, m->support.reason);
+    jw_loc(&w, "defined_at", m->loc);
+    gr_jw_end_obj(&w);
+  }
+  if( (i = gr_ruleset_find(&rs->slot_map, name)) >= 0 ){
+    const gr_slot *sl = &rs->slots[i];
+    n++;
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "kind"); gr_jw_str(&w, "slot");
+    gr_jw_key(&w, "name"); gr_jw_str(&w, sl->name);
+    gr_jw_key(&w, "description"); gr_jw_str(&w, sl->description);
+    gr_jw_key(&w, "cascade"); gr_jw_arr(&w);
+    for(k = 0; k < sl->ncascade; k++) gr_jw_str(&w, rs->sources[sl->cascade[k]].name);
+    gr_jw_end_arr(&w);
+    jw_loc(&w, "defined_at", sl->loc);
+    gr_jw_end_obj(&w);
+  }
+  if( (i = gr_ruleset_find(&rs->source_map, name)) >= 0 ){
+    const gr_source *src = &rs->sources[i];
+    n++;
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "kind"); gr_jw_str(&w, "source");
+    gr_jw_key(&w, "name"); gr_jw_str(&w, src->name);
+    gr_jw_key(&w, "slot"); gr_jw_str(&w, rs->slots[src->slot].name);
+    gr_jw_key(&w, "place"); gr_jw_int(&w, src->order + 1);
+    gr_jw_key(&w, "branches"); gr_jw_arr(&w);
+    for(k = 0; k < src->nbranches; k++){
+      gr_jw_obj(&w);
+      jw_expr(&w, "when", src->branches[k].cond);
+      jw_expr(&w, "value", src->branches[k].value);
+      jw_loc(&w, "rule", src->branches[k].loc);
+      gr_jw_end_obj(&w);
+    }
+    gr_jw_end_arr(&w);
+    jw_loc(&w, "defined_at", src->loc);
+    gr_jw_end_obj(&w);
+  }
+  if( (i = gr_ruleset_find(&rs->rule_map, name)) >= 0 ){
+    const gr_rule *ru = &rs->rules[i];
+    static const char *scopes[] = { "global", "node", "option", "entry" };
+    n++;
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "kind"); gr_jw_str(&w, "rule");
+    gr_jw_key(&w, "name"); gr_jw_str(&w, ru->name);
+    gr_jw_key(&w, "scope"); gr_jw_str(&w, scopes[ru->scope]);
+    gr_jw_key(&w, "severity"); gr_jw_str(&w, gr_severity_name(ru->sev));
+    gr_jw_key(&w, "code"); gr_jw_str(&w, ru->code);
+    jw_expr(&w, "when", ru->br.cond);
+    jw_loc(&w, "defined_at", ru->loc);
+    gr_jw_end_obj(&w);
+  }
+  if( (i = gr_ruleset_find(&rs->table_map, name)) >= 0 ){
+    const gr_table *t = &rs->tables[i];
+    n++;
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "kind"); gr_jw_str(&w, "table");
+    gr_jw_key(&w, "name"); gr_jw_str(&w, t->name);
+    gr_jw_key(&w, "description"); gr_jw_str(&w, t->description);
+    gr_jw_key(&w, "entries"); gr_jw_arr(&w);
+    for(k = 0; k < t->n; k++){
+      gr_jw_obj(&w);
+      gr_jw_key(&w, "key"); gr_jw_str(&w, t->keys[k]);
+      if( t->vals[k] ) jw_expr(&w, "value", t->vals[k]);
+      gr_jw_end_obj(&w);
+    }
+    gr_jw_end_arr(&w);
+    jw_loc(&w, "defined_at", t->loc);
+    gr_jw_end_obj(&w);
+  }
+  if( (i = gr_ruleset_find(&rs->product_map, name)) >= 0 ){
+    const gr_product *p = &rs->products[i];
+    n++;
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "kind"); gr_jw_str(&w, "product");
+    gr_jw_key(&w, "name"); gr_jw_str(&w, p->name);
+    gr_jw_key(&w, "title"); gr_jw_str(&w, p->title);
+    gr_jw_key(&w, "description"); gr_jw_str(&w, p->description);
+    gr_jw_key(&w, "socs"); gr_jw_arr(&w);
+    for(k = 0; k < rs->nsocs; k++) if( rs->socs[k].product==i ) gr_jw_str(&w, rs->socs[k].name);
+    gr_jw_end_arr(&w);
+    jw_loc(&w, "defined_at", p->loc);
+    gr_jw_end_obj(&w);
+  }
+  if( n==0 && (i = gr_ruleset_find_soc(rs, name)) >= 0 ){
+    const gr_soc *sc = &rs->socs[i];
+    n++;
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "kind"); gr_jw_str(&w, "soc");
+    gr_jw_key(&w, "name"); gr_jw_str(&w, name);
+    gr_jw_key(&w, "pattern"); gr_jw_str(&w, sc->is_pattern ? sc->name : NULL);
+    gr_jw_key(&w, "product"); gr_jw_str(&w, rs->products[sc->product].name);
+    gr_jw_key(&w, "hardware"); gr_jw_obj(&w);
+    for(k = 0; k < rs->nhw; k++){ gr_jw_key(&w, rs->hw_names[k]); gr_jw_int(&w, sc->hw[k]); }
+    gr_jw_end_obj(&w);
+    gr_jw_key(&w, "caps"); gr_jw_arr(&w);
+    for(k = 0; k < rs->ncaps; k++) if( sc->caps[k] ) gr_jw_str(&w, rs->cap_names[k]);
+    gr_jw_end_arr(&w);
+    jw_loc(&w, "defined_at", sc->loc);
+    gr_jw_end_obj(&w);
+  }
+  gr_jw_end_arr(&w);
+  gr_jw_end_obj(&w);
+  if( n==0 ){
+    gr_out_abort(&o);
+    explain_suggest(rs, name);
+    return EXIT_INPUT;
+  }
+  if( gr_out_close(&o, NULL)!=0 ) return EXIT_INPUT;
+  return 0;
+}
+
+static void explain_suggest(const gr_ruleset *rs, const char *name){
+  const char **names = NULL;
+  const char *sug;
+  size_t n = 0, m, j;
+  const gr_map *maps[] = { &rs->spelling_map, &rs->mode_map, &rs->slot_map, &rs->source_map, &rs->rule_map,
+                           &rs->table_map, &rs->product_map, &rs->soc_map };
+  for(m = 0; m < sizeof maps / sizeof *maps; m++){
+    names = realloc(names, (n + maps[m]->n + 1) * sizeof *names);
+    for(j = 0; j < maps[m]->cap; j++) if( maps[m]->slots[j].key ) names[n++] = maps[m]->slots[j].key;
+  }
+  sug = gr_suggest(name, names, n);
+  if( sug ) fprintf(stderr, "gerules explain: error: '%s' is not an option, mode, slot, source, rule, table, product or SoC; did you mean '%s'?\n", name, sug);
+  else fprintf(stderr, "gerules explain: error: '%s' is not an option, mode, slot, source, rule, table, product or SoC\n", name);
+  free(names);
+}
+
+int cmd_explain(cli_ctx *c, int argc, char **argv){
+  gr_ruleset *rs;
+  const char *name;
+  gr_buf b;
+  int i, found = 0;
+  size_t k;
+  const gr_option *op;
+  int json = 0;
+  name = NULL;
+  for(i = 0; i < argc; i++){
+    if( is_help(argv[i]) ){ fputs(explain_usage, stdout); return 0; }
+    if( strcmp(argv[i], "--format")==0 ){ if( cli_format_arg("explain", i + 1 < argc ? argv[++i] : NULL, &json) ) return EXIT_INPUT; }
+    else if( strncmp(argv[i], "--format=", 9)==0 ){ if( cli_format_arg("explain", argv[i] + 9, &json) ) return EXIT_INPUT; }
+    else if( name==NULL ) name = argv[i];
+    else return cli_usage_error("explain", "expected exactly one NAME, got '%s' and '%s'", name, argv[i]);
+  }
+  if( name==NULL ) return cli_usage_error("explain", "expected a NAME");
+  if( (rs = cli_load_rules(c))==NULL ) return EXIT_INPUT;
+  if( json ) return explain_json(rs, name);
+  gr_buf_init(&b);
+  if( (op = gr_ruleset_option_by_spelling(rs, name))!=NULL ){
+    size_t v;
+    found = 1;
+    gr_buf_printf(&b, "option %s (%s)\n", op->name, gr_option_type_name(op->type));
+    if( op->description ) gr_buf_printf(&b, "  %s\n", op->description);
+    gr_buf_printf(&b, "  GE key: %s\n", op->key);
+    for(v = 0; v < op->naliases; v++) gr_buf_printf(&b, "%s%s", v ? ", " : "  also written: ", op->aliases[v]);
+    if( op->naliases ) gr_buf_adds(&b, "\n");
+    for(v = 0; v < op->nvalues; v++){
+      gr_buf_printf(&b, "  value \"%s\"", op->values[v]);
+      if( op->value_desc[v] ) gr_buf_printf(&b, ": %s", op->value_desc[v]);
+      if( op->value_support[v].stated ){ gr_buf_adds(&b, " [supported on "); support_names(rs, &op->value_support[v], &b); gr_buf_adds(&b, "]"); }
+      gr_buf_adds(&b, "\n");
+    }
+    for(v = 0; v < op->ndefaults; v++){
+      gr_buf_adds(&b, "  default: ");
+      gr_expr_print(&b, op->defaults[v].value);
+      if( op->defaults[v].cond ){ gr_buf_adds(&b, " when "); gr_expr_print(&b, op->defaults[v].cond); }
+      gr_buf_adds(&b, "\n");
+    }
+    gr_buf_adds(&b, "  supported on: ");
+    support_names(rs, &op->support, &b);
+    if( op->support.reason ) gr_buf_printf(&b, " (%s)", op->support.reason);
+    gr_buf_adds(&b, "\n");
+    if( op->deprecated ) gr_buf_printf(&b, "  deprecated: %s\n", op->deprecated);
+    for(k = 0; k < rs->nrelations; k++){
+      const gr_relation *r = &rs->relations[k];
+      size_t j;
+      int involved = r->a==op->index;
+      for(j = 0; j < r->nothers; j++) if( r->others[j]==op->index ) involved = 1;
+      if( !involved ) continue;
+      gr_buf_adds(&b, "  relation: ");
+      if( r->kind==GR_REL_EXCLUSIVE ) gr_buf_printf(&b, "exclusive %s over", rs->options[r->a].name);
+      else if( r->kind==GR_REL_REQUIRES ) gr_buf_printf(&b, "requires %s needs", rs->options[r->a].name);
+      else gr_buf_adds(&b, "conflicts");
+      for(j = 0; j < r->nothers; j++) gr_buf_printf(&b, "%s %s", j ? "," : "", rs->options[r->others[j]].name);
+      gr_buf_printf(&b, " (%s, ", r->code);
+      where_line(&b, r->loc);
+      gr_buf_adds(&b, ")\n");
+    }
+    gr_buf_adds(&b, "  defined at ");
+    where_line(&b, op->loc);
+    gr_buf_adds(&b, "\n");
+  }
+  if( (i = gr_ruleset_find(&rs->mode_map, name)) >= 0 ){
+    const gr_mode *m = &rs->modes[i];
+    found = 1;
+    gr_buf_printf(&b, "%smode %s\n", b.n ? "\n" : "", m->name);
+    if( m->description ) gr_buf_printf(&b, "  %s\n", m->description);
+    gr_buf_adds(&b, "  supported on: ");
+    support_names(rs, &m->support, &b);
+    if( m->support.reason ) gr_buf_printf(&b, " (%s)", m->support.reason);
+    gr_buf_adds(&b, "\n  defined at ");
+    where_line(&b, m->loc);
+    gr_buf_adds(&b, "\n");
+  }
+  if( (i = gr_ruleset_find(&rs->slot_map, name)) >= 0 ){
+    const gr_slot *s = &rs->slots[i];
+    found = 1;
+    gr_buf_printf(&b, "%sslot %s\n", b.n ? "\n" : "", s->name);
+    if( s->description ) gr_buf_printf(&b, "  %s\n", s->description);
+    gr_buf_adds(&b, "  cascade: ");
+    for(k = 0; k < s->ncascade; k++) gr_buf_printf(&b, "%s%s", k ? " > " : "", rs->sources[s->cascade[k]].name);
+    gr_buf_adds(&b, "\n");
+  }
+  if( (i = gr_ruleset_find(&rs->source_map, name)) >= 0 ){
+    const gr_source *s = &rs->sources[i];
+    found = 1;
+    gr_buf_printf(&b, "%ssource %s for %s (place %d in its cascade)\n", b.n ? "\n" : "", s->name, rs->slots[s->slot].name, s->order + 1);
+    for(k = 0; k < s->nbranches; k++){
+      gr_buf_adds(&b, "  when ");
+      gr_expr_print(&b, s->branches[k].cond);
+      gr_buf_adds(&b, "\n    value ");
+      gr_expr_print(&b, s->branches[k].value);
+      gr_buf_adds(&b, "   (");
+      where_line(&b, s->branches[k].loc);
+      gr_buf_adds(&b, ")\n");
+    }
+  }
+  if( (i = gr_ruleset_find(&rs->rule_map, name)) >= 0 ){
+    const gr_rule *r = &rs->rules[i];
+    static const char *scopes[] = { "", " for each node", " for each option", " for each entry" };
+    found = 1;
+    gr_buf_printf(&b, "%srule %s%s: %s %s\n  when ", b.n ? "\n" : "", r->name, scopes[r->scope], gr_severity_name(r->sev), r->code);
+    gr_expr_print(&b, r->br.cond);
+    gr_buf_adds(&b, "\n  defined at ");
+    where_line(&b, r->loc);
+    gr_buf_adds(&b, "\n");
+  }
+  if( (i = gr_ruleset_find(&rs->table_map, name)) >= 0 ){
+    const gr_table *t = &rs->tables[i];
+    found = 1;
+    gr_buf_printf(&b, "%stable %s (%zu entr%s)\n", b.n ? "\n" : "", t->name, t->n, t->n==1 ? "y" : "ies");
+    if( t->description ) gr_buf_printf(&b, "  %s\n", t->description);
+    for(k = 0; k < t->n; k++){
+      gr_buf_printf(&b, "  \"%s\"", t->keys[k]);
+      if( t->vals[k] ){ gr_buf_adds(&b, ": "); gr_expr_print(&b, t->vals[k]); }
+      gr_buf_adds(&b, "\n");
+    }
+  }
+  if( (i = gr_ruleset_find(&rs->product_map, name)) >= 0 ){
+    const gr_product *p = &rs->products[i];
+    found = 1;
+    gr_buf_printf(&b, "%sproduct line %s: %s\n", b.n ? "\n" : "", p->name, p->title);
+    if( p->description ) gr_buf_printf(&b, "  %s\n", p->description);
+    for(k = 0; k < rs->nsocs; k++) if( rs->socs[k].product==i ) gr_buf_printf(&b, rs->socs[k].is_pattern ? "  soc /%s/\n" : "  soc %s\n", rs->socs[k].name);
+  }
+  if( !found && (i = gr_ruleset_find_soc(rs, name)) >= 0 ){
+    const gr_soc *s = &rs->socs[i];
+    found = 1;
+    gr_buf_printf(&b, "soc %s: product line %s (%s)\n", name, rs->products[s->product].name, rs->products[s->product].title);
+    if( s->is_pattern ) gr_buf_printf(&b, "  matched by /%s/\n", s->name);
+    for(k = 0; k < rs->nhw; k++) gr_buf_printf(&b, "  %s: %lld\n", rs->hw_names[k], (long long)s->hw[k]);
+    gr_buf_adds(&b, "  capabilities: ");
+    caps_list(rs, s->caps, &b);
+    gr_buf_adds(&b, "\n");
+  }
+  if( !found ){
+    explain_suggest(rs, name);
+    gr_buf_free(&b);
+    return EXIT_INPUT;
+  }
+  fwrite(b.p, 1, b.n, stdout);
+  gr_buf_free(&b);
+  return 0;
+}

@@ -1,0 +1,150 @@
+/*
+** main.c: the gerules command. It parses the global options (--rules,
+** --version, --help), finds the rule set, dispatches to a subcommand and
+** maps outcomes to exit statuses: 0 clean, 1 the configuration has errors,
+** 2 usage errors or unreadable/malformed input. Only the CLI prints.
+*/
+#include "config.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include "cli/cli.h"
+
+static const char usage_text[] =
+  "usage: gerules [--rules PATH] COMMAND [ARGS]\n"
+  "\n"
+  "Tells what the graph compiler (GE/ATC) will do to every node of a graph before compiling it.\n"
+  "\n"
+  "commands:\n"
+  "  eval GRAPH [options]        resolve every node's precision mode and tiling placement\n"
+  "  tile GRAPH --chip SOC       plan, validate (and --execute) every node's tiling\n"
+  "  check [FILE|DIR...]         check rule files (default: the rule set in use)\n"
+  "  chips [--format F]          list product lines and SoCs with their hardware\n"
+  "  options [--chip SOC]        list options, values, defaults and product support\n"
+  "  explain NAME                describe an option, mode, slot, source, rule or chip\n"
+  "\n"
+  "global options:\n"
+  "  --rules PATH                use this rule file or directory instead of the installed rules\n"
+  "  --version                   print the version\n"
+  "  --help                      print this help (gerules COMMAND --help for a command)\n"
+  "\n"
+  "exit status: 0 no error, 1 the configuration has errors, 2 usage error or bad input\n";
+
+int cli_usage_error(const char *cmd, const char *fmt, ...){
+  va_list ap;
+  fprintf(stderr, "gerules%s%s: error: ", cmd ? " " : "", cmd ? cmd : "");
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "\n(try 'gerules %s%s--help')\n", cmd ? cmd : "", cmd ? " " : "");
+  return EXIT_INPUT;
+}
+
+int cli_format_arg(const char *cmd, const char *v, int *json){
+  if( v==NULL ) return cli_usage_error(cmd, "--format needs a value (text or json)");
+  if( strcmp(v, "json")==0 ){ *json = 1; return 0; }
+  if( strcmp(v, "text")==0 ){ *json = 0; return 0; }
+  return cli_usage_error(cmd, "unknown format '%s' (text or json)", v);
+}
+
+static int is_dir(const char *p){
+  struct stat st;
+  return stat(p, &st)==0 && S_ISDIR(st.st_mode);
+}
+
+const char *cli_default_rules(void){
+  static char resolved[PATH_MAX];
+  const char *env = getenv("GERULES_RULES");
+  if( env && *env ) return env;
+  if( is_dir(GR_PKGDATADIR "/rules") ) return GR_PKGDATADIR "/rules";
+  /* an uninstalled build uses its source tree */
+  if( realpath(GR_SRCDIR "/rules", resolved) ) return resolved;
+  return GR_SRCDIR "/rules";
+}
+
+void cli_print_diags(const gr_diags *d){
+  gr_buf b;
+  size_t i;
+  gr_buf_init(&b);
+  for(i = 0; i < d->n; i++) gr_diag_format(&b, &d->v[i]);
+  if( b.n ) fwrite(b.p, 1, b.n, stderr);
+  gr_buf_free(&b);
+}
+
+gr_ruleset *cli_load_rules(cli_ctx *c){
+  const char *path = c->rules_path ? c->rules_path : cli_default_rules();
+  if( c->rs ) return c->rs;
+  c->rs = gr_ruleset_load(&path, 1, &c->diags);
+  if( c->rs==NULL ){
+    cli_print_diags(&c->diags);
+    fprintf(stderr, "gerules: the rule set %s has errors (run 'gerules check %s')\n", path, path);
+  }
+  return c->rs;
+}
+
+void cli_ctx_free(cli_ctx *c){
+  gr_ruleset_free(c->rs);
+  gr_diags_free(&c->diags);
+  c->rs = NULL;
+}
+
+int main(int argc, char **argv){
+  cli_ctx c;
+  char **args = calloc((size_t)argc + 1, sizeof *args);
+  int nargs = 0, i, rc;
+  const char *cmd = NULL;
+  memset(&c, 0, sizeof c);
+  gr_diags_init(&c.diags);
+  if( args==NULL ) return EXIT_INPUT;
+  /* global options may come before or after the command */
+  for(i = 1; i < argc; i++){
+    if( strcmp(argv[i], "--rules")==0 ){
+      if( i + 1 >= argc ){ free(args); return cli_usage_error(NULL, "--rules needs a path"); }
+      c.rules_path = argv[++i];
+    }else if( strncmp(argv[i], "--rules=", 8)==0 ){
+      c.rules_path = argv[i] + 8;
+    }else if( cmd==NULL && strcmp(argv[i], "--version")==0 ){
+      printf("gerules %s\n", PACKAGE_VERSION);
+      free(args);
+      return 0;
+    }else if( cmd==NULL && (strcmp(argv[i], "--help")==0 || strcmp(argv[i], "-h")==0) ){
+      fputs(usage_text, stdout);
+      free(args);
+      return 0;
+    }else if( cmd==NULL && argv[i][0]=='-' ){
+      free(args);
+      return cli_usage_error(NULL, "unknown option '%s'", argv[i]);
+    }else if( cmd==NULL ){
+      cmd = argv[i];
+    }else{
+      args[nargs++] = argv[i];
+    }
+  }
+  if( cmd==NULL ){
+    fputs(usage_text, stderr);
+    free(args);
+    return EXIT_INPUT;
+  }
+  if( strcmp(cmd, "check")==0 ) rc = cmd_check(&c, nargs, args);
+  else if( strcmp(cmd, "chips")==0 ) rc = cmd_chips(&c, nargs, args);
+  else if( strcmp(cmd, "options")==0 ) rc = cmd_options(&c, nargs, args);
+  else if( strcmp(cmd, "explain")==0 ) rc = cmd_explain(&c, nargs, args);
+  else if( strcmp(cmd, "eval")==0 ) rc = cmd_eval(&c, nargs, args);
+  else if( strcmp(cmd, "tile")==0 ) rc = cmd_tile(&c, nargs, args);
+  else{
+    static const char *cmds[] = { "eval", "tile", "check", "chips", "options", "explain" };
+    const char *s = gr_suggest(cmd, cmds, sizeof cmds / sizeof *cmds);
+    if( s ) rc = cli_usage_error(NULL, "unknown command '%s'; did you mean '%s'?", cmd, s);
+    else rc = cli_usage_error(NULL, "unknown command '%s'", cmd);
+  }
+  cli_ctx_free(&c);
+  free(args);
+  if( fflush(stdout)!=0 ){
+    perror("gerules: write error");
+    return EXIT_INPUT;
+  }
+  return rc;
+}

@@ -1,0 +1,845 @@
+/*
+** eval.c: one evaluation of a rule set (see eval.h). The order is fixed and
+** deterministic: resolve the chip, resolve and validate the user's options,
+** apply the option relations, read ini-format option files, run the global,
+** per-option and per-entry rules, then decide every node.
+**
+** Per-node work is kept flat by specialising every guarded branch in three
+** stages: conjuncts that depend only on the chip and the options are decided
+** once; conjuncts that depend on the op type are decided once per distinct
+** type of the graph (types are interned, so a node finds its candidate list
+** by indexing with its type id); branches keyed on a node name go into a
+** name index probed once per node. Only the remaining per-node conjuncts run
+** for each node, so adding rules for other op types or node names adds no
+** per-node cost.
+*/
+#include "config.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "eval/eval.h"
+
+typedef struct cand_entry {       /* one branch that may apply to nodes of a type */
+  const gr_branch *br;
+  int32_t source;                 /* -1 for diagnostic rules */
+  int32_t rule;
+  uint16_t bidx;
+  uint8_t check_type;             /* type conjuncts still to evaluate (name-index hits) */
+  uint8_t has_value;              /* value cached */
+  gr_val value;
+} cand_entry;
+
+typedef struct cand_list { cand_entry *v; size_t n, cap; } cand_list;
+
+static void cl_push(cand_list *l, cand_entry e){
+  if( l->n==l->cap ){ l->cap = l->cap ? l->cap * 2 : 4; l->v = gr_xrealloc(l->v, l->cap * sizeof *l->v); }
+  l->v[l->n++] = e;
+}
+
+typedef struct name_hit { uint32_t str; cand_list slots_and_rules; } name_hit;
+
+typedef struct plan {
+  size_t nslots;
+  cand_list *per_type;            /* [type * (nslots + 1) + k]; k == nslots: node rules */
+  /* name index: graph string id -> candidates */
+  uint64_t *nh_slots; size_t nh_cap; /* (str id + 1) << 32 | (entry + 1) */
+  name_hit *nh; size_t nnh;
+  uint8_t *live;                  /* per branch (flattened): survived the global stage */
+} plan;
+
+/* ------------------------------------------------------------------ */
+/* diagnostics helpers */
+
+static char *rule_where(const gr_result *r, const gr_loc *l){
+  return gr_xasprintf("%s:%u", gr_ruleset_short_path(r->rs, l->file), l->line);
+}
+
+static gr_diag *emit(gr_result *r, gr_severity sev, const char *code, const gr_origin *og, const char *msg){
+  gr_diag *d = gr_diags_add(&r->diags, sev, og ? og->file : NULL, og ? og->line : 0, og ? og->col : 0, "%s", msg);
+  gr_diag_set(&d->code, code);
+  return d;
+}
+
+/* The origin of the first user-set option a condition names. */
+static const gr_expr *first_set_option(gr_result *r, const gr_expr *e){
+  const gr_expr *x;
+  if( e==NULL ) return NULL;
+  if( (e->op==GR_E_OPTION || e->op==GR_E_OPTSET || e->op==GR_E_INI || e->op==GR_E_SUPPORTS) && e->ref >= 0
+      && r->opts[e->ref].input >= 0 && r->opts[e->ref].given ) return e;
+  if( (x = first_set_option(r, e->a))!=NULL ) return x;
+  return first_set_option(r, e->b);
+}
+
+/* ------------------------------------------------------------------ */
+/* options */
+
+static const char *spelling_suggestion(gr_result *r, const char *key){
+  const gr_ruleset *rs = r->rs;
+  const char **names = gr_xmalloc((rs->spelling_map.n + 1) * sizeof *names);
+  const char *s, *k = key;
+  size_t i, n = 0;
+  char *out;
+  while( *k=='-' ) k++;
+  for(i = 0; i < rs->spelling_map.cap; i++) if( rs->spelling_map.slots[i].key ) names[n++] = rs->spelling_map.slots[i].key;
+  qsort(names, n, sizeof *names, (int(*)(const void*, const void*))strcmp);
+  s = gr_suggest(k, names, n);
+  if( s==NULL ){ free(names); return ""; }
+  {
+    int oi = gr_ruleset_find(&rs->spelling_map, s);
+    out = gr_xasprintf("; did you mean '%s'%s%s%s?", s, oi >= 0 && strcmp(rs->options[oi].name, s) ? " (" : "",
+                       oi >= 0 && strcmp(rs->options[oi].name, s) ? rs->options[oi].name : "",
+                       oi >= 0 && strcmp(rs->options[oi].name, s) ? ")" : "");
+  }
+  free(names);
+  s = gr_arena_strndup(&r->arena, out, strlen(out));
+  free(out);
+  return s;
+}
+
+static const char *problem(gr_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static const char *problem(gr_result *r, const char *fmt, ...){
+  gr_buf b; va_list ap; const char *s;
+  gr_buf_init(&b);
+  va_start(ap, fmt); gr_buf_vprintf(&b, fmt, ap); va_end(ap);
+  s = gr_arena_strndup(&r->arena, b.p ? b.p : "", b.n);
+  gr_buf_free(&b);
+  return s;
+}
+
+static void join_values(gr_buf *b, const gr_option *o){
+  size_t i;
+  for(i = 0; i < o->nvalues; i++) gr_buf_printf(b, "%s\"%s\"", i ? ", " : "", o->values[i]);
+}
+
+static void validate(gr_result *r, gr_input *in, const gr_option *o){
+  const char *v = in->value;
+  size_t i;
+  in->valid = 1;
+  in->problem = NULL;
+  if( v[0]==0 ) return;                    /* empty = not set, as GE treats it */
+  switch( o->type ){
+    case GR_OT_ENUM: case GR_OT_BOOL:
+      for(i = 0; i < o->nvalues; i++) if( strcmp(o->values[i], v)==0 ) return;
+      {
+        gr_buf b;
+        const char *s = gr_suggest(v, o->values, o->nvalues);
+        gr_buf_init(&b);
+        gr_buf_adds(&b, "expected one of ");
+        join_values(&b, o);
+        if( s ) gr_buf_printf(&b, "; did you mean \"%s\"?", s);
+        in->problem = gr_arena_strndup(&r->arena, gr_buf_cstr(&b), b.n);
+        gr_buf_free(&b);
+      }
+      in->valid = 0;
+      return;
+    case GR_OT_INT: {
+      char *end;
+      long long x;
+      errno = 0;
+      x = strtoll(v, &end, 10);
+      if( errno || *end || end==v ){ in->valid = 0; in->problem = problem(r, "expected an integer"); return; }
+      if( o->has_range && (x < o->lo || x > o->hi) ){
+        in->valid = 0;
+        in->problem = problem(r, "expected an integer from %lld to %lld", (long long)o->lo, (long long)o->hi);
+      }
+      return;
+    }
+    case GR_OT_STRING:
+      if( o->has_pattern && regexec(&o->re, v, 0, NULL, 0)!=0 ){
+        in->valid = 0;
+        in->problem = problem(r, "expected text matching /%s/", o->pattern);
+      }
+      return;
+    case GR_OT_FILE: {
+      struct stat st;
+      if( o->format ) return;     /* gerules reads it: an unreadable file is an input error (exit 2) */
+      if( stat(v, &st)!=0 ){ in->valid = 0; in->problem = problem(r, "cannot open '%s': %s", v, strerror(errno)); }
+      else if( S_ISDIR(st.st_mode) ){ in->valid = 0; in->problem = problem(r, "'%s' is a directory", v); }
+      return;
+    }
+    case GR_OT_LIST:
+      if( o->nvalues ){
+        const char *p = v, *a;
+        size_t len;
+        while( gr_split_next(&p, o->separator ? o->separator : ",", &a, &len) ){
+          int ok = len==0;
+          for(i = 0; i < o->nvalues && !ok; i++) ok = strlen(o->values[i])==len && memcmp(o->values[i], a, len)==0;
+          if( !ok ){
+            in->valid = 0;
+            in->problem = problem(r, "'%.*s' is not an allowed element", (int)len, a);
+            return;
+          }
+        }
+      }
+      return;
+    case GR_OT_SOC:
+      if( gr_ruleset_find_soc(r->rs, v) < 0 ){
+        const char **names = gr_xmalloc((r->rs->nsocs + 1) * sizeof *names);
+        const char *s;
+        size_t k, n = 0;
+        for(k = 0; k < r->rs->nsocs; k++) if( !r->rs->socs[k].is_pattern ) names[n++] = r->rs->socs[k].name;
+        s = gr_suggest(v, names, n);
+        in->valid = 0;
+        in->problem = s ? problem(r, "'%s' is not a SoC this rule set knows; did you mean '%s'?", v, s)
+                        : problem(r, "'%s' is not a SoC this rule set knows", v);
+        free(names);
+      }
+      return;
+  }
+}
+
+static void resolve_inputs(gr_result *r){
+  const gr_ruleset *rs = r->rs;
+  size_t i;
+  for(i = 0; i < rs->noptions; i++) r->opts[i].input = -1;
+  for(i = 0; i < r->ninputs; i++){
+    gr_input *in = &r->inputs[i];
+    const gr_option *o = gr_ruleset_option_by_spelling(rs, in->key);
+    in->overridden_by = -1;
+    in->effective = 1;
+    in->suggestion = "";
+    if( o==NULL ){
+      in->option = -1;
+      in->valid = 0;
+      in->effective = 0;
+      in->suggestion = spelling_suggestion(r, in->key);
+      continue;
+    }
+    in->option = o->index;
+    validate(r, in, o);
+    if( r->opts[o->index].input >= 0 ){
+      gr_input *prev = &r->inputs[r->opts[o->index].input];
+      char *m;
+      gr_diag *d;
+      prev->effective = 0;
+      prev->overridden_by = (int)i;
+      m = gr_xasprintf("%s is given again (%s%s%u); the later value '%s' replaces '%s'", o->name,
+                       in->origin.file, in->origin.line ? ":" : "", in->origin.line, in->value, prev->value);
+      if( in->origin.line==0 ){ free(m); m = gr_xasprintf("%s is given again on the command line; the later value '%s' replaces '%s'", o->name, in->value, prev->value); }
+      d = emit(r, GR_SEV_NOTE, "GR0101", &prev->origin, m);
+      gr_diag_set(&d->option, o->name);
+      free(m);
+    }
+    r->opts[o->index].input = (int)i;
+  }
+  for(i = 0; i < rs->noptions; i++){
+    gr_optstate *st = &r->opts[i];
+    if( st->input >= 0 ){
+      gr_input *in = &r->inputs[st->input];
+      st->given = in->value[0]!=0 && in->valid;
+      st->effective = st->given;
+      if( st->given ){ st->value = in->value; st->origin = &in->origin; }
+      else in->effective = in->value[0]!=0 ? 0 : in->effective;
+    }
+  }
+}
+
+static void relation_diag(gr_result *r, const gr_relation *rel, int option, int other){
+  gr_env env;
+  gr_buf b;
+  gr_diag *d;
+  const gr_optstate *st = &r->opts[option];
+  const gr_origin *og = st->input >= 0 ? &r->inputs[st->input].origin : NULL;
+  gr_env_init(&env, r);
+  env.option = option; env.other = other;
+  gr_buf_init(&b);
+  gr_render(&env, &rel->msg, &b);
+  d = emit(r, rel->sev, rel->code, og, gr_buf_cstr(&b));
+  gr_diag_set(&d->option, r->rs->options[option].name);
+  d->rule = rule_where(r, &rel->loc);
+  gr_buf_free(&b);
+}
+
+static void apply_relations(gr_result *r){
+  const gr_ruleset *rs = r->rs;
+  size_t i, k, j;
+  for(i = 0; i < rs->nrelations; i++){
+    const gr_relation *rel = &rs->relations[i];
+    switch( rel->kind ){
+      case GR_REL_EXCLUSIVE:
+        if( !r->opts[rel->a].given ) break;
+        for(k = 0; k < rel->nothers; k++){
+          gr_optstate *st = &r->opts[rel->others[k]];
+          if( !st->given ) continue;
+          st->effective = 0;
+          st->value = NULL; st->origin = NULL;
+          r->inputs[st->input].effective = 0;
+          relation_diag(r, rel, rel->others[k], rel->a);
+        }
+        break;
+      case GR_REL_REQUIRES:
+        if( !r->opts[rel->a].given ) break;
+        for(k = 0; k < rel->nothers; k++){
+          if( !r->opts[rel->others[k]].given ) relation_diag(r, rel, rel->a, rel->others[k]);
+        }
+        break;
+      case GR_REL_CONFLICTS:
+        for(k = 0; k < rel->nothers; k++){
+          if( !r->opts[rel->others[k]].given ) continue;
+          for(j = k + 1; j < rel->nothers; j++){
+            if( r->opts[rel->others[j]].given ) relation_diag(r, rel, rel->others[j], rel->others[k]);
+          }
+        }
+        break;
+    }
+  }
+}
+
+static void load_ini_files(gr_result *r){
+  const gr_ruleset *rs = r->rs;
+  size_t i, k;
+  for(i = 0; i < rs->noptions; i++){
+    const gr_option *o = &rs->options[i];
+    gr_optstate *st = &r->opts[i];
+    gr_error e;
+    if( o->format==NULL || !st->effective ) continue;
+    memset(&e, 0, sizeof e);
+    st->ini = gr_ini_read(st->value, o->format, rs, o->name, &r->diags, &e);
+    if( st->ini==NULL ){
+      gr_diag *d = gr_diags_add(&r->diags, GR_SEV_ERROR, st->value, 0, 0, "%s (the file given to %s)", e.msg, o->name);
+      gr_diag_set(&d->option, o->name);
+      r->fatal = 1;
+      continue;
+    }
+    for(k = 0; k < st->ini->n; k++){
+      gr_ini_entry *en = &st->ini->v[k];
+      int m = o->format->sections[en->section].matches;
+      uint32_t id;
+      if( r->g==NULL ) en->matched = 1;
+      else if( m==GR_MATCH_NAME ) en->matched = gr_graph_find_node(r->g, en->key, &id);
+      else if( m==GR_MATCH_TYPE ) en->matched = gr_graph_find_type(r->g, en->key, &id);
+      else en->matched = 1;
+    }
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* rules outside nodes */
+
+static void rule_diag(gr_result *r, gr_env *env, const gr_rule *ru, const gr_origin *og, const char *option, const char *node){
+  gr_buf b;
+  gr_diag *d;
+  gr_buf_init(&b);
+  gr_render(env, &ru->msg, &b);
+  d = emit(r, ru->sev, ru->code, og, gr_buf_cstr(&b));
+  gr_diag_set(&d->option, option);
+  gr_diag_set(&d->node, node);
+  d->rule = rule_where(r, &ru->loc);
+  gr_buf_free(&b);
+}
+
+static void run_scoped_rules(gr_result *r){
+  const gr_ruleset *rs = r->rs;
+  size_t i, k, e;
+  gr_env env;
+  for(i = 0; i < rs->nrules; i++){
+    const gr_rule *ru = &rs->rules[i];
+    if( ru->scope!=GR_SCOPE_GLOBAL ) continue;
+    gr_env_init(&env, r);
+    if( gr_eval_cond(&env, ru->br.cond) ){
+      const gr_expr *x = first_set_option(r, ru->br.cond);
+      const gr_origin *og = x ? &r->inputs[r->opts[x->ref].input].origin : NULL;
+      rule_diag(r, &env, ru, og, x ? rs->options[x->ref].name : NULL, NULL);
+    }
+  }
+  for(k = 0; k < r->ninputs; k++){
+    const gr_input *in = &r->inputs[k];
+    for(i = 0; i < rs->nrules; i++){
+      const gr_rule *ru = &rs->rules[i];
+      if( ru->scope!=GR_SCOPE_OPTION ) continue;
+      gr_env_init(&env, r);
+      env.in = in; env.option = in->option;
+      if( gr_eval_cond(&env, ru->br.cond) ){
+        rule_diag(r, &env, ru, &in->origin, in->option >= 0 ? rs->options[in->option].name : in->key, NULL);
+      }
+    }
+  }
+  for(k = 0; k < rs->noptions; k++){
+    const gr_optstate *st = &r->opts[k];
+    if( st->ini==NULL ) continue;
+    for(e = 0; e < st->ini->n; e++){
+      for(i = 0; i < rs->nrules; i++){
+        const gr_rule *ru = &rs->rules[i];
+        if( ru->scope!=GR_SCOPE_ENTRY ) continue;
+        gr_env_init(&env, r);
+        env.ini = st->ini; env.entry = &st->ini->v[e]; env.option = (int)k;
+        if( gr_eval_cond(&env, ru->br.cond) ){
+          rule_diag(r, &env, ru, &st->ini->v[e].origin, rs->options[k].name, NULL);
+        }
+      }
+    }
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* the per-node plan */
+
+static int conj_holds(gr_env *env, const gr_branch *br, uint8_t lo, uint8_t hi){
+  size_t i;
+  for(i = 0; i < br->nconj; i++){
+    const gr_expr *c = br->conj[i];
+    if( c->dep < lo || c->dep > hi ) continue;
+    if( !gr_eval_cond(env, c) ) return 0;
+  }
+  return 1;
+}
+
+static void nh_add(plan *p, uint32_t str, cand_entry e){
+  size_t j, mask;
+  if( (p->nnh + 1) * 2 > p->nh_cap ){
+    size_t oc = p->nh_cap, nc = oc ? oc * 2 : 64, i;
+    uint64_t *old = p->nh_slots;
+    p->nh_slots = gr_xcalloc(nc, sizeof *p->nh_slots);
+    p->nh_cap = nc;
+    for(i = 0; i < oc; i++){
+      if( old[i] ){
+        uint32_t s = (uint32_t)(old[i] >> 32) - 1;
+        for(j = (s * 0x9e3779b1u) & (nc - 1); p->nh_slots[j]; j = (j + 1) & (nc - 1)){}
+        p->nh_slots[j] = old[i];
+      }
+    }
+    free(old);
+  }
+  mask = p->nh_cap - 1;
+  for(j = (str * 0x9e3779b1u) & mask; p->nh_slots[j]; j = (j + 1) & mask){
+    if( (uint32_t)(p->nh_slots[j] >> 32) - 1==str ){
+      cl_push(&p->nh[(uint32_t)p->nh_slots[j] - 1].slots_and_rules, e);
+      return;
+    }
+  }
+  p->nh = gr_xrealloc(p->nh, (p->nnh + 1) * sizeof *p->nh);
+  memset(&p->nh[p->nnh], 0, sizeof *p->nh);
+  p->nh[p->nnh].str = str;
+  cl_push(&p->nh[p->nnh].slots_and_rules, e);
+  p->nnh++;
+  p->nh_slots[j] = ((uint64_t)str + 1) << 32 | (uint64_t)p->nnh;
+}
+
+static const cand_list *nh_find(const plan *p, uint32_t str){
+  size_t j, mask;
+  if( p->nnh==0 ) return NULL;
+  mask = p->nh_cap - 1;
+  for(j = (str * 0x9e3779b1u) & mask; p->nh_slots[j]; j = (j + 1) & mask){
+    if( (uint32_t)(p->nh_slots[j] >> 32) - 1==str ) return &p->nh[(uint32_t)p->nh_slots[j] - 1].slots_and_rules;
+  }
+  return NULL;
+}
+
+/* Orders candidates: slot-major (slot index, then cascade order, then branch),
+** rules last in rule order. Encoded as one sort key. */
+static uint64_t cand_key(const gr_ruleset *rs, const cand_entry *e){
+  if( e->source >= 0 ){
+    const gr_source *s = &rs->sources[e->source];
+    return ((uint64_t)s->slot << 48) | ((uint64_t)(uint32_t)s->order << 16) | e->bidx;
+  }
+  return ((uint64_t)0xffff << 48) | ((uint64_t)(uint32_t)e->rule << 16);
+}
+
+static void add_branch(gr_result *r, plan *p, const gr_branch *br, int32_t source, int32_t rule, uint16_t bidx){
+  const gr_graph *g = r->g;
+  uint32_t t, nt = gr_graph_ntypes(g);
+  gr_env env;
+  cand_entry e;
+  size_t slot_k;
+  memset(&e, 0, sizeof e);
+  e.br = br; e.source = source; e.rule = rule; e.bidx = bidx;
+  gr_env_init(&env, r);
+  if( !conj_holds(&env, br, GR_DEP_CONST, GR_DEP_GLOBAL) ) return;
+  slot_k = source >= 0 ? (size_t)r->rs->sources[source].slot : p->nslots;
+  if( br->name_key || br->name_table ){
+    /* indexed by node name: only nodes with that name ever see it */
+    e.check_type = 1;
+    if( br->name_key ){
+      uint32_t id;
+      if( gr_graph_find_str(g, br->name_key, &id) ) nh_add(p, id, e);
+    }else{
+      size_t k;
+      for(k = 0; k < br->name_table->n; k++){
+        uint32_t id;
+        if( gr_graph_find_str(g, br->name_table->keys[k], &id) ) nh_add(p, id, e);
+      }
+    }
+    return;
+  }
+  for(t = 0; t < nt; t++){
+    cand_entry x = e;
+    env.type_name = gr_graph_type_name(g, t);
+    if( !conj_holds(&env, br, GR_DEP_TYPE, GR_DEP_TYPE) ) continue;
+    if( br->value && br->value_dep <= GR_DEP_TYPE ){
+      x.value = gr_eval_expr(&env, br->value);
+      x.has_value = 1;
+      if( x.value.t==GR_T_NULL ) continue;     /* never yields for this type */
+    }
+    cl_push(&p->per_type[(size_t)t * (p->nslots + 1) + slot_k], x);
+  }
+}
+
+static void sort_list(const gr_ruleset *rs, cand_list *l){
+  /* insertion sort: lists are short and mostly in order already */
+  size_t i, j;
+  for(i = 1; i < l->n; i++){
+    cand_entry x = l->v[i];
+    uint64_t kx = cand_key(rs, &x);
+    for(j = i; j > 0 && cand_key(rs, &l->v[j-1]) > kx; j--) l->v[j] = l->v[j-1];
+    l->v[j] = x;
+  }
+}
+
+static void build_plan(gr_result *r, plan *p){
+  const gr_ruleset *rs = r->rs;
+  size_t s, b, i, nt = gr_graph_ntypes(r->g);
+  memset(p, 0, sizeof *p);
+  p->nslots = rs->nslots;
+  p->per_type = gr_xcalloc(nt * (rs->nslots + 1) + 1, sizeof *p->per_type);
+  for(s = 0; s < rs->nslots; s++){
+    const gr_slot *sl = &rs->slots[s];
+    for(i = 0; i < sl->ncascade; i++){
+      const gr_source *src = &rs->sources[sl->cascade[i]];
+      for(b = 0; b < src->nbranches; b++) add_branch(r, p, &src->branches[b], src->index, -1, (uint16_t)b);
+    }
+  }
+  for(i = 0; i < rs->nrules; i++){
+    if( rs->rules[i].scope==GR_SCOPE_NODE ) add_branch(r, p, &rs->rules[i].br, -1, (int32_t)i, 0);
+  }
+  for(i = 0; i < p->nnh; i++) sort_list(rs, &p->nh[i].slots_and_rules);
+}
+
+static void free_plan(plan *p, size_t nt){
+  size_t i;
+  for(i = 0; i < nt * (p->nslots + 1); i++) free(p->per_type[i].v);
+  free(p->per_type);
+  for(i = 0; i < p->nnh; i++) free(p->nh[i].slots_and_rules.v);
+  free(p->nh);
+  free(p->nh_slots);
+}
+
+/* ------------------------------------------------------------------ */
+/* nodes */
+
+typedef struct once_state { uint32_t first; int64_t count; } once_state;
+
+static void node_rule_diag(gr_result *r, gr_env *env, const gr_rule *ru, const gr_node *nd){
+  gr_origin og;
+  og.file = r->graph_file ? r->graph_file : "<graph>";
+  og.line = nd->line; og.col = nd->col;
+  rule_diag(r, env, ru, &og, NULL, gr_graph_str(r->g, nd->name));
+}
+
+static int entry_applies(gr_env *env, const cand_entry *e, gr_val *value){
+  const gr_branch *br = e->br;
+  if( e->check_type && !conj_holds(env, br, GR_DEP_TYPE, GR_DEP_TYPE) ) return 0;
+  if( br->cond_dep==GR_DEP_ITEM && !conj_holds(env, br, GR_DEP_ITEM, GR_DEP_ITEM) ) return 0;
+  if( br->value==NULL ){ value->t = GR_T_BOOL; return 1; }
+  if( e->has_value ) *value = e->value;
+  else *value = gr_eval_expr(env, br->value);
+  return value->t==GR_T_STR;
+}
+
+static void add_cand(gr_result *r, uint32_t node, uint16_t slot, const cand_entry *e, const char *value){
+  if( r->ncand==r->capcand ){
+    r->capcand = r->capcand ? r->capcand * 2 : 1024;
+    r->cand = gr_xrealloc(r->cand, r->capcand * sizeof *r->cand);
+  }
+  r->cand[r->ncand].node = node;
+  r->cand[r->ncand].slot = slot;
+  r->cand[r->ncand].branch = e->bidx;
+  r->cand[r->ncand].source = e->source;
+  r->cand[r->ncand].value = value;
+  r->ncand++;
+}
+
+/* Runs the candidates of one slot (s < nslots) or the node rules (s == nslots)
+** for node n, merging its type list with its name-index hits in order. */
+static void run_node_part(gr_result *r, const plan *p, gr_env *env, uint32_t n, size_t s,
+                          int keep, once_state *once){
+  const gr_ruleset *rs = r->rs;
+  const gr_node *nd = &gr_graph_nodes(r->g)[n];
+  size_t nslots = rs->nslots;
+  const cand_list *l = &p->per_type[(size_t)nd->type * (nslots + 1) + s];
+  const cand_list *hits = nh_find(p, nd->name);
+  size_t i = 0, j = 0;
+  gr_decision *d = s < nslots ? &r->dec[(size_t)n * nslots + s] : NULL;
+  int32_t last_source = -1;
+  if( d ){ d->value = NULL; d->source = -1; d->branch = 0; d->ncand = 0; }
+  for(;;){
+    const cand_entry *e;
+    gr_val v;
+    if( hits ){
+      while( j < hits->n && (hits->v[j].source >= 0 ? (size_t)rs->sources[hits->v[j].source].slot : nslots)!=s ) j++;
+    }
+    if( i < l->n && (!hits || j >= hits->n || cand_key(rs, &l->v[i]) <= cand_key(rs, &hits->v[j])) ) e = &l->v[i++];
+    else if( hits && j < hits->n ) e = &hits->v[j++];
+    else break;
+    if( e->source >= 0 && e->source==last_source ) continue;   /* the source already yielded */
+    memset(&v, 0, sizeof v);
+    if( !entry_applies(env, e, &v) ) continue;
+    if( d ){
+      last_source = e->source;
+      if( d->source < 0 ){
+        d->value = v.u.s; d->source = e->source; d->branch = e->bidx;
+      }else if( keep ){
+        if( r->cand_first[n]==GR_NONE ) r->cand_first[n] = (uint32_t)r->ncand;
+        add_cand(r, n, (uint16_t)s, e, v.u.s);
+      }
+      d->ncand++;
+    }else{
+      const gr_rule *ru = &rs->rules[e->rule];
+      if( ru->once && once ){
+        if( once[e->rule].count++==0 ) once[e->rule].first = n;
+      }else if( !ru->once ){
+        node_rule_diag(r, env, ru, nd);
+      }
+    }
+  }
+}
+
+static void env_at(gr_env *env, gr_result *r, uint32_t n){
+  gr_env_init(env, r);
+  env->node = n;
+  env->type_name = gr_graph_type_name(r->g, gr_graph_nodes(r->g)[n].type);
+}
+
+static void decide_nodes(gr_result *r, int keep){
+  const gr_ruleset *rs = r->rs;
+  const gr_graph *g = r->g;
+  const gr_eval_hooks *h = r->hooks;
+  uint32_t n, nn = gr_graph_nnodes(g), nt = gr_graph_ntypes(g);
+  size_t nslots = rs->nslots, k, s, first_end_ovr;
+  uint8_t *hook_types = NULL;
+  plan p;
+  gr_env env;
+  once_state *once = gr_xcalloc(rs->nrules + 1, sizeof *once);
+
+  build_plan(r, &p);
+  for(k = 0; k < rs->nrules; k++) once[k].first = GR_NONE;
+  r->dec = gr_big_alloc((size_t)nn * (nslots ? nslots : 1) * sizeof *r->dec);
+  r->cand_first = gr_big_alloc((size_t)nn * sizeof *r->cand_first);
+  if( h && h->node ){
+    uint32_t t;
+    hook_types = gr_xcalloc(nt + 1, 1);
+    for(t = 0; t < nt; t++) hook_types[t] = h->wants_type ? (uint8_t)(h->wants_type(h->ctx, r, t)!=0) : 1;
+  }
+  gr_env_init(&env, r);
+  for(n = 0; n < nn && !r->fatal; n++){
+    const gr_node *nd = &gr_graph_nodes(g)[n];
+    env.node = n;
+    env.type_name = gr_graph_type_name(g, nd->type);
+    r->cand_first[n] = GR_NONE;
+    for(s = 0; s < nslots; s++) run_node_part(r, &p, &env, n, s, keep, once);
+    if( hook_types && hook_types[nd->type] ){
+      if( h->node(h->ctx, r, n)!=0 ){ r->fatal = 1; break; }
+      env_at(&env, r, n);
+    }
+    run_node_part(r, &p, &env, n, nslots, keep, once);
+  }
+  /* `once` rules report now, so end-stage hooks see (and may re-grade) them */
+  for(k = 0; k < rs->nrules && !r->fatal; k++){
+    if( once[k].count ){
+      const gr_node *nd = &gr_graph_nodes(g)[once[k].first];
+      env_at(&env, r, once[k].first);
+      env.count = once[k].count;
+      /* re-evaluate to bind the witness variables of the first match */
+      gr_eval_cond(&env, rs->rules[k].br.cond);
+      node_rule_diag(r, &env, &rs->rules[k], nd);
+    }
+  }
+  /* the after-all-nodes stage; nodes it overrides are checked again */
+  first_end_ovr = r->novr;
+  if( !r->fatal && h && h->end ){
+    r->in_end_stage = 1;
+    if( h->end(h->ctx, r)!=0 ) r->fatal = 1;
+    r->in_end_stage = 0;
+    for(k = first_end_ovr; k < r->novr && !r->fatal; k++){
+      size_t m;
+      for(m = first_end_ovr; m < k; m++) if( r->ovr[m].node==r->ovr[k].node ) break;
+      if( m < k ) continue;          /* this node was checked again already */
+      env_at(&env, r, r->ovr[k].node);
+      run_node_part(r, &p, &env, r->ovr[k].node, nslots, 0, NULL);
+    }
+  }
+  free(hook_types);
+  free(once);
+  free_plan(&p, nt);
+}
+
+/* ------------------------------------------------------------------ */
+/* hook entry points */
+
+int gr_result_override(gr_result *r, uint32_t node, int slot, const char *value,
+                       const gr_origin *where, const char *reason, gr_error *err){
+  const gr_ruleset *rs = r->rs;
+  const gr_slot *sl;
+  gr_decision *d;
+  gr_override *o;
+  size_t k;
+  const char *cascade_value;
+  int32_t cascade_source;
+  uint16_t cascade_branch;
+  if( r->g==NULL || r->dec==NULL || node >= gr_graph_nnodes(r->g) ){ gr_error_set(err, 0, 0, "no such node"); return -1; }
+  if( slot < 0 || (size_t)slot >= rs->nslots ){ gr_error_set(err, 0, 0, "no such slot"); return -1; }
+  sl = &rs->slots[slot];
+  if( value ){
+    if( sl->values_mode ){
+      if( gr_ruleset_find(&rs->mode_map, value) < 0 ){
+        const char **names = gr_xmalloc((rs->nmodes + 1) * sizeof *names);
+        const char *sug;
+        for(k = 0; k < rs->nmodes; k++) names[k] = rs->modes[k].name;
+        sug = gr_suggest(value, names, rs->nmodes);
+        gr_error_set(err, 0, 0, "'%s' is not a precision mode of this rule set (slot %s)%s%s%s", value, sl->name,
+                     sug ? "; did you mean '" : "", sug ? sug : "", sug ? "'?" : "");
+        free(names);
+        return -1;
+      }
+    }else if( sl->nvalues ){
+      for(k = 0; k < sl->nvalues; k++) if( strcmp(sl->values[k], value)==0 ) break;
+      if( k==sl->nvalues ){ gr_error_set(err, 0, 0, "slot %s never takes the value '%s'", sl->name, value); return -1; }
+    }
+  }
+  d = &r->dec[(size_t)node * rs->nslots + (size_t)slot];
+  if( d->source==GR_SOURCE_HOOK ){
+    /* overriding a hook's decision: keep what the cascade decided */
+    const gr_override *prev = gr_result_find_override(r, node, slot);
+    cascade_value = prev ? prev->prev_value : NULL;
+    cascade_source = prev ? prev->prev_source : -1;
+    cascade_branch = prev ? prev->prev_branch : 0;
+  }else{
+    cascade_value = d->value;
+    cascade_source = d->source;
+    cascade_branch = d->branch;
+  }
+  if( r->novr==r->capovr ){
+    r->capovr = r->capovr ? r->capovr * 2 : 64;
+    r->ovr = gr_xrealloc(r->ovr, r->capovr * sizeof *r->ovr);
+  }
+  o = &r->ovr[r->novr++];
+  memset(o, 0, sizeof *o);
+  o->node = node;
+  o->slot = (uint16_t)slot;
+  o->value = value ? gr_arena_strndup(&r->arena, value, strlen(value)) : NULL;
+  o->prev_value = cascade_value;
+  o->prev_source = cascade_source;
+  o->prev_branch = cascade_branch;
+  if( where ){
+    o->where = *where;
+    o->where.file = where->file ? gr_arena_strndup(&r->arena, where->file, strlen(where->file)) : NULL;
+  }
+  o->reason = reason && reason[0] ? gr_arena_strndup(&r->arena, reason, strlen(reason)) : NULL;
+  d->value = o->value;
+  d->source = GR_SOURCE_HOOK;
+  d->branch = 0;
+  if( r->ovr_index==NULL ){
+    r->ovr_index = gr_big_alloc((size_t)gr_graph_nnodes(r->g) * rs->nslots * sizeof *r->ovr_index);
+  }
+  r->ovr_index[(size_t)node * rs->nslots + (size_t)slot] = (uint32_t)r->novr;
+  return 0;
+}
+
+const gr_override *gr_result_find_override(const gr_result *r, uint32_t node, int slot){
+  uint32_t k;
+  if( r->ovr_index==NULL || r->g==NULL || node >= gr_graph_nnodes(r->g) || slot < 0 || (size_t)slot >= r->rs->nslots ) return NULL;
+  k = r->ovr_index[(size_t)node * r->rs->nslots + (size_t)slot];
+  return k ? &r->ovr[k - 1] : NULL;
+}
+
+int gr_result_set_severity(gr_result *r, size_t di, gr_severity sev, const gr_origin *where,
+                           const char *reason, gr_error *err){
+  gr_diag *d;
+  char *by;
+  if( di >= r->diags.n ){ gr_error_set(err, 0, 0, "no such diagnostic"); return -1; }
+  d = &r->diags.v[di];
+  if( sev < d->sev && d->sev==GR_SEV_ERROR && (reason==NULL || reason[0]==0) ){
+    gr_error_set(err, 0, 0, "lowering an error needs a reason");
+    return -1;
+  }
+  if( sev==d->sev ) return 0;
+  r->diags.count[d->sev]--;
+  r->diags.count[sev]++;
+  d->sev = sev;
+  if( where && where->line ) by = gr_xasprintf("%s:%u%s%s", where->file, where->line, reason && reason[0] ? ": " : "", reason ? reason : "");
+  else by = gr_xasprintf("%s%s%s", where && where->file ? where->file : "a hook", reason && reason[0] ? ": " : "", reason ? reason : "");
+  free(d->changed_by);
+  d->changed_by = by;
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+gr_result *gr_eval(const gr_ruleset *rs, const gr_eval_config *cfg, gr_error *err){
+  gr_result *r = gr_xcalloc(1, sizeof *r);
+  const char *chip = cfg->chip;
+  size_t i;
+  r->rs = rs;
+  r->g = cfg->graph;
+  r->graph_file = cfg->graph_file;
+  r->run_mode = cfg->run_mode ? cfg->run_mode : "inference";
+  r->inputs = cfg->inputs;
+  r->ninputs = cfg->ninputs;
+  r->hooks = cfg->hooks;
+  r->soc = r->product = -1;
+  r->graph_dynamic = -1;
+  gr_arena_init(&r->arena);
+  gr_diags_init(&r->diags);
+  r->opts = gr_xcalloc(rs->noptions + 1, sizeof *r->opts);
+
+  resolve_inputs(r);
+  if( chip==NULL ){
+    for(i = 0; i < rs->noptions; i++){
+      int in = r->opts[i].input;
+      if( rs->options[i].type!=GR_OT_SOC || in < 0 || r->inputs[in].value[0]==0 ) continue;
+      chip = r->inputs[in].value;     /* an unknown SoC is reported below, with a suggestion */
+      break;
+    }
+  }
+  if( chip==NULL ){
+    gr_error_set(err, 0, 0, "no chip given: use --chip SOC (see 'gerules chips')");
+    gr_result_free(r);
+    return NULL;
+  }
+  r->soc = gr_ruleset_find_soc(rs, chip);
+  if( r->soc < 0 ){
+    const char **names = gr_xmalloc((rs->nsocs + 1) * sizeof *names);
+    const char *s;
+    size_t n = 0;
+    for(i = 0; i < rs->nsocs; i++) if( !rs->socs[i].is_pattern ) names[n++] = rs->socs[i].name;
+    s = gr_suggest(chip, names, n);
+    if( s ) gr_error_set(err, 0, 0, "unknown chip '%s'; did you mean '%s'? (see 'gerules chips')", chip, s);
+    else gr_error_set(err, 0, 0, "unknown chip '%s' (see 'gerules chips')", chip);
+    free(names);
+    gr_result_free(r);
+    return NULL;
+  }
+  r->product = rs->socs[r->soc].product;
+  r->soc_name = gr_arena_strndup(&r->arena, chip, strlen(chip));
+
+  apply_relations(r);
+  load_ini_files(r);
+  if( r->fatal ) return r;
+  for(i = 0; i < rs->noptions; i++) gr_option_state(r, (int)i);
+  run_scoped_rules(r);
+  if( r->hooks && r->hooks->begin && r->hooks->begin(r->hooks->ctx, r)!=0 ){ r->fatal = 1; return r; }
+  if( r->g ) decide_nodes(r, cfg->keep_candidates);
+  else if( r->hooks && r->hooks->end && r->hooks->end(r->hooks->ctx, r)!=0 ) r->fatal = 1;
+  return r;
+}
+
+void gr_result_free(gr_result *r){
+  size_t i;
+  if( r==NULL ) return;
+  if( r->opts ){
+    for(i = 0; i < r->rs->noptions; i++) gr_ini_free(r->opts[i].ini);
+    free(r->opts);
+  }
+  if( r->g ){
+    size_t nn = gr_graph_nnodes(r->g);
+    gr_big_free(r->dec, nn * (r->rs->nslots ? r->rs->nslots : 1) * sizeof *r->dec);
+    gr_big_free(r->cand_first, nn * sizeof *r->cand_first);
+  }
+  free(r->cand);
+  free(r->ovr);
+  if( r->ovr_index ) gr_big_free(r->ovr_index, (size_t)gr_graph_nnodes(r->g) * r->rs->nslots * sizeof *r->ovr_index);
+  gr_diags_free(&r->diags);
+  gr_arena_free(&r->arena);
+  free(r);
+}

@@ -1,0 +1,178 @@
+/*
+** eval.h: one evaluation of a rule set against a chip, a set of user options
+** and (optionally) a graph. gr_eval resolves the options (spellings, types,
+** relations, defaults), reads ini-format option files, runs the global,
+** per-option and per-entry rules, then decides every slot of every node
+** through its cascade and runs the per-node rules. The result keeps, per
+** node and slot, the winning source and value and the beaten candidates;
+** reporters re-derive reasons and input origins from them on demand.
+**
+** Ownership: a gr_result owns its diagnostics, option states, ini files,
+** decisions and every string it made; it borrows the rule set, the graph and
+** the gr_inputs passed in gr_eval_config, which must outlive it. Free with
+** gr_result_free (NULL is fine).
+*/
+#ifndef GR_EVAL_H
+#define GR_EVAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "lang/ruleset.h"
+#include "model/graph.h"
+#include "options/ini.h"
+
+
+/* One option as the user gave it (-o KEY=VALUE or a line of --options FILE). */
+typedef struct gr_input {
+  const char *key, *value;      /* as written */
+  gr_origin origin;
+  /* filled by gr_eval: */
+  int option;                   /* option index, -1 when unknown */
+  int valid;
+  const char *problem;          /* why it is invalid, or NULL */
+  const char *suggestion;       /* "; did you mean 'X'?" or "" */
+  int effective;                /* not overridden by a later input, not excluded by a relation */
+  int overridden_by;            /* index of the later input that replaced it, or -1 */
+} gr_input;
+
+typedef struct gr_optstate {
+  int input;                    /* winning input, or -1 */
+  int given;                    /* a non-empty value was supplied */
+  int effective;                /* given and not excluded */
+  const char *value;            /* user value when effective, else the default (NULL if none) */
+  const gr_origin *origin;      /* of the user value; NULL for defaults */
+  const gr_default *from_default;
+  int state;                    /* 0 not computed, 1 in progress, 2 done */
+  const char **items; size_t nitems;   /* list options */
+  int64_t ival;                 /* int options */
+  gr_ini *ini;                  /* ini-format file options */
+} gr_optstate;
+
+/* The decision of one slot for one node. */
+typedef struct gr_decision {
+  const char *value;            /* NULL when no source yields */
+  int32_t source;               /* winning source index, -1 none, GR_SOURCE_HOOK for a hook */
+  uint16_t branch;
+  uint16_t ncand;               /* number of yielding sources (winner included) */
+} gr_decision;
+#define GR_SOURCE_HOOK (-2)
+
+typedef struct gr_cand {        /* a beaten candidate */
+  uint32_t node;
+  uint16_t slot, branch;
+  int32_t source;
+  const char *value;
+} gr_cand;
+
+/* A hook override: a slot of a node set by a site policy (Lua). */
+typedef struct gr_override {
+  uint32_t node;
+  uint16_t slot;
+  const char *value;
+  const char *prev_value;         /* what the cascade decided */
+  int32_t prev_source;
+  uint16_t prev_branch;
+  gr_origin where;                /* the hook script's file:line */
+  const char *reason;             /* optional text from the hook */
+} gr_override;
+
+struct gr_result;
+/* Site policies plug in here (hooks.c implements them with Lua). Each call
+** returns 0, or -1 after adding an error diagnostic and setting r->fatal. */
+typedef struct gr_eval_hooks {
+  void *ctx;
+  int (*begin)(void *ctx, struct gr_result *r);          /* options resolved, before any node */
+  int (*wants_type)(void *ctx, struct gr_result *r, uint32_t type);  /* 0: no node callback for this op type */
+  int (*node)(void *ctx, struct gr_result *r, uint32_t node);        /* after the node's cascades */
+  int (*end)(void *ctx, struct gr_result *r);            /* after every node */
+} gr_eval_hooks;
+
+typedef struct gr_eval_config {
+  const char *chip;             /* SoC string (required unless an option of type soc is set) */
+  const char *run_mode;         /* "inference" (default) or "training" */
+  gr_input *inputs; size_t ninputs;
+  const gr_graph *graph;        /* NULL: options and global rules only */
+  const char *graph_file;       /* display name of the graph file, for locations */
+  int keep_candidates;          /* record beaten candidates (provenance) */
+  const gr_eval_hooks *hooks;   /* site policies, or NULL */
+} gr_eval_config;
+
+typedef struct gr_result {
+  const gr_ruleset *rs;
+  const gr_graph *g;
+  const char *graph_file;
+  int soc, product;
+  const char *soc_name;
+  const char *run_mode;
+  gr_input *inputs; size_t ninputs;
+  gr_optstate *opts;            /* one per option */
+  gr_diags diags;
+  gr_decision *dec;             /* nnodes * nslots, row-major by node */
+  uint32_t *cand_first;         /* per node: first index in cand, GR_NONE when none */
+  gr_cand *cand; size_t ncand, capcand;
+  gr_override *ovr; size_t novr, capovr;   /* hook decisions, in the order made */
+  uint32_t *ovr_index;          /* per (node, slot): 1 + index of its last override, 0 none; NULL until a first override */
+  const gr_eval_hooks *hooks;
+  int in_end_stage;
+  gr_arena arena;
+  int fatal;                    /* an input could not be read: exit 2 */
+  int graph_dynamic;            /* -1 not computed yet, else whether any node is dynamic */
+} gr_result;
+
+/* Evaluates. Returns NULL only when the chip is unknown or missing (err is
+** filled, with a suggestion); otherwise every problem is a diagnostic in the
+** result (errors in unreadable inputs also set result->fatal). */
+gr_result *gr_eval(const gr_ruleset *rs, const gr_eval_config *cfg, gr_error *err);
+void gr_result_free(gr_result *r);
+
+/* For hooks: sets a slot of a node (source "hook"). The value must be one the
+** slot accepts (a declared mode, or one of its listed values); returns -1 with
+** err filled otherwise. The previous decision is kept for provenance. */
+int gr_result_override(gr_result *r, uint32_t node, int slot, const char *value,
+                       const gr_origin *where, const char *reason, gr_error *err);
+/* The last override of (node, slot), or NULL. */
+const gr_override *gr_result_find_override(const gr_result *r, uint32_t node, int slot);
+/* For hooks: changes a diagnostic's severity; the change and its reason are
+** recorded in the diagnostic. Raising is always allowed; lowering an error
+** needs a non-empty reason. Returns -1 with err filled when refused. */
+int gr_result_set_severity(gr_result *r, size_t diag, gr_severity sev, const gr_origin *where,
+                           const char *reason, gr_error *err);
+
+/* ---- expression evaluation (expr.c) ---- */
+enum gr_list_kind { GR_LK_EXPR = 1, GR_LK_STRS, GR_LK_I64, GR_LK_GSTR, GR_LK_F64, GR_LK_KEYS, GR_LK_INPUTS, GR_LK_INI };
+
+typedef struct gr_val {
+  uint8_t t;                    /* GR_T_* */
+  uint8_t lk;                   /* list kind */
+  uint32_t n;                   /* list length */
+  uint32_t aux;                 /* INPUT: node; INI: section */
+  union { int64_t i; double f; const char *s; const void *p; uint32_t node; } u;
+  const gr_origin *origin;      /* user input behind the value, if any */
+} gr_val;
+
+typedef struct gr_env {
+  gr_result *r;
+  uint32_t node;                /* current node, GR_NONE outside node scope */
+  const char *type_name;        /* current node's type (also set for per-type evaluation) */
+  const gr_input *in;           /* scope `each option` */
+  const gr_ini *ini; const gr_ini_entry *entry;   /* scope `each entry` */
+  int option;                   /* the option of scope `each option` or relation messages */
+  int other;                    /* relation messages: the other option */
+  int64_t count;
+  gr_val vars[GR_MAXVARS];
+} gr_env;
+
+void   gr_env_init(gr_env *env, gr_result *r);
+gr_val gr_eval_expr(gr_env *env, const gr_expr *e);
+int    gr_eval_cond(gr_env *env, const gr_expr *e);         /* NULL = true */
+/* Renders a template into out (values, lists joined with ", "). */
+void   gr_render(gr_env *env, const gr_template *t, gr_buf *out);
+/* Value of option `oi` in this evaluation (computing its default lazily). */
+const gr_optstate *gr_option_state(gr_result *r, int oi);
+int    gr_value_supported(const gr_ruleset *rs, const gr_option *o, const char *value, int product);
+int    gr_mode_supported(const gr_ruleset *rs, const char *mode, int product, const char **reason);
+
+/* Prints an expression back in rule-language syntax (for explain and docs). */
+void gr_expr_print(gr_buf *b, const gr_expr *e);
+
+#endif

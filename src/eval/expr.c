@@ -1,0 +1,637 @@
+/*
+** expr.c: evaluates checked rule-language expressions against one
+** evaluation (chip, options, graph, current node or option or ini entry),
+** renders message templates, computes option values and defaults lazily,
+** answers product-support questions, and prints expressions back as rule
+** text for `gerules explain`. Values are small tagged records (gr_val) that
+** point into the rule set, the graph or the result; nothing is copied.
+*/
+#include "config.h"
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "eval/eval.h"
+
+static gr_val v_null(void){ gr_val v; memset(&v, 0, sizeof v); v.t = GR_T_NULL; return v; }
+static gr_val v_bool(int b){ gr_val v = v_null(); v.t = GR_T_BOOL; v.u.i = b ? 1 : 0; return v; }
+static gr_val v_int(int64_t i){ gr_val v = v_null(); v.t = GR_T_INT; v.u.i = i; return v; }
+static gr_val v_str(const char *s){ gr_val v = v_null(); if( s ){ v.t = GR_T_STR; v.u.s = s; } return v; }
+
+void gr_env_init(gr_env *env, gr_result *r){
+  memset(env, 0, sizeof *env);
+  env->r = r;
+  env->node = GR_NONE;
+  env->option = env->other = -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* support */
+
+int gr_value_supported(const gr_ruleset *rs, const gr_option *o, const char *value, int product){
+  size_t i;
+  (void)rs;
+  for(i = 0; i < o->nvalues; i++){
+    if( strcmp(o->values[i], value)==0 ){
+      if( o->value_support[i].stated ) return gr_support_on(&o->value_support[i], product);
+      break;
+    }
+  }
+  return gr_support_on(&o->support, product);
+}
+
+int gr_mode_supported(const gr_ruleset *rs, const char *mode, int product, const char **reason){
+  int mi = gr_ruleset_find(&rs->mode_map, mode);
+  if( reason ) *reason = NULL;
+  if( mi < 0 ) return 0;
+  if( reason ) *reason = rs->modes[mi].support.reason;
+  return gr_support_on(&rs->modes[mi].support, product);
+}
+
+/* ------------------------------------------------------------------ */
+/* options */
+
+static void split_list(gr_result *r, gr_optstate *st, const char *sep){
+  const char *p = st->value, *a;
+  size_t n = 0, cap = 0, len;
+  const char **items = NULL;
+  while( gr_split_next(&p, sep, &a, &len) ){
+    if( len==0 ) continue;
+    if( n==cap ){
+      const char **ni;
+      cap = cap ? cap * 2 : 8;
+      ni = gr_arena_alloc(&r->arena, cap * sizeof *ni);
+      if( n ) memcpy(ni, items, n * sizeof *ni);
+      items = ni;
+    }
+    items[n++] = gr_arena_strndup(&r->arena, a, len);
+  }
+  st->items = items; st->nitems = n;
+}
+
+const gr_optstate *gr_option_state(gr_result *r, int oi){
+  gr_optstate *st = &r->opts[oi];
+  const gr_option *o = &r->rs->options[oi];
+  size_t k;
+  if( st->state==2 ) return st;
+  if( st->state==1 ){
+    /* a default that depends on itself: treat as absent */
+    return st;
+  }
+  st->state = 1;
+  if( !st->effective ){
+    gr_env env;
+    gr_env_init(&env, r);
+    st->value = NULL;
+    st->origin = NULL;
+    for(k = 0; k < o->ndefaults; k++){
+      if( gr_eval_cond(&env, o->defaults[k].cond) ){
+        gr_val v = gr_eval_expr(&env, o->defaults[k].value);
+        st->from_default = &o->defaults[k];
+        if( v.t==GR_T_STR ) st->value = v.u.s;
+        else if( v.t==GR_T_INT ){
+          char tmp[32];
+          snprintf(tmp, sizeof tmp, "%" PRId64, v.u.i);
+          st->value = gr_arena_strndup(&r->arena, tmp, strlen(tmp));
+        }
+        break;
+      }
+    }
+  }
+  if( st->value && o->type==GR_OT_LIST ) split_list(r, st, o->separator ? o->separator : ",");
+  if( st->value && o->type==GR_OT_INT ) st->ival = strtoll(st->value, NULL, 10);
+  st->state = 2;
+  return st;
+}
+
+/* ------------------------------------------------------------------ */
+/* lists */
+
+static gr_val list_at(gr_env *env, const gr_val *l, uint32_t i, const gr_expr **cursor){
+  gr_val v = v_null();
+  const gr_graph *g = env->r->g;
+  switch( l->lk ){
+    case GR_LK_EXPR:
+      if( *cursor ){ v = gr_eval_expr(env, *cursor); *cursor = (*cursor)->next; }
+      return v;
+    case GR_LK_STRS: return v_str(((const char*const*)l->u.p)[i]);
+    case GR_LK_I64: return v_int(((const int64_t*)l->u.p)[i]);
+    case GR_LK_F64: {
+      char tmp[40];
+      snprintf(tmp, sizeof tmp, "%g", ((const double*)l->u.p)[i]);
+      return v_str(gr_arena_strndup(&env->r->arena, tmp, strlen(tmp)));
+    }
+    case GR_LK_GSTR: return v_str(gr_graph_str(g, ((const uint32_t*)l->u.p)[i]));
+    case GR_LK_KEYS: return v_str(((const gr_table*)l->u.p)->keys[i]);
+    case GR_LK_INI: {
+      const gr_ini *ini = l->u.p;
+      uint32_t k, seen = 0;
+      for(k = 0; k < ini->n; k++){
+        if( ini->v[k].section==(int)l->aux ){
+          if( seen==i ) return v_str(ini->v[k].key);
+          seen++;
+        }
+      }
+      return v;
+    }
+    case GR_LK_INPUTS:
+      v.t = GR_T_INPUT; v.aux = l->aux; v.u.i = i;
+      return v;
+  }
+  return v;
+}
+
+static uint32_t list_len(const gr_val *l){
+  if( l->lk==GR_LK_INI ){
+    const gr_ini *ini = l->u.p;
+    uint32_t k, n = 0;
+    for(k = 0; k < ini->n; k++) if( ini->v[k].section==(int)l->aux ) n++;
+    return n;
+  }
+  return l->n;
+}
+
+static int val_eq(const gr_val *a, const gr_val *b){
+  if( a->t==GR_T_NULL || b->t==GR_T_NULL ) return a->t==b->t;
+  if( a->t==GR_T_STR && b->t==GR_T_STR ) return a->u.s==b->u.s || strcmp(a->u.s, b->u.s)==0;
+  if( (a->t==GR_T_INT || a->t==GR_T_BOOL) && a->t==b->t ) return a->u.i==b->u.i;
+  if( a->t==GR_T_NODE && b->t==GR_T_NODE ) return a->u.node==b->u.node;
+  return 0;
+}
+
+/* Converts a table value (a literal expression) to a value. */
+static gr_val literal(gr_env *env, const gr_expr *e){
+  gr_val v = v_null();
+  switch( e->op ){
+    case GR_E_STR: return v_str(e->s);
+    case GR_E_INT: return v_int(e->i);
+    case GR_E_BOOL: return v_bool((int)e->i);
+    case GR_E_LIST: {
+      const gr_expr *x;
+      v.t = GR_T_LIST; v.lk = GR_LK_EXPR; v.u.p = e->a;
+      for(x = e->a; x; x = x->next) v.n++;
+      return v;
+    }
+    default: return gr_eval_expr(env, e);
+  }
+}
+
+static gr_val attr_value(gr_env *env, uint32_t node, const char *key){
+  const gr_graph *g = env->r->g;
+  const gr_attr *a;
+  gr_val v = v_null();
+  if( g==NULL ) return v;
+  a = gr_graph_attr(g, &gr_graph_nodes(g)[node], key);
+  if( a==NULL ) return v;
+  switch( a->kind ){
+    case GR_ATTR_S: case GR_ATTR_DT: return v_str(gr_graph_str(g, a->u.str));
+    case GR_ATTR_I: return v_int(a->u.i);
+    case GR_ATTR_B: return v_bool((int)a->u.i);
+    case GR_ATTR_F: {
+      char tmp[40];
+      snprintf(tmp, sizeof tmp, "%g", a->u.f);
+      return v_str(gr_arena_strndup(&env->r->arena, tmp, strlen(tmp)));
+    }
+    case GR_ATTR_LIST_S: v.t = GR_T_LIST; v.lk = GR_LK_GSTR; v.n = a->n; v.u.p = gr_graph_list_u32(g, a->u.list); return v;
+    case GR_ATTR_LIST_I: case GR_ATTR_LIST_B: v.t = GR_T_LIST; v.lk = GR_LK_I64; v.n = a->n; v.u.p = gr_graph_list_i64(g, a->u.list); return v;
+    case GR_ATTR_LIST_F: v.t = GR_T_LIST; v.lk = GR_LK_F64; v.n = a->n; v.u.p = gr_graph_list_f64(g, a->u.list); return v;
+    default: return v;
+  }
+}
+
+static const gr_edge *input_edge(gr_env *env, const gr_val *in){
+  const gr_graph *g = env->r->g;
+  const gr_node *n;
+  if( g==NULL || in->aux==GR_NONE ) return NULL;
+  n = &gr_graph_nodes(g)[in->aux];
+  if( in->u.i < 0 || in->u.i >= n->n_data ) return NULL;
+  return &gr_graph_edges(g, n)[in->u.i];
+}
+
+static gr_val node_field(gr_env *env, uint32_t node, const gr_expr *e){
+  const gr_graph *g = env->r->g;
+  const gr_node *n;
+  gr_val v = v_null();
+  if( g==NULL || node==GR_NONE ){
+    if( e->ref==GR_F_TYPE && env->type_name ) return v_str(env->type_name);
+    return v;
+  }
+  n = &gr_graph_nodes(g)[node];
+  switch( e->ref ){
+    case GR_F_NAME: return v_str(gr_graph_str(g, n->name));
+    case GR_F_TYPE: return v_str(gr_graph_type_name(g, n->type));
+    case GR_F_GRAPH: return v_str(gr_graph_graph_name(g, n->graph));
+    case GR_F_STATIC: return v_bool(!(n->flags & GR_NODE_DYNAMIC));
+    case GR_F_DYNAMIC: return v_bool(n->flags & GR_NODE_DYNAMIC);
+    case GR_F_INPUTS: return v_int(n->n_data);
+    case GR_F_OUTPUTS: return v_int(n->n_out_desc);
+    case GR_F_INPUT: v.t = GR_T_INPUTS; v.lk = GR_LK_INPUTS; v.aux = node; v.n = n->n_data; return v;
+    case GR_F_ATTR: v.t = GR_T_ATTRS; v.aux = node; return v;
+    case GR_F_SLOT: case GR_F_SLOT_SOURCE: {
+      const gr_result *r = env->r;
+      const gr_decision *d;
+      if( r->dec==NULL ) return v;
+      d = &r->dec[(size_t)node * r->rs->nslots + (size_t)e->ref2];
+      if( e->ref==GR_F_SLOT ) return v_str(d->value);
+      if( d->source==GR_SOURCE_HOOK ) return v_str("hook");
+      return d->source >= 0 ? v_str(r->rs->sources[d->source].name) : v;
+    }
+  }
+  return v;
+}
+
+static gr_val option_field(gr_env *env, const gr_expr *e){
+  const gr_input *in = env->in;
+  const gr_ruleset *rs = env->r->rs;
+  int oi = in ? in->option : env->option;
+  const gr_option *o = oi >= 0 ? &rs->options[oi] : NULL;
+  switch( e->ref ){
+    case GR_F_NAME: return v_str(o ? o->name : (in ? in->key : NULL));
+    case GR_F_KEY: return v_str(in ? in->key : (o ? o->key : NULL));
+    case GR_F_VALUE: {
+      if( in ){ gr_val v = v_str(in->value); v.origin = &in->origin; return v; }
+      if( oi >= 0 ) return v_str(gr_option_state(env->r, oi)->value);
+      return v_null();
+    }
+    case GR_F_KNOWN: return v_bool(oi >= 0);
+    case GR_F_VALID: return v_bool(in ? in->valid : 1);
+    case GR_F_PROBLEM: return v_str(in && in->problem ? in->problem : "");
+    case GR_F_SUPPORTED: return v_bool(o && gr_support_on(&o->support, env->r->product));
+    case GR_F_VALUE_SUPPORTED:
+      if( o==NULL ) return v_bool(0);
+      return v_bool(gr_value_supported(rs, o, in ? in->value : gr_option_state(env->r, oi)->value ? gr_option_state(env->r, oi)->value : "", env->r->product));
+    case GR_F_EFFECTIVE: return v_bool(in ? in->effective : (oi >= 0 && env->r->opts[oi].effective));
+    case GR_F_GIVEN: return v_bool(in ? in->value[0]!=0 : (oi >= 0 && env->r->opts[oi].given));
+    case GR_F_DEPRECATED: return o && o->deprecated ? v_str(o->deprecated) : v_null();
+    case GR_F_SUGGESTION: return v_str(in && in->suggestion ? in->suggestion : "");
+    case GR_F_ORIGIN: {
+      const gr_origin *og = in ? &in->origin : (oi >= 0 ? env->r->opts[oi].origin : NULL);
+      char tmp[600];
+      if( og==NULL ) return v_str("default");
+      if( og->line ) snprintf(tmp, sizeof tmp, "%s:%u", og->file, og->line);
+      else snprintf(tmp, sizeof tmp, "%s", og->file);
+      return v_str(gr_arena_strndup(&env->r->arena, tmp, strlen(tmp)));
+    }
+  }
+  return v_null();
+}
+
+static gr_val entry_field(gr_env *env, const gr_expr *e){
+  const gr_ini_entry *en = env->entry;
+  gr_val v;
+  if( en==NULL ) return v_null();
+  switch( e->ref ){
+    case GR_F_OPTION: return v_str(env->option >= 0 ? env->r->rs->options[env->option].name : NULL);
+    case GR_F_SECTION: {
+      const gr_option *o = env->option >= 0 ? &env->r->rs->options[env->option] : NULL;
+      return v_str(o && o->format ? o->format->sections[en->section].name : NULL);
+    }
+    case GR_F_KEY: v = v_str(en->key); v.origin = &en->origin; return v;
+    case GR_F_VALUE: v = v_str(en->value); v.origin = &en->origin; return v;
+    case GR_F_MATCHED: return v_bool(en->matched);
+    case GR_F_FILE: return v_str(env->ini ? env->ini->path : NULL);
+    case GR_F_LINE: return v_int(en->line);
+  }
+  return v_null();
+}
+
+static int contains(gr_env *env, const gr_val *hay, const gr_val *needle){
+  if( needle->t==GR_T_NULL ) return 0;
+  if( hay->t==GR_T_TABLE ){
+    if( needle->t!=GR_T_STR ) return 0;
+    if( hay->lk==GR_LK_INI ) return gr_ini_get(hay->u.p, (int)hay->aux, needle->u.s)!=NULL;
+    return gr_map_get(&((const gr_table*)hay->u.p)->keymap, needle->u.s)!=NULL;
+  }
+  if( hay->t==GR_T_LIST ){
+    const gr_expr *cur = hay->lk==GR_LK_EXPR ? hay->u.p : NULL;
+    uint32_t i, n = list_len(hay);
+    for(i = 0; i < n; i++){
+      gr_val x = list_at(env, hay, i, &cur);
+      if( val_eq(&x, needle) ) return 1;
+    }
+  }
+  return 0;
+}
+
+static int truthy(const gr_val *v){
+  return v->t==GR_T_BOOL ? v->u.i!=0 : 0;
+}
+
+int gr_eval_cond(gr_env *env, const gr_expr *e){
+  gr_val v;
+  if( e==NULL ) return 1;
+  v = gr_eval_expr(env, e);
+  return truthy(&v);
+}
+
+gr_val gr_eval_expr(gr_env *env, const gr_expr *e){
+  gr_result *r = env->r;
+  gr_val a, b, v = v_null();
+  switch( e->op ){
+    case GR_E_STR: return v_str(e->s);
+    case GR_E_INT: return v_int(e->i);
+    case GR_E_BOOL: return v_bool((int)e->i);
+    case GR_E_NULL: return v;
+    case GR_E_LIST: return literal(env, e);
+    case GR_E_RUNMODE: return v_str(r->run_mode);
+    case GR_E_CHIP: v.t = GR_T_CHIP; return v;
+    case GR_E_GRAPH: v.t = GR_T_GRAPH; return v;
+    case GR_E_NODE: v.t = GR_T_NODE; v.u.node = env->node; return v;
+    case GR_E_ENTRY: v.t = GR_T_ENTRY; return v;
+    case GR_E_OPTSCOPE: v.t = GR_T_OPTREF; return v;
+    case GR_E_OPTION: {
+      const gr_optstate *st = gr_option_state(r, e->ref);
+      const gr_option *o = &r->rs->options[e->ref];
+      if( st->value==NULL ) return v;
+      if( o->type==GR_OT_INT ) v = v_int(st->ival);
+      else if( o->type==GR_OT_LIST ){ v.t = GR_T_LIST; v.lk = GR_LK_STRS; v.u.p = st->items; v.n = (uint32_t)st->nitems; }
+      else v = v_str(st->value);
+      v.origin = st->origin;
+      return v;
+    }
+    case GR_E_OPTSET:
+      return v_bool(r->opts[e->ref].effective);
+    case GR_E_HAS:
+      return v_bool(e->ref >= 0 && r->soc >= 0 && r->rs->socs[r->soc].caps[e->ref]);
+    case GR_E_SUPPORTS: {
+      const gr_option *o = &r->rs->options[e->ref];
+      if( e->a ){
+        a = gr_eval_expr(env, e->a);
+        if( a.t!=GR_T_STR ) return v_bool(0);
+        return v_bool(gr_value_supported(r->rs, o, a.u.s, r->product));
+      }
+      return v_bool(gr_support_on(&o->support, r->product));
+    }
+    case GR_E_SUPPORTS_MODE:
+      a = gr_eval_expr(env, e->a);
+      if( a.t!=GR_T_STR ) return v_bool(0);
+      return v_bool(gr_mode_supported(r->rs, a.u.s, r->product, NULL));
+    case GR_E_NOT:
+      a = gr_eval_expr(env, e->a);
+      return v_bool(!truthy(&a));
+    case GR_E_AND:
+      a = gr_eval_expr(env, e->a);
+      if( !truthy(&a) ) return v_bool(0);
+      b = gr_eval_expr(env, e->b);
+      return v_bool(truthy(&b));
+    case GR_E_OR:
+      a = gr_eval_expr(env, e->a);
+      if( truthy(&a) ) return v_bool(1);
+      b = gr_eval_expr(env, e->b);
+      return v_bool(truthy(&b));
+    case GR_E_EQ: case GR_E_NE:
+      a = gr_eval_expr(env, e->a); b = gr_eval_expr(env, e->b);
+      return v_bool(val_eq(&a, &b) == (e->op==GR_E_EQ));
+    case GR_E_LT: case GR_E_LE: case GR_E_GT: case GR_E_GE:
+      a = gr_eval_expr(env, e->a); b = gr_eval_expr(env, e->b);
+      if( a.t!=GR_T_INT || b.t!=GR_T_INT ) return v_bool(0);
+      switch( e->op ){
+        case GR_E_LT: return v_bool(a.u.i < b.u.i);
+        case GR_E_LE: return v_bool(a.u.i <= b.u.i);
+        case GR_E_GT: return v_bool(a.u.i > b.u.i);
+        default: return v_bool(a.u.i >= b.u.i);
+      }
+    case GR_E_IN: case GR_E_NOTIN:
+      a = gr_eval_expr(env, e->a); b = gr_eval_expr(env, e->b);
+      if( a.t==GR_T_NULL ) return v_bool(0);
+      return v_bool(contains(env, &b, &a) == (e->op==GR_E_IN));
+    case GR_E_ANY: case GR_E_ALL: {
+      gr_val l = gr_eval_expr(env, e->a);
+      const gr_expr *cur;
+      uint32_t i, n;
+      int want_any = e->op==GR_E_ANY;
+      if( l.t==GR_T_TABLE && l.lk!=GR_LK_INI ){
+        l.t = GR_T_LIST; l.lk = GR_LK_KEYS; l.n = (uint32_t)((const gr_table*)l.u.p)->n;
+      }else if( l.t==GR_T_TABLE ){
+        l.t = GR_T_LIST;
+      }else if( l.t==GR_T_INPUTS ){
+        l.t = GR_T_LIST;
+      }else if( l.t!=GR_T_LIST ){
+        return v_bool(!want_any);
+      }
+      cur = l.lk==GR_LK_EXPR ? l.u.p : NULL;
+      n = list_len(&l);
+      for(i = 0; i < n; i++){
+        env->vars[e->ref] = list_at(env, &l, i, &cur);
+        if( gr_eval_cond(env, e->b)==want_any ) return v_bool(want_any);
+      }
+      if( want_any ) env->vars[e->ref] = v_null();
+      return v_bool(!want_any);
+    }
+    case GR_E_NAME:
+      switch( e->ref ){
+        case GR_NAME_TABLE: v.t = GR_T_TABLE; v.u.p = e->ptr; return v;
+        case GR_NAME_VAR: return env->vars[e->ref2];
+        case GR_NAME_COUNT: return v_int(env->count);
+        case GR_NAME_OTHER: v.t = GR_T_OTHER; return v;
+      }
+      return v;
+    case GR_E_FIELD:
+      a = gr_eval_expr(env, e->a);
+      switch( a.t ){
+        case GR_T_CHIP: {
+          const gr_ruleset *rs = r->rs;
+          if( r->soc < 0 ) return v;
+          switch( e->ref ){
+            case GR_F_SOC: return v_str(r->soc_name);
+            case GR_F_PRODUCT: return v_str(rs->products[r->product].name);
+            case GR_F_TITLE: return v_str(rs->products[r->product].title);
+            case GR_F_HW: return v_int(rs->socs[r->soc].hw[e->ref2]);
+          }
+          return v;
+        }
+        case GR_T_NODE: return node_field(env, a.u.node, e);
+        case GR_T_INPUT: {
+          const gr_edge *ed = input_edge(env, &a);
+          switch( e->ref ){
+            case GR_F_CONNECTED: return v_bool(ed && ed->src!=GR_NONE);
+            case GR_F_PRODUCER:
+              if( ed==NULL || ed->src==GR_NONE ) return v;
+              v.t = GR_T_NODE; v.u.node = ed->src; return v;
+            case GR_F_INDEX: return ed ? v_int(ed->index) : v;
+          }
+          return v;
+        }
+        case GR_T_OPTREF: return option_field(env, e);
+        case GR_T_ENTRY: return entry_field(env, e);
+        case GR_T_OTHER: return v_str(env->other >= 0 ? r->rs->options[env->other].name : NULL);
+        case GR_T_GRAPH:
+          if( r->g==NULL ) return v;
+          switch( e->ref ){
+            case GR_F_NAME: return v_str(gr_graph_model_name(r->g));
+            case GR_F_NODES: return v_int(gr_graph_nnodes(r->g));
+            case GR_F_STATIC: case GR_F_DYNAMIC: {
+              if( r->graph_dynamic < 0 ){
+                uint32_t n, nn = gr_graph_nnodes(r->g);
+                const gr_node *nodes = gr_graph_nodes(r->g);
+                r->graph_dynamic = 0;
+                for(n = 0; n < nn; n++) if( nodes[n].flags & GR_NODE_DYNAMIC ){ r->graph_dynamic = 1; break; }
+              }
+              return v_bool(e->ref==GR_F_DYNAMIC ? r->graph_dynamic : !r->graph_dynamic);
+            }
+          }
+          return v;
+        default: return v;
+      }
+    case GR_E_INDEX:
+      a = gr_eval_expr(env, e->a);
+      b = gr_eval_expr(env, e->b);
+      switch( a.t ){
+        case GR_T_TABLE:
+          if( b.t!=GR_T_STR ) return v;
+          if( a.lk==GR_LK_INI ){
+            const gr_ini_entry *en = gr_ini_get(a.u.p, (int)a.aux, b.u.s);
+            if( en==NULL ) return v;
+            v = v_str(en->value);
+            v.origin = &en->origin;
+            return v;
+          }else{
+            const gr_table *t = a.u.p;
+            void *k = gr_map_get(&t->keymap, b.u.s);
+            if( k==NULL || !t->is_map ) return v;
+            v = literal(env, t->vals[(intptr_t)k - 1]);
+            v.origin = b.origin;
+            return v;
+          }
+        case GR_T_INPUTS:
+          if( b.t!=GR_T_INT ) return v;
+          v.t = GR_T_INPUT; v.aux = a.aux; v.u.i = b.u.i;
+          return v;
+        case GR_T_ATTRS:
+          if( b.t!=GR_T_STR ) return v;
+          return attr_value(env, a.aux, b.u.s);
+        case GR_T_LIST: {
+          const gr_expr *cur = a.lk==GR_LK_EXPR ? a.u.p : NULL;
+          uint32_t i;
+          if( b.t!=GR_T_INT || b.u.i < 0 || (uint64_t)b.u.i >= list_len(&a) ) return v;
+          for(i = 0; i < (uint32_t)b.u.i && a.lk==GR_LK_EXPR; i++) cur = cur->next;
+          return list_at(env, &a, (uint32_t)b.u.i, &cur);
+        }
+        default: return v;
+      }
+    case GR_E_INI: {
+      const gr_optstate *st = &r->opts[e->ref];
+      if( st->ini==NULL || !st->effective ) return v;
+      v.t = GR_T_TABLE; v.lk = GR_LK_INI; v.u.p = st->ini; v.aux = (uint32_t)e->ref2;
+      return v;
+    }
+  }
+  return v;
+}
+
+/* ------------------------------------------------------------------ */
+/* templates */
+
+static void render_val(gr_env *env, const gr_val *v, gr_buf *out){
+  switch( v->t ){
+    case GR_T_STR: gr_buf_adds(out, v->u.s); break;
+    case GR_T_INT: gr_buf_printf(out, "%" PRId64, v->u.i); break;
+    case GR_T_BOOL: gr_buf_adds(out, v->u.i ? "true" : "false"); break;
+    case GR_T_NODE:
+      if( env->r->g && v->u.node!=GR_NONE ) gr_buf_adds(out, gr_graph_str(env->r->g, gr_graph_nodes(env->r->g)[v->u.node].name));
+      break;
+    case GR_T_LIST: {
+      const gr_expr *cur = v->lk==GR_LK_EXPR ? v->u.p : NULL;
+      uint32_t i, n = list_len(v);
+      for(i = 0; i < n; i++){
+        gr_val x = list_at(env, v, i, &cur);
+        if( i ) gr_buf_adds(out, ", ");
+        render_val(env, &x, out);
+      }
+      break;
+    }
+    default: break;
+  }
+}
+
+void gr_render(gr_env *env, const gr_template *t, gr_buf *out){
+  size_t i;
+  if( t->constant ){ gr_buf_adds(out, t->constant); return; }
+  for(i = 0; i < t->n; i++){
+    gr_buf_adds(out, t->parts[i].lit);
+    if( t->parts[i].e ){
+      gr_val v = gr_eval_expr(env, t->parts[i].e);
+      render_val(env, &v, out);
+    }
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* printing */
+
+static int prec(const gr_expr *e){
+  switch( e->op ){
+    case GR_E_ANY: case GR_E_ALL: return 0;
+    case GR_E_OR: return 1;
+    case GR_E_AND: return 2;
+    case GR_E_NOT: return 3;
+    case GR_E_EQ: case GR_E_NE: case GR_E_LT: case GR_E_LE: case GR_E_GT: case GR_E_GE:
+    case GR_E_IN: case GR_E_NOTIN: case GR_E_HAS: case GR_E_SUPPORTS: case GR_E_SUPPORTS_MODE: case GR_E_OPTSET:
+      return 4;
+    default: return 5;
+  }
+}
+
+static void print_sub(gr_buf *b, const gr_expr *e, int min){
+  if( prec(e) < min ){ gr_buf_addc(b, '('); gr_expr_print(b, e); gr_buf_addc(b, ')'); }
+  else gr_expr_print(b, e);
+}
+
+static void print_str(gr_buf *b, const char *s){
+  gr_buf_addc(b, '"');
+  for(; *s; s++){
+    if( *s=='"' || *s=='\\' ) gr_buf_addc(b, '\\');
+    if( *s=='\n' ){ gr_buf_adds(b, "\\n"); continue; }
+    if( *s=='\t' ){ gr_buf_adds(b, "\\t"); continue; }
+    gr_buf_addc(b, *s);
+  }
+  gr_buf_addc(b, '"');
+}
+
+void gr_expr_print(gr_buf *b, const gr_expr *e){
+  static const char *ops[] = { [GR_E_EQ] = " == ", [GR_E_NE] = " != ", [GR_E_LT] = " < ", [GR_E_LE] = " <= ",
+    [GR_E_GT] = " > ", [GR_E_GE] = " >= ", [GR_E_IN] = " in ", [GR_E_NOTIN] = " not in ",
+    [GR_E_AND] = " and ", [GR_E_OR] = " or " };
+  const gr_expr *x;
+  if( e==NULL ){ gr_buf_adds(b, "true"); return; }
+  switch( e->op ){
+    case GR_E_STR: print_str(b, e->s); break;
+    case GR_E_INT: gr_buf_printf(b, "%" PRId64, e->i); break;
+    case GR_E_BOOL: gr_buf_adds(b, e->i ? "true" : "false"); break;
+    case GR_E_NULL: gr_buf_adds(b, "null"); break;
+    case GR_E_LIST:
+      gr_buf_addc(b, '[');
+      for(x = e->a; x; x = x->next){ if( x!=e->a ) gr_buf_adds(b, ", "); gr_expr_print(b, x); }
+      gr_buf_addc(b, ']');
+      break;
+    case GR_E_NAME: gr_buf_adds(b, e->s); break;
+    case GR_E_CHIP: gr_buf_adds(b, "chip"); break;
+    case GR_E_GRAPH: gr_buf_adds(b, "graph"); break;
+    case GR_E_NODE: gr_buf_adds(b, "node"); break;
+    case GR_E_ENTRY: gr_buf_adds(b, "entry"); break;
+    case GR_E_OPTSCOPE: gr_buf_adds(b, "option"); break;
+    case GR_E_RUNMODE: gr_buf_adds(b, "run_mode"); break;
+    case GR_E_OPTION: gr_buf_printf(b, "option %s", e->s); break;
+    case GR_E_OPTSET: gr_buf_printf(b, "option %s set", e->s); break;
+    case GR_E_FIELD: print_sub(b, e->a, 5); gr_buf_printf(b, ".%s", e->s); break;
+    case GR_E_INDEX: print_sub(b, e->a, 5); gr_buf_addc(b, '['); gr_expr_print(b, e->b); gr_buf_addc(b, ']'); break;
+    case GR_E_INI: gr_buf_printf(b, "ini(%s).%s", e->s, e->s2); break;
+    case GR_E_HAS: gr_buf_printf(b, "chip has %s", e->s); break;
+    case GR_E_SUPPORTS:
+      gr_buf_printf(b, "chip supports %s", e->s);
+      if( e->a ){ gr_buf_adds(b, " = "); print_sub(b, e->a, 5); }
+      break;
+    case GR_E_SUPPORTS_MODE: gr_buf_adds(b, "chip supports mode "); print_sub(b, e->a, 5); break;
+    case GR_E_NOT: gr_buf_adds(b, "not "); print_sub(b, e->a, 4); break;
+    case GR_E_AND: case GR_E_OR:
+      print_sub(b, e->a, prec(e)); gr_buf_adds(b, ops[e->op]); print_sub(b, e->b, prec(e) + 1);
+      break;
+    case GR_E_ANY: case GR_E_ALL:
+      gr_buf_printf(b, "%s %s in ", e->op==GR_E_ANY ? "any" : "all", e->s);
+      print_sub(b, e->a, 5); gr_buf_adds(b, " : "); gr_expr_print(b, e->b);
+      break;
+    default:
+      print_sub(b, e->a, 5); gr_buf_adds(b, ops[e->op]); print_sub(b, e->b, 5);
+      break;
+  }
+}

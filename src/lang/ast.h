@@ -1,0 +1,150 @@
+/*
+** ast.h: the syntax tree of rule files, as built by the lemon grammar
+** (grammar/rules.y) and consumed by the checker (check.c). A file is a list
+** of statements (gr_item); block statements hold nested items; conditions
+** and values are gr_expr trees. The checker annotates expressions in place
+** (type, dependency level, resolved references) and the checked rule set
+** keeps the tree alive, so there is no second intermediate form.
+**
+** Ownership: every gr_item owns its strings, names, expressions, nested items
+** and the items after it (`next`); gr_item_free(list) frees a whole list and
+** gr_expr_free frees a tree. A gr_loc's `file` is borrowed from the rule set's
+** file list and outlives every tree. The parser entry points declared here
+** take a gr_parse context that they do not own.
+*/
+#ifndef GR_AST_H
+#define GR_AST_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "lang/lexer.h"
+#include "base/diag.h"
+
+typedef struct gr_loc { const char *file; uint32_t line, col; } gr_loc;
+
+/* ---- expressions ---- */
+enum gr_expr_op {
+  GR_E_STR = 1, GR_E_INT, GR_E_BOOL, GR_E_NULL, GR_E_LIST,
+  GR_E_NAME,          /* identifier: a table, a bound variable, `count`, `other` */
+  GR_E_CHIP, GR_E_NODE, GR_E_ENTRY, GR_E_OPTSCOPE,   /* the objects `chip`, `node`, `entry`, `option.` */
+  GR_E_GRAPH,         /* the object `graph` (the whole model) */
+  GR_E_RUNMODE,
+  GR_E_OPTION,        /* option NAME */
+  GR_E_OPTSET,        /* option NAME set */
+  GR_E_FIELD,         /* a.s */
+  GR_E_INDEX,         /* a[b] */
+  GR_E_INI,           /* ini(s).s2 */
+  GR_E_HAS,           /* chip has s */
+  GR_E_SUPPORTS,      /* chip supports s [value a] */
+  GR_E_SUPPORTS_MODE, /* chip supports mode a */
+  GR_E_NOT, GR_E_AND, GR_E_OR,
+  GR_E_EQ, GR_E_NE, GR_E_LT, GR_E_LE, GR_E_GT, GR_E_GE,
+  GR_E_IN, GR_E_NOTIN,
+  GR_E_ANY, GR_E_ALL  /* s = variable, a = list, b = body */
+};
+
+typedef struct gr_expr {
+  uint8_t op;
+  uint8_t type;       /* checker: GR_T_* */
+  uint8_t dep;        /* checker: GR_DEP_* */
+  uint8_t elem;       /* checker: element type of lists */
+  uint16_t depth;     /* nesting depth (bounded by the parser) */
+  gr_loc loc;         /* the expression's first token */
+  char *s;            /* identifier, string, field name or variable (owned) */
+  gr_loc sloc;        /* where s was written */
+  char *s2;           /* section name of ini() (owned) */
+  gr_loc s2loc;
+  int64_t i;
+  struct gr_expr *a, *b;
+  struct gr_expr *next;   /* list literal elements */
+  /* resolved by the checker */
+  int32_t ref, ref2;
+  const void *ptr;        /* table, option, ... */
+} gr_expr;
+
+/* ---- statements and block items ---- */
+enum gr_item_kind {
+  GR_I_BUNDLE = 1, GR_I_INCLUDE, GR_I_CAPABILITY, GR_I_HARDWARE, GR_I_PRODUCT, GR_I_SOC,
+  GR_I_OPTION, GR_I_MODE, GR_I_TABLE, GR_I_TENTRY, GR_I_SLOT, GR_I_SOURCE, GR_I_BRANCH,
+  GR_I_CASCADE, GR_I_RULE, GR_I_EXCLUSIVE, GR_I_REQUIRES, GR_I_CONFLICTS,
+  /* nested items */
+  GR_I_DESCRIPTION, GR_I_VERSION, GR_I_CANN, GR_I_CAPS, GR_I_HWVAL, GR_I_KEY, GR_I_ALIAS,
+  GR_I_TYPE, GR_I_VALUES, GR_I_VALUES_MODE, GR_I_RANGE, GR_I_PATTERN, GR_I_SEPARATOR,
+  GR_I_DEFAULT, GR_I_SUPPORT, GR_I_VALUE_BLOCK, GR_I_DEPRECATED, GR_I_FORMAT, GR_I_SECTION,
+  GR_I_INITIAL, GR_I_ENTRIES, GR_I_ENTRIES_MODE, GR_I_HOOK
+};
+
+/* GR_I_SUPPORT flavours (flag) */
+enum { GR_SUP_LIST = 0, GR_SUP_ALL, GR_SUP_ALL_EXCEPT, GR_SUP_NONE };
+/* GR_I_RULE scopes (flag) */
+enum { GR_SCOPE_GLOBAL = 0, GR_SCOPE_NODE, GR_SCOPE_OPTION, GR_SCOPE_ENTRY };
+/* actions of rules and relations (flag2) */
+enum { GR_ACT_DIAG = 0, GR_ACT_SET };
+
+typedef struct gr_name {     /* an identifier or string in a list */
+  char *s;
+  gr_loc loc;
+  struct gr_name *next;
+} gr_name;
+
+typedef struct gr_item {
+  int kind;
+  gr_loc loc;                /* the statement's first token */
+  char *name; gr_loc name_loc;
+  char *str;  gr_loc str_loc;    /* string argument, unescaped */
+  char *raw;                 /* templates: the string body as written (escapes kept) */
+  gr_name *names, *names2;
+  gr_expr *e, *e2;           /* condition / value (table entry: value) */
+  int64_t lo, hi;
+  int flag, flag2, flag3;    /* kind-specific: scope, severity, support flavour, once, is-pattern */
+  char *code; gr_loc code_loc;   /* diagnostic code */
+  char *str2; char *raw2; gr_loc str2_loc;   /* `because` template of a set-rule or branch */
+  gr_loc once_loc;           /* where `once` was written */
+  struct gr_item *items;     /* nested items, in source order */
+  struct gr_item *next;
+} gr_item;
+
+/* constructors used by the grammar actions */
+gr_loc   gr_tok_loc(const char *file, gr_token t);
+char    *gr_tok_str(gr_token t);                  /* identifier text, malloc'ed */
+gr_expr *gr_expr_new(int op, gr_loc loc);
+void     gr_expr_free(gr_expr *e);
+gr_item *gr_item_new(int kind, gr_loc loc);
+void     gr_item_free(gr_item *list);
+gr_name *gr_name_new(char *s, gr_loc loc);
+void     gr_name_free(gr_name *list);
+gr_name *gr_name_reverse(gr_name *list);
+gr_item *gr_item_reverse(gr_item *list);
+
+/* ---- the parser context and entry points (lemon emits no prototypes) ---- */
+typedef struct gr_parse {
+  const char *file;          /* display name, borrowed */
+  const char *text;          /* the whole source, for snippets */
+  gr_diags *diags;
+  int nerr;
+  gr_item *head, **tail;     /* statements in source order */
+  gr_expr *template_expr;    /* result of a placeholder parse */
+} gr_parse;
+
+void gr_parse_error(gr_parse *ps, gr_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Where to report "unexpected end of input": just after the last token. */
+gr_loc gr_parse_eof_loc(const gr_parse *ps);
+/* Expressions deeper than this are refused (recursion in the checker and
+** evaluator is bounded by it). */
+#define GR_MAX_EXPR_DEPTH 512
+gr_expr *gr_expr_deep(gr_parse *ps, gr_expr *e);
+
+void *grParserAlloc(void *(*mallocProc)(size_t));
+void  grParser(void *p, int major, gr_token minor, gr_parse *ps);
+void  grParserFree(void *p, void (*freeProc)(void *));
+
+/* parse.c: one file (or one template placeholder) into statements. Errors
+** go to ps->diags; the result list is ps->head. Returns 0 on success. */
+int gr_parse_text(gr_parse *ps, const char *text, size_t len);
+gr_expr *gr_parse_placeholder(const char *file, const char *file_text, const char *text, size_t len,
+                              uint32_t line, uint32_t col, gr_diags *diags);
+
+/* The source line containing `line` (without newline), malloc'ed. */
+char *gr_source_line(const char *text, uint32_t line);
+
+#endif

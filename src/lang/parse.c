@@ -1,0 +1,118 @@
+/*
+** parse.c: drives the re2c lexer and the lemon parser over one rule file, or
+** over one `{...}` placeholder of a message template (fed after a synthetic
+** TEMPLATE token, so the same grammar parses it as an expression). Errors
+** become located diagnostics with the source line for a caret display.
+*/
+#include "config.h"
+#include <stdlib.h>
+#include <string.h>
+#include "lang/ast.h"
+#include "rules.h"
+
+char *gr_source_line(const char *text, uint32_t line){
+  const char *p = text, *e;
+  uint32_t l = 1;
+  if( text==NULL || line==0 ) return NULL;
+  while( l < line ){
+    p = strchr(p, '\n');
+    if( p==NULL ) return NULL;
+    p++; l++;
+  }
+  e = strchr(p, '\n');
+  if( e==NULL ) e = p + strlen(p);
+  if( e > p && e[-1]=='\r' ) e--;
+  return gr_xstrndup(p, (size_t)(e - p));
+}
+
+gr_loc gr_parse_eof_loc(const gr_parse *ps){
+  gr_loc l = { ps->file, 1, 1 };
+  const char *t = ps->text, *last = NULL, *p;
+  uint32_t line = 1, col = 1;
+  if( t==NULL ) return l;
+  /* the last byte that is not blank and not inside a comment */
+  for(p = t; *p; p++){
+    if( *p=='#' ){ while( p[1] && p[1]!='\n' ) p++; continue; }
+    if( *p!=' ' && *p!='\t' && *p!='\r' && *p!='\n' ) last = p;
+  }
+  if( last==NULL ) return l;
+  for(p = t; p < last; p++){ if( *p=='\n' ){ line++; col = 1; } else col++; }
+  l.line = line; l.col = col + 1;
+  return l;
+}
+
+void gr_parse_error(gr_parse *ps, gr_loc loc, const char *fmt, ...){
+  va_list ap;
+  gr_diag *d;
+  va_start(ap, fmt);
+  d = gr_diags_vadd(ps->diags, GR_SEV_ERROR, loc.file ? loc.file : ps->file, loc.line, loc.col, fmt, ap);
+  va_end(ap);
+  if( loc.line ) d->snippet = gr_source_line(ps->text, loc.line);
+  ps->nerr++;
+}
+
+static void lex_error(gr_parse *ps, int code, gr_token tok){
+  gr_loc loc = gr_tok_loc(ps->file, tok);
+  switch( code ){
+    case GR_LEX_BAD_STRING:  gr_parse_error(ps, loc, "unterminated string"); break;
+    case GR_LEX_BAD_PATTERN: gr_parse_error(ps, loc, "unterminated /pattern/"); break;
+    case GR_LEX_EMPTY_PATTERN: gr_parse_error(ps, loc, "empty /pattern/"); break;
+    case GR_LEX_BAD_ESCAPE:  gr_parse_error(ps, loc, "unknown escape '%.*s' in string (use \\\" \\\\ \\n \\t)", (int)tok.n, tok.z); break;
+    default: {
+      unsigned char c = (unsigned char)tok.z[0];
+      if( c >= 0x20 && c < 0x7f ) gr_parse_error(ps, loc, "unexpected character '%c'", c);
+      else gr_parse_error(ps, loc, "unexpected byte 0x%02x", c);
+    }
+  }
+}
+
+static int drive(gr_parse *ps, gr_lexer *lx, void *parser, uint32_t line, uint32_t col){
+  gr_token tok;
+  int code;
+  do{
+    code = gr_lex(lx, &tok);
+    if( line ){ tok.line = line; tok.col += col - 1; }
+    if( code < 0 ){ lex_error(ps, code, tok); break; }
+    grParser(parser, code, tok, ps);
+  }while( code!=0 && ps->nerr==0 );
+  return ps->nerr ? -1 : 0;
+}
+
+int gr_parse_text(gr_parse *ps, const char *text, size_t len){
+  gr_lexer lx;
+  void *parser;
+  int rc;
+  ps->text = text;
+  ps->head = NULL;
+  ps->tail = &ps->head;
+  gr_lex_init(&lx, text, len);
+  parser = grParserAlloc(gr_xmalloc);
+  rc = drive(ps, &lx, parser, 0, 0);
+  grParserFree(parser, free);
+  return rc;
+}
+
+gr_expr *gr_parse_placeholder(const char *file, const char *file_text, const char *text, size_t len,
+                              uint32_t line, uint32_t col, gr_diags *diags){
+  gr_parse ps;
+  gr_lexer lx;
+  gr_token start;
+  void *parser;
+  char *copy = gr_xstrndup(text, len);     /* the lexer needs a NUL sentinel */
+  memset(&ps, 0, sizeof ps);
+  ps.file = file; ps.text = file_text; ps.diags = diags;
+  ps.head = NULL; ps.tail = &ps.head;
+  gr_lex_init(&lx, copy, len);
+  parser = grParserAlloc(gr_xmalloc);
+  start.z = copy; start.n = 0; start.line = line; start.col = col;
+  grParser(parser, GR_TK_TEMPLATE, start, &ps);
+  if( drive(&ps, &lx, parser, line, col) != 0 || ps.template_expr==NULL ){
+    if( ps.nerr==0 ) gr_parse_error(&ps, (gr_loc){file, line, col}, "empty placeholder");
+    gr_expr_free(ps.template_expr);
+    ps.template_expr = NULL;
+  }
+  grParserFree(parser, free);
+  gr_item_free(ps.head);
+  free(copy);
+  return ps.template_expr;
+}

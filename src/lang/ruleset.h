@@ -1,0 +1,250 @@
+/*
+** ruleset.h: the checked, interned and indexed form of a rule set, built by
+** check.c from the syntax trees of every rule file. Names are resolved to
+** indexes, expressions carry their static type and dependency level, tables
+** and option spellings are hashed, each slot's cascade is one total order,
+** and every source branch and rule has its condition split into top-level
+** conjuncts so the evaluator can decide most of them once per evaluation or
+** once per op type instead of once per node.
+**
+** Ownership: a gr_ruleset owns everything reachable from it, including the
+** syntax trees its expressions live in and the names of the files it read;
+** gr_ruleset_free releases all of it (NULL is fine). Nothing here is
+** modified after gr_ruleset_load returns, so one rule set may serve any
+** number of evaluations.
+*/
+#ifndef GR_RULESET_H
+#define GR_RULESET_H
+
+#include <regex.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "base/util.h"
+#include "base/diag.h"
+#include "lang/ast.h"
+
+/* quantifier variables per condition (their values live in gr_env.vars) */
+#define GR_MAXVARS 32
+
+/* static types of expressions */
+enum gr_type {
+  GR_T_ANY = 0, GR_T_NULL, GR_T_BOOL, GR_T_INT, GR_T_STR, GR_T_LIST,
+  GR_T_NODE, GR_T_INPUT, GR_T_INPUTS, GR_T_ATTRS, GR_T_CHIP, GR_T_OPTREF, GR_T_ENTRY,
+  GR_T_OTHER, GR_T_TABLE, GR_T_GRAPH
+};
+
+/* what an expression's value depends on; the evaluator decides DEP_CONST and
+** DEP_GLOBAL parts once, DEP_TYPE parts once per op type, DEP_ITEM per node
+** (or per option / entry for those scopes) */
+enum gr_dep { GR_DEP_CONST = 0, GR_DEP_GLOBAL, GR_DEP_TYPE, GR_DEP_ITEM };
+
+/* fields reachable with `.` (gr_expr.ref of a GR_E_FIELD) */
+enum gr_field {
+  GR_F_SOC = 1, GR_F_PRODUCT, GR_F_TITLE, GR_F_HW,                      /* chip */
+  GR_F_NAME, GR_F_TYPE, GR_F_GRAPH, GR_F_STATIC, GR_F_DYNAMIC, GR_F_INPUTS,
+  GR_F_OUTPUTS, GR_F_INPUT, GR_F_ATTR,                                   /* node */
+  GR_F_SLOT, GR_F_SLOT_SOURCE,                                           /* node: a decided slot */
+  GR_F_CONNECTED, GR_F_PRODUCER, GR_F_INDEX,                             /* input */
+  GR_F_KEY, GR_F_VALUE, GR_F_KNOWN, GR_F_VALID, GR_F_PROBLEM, GR_F_SUPPORTED,
+  GR_F_VALUE_SUPPORTED, GR_F_EFFECTIVE, GR_F_GIVEN, GR_F_DEPRECATED, GR_F_SUGGESTION,
+  GR_F_ORIGIN,                                                           /* option */
+  GR_F_OPTION, GR_F_SECTION, GR_F_MATCHED, GR_F_FILE, GR_F_LINE,        /* entry */
+  GR_F_NODES                                                             /* graph: also NAME, STATIC, DYNAMIC */
+};
+
+/* special names (gr_expr.ref of a GR_E_NAME that is not a table) */
+enum { GR_NAME_TABLE = 1, GR_NAME_VAR, GR_NAME_COUNT, GR_NAME_OTHER };
+
+enum gr_option_type { GR_OT_ENUM = 1, GR_OT_BOOL, GR_OT_INT, GR_OT_STRING, GR_OT_FILE, GR_OT_LIST, GR_OT_SOC };
+enum gr_match { GR_MATCH_NONE = 0, GR_MATCH_NAME, GR_MATCH_TYPE };
+enum gr_rel_kind { GR_REL_EXCLUSIVE = 1, GR_REL_REQUIRES, GR_REL_CONFLICTS };
+
+/* Which product lines support an option, a value or a mode. */
+typedef struct gr_support {
+  uint8_t *on;            /* one byte per product: 1 = supported */
+  const char *reason;     /* text of `unsupported "..."`, or NULL */
+  int stated;             /* a support statement was written */
+  gr_loc loc;
+} gr_support;
+
+typedef struct gr_product {
+  const char *name, *title, *description;
+  uint8_t *caps;          /* one byte per capability */
+  gr_loc loc;
+} gr_product;
+
+typedef struct gr_soc {
+  const char *name;       /* the SoC string, or the pattern text */
+  int is_pattern;
+  regex_t re;
+  int product;
+  int64_t *hw;            /* one value per declared hardware property */
+  uint8_t *caps;          /* product caps | soc caps */
+  const char *description;
+  gr_loc loc;
+} gr_soc;
+
+typedef struct gr_section { const char *name; int matches; gr_loc loc; } gr_section;
+
+typedef struct gr_format {  /* `format ini { ... }` */
+  gr_section *sections; size_t nsections;
+  int initial;            /* index of the section of lines before any header */
+  int entries_mode;       /* values must be declared modes */
+  const char **entries; size_t nentries;   /* else: allowed strings (0 = any) */
+} gr_format;
+
+typedef struct gr_default { gr_expr *value, *cond; gr_loc loc; } gr_default;
+
+typedef struct gr_option {
+  int index;
+  const char *name, *key, *description, *deprecated;
+  const char **aliases; size_t naliases;
+  int type;               /* GR_OT_* */
+  const char **values; size_t nvalues;
+  gr_support *value_support;      /* per value; inherits the option's */
+  const char **value_desc;        /* per value, or NULL */
+  int has_range; int64_t lo, hi;
+  int has_pattern; regex_t re; const char *pattern;
+  const char *separator;
+  gr_default *defaults; size_t ndefaults;
+  gr_support support;
+  gr_format *format;
+  gr_loc loc;
+} gr_option;
+
+typedef struct gr_mode {
+  int index;
+  const char *name, *description;
+  gr_support support;
+  gr_loc loc;
+} gr_mode;
+
+typedef struct gr_table {
+  int index;
+  const char *name, *description;
+  int is_map;             /* else a set */
+  uint8_t vtype;          /* GR_T_* of the values (GR_T_ANY if mixed) */
+  size_t n;
+  const char **keys;
+  gr_expr **vals;         /* constant expressions (NULL for sets) */
+  gr_loc *locs;
+  gr_map keymap;          /* key -> (entry index + 1) cast to pointer */
+  gr_loc loc;
+} gr_table;
+
+/* A message or reason template: literal text and placeholders. */
+typedef struct gr_tpl_part { char *lit; gr_expr *e; } gr_tpl_part;
+typedef struct gr_template {
+  gr_tpl_part *parts; size_t n;
+  const char *constant;   /* the whole text when there is no placeholder */
+  gr_loc loc;
+} gr_template;
+
+/* A guarded value: a source branch, a `rule ... then set`, or the condition
+** of a diagnostic rule (value NULL). */
+typedef struct gr_branch {
+  gr_expr *cond;          /* NULL = always */
+  gr_expr *value;
+  gr_template because;
+  gr_loc loc;
+  int source;             /* owning source, or -1 for a diagnostic rule */
+  gr_expr **conj; size_t nconj;   /* top-level conjuncts of cond, in order */
+  uint8_t value_dep;      /* dependency level of value */
+  uint8_t cond_dep;       /* highest level among the conjuncts */
+  const char *name_key;   /* a conjunct `node.name == "lit"`: index by that name */
+  const gr_table *name_table;  /* a conjunct `node.name in T`: index by T's keys */
+  int nvars;              /* variable slots used by quantifiers */
+} gr_branch;
+
+typedef struct gr_source {
+  int index;
+  const char *name;
+  int slot;
+  gr_branch *branches; size_t nbranches;
+  int order;              /* position in the slot's cascade, 0 = wins first */
+  int from_rule;          /* written as `rule ... then set` */
+  gr_loc loc;
+} gr_source;
+
+typedef struct gr_slot {
+  int index;
+  const char *name, *description;
+  const char *report_key;         /* report field naming the winning source */
+  int values_mode;
+  const char **values; size_t nvalues;
+  int *cascade; size_t ncascade;   /* source indexes, highest precedence first */
+  gr_loc loc;
+} gr_slot;
+
+typedef struct gr_rule {
+  int index;
+  const char *name;
+  int scope;              /* GR_SCOPE_* */
+  gr_severity sev;
+  const char *code;
+  gr_template msg;
+  int once;
+  gr_branch br;           /* the condition, split for specialisation */
+  gr_loc loc;
+} gr_rule;
+
+typedef struct gr_relation {
+  int kind;               /* GR_REL_* */
+  int a;                  /* exclusive/requires: the first option; conflicts: -1 */
+  int *others; size_t nothers;
+  gr_severity sev;
+  const char *code;
+  gr_template msg;
+  gr_loc loc;
+} gr_relation;
+
+typedef struct gr_ruleset {
+  /* bundle metadata */
+  const char *bundle_name, *bundle_version, *bundle_cann, *bundle_description;
+  const char **hook_files; size_t nhook_files;   /* `hook "x.lua";` in the bundle, resolved paths */
+  /* files read, in load order (gr_loc.file points here) */
+  char **files; size_t nfiles;
+  char *root;               /* the directory given to gr_ruleset_load, if one was */
+  char **texts;             /* sources, kept while checking; NULL afterwards */
+
+  const char **cap_names, **cap_desc; size_t ncaps;
+  const char **hw_names, **hw_desc; size_t nhw;
+  gr_product *products; size_t nproducts;
+  gr_soc *socs; size_t nsocs;
+  gr_option *options; size_t noptions;
+  gr_mode *modes; size_t nmodes;
+  gr_table *tables; size_t ntables;
+  gr_slot *slots; size_t nslots;
+  gr_source *sources; size_t nsources;
+  gr_rule *rules; size_t nrules;
+  gr_relation *relations; size_t nrelations;
+
+  gr_map cap_map, hw_map, product_map, soc_map, option_map, spelling_map,
+         mode_map, table_map, slot_map, source_map, rule_map;   /* name -> index + 1 */
+
+  gr_item *ast;             /* every statement of every file */
+  gr_arena arena;
+} gr_ruleset;
+
+/* Loads rule files and directories (every *.rules below a directory, sorted),
+** follows includes, and checks everything. Returns NULL when there is any
+** error; every error and warning is appended to diags (compiler style, with
+** the source line). */
+gr_ruleset *gr_ruleset_load(const char *const *paths, size_t npaths, gr_diags *diags);
+void gr_ruleset_free(gr_ruleset *rs);
+
+/* A rule file's name relative to the rule-set directory (for reports). */
+const char *gr_ruleset_short_path(const gr_ruleset *rs, const char *file);
+
+/* Lookups (NULL / -1 when absent). */
+int  gr_ruleset_find(const gr_map *m, const char *name);
+int  gr_ruleset_find_soc(const gr_ruleset *rs, const char *soc);     /* exact first, then patterns */
+const gr_option *gr_ruleset_option_by_spelling(const gr_ruleset *rs, const char *spelling);
+int  gr_support_on(const gr_support *s, int product);
+const char *gr_type_name(int t);
+const char *gr_option_type_name(int t);
+
+/* "did you mean" over a set of names: the closest within a small distance, or NULL. */
+const char *gr_suggest(const char *word, const char *const *names, size_t n);
+
+#endif

@@ -1,0 +1,202 @@
+/*
+** graph.c: the compact graph of graph.h once loaded: construction of an
+** empty graph, shape interning (a dim vector hashes to a dense shape id, so
+** the millions of tensors of a transformer graph share a handful of shapes),
+** every read accessor, the memory statistics and gr_graph_free(). The
+** streaming JSON loader that fills the arrays is graph_load.c.
+*/
+#include "config.h"
+#include "model/graph.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const int64_t no_dims[1] = { 0 };
+
+gr_graph *gr_graph_new(void){
+  gr_graph *g = gr_xcalloc(1, sizeof *g);
+  gr_strpool_init(&g->strs);
+  gr_strpool_init(&g->types);
+  gr_strpool_init(&g->dtypes);
+  gr_strpool_init(&g->layouts);
+  gr_graph_intern_shape(g, NULL, 0);      /* shape 0 = [] */
+  return g;
+}
+
+/* ---- shapes ---- */
+static uint64_t shape_hash(const int64_t *dims, uint32_t ndim){
+  return gr_hash(dims ? (const void*)dims : (const void*)no_dims, (size_t)ndim * sizeof *dims);
+}
+
+static void shape_rehash(gr_graph *g, size_t nslots){
+  uint64_t *s = gr_big_alloc(nslots * sizeof *s);
+  size_t i;
+  for(i = 0; i < g->nshapes; i++){
+    const gr_shape_info *si = &g->shapes[i];
+    uint64_t h = shape_hash(si->ndim ? g->dims + si->off : NULL, si->ndim);
+    size_t j = h & (nslots - 1);
+    while( s[j] ) j = (j + 1) & (nslots - 1);
+    s[j] = (h >> 32) << 32 | (uint64_t)(i + 1);
+  }
+  gr_big_free(g->shape_slots, g->nshape_slots * sizeof *g->shape_slots);
+  g->shape_slots = s; g->nshape_slots = nslots;
+}
+
+uint32_t gr_graph_intern_shape(gr_graph *g, const int64_t *dims, uint32_t ndim){
+  uint64_t h = shape_hash(dims, ndim);
+  size_t j, mask;
+  uint32_t id, k, neg = 0;
+  if( (g->nshapes + 1) * 2 > g->nshape_slots ) shape_rehash(g, g->nshape_slots ? g->nshape_slots * 2 : 64);
+  mask = g->nshape_slots - 1;
+  for(j = h & mask; g->shape_slots[j]; j = (j + 1) & mask){
+    uint64_t e = g->shape_slots[j];
+    if( (e >> 32)==(h >> 32) ){
+      const gr_shape_info *si = &g->shapes[(uint32_t)e - 1];
+      if( si->ndim==ndim && (ndim==0 || memcmp(g->dims + si->off, dims, ndim * sizeof *dims)==0) )
+        return (uint32_t)e - 1;
+    }
+  }
+  if( g->nshapes==g->cap_shapes ){
+    size_t nc = g->cap_shapes ? g->cap_shapes * 2 : 64;
+    g->shapes = gr_big_realloc(g->shapes, g->cap_shapes * sizeof *g->shapes, nc * sizeof *g->shapes);
+    g->cap_shapes = nc;
+  }
+  if( g->ndims + ndim > g->cap_dims ){
+    size_t nc = g->cap_dims ? g->cap_dims * 2 : 256;
+    while( nc < g->ndims + ndim ) nc *= 2;
+    g->dims = gr_big_realloc(g->dims, g->cap_dims * sizeof *g->dims, nc * sizeof *g->dims);
+    g->cap_dims = nc;
+  }
+  for(k = 0; k < ndim; k++) if( dims[k] < 0 ) neg = 1;
+  if( ndim ) memcpy(g->dims + g->ndims, dims, ndim * sizeof *dims);
+  id = (uint32_t)g->nshapes++;
+  g->shapes[id].off = g->ndims;
+  g->shapes[id].ndim = ndim;
+  g->shapes[id].neg = neg;
+  g->ndims += ndim;
+  g->shape_slots[j] = (h >> 32) << 32 | (uint64_t)(id + 1);
+  return id;
+}
+
+const int64_t *gr_graph_shape(const gr_graph *g, uint32_t shape, uint32_t *ndim){
+  if( shape >= g->nshapes ){ if( ndim ) *ndim = 0; return NULL; }
+  if( ndim ) *ndim = g->shapes[shape].ndim;
+  return g->shapes[shape].ndim ? g->dims + g->shapes[shape].off : no_dims;
+}
+
+/* ---- whole graph ---- */
+uint32_t gr_graph_nnodes(const gr_graph *g){ return (uint32_t)g->nnodes; }
+const gr_node *gr_graph_nodes(const gr_graph *g){ return g->nodes; }
+uint32_t gr_graph_ngraphs(const gr_graph *g){ return (uint32_t)g->ngraphs; }
+const char *gr_graph_graph_name(const gr_graph *g, uint32_t i){
+  return i < g->ngraphs ? gr_strpool_get(&g->strs, g->graphs[i].name) : NULL;
+}
+const char *gr_graph_model_name(const gr_graph *g){ return gr_strpool_get(&g->strs, g->model_name); }
+
+/* ---- strings, types, lookup ---- */
+const char *gr_graph_str(const gr_graph *g, uint32_t id){
+  return id < gr_strpool_count(&g->strs) ? gr_strpool_get(&g->strs, id) : NULL;
+}
+int gr_graph_find_str(const gr_graph *g, const char *s, uint32_t *id){
+  return gr_strpool_find(&g->strs, s, strlen(s), id);
+}
+uint32_t gr_graph_ntypes(const gr_graph *g){ return (uint32_t)gr_strpool_count(&g->types); }
+const char *gr_graph_type_name(const gr_graph *g, uint32_t type){
+  return type < gr_strpool_count(&g->types) ? gr_strpool_get(&g->types, type) : NULL;
+}
+int gr_graph_find_type(const gr_graph *g, const char *s, uint32_t *type){
+  return gr_strpool_find(&g->types, s, strlen(s), type);
+}
+int gr_graph_find_node(const gr_graph *g, const char *name, uint32_t *node){
+  uint32_t id;
+  if( !gr_strpool_find(&g->strs, name, strlen(name), &id) ) return 0;
+  if( id >= g->n_name_node || g->name_node[id]==GR_NONE ) return 0;
+  *node = g->name_node[id];
+  return 1;
+}
+
+/* ---- per node ---- */
+/* Before the first element of a kind exists its array is NULL: hand out an
+** empty one instead (the counts are 0 then). */
+static const gr_edge no_edges[1];
+static const gr_tensor no_tensors[1];
+static const gr_attr no_attrs[1];
+static const uint32_t no_u32[1];
+static const int64_t no_i64[1];
+static const double no_f64[1];
+
+const gr_edge *gr_graph_edges(const gr_graph *g, const gr_node *n){
+  return g->edges ? g->edges + n->edge0 : no_edges;
+}
+const gr_tensor *gr_graph_tensors(const gr_graph *g, const gr_node *n){
+  return g->tensors ? g->tensors + n->tensor0 : no_tensors;
+}
+const gr_attr *gr_graph_attrs(const gr_graph *g, const gr_node *n){
+  return g->attrs ? g->attrs + n->attr0 : no_attrs;
+}
+
+const gr_attr *gr_graph_attr_id(const gr_graph *g, const gr_node *n, uint32_t key){
+  const gr_attr *a = gr_graph_attrs(g, n);
+  uint32_t i = n->n_attr;
+  while( i-- > 0 ) if( a[i].key==key ) return &a[i];
+  return NULL;
+}
+const gr_attr *gr_graph_attr(const gr_graph *g, const gr_node *n, const char *key){
+  uint32_t id;
+  if( !gr_strpool_find(&g->strs, key, strlen(key), &id) ) return NULL;
+  return gr_graph_attr_id(g, n, id);
+}
+
+const char *gr_graph_dtype_name(const gr_graph *g, uint16_t dtype){
+  return dtype < gr_strpool_count(&g->dtypes) ? gr_strpool_get(&g->dtypes, dtype) : NULL;
+}
+const char *gr_graph_layout_name(const gr_graph *g, uint16_t layout){
+  return layout < gr_strpool_count(&g->layouts) ? gr_strpool_get(&g->layouts, layout) : NULL;
+}
+
+const uint32_t *gr_graph_list_u32(const gr_graph *g, uint64_t first){ return g->lu32 ? g->lu32 + first : no_u32; }
+const int64_t *gr_graph_list_i64(const gr_graph *g, uint64_t first){ return g->li64 ? g->li64 + first : no_i64; }
+const double *gr_graph_list_f64(const gr_graph *g, uint64_t first){ return g->lf64 ? g->lf64 + first : no_f64; }
+
+/* ---- statistics and freeing ---- */
+static size_t pool_bytes(const gr_strpool *p){
+  return p->nbytes + p->n * sizeof *p->off + p->nslots * sizeof *p->slots;
+}
+
+/* Bytes in use: the filled part of every array plus whole hash tables.
+** Reserved capacity that was never touched is not counted (it costs address
+** space, not memory: the big arrays are anonymous mappings). */
+size_t gr_graph_memory(const gr_graph *g){
+  size_t m;
+  if( g==NULL ) return 0;
+  m = sizeof *g;
+  m += pool_bytes(&g->strs) + pool_bytes(&g->types) + pool_bytes(&g->dtypes) + pool_bytes(&g->layouts);
+  m += g->nnodes * sizeof *g->nodes + g->nedges * sizeof *g->edges;
+  m += g->ntensors * sizeof *g->tensors + g->nattrs * sizeof *g->attrs;
+  m += g->nlu32 * sizeof *g->lu32 + g->nli64 * sizeof *g->li64 + g->nlf64 * sizeof *g->lf64;
+  m += g->ndims * sizeof *g->dims + g->nshapes * sizeof *g->shapes;
+  m += g->nshape_slots * sizeof *g->shape_slots;
+  m += g->ngraphs * sizeof *g->graphs + g->n_name_node * sizeof *g->name_node;
+  return m;
+}
+
+void gr_graph_free(gr_graph *g){
+  if( g==NULL ) return;
+  gr_strpool_free(&g->strs);
+  gr_strpool_free(&g->types);
+  gr_strpool_free(&g->dtypes);
+  gr_strpool_free(&g->layouts);
+  gr_big_free(g->nodes, g->cap_nodes * sizeof *g->nodes);
+  gr_big_free(g->edges, g->cap_edges * sizeof *g->edges);
+  gr_big_free(g->tensors, g->cap_tensors * sizeof *g->tensors);
+  gr_big_free(g->attrs, g->cap_attrs * sizeof *g->attrs);
+  gr_big_free(g->lu32, g->cap_lu32 * sizeof *g->lu32);
+  gr_big_free(g->li64, g->cap_li64 * sizeof *g->li64);
+  gr_big_free(g->lf64, g->cap_lf64 * sizeof *g->lf64);
+  gr_big_free(g->dims, g->cap_dims * sizeof *g->dims);
+  gr_big_free(g->shapes, g->cap_shapes * sizeof *g->shapes);
+  gr_big_free(g->shape_slots, g->nshape_slots * sizeof *g->shape_slots);
+  gr_big_free(g->graphs, g->cap_graphs * sizeof *g->graphs);
+  gr_big_free(g->name_node, g->n_name_node * sizeof *g->name_node);
+  free(g);
+}

@@ -1,0 +1,162 @@
+/*
+** graph.h: the compact in-memory form of a GE model graph (the JSON that
+** `atc --mode=1` writes: a ModelDef with graph[].op[]), and its streaming
+** loader. Names, op types, dtypes, layouts and attribute keys are interned;
+** shapes are interned (transformer graphs repeat a few shapes millions of
+** times); edges, tensor descriptors and attributes live in flat arrays
+** indexed from each node. No DOM of the file is ever built.
+**
+** Ownership: a gr_graph owns everything reachable from it; every pointer and
+** string returned by an accessor stays valid until gr_graph_free(). The
+** loader never modifies its input.
+*/
+#ifndef GR_GRAPH_H
+#define GR_GRAPH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "base/util.h"
+
+#define GR_NONE 0xffffffffu
+
+/* One input_desc / output_desc entry. */
+typedef struct gr_tensor {
+  uint32_t shape;     /* shape id, see gr_graph_shape(); 0 = no shape field (scalar/unknown: dims []) */
+  uint16_t dtype;     /* dtype id, see gr_graph_dtype_name(); 0 = absent (DT_UNDEFINED) */
+  uint16_t layout;    /* layout id, see gr_graph_layout_name(); 0 = absent ("") */
+} gr_tensor;
+
+/* One entry of an op's "input" array. */
+typedef struct gr_edge {
+  uint32_t src;       /* producing node index; GR_NONE for an empty ("") optional input */
+  int32_t  index;     /* the producer's output index; -1 for a control edge */
+} gr_edge;
+
+enum gr_attr_kind {
+  GR_ATTR_S = 1,      /* string (also bytes); u.str = string id */
+  GR_ATTR_I,          /* int64; u.i */
+  GR_ATTR_F,          /* double (singular floats arrive as strings like "0.5"); u.f */
+  GR_ATTR_B,          /* bool; u.i = 0/1 */
+  GR_ATTR_DT,         /* data type; u.str = dtype name string id */
+  GR_ATTR_LIST_S,     /* list of strings; u.list = first index in gr_graph_list_u32, n = count */
+  GR_ATTR_LIST_I,     /* list of int64; u.list into gr_graph_list_i64 */
+  GR_ATTR_LIST_F,     /* list of double; u.list into gr_graph_list_f64 */
+  GR_ATTR_LIST_B,     /* list of bool; u.list into gr_graph_list_i64 (0/1) */
+  GR_ATTR_OTHER       /* tensor, graph, func, list_list_*, expression...: kept as a marker only */
+};
+
+typedef struct gr_attr {
+  uint32_t key;       /* string id of the attribute name */
+  uint32_t kind;      /* enum gr_attr_kind */
+  uint32_t n;         /* element count for lists */
+  uint32_t pad;
+  union { int64_t i; double f; uint32_t str; uint64_t list; } u;
+} gr_attr;
+
+enum { GR_NODE_DYNAMIC = 1 };   /* some input/output dim is below 0 */
+
+typedef struct gr_node {
+  uint32_t name;      /* string id */
+  uint32_t type;      /* type id: dense, 0 .. gr_graph_ntypes()-1 */
+  uint32_t edge0;     /* first edge: n_data data inputs, then n_ctrl control inputs */
+  uint32_t tensor0;   /* first tensor: n_in_desc input descs, then n_out_desc output descs */
+  uint32_t attr0;     /* first attribute */
+  uint32_t line;      /* where the op object starts in the file (1-based) */
+  uint32_t col;
+  uint16_t n_data, n_ctrl;
+  uint16_t n_in_desc, n_out_desc;
+  uint16_t n_attr;
+  uint16_t graph;     /* index of the graph holding the node; 0 = main graph */
+  uint32_t flags;     /* GR_NODE_* */
+} gr_node;
+
+typedef struct gr_graph gr_graph;
+
+/* Loading. `display_name` is used in error messages only. On failure returns
+** NULL and fills err with the line and column (1-based) of the offending
+** byte or value and a message such as "expected a string for \"name\"",
+** "op 'x' input 2 refers to unknown op 'y'", "duplicate op name 'x' (first
+** defined at line 12)". Bounded: nesting depth, string and array sizes. */
+gr_graph *gr_graph_load_fd(int fd, gr_error *err);
+gr_graph *gr_graph_load_file(const char *path, gr_error *err);   /* "-" = stdin */
+gr_graph *gr_graph_load_mem(const char *buf, size_t len, gr_error *err);
+void      gr_graph_free(gr_graph *g);
+
+/* Whole graph. */
+uint32_t       gr_graph_nnodes(const gr_graph *g);
+const gr_node *gr_graph_nodes(const gr_graph *g);              /* array of nnodes */
+uint32_t       gr_graph_ngraphs(const gr_graph *g);
+const char    *gr_graph_graph_name(const gr_graph *g, uint32_t i);  /* "" when unnamed */
+const char    *gr_graph_model_name(const gr_graph *g);          /* ModelDef.name or "" */
+
+/* Interned strings: node names, attribute keys and string values. */
+const char *gr_graph_str(const gr_graph *g, uint32_t id);
+int         gr_graph_find_str(const gr_graph *g, const char *s, uint32_t *id);
+
+/* Op types. */
+uint32_t    gr_graph_ntypes(const gr_graph *g);
+const char *gr_graph_type_name(const gr_graph *g, uint32_t type);
+int         gr_graph_find_type(const gr_graph *g, const char *s, uint32_t *type);
+
+/* Node lookup by name: the first node with that name, in file order. */
+int gr_graph_find_node(const gr_graph *g, const char *name, uint32_t *node);
+
+/* Per node. */
+const gr_edge   *gr_graph_edges(const gr_graph *g, const gr_node *n);    /* n_data + n_ctrl */
+const gr_tensor *gr_graph_tensors(const gr_graph *g, const gr_node *n);  /* n_in_desc + n_out_desc */
+const gr_attr   *gr_graph_attrs(const gr_graph *g, const gr_node *n);    /* n_attr, file order */
+const gr_attr   *gr_graph_attr(const gr_graph *g, const gr_node *n, const char *key);  /* NULL if absent */
+/* The same by key string id (from gr_graph_find_str), without hashing the key
+** per node. When a key occurs twice in one op, both lookups return the last. */
+const gr_attr   *gr_graph_attr_id(const gr_graph *g, const gr_node *n, uint32_t key);
+
+/* Tensor details. dims of shape 0 is empty (ndim 0). */
+const int64_t *gr_graph_shape(const gr_graph *g, uint32_t shape, uint32_t *ndim);
+const char    *gr_graph_dtype_name(const gr_graph *g, uint16_t dtype);   /* "DT_FLOAT16"; "" for 0 */
+const char    *gr_graph_layout_name(const gr_graph *g, uint16_t layout); /* "ND"; "" for 0 */
+
+/* List attribute payloads. */
+const uint32_t *gr_graph_list_u32(const gr_graph *g, uint64_t first);
+const int64_t  *gr_graph_list_i64(const gr_graph *g, uint64_t first);
+const double   *gr_graph_list_f64(const gr_graph *g, uint64_t first);
+
+/* Statistics for benchmarks and tests. */
+size_t gr_graph_memory(const gr_graph *g);   /* bytes held */
+
+/* ---- internals: shared by graph.c and graph_load.c only. Everything else
+** uses the accessors above; the layout may change without notice. ---- */
+typedef struct gr_shape_info {
+  uint64_t off;       /* first dim in dims[] */
+  uint32_t ndim;
+  uint32_t neg;       /* 1 when some dim is below 0 */
+} gr_shape_info;
+
+typedef struct gr_graph_info {
+  uint32_t name;      /* string id */
+  uint32_t node0;     /* the graph's nodes are node0 .. node0+nnodes-1 */
+  uint32_t nnodes;
+} gr_graph_info;
+
+struct gr_graph {
+  gr_strpool strs;                 /* node names, attr keys and strings, graph/model names */
+  gr_strpool types;                /* op types; id 0 is "" (op without a type) */
+  gr_strpool dtypes, layouts;      /* id 0 is "" (absent) */
+  gr_node   *nodes;   size_t nnodes, cap_nodes;
+  gr_edge   *edges;   size_t nedges, cap_edges;
+  gr_tensor *tensors; size_t ntensors, cap_tensors;
+  gr_attr   *attrs;   size_t nattrs, cap_attrs;
+  uint32_t  *lu32;    size_t nlu32, cap_lu32;   /* list payloads */
+  int64_t   *li64;    size_t nli64, cap_li64;
+  double    *lf64;    size_t nlf64, cap_lf64;
+  int64_t   *dims;    size_t ndims, cap_dims;   /* all distinct shapes, back to back */
+  gr_shape_info *shapes; size_t nshapes, cap_shapes;
+  uint64_t  *shape_slots; size_t nshape_slots;  /* (hash32 << 32 | id+1), 0 = empty */
+  gr_graph_info *graphs; size_t ngraphs, cap_graphs;
+  uint32_t   model_name;           /* string id */
+  uint32_t  *name_node; size_t n_name_node;     /* string id -> first node of that name, GR_NONE */
+};
+
+gr_graph *gr_graph_new(void);      /* empty graph: pools initialised, shape 0 = [] */
+uint32_t  gr_graph_intern_shape(gr_graph *g, const int64_t *dims, uint32_t ndim);
+
+#endif

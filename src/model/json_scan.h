@@ -1,0 +1,119 @@
+/*
+** json_scan.h: a streaming, validating JSON tokenizer (RFC 8259) for the
+** graph loader. It pulls its input from a file descriptor in chunks, or
+** takes a whole memory buffer at once, and hands out one token per call:
+** object and array brackets, keys (with their ':' consumed), strings,
+** numbers (integers already converted to int64), true, false, null, and the
+** end of input. Commas, colons and the nesting are checked here, so a caller
+** only sees well-formed sequences; any error (malformed JSON, invalid UTF-8,
+** nesting deeper than the limit, trailing characters, empty input, a read
+** failure) ends the scan with a located message. Line and column numbers are
+** 1-based, columns count bytes, and are worked out only when asked for.
+**
+** Ownership: the caller owns the gr_js struct, the file descriptor (never
+** closed here) and the memory buffer (never modified; it must outlive the
+** scanner); the scanner owns its read and string buffers, freed by
+** gr_js_free(). A token's text (t->s, t->n) points into the caller's buffer or
+** into the scanner's buffers and is valid only until the next call on that
+** scanner. Nothing here prints or exits.
+*/
+#ifndef GR_JSON_SCAN_H
+#define GR_JSON_SCAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "base/util.h"
+
+enum gr_js_type {
+  GR_JS_ERROR = 0,      /* the scan failed: see gr_js_error() */
+  GR_JS_EOF,            /* end of input after one complete top-level value */
+  GR_JS_OBJECT,         /* '{' */
+  GR_JS_OBJECT_END,     /* '}' */
+  GR_JS_ARRAY,          /* '[' */
+  GR_JS_ARRAY_END,      /* ']' */
+  GR_JS_KEY,            /* an object key (decoded, like GR_JS_STRING); its ':' is consumed */
+  GR_JS_STRING,         /* a string value, decoded: s, n (may contain NUL when escaped) */
+  GR_JS_INT,            /* a number without fraction or exponent that fits int64: i; s, n = its text */
+  GR_JS_NUMBER,         /* any other valid number: s, n = its text (flag GR_JS_BIGINT when integral) */
+  GR_JS_TRUE,
+  GR_JS_FALSE,
+  GR_JS_NULL
+};
+
+enum {
+  GR_JS_ESCAPED = 1,    /* string or key: it had escapes, s is a decoded copy */
+  GR_JS_BIGINT = 2      /* number: an integer outside the int64 range */
+};
+
+typedef struct gr_js_tok {
+  int type;             /* enum gr_js_type */
+  unsigned flags;       /* GR_JS_ESCAPED, GR_JS_BIGINT */
+  const char *s;        /* string/key contents or number text; valid until the next call */
+  size_t n;
+  int64_t i;            /* GR_JS_INT value */
+  uint64_t off;         /* byte offset of the token's first byte in the input */
+} gr_js_tok;
+
+/* Error kinds, for callers that word some errors their own way. */
+enum gr_js_errkind { GR_JS_E_NONE = 0, GR_JS_E_SYNTAX, GR_JS_E_EMPTY, GR_JS_E_DEPTH, GR_JS_E_LIMIT, GR_JS_E_READ };
+
+#define GR_JS_DEPTH_CAP 4096    /* the largest depth limit a scanner accepts */
+
+typedef struct gr_js {
+  const char *p, *end;          /* unread input of the current window */
+  const char *win;              /* first byte of the current window */
+  uint64_t base;                /* input offset of win[0] */
+  int eof;                      /* nothing follows `end` */
+  int fd;                       /* -1 for memory input */
+  const char *mem; size_t mem_len, mem_off;   /* memory input read in slices (test chunk size) */
+  char *buf; size_t cap;        /* owned window for chunked input */
+  size_t chunk;                 /* read size */
+  size_t max_token;             /* longest string or number token, in input bytes */
+  char *sbuf; size_t scap;      /* decoded strings */
+  /* grammar */
+  unsigned state;
+  unsigned depth, max_depth;
+  uint64_t stack[GR_JS_DEPTH_CAP / 64];   /* bit set = object */
+  int nodecode;                 /* gr_js_skip in progress: validate strings without decoding */
+  /* lines, counted lazily up to nl */
+  const char *nl;
+  uint64_t line, line_start;    /* line number at nl; input offset of that line's first byte */
+  /* the error */
+  int errkind;
+  gr_error err;
+} gr_js;
+
+/* Setting up. max_depth is clamped to 1..GR_JS_DEPTH_CAP (nesting of arrays
+** and objects, the outermost counting 1); max_token bounds one string or
+** number in input bytes (0 = 64 MiB). From an fd, reads of `chunk` bytes
+** (0 = 256 KiB); the fd is read until end of file. */
+void gr_js_init_mem(gr_js *s, const char *buf, size_t len, unsigned max_depth, size_t max_token);
+void gr_js_init_fd(gr_js *s, int fd, size_t chunk, unsigned max_depth, size_t max_token);
+void gr_js_free(gr_js *s);
+
+/* The next token into *t; returns t->type. After GR_JS_ERROR or GR_JS_EOF
+** every further call returns the same. */
+int gr_js_next(gr_js *s, gr_js_tok *t);
+
+/* Skips the rest of the value whose first token is *t (nothing to do for a
+** scalar; for '{' or '[' everything up to the matching bracket, validated).
+** Returns 0 when the scan failed. */
+int gr_js_skip(gr_js *s, const gr_js_tok *t);
+
+/* Line and column of input offset `off`. Offsets must be asked for in
+** increasing order and lie in the current window: the start of the token
+** just returned (or later) always does. */
+void gr_js_pos(gr_js *s, uint64_t off, uint32_t *line, uint32_t *col);
+
+/* The error after GR_JS_ERROR: kind (enum gr_js_errkind) and the located
+** message (line/col 0 for a read error). */
+static inline const gr_error *gr_js_error(const gr_js *s){ return &s->err; }
+static inline int gr_js_errkind(const gr_js *s){ return s->errkind; }
+
+/* Test hook: when nonzero, every read from an fd and every slice of a memory
+** buffer is at most this many bytes, and memory input goes through the
+** owned window like fd input (so tokens cross chunk boundaries). Not thread
+** safe; for the unit tests and the fuzzer only. */
+extern size_t gr_js_test_chunk;
+
+#endif

@@ -1,0 +1,657 @@
+/*
+** report.c: writes an evaluation result as text or JSON, and explains the
+** decision chain of one node. Per node the JSON writer emits each slot's
+** value, winning source and reason, and the provenance (every candidate that
+** yielded, the rule location, the input line behind the value). Reasons and
+** input origins are re-derived from the stored decision by re-evaluating
+** only the winning branch, and only when it is not constant, which keeps the
+** result compact and the writer fast on million-node graphs.
+*/
+#include "config.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report/report.h"
+
+static void origin_text(gr_buf *b, const gr_origin *og){
+  if( og==NULL ) return;
+  if( og->line ) gr_buf_printf(b, "%s:%u", og->file, og->line);
+  else gr_buf_adds(b, og->file);
+}
+
+/* Whether a template's text depends on nothing finer than the op type (so it
+** can be rendered once per type): no variables, no per-node fields. */
+static int tpl_per_type(const gr_template *t){
+  size_t i;
+  for(i = 0; i < t->n; i++) if( t->parts[i].e && t->parts[i].e->dep > GR_DEP_TYPE ) return 0;
+  return 1;
+}
+
+/* A cache of reasons rendered per (source, branch, op type). */
+typedef struct reason_cache {
+  uint64_t *keys; const char **vals; size_t cap, n;
+  gr_arena arena;
+} reason_cache;
+
+static const char **rc_slot(reason_cache *c, uint64_t key){
+  size_t j;
+  if( (c->n + 1) * 2 > c->cap ){
+    size_t oc = c->cap, i, nc = oc ? oc * 2 : 256;
+    uint64_t *ok = c->keys; const char **ov = c->vals;
+    c->keys = gr_xcalloc(nc, sizeof *c->keys);
+    c->vals = gr_xcalloc(nc, sizeof *c->vals);
+    c->cap = nc;
+    for(i = 0; i < oc; i++){
+      if( ok[i]==0 ) continue;
+      for(j = (size_t)(ok[i] * 0x9e3779b97f4a7c15ULL >> 32) & (nc - 1); c->keys[j]; j = (j + 1) & (nc - 1)){}
+      c->keys[j] = ok[i]; c->vals[j] = ov[i];
+    }
+    free(ok); free(ov);
+  }
+  for(j = (size_t)(key * 0x9e3779b97f4a7c15ULL >> 32) & (c->cap - 1); c->keys[j]; j = (j + 1) & (c->cap - 1)){
+    if( c->keys[j]==key ) return &c->vals[j];
+  }
+  c->keys[j] = key;
+  c->n++;
+  return &c->vals[j];
+}
+
+static void rc_free(reason_cache *c){
+  free(c->keys); free(c->vals);
+  gr_arena_free(&c->arena);
+}
+
+static void detail(gr_result *r, uint32_t node, int32_t source, uint16_t branch,
+                   gr_buf *reason, const gr_origin **input, reason_cache *cache){
+  const gr_branch *br;
+  gr_env env;
+  const gr_graph *g = r->g;
+  int need_value;
+  if( input ) *input = NULL;
+  if( source < 0 ) return;
+  br = &r->rs->sources[source].branches[branch];
+  need_value = input && br->value && br->value->dep!=GR_DEP_CONST;
+  if( br->because.constant || br->because.n==0 ){
+    if( reason && br->because.constant ) gr_buf_adds(reason, br->because.constant);
+    if( !need_value ) return;
+    reason = NULL;
+  }else if( cache && reason && tpl_per_type(&br->because) ){
+    uint32_t type = gr_graph_nodes(g)[node].type;
+    const char **slot = rc_slot(cache, ((uint64_t)(uint32_t)source << 40) | ((uint64_t)branch << 24) | (uint64_t)type | 1ULL << 63);
+    if( *slot==NULL ){
+      gr_buf tmp;
+      gr_buf_init(&tmp);
+      gr_env_init(&env, r);
+      env.node = node;
+      env.type_name = gr_graph_type_name(g, type);
+      gr_render(&env, &br->because, &tmp);
+      *slot = gr_arena_strndup(&cache->arena, tmp.p ? tmp.p : "", tmp.n);
+      gr_buf_free(&tmp);
+    }
+    gr_buf_adds(reason, *slot);
+    if( !need_value ) return;
+    reason = NULL;
+  }
+  gr_env_init(&env, r);
+  env.node = node;
+  env.type_name = gr_graph_type_name(g, gr_graph_nodes(g)[node].type);
+  gr_eval_cond(&env, br->cond);            /* binds quantifier witnesses */
+  if( need_value ){
+    gr_val v = gr_eval_expr(&env, br->value);
+    *input = v.origin;
+  }
+  if( reason ) gr_render(&env, &br->because, reason);
+}
+
+void gr_decision_detail(gr_result *r, uint32_t node, int32_t source, uint16_t branch,
+                        gr_buf *reason, const gr_origin **input){
+  detail(r, node, source, branch, reason, input, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* JSON */
+
+static void json_diag(gr_jw *w, const gr_diag *d){
+  gr_jw_obj(w);
+  gr_jw_key(w, "severity"); gr_jw_str(w, gr_severity_name(d->sev));
+  gr_jw_key(w, "code"); gr_jw_str(w, d->code);
+  gr_jw_key(w, "message"); gr_jw_str(w, d->msg);
+  gr_jw_key(w, "option"); gr_jw_str(w, d->option);
+  gr_jw_key(w, "node"); gr_jw_str(w, d->node);
+  gr_jw_key(w, "file"); gr_jw_str(w, d->file);
+  gr_jw_key(w, "line"); gr_jw_int(w, d->line);
+  gr_jw_key(w, "column"); gr_jw_int(w, d->col);
+  gr_jw_key(w, "rule"); gr_jw_str(w, d->rule);
+  if( d->changed_by ){
+    gr_jw_key(w, "original_severity"); gr_jw_str(w, gr_severity_name(d->orig_sev));
+    gr_jw_key(w, "changed_by"); gr_jw_str(w, d->changed_by);
+  }
+  gr_jw_end_obj(w);
+}
+
+static const char *input_source(const gr_input *in, gr_buf *b){
+  b->n = 0;
+  origin_text(b, &in->origin);
+  return gr_buf_cstr(b);
+}
+
+static void json_options(gr_jw *w, gr_result *r){
+  const gr_ruleset *rs = r->rs;
+  gr_buf b;
+  size_t i;
+  gr_buf_init(&b);
+  gr_jw_arr(w);
+  for(i = 0; i < rs->noptions; i++){
+    const gr_option *o = &rs->options[i];
+    const gr_optstate *st = gr_option_state(r, (int)i);
+    const gr_input *in = st->input >= 0 ? &r->inputs[st->input] : NULL;
+    if( in==NULL && st->value==NULL ) continue;
+    gr_jw_obj(w);
+    gr_jw_key(w, "name"); gr_jw_str(w, o->name);
+    gr_jw_key(w, "key"); gr_jw_str(w, o->key);
+    gr_jw_key(w, "value"); gr_jw_str(w, in ? in->value : st->value);
+    gr_jw_key(w, "source"); gr_jw_str(w, in ? input_source(in, &b) : "default");
+    gr_jw_key(w, "effective"); gr_jw_bool(w, in ? (in->effective && in->valid && in->value[0]) : 1);
+    gr_jw_key(w, "supported"); gr_jw_bool(w, gr_support_on(&o->support, r->product));
+    if( in && !st->effective ){ gr_jw_key(w, "effective_value"); gr_jw_str(w, st->value); }
+    gr_jw_end_obj(w);
+  }
+  gr_jw_end_arr(w);
+  gr_buf_free(&b);
+}
+
+/* Renders one provenance entry into b. "input" and "reason" are left out
+** when unknown. */
+static void render_prov_entry(gr_buf *b, gr_result *r, uint32_t n, const gr_slot *sl, int32_t source,
+                              uint16_t branch, const char *value, int won, gr_buf *tmp, reason_cache *cache){
+  const gr_source *src = &r->rs->sources[source];
+  const gr_branch *br = &src->branches[branch];
+  const gr_origin *input = NULL;
+  gr_out mem;
+  tmp->n = 0;
+  detail(r, n, source, branch, tmp, &input, cache);
+  gr_out_init_buf(&mem, b);
+  gr_out_puts(&mem, "{\"slot\":");
+  gr_out_json_str(&mem, sl->name);
+  gr_out_puts(&mem, ",\"source\":");
+  gr_out_json_str(&mem, src->name);
+  gr_out_puts(&mem, ",\"value\":");
+  gr_out_json_str(&mem, value);
+  gr_out_puts(&mem, won ? ",\"won\":true,\"rule\":\"" : ",\"won\":false,\"rule\":\"");
+  gr_out_puts(&mem, gr_ruleset_short_path(r->rs, br->loc.file));
+  gr_out_putc(&mem, ':');
+  gr_out_int(&mem, br->loc.line);
+  gr_out_putc(&mem, '"');
+  if( input ){
+    gr_buf ib;
+    gr_buf_init(&ib);
+    origin_text(&ib, input);
+    gr_out_puts(&mem, ",\"input\":");
+    gr_out_json_str(&mem, gr_buf_cstr(&ib));
+    gr_buf_free(&ib);
+  }
+  if( tmp->n ){
+    gr_out_puts(&mem, ",\"reason\":");
+    gr_out_json_str(&mem, gr_buf_cstr(tmp));
+  }
+  gr_out_putc(&mem, '}');
+  gr_out_finish_buf(&mem);
+}
+
+/* Writes one provenance entry. When everything in it depends on nothing
+** finer than the op type (the usual default decisions), the rendered text is
+** cached per (source, branch, type, won) and copied: on a million-node graph
+** this is most entries. */
+static void json_prov_entry(gr_out *o, gr_result *r, uint32_t n, const gr_slot *sl, int32_t source,
+                            uint16_t branch, const char *value, int won, gr_buf *tmp, reason_cache *cache,
+                            reason_cache *entries){
+  const gr_branch *br = &r->rs->sources[source].branches[branch];
+  gr_buf b;
+  if( entries && (br->value==NULL || br->value->dep <= GR_DEP_TYPE)
+      && (br->because.constant || br->because.n==0 || tpl_per_type(&br->because)) ){
+    uint32_t type = gr_graph_nodes(r->g)[n].type;
+    const char **slot = rc_slot(entries, ((uint64_t)(uint32_t)source << 40) | ((uint64_t)branch << 24)
+                                         | (uint64_t)type | (uint64_t)(won ? 1 : 0) << 62 | 1ULL << 63);
+    if( *slot==NULL ){
+      gr_buf_init(&b);
+      render_prov_entry(&b, r, n, sl, source, branch, value, won, tmp, cache);
+      *slot = gr_arena_strndup(&entries->arena, b.p ? b.p : "", b.n);
+      gr_buf_free(&b);
+    }
+    gr_out_puts(o, *slot);
+    return;
+  }
+  gr_buf_init(&b);
+  render_prov_entry(&b, r, n, sl, source, branch, value, won, tmp, cache);
+  gr_out_write(o, b.p, b.n);
+  gr_buf_free(&b);
+}
+
+static void json_hook_entry(gr_out *o, const gr_slot *sl, const gr_override *ov){
+  gr_buf b;
+  gr_buf_init(&b);
+  origin_text(&b, &ov->where);
+  gr_out_puts(o, "{\"slot\":");
+  gr_out_json_str(o, sl->name);
+  gr_out_puts(o, ",\"source\":\"hook\",\"value\":");
+  gr_out_json_str(o, ov->value);
+  gr_out_puts(o, ",\"won\":true,\"rule\":");
+  gr_out_json_str(o, gr_buf_cstr(&b));
+  if( ov->reason ){
+    gr_out_puts(o, ",\"reason\":");
+    gr_out_json_str(o, ov->reason);
+  }
+  gr_out_putc(o, '}');
+  gr_buf_free(&b);
+}
+
+/* Pieces of node objects that repeat across nodes, escaped once. */
+typedef struct json_parts {
+  char **type_json;       /* per op type: ,"type":"X" */
+  char **graph_json;      /* per graph: ,"graph":"G" */
+  char **slot_key;        /* per slot: ,"SLOT": */
+  char **slot_src;        /* per slot: ,"REPORT_KEY": */
+  char **source_json;     /* per source: "NAME" */
+  size_t ntypes, ngraphs, nslots, nsources;
+} json_parts;
+
+static char *quoted(const char *prefix, const char *s, const char *suffix){
+  gr_buf b;
+  gr_out mem;
+  gr_buf_init(&b);
+  gr_out_init_buf(&mem, &b);
+  gr_out_puts(&mem, prefix);
+  if( s ) gr_out_json_str(&mem, s);
+  gr_out_puts(&mem, suffix);
+  gr_out_finish_buf(&mem);
+  return gr_buf_detach(&b);
+}
+
+static void parts_init(json_parts *jp, const gr_result *r){
+  const gr_graph *g = r->g;
+  const gr_ruleset *rs = r->rs;
+  size_t i;
+  jp->ntypes = gr_graph_ntypes(g); jp->ngraphs = gr_graph_ngraphs(g);
+  jp->nslots = rs->nslots; jp->nsources = rs->nsources;
+  jp->type_json = gr_xcalloc(jp->ntypes + 1, sizeof(char*));
+  jp->graph_json = gr_xcalloc(jp->ngraphs + 1, sizeof(char*));
+  jp->slot_key = gr_xcalloc(jp->nslots + 1, sizeof(char*));
+  jp->slot_src = gr_xcalloc(jp->nslots + 1, sizeof(char*));
+  jp->source_json = gr_xcalloc(jp->nsources + 1, sizeof(char*));
+  for(i = 0; i < jp->ntypes; i++) jp->type_json[i] = quoted(",\"type\":", gr_graph_type_name(g, (uint32_t)i), "");
+  for(i = 0; i < jp->ngraphs; i++) jp->graph_json[i] = quoted(",\"graph\":", gr_graph_graph_name(g, (uint32_t)i), "");
+  for(i = 0; i < jp->nslots; i++){
+    char *a = gr_xasprintf(",\"%s\":", rs->slots[i].name), *b = gr_xasprintf(",\"%s\":", rs->slots[i].report_key);
+    jp->slot_key[i] = a; jp->slot_src[i] = b;
+  }
+  for(i = 0; i < jp->nsources; i++) jp->source_json[i] = quoted("", rs->sources[i].name, "");
+}
+
+static void parts_free(json_parts *jp){
+  size_t i;
+  for(i = 0; i < jp->ntypes; i++) free(jp->type_json[i]);
+  for(i = 0; i < jp->ngraphs; i++) free(jp->graph_json[i]);
+  for(i = 0; i < jp->nslots; i++){ free(jp->slot_key[i]); free(jp->slot_src[i]); }
+  for(i = 0; i < jp->nsources; i++) free(jp->source_json[i]);
+  free(jp->type_json); free(jp->graph_json); free(jp->slot_key); free(jp->slot_src); free(jp->source_json);
+}
+
+static void json_node(gr_out *o, gr_result *r, uint32_t n, int prov, gr_buf *tmp, reason_cache *cache,
+                      reason_cache *entries, const json_parts *jp){
+  const gr_ruleset *rs = r->rs;
+  const gr_graph *g = r->g;
+  const gr_node *nd = &gr_graph_nodes(g)[n];
+  size_t s, nslots = rs->nslots;
+  int nprov = 0;
+  gr_out_write(o, "{\"name\":", 8);
+  gr_out_json_str(o, gr_graph_str(g, nd->name));
+  gr_out_puts(o, jp->type_json[nd->type]);
+  gr_out_puts(o, jp->graph_json[nd->graph]);
+  for(s = 0; s < nslots; s++){
+    const gr_decision *d = &r->dec[(size_t)n * nslots + s];
+    gr_out_puts(o, jp->slot_key[s]);
+    gr_out_json_str(o, d->value);
+    gr_out_puts(o, jp->slot_src[s]);
+    if( d->source==GR_SOURCE_HOOK ) gr_out_write(o, "\"hook\"", 6);
+    else if( d->source >= 0 ) gr_out_puts(o, jp->source_json[d->source]);
+    else gr_out_write(o, "null", 4);
+  }
+  if( prov ){
+    gr_out_puts(o, ",\"provenance\":[");
+    for(s = 0; s < nslots; s++){
+      const gr_decision *d = &r->dec[(size_t)n * nslots + s];
+      uint32_t c;
+      if( d->source==GR_SOURCE_HOOK ){
+        const gr_override *ov = gr_result_find_override(r, n, (int)s);
+        if( nprov++ ) gr_out_putc(o, ',');
+        json_hook_entry(o, &rs->slots[s], ov);
+        if( ov->prev_source < 0 ) continue;
+        gr_out_putc(o, ',');
+        json_prov_entry(o, r, n, &rs->slots[s], ov->prev_source, ov->prev_branch, ov->prev_value, 0, tmp, cache, NULL);
+      }else{
+        if( d->source < 0 ) continue;
+        if( nprov++ ) gr_out_putc(o, ',');
+        json_prov_entry(o, r, n, &rs->slots[s], d->source, d->branch, d->value, 1, tmp, cache, entries);
+      }
+      if( r->cand_first[n]==GR_NONE ) continue;
+      for(c = r->cand_first[n]; c < r->ncand && r->cand[c].node==n; c++){
+        if( r->cand[c].slot!=s ) continue;
+        gr_out_putc(o, ',');
+        json_prov_entry(o, r, n, &rs->slots[s], r->cand[c].source, r->cand[c].branch, r->cand[c].value, 0, tmp, cache, entries);
+      }
+    }
+    gr_out_putc(o, ']');
+  }
+  gr_out_putc(o, '}');
+}
+
+void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro){
+  const gr_ruleset *rs = r->rs;
+  const gr_graph *g = r->g;
+  gr_jw w;
+  gr_buf tmp;
+  size_t i;
+  gr_buf_init(&tmp);
+  gr_jw_init(&w, o, 2);
+  gr_jw_obj(&w);
+  gr_jw_key(&w, "gerules"); gr_jw_str(&w, PACKAGE_VERSION);
+  gr_jw_key(&w, "rules"); gr_jw_obj(&w);
+  gr_jw_key(&w, "bundle"); gr_jw_str(&w, rs->bundle_name);
+  gr_jw_key(&w, "version"); gr_jw_str(&w, rs->bundle_version);
+  gr_jw_key(&w, "path"); gr_jw_str(&w, ro->rules_path);
+  gr_jw_end_obj(&w);
+  gr_jw_key(&w, "chip"); gr_jw_obj(&w);
+  gr_jw_key(&w, "soc"); gr_jw_str(&w, r->soc_name);
+  gr_jw_key(&w, "product"); gr_jw_str(&w, rs->products[r->product].name);
+  gr_jw_key(&w, "product_title"); gr_jw_str(&w, rs->products[r->product].title);
+  gr_jw_end_obj(&w);
+  gr_jw_key(&w, "run_mode"); gr_jw_str(&w, r->run_mode);
+  if( g ){
+    gr_jw_key(&w, "graph"); gr_jw_obj(&w);
+    gr_jw_key(&w, "file"); gr_jw_str(&w, ro->graph_path);
+    gr_jw_key(&w, "model"); gr_jw_str(&w, gr_graph_model_name(g));
+    gr_jw_key(&w, "graphs"); gr_jw_arr(&w);
+    for(i = 0; i < gr_graph_ngraphs(g); i++) gr_jw_str(&w, gr_graph_graph_name(g, (uint32_t)i));
+    gr_jw_end_arr(&w);
+    gr_jw_end_obj(&w);
+  }
+  gr_jw_key(&w, "options"); json_options(&w, r);
+  gr_jw_key(&w, "nodes"); gr_jw_arr(&w);
+  if( g ){
+    uint32_t n, nn = gr_graph_nnodes(g);
+    reason_cache cache, entries;
+    json_parts jp;
+    memset(&cache, 0, sizeof cache);
+    memset(&entries, 0, sizeof entries);
+    gr_arena_init(&cache.arena);
+    gr_arena_init(&entries.arena);
+    parts_init(&jp, r);
+    for(n = 0; n < nn; n++){
+      gr_out_write(o, n ? ",\n" : "\n", n ? 2 : 1);   /* one node per line, not indented: it is most of the file */
+      json_node(o, r, n, ro->provenance, &tmp, &cache, &entries, &jp);
+    }
+    if( nn ){ w.first[w.depth] = 0; }
+    parts_free(&jp);
+    rc_free(&cache);
+    rc_free(&entries);
+  }
+  gr_jw_end_arr(&w);
+  gr_jw_key(&w, "diagnostics"); gr_jw_arr(&w);
+  for(i = 0; i < r->diags.n; i++) json_diag(&w, &r->diags.v[i]);
+  gr_jw_end_arr(&w);
+  gr_jw_key(&w, "summary"); gr_jw_obj(&w);
+  gr_jw_key(&w, "nodes"); gr_jw_int(&w, g ? gr_graph_nnodes(g) : 0);
+  gr_jw_key(&w, "errors"); gr_jw_int(&w, (int64_t)r->diags.count[GR_SEV_ERROR]);
+  gr_jw_key(&w, "warnings"); gr_jw_int(&w, (int64_t)r->diags.count[GR_SEV_WARNING]);
+  gr_jw_key(&w, "notes"); gr_jw_int(&w, (int64_t)r->diags.count[GR_SEV_NOTE]);
+  gr_jw_end_obj(&w);
+  gr_jw_end_obj(&w);
+  gr_buf_free(&tmp);
+}
+
+/* ------------------------------------------------------------------ */
+/* text */
+
+void gr_report_text(gr_out *o, gr_result *r, const gr_result *baseline, const gr_report_opts *ro){
+  const gr_ruleset *rs = r->rs;
+  const gr_graph *g = r->g;
+  gr_buf b;
+  size_t i, s, nslots = rs->nslots;
+  gr_buf_init(&b);
+  gr_out_printf(o, "gerules %s: rules %s%s%s (%s)\n", PACKAGE_VERSION, rs->bundle_name ? rs->bundle_name : "?",
+                rs->bundle_version ? " " : "", rs->bundle_version ? rs->bundle_version : "", ro->rules_path);
+  gr_out_printf(o, "chip:  %s, %s (%s), run mode %s\n", r->soc_name, rs->products[r->product].title,
+                rs->products[r->product].name, r->run_mode);
+  if( g ){
+    gr_out_printf(o, "graph: %s", ro->graph_path);
+    if( gr_graph_model_name(g)[0] ) gr_out_printf(o, ", model \"%s\"", gr_graph_model_name(g));
+    gr_out_printf(o, ", %u node%s in %u graph%s\n", gr_graph_nnodes(g), gr_graph_nnodes(g)==1 ? "" : "s",
+                  gr_graph_ngraphs(g), gr_graph_ngraphs(g)==1 ? "" : "s");
+  }
+  {
+    size_t ngiven = 0;
+    for(i = 0; i < r->ninputs; i++) if( r->inputs[i].effective && r->inputs[i].valid ) ngiven++;
+    size_t shown = 0;
+    gr_out_printf(o, "options: %zu given", ngiven);
+    for(i = 0; i < r->ninputs; i++){
+      const gr_input *in = &r->inputs[i];
+      if( !(in->effective && in->valid) ) continue;
+      gr_out_printf(o, "%s%s=%s", shown++ ? ", " : " (", in->option >= 0 ? rs->options[in->option].name : in->key, in->value);
+    }
+    gr_out_puts(o, ngiven ? ")\n" : "\n");
+  }
+  if( r->diags.n ){
+    gr_out_puts(o, "\n");
+    for(i = 0; i < r->diags.n; i++){
+      const gr_diag *d = &r->diags.v[i];
+      b.n = 0;
+      gr_diag_format(&b, d);
+      if( b.n && b.p[b.n-1]=='\n' ) b.n--;
+      gr_out_write(o, b.p, b.n);
+      if( d->node || d->option ){
+        gr_out_puts(o, "  (");
+        if( d->node ) gr_out_printf(o, "node %s", d->node);
+        if( d->node && d->option ) gr_out_puts(o, ", ");
+        if( d->option ) gr_out_printf(o, "option %s", d->option);
+        gr_out_puts(o, ")");
+      }
+      gr_out_puts(o, "\n");
+    }
+  }
+  gr_out_printf(o, "\nsummary: %u nodes, %zu error%s, %zu warning%s, %zu note%s\n", g ? gr_graph_nnodes(g) : 0,
+                r->diags.count[GR_SEV_ERROR], r->diags.count[GR_SEV_ERROR]==1 ? "" : "s",
+                r->diags.count[GR_SEV_WARNING], r->diags.count[GR_SEV_WARNING]==1 ? "" : "s",
+                r->diags.count[GR_SEV_NOTE], r->diags.count[GR_SEV_NOTE]==1 ? "" : "s");
+  if( g && nslots ){
+    uint32_t n, nn = gr_graph_nnodes(g), shown = 0;
+    size_t wname = 4, wtype = 4;
+    size_t *wv = calloc(nslots, sizeof *wv);
+    uint8_t *show = calloc(nn + 1, 1);
+    for(s = 0; s < nslots; s++) wv[s] = strlen(rs->slots[s].name);
+    for(n = 0; n < nn; n++){
+      const gr_node *nd = &gr_graph_nodes(g)[n];
+      int diff = ro->all_nodes || baseline==NULL;
+      for(s = 0; s < nslots && !diff; s++){
+        const gr_decision *a = &r->dec[(size_t)n * nslots + s], *bd = &baseline->dec[(size_t)n * nslots + s];
+        if( (a->value==NULL)!=(bd->value==NULL) || (a->value && strcmp(a->value, bd->value)) || a->source!=bd->source ) diff = 1;
+      }
+      if( !diff ) continue;
+      show[n] = 1; shown++;
+      if( strlen(gr_graph_str(g, nd->name)) > wname ) wname = strlen(gr_graph_str(g, nd->name));
+      if( strlen(gr_graph_type_name(g, nd->type)) > wtype ) wtype = strlen(gr_graph_type_name(g, nd->type));
+      for(s = 0; s < nslots; s++){
+        const gr_decision *d = &r->dec[(size_t)n * nslots + s];
+        size_t l = (d->value ? strlen(d->value) : 1) + 3 + (d->source >= 0 ? strlen(rs->sources[d->source].name) : d->source==GR_SOURCE_HOOK ? 4 : 0);
+        if( l > wv[s] ) wv[s] = l;
+      }
+    }
+    if( wname > 60 ) wname = 60;
+    if( ro->all_nodes ) gr_out_printf(o, "\nall %u nodes:\n", nn);
+    else gr_out_printf(o, "\n%u node%s whose settings differ from the defaults (--all-nodes lists every node):\n", shown, shown==1 ? "" : "s");
+    if( shown ){
+      gr_out_printf(o, "%-*s  %-*s", (int)wname, "NODE", (int)wtype, "TYPE");
+      for(s = 0; s < nslots; s++) gr_out_printf(o, "  %-*s", s + 1 < nslots ? (int)wv[s] : 0, rs->slots[s].name);
+      gr_out_puts(o, "\n");
+    }
+    for(n = 0; n < nn; n++){
+      const gr_node *nd = &gr_graph_nodes(g)[n];
+      if( !show[n] ) continue;
+      gr_out_printf(o, "%-*s  %-*s", (int)wname, gr_graph_str(g, nd->name), (int)wtype, gr_graph_type_name(g, nd->type));
+      for(s = 0; s < nslots; s++){
+        const gr_decision *d = &r->dec[(size_t)n * nslots + s];
+        b.n = 0;
+        gr_buf_adds(&b, d->value ? d->value : "-");
+        if( d->source >= 0 ) gr_buf_printf(&b, " (%s)", rs->sources[d->source].name);
+        else if( d->source==GR_SOURCE_HOOK ) gr_buf_adds(&b, " (hook)");
+        gr_out_printf(o, "  %-*s", s + 1 < nslots ? (int)wv[s] : 0, gr_buf_cstr(&b));
+      }
+      gr_out_puts(o, "\n");
+    }
+    free(wv);
+    free(show);
+  }
+  gr_buf_free(&b);
+}
+
+/* ------------------------------------------------------------------ */
+/* explain */
+
+static const gr_expr *failing_conjunct(gr_env *env, const gr_branch *br){
+  size_t i;
+  for(i = 0; i < br->nconj; i++) if( !gr_eval_cond(env, br->conj[i]) ) return br->conj[i];
+  return NULL;
+}
+
+void gr_report_explain(gr_out *o, gr_result *r, uint32_t node, int json, const gr_report_opts *ro){
+  const gr_ruleset *rs = r->rs;
+  const gr_graph *g = r->g;
+  const gr_node *nd = &gr_graph_nodes(g)[node];
+  size_t s, k, b, nslots = rs->nslots;
+  gr_env env;
+  gr_buf tmp, txt;
+  gr_jw w;
+  gr_buf_init(&tmp);
+  gr_buf_init(&txt);
+  gr_env_init(&env, r);
+  env.node = node;
+  env.type_name = gr_graph_type_name(g, nd->type);
+  if( json ){
+    gr_jw_init(&w, o, 3);
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "node"); gr_jw_str(&w, gr_graph_str(g, nd->name));
+    gr_jw_key(&w, "type"); gr_jw_str(&w, env.type_name);
+    gr_jw_key(&w, "graph"); gr_jw_str(&w, gr_graph_graph_name(g, nd->graph));
+    gr_jw_key(&w, "file"); gr_jw_str(&w, ro->graph_path);
+    gr_jw_key(&w, "line"); gr_jw_int(&w, nd->line);
+    gr_jw_key(&w, "chip"); gr_jw_str(&w, r->soc_name);
+    gr_jw_key(&w, "slots"); gr_jw_arr(&w);
+  }else{
+    gr_out_printf(o, "node %s (%s) in graph \"%s\" at %s:%u, chip %s\n", gr_graph_str(g, nd->name), env.type_name,
+                  gr_graph_graph_name(g, nd->graph), ro->graph_path, nd->line, r->soc_name);
+  }
+  for(s = 0; s < nslots; s++){
+    const gr_slot *sl = &rs->slots[s];
+    const gr_decision *d = &r->dec[(size_t)node * nslots + s];
+    if( json ){
+      gr_jw_obj(&w);
+      gr_jw_key(&w, "slot"); gr_jw_str(&w, sl->name);
+      gr_jw_key(&w, "value"); gr_jw_str(&w, d->value);
+      gr_jw_key(&w, "source"); gr_jw_str(&w, d->source==GR_SOURCE_HOOK ? "hook" : d->source >= 0 ? rs->sources[d->source].name : NULL);
+      gr_jw_key(&w, "candidates"); gr_jw_arr(&w);
+    }else{
+      gr_out_printf(o, "\n%s = %s", sl->name, d->value ? d->value : "null (no source yields: the op's own default)");
+      if( d->source >= 0 ) gr_out_printf(o, "   from %s", rs->sources[d->source].name);
+      else if( d->source==GR_SOURCE_HOOK ) gr_out_puts(o, "   from a hook");
+      gr_out_puts(o, "\n");
+    }
+    for(k = 0; k < sl->ncascade; k++){
+      const gr_source *src = &rs->sources[sl->cascade[k]];
+      int yielded = 0;
+      for(b = 0; b < src->nbranches && !yielded; b++){
+        const gr_branch *br = &src->branches[b];
+        const gr_expr *fail = failing_conjunct(&env, br);
+        gr_val v;
+        const char *status;
+        memset(&v, 0, sizeof v);
+        if( fail==NULL && br->value ){
+          v = gr_eval_expr(&env, br->value);
+          if( v.t==GR_T_STR ) yielded = 1;
+        }
+        {
+          const gr_override *ov = d->source==GR_SOURCE_HOOK ? gr_result_find_override(r, node, (int)s) : NULL;
+          int won = ov ? (ov->prev_source==src->index && ov->prev_branch==b) : (d->source==src->index && d->branch==b);
+          status = yielded ? (won ? (ov ? "replaced by hook" : "won") : "beaten") : fail ? "condition false" : "no value";
+        }
+        tmp.n = 0;
+        if( yielded && br->because.n ) gr_render(&env, &br->because, &tmp);
+        txt.n = 0;
+        if( fail ) gr_expr_print(&txt, fail);
+        else if( !yielded && br->value ) gr_expr_print(&txt, br->value);
+        if( json ){
+          gr_buf ib;
+          gr_buf_init(&ib);
+          gr_jw_obj(&w);
+          gr_jw_key(&w, "source"); gr_jw_str(&w, src->name);
+          gr_jw_key(&w, "place"); gr_jw_int(&w, (int64_t)k + 1);
+          gr_jw_key(&w, "branch"); gr_jw_int(&w, (int64_t)b + 1);
+          gr_jw_key(&w, "rule"); gr_buf_printf(&ib, "%s:%u", gr_ruleset_short_path(rs, br->loc.file), br->loc.line); gr_jw_str(&w, gr_buf_cstr(&ib));
+          gr_jw_key(&w, "status"); gr_jw_str(&w, status);
+          gr_jw_key(&w, "value"); gr_jw_str(&w, yielded ? v.u.s : NULL);
+          ib.n = 0;
+          if( yielded && v.origin ) origin_text(&ib, v.origin);
+          gr_jw_key(&w, "input"); gr_jw_str(&w, yielded && v.origin ? gr_buf_cstr(&ib) : NULL);
+          gr_jw_key(&w, "reason"); gr_jw_str(&w, tmp.n ? gr_buf_cstr(&tmp) : NULL);
+          gr_jw_key(&w, "failed"); gr_jw_str(&w, txt.n ? gr_buf_cstr(&txt) : NULL);
+          gr_jw_end_obj(&w);
+          gr_buf_free(&ib);
+        }else{
+          gr_out_printf(o, "  %zu. %-24s %-16s", k + 1, src->name, status);
+          if( yielded ){
+            gr_out_printf(o, " %s", v.u.s);
+            if( v.origin ){
+              gr_buf ib;
+              gr_buf_init(&ib);
+              origin_text(&ib, v.origin);
+              gr_out_printf(o, "  <- %s", gr_buf_cstr(&ib));
+              gr_buf_free(&ib);
+            }
+          }else if( fail ){
+            gr_out_printf(o, " %s", gr_buf_cstr(&txt));
+          }else{
+            gr_out_printf(o, " %s is null here", gr_buf_cstr(&txt));
+          }
+          gr_out_printf(o, "   [%s:%u]\n", gr_ruleset_short_path(rs, br->loc.file), br->loc.line);
+          if( tmp.n ) gr_out_printf(o, "       because %s\n", gr_buf_cstr(&tmp));
+        }
+      }
+    }
+    if( d->source==GR_SOURCE_HOOK ){
+      const gr_override *ov = gr_result_find_override(r, node, (int)s);
+      gr_buf hb;
+      gr_buf_init(&hb);
+      origin_text(&hb, &ov->where);
+      if( json ){
+        gr_jw_obj(&w);
+        gr_jw_key(&w, "source"); gr_jw_str(&w, "hook");
+        gr_jw_key(&w, "rule"); gr_jw_str(&w, gr_buf_cstr(&hb));
+        gr_jw_key(&w, "status"); gr_jw_str(&w, "won");
+        gr_jw_key(&w, "value"); gr_jw_str(&w, ov->value);
+        gr_jw_key(&w, "replaced"); gr_jw_str(&w, ov->prev_value);
+        gr_jw_key(&w, "reason"); gr_jw_str(&w, ov->reason);
+        gr_jw_end_obj(&w);
+      }else{
+        gr_out_printf(o, "  -> hook at %s set %s = %s (the cascade gave %s)%s%s\n", gr_buf_cstr(&hb), sl->name,
+                      ov->value ? ov->value : "null", ov->prev_value ? ov->prev_value : "null",
+                      ov->reason ? ": " : "", ov->reason ? ov->reason : "");
+      }
+      gr_buf_free(&hb);
+    }
+    if( json ){ gr_jw_end_arr(&w); gr_jw_end_obj(&w); }
+  }
+  if( json ){
+    gr_jw_end_arr(&w);
+    gr_jw_end_obj(&w);
+  }
+  gr_buf_free(&tmp);
+  gr_buf_free(&txt);
+}
