@@ -1,5 +1,5 @@
 /*
-** t0200-lua-sandbox.c: the Lua hook sandbox and API (src/hooks.c). Checks
+** t0200-lua-sandbox.c: the Lua hook sandbox and API (src/hooks/). Checks
 ** that escape attempts fail cleanly (io, os, require, debug, binary chunks,
 ** string.dump, infinite loops also inside pcall and coroutines, memory bombs,
 ** catastrophic patterns, C-level loops, metatable tampering, __gc, deep
@@ -284,7 +284,7 @@ static void tiling(void){
   gr_hooks *h = gr_hooks_new(rs, NULL);
   gr_error err;
   gr_result *r;
-  gr_custom_tiling t;
+  gr_tcustom t;
   uint32_t n;
   int rc = gr_hooks_load_buffer(h, "tiling.lua", src, strlen(src), &err);
   ok(rc==0, "tiling script loads");
@@ -297,7 +297,7 @@ static void tiling(void){
   ok(t.block_dim==4 && t.ndim==2 && t.tile_shape[0]==32 && t.tile_shape[1]==128 && t.ntiles==4, "plan header");
   ok(t.offsets && t.offsets[2]==32 && t.offsets[3]==0 && t.sizes[7]==128 && t.cores[3]==3, "plan tiles");
   ok(t.ub_bytes==8192 && t.l1_bytes==1 && t.l0a_bytes==2 && t.l0b_bytes==3 && t.l0c_bytes==4 && t.buffers==2 && t.double_buffer==1, "plan bytes");
-  gr_custom_tiling_free(&t);
+  gr_hooks_tiling_free(&t);
   gr_graph_find_node(g, "len", &n);
   rc = gr_hooks_run_tiling(h, r, n, &t, &err);
   ok(rc==-1, "a tiling function returning a number fails");

@@ -152,9 +152,8 @@ static void do_node(const gr_tiling_rules *tr, gr_result *r, gr_hooks *hooks, co
   memset(no, 0, sizeof *no);
   gr_tnotes_init(&no->notes);
   if( custom ){
-    gr_custom_tiling ct;
+    gr_tcustom ct;
     gr_error err;
-    gr_tcustom c;
     no->cls = tr->custom_class ? tr->custom_class : "custom";
     memset(&err, 0, sizeof err);
     if( gr_tiling_params(tr, no->cls, &no->prm, &err) ){
@@ -170,17 +169,13 @@ static void do_node(const gr_tiling_rules *tr, gr_result *r, gr_hooks *hooks, co
       gr_tnotes_add(&no->notes, 1, "hook", "%s", err.msg);
       return;
     }
-    c.block_dim = ct.block_dim; c.ndim = ct.ndim; c.tile_shape = ct.tile_shape; c.ntiles = ct.ntiles;
-    c.offsets = ct.offsets; c.sizes = ct.sizes; c.cores = ct.cores;
-    c.ub_bytes = ct.ub_bytes; c.l1_bytes = ct.l1_bytes; c.l0a_bytes = ct.l0a_bytes; c.l0b_bytes = ct.l0b_bytes;
-    c.l0c_bytes = ct.l0c_bytes; c.buffers = ct.buffers; c.double_buffer = ct.double_buffer;
     no->prm.buffers = ct.buffers;
     no->prm.double_buffer = ct.double_buffer ? 1 : 0;
-    if( gr_tplan_from_custom(&no->plan, &c, &no->spec, &no->prm, &no->notes)==0 ){
+    if( gr_tplan_from_custom(&no->plan, &ct, &no->spec, &no->prm, &no->notes)==0 ){
       no->planned = 1;
       no->valid = gr_tiling_validate(&no->plan, &no->spec, &no->prm, chip, &no->notes)==0;
     }
-    gr_custom_tiling_free(&ct);
+    gr_hooks_tiling_free(&ct);
     return;
   }
   no->cls = gr_tiling_class_of(tr, type);

@@ -25,8 +25,4 @@ void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro);
 void gr_report_text(gr_out *o, gr_result *r, const gr_result *baseline, const gr_report_opts *ro);
 void gr_report_explain(gr_out *o, gr_result *r, uint32_t node, int json, const gr_report_opts *ro);
 
-/* The reason (rendered `because`) and input origin of a decision. */
-void gr_decision_detail(gr_result *r, uint32_t node, int32_t source, uint16_t branch,
-                        gr_buf *reason, const gr_origin **input);
-
 #endif

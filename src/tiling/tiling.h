@@ -202,13 +202,15 @@ size_t gr_tiling_validate(gr_tplan *plan, const gr_tspec *spec, const gr_tparams
                           const gr_tchip *chip, gr_tnotes *notes);
 
 /* ---- custom (Lua) tilings ---- */
-/* The fields of hooks.h's gr_custom_tiling, borrowed. */
+/* A tiling as a Lua hook states it (the one definition: gr_hooks_run_tiling
+** fills it and owns its arrays, freed by gr_hooks_tiling_free; a test may
+** point them at its own arrays). */
 typedef struct gr_tcustom {
   uint32_t block_dim, ndim;
-  const int64_t *tile_shape;          /* ndim */
+  int64_t *tile_shape;                /* ndim */
   size_t ntiles;
-  const int64_t *offsets, *sizes;     /* ntiles x ndim */
-  const uint32_t *cores;              /* ntiles, or NULL: round robin */
+  int64_t *offsets, *sizes;           /* ntiles x ndim */
+  uint32_t *cores;                    /* ntiles, or NULL: round robin */
   uint64_t ub_bytes, l1_bytes, l0a_bytes, l0b_bytes, l0c_bytes;   /* declared totals */
   uint32_t buffers;
   int double_buffer;
