@@ -96,6 +96,7 @@ void hk_run_leave(gr_hooks *h);
 void hk_arm(lua_State *L);                     /* count hook every HK_TICK instructions */
 int hk_check_time(gr_hooks *h, lua_State *L);   /* -1 (and tripped) once the deadline passed */
 void hk_check_deadline(lua_State *L);           /* for C loops: raises once a limit tripped */
+int hk_memory_error(lua_State *L);              /* trips the memory limit and raises it */
 int hk_traceback(lua_State *L);                 /* message handler of every protected call */
 void hk_error_text(script *sc, int rc, gr_buf *b, uint32_t *line);
 uint32_t hk_script_line(lua_State *L, const script *sc);

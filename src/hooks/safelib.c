@@ -6,9 +6,9 @@
 ** 2^60 times), and table.insert, table.remove and table.move (loops over a
 ** length that __len can make huge). `load` takes text only, `print` logs
 ** through the caller's function, `setmetatable` refuses __gc (finalizers run
-** with hooks disabled, outside any budget) and xpcall runs its handler after
+** with hooks disabled, outside any budget), xpcall runs its handler after
 ** unwinding (Lua runs handlers with hooks disabled when the error came from
-** a hook).
+** a hook), and neither pcall nor xpcall catches running out of memory.
 */
 #include "config.h"
 #include <ctype.h>
@@ -343,12 +343,28 @@ static int l_xpcall(lua_State *L){
   lua_rotate(L, 3, 2);                /* move them below the arguments */
   status = lua_pcall(L, n - 2, LUA_MULTRET, 0);
   if( status==LUA_OK ) return lua_gettop(L) - 2;
+  if( status==LUA_ERRMEM ) return hk_memory_error(L);
   lua_pushvalue(L, 2);                /* the handler */
   lua_insert(L, -2);
   status = lua_pcall(L, 1, 1, 0);
   (void)status;                       /* a failing handler: its error is the result */
   lua_pushboolean(L, 0);
   lua_insert(L, -2);
+  return 2;
+}
+
+/* pcall(f, ...): as stock Lua's, except that running out of memory is not
+** caught: like the other limits, it ends the hook. */
+static int l_pcall(lua_State *L){
+  int status;
+  luaL_checkany(L, 1);
+  lua_pushboolean(L, 1);              /* first result if no errors */
+  lua_insert(L, 1);
+  status = lua_pcall(L, lua_gettop(L) - 2, LUA_MULTRET, 0);
+  if( status==LUA_OK ) return lua_gettop(L);
+  if( status==LUA_ERRMEM ) return hk_memory_error(L);
+  lua_pushboolean(L, 0);
+  lua_pushvalue(L, -2);
   return 2;
 }
 
@@ -420,6 +436,7 @@ void hk_open_safelib(lua_State *L){
   lua_pushcfunction(L, l_print); lua_setglobal(L, "print");
   lua_pushcfunction(L, l_setmetatable); lua_setglobal(L, "setmetatable");
   lua_pushcfunction(L, l_xpcall); lua_setglobal(L, "xpcall");
+  lua_pushcfunction(L, l_pcall); lua_setglobal(L, "pcall");
   /* string: no dump; interruptible patterns and rep */
   lua_getglobal(L, LUA_STRLIBNAME);
   lua_pushnil(L); lua_setfield(L, -2, "dump");

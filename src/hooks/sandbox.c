@@ -125,6 +125,14 @@ static void count_hook(lua_State *L, lua_Debug *ar){
 
 void hk_arm(lua_State *L){ lua_sethook(L, count_hook, LUA_MASKCOUNT, HK_TICK); }
 
+int hk_memory_error(lua_State *L){
+  script *sc = hk_script_of(L);
+  char m[160];
+  snprintf(m, sizeof m, "memory limit exceeded: a hook may use %g MiB (--hook-memory)", (double)sc->mem_limit / HK_MIB);
+  trip(sc->h, L, m);
+  return luaL_error(L, "%s", sc->h->trip_msg);
+}
+
 /* ------------------------------------------------------------------ */
 /* the allocator */
 
