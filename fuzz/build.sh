@@ -18,7 +18,7 @@ libs="$(pkg-config --libs yajl lua5.4) -lm"
 core="base/util base/diag lang/ast lang/parse lang/check eval/expr eval/eval eval/detail options/ini options/optfile model/graph model/graph_load model/json_scan report/out report/report hooks/sandbox hooks/safelib hooks/lpattern hooks/api hooks/stages hooks/tiling_bridge tiling/tiling tiling/tiling_exec"
 srcs=
 for f in $core; do srcs="$srcs $top/src/$f.c"; done
-for t in graph rules ini options; do
+for t in graph rules ini options lpattern; do
 	echo "fuzz/build.sh: fuzz-$t"
 	clang $cflags -o "$out/fuzz-$t" "$top/fuzz/fuzz-$t.c" $srcs "$lexer" "$parser" $libs
 done
