@@ -71,6 +71,16 @@ int cli_input_arg(cli_input *in, int *i, int argc, char **argv){
     in->run_mode = v;
     return 1;
   }
+  if( (k = cli_arg_value(cmd, "--input-format", i, argc, argv, &v))!=0 ){
+    int f;
+    if( k < 0 ) return -1;
+    if( (f = gr_model_format_by_name(v)) < 0 ){
+      cli_usage_error(cmd, "--input-format is one of %s, not '%s'", gr_model_format_names(), v);
+      return -1;
+    }
+    in->input_format = f;
+    return 1;
+  }
   if( (k = cli_arg_value(cmd, "--hook", i, argc, argv, &v))!=0 ){
     if( k < 0 ) return -1;
     in->hooks = gr_xrealloc(in->hooks, (in->nhooks + 1) * sizeof *in->hooks);
@@ -124,8 +134,11 @@ const char *cli_graph_name(const cli_input *in){
 gr_graph *cli_load_graph(const cli_input *in){
   gr_error err;
   gr_graph *g;
+  gr_model_opts mo;
   memset(&err, 0, sizeof err);
-  g = gr_graph_load_file(in->graph, &err);
+  memset(&mo, 0, sizeof mo);
+  mo.format = in->input_format;
+  g = gr_model_load_file(in->graph, &mo, &err);
   if( g==NULL ){
     if( err.line ) fprintf(stderr, "%s:%u:%u: error: %s\n", cli_graph_name(in), err.line, err.col, err.msg);
     else fprintf(stderr, "%s: error: %s\n", cli_graph_name(in), err.msg);
