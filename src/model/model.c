@@ -249,54 +249,59 @@ static gr_graph *load_stream(int fd, const gr_model_opts *o, gr_error *err){
   return g;
 }
 
-gr_graph *gr_model_load_file(const char *path, const gr_model_opts *o, gr_error *err){
+gr_graph *gr_model_load_fd(int fd, const gr_model_opts *o, gr_error *err){
   struct stat st;
   gr_graph *g = NULL;
-  int fd, f = o ? o->format : GR_FMT_AUTO;
+  int f = o ? o->format : GR_FMT_AUTO;
   void *map;
   size_t n;
+  if( fstat(fd, &st)!=0 ){
+    gr_error_set(err, 0, 0, "cannot read: %s", strerror(errno));
+    return NULL;
+  }
+  if( S_ISDIR(st.st_mode) ){
+    gr_error_set(err, 0, 0, "cannot read: %s", strerror(EISDIR));
+    return NULL;
+  }
+  if( !S_ISREG(st.st_mode) ) return load_stream(fd, o, err);
+  if( st.st_size==0 ){
+    if( f==GR_FMT_AUTO ) gr_model_detect((const unsigned char*)"", 0, err);
+    else gr_error_set(err, 0, 0, "empty file (expected %s)", f < GR_FMT_COUNT ? readers[f].title : "a model");
+    return NULL;
+  }
+  if( (uint64_t)st.st_size > SIZE_MAX ){
+    gr_error_set(err, 0, 0, "file too large to map");
+    return NULL;
+  }
+  n = (size_t)st.st_size;
+  map = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
+  if( map==MAP_FAILED ) return load_stream(fd, o, err);   /* not mappable (some special file systems) */
+  if( f==GR_FMT_AUTO ) f = gr_model_detect(map, n, err);
+  if( f > 0 && f < GR_FMT_COUNT ){
+    /* the binary readers skip weights: no read-ahead into them */
+    if( f!=GR_FMT_GE_JSON && f!=GR_FMT_GE_TEXT ) madvise(map, n, MADV_RANDOM);
+    if( readers[f].fd && lseek(fd, 0, SEEK_SET)==0 ){
+      munmap(map, n);
+      return dispatch(f, NULL, 0, fd, o, err);
+    }
+    g = dispatch(f, map, n, -1, o, err);
+  }else if( f ){
+    gr_error_set(err, 0, 0, "unknown input format");
+  }
+  munmap(map, n);
+  return g;
+}
+
+gr_graph *gr_model_load_file(const char *path, const gr_model_opts *o, gr_error *err){
+  gr_graph *g;
+  int fd;
   if( strcmp(path, "-")==0 ) return load_stream(0, o, err);
   fd = open(path, O_RDONLY | O_CLOEXEC);
   if( fd < 0 ){
     gr_error_set(err, 0, 0, "cannot open: %s", strerror(errno));
     return NULL;
   }
-  if( fstat(fd, &st)!=0 || !S_ISREG(st.st_mode) ){
-    if( fstat(fd, &st)==0 && S_ISDIR(st.st_mode) ){
-      gr_error_set(err, 0, 0, "cannot read: %s", strerror(EISDIR));
-      close(fd);
-      return NULL;
-    }
-    g = load_stream(fd, o, err);
-    close(fd);
-    return g;
-  }
-  if( st.st_size==0 ){
-    if( f==GR_FMT_AUTO ) gr_model_detect((const unsigned char*)"", 0, err);
-    else gr_error_set(err, 0, 0, "empty file (expected %s)", readers[f].title);
-    close(fd);
-    return NULL;
-  }
-  if( (uint64_t)st.st_size > SIZE_MAX ){
-    gr_error_set(err, 0, 0, "file too large to map");
-    close(fd);
-    return NULL;
-  }
-  n = (size_t)st.st_size;
-  map = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
-  if( map==MAP_FAILED ){
-    /* not mappable (some special file systems): stream it */
-    g = load_stream(fd, o, err);
-    close(fd);
-    return g;
-  }
-  if( f==GR_FMT_AUTO ) f = gr_model_detect(map, n, err);
-  if( f ){
-    /* the binary readers skip weights: no read-ahead into them */
-    if( f!=GR_FMT_GE_JSON && f!=GR_FMT_GE_TEXT ) madvise(map, n, MADV_RANDOM);
-    g = dispatch(f, map, n, readers[f].fd ? fd : -1, o, err);
-  }
-  munmap(map, n);
+  g = gr_model_load_fd(fd, o, err);
   close(fd);
   return g;
 }

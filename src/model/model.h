@@ -53,6 +53,10 @@ int gr_model_detect(const unsigned char *p, size_t n, gr_error *err);
 
 /* Loading. load_file takes "-" for standard input. */
 gr_graph *gr_model_load_file(const char *path, const gr_model_opts *o, gr_error *err);
+/* From an open descriptor (not closed): a regular file is mapped (binary
+** formats) or streamed from offset 0 (ATC JSON, so a watcher of the offset
+** sees the progress); anything else is read whole. */
+gr_graph *gr_model_load_fd(int fd, const gr_model_opts *o, gr_error *err);
 gr_graph *gr_model_load_mem(const void *buf, size_t len, const gr_model_opts *o, gr_error *err);
 
 #endif
