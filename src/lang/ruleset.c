@@ -70,31 +70,10 @@ const gr_option *gr_ruleset_option_by_spelling(const gr_ruleset *rs, const char 
 /* ------------------------------------------------------------------ */
 /* did you mean */
 
-/* Distance ignoring case, ties broken by how many letters differ in case,
-** then by name, so suggestions do not depend on hash order. */
-const char *gr_suggest(const char *word, const char *const *names, size_t n){
-  const char *best = NULL;
-  unsigned bd = 4, d, bcase = 0;
-  size_t i, wl = strlen(word);
-  unsigned cap = wl <= 3 ? 1 : wl <= 6 ? 2 : 3;
-  for(i = 0; i < n; i++){
-    unsigned cd = 0;
-    const char *a = word, *b = names[i];
-    d = gr_edit_distance(word, names[i], cap);
-    if( d > cap || d > bd ) continue;
-    for(; *a && *b; a++, b++) if( *a!=*b ) cd++;
-    /* same length first (a typo more likely replaced a character), then case */
-    cd += 64u * (unsigned)(strlen(names[i]) > wl ? strlen(names[i]) - wl : wl - strlen(names[i]));
-    if( d < bd || cd < bcase || (cd==bcase && strcmp(names[i], best) < 0) ){ bd = d; best = names[i]; bcase = cd; }
-  }
-  return best;
-}
-
 const char *gr_ruleset_suggest(const gr_ruleset *rs, unsigned kinds, const char *word){
   const gr_map *maps[16];
-  const char **names;
-  const char *best;
-  size_t nm = 0, total = 0, n = 0, m, j;
+  gr_suggester sg;
+  size_t nm = 0, m, j;
   if( kinds & GR_NK_OPTION ) maps[nm++] = &rs->option_map;
   if( kinds & GR_NK_SPELLING ) maps[nm++] = &rs->spelling_map;
   if( kinds & GR_NK_MODE ) maps[nm++] = &rs->mode_map;
@@ -106,15 +85,9 @@ const char *gr_ruleset_suggest(const gr_ruleset *rs, unsigned kinds, const char 
   if( kinds & GR_NK_SOC ) maps[nm++] = &rs->soc_map;
   if( kinds & GR_NK_CAP ) maps[nm++] = &rs->cap_map;
   if( kinds & GR_NK_HW ) maps[nm++] = &rs->hw_map;
-  for(m = 0; m < nm; m++) total += maps[m]->n;
-  if( total==0 ) return NULL;
-  names = gr_xmalloc(total * sizeof *names);
-  for(m = 0; m < nm; m++){
-    for(j = 0; j < maps[m]->cap; j++) if( maps[m]->slots[j].key ) names[n++] = maps[m]->slots[j].key;
-  }
-  best = gr_suggest(word, names, n);
-  free(names);
-  return best;
+  gr_suggest_begin(&sg, word);
+  for(m = 0; m < nm; m++) for(j = 0; j < maps[m]->n; j++) gr_suggest_offer(&sg, maps[m]->e[j].key);
+  return gr_suggest_best(&sg);
 }
 
 const char *gr_option_suggest_value(const gr_option *o, const char *word){

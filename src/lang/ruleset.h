@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include "base/util.h"
 #include "base/diag.h"
+#include "base/suggest.h"
 #include "lang/ast.h"
 
 /* quantifier variables per condition (their values live in gr_env.vars) */
@@ -283,8 +284,5 @@ enum gr_name_kind {
 const char *gr_ruleset_suggest(const gr_ruleset *rs, unsigned kinds, const char *word);
 /* The same over the declared values of an option. */
 const char *gr_option_suggest_value(const gr_option *o, const char *word);
-
-/* "did you mean" over a list of names: the closest within a small distance, or NULL. */
-const char *gr_suggest(const char *word, const char *const *names, size_t n);
 
 #endif
