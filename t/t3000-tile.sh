@@ -174,4 +174,49 @@ test_expect_success 'the shipped rule set: the LLM decoder validates and execute
 	test_grep "^summary: 31 nodes planned (11 distinct plans), 31 valid, 0 invalid; 31 executed (11 distinct executions), 31 match, 0 mismatch" s2
 '
 
+# progress: shown on a terminal only (a pty made by python3's pty module);
+# GERULES_PROGRESS_DELAY=0 removes the meter's one-second delay, so nothing
+# here depends on the machine's speed
+PY=${PYTHON3:-python3}
+cat >pty_run.py <<'PYEOF'
+import os, pty, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(sys.argv[1], sys.argv[1:])
+out = b""
+while True:
+    try:
+        b = os.read(fd, 65536)
+    except OSError:
+        break
+    if not b:
+        break
+    out += b
+_, st = os.waitpid(pid, 0)
+sys.stdout.buffer.write(out)
+sys.exit(os.waitstatus_to_exitcode(st))
+PYEOF
+
+test_expect_success 'progress: a graph of 20000 nodes' '
+	"$PY" "$top_srcdir/bench/gen_graph.py" --ops 20000 -o big.json
+'
+
+test_expect_success 'progress: stderr not a terminal (a file, a pipe): not a byte' '
+	GERULES_PROGRESS_DELAY=0 "$GERULES" --rules "$GERULES_RULES" tile big.json --chip Ascend910B1 --type Add --output o1.txt 2>err &&
+	test_must_be_empty err &&
+	{ GERULES_PROGRESS_DELAY=0 "$GERULES" --rules "$GERULES_RULES" tile big.json --chip Ascend910B1 --type Add --output o2.txt 2>&1 >/dev/null; echo "rc=$?"; } | cat >piped &&
+	echo rc=0 >expect &&
+	test_cmp expect piped
+'
+
+test_expect_success 'progress: on a terminal, "tile: NN% (done of total nodes ...)" and the line is erased' '
+	GERULES_PROGRESS_DELAY=0 "$PY" pty_run.py "$GERULES" --rules "$GERULES_RULES" tile big.json --chip Ascend910B1 --type Add --output o3.txt >tty.out &&
+	tr "\r" "\n" <tty.out >tty.lines &&
+	test_grep "^tile: *[0-9]*% ([0-9]* of [0-9]* nodes" tty.lines &&
+	printf "\r\033[K" >expect &&
+	tail -c 4 tty.out >last &&
+	test_cmp expect last &&
+	test_cmp o1.txt o3.txt
+'
+
 test_done

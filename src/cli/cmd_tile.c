@@ -13,14 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 #include "cli/cli.h"
 #include "eval/eval.h"
 #include "model/graph.h"
 #include "hooks/hooks.h"
 #include "options/optfile.h"
 #include "report/out.h"
+#include "report/progress.h"
 #include "report/tile_report.h"
 #include "tiling/tiler.h"
 
@@ -66,37 +65,6 @@ static int hook_run(void *ctx, uint32_t node, gr_custom_tiling *out, gr_error *e
 }
 static void hook_release(void *ctx, gr_custom_tiling *t){ (void)ctx; gr_custom_tiling_free(t); }
 
-/* ---- progress on a terminal ----
-** "tile: 41% (410000/1000000 nodes)" on stderr, rewritten in place at most
-** four times a second, only when stderr is a terminal; cleared at the end. */
-typedef struct progress { int on, shown; double last; } progress;
-
-static double now_s(void){
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static void progress_init(progress *p){
-  memset(p, 0, sizeof *p);
-  p->on = isatty(2);
-  if( p->on ) p->last = now_s();
-}
-
-static void progress_step(progress *p, uint32_t done, uint32_t total){
-  double t;
-  if( !p->on || (done & 1023) ) return;
-  if( (t = now_s()) - p->last < 0.25 ) return;
-  p->last = t;
-  p->shown = 1;
-  fprintf(stderr, "\rtile: %u%% (%u/%u nodes)", (unsigned)((uint64_t)done * 100 / (total ? total : 1)), done, total);
-  fflush(stderr);
-}
-
-static void progress_end(progress *p){
-  if( p->shown ){ fputs("\r\033[K", stderr); fflush(stderr); }
-}
-
 /* ---- the command ---- */
 
 int cmd_tile(cli_ctx *c, int argc, char **argv){
@@ -114,7 +82,7 @@ int cmd_tile(cli_ctx *c, int argc, char **argv){
   hook_src hs;
   gr_tile_report rep;
   const gr_tsummary *sum;
-  progress pg;
+  gr_progress pg;
   gr_error err;
   gr_out o;
   int i, rc = 0, k, opened = 0;
@@ -199,15 +167,16 @@ int cmd_tile(cli_ctx *c, int argc, char **argv){
   opened = 1;
   gr_tile_report_begin(&rep, &o, a.json, a.execute, t, r, cfg.graph_file);
   nn = gr_graph_nnodes(g);
-  progress_init(&pg);
+  /* "tile:  41% (410000 of 1000000 nodes, 3 s)" on a terminal only */
+  gr_progress_init(&pg, 2, "tile", nn, "nodes");
   for(node = 0; node < nn; node++){
     const gr_node *n = &gr_graph_nodes(g)[node];
-    progress_step(&pg, node, nn);
+    gr_progress_update(&pg, node);
     if( only != GR_NONE && node != only ) continue;
     if( type_id != GR_NONE && n->type != type_id ) continue;
     gr_tile_report_node(&rep, gr_tiler_node(t, node));
   }
-  progress_end(&pg);
+  gr_progress_done(&pg);
   gr_tile_report_end(&rep);
   opened = 0;
   if( gr_out_close(&o, &err)!=0 ){
