@@ -304,7 +304,7 @@ static void tiling(void){
   gr_hooks *h = new_hooks(rs);
   gr_error err;
   gr_result *r;
-  gr_tcustom t;
+  gr_custom_tiling t;
   uint32_t n;
   int rc = gr_hooks_load_buffer(h, "tiling.lua", src, strlen(src), &err);
   ok(rc==0, "tiling script loads");
@@ -317,7 +317,7 @@ static void tiling(void){
   ok(t.block_dim==4 && t.ndim==2 && t.tile_shape[0]==32 && t.tile_shape[1]==128 && t.ntiles==4, "plan header");
   ok(t.offsets && t.offsets[2]==32 && t.offsets[3]==0 && t.sizes[7]==128 && t.cores[3]==3, "plan tiles");
   ok(t.ub_bytes==8192 && t.l1_bytes==1 && t.l0a_bytes==2 && t.l0b_bytes==3 && t.l0c_bytes==4 && t.buffers==2 && t.double_buffer==1, "plan bytes");
-  gr_hooks_tiling_free(&t);
+  gr_custom_tiling_free(&t);
   gr_graph_find_node(g, "len", &n);
   rc = gr_hooks_run_tiling(h, r, n, &t, &err);
   ok(rc==-1, "a tiling function returning a number fails");

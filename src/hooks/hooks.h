@@ -64,14 +64,14 @@ const gr_eval_hooks *gr_hooks_vtable(gr_hooks *h);
 ** {block_dim=, tile_shape={...}, tiles={{offset={...}, size={...}, core=n}, ...},
 **  ub_bytes=, l1_bytes=, l0a_bytes=, l0b_bytes=, l0c_bytes=, buffers=, double_buffer=}.
 ** Offsets are 0-based element offsets, cores 0-based core ids. The plan is
-** read into tiling.h's gr_tcustom. */
+** read into gr_custom_tiling, defined in tiling/tiling.h. */
 int  gr_hooks_has_tiling(gr_hooks *h, const char *op_type);
 /* Runs the tiling function registered for the node's op type, under the same
 ** sandbox and limits (the budget of r's evaluation continues). Returns 0 and
-** fills out (free with gr_hooks_tiling_free), or -1 on a Lua error, an
+** fills out (free with gr_custom_tiling_free), or -1 on a Lua error, an
 ** exceeded limit or a wrong shape of the returned table, with nothing left
 ** allocated: err->msg is "file:line: msg". */
-int  gr_hooks_run_tiling(gr_hooks *h, gr_result *r, uint32_t node, gr_tcustom *out, gr_error *err);
-void gr_hooks_tiling_free(gr_tcustom *t);
+int  gr_hooks_run_tiling(gr_hooks *h, gr_result *r, uint32_t node, gr_custom_tiling *out, gr_error *err);
+void gr_custom_tiling_free(gr_custom_tiling *t);
 
 #endif

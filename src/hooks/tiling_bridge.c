@@ -2,7 +2,7 @@
 ** tiling_bridge.c: Lua tiling functions for custom operators. gr.tiling
 ** (api.c) registers a function per op type; gr_hooks_run_tiling calls it
 ** with the node and the chip under the sandbox and the limits of the
-** evaluation, and reads the plan table it returns into a gr_tcustom
+** evaluation, and reads the plan table it returns into a gr_custom_tiling
 ** (tiling.h), which the tiling executor converts and validates.
 */
 #include "config.h"
@@ -26,9 +26,8 @@ int gr_hooks_has_tiling(gr_hooks *h, const char *op_type){
   return h && op_type && find_tiling(h, op_type)!=NULL;
 }
 
-void gr_hooks_tiling_free(gr_tcustom *t){
+void gr_custom_tiling_free(gr_custom_tiling *t){
   if( t==NULL ) return;
-  free(t->tile_shape);
   free(t->offsets);
   free(t->sizes);
   free(t->cores);
@@ -77,7 +76,7 @@ static int plan_list(lua_State *L, const char *what, int64_t *out, int want, int
 }
 
 /* Converts the plan at index t; -1 with msg on a wrong shape. */
-static int read_plan(lua_State *L, int t, gr_tcustom *out, char *msg, size_t nmsg){
+static int read_plan(lua_State *L, int t, gr_custom_tiling *out, char *msg, size_t nmsg){
   int64_t v;
   int nd;
   lua_Integer j, nt;
@@ -87,7 +86,6 @@ static int read_plan(lua_State *L, int t, gr_tcustom *out, char *msg, size_t nms
   out->block_dim = (uint32_t)v;
   lua_getfield(L, t, "tile_shape");
   if( lua_isnil(L, -1) ){ lua_pop(L, 1); snprintf(msg, nmsg, "the plan has no tile_shape"); return -1; }
-  out->tile_shape = gr_xcalloc(GR_TMAXDIM, sizeof *out->tile_shape);
   if( plan_list(L, "tile_shape", out->tile_shape, -1, GR_TMAXDIM, 0, &nd, msg, nmsg) ){ lua_pop(L, 1); return -1; }
   lua_pop(L, 1);
   out->ndim = (uint32_t)nd;
@@ -149,7 +147,7 @@ static int read_plan(lua_State *L, int t, gr_tcustom *out, char *msg, size_t nms
   return 0;
 }
 
-int gr_hooks_run_tiling(gr_hooks *h, gr_result *r, uint32_t node, gr_tcustom *out, gr_error *err){
+int gr_hooks_run_tiling(gr_hooks *h, gr_result *r, uint32_t node, gr_custom_tiling *out, gr_error *err){
   const gr_node *nd;
   tiling_fn *t;
   script *sc;
@@ -200,7 +198,7 @@ int gr_hooks_run_tiling(gr_hooks *h, gr_result *r, uint32_t node, gr_tcustom *ou
     return -1;
   }
   if( read_plan(L, lua_gettop(L), out, msg, sizeof msg)!=0 ){
-    gr_hooks_tiling_free(out);
+    gr_custom_tiling_free(out);
     gr_error_set(err, t->line, 0, "%s:%u: tiling function for '%s': %s", sc->path, t->line, t->op_type, msg);
     lua_settop(L, base);
     return -1;
