@@ -92,6 +92,8 @@ const char *gr_graph_graph_name(const gr_graph *g, uint32_t i){
   return i < g->ngraphs ? gr_strpool_get(&g->strs, g->graphs[i].name) : NULL;
 }
 const char *gr_graph_model_name(const gr_graph *g){ return gr_strpool_get(&g->strs, g->model_name); }
+int gr_graph_format(const gr_graph *g){ return g->format; }
+int64_t gr_graph_onnx_opset(const gr_graph *g){ return g->onnx_opset; }
 
 /* ---- strings, types, lookup ---- */
 const char *gr_graph_str(const gr_graph *g, uint32_t id){

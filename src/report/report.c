@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/report.h"
+#include "model/model.h"
 
 static void origin_text(gr_buf *b, const gr_origin *og){
   if( og==NULL ) return;
@@ -370,6 +371,9 @@ void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro){
     gr_jw_key(&w, "graph"); gr_jw_obj(&w);
     gr_jw_key(&w, "file"); gr_jw_str(&w, ro->graph_path);
     gr_jw_key(&w, "model"); gr_jw_str(&w, gr_graph_model_name(g));
+    gr_jw_key(&w, "format"); gr_jw_str(&w, gr_model_format_name(gr_graph_format(g)));
+    gr_jw_key(&w, "onnx_opset");
+    if( gr_graph_onnx_opset(g) ) gr_jw_int(&w, gr_graph_onnx_opset(g)); else gr_jw_null(&w);
     gr_jw_key(&w, "graphs"); gr_jw_arr(&w);
     for(i = 0; i < gr_graph_ngraphs(g); i++) gr_jw_str(&w, gr_graph_graph_name(g, (uint32_t)i));
     gr_jw_end_arr(&w);
