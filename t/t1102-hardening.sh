@@ -69,7 +69,7 @@ test_expect_success 'an endless pipe as an ini file stops at its cap' '
 test_expect_success 'a sparse 1 TB graph file is a located error, not a terabyte reservation' '
 	if truncate -s 1T sparse.json 2>/dev/null
 	then
-		input_error "sparse.json:1:1: error: expected a JSON value, found byte 0x00" eval sparse.json --chip Ascend910B1
+		input_error "sparse.json:1:1: error: expected a JSON value, found byte 0x00" eval sparse.json --chip Ascend910B1 --input-format json
 	else
 		echo "# the file system refuses a 1 TB sparse file; nothing to test"
 	fi
@@ -79,7 +79,7 @@ test_expect_success 'a sparse 1 TB graph that starts like JSON is read without a
 	if truncate -s 1T sparse2.json 2>/dev/null
 	then
 		printf "{\"graph\": [" | dd of=sparse2.json conv=notrunc 2>/dev/null &&
-		input_error "sparse2.json:1:12: error: expected a value or '"'"']'"'"', found byte 0x00" eval sparse2.json --chip Ascend910B1
+		input_error "sparse2.json:1:12: error: expected a value or '"'"']'"'"', found byte 0x00" eval sparse2.json --chip Ascend910B1 --input-format json
 	else
 		echo "# the file system refuses a 1 TB sparse file; nothing to test"
 	fi
