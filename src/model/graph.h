@@ -154,7 +154,7 @@ struct gr_graph {
   double    *lf64;    size_t nlf64, cap_lf64;
   int64_t   *dims;    size_t ndims, cap_dims;   /* all distinct shapes, back to back */
   gr_shape_info *shapes; size_t nshapes, cap_shapes;
-  uint64_t  *shape_slots; size_t nshape_slots;  /* (hash32 << 32 | id+1), 0 = empty */
+  gr_idmap   shape_index;                       /* hash of a dim vector -> shape id */
   gr_graph_info *graphs; size_t ngraphs, cap_graphs;
   uint32_t   model_name;           /* string id */
   int        format;               /* enum gr_model_format (model.h); 0 = not set */

@@ -242,7 +242,7 @@ static int name_start(loader *l, const char *s, size_t n){
   gr_buf_add(&l->pname, s, n);
   l->has_pname = 1;
   l->pname_hash = gr_hash(s, n);
-  if( p->nslots ) __builtin_prefetch(&p->slots[l->pname_hash & (p->nslots - 1)], 1);
+  gr_strpool_prefetch(p, l->pname_hash);
   return 1;
 }
 
