@@ -12,13 +12,15 @@ GRAPH="$top_srcdir/examples/llm_decoder.json"
 GERULES_STATE="$TRASH/state"; export GERULES_STATE
 unset GERULES_TRUST
 
-# every command that loads a rule set, as "NAME ARGS..." (the rule set comes from --rules)
+# every command that loads a rule set, as "NAME:ARGS..." (the rule set comes
+# from --rules; @ stands for the bundle)
 COMMANDS="eval:eval $GRAPH --chip Ascend910B1
 tile:tile $GRAPH --chip Ascend910B1
 check:check
 chips:chips
 options:options --chip Ascend910B1
-explain:explain PRECISION_MODE"
+explain:explain PRECISION_MODE
+test:test @/tests/070-tiling-sink-a2.case"
 
 # run_all BUNDLE TRUST EXPECT_RC GREP...: runs every command with --rules BUNDLE
 # --trust TRUST; each must exit EXPECT_RC; when refused (2), stdout must be
@@ -29,6 +31,7 @@ run_all () {
 	echo "$COMMANDS" | while IFS=: read -r name args
 	do
 		rc=0
+		args=$(echo "$args" | sed "s|@|$bundle|")
 		# shellcheck disable=SC2086
 		"$GERULES" --trust "$trust" --rules "$bundle" $args >"$TRASH/out.$name" 2>"$TRASH/err.$name" || rc=$?
 		if test "$rc" -ne "$want"; then

@@ -25,6 +25,7 @@ static const char usage_text[] =
   "  chips [--format F]          list product lines and SoCs with their hardware\n"
   "  options [--chip SOC]        list options, values, defaults and product support\n"
   "  explain NAME                describe an option, mode, slot, source, rule or chip\n"
+  "  test [CASE|DIR...]          run a bundle's golden cases, with coverage\n"
   "  bundle keygen|sign|verify   make signing keys, sign a bundle, verify one\n"
   "\n"
   "global options:\n"
@@ -147,8 +148,9 @@ int main(int argc, char **argv){
   else if( strcmp(cmd, "eval")==0 ) rc = cmd_eval(&c, nargs, args);
   else if( strcmp(cmd, "tile")==0 ) rc = cmd_tile(&c, nargs, args);
   else if( strcmp(cmd, "bundle")==0 ) rc = cmd_bundle(&c, nargs, args);
+  else if( strcmp(cmd, "test")==0 ) rc = cmd_test(&c, nargs, args);
   else{
-    static const char *cmds[] = { "eval", "tile", "check", "chips", "options", "explain", "bundle" };
+    static const char *cmds[] = { "eval", "tile", "check", "chips", "options", "explain", "bundle", "test" };
     const char *s = gr_suggest(cmd, cmds, sizeof cmds / sizeof *cmds);
     if( s ) rc = cli_usage_error(NULL, "unknown command '%s'; did you mean '%s'?", cmd, s);
     else rc = cli_usage_error(NULL, "unknown command '%s'", cmd);
