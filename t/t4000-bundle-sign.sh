@@ -20,7 +20,8 @@ check:check
 chips:chips
 options:options --chip Ascend910B1
 explain:explain PRECISION_MODE
-test:test @/tests/070-tiling-sink-a2.case"
+test:test @/tests/070-tiling-sink-a2.case
+diff:diff @ @"
 
 # run_all BUNDLE TRUST EXPECT_RC GREP...: runs every command with --rules BUNDLE
 # --trust TRUST; each must exit EXPECT_RC; when refused (2), stdout must be
@@ -31,7 +32,7 @@ run_all () {
 	echo "$COMMANDS" | while IFS=: read -r name args
 	do
 		rc=0
-		args=$(echo "$args" | sed "s|@|$bundle|")
+		args=$(echo "$args" | sed "s|@|$bundle|g")
 		# shellcheck disable=SC2086
 		"$GERULES" --trust "$trust" --rules "$bundle" $args >"$TRASH/out.$name" 2>"$TRASH/err.$name" || rc=$?
 		if test "$rc" -ne "$want"; then

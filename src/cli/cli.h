@@ -84,5 +84,6 @@ int cmd_eval(cli_ctx *c, int argc, char **argv);
 int cmd_tile(cli_ctx *c, int argc, char **argv);
 int cmd_bundle(cli_ctx *c, int argc, char **argv);
 int cmd_test(cli_ctx *c, int argc, char **argv);
+int cmd_diff(cli_ctx *c, int argc, char **argv);
 
 #endif

@@ -26,6 +26,7 @@ static const char usage_text[] =
   "  options [--chip SOC]        list options, values, defaults and product support\n"
   "  explain NAME                describe an option, mode, slot, source, rule or chip\n"
   "  test [CASE|DIR...]          run a bundle's golden cases, with coverage\n"
+  "  diff OLD NEW [--graph G]    what changes between two bundles (and for one graph)\n"
   "  bundle keygen|sign|verify   make signing keys, sign a bundle, verify one\n"
   "\n"
   "global options:\n"
@@ -149,8 +150,9 @@ int main(int argc, char **argv){
   else if( strcmp(cmd, "tile")==0 ) rc = cmd_tile(&c, nargs, args);
   else if( strcmp(cmd, "bundle")==0 ) rc = cmd_bundle(&c, nargs, args);
   else if( strcmp(cmd, "test")==0 ) rc = cmd_test(&c, nargs, args);
+  else if( strcmp(cmd, "diff")==0 ) rc = cmd_diff(&c, nargs, args);
   else{
-    static const char *cmds[] = { "eval", "tile", "check", "chips", "options", "explain", "bundle", "test" };
+    static const char *cmds[] = { "eval", "tile", "check", "chips", "options", "explain", "bundle", "test", "diff" };
     const char *s = gr_suggest(cmd, cmds, sizeof cmds / sizeof *cmds);
     if( s ) rc = cli_usage_error(NULL, "unknown command '%s'; did you mean '%s'?", cmd, s);
     else rc = cli_usage_error(NULL, "unknown command '%s'", cmd);
