@@ -1,5 +1,5 @@
 #!/bin/sh
-# t4000-bundle-sign.sh: signed bundles (`gerules bundle keygen|sign|verify`)
+# t5000-bundle-sign.sh: signed bundles (`gerules bundle keygen|sign|verify`)
 # and the tamper matrix: with a trust store configured, every command that
 # reads a rule set refuses each kind of tampered, unsigned, expired, unknown,
 # revoked or rolled-back bundle (exit 2, nothing on stdout, a message naming

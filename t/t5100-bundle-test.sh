@@ -1,5 +1,5 @@
 #!/bin/sh
-# t4100-bundle-test.sh: `gerules test`, golden cases for bundle authors. The
+# t5100-bundle-test.sh: `gerules test`, golden cases for bundle authors. The
 # base bundle's own cases (rules/tests/) pass with at least 90% coverage;
 # TAP output is judged by automake's TAP driver format (plan, one line per
 # case); a failing case, a coverage below --min-coverage and malformed case

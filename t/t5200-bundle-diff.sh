@@ -1,5 +1,5 @@
 #!/bin/sh
-# t4200-bundle-diff.sh: `gerules diff OLD NEW`. A copy of the shipped rules
+# t5200-bundle-diff.sh: `gerules diff OLD NEW`. A copy of the shipped rules
 # with a known list of edits must diff to exactly those edits (text and
 # JSON, the JSON parsed by Python's json module), an identical copy to none,
 # and with --graph the nodes and diagnostics whose outcome changes, with both
