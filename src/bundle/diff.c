@@ -348,9 +348,11 @@ static char *decision_text(const gr_result *r, uint32_t node, int slot){
 
 /* The change is named by code and subject; the record keeps every field. */
 static void keep_diag(gr_change *c, const gr_diag *d){
-  gr_diags one;
-  one.v = (gr_diag*)d; one.n = 1; one.cap = 1;
-  gr_diags_append(&c->diag, &one);
+  gr_diag *x = gr_diags_add(&c->diag, d->sev, d->file, d->line, d->col, "%s", d->msg);
+  gr_diag_set(&x->code, d->code);
+  gr_diag_set(&x->node, d->node);
+  gr_diag_set(&x->option, d->option);
+  gr_diag_set(&x->rule, d->rule);
   free(c->name);
   c->name = gr_xasprintf("%s%s%s%s%s", d->code ? d->code : gr_severity_name(d->sev), d->node ? " node " : "", d->node ? d->node : "",
                          d->option ? " option " : "", d->option ? d->option : "");
