@@ -58,6 +58,15 @@ void gr_diags_free(gr_diags *d){
   memset(d, 0, sizeof *d);
 }
 
+int gr_diag_code_valid(const char *code){
+  const char *p = code;
+  if( code==NULL || strlen(code) > 32 || !(*p >= 'A' && *p <= 'Z') ) return 0;
+  while( *p >= 'A' && *p <= 'Z' ) p++;
+  if( !(*p >= '0' && *p <= '9') ) return 0;
+  while( *p >= '0' && *p <= '9' ) p++;
+  return *p==0;
+}
+
 const char *gr_severity_name(gr_severity s){
   switch( s ){
     case GR_SEV_ERROR: return "error";
