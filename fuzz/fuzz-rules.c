@@ -79,17 +79,13 @@ static void probe(const gr_ruleset *rs){
     int m;
     for(m = 0; m < 2; m++){
       gr_eval_config cfg;
-      gr_error err;
       gr_result *r;
       memset(&cfg, 0, sizeof cfg);
-      memset(&err, 0, sizeof err);
       cfg.chip = chip;
       cfg.run_mode = modes[m];
-      r = gr_eval(rs, &cfg, &err);
-      if( r ){
-        acc += r->diags.n;
-        gr_result_free(r);
-      }
+      r = gr_eval(rs, &cfg);
+      acc += r->diags.n;
+      gr_result_free(r);
     }
   }
   sink += acc;

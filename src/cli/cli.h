@@ -74,8 +74,8 @@ const char *cli_graph_name(const cli_input *in);
 gr_graph *cli_load_graph(const cli_input *in);             /* prints the located error */
 int  cli_load_hooks(const cli_input *in, const gr_ruleset *rs, gr_hooks **out);   /* bundle, then --hook */
 void cli_eval_config(const cli_input *in, gr_graph *g, gr_hooks *hooks, gr_eval_config *cfg);
-/* gr_eval, printing why it failed (no chip, unreadable input, failing hook):
-** NULL means exit status 2. */
+/* gr_eval, printing why it failed (r->fatal: no chip, unreadable input,
+** failing hook): NULL means exit status 2. */
 gr_result *cli_evaluate(const cli_input *in, const gr_ruleset *rs, const gr_eval_config *cfg);
 
 int cmd_check(cli_ctx *c, int argc, char **argv);

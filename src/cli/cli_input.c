@@ -205,16 +205,21 @@ void cli_eval_config(const cli_input *in, gr_graph *g, gr_hooks *hooks, gr_eval_
 }
 
 gr_result *cli_evaluate(const cli_input *in, const gr_ruleset *rs, const gr_eval_config *cfg){
-  gr_error err;
-  gr_result *r;
-  memset(&err, 0, sizeof err);
-  r = gr_eval(rs, cfg, &err);
-  if( r==NULL ){
-    fprintf(stderr, "gerules %s: error: %s\n", in->cmd, err.msg);
-    return NULL;
-  }
-  if( r->fatal ){               /* an unreadable input or a failing hook: exit 2 */
-    cli_print_diags(&r->diags);
+  gr_result *r = gr_eval(rs, cfg);
+  size_t i;
+  if( r->fatal ){               /* no chip, an unreadable input or a failing hook: exit 2 */
+    for(i = 0; i < r->diags.n; i++){
+      const gr_diag *d = &r->diags.v[i];
+      gr_buf b;
+      if( d->file==NULL && d->code==NULL ){     /* about the command itself */
+        fprintf(stderr, "gerules %s: %s: %s\n", in->cmd, gr_severity_name(d->sev), d->msg);
+        continue;
+      }
+      gr_buf_init(&b);
+      gr_diag_format(&b, d);
+      fwrite(b.p, 1, b.n, stderr);
+      gr_buf_free(&b);
+    }
     gr_result_free(r);
     return NULL;
   }
