@@ -50,20 +50,28 @@ static gr_tparams params(const char *cls){
   return p;
 }
 
-static void show_notes(const gr_tnotes *n){
+static void show_notes(const gr_diags *n){
   size_t i;
-  for(i = 0; i < n->n; i++) diag("  %s %s: %s", n->v[i].error ? "error" : "note", n->v[i].check, n->v[i].msg);
+  for(i = 0; i < n->n; i++) diag("  %s %s [%s]: %s", gr_severity_name(n->v[i].sev), gr_tcheck_name(gr_tcheck_of(&n->v[i])),
+                                 n->v[i].code ? n->v[i].code : "-", n->v[i].msg);
+}
+
+/* an error of the check named `name` (the tests name checks as the report does) */
+static int has_check(const gr_diags *d, const char *name){
+  int c;
+  for(c = 1; c < GR_TC_N; c++) if( strcmp(gr_tcheck_name(c), name)==0 ) return gr_tdiags_has(d, c);
+  return 0;
 }
 
 /* plans and validates; returns the number of validation errors (-1: no plan) */
 static int plan_ok(const gr_tspec *s, const gr_tparams *p, const gr_tchip *c, gr_tplan *plan){
-  gr_tnotes n;
+  gr_diags n;
   int rc;
-  gr_tnotes_init(&n);
-  if( gr_tiling_plan(s, p, c, plan, &n) ){ show_notes(&n); gr_tnotes_free(&n); return -1; }
+  gr_diags_init(&n);
+  if( gr_tiling_plan(s, p, c, plan, &n) ){ show_notes(&n); gr_diags_free(&n); return -1; }
   rc = (int)gr_tiling_validate(plan, s, p, c, &n);
   if( rc ) show_notes(&n);
-  gr_tnotes_free(&n);
+  gr_diags_free(&n);
   return rc;
 }
 
@@ -289,13 +297,13 @@ static void test_spec_from_graph(void){
   uint32_t n;
   gr_tparams p;
   gr_tspec s;
-  gr_tnotes notes;
+  gr_diags notes;
   gr_tplan pl;
   memset(&err, 0, sizeof err);
   g = gr_graph_load_file(GR_SRCDIR "/examples/llm_decoder.json", &err);
   ok(g!=NULL, "examples/llm_decoder.json loads");
   if( g==NULL ) return;
-  gr_tnotes_init(&notes);
+  gr_diags_init(&notes);
   gr_graph_find_node(g, "layer0/attn/q_proj", &n);
   is(gr_tiling_spec(&tr, g, n, &p, &s, &notes), GR_TS_MATMUL, "q_proj: matmul");
   is(s.m, 128, "  x1 [1,128,4096] folds into M = 128");
@@ -315,12 +323,12 @@ static void test_spec_from_graph(void){
   is(s.fstat[0], GR_FMT_FP32, "  rstd is FP32");
   gr_graph_find_node(g, "layer0/mlp/mul", &n);
   is(gr_tiling_spec(&tr, g, n, &p, &s, &notes), GR_TS_ELEMENTWISE, "Mul: elementwise");
-  is(notes.nerr, 0, "no problem in any of them");
+  is(notes.count[GR_SEV_ERROR], 0, "no problem in any of them");
   is(plan_ok(&s, &p, &chipA, &pl), 0, "  Mul plans and validates");
   gr_tplan_free(&pl);
   gr_graph_find_node(g, "layer0/attn/q_rope", &n);
   is(gr_tiling_spec(&tr, g, n, &p, &s, &notes), GR_TS_NONE, "RotaryMul: no strategy");
-  gr_tnotes_free(&notes);
+  gr_diags_free(&notes);
   gr_graph_free(g);
   /* a broadcast that does not broadcast, and a dynamic shape */
   {
@@ -336,16 +344,16 @@ static void test_spec_from_graph(void){
     g = gr_graph_load_mem(json, sizeof json - 1, &err);
     ok(g!=NULL, "a small graph loads");
     if( g ){
-      gr_tnotes_init(&notes);
+      gr_diags_init(&notes);
       gr_graph_find_node(g, "add", &n);
       gr_tiling_spec(&tr, g, n, &p, &s, &notes);
-      ok(notes.nerr==1 && strstr(notes.v[0].msg, "does not broadcast"), "input [3] does not broadcast to [4, 5]: a shape problem");
-      gr_tnotes_free(&notes);
-      gr_tnotes_init(&notes);
+      ok(notes.count[GR_SEV_ERROR]==1 && strstr(notes.v[0].msg, "does not broadcast"), "input [3] does not broadcast to [4, 5]: a shape problem");
+      gr_diags_free(&notes);
+      gr_diags_init(&notes);
       gr_graph_find_node(g, "dyn", &n);
       gr_tiling_spec(&tr, g, n, &p, &s, &notes);
-      ok(notes.nerr==1 && strstr(notes.v[0].msg, "dynamic shape"), "a dynamic shape cannot be planned");
-      gr_tnotes_free(&notes);
+      ok(notes.count[GR_SEV_ERROR]==1 && strstr(notes.v[0].msg, "dynamic shape"), "a dynamic shape cannot be planned");
+      gr_diags_free(&notes);
       gr_graph_free(g);
     }
   }
@@ -455,7 +463,7 @@ static void test_mutations(void){
     is(plan_ok(&cases[ci].s, &cases[ci].p, &chipA, &base), 0, name);
     for(m = 0; ; m++){
       gr_tplan q;
-      gr_tnotes n;
+      gr_diags n;
       const char *what = "", *check = "";
       int r;
       gr_tplan_copy(&q, &base);
@@ -463,12 +471,12 @@ static void test_mutations(void){
       if( r < 0 ){ gr_tplan_free(&q); break; }
       if( r==0 ){ gr_tplan_free(&q); continue; }
       applied++;
-      gr_tnotes_init(&n);
+      gr_diags_init(&n);
       gr_tiling_validate(&q, &cases[ci].s, &cases[ci].p, &chipA, &n);
       snprintf(name, sizeof name, "%s: %s is rejected (%s)", cases[ci].name, what, check);
-      if( ok(n.nerr > 0 && gr_tnotes_has(&n, check), name) ) rejected++;
+      if( ok(n.count[GR_SEV_ERROR] > 0 && has_check(&n, check), name) ) rejected++;
       else show_notes(&n);
-      gr_tnotes_free(&n);
+      gr_diags_free(&n);
       gr_tplan_free(&q);
     }
     snprintf(name, sizeof name, "%s: all %d applicable mutations rejected", cases[ci].name, applied);
@@ -483,12 +491,12 @@ static void run_case(const char *name, gr_tspec s, const char *cls, const gr_tch
   gr_tparams p = params(cls);
   gr_tplan pl;
   gr_texec x;
-  gr_tnotes n;
+  gr_diags n;
   char t[300];
   int rc;
   snprintf(t, sizeof t, "%s on %s: plan valid", name, chip->soc);
   if( !ok(plan_ok(&s, &p, chip, &pl)==0, t) ) return;
-  gr_tnotes_init(&n);
+  gr_diags_init(&n);
   rc = gr_tiling_execute(&s, &p, chip, &pl, 42, &x, &n);
   snprintf(t, sizeof t, "%s on %s: executed tiles agree with the untiled reference", name, chip->soc);
   if( !ok(rc==0 && x.ran && x.match && x.mismatches==0, t) ){
@@ -501,7 +509,7 @@ static void run_case(const char *name, gr_tspec s, const char *cls, const gr_tch
     snprintf(t, sizeof t, "%s on %s: %s", name, chip->soc, want_scaled ? "scaled down (and said so)" : "not scaled");
     ok(x.scaled==want_scaled && (!want_scaled || x.scale_text[0]), t);
   }
-  gr_tnotes_free(&n);
+  gr_diags_free(&n);
   gr_texec_free(&x);
   gr_tplan_free(&pl);
 }
@@ -550,7 +558,7 @@ static void test_execute_catches(void){
     gr_tparams p = params(cs[ci].cls);
     gr_tplan pl, q;
     gr_texec x;
-    gr_tnotes n;
+    gr_diags n;
     char t[200];
     uint32_t nd;
     if( plan_ok(&cs[ci].s, &p, &chipA, &pl) ) continue;
@@ -559,41 +567,41 @@ static void test_execute_catches(void){
     gr_tplan_copy(&q, &pl);
     q.ntiles--;
     memset(&x, 0, sizeof x);
-    gr_tnotes_init(&n);
+    gr_diags_init(&n);
     gr_tiling_run(&cs[ci].s, &p, &chipA, &q, 1, &x, &n);
     snprintf(t, sizeof t, "%s: executing a plan with a missed tile is a mismatch (elements never written)", cs[ci].name);
-    ok(!x.match && x.never_written > 0 && gr_tnotes_has(&n, "execute"), t);
-    gr_tnotes_free(&n);
+    ok(!x.match && x.never_written > 0 && has_check(&n, "execute"), t);
+    gr_diags_free(&n);
     gr_tplan_free(&q);
     /* a tile computed twice (the last tile replaced by the first) */
     gr_tplan_copy(&q, &pl);
     memcpy(q.off + (q.ntiles - 1) * nd, q.off, nd * sizeof *q.off);
     memcpy(q.len + (q.ntiles - 1) * nd, q.len, nd * sizeof *q.len);
     memset(&x, 0, sizeof x);
-    gr_tnotes_init(&n);
+    gr_diags_init(&n);
     gr_tiling_run(&cs[ci].s, &p, &chipA, &q, 1, &x, &n);
     snprintf(t, sizeof t, "%s: executing overlapping tiles is a mismatch (written twice, a gap)", cs[ci].name);
     ok(!x.match && x.written_twice > 0 && x.never_written > 0, t);
-    gr_tnotes_free(&n);
+    gr_diags_free(&n);
     gr_tplan_free(&q);
     /* a buffer smaller than its tile: the tile is refused, not overflowed */
     gr_tplan_copy(&q, &pl);
     q.buf[0].bytes = 32;
     memset(&x, 0, sizeof x);
-    gr_tnotes_init(&n);
+    gr_diags_init(&n);
     gr_tiling_run(&cs[ci].s, &p, &chipA, &q, 1, &x, &n);
     snprintf(t, sizeof t, "%s: a buffer too small for its tile stops the tile (no overflow) and mismatches", cs[ci].name);
-    ok(!x.match && gr_tnotes_has(&n, "execute"), t);
-    gr_tnotes_free(&n);
+    ok(!x.match && has_check(&n, "execute"), t);
+    gr_diags_free(&n);
     gr_tplan_free(&q);
     /* a buffer beyond the UB: the plan cannot be staged */
     gr_tplan_copy(&q, &pl);
     q.buf[0].offset = chipA.cap[q.buf[0].level];
     memset(&x, 0, sizeof x);
-    gr_tnotes_init(&n);
+    gr_diags_init(&n);
     snprintf(t, sizeof t, "%s: a buffer outside the staging memory is refused", cs[ci].name);
-    ok(gr_tiling_run(&cs[ci].s, &p, &chipA, &q, 1, &x, &n) < 0 && !x.ran && gr_tnotes_has(&n, "execute"), t);
-    gr_tnotes_free(&n);
+    ok(gr_tiling_run(&cs[ci].s, &p, &chipA, &q, 1, &x, &n) < 0 && !x.ran && has_check(&n, "execute"), t);
+    gr_diags_free(&n);
     gr_tplan_free(&q);
     gr_tplan_free(&pl);
   }
@@ -604,26 +612,26 @@ static void test_execute_catches(void){
 static void test_custom(void){
   gr_tparams p = params("custom");
   gr_tspec s;
-  gr_tcustom c;
+  gr_custom_tiling c;
   int64_t tile[2] = { 16, 100 }, off[8], sz[8];
   uint32_t cores[4] = { 0, 1, 2, 3 };
   gr_tplan pl;
-  gr_tnotes n;
+  gr_diags n;
   int i;
   memset(&s, 0, sizeof s);
   s.strategy = GR_TS_CUSTOM;
   s.ndim = 2; s.out[0] = 64; s.out[1] = 100; s.fout = GR_FMT_FP16;
   for(i = 0; i < 4; i++){ off[2 * i] = 16 * i; off[2 * i + 1] = 0; sz[2 * i] = 16; sz[2 * i + 1] = 100; }
   memset(&c, 0, sizeof c);
-  c.block_dim = 4; c.ndim = 2; c.tile_shape = tile; c.ntiles = 4; c.offsets = off; c.sizes = sz; c.cores = cores;
+  c.block_dim = 4; c.ndim = 2; memcpy(c.tile_shape, tile, sizeof tile); c.ntiles = 4; c.offsets = off; c.sizes = sz; c.cores = cores;
   c.ub_bytes = 2 * 2 * 3200; c.buffers = 2; c.double_buffer = 1;
   p.buffers = 2; p.double_buffer = 1;
 #define CUSTOM(name_, check_) do{ \
-    gr_tnotes_init(&n); \
+    gr_diags_init(&n); \
     if( gr_tplan_from_custom(&pl, &c, &s, &p, &n)==0 ) gr_tiling_validate(&pl, &s, &p, &chipA, &n); \
-    if( (check_)==NULL ){ if( !ok(n.nerr==0, name_) ) show_notes(&n); } \
-    else { if( !ok(n.nerr > 0 && gr_tnotes_has(&n, (check_)), name_) ) show_notes(&n); } \
-    gr_tnotes_free(&n); gr_tplan_free(&pl); }while(0)
+    if( (check_)==NULL ){ if( !ok(n.count[GR_SEV_ERROR]==0, name_) ) show_notes(&n); } \
+    else { if( !ok(n.count[GR_SEV_ERROR] > 0 && has_check(&n, (check_)), name_) ) show_notes(&n); } \
+    gr_diags_free(&n); gr_tplan_free(&pl); }while(0)
   CUSTOM("a correct Lua tiling of [64, 100] in 4 row blocks is valid", (const char *)NULL);
   is(pl.ntiles, 0, "  (the plan was freed)");
   /* overlapping */
@@ -637,9 +645,9 @@ static void test_custom(void){
   /* a tile bigger than the UB */
   {
     int64_t t2[2] = { 4096, 100 };
-    c.tile_shape = t2;
+    memcpy(c.tile_shape, t2, sizeof t2);
     CUSTOM("a Lua tile shape whose buffers exceed the UB is rejected (memory)", "memory");
-    c.tile_shape = tile;
+    memcpy(c.tile_shape, tile, sizeof tile);
   }
   /* declared UB bytes below what its buffers need */
   c.ub_bytes = 1000;
@@ -652,9 +660,9 @@ static void test_custom(void){
   CUSTOM("a Lua tiling with block_dim above the chip's cores is rejected (cores)", "cores");
   c.block_dim = 4;
   c.ndim = 3;
-  gr_tnotes_init(&n);
-  ok(gr_tplan_from_custom(&pl, &c, &s, &p, &n) < 0 && gr_tnotes_has(&n, "shape"), "a Lua tiling of the wrong rank is rejected before validation");
-  gr_tnotes_free(&n);
+  gr_diags_init(&n);
+  ok(gr_tplan_from_custom(&pl, &c, &s, &p, &n) < 0 && has_check(&n, "shape"), "a Lua tiling of the wrong rank is rejected before validation");
+  gr_diags_free(&n);
   gr_tplan_free(&pl);
   c.ndim = 2;
   /* no cores given: round robin */

@@ -54,12 +54,54 @@ test_expect_success 'graph JSON with a trailing comma in an object' '
 
 test_expect_success 'an empty graph file' '
 	: >empty.json &&
-	eval_error "empty.json:1:1: error: empty input (expected a JSON object)" empty.json --chip Ascend910B1
+	eval_error "empty.json: error: empty file (expected ATC JSON (a GE ModelDef), a GE protobuf text dump (ge_proto_*.txt), a binary GE ModelDef, an .om offline model or an ONNX model)" empty.json --chip Ascend910B1
 '
 
 test_expect_success 'a graph file whose top level is an array' '
 	printf "[]" >array.json &&
-	eval_error "array.json:1:1: error: top level is not an object" array.json --chip Ascend910B1
+	eval_error "array.json:1:1: error: top level is not an object (expected a GE ModelDef: {\"name\": ..., \"graph\": [...]})" array.json --chip Ascend910B1
+'
+
+# ---- JSON that is not a GE ModelDef, and files that are no model at all:
+# never an empty report with exit 0 ----
+
+test_expect_success '{} is not a GE ModelDef' '
+	printf "{}" >empty-object.json &&
+	eval_error "empty-object.json:1:1: error: not a GE ModelDef: the top-level object has no \"graph\" member (expected the ModelDef JSON that \`atc --mode=1\` writes from an .om or a ge_proto dump: {\"name\": ..., \"graph\": [{\"op\": [...]}]})" empty-object.json --chip Ascend910B1
+'
+
+test_expect_success 'a ModelDef whose graph array is empty' '
+	printf "{\"name\": \"m\",\n \"graph\": []}" >no-graphs.json &&
+	eval_error "no-graphs.json:1:1: error: not a GE ModelDef: its \"graph\" array is empty (expected the ModelDef JSON that \`atc --mode=1\` writes from an .om or a ge_proto dump: {\"name\": ..., \"graph\": [{\"op\": [...]}]})" no-graphs.json --chip Ascend910B1
+'
+
+test_expect_success 'the ONNX GraphProto JSON of atc --mode=1 --framework=5 is named' '
+	printf "{\"name\": \"torch_jit\",\n \"node\": [{\"input\": [\"x\"], \"output\": [\"y\"], \"op_type\": \"Relu\"}],\n \"input\": [{\"name\": \"x\"}]}\n" >onnx-graph.json &&
+	eval_error "onnx-graph.json:2:2: error: not a GE ModelDef: this is the ONNX GraphProto JSON that \`atc --mode=1 --framework=5\` writes (expected the ModelDef JSON that \`atc --mode=1\` writes from an .om or a ge_proto dump; give gerules the .onnx model itself)" onnx-graph.json --chip Ascend910B1
+'
+
+test_expect_success 'a TensorFlow GraphDef in JSON is named' '
+	printf "{\"node\": [{\"name\": \"a\", \"op\": \"Placeholder\"}], \"versions\": {\"producer\": 27}}" >tf.json &&
+	eval_error "tf.json:1:2: error: not a GE ModelDef: this is a TensorFlow GraphDef in JSON (\"node\" entries with \"op\") (expected the ModelDef JSON that \`atc --mode=1\` writes from an .om or a ge_proto dump)" tf.json --chip Ascend910B1
+'
+
+test_expect_success 'a zip-based OM2 model gets a clear error' '
+	printf "PK\003\004\024\000\000\000" >model.om &&
+	eval_error "model.om: error: this is a zip archive, such as a zip-based OM2 model (\`atc --mode=7\`); gerules reads classic .om files (magic \"IMOD\"), not OM2: give it the model the OM2 was built from" model.om --chip Ascend910B1
+'
+
+test_expect_success 'bytes that are no model format' '
+	printf "\001\002\003garbage" >junk.bin &&
+	eval_error "junk.bin: error: unrecognised model format (first bytes 01 02 03 67 61 72 62 61): expected ATC JSON (a GE ModelDef), a GE protobuf text dump (ge_proto_*.txt), a binary GE ModelDef, an .om offline model or an ONNX model; --input-format names the format when detection fails" junk.bin --chip Ascend910B1
+'
+
+test_expect_success '--input-format json forces the JSON reader' '
+	printf "IMOD" >notjson.om &&
+	eval_error "notjson.om:1:1: error: expected a JSON value, found '"'"'I'"'"'" notjson.om --chip Ascend910B1 --input-format json
+'
+
+test_expect_success '--input-format rejects an unknown format' '
+	eval_error "gerules eval: error: --input-format is one of auto, json, ge-text, ge-binary, om, onnx, not '"'"'pb'"'"'\n(try '"'"'gerules eval --help'"'"')" ok.json --chip Ascend910B1 --input-format pb
 '
 
 # ---- wrong field types (located at the value) ----

@@ -58,8 +58,31 @@ test_expect_success 'text report: plan, memory, execution and summary lines' '
 	test_grep "plan     43 cores, tile \[3, 4096\] over \[128, 4096\]" out &&
 	test_grep "x 2x24576 + y 2x24576" out &&
 	test_grep "scaled down: batch x M x N x K 1 x 128 x 32000 x 4096" out &&
-	test_grep "^summary: 31 nodes planned, 31 valid, 0 invalid; 31 executed, 31 match, 0 mismatch" out &&
+	test_grep "^summary: 31 nodes planned (11 distinct plans), 31 valid, 0 invalid; 31 executed (11 distinct executions), 31 match, 0 mismatch" out &&
 	test_grep "^32 nodes without a tiling strategy: Data x2, Const x25, RotaryMul x4, NetOutput x1" out
+'
+
+# the JSON Schema of the tile report, as doc/json-schema.md gives it
+tile_schema () {
+	"$1" -c 'import re,sys; t=open(sys.argv[1]).read(); m=[b for b in re.findall(r"```json\n(.*?)\n```", t, re.S) if "urn:gerules:schema:tile-report" in b]; print(m[0])' \
+		"$top_srcdir/doc/json-schema.md"
+}
+JSPY=
+for p in /usr/bin/python3 python3; do
+	if "$p" -c "import jsonschema" 2>/dev/null; then JSPY=$p; break; fi
+done
+
+test_expect_success 'the JSON report (plans, execution, skipped and invalid nodes, codes) validates against the documented schema' '
+	test -n "$JSPY" &&
+	tile_schema "$JSPY" >schema.json &&
+	tile "$LLM" --chip Ascend910B1 --execute --format json >v1.json &&
+	test_must_fail --exit 1 tile "$FIX/custom.json" --chip Ascend910B1 --hook "$FIX/overlap.lua" --format json >v2.json &&
+	for f in v1.json v2.json; do
+		"$JSPY" -c "import json,sys,jsonschema; jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))" schema.json $f || return 1
+	done &&
+	test "$(json_get v1.json "d[\"summary\"][\"distinct_plans\"]")" = 11 &&
+	test "$(json_get v1.json "d[\"summary\"][\"distinct_executions\"]")" = 11 &&
+	test "$(json_get v2.json "sorted(set(p[\"code\"] for n in d[\"nodes\"] if n[\"class\"] for p in n[\"problems\"]))")" = "[\"GR0306\"]"
 '
 
 test_expect_success 'placement comes from the evaluator and follows the options' '
@@ -146,9 +169,54 @@ test_expect_success '--output writes the report to a file' '
 
 test_expect_success 'the shipped rule set: the LLM decoder validates and executes on Ascend910B1 and Ascend310P3' '
 	"$GERULES" --rules "$GERULES_RULES" tile "$LLM" --chip Ascend910B1 --execute >s1 &&
-	test_grep "^summary: 31 nodes planned, 31 valid, 0 invalid; 31 executed, 31 match, 0 mismatch" s1 &&
+	test_grep "^summary: 31 nodes planned (11 distinct plans), 31 valid, 0 invalid; 31 executed (11 distinct executions), 31 match, 0 mismatch" s1 &&
 	"$GERULES" --rules "$GERULES_RULES" tile "$LLM" --chip Ascend310P3 --execute >s2 &&
-	test_grep "^summary: 31 nodes planned, 31 valid, 0 invalid; 31 executed, 31 match, 0 mismatch" s2
+	test_grep "^summary: 31 nodes planned (11 distinct plans), 31 valid, 0 invalid; 31 executed (11 distinct executions), 31 match, 0 mismatch" s2
+'
+
+# progress: shown on a terminal only (a pty made by python3's pty module);
+# GERULES_PROGRESS_DELAY=0 removes the meter's one-second delay, so nothing
+# here depends on the machine's speed
+PY=${PYTHON3:-python3}
+cat >pty_run.py <<'PYEOF'
+import os, pty, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp(sys.argv[1], sys.argv[1:])
+out = b""
+while True:
+    try:
+        b = os.read(fd, 65536)
+    except OSError:
+        break
+    if not b:
+        break
+    out += b
+_, st = os.waitpid(pid, 0)
+sys.stdout.buffer.write(out)
+sys.exit(os.waitstatus_to_exitcode(st))
+PYEOF
+
+test_expect_success 'progress: a graph of 20000 nodes' '
+	"$PY" "$top_srcdir/bench/gen_graph.py" --ops 20000 -o big.json
+'
+
+test_expect_success 'progress: stderr not a terminal (a file, a pipe): not a byte' '
+	GERULES_PROGRESS_DELAY=0 "$GERULES" --rules "$GERULES_RULES" tile big.json --chip Ascend910B1 --type Add --output o1.txt 2>err &&
+	test_must_be_empty err &&
+	{ GERULES_PROGRESS_DELAY=0 "$GERULES" --rules "$GERULES_RULES" tile big.json --chip Ascend910B1 --type Add --output o2.txt 2>&1 >/dev/null; echo "rc=$?"; } | cat >piped &&
+	echo rc=0 >expect &&
+	test_cmp expect piped
+'
+
+test_expect_success 'progress: on a terminal, "tile: NN% (done of total nodes ...)" and the line is erased' '
+	GERULES_PROGRESS_DELAY=0 "$PY" pty_run.py "$GERULES" --rules "$GERULES_RULES" tile big.json --chip Ascend910B1 --type Add --output o3.txt >tty.out &&
+	tr "\r" "\n" <tty.out >tty.lines &&
+	test_grep "^tile: *[0-9]*% ([0-9]* of [0-9]* nodes" tty.lines &&
+	printf "\r\033[K" >expect &&
+	tail -c 4 tty.out >last &&
+	test_cmp expect last &&
+	test_cmp o1.txt o3.txt
 '
 
 test_done

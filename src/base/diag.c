@@ -46,21 +46,6 @@ void gr_diag_set(char **field, const char *value){
   *field = value ? gr_xstrdup(value) : NULL;
 }
 
-void gr_diags_append(gr_diags *to, const gr_diags *from){
-  size_t i;
-  for(i = 0; i < from->n; i++){
-    const gr_diag *s = &from->v[i];
-    gr_diag *x = gr_diags_add(to, s->sev, s->file, s->line, s->col, "%s", s->msg);
-    gr_diag_set(&x->code, s->code);
-    gr_diag_set(&x->snippet, s->snippet);
-    gr_diag_set(&x->option, s->option);
-    gr_diag_set(&x->node, s->node);
-    gr_diag_set(&x->rule, s->rule);
-    gr_diag_set(&x->changed_by, s->changed_by);
-    x->orig_sev = s->orig_sev;
-  }
-}
-
 void gr_diags_free(gr_diags *d){
   size_t i;
   if( d==NULL ) return;

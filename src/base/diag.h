@@ -50,7 +50,6 @@ gr_diag *gr_diags_add(gr_diags *d, gr_severity sev, const char *file, uint32_t l
 gr_diag *gr_diags_vadd(gr_diags *d, gr_severity sev, const char *file, uint32_t line, uint32_t col,
                        const char *fmt, va_list ap);
 void     gr_diag_set(char **field, const char *value);       /* copies value (NULL clears) */
-void     gr_diags_append(gr_diags *to, const gr_diags *from); /* copies every record */
 void     gr_diags_free(gr_diags *d);
 static inline size_t gr_diags_errors(const gr_diags *d){ return d->count[GR_SEV_ERROR]; }
 

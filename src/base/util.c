@@ -159,58 +159,30 @@ void gr_strpool_init(gr_strpool *p){
   gr_strpool_intern(p, "", 0);
 }
 
-static void pool_rehash(gr_strpool *p, size_t nslots){
-  uint64_t *s = gr_big_alloc(nslots * sizeof *s);
-  size_t i;
-  for(i = 0; i < p->n; i++){
-    const char *str = p->bytes + p->off[i];
-    uint64_t h = gr_hash(str, strlen(str));
-    size_t j = h & (nslots - 1);
-    while( s[j] ) j = (j + 1) & (nslots - 1);
-    s[j] = (h >> 32) << 32 | (uint64_t)(i + 1);
-  }
-  gr_big_free(p->slots, p->nslots * sizeof *p->slots);
-  p->slots = s; p->nslots = nslots;
+typedef struct pool_key { const gr_strpool *p; const char *s; size_t n; } pool_key;
+static int pool_eq(const void *ctx, uint32_t id){
+  const pool_key *k = ctx;
+  const char *t = k->p->bytes + k->p->off[id];
+  return memcmp(t, k->s, k->n)==0 && t[k->n]==0;
 }
 
-static int pool_lookup(const gr_strpool *p, const char *s, size_t n, uint64_t h, size_t *slot){
-  size_t j, mask;
-  if( p->nslots==0 ){ *slot = 0; return 0; }
-  mask = p->nslots - 1;
-  for(j = h & mask; p->slots[j]; j = (j + 1) & mask){
-    uint64_t e = p->slots[j];
-    if( (e >> 32)==(h >> 32) ){
-      uint32_t id = (uint32_t)(e & 0xffffffffu) - 1;
-      const char *t = p->bytes + p->off[id];
-      if( memcmp(t, s, n)==0 && t[n]==0 ){ *slot = j; return 1; }
-    }
-  }
-  *slot = j;
-  return 0;
-}
-
-void gr_strpool_reserve(gr_strpool *p, size_t n){
-  size_t ns = p->nslots ? p->nslots : 64;
-  while( (n + 1) * 2 > ns ) ns *= 2;
-  if( ns > p->nslots ) pool_rehash(p, ns);
-}
+void gr_strpool_reserve(gr_strpool *p, size_t n){ gr_idmap_reserve(&p->index, n); }
 
 int gr_strpool_find(const gr_strpool *p, const char *s, size_t n, uint32_t *id){
-  size_t slot;
-  if( !pool_lookup(p, s, n, gr_hash(s, n), &slot) ) return 0;
-  *id = (uint32_t)(p->slots[slot] & 0xffffffffu) - 1;
+  pool_key k = { p, s, n };
+  int64_t i = gr_idmap_find(&p->index, gr_hash(s, n), pool_eq, &k);
+  if( i < 0 ) return 0;
+  *id = (uint32_t)i;
   return 1;
 }
 
 uint32_t gr_strpool_intern(gr_strpool *p, const char *s, size_t n){
   uint64_t h = gr_hash(s, n);
-  size_t slot;
+  pool_key k = { p, s, n };
+  int64_t found = gr_idmap_find(&p->index, h, pool_eq, &k);
   uint32_t id;
-  if( pool_lookup(p, s, n, h, &slot) ) return (uint32_t)(p->slots[slot] & 0xffffffffu) - 1;
-  if( (p->n + 1) * 2 > p->nslots ){
-    pool_rehash(p, p->nslots ? p->nslots * 2 : 64);
-    pool_lookup(p, s, n, h, &slot);
-  }
+  if( found >= 0 ) return (uint32_t)found;
+  if( n >= UINT32_MAX - p->nbytes ) oom();                 /* offsets are 32-bit */
   if( p->nbytes + n + 1 > p->capbytes ){
     size_t nc = p->capbytes ? p->capbytes * 2 : 4096;
     while( nc < p->nbytes + n + 1 ) nc *= 2;
@@ -227,7 +199,7 @@ uint32_t gr_strpool_intern(gr_strpool *p, const char *s, size_t n){
   memcpy(p->bytes + p->nbytes, s, n);
   p->bytes[p->nbytes + n] = 0;
   p->nbytes += n + 1;
-  p->slots[slot] = (h >> 32) << 32 | (uint64_t)(id + 1);
+  gr_idmap_add(&p->index, h, id);
   return id;
 }
 
@@ -235,44 +207,42 @@ void gr_strpool_free(gr_strpool *p){
   if( p==NULL ) return;
   gr_big_free(p->bytes, p->capbytes);
   gr_big_free(p->off, p->cap * sizeof *p->off);
-  gr_big_free(p->slots, p->nslots * sizeof *p->slots);
+  gr_idmap_free(&p->index);
   memset(p, 0, sizeof *p);
 }
 
 /* ---- string map ---- */
 void gr_map_init(gr_map *m){ memset(m, 0, sizeof *m); }
 
-static gr_map_slot *map_find(const gr_map *m, const char *key, uint64_t h){
-  size_t j, mask = m->cap - 1;
-  for(j = h & mask; m->slots[j].key; j = (j + 1) & mask){
-    if( m->slots[j].h==h && strcmp(m->slots[j].key, key)==0 ) return &m->slots[j];
-  }
-  return &m->slots[j];
+static int map_eq(const void *ctx, uint32_t id){
+  const void *const *k = ctx;
+  const gr_map *m = k[0];
+  return strcmp(m->e[id].key, k[1])==0;
+}
+static int64_t map_find(const gr_map *m, const char *key, uint64_t h){
+  const void *k[2] = { m, key };
+  return gr_idmap_find(&m->index, h, map_eq, k);
 }
 void *gr_map_get(const gr_map *m, const char *key){
-  gr_map_slot *s;
-  if( m->cap==0 ) return NULL;
-  s = map_find(m, key, gr_hash(key, strlen(key)));
-  return s->key ? s->val : NULL;
+  int64_t i;
+  if( m->n==0 ) return NULL;
+  i = map_find(m, key, gr_hash(key, strlen(key)));
+  return i >= 0 ? m->e[i].val : NULL;
 }
 void *gr_map_put(gr_map *m, const char *key, void *val){
   uint64_t h = gr_hash(key, strlen(key));
-  gr_map_slot *s;
-  if( (m->n + 1) * 2 > m->cap ){
-    gr_map_slot *old = m->slots;
-    size_t i, oc = m->cap;
-    m->cap = oc ? oc * 2 : 16;
-    m->slots = gr_xcalloc(m->cap, sizeof *m->slots);
-    for(i = 0; i < oc; i++) if( old[i].key ) *map_find(m, old[i].key, old[i].h) = old[i];
-    free(old);
+  int64_t i = map_find(m, key, h);
+  if( i >= 0 ) return m->e[i].val;
+  if( m->n==m->cap ){
+    m->cap = m->cap ? m->cap * 2 : 16;
+    m->e = gr_xrealloc(m->e, m->cap * sizeof *m->e);
   }
-  s = map_find(m, key, h);
-  if( s->key ) return s->val;
-  s->key = key; s->val = val; s->h = h;
+  m->e[m->n].key = key; m->e[m->n].val = val;
+  gr_idmap_add(&m->index, h, (uint32_t)m->n);
   m->n++;
   return NULL;
 }
-void gr_map_free(gr_map *m){ if( m ){ free(m->slots); memset(m, 0, sizeof *m); } }
+void gr_map_free(gr_map *m){ if( m ){ free(m->e); gr_idmap_free(&m->index); memset(m, 0, sizeof *m); } }
 
 /* ---- buffer ---- */
 void gr_buf_init(gr_buf *b){ b->p = NULL; b->n = b->cap = 0; }
@@ -349,31 +319,4 @@ int gr_split_next(const char **p, const char *sep, const char **elem, size_t *le
   *len = (size_t)(b - a);
   *p = q ? q + strlen(sep) : NULL;
   return 1;
-}
-
-unsigned gr_edit_distance(const char *a, const char *b, unsigned cap){
-  size_t la = strlen(a), lb = strlen(b), i, j;
-  unsigned *row, best, r;
-  if( la > 64 || lb > 64 ) return cap + 1;
-  if( (la > lb ? la - lb : lb - la) > cap ) return cap + 1;
-  row = gr_xmalloc((lb + 1) * sizeof *row);
-  for(j = 0; j <= lb; j++) row[j] = (unsigned)j;
-  for(i = 1; i <= la; i++){
-    unsigned prev = row[0], tmp;
-    row[0] = (unsigned)i; best = row[0];
-    for(j = 1; j <= lb; j++){
-      unsigned ca = (unsigned char)a[i-1], cb = (unsigned char)b[j-1];
-      unsigned cost = tolower((int)ca)==tolower((int)cb) ? 0 : 1;   /* case-insensitive */
-      tmp = row[j];
-      r = prev + cost;
-      if( row[j] + 1 < r ) r = row[j] + 1;
-      if( row[j-1] + 1 < r ) r = row[j-1] + 1;
-      row[j] = r; prev = tmp;
-      if( r < best ) best = r;
-    }
-    if( best > cap ){ free(row); return cap + 1; }
-  }
-  r = row[lb];
-  free(row);
-  return r > cap ? cap + 1 : r;
 }

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdarg.h>
+#include "base/hashmap.h"
 
 /* A located error message; line/col are 1-based, 0 when unknown. The
 ** library fills one of these and returns; only the CLI prints. */
@@ -76,7 +77,7 @@ uint64_t gr_hash(const void *p, size_t n);
 typedef struct gr_strpool {
   char *bytes; size_t nbytes, capbytes;   /* all strings, back to back */
   uint32_t *off; size_t n, cap;           /* id -> offset into bytes */
-  uint64_t *slots; size_t nslots;         /* (hash32 << 32 | id+1), 0 = empty */
+  gr_idmap index;                         /* gr_hash of a string -> its id */
 } gr_strpool;
 
 void        gr_strpool_init(gr_strpool *p);
@@ -84,13 +85,19 @@ uint32_t    gr_strpool_intern(gr_strpool *p, const char *s, size_t n);
 /* Sizes the hash table for about n strings, avoiding repeated rehashing. */
 void        gr_strpool_reserve(gr_strpool *p, size_t n);
 int         gr_strpool_find(const gr_strpool *p, const char *s, size_t n, uint32_t *id);
+/* Starts loading the hash slot of a string whose gr_hash is h (a loader that
+** knows the hash early overlaps the cache miss with its own work). */
+static inline void gr_strpool_prefetch(const gr_strpool *p, uint64_t h){
+  if( p->index.nslots ) __builtin_prefetch(&p->index.slots[(size_t)(h >> 32) & (p->index.nslots - 1)], 1);
+}
 static inline const char *gr_strpool_get(const gr_strpool *p, uint32_t id){ return p->bytes + p->off[id]; }
 static inline size_t gr_strpool_count(const gr_strpool *p){ return p->n; }
 void        gr_strpool_free(gr_strpool *p);
 
-/* ---- a string-keyed map to pointers (small tables: names in a rule set) ---- */
-typedef struct gr_map_slot { const char *key; void *val; uint64_t h; } gr_map_slot;
-typedef struct gr_map { gr_map_slot *slots; size_t n, cap; } gr_map;
+/* ---- a string-keyed map to pointers (small tables: names in a rule set) ----
+** Entries stay in insertion order: iterate e[0 .. n-1]. */
+typedef struct gr_map_entry { const char *key; void *val; } gr_map_entry;
+typedef struct gr_map { gr_map_entry *e; size_t n, cap; gr_idmap index; } gr_map;
 void  gr_map_init(gr_map *m);
 void *gr_map_get(const gr_map *m, const char *key);
 /* Returns the previous value (and keeps it) when the key exists, else inserts
@@ -120,7 +127,5 @@ char *gr_read_file(const char *path, size_t *len, gr_error *err);
 ** *p = s; returns 0 when the list is exhausted (*p becomes NULL). */
 int gr_split_next(const char **p, const char *sep, const char **elem, size_t *len);
 
-/* Levenshtein distance, capped: returns cap+1 when larger. For "did you mean". */
-unsigned gr_edit_distance(const char *a, const char *b, unsigned cap);
 
 #endif

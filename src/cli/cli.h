@@ -13,6 +13,7 @@
 #include "base/diag.h"
 #include "eval/eval.h"
 #include "model/graph.h"
+#include "model/model.h"
 #include "hooks/hooks.h"
 #include "options/optfile.h"
 
@@ -41,6 +42,7 @@ int  cli_format_arg(const char *cmd, const char *v, int *json);
 typedef struct cli_input {
   const char *cmd;
   const char *graph, *chip, *run_mode;
+  int input_format;             /* --input-format, GR_FMT_AUTO by default */
   gr_optinputs opts;
   const char **hooks; size_t nhooks;
   gr_hooks_limits lim;

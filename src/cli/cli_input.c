@@ -75,6 +75,16 @@ int cli_input_arg(cli_input *in, int *i, int argc, char **argv){
     in->run_mode = v;
     return 1;
   }
+  if( (k = cli_arg_value(cmd, "--input-format", i, argc, argv, &v))!=0 ){
+    int f;
+    if( k < 0 ) return -1;
+    if( (f = gr_model_format_by_name(v)) < 0 ){
+      cli_usage_error(cmd, "--input-format is one of %s, not '%s'", gr_model_format_names(), v);
+      return -1;
+    }
+    in->input_format = f;
+    return 1;
+  }
   if( (k = cli_arg_value(cmd, "--hook", i, argc, argv, &v))!=0 ){
     if( k < 0 ) return -1;
     in->hooks = gr_xrealloc(in->hooks, (in->nhooks + 1) * sizeof *in->hooks);
@@ -131,8 +141,11 @@ gr_graph *cli_load_graph(const cli_input *in){
   gr_error err;
   gr_graph *g;
   struct stat st;
+  gr_model_opts mo;
   int fd;
   memset(&err, 0, sizeof err);
+  memset(&mo, 0, sizeof mo);
+  mo.format = in->input_format;
   if( strcmp(in->graph, "-")!=0 && (fd = open(in->graph, O_RDONLY | O_CLOEXEC)) >= 0 ){
     gr_progress pr;
     char *what = gr_xasprintf("loading %s", in->graph);
@@ -140,11 +153,11 @@ gr_graph *cli_load_graph(const cli_input *in){
     gr_progress_init(&pr, reg ? 2 : -1, what, reg ? (uint64_t)st.st_size : 0, "bytes");
     free(what);
     gr_progress_watch(&pr, gr_progress_fd_offset, &fd);
-    g = gr_graph_load_fd(fd, &err);
+    g = gr_model_load_fd(fd, &mo, &err);
     gr_progress_done(&pr);
     close(fd);
   }else{
-    g = gr_graph_load_file(in->graph, &err);   /* stdin, or the open error */
+    g = gr_model_load_file(in->graph, &mo, &err);   /* stdin, or the open error */
   }
   if( g==NULL ){
     if( err.line ) fprintf(stderr, "%s:%u:%u: error: %s\n", cli_graph_name(in), err.line, err.col, err.msg);

@@ -24,11 +24,13 @@
 
 static const char eval_usage[] =
   "usage: gerules eval GRAPH [options]\n"
-  "Resolves every node of GRAPH (the JSON written by `atc --mode=1`; - reads stdin):\n"
+  "Resolves every node of GRAPH (ATC JSON, a ge_proto text dump, a binary ModelDef, an .om\n"
+  "or an ONNX model, told apart by content; - reads stdin):\n"
   "its precision mode and tiling placement with the rule and input line that decided\n"
   "them, and every invalid, ignored or unsupported option.\n"
   "\n"
   "  --chip SOC                 the SoC (or give the SOC_VERSION option)\n"
+  "  --input-format FMT         auto (default: detected from the content), json, ge-text, ge-binary, om, onnx\n"
   "  -o KEY=VALUE               an option by ir_option name, GE key or ATC flag (repeatable)\n"
   "  --options FILE             options from a JSON object or KEY=VALUE lines (repeatable)\n"
   "  --run-mode MODE            inference (default, as ATC) or training\n"

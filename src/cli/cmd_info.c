@@ -580,7 +580,7 @@ static void explain_suggest(const gr_ruleset *rs, const char *name){
                            &rs->table_map, &rs->product_map, &rs->soc_map };
   for(m = 0; m < sizeof maps / sizeof *maps; m++){
     names = realloc(names, (n + maps[m]->n + 1) * sizeof *names);
-    for(j = 0; j < maps[m]->cap; j++) if( maps[m]->slots[j].key ) names[n++] = maps[m]->slots[j].key;
+    for(j = 0; j < maps[m]->n; j++) names[n++] = maps[m]->e[j].key;
   }
   sug = gr_suggest(name, names, n);
   if( sug ) fprintf(stderr, "gerules explain: error: '%s' is not an option, mode, slot, source, rule, table, product or SoC; did you mean '%s'?\n", name, sug);

@@ -44,7 +44,7 @@ typedef struct plan {
   size_t nslots;
   cand_list *per_type;            /* [type * (nslots + 1) + k]; k == nslots: node rules */
   /* name index: graph string id -> candidates */
-  uint64_t *nh_slots; size_t nh_cap; /* (str id + 1) << 32 | (entry + 1) */
+  gr_idmap nh_index;                /* hash of a string id -> its entry in nh */
   name_hit *nh; size_t nnh;
   uint8_t *live;                  /* per branch (flattened): survived the global stage */
 } plan;
@@ -82,7 +82,7 @@ static const char *spelling_suggestion(gr_result *r, const char *key){
   size_t i, n = 0;
   char *out;
   while( *k=='-' ) k++;
-  for(i = 0; i < rs->spelling_map.cap; i++) if( rs->spelling_map.slots[i].key ) names[n++] = rs->spelling_map.slots[i].key;
+  for(i = 0; i < rs->spelling_map.n; i++) names[n++] = rs->spelling_map.e[i].key;
   qsort(names, n, sizeof *names, (int(*)(const void*, const void*))strcmp);
   s = gr_suggest(k, names, n);
   if( s==NULL ){ free(names); return ""; }
@@ -386,45 +386,30 @@ static int conj_holds(gr_env *env, const gr_branch *br, uint8_t lo, uint8_t hi){
   return 1;
 }
 
+static int nh_eq(const void *ctx, uint32_t id){
+  const void *const *k = ctx;
+  return ((const plan *)k[0])->nh[id].str==*(const uint32_t *)k[1];
+}
+
 static void nh_add(plan *p, uint32_t str, cand_entry e){
-  size_t j, mask;
-  if( (p->nnh + 1) * 2 > p->nh_cap ){
-    size_t oc = p->nh_cap, nc = oc ? oc * 2 : 64, i;
-    uint64_t *old = p->nh_slots;
-    p->nh_slots = gr_xcalloc(nc, sizeof *p->nh_slots);
-    p->nh_cap = nc;
-    for(i = 0; i < oc; i++){
-      if( old[i] ){
-        uint32_t s = (uint32_t)(old[i] >> 32) - 1;
-        for(j = (s * 0x9e3779b1u) & (nc - 1); p->nh_slots[j]; j = (j + 1) & (nc - 1)){}
-        p->nh_slots[j] = old[i];
-      }
-    }
-    free(old);
-  }
-  mask = p->nh_cap - 1;
-  for(j = (str * 0x9e3779b1u) & mask; p->nh_slots[j]; j = (j + 1) & mask){
-    if( (uint32_t)(p->nh_slots[j] >> 32) - 1==str ){
-      cl_push(&p->nh[(uint32_t)p->nh_slots[j] - 1].slots_and_rules, e);
-      return;
-    }
-  }
+  uint64_t h = gr_hash_u64(str);
+  const void *k[2] = { p, &str };
+  int64_t i = gr_idmap_find(&p->nh_index, h, nh_eq, k);
+  if( i >= 0 ){ cl_push(&p->nh[i].slots_and_rules, e); return; }
   p->nh = gr_xrealloc(p->nh, (p->nnh + 1) * sizeof *p->nh);
   memset(&p->nh[p->nnh], 0, sizeof *p->nh);
   p->nh[p->nnh].str = str;
   cl_push(&p->nh[p->nnh].slots_and_rules, e);
+  gr_idmap_add(&p->nh_index, h, (uint32_t)p->nnh);
   p->nnh++;
-  p->nh_slots[j] = ((uint64_t)str + 1) << 32 | (uint64_t)p->nnh;
 }
 
 static const cand_list *nh_find(const plan *p, uint32_t str){
-  size_t j, mask;
+  const void *k[2] = { p, &str };
+  int64_t i;
   if( p->nnh==0 ) return NULL;
-  mask = p->nh_cap - 1;
-  for(j = (str * 0x9e3779b1u) & mask; p->nh_slots[j]; j = (j + 1) & mask){
-    if( (uint32_t)(p->nh_slots[j] >> 32) - 1==str ) return &p->nh[(uint32_t)p->nh_slots[j] - 1].slots_and_rules;
-  }
-  return NULL;
+  i = gr_idmap_find(&p->nh_index, gr_hash_u64(str), nh_eq, k);
+  return i >= 0 ? &p->nh[i].slots_and_rules : NULL;
 }
 
 /* Orders candidates: slot-major (slot index, then cascade order, then branch),
@@ -512,7 +497,7 @@ static void free_plan(plan *p, size_t nt){
   free(p->per_type);
   for(i = 0; i < p->nnh; i++) free(p->nh[i].slots_and_rules.v);
   free(p->nh);
-  free(p->nh_slots);
+  gr_idmap_free(&p->nh_index);
 }
 
 /* ------------------------------------------------------------------ */

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "eval/eval.h"
+#include "tiling/tiling.h"
 
 typedef struct gr_hooks gr_hooks;
 
@@ -66,13 +67,7 @@ size_t gr_hooks_count(const gr_hooks *h);
 ** {block_dim=, tile_shape={...}, tiles={{offset={...}, size={...}, core=n}, ...},
 **  ub_bytes=, l1_bytes=, l0a_bytes=, l0b_bytes=, l0c_bytes=, buffers=, double_buffer=}.
 ** Offsets are 0-based element offsets, cores 0-based core ids. */
-typedef struct gr_custom_tiling {
-  uint32_t block_dim, ndim;           /* cores used; rank of the tiled output */
-  int64_t tile_shape[8];
-  size_t ntiles; int64_t *offsets, *sizes; uint32_t *cores;   /* ntiles*ndim offsets/sizes, ntiles cores */
-  uint64_t ub_bytes, l1_bytes, l0a_bytes, l0b_bytes, l0c_bytes;   /* resident bytes per tile */
-  uint32_t buffers; int double_buffer;
-} gr_custom_tiling;
+/* gr_custom_tiling (the returned plan) is defined in tiling/tiling.h */
 
 int  gr_hooks_has_tiling(gr_hooks *h, const char *op_type);
 /* Runs the tiling function registered for the node's op type, under the same

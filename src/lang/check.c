@@ -72,31 +72,11 @@ int gr_ruleset_find(const gr_map *m, const char *name){
 }
 static void *idx(int i){ return (void*)(intptr_t)(i + 1); }
 
-/* Distance ignoring case, ties broken by how many letters differ in case,
-** then by name, so suggestions do not depend on hash order. */
-const char *gr_suggest(const char *word, const char *const *names, size_t n){
-  const char *best = NULL;
-  unsigned bd = 4, d, bcase = 0;
-  size_t i, wl = strlen(word);
-  unsigned cap = wl <= 3 ? 1 : wl <= 6 ? 2 : 3;
-  for(i = 0; i < n; i++){
-    unsigned cd = 0;
-    const char *a = word, *b = names[i];
-    d = gr_edit_distance(word, names[i], cap);
-    if( d > cap || d > bd ) continue;
-    for(; *a && *b; a++, b++) if( *a!=*b ) cd++;
-    /* same length first (a typo more likely replaced a character), then case */
-    cd += 64u * (unsigned)(strlen(names[i]) > wl ? strlen(names[i]) - wl : wl - strlen(names[i]));
-    if( d < bd || cd < bcase || (cd==bcase && strcmp(names[i], best) < 0) ){ bd = d; best = names[i]; bcase = cd; }
-  }
-  return best;
-}
-
 static const char *suggest_map(const gr_map *m, const char *word, char *buf, size_t n){
   const char **names = gr_xmalloc((m->n + 1) * sizeof *names);
   const char *s;
   size_t i, k = 0;
-  for(i = 0; i < m->cap; i++) if( m->slots[i].key ) names[k++] = m->slots[i].key;
+  for(i = 0; i < m->n; i++) names[k++] = m->e[i].key;
   s = gr_suggest(word, names, k);
   if( s ) snprintf(buf, n, "; did you mean '%s'?", s); else buf[0] = 0;
   free(names);

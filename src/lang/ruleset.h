@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include "base/util.h"
 #include "base/diag.h"
+#include "base/suggest.h"
 #include "lang/ast.h"
 
 /* quantifier variables per condition (their values live in gr_env.vars) */
@@ -244,7 +245,5 @@ int  gr_support_on(const gr_support *s, int product);
 const char *gr_type_name(int t);
 const char *gr_option_type_name(int t);
 
-/* "did you mean" over a set of names: the closest within a small distance, or NULL. */
-const char *gr_suggest(const char *word, const char *const *names, size_t n);
 
 #endif

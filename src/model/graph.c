@@ -28,34 +28,19 @@ static uint64_t shape_hash(const int64_t *dims, uint32_t ndim){
   return gr_hash(dims ? (const void*)dims : (const void*)no_dims, (size_t)ndim * sizeof *dims);
 }
 
-static void shape_rehash(gr_graph *g, size_t nslots){
-  uint64_t *s = gr_big_alloc(nslots * sizeof *s);
-  size_t i;
-  for(i = 0; i < g->nshapes; i++){
-    const gr_shape_info *si = &g->shapes[i];
-    uint64_t h = shape_hash(si->ndim ? g->dims + si->off : NULL, si->ndim);
-    size_t j = h & (nslots - 1);
-    while( s[j] ) j = (j + 1) & (nslots - 1);
-    s[j] = (h >> 32) << 32 | (uint64_t)(i + 1);
-  }
-  gr_big_free(g->shape_slots, g->nshape_slots * sizeof *g->shape_slots);
-  g->shape_slots = s; g->nshape_slots = nslots;
+typedef struct shape_key { const gr_graph *g; const int64_t *dims; uint32_t ndim; } shape_key;
+static int shape_eq(const void *ctx, uint32_t id){
+  const shape_key *k = ctx;
+  const gr_shape_info *si = &k->g->shapes[id];
+  return si->ndim==k->ndim && (k->ndim==0 || memcmp(k->g->dims + si->off, k->dims, k->ndim * sizeof *k->dims)==0);
 }
 
 uint32_t gr_graph_intern_shape(gr_graph *g, const int64_t *dims, uint32_t ndim){
   uint64_t h = shape_hash(dims, ndim);
-  size_t j, mask;
+  shape_key key = { g, dims, ndim };
+  int64_t found = gr_idmap_find(&g->shape_index, h, shape_eq, &key);
   uint32_t id, k, neg = 0;
-  if( (g->nshapes + 1) * 2 > g->nshape_slots ) shape_rehash(g, g->nshape_slots ? g->nshape_slots * 2 : 64);
-  mask = g->nshape_slots - 1;
-  for(j = h & mask; g->shape_slots[j]; j = (j + 1) & mask){
-    uint64_t e = g->shape_slots[j];
-    if( (e >> 32)==(h >> 32) ){
-      const gr_shape_info *si = &g->shapes[(uint32_t)e - 1];
-      if( si->ndim==ndim && (ndim==0 || memcmp(g->dims + si->off, dims, ndim * sizeof *dims)==0) )
-        return (uint32_t)e - 1;
-    }
-  }
+  if( found >= 0 ) return (uint32_t)found;
   if( g->nshapes==g->cap_shapes ){
     size_t nc = g->cap_shapes ? g->cap_shapes * 2 : 64;
     g->shapes = gr_big_realloc(g->shapes, g->cap_shapes * sizeof *g->shapes, nc * sizeof *g->shapes);
@@ -74,7 +59,7 @@ uint32_t gr_graph_intern_shape(gr_graph *g, const int64_t *dims, uint32_t ndim){
   g->shapes[id].ndim = ndim;
   g->shapes[id].neg = neg;
   g->ndims += ndim;
-  g->shape_slots[j] = (h >> 32) << 32 | (uint64_t)(id + 1);
+  gr_idmap_add(&g->shape_index, h, id);
   return id;
 }
 
@@ -92,6 +77,8 @@ const char *gr_graph_graph_name(const gr_graph *g, uint32_t i){
   return i < g->ngraphs ? gr_strpool_get(&g->strs, g->graphs[i].name) : NULL;
 }
 const char *gr_graph_model_name(const gr_graph *g){ return gr_strpool_get(&g->strs, g->model_name); }
+int gr_graph_format(const gr_graph *g){ return g->format; }
+int64_t gr_graph_onnx_opset(const gr_graph *g){ return g->onnx_opset; }
 
 /* ---- strings, types, lookup ---- */
 const char *gr_graph_str(const gr_graph *g, uint32_t id){
@@ -160,7 +147,7 @@ const double *gr_graph_list_f64(const gr_graph *g, uint64_t first){ return g->lf
 
 /* ---- statistics and freeing ---- */
 static size_t pool_bytes(const gr_strpool *p){
-  return p->nbytes + p->n * sizeof *p->off + p->nslots * sizeof *p->slots;
+  return p->nbytes + p->n * sizeof *p->off + gr_idmap_bytes(&p->index);
 }
 
 /* Bytes in use: the filled part of every array plus whole hash tables.
@@ -175,7 +162,7 @@ size_t gr_graph_memory(const gr_graph *g){
   m += g->ntensors * sizeof *g->tensors + g->nattrs * sizeof *g->attrs;
   m += g->nlu32 * sizeof *g->lu32 + g->nli64 * sizeof *g->li64 + g->nlf64 * sizeof *g->lf64;
   m += g->ndims * sizeof *g->dims + g->nshapes * sizeof *g->shapes;
-  m += g->nshape_slots * sizeof *g->shape_slots;
+  m += gr_idmap_bytes(&g->shape_index);
   m += g->ngraphs * sizeof *g->graphs + g->n_name_node * sizeof *g->name_node;
   return m;
 }
@@ -195,7 +182,7 @@ void gr_graph_free(gr_graph *g){
   gr_big_free(g->lf64, g->cap_lf64 * sizeof *g->lf64);
   gr_big_free(g->dims, g->cap_dims * sizeof *g->dims);
   gr_big_free(g->shapes, g->cap_shapes * sizeof *g->shapes);
-  gr_big_free(g->shape_slots, g->nshape_slots * sizeof *g->shape_slots);
+  gr_idmap_free(&g->shape_index);
   gr_big_free(g->graphs, g->cap_graphs * sizeof *g->graphs);
   gr_big_free(g->name_node, g->n_name_node * sizeof *g->name_node);
   free(g);

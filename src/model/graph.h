@@ -88,6 +88,10 @@ const gr_node *gr_graph_nodes(const gr_graph *g);              /* array of nnode
 uint32_t       gr_graph_ngraphs(const gr_graph *g);
 const char    *gr_graph_graph_name(const gr_graph *g, uint32_t i);  /* "" when unnamed */
 const char    *gr_graph_model_name(const gr_graph *g);          /* ModelDef.name or "" */
+/* The format the graph was read from (model.h, gr_model_format_name: "json",
+** "om", "onnx", ...) and, for ONNX, the model's ai.onnx opset (0 otherwise). */
+int            gr_graph_format(const gr_graph *g);
+int64_t        gr_graph_onnx_opset(const gr_graph *g);
 
 /* Interned strings: node names, attribute keys and string values. */
 const char *gr_graph_str(const gr_graph *g, uint32_t id);
@@ -150,9 +154,11 @@ struct gr_graph {
   double    *lf64;    size_t nlf64, cap_lf64;
   int64_t   *dims;    size_t ndims, cap_dims;   /* all distinct shapes, back to back */
   gr_shape_info *shapes; size_t nshapes, cap_shapes;
-  uint64_t  *shape_slots; size_t nshape_slots;  /* (hash32 << 32 | id+1), 0 = empty */
+  gr_idmap   shape_index;                       /* hash of a dim vector -> shape id */
   gr_graph_info *graphs; size_t ngraphs, cap_graphs;
   uint32_t   model_name;           /* string id */
+  int        format;               /* enum gr_model_format (model.h); 0 = not set */
+  int64_t    onnx_opset;
   uint32_t  *name_node; size_t n_name_node;     /* string id -> first node of that name, GR_NONE */
 };
 

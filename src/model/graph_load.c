@@ -18,6 +18,7 @@
 #include "config.h"
 #include "model/graph.h"
 #include "model/json_scan.h"
+#include "model/readers.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -113,6 +114,12 @@ typedef struct loader {
   gr_buf pname; int has_pname; uint64_t pname_hash;
   centry small[C_COUNT][SMALL_CACHE];
   centry *names;                           /* NAME_CACHE entries */
+  /* what the top-level object held, to tell a GE ModelDef from other JSON */
+  int strict;                              /* fail unless it is a ModelDef */
+  int seen_graph;                          /* a "graph" member */
+  const char *foreign;                     /* what the first member naming another format says */
+  uint32_t foreign_line, foreign_col;      /* where that member is */
+  uint32_t top_line, top_col;              /* the top-level '{' */
 } loader;
 
 /* ---- errors ---- */
@@ -235,7 +242,7 @@ static int name_start(loader *l, const char *s, size_t n){
   gr_buf_add(&l->pname, s, n);
   l->has_pname = 1;
   l->pname_hash = gr_hash(s, n);
-  if( p->nslots ) __builtin_prefetch(&p->slots[l->pname_hash & (p->nslots - 1)], 1);
+  gr_strpool_prefetch(p, l->pname_hash);
   return 1;
 }
 
@@ -753,10 +760,59 @@ static int parse_graph(loader *l){
   return 1;
 }
 
+/* The elements of a top-level "node" array (a GE ModelDef has none): its
+** objects' keys tell ONNX's GraphProto ("op_type") from TensorFlow's
+** GraphDef ("op"). Values are validated and skipped, never kept. */
+static int sniff_nodes(loader *l, int *onnx, int *tf){
+  int k = next(l), r;
+  if( k!=GR_JS_ARRAY ) return k==GR_JS_ERROR ? scan_failed(l) : gr_js_skip(&l->js, &l->t) ? 1 : scan_failed(l);
+  while( (k = next(l))!=GR_JS_ARRAY_END ){
+    if( k!=GR_JS_OBJECT ){
+      if( k==GR_JS_ERROR || !gr_js_skip(&l->js, &l->t) ) return scan_failed(l);
+      continue;
+    }
+    while( (r = member(l)) > 0 ){
+      if( KEY("op_type") ) *onnx = 1;
+      else if( KEY("op") ) *tf = 1;
+      if( !skip_value(l) ) return 0;
+    }
+    if( r < 0 ) return 0;
+  }
+  return 1;
+}
+
+/* Top-level members that other JSON model formats have and a GE ModelDef
+** has not; the first one seen decides what the file is said to be. */
+static void note_foreign(loader *l, uint64_t off, const char *what){
+  l->foreign = what;
+  gr_js_pos(&l->js, off, &l->foreign_line, &l->foreign_col);
+}
+
 static int parse_model(loader *l){
   gr_graph *g = l->g;
   int r, k;
   while( (r = member(l)) > 0 ){
+    if( l->strict ){
+      if( KEY("node") ){
+        int onnx = 0, tf = 0;
+        uint32_t line, col;
+        gr_js_pos(&l->js, l->t.off, &line, &col);
+        if( !sniff_nodes(l, &onnx, &tf) ) return 0;
+        if( l->foreign==NULL || onnx || tf ){
+          l->foreign = onnx ? "the ONNX GraphProto JSON that `atc --mode=1 --framework=5` writes"
+                     : tf ? "a TensorFlow GraphDef in JSON (\"node\" entries with \"op\")"
+                     : "JSON with a \"node\" array";
+          l->foreign_line = line; l->foreign_col = col;
+        }
+        continue;
+      }
+      if( KEY("initializer") || KEY("value_info") || KEY("opset_import") || KEY("ir_version") )
+        { if( !l->foreign ) note_foreign(l, l->t.off, "ONNX in JSON"); }
+      else if( KEY("layer") || KEY("layers") )
+        { if( !l->foreign ) note_foreign(l, l->t.off, "a Caffe NetParameter in JSON"); }
+      else if( KEY("versions") || KEY("library") )
+        { if( !l->foreign ) note_foreign(l, l->t.off, "a TensorFlow GraphDef in JSON"); }
+    }
     if( KEY("name") ){
       k = next(l);
       if( k==GR_JS_STRING ){
@@ -764,6 +820,7 @@ static int parse_model(loader *l){
       }else if( k!=GR_JS_NULL ) return bad_type(l, &W_MODEL_NAME);
     }else if( KEY("graph") ){
       k = next(l);
+      l->seen_graph = 1;
       if( k==GR_JS_ARRAY ){
         while( (k = next(l))==GR_JS_OBJECT ) if( !parse_graph(l) ) return 0;
         if( k!=GR_JS_ARRAY_END ) return bad_type(l, &W_GRAPH_ELEM);
@@ -771,6 +828,27 @@ static int parse_model(loader *l){
     }else if( !skip_value(l) ) return 0;
   }
   return r==0;
+}
+
+/* In strict mode: the object must be a GE ModelDef with at least one graph.
+** Anything else is said to be what its members show, located at the member
+** that shows it (or at the top-level object). */
+static int check_modeldef(loader *l){
+  if( l->foreign && !l->seen_graph ){
+    gr_error_set(&l->e, l->foreign_line, l->foreign_col, "not a GE ModelDef: this is %s (expected the ModelDef JSON that "
+                 "`atc --mode=1` writes from an .om or a ge_proto dump%s)", l->foreign,
+                 strstr(l->foreign, "ONNX") ? "; give gerules the .onnx model itself" : "");
+    l->failed = 1;
+    return 0;
+  }
+  if( !l->seen_graph || l->g->ngraphs==0 ){
+    gr_error_set(&l->e, l->top_line, l->top_col, "not a GE ModelDef: %s (expected the ModelDef JSON that `atc --mode=1` "
+                 "writes from an .om or a ge_proto dump: {\"name\": ..., \"graph\": [{\"op\": [...]}]})",
+                 l->seen_graph ? "its \"graph\" array is empty" : "the top-level object has no \"graph\" member");
+    l->failed = 1;
+    return 0;
+  }
+  return 1;
 }
 
 /* The whole input: one object, then nothing. */
@@ -785,9 +863,14 @@ static int parse(loader *l){
     }
     return scan_failed(l);
   }
-  if( k!=GR_JS_OBJECT ) return fail_tok(l, "top level is not an object");
+  if( k!=GR_JS_OBJECT ){
+    if( l->strict ) return fail_tok(l, "top level is not an object (expected a GE ModelDef: {\"name\": ..., \"graph\": [...]})");
+    return fail_tok(l, "top level is not an object");
+  }
+  gr_js_pos(&l->js, l->t.off, &l->top_line, &l->top_col);
   if( !parse_model(l) ) return 0;
   if( next(l)!=GR_JS_EOF ) return scan_failed(l);
+  if( l->strict ) return check_modeldef(l);
   return 1;
 }
 
@@ -895,18 +978,20 @@ static void reserve(loader *l, uint64_t input_size){
   gr_strpool_reserve(&l->g->strs, (size_t)(input_size / 300));   /* ~290 bytes per op in ATC JSON */
 }
 
-gr_graph *gr_graph_load_mem(const char *buf, size_t len, gr_error *err){
+static gr_graph *load_mem(const char *buf, size_t len, int strict, gr_error *err){
   loader l;
   loader_init(&l);
+  l.strict = strict;
   reserve(&l, len);
   gr_js_init_mem(&l.js, buf, len, MAX_DEPTH, 0);
   return run(&l, err);
 }
 
-gr_graph *gr_graph_load_fd(int fd, gr_error *err){
+static gr_graph *load_fd(int fd, int strict, gr_error *err){
   loader l;
   struct stat st;
   loader_init(&l);
+  l.strict = strict;
   if( fstat(fd, &st)==0 && S_ISREG(st.st_mode) && st.st_size > 0 ){
     off_t pos = lseek(fd, 0, SEEK_CUR);
     reserve(&l, (uint64_t)(st.st_size - (pos > 0 && pos < st.st_size ? pos : 0)));
@@ -914,6 +999,11 @@ gr_graph *gr_graph_load_fd(int fd, gr_error *err){
   gr_js_init_fd(&l.js, fd, CHUNK, MAX_DEPTH, 0);
   return run(&l, err);
 }
+
+gr_graph *gr_graph_load_mem(const char *buf, size_t len, gr_error *err){ return load_mem(buf, len, 0, err); }
+gr_graph *gr_graph_load_fd(int fd, gr_error *err){ return load_fd(fd, 0, err); }
+gr_graph *gr_read_ge_json_mem(const char *buf, size_t len, gr_error *err){ return load_mem(buf, len, 1, err); }
+gr_graph *gr_read_ge_json_fd(int fd, gr_error *err){ return load_fd(fd, 1, err); }
 
 gr_graph *gr_graph_load_file(const char *path, gr_error *err){
   int fd;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/report.h"
+#include "model/model.h"
 
 static void origin_text(gr_buf *b, const gr_origin *og){
   if( og==NULL ) return;
@@ -27,37 +28,38 @@ static int tpl_per_type(const gr_template *t){
   return 1;
 }
 
-/* A cache of reasons rendered per (source, branch, op type). */
+/* A cache of reasons rendered per (source, branch, op type): packed keys and
+** their texts in insertion order, indexed by a gr_idmap. */
 typedef struct reason_cache {
-  uint64_t *keys; const char **vals; size_t cap, n;
+  uint64_t *keys; const char **vals; size_t n, cap;
+  gr_idmap index;
   gr_arena arena;
 } reason_cache;
 
+static int rc_eq(const void *ctx, uint32_t id){
+  const void *const *k = ctx;
+  return ((const reason_cache *)k[0])->keys[id]==*(const uint64_t *)k[1];
+}
+
+/* The text slot of key (NULL until the caller fills it). */
 static const char **rc_slot(reason_cache *c, uint64_t key){
-  size_t j;
-  if( (c->n + 1) * 2 > c->cap ){
-    size_t oc = c->cap, i, nc = oc ? oc * 2 : 256;
-    uint64_t *ok = c->keys; const char **ov = c->vals;
-    c->keys = gr_xcalloc(nc, sizeof *c->keys);
-    c->vals = gr_xcalloc(nc, sizeof *c->vals);
-    c->cap = nc;
-    for(i = 0; i < oc; i++){
-      if( ok[i]==0 ) continue;
-      for(j = (size_t)(ok[i] * 0x9e3779b97f4a7c15ULL >> 32) & (nc - 1); c->keys[j]; j = (j + 1) & (nc - 1)){}
-      c->keys[j] = ok[i]; c->vals[j] = ov[i];
-    }
-    free(ok); free(ov);
+  uint64_t h = gr_hash_u64(key);
+  const void *k[2] = { c, &key };
+  int64_t i = gr_idmap_find(&c->index, h, rc_eq, k);
+  if( i >= 0 ) return &c->vals[i];
+  if( c->n==c->cap ){
+    c->cap = c->cap ? c->cap * 2 : 256;
+    c->keys = gr_xrealloc(c->keys, c->cap * sizeof *c->keys);
+    c->vals = gr_xrealloc(c->vals, c->cap * sizeof *c->vals);
   }
-  for(j = (size_t)(key * 0x9e3779b97f4a7c15ULL >> 32) & (c->cap - 1); c->keys[j]; j = (j + 1) & (c->cap - 1)){
-    if( c->keys[j]==key ) return &c->vals[j];
-  }
-  c->keys[j] = key;
-  c->n++;
-  return &c->vals[j];
+  c->keys[c->n] = key; c->vals[c->n] = NULL;
+  gr_idmap_add(&c->index, h, (uint32_t)c->n);
+  return &c->vals[c->n++];
 }
 
 static void rc_free(reason_cache *c){
   free(c->keys); free(c->vals);
+  gr_idmap_free(&c->index);
   gr_arena_free(&c->arena);
 }
 
@@ -370,6 +372,9 @@ void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro){
     gr_jw_key(&w, "graph"); gr_jw_obj(&w);
     gr_jw_key(&w, "file"); gr_jw_str(&w, ro->graph_path);
     gr_jw_key(&w, "model"); gr_jw_str(&w, gr_graph_model_name(g));
+    gr_jw_key(&w, "format"); gr_jw_str(&w, gr_model_format_name(gr_graph_format(g)));
+    gr_jw_key(&w, "onnx_opset");
+    if( gr_graph_onnx_opset(g) ) gr_jw_int(&w, gr_graph_onnx_opset(g)); else gr_jw_null(&w);
     gr_jw_key(&w, "graphs"); gr_jw_arr(&w);
     for(i = 0; i < gr_graph_ngraphs(g); i++) gr_jw_str(&w, gr_graph_graph_name(g, (uint32_t)i));
     gr_jw_end_arr(&w);

@@ -10,7 +10,7 @@
 ** hook's tiling into the same plan form, and validates any plan: memory fit
 ** (recomputed from the tile shape, not trusted), exact coverage of the output
 ** by coordinate compression, bounds, core assignment, load balance and the
-** stated counts. The library never prints; findings go to gr_tnotes.
+** stated counts. The library never prints; findings go to gr_diags.
 */
 #include "config.h"
 #include <math.h>
@@ -38,7 +38,6 @@ static const struct { const char *name; int bytes; } fmts[GR_FMT_N] = {
   { "i16", 2 }, { "u16", 2 }, { "i32", 4 }, { "u32", 4 }, { "i64", 8 }, { "u64", 8 }
 };
 int gr_tfmt_bytes(int f){ return f > 0 && f < GR_FMT_N ? fmts[f].bytes : 0; }
-const char *gr_tfmt_name(int f){ return f > 0 && f < GR_FMT_N ? fmts[f].name : "none"; }
 int gr_tfmt_parse(const char *s){
   int i;
   for(i = 1; s && i < GR_FMT_N; i++) if( strcmp(s, fmts[i].name)==0 ) return i;
@@ -59,41 +58,44 @@ int gr_tkernel_parse(const char *s){
 const char *gr_tkernel_name(int k){ return k > 0 && k < GR_K_N ? kernels[k].name : "none"; }
 int gr_tkernel_arity(int k){ return k > 0 && k < GR_K_N ? kernels[k].arity : 0; }
 
-/* ------------------------------------------------------------------ notes */
+/* ------------------------------------------------------------------ findings */
 
-void gr_tnotes_init(gr_tnotes *t){ memset(t, 0, sizeof *t); }
+/* check names and their stable codes, in enum gr_tcheck order */
+static const char *const check_names[GR_TC_N] = {
+  "none", "memory", "stated", "alignment", "bounds", "shape", "coverage", "cores", "balance",
+  "rules", "hook", "execute", "limit"
+};
+static const char *const check_codes[GR_TC_N] = {
+  NULL, "GR0301", "GR0302", "GR0303", "GR0304", "GR0305", "GR0306", "GR0307", "GR0308",
+  "GR0309", "GR0310", "GR0311", "GR0312"
+};
+const char *gr_tcheck_name(int c){ return c > 0 && c < GR_TC_N ? check_names[c] : "none"; }
+const char *gr_tcheck_code(int c){ return c > 0 && c < GR_TC_N ? check_codes[c] : NULL; }
 
-void gr_tnotes_add(gr_tnotes *t, int error, const char *check, const char *fmt, ...){
+int gr_tcheck_of(const gr_diag *d){
+  const char *c = d->code;
+  int v;
+  /* "GR03NN": the number is the check (the table above keeps them in step) */
+  if( c==NULL || strncmp(c, "GR03", 4) || c[4] < '0' || c[4] > '9' || c[5] < '0' || c[5] > '9' || c[6] ) return GR_TC_NONE;
+  v = (c[4] - '0') * 10 + (c[5] - '0');
+  return v > 0 && v < GR_TC_N ? v : GR_TC_NONE;
+}
+
+gr_diag *gr_tnote(gr_diags *d, gr_severity sev, int check, const char *fmt, ...){
   va_list ap;
-  gr_buf b;
-  if( t==NULL ) return;
-  if( t->n==t->cap ){
-    t->cap = t->cap ? 2 * t->cap : 8;
-    t->v = gr_xrealloc(t->v, t->cap * sizeof *t->v);
-  }
-  gr_buf_init(&b);
+  gr_diag *x;
+  if( d==NULL ) return NULL;
   va_start(ap, fmt);
-  gr_buf_vprintf(&b, fmt, ap);
+  x = gr_diags_vadd(d, sev, NULL, 0, 0, fmt, ap);
   va_end(ap);
-  t->v[t->n].error = error;
-  t->v[t->n].check = check;
-  t->v[t->n].msg = gr_buf_detach(&b);
-  t->n++;
-  if( error ) t->nerr++;
+  gr_diag_set(&x->code, gr_tcheck_code(check));
+  return x;
 }
 
-int gr_tnotes_has(const gr_tnotes *t, const char *check){
+int gr_tdiags_has(const gr_diags *d, int check){
   size_t i;
-  for(i = 0; i < t->n; i++) if( t->v[i].error && strcmp(t->v[i].check, check)==0 ) return 1;
+  for(i = 0; i < d->n; i++) if( d->v[i].sev==GR_SEV_ERROR && gr_tcheck_of(&d->v[i])==check ) return 1;
   return 0;
-}
-
-void gr_tnotes_free(gr_tnotes *t){
-  size_t i;
-  if( t==NULL ) return;
-  for(i = 0; i < t->n; i++) free(t->v[i].msg);
-  free(t->v);
-  memset(t, 0, sizeof *t);
 }
 
 /* ------------------------------------------------------------------ small helpers */
@@ -121,7 +123,8 @@ static void dims_text(gr_buf *b, const int64_t *d, uint32_t n){
   gr_buf_addc(b, ']');
 }
 
-/* a static-lifetime rendering for messages (two alternating slots) */
+/* a static-lifetime rendering for messages: four rotating slots, so up to
+** four may appear in one message (not thread-safe, like the rest of the planner) */
 static const char *dims_str(const int64_t *d, uint32_t n){
   static char out[4][160];
   static int which;
@@ -363,26 +366,26 @@ static const int64_t *tensor_dims(const gr_graph *g, const gr_tensor *t, uint32_
   return d;
 }
 
-static int tensor_fmt(const gr_tiling_rules *tr, const gr_graph *g, const gr_tensor *t, const char *what, gr_tnotes *notes){
+static int tensor_fmt(const gr_tiling_rules *tr, const gr_graph *g, const gr_tensor *t, const char *what, gr_diags *notes){
   const char *dt = gr_graph_dtype_name(g, t->dtype);
   const char *f = tstr(tr->dtypes, dt);
   int fmt = gr_tfmt_parse(f);
   if( fmt==GR_FMT_NONE ){
-    if( f ) gr_tnotes_add(notes, 1, "rules", "%s has dtype %s, which %s maps to the unknown format '%s'", what, dt, tr->dtypes->name, f);
-    else gr_tnotes_add(notes, 1, "shape", "%s has dtype '%s', which %s does not list", what, *dt ? dt : "(none)", tr->dtypes->name);
+    if( f ) gr_tnote(notes, GR_SEV_ERROR, GR_TC_RULES, "%s has dtype %s, which %s maps to the unknown format '%s'", what, dt, tr->dtypes->name, f);
+    else gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "%s has dtype '%s', which %s does not list", what, *dt ? dt : "(none)", tr->dtypes->name);
   }
   return fmt;
 }
 
-static int static_dims(const int64_t *d, uint32_t nd, const char *what, gr_tnotes *notes){
+static int static_dims(const int64_t *d, uint32_t nd, const char *what, gr_diags *notes){
   uint32_t i;
   for(i = 0; i < nd; i++) if( d[i] < 0 ){
-    gr_tnotes_add(notes, 1, "shape", "%s has the dynamic shape %s: a plan needs static shapes (its tiling runs on the host at run time)",
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "%s has the dynamic shape %s: a plan needs static shapes (its tiling runs on the host at run time)",
                   what, dims_str(d, nd));
     return -1;
   }
   if( nd > GR_TMAXDIM ){
-    gr_tnotes_add(notes, 1, "shape", "%s has %u dims, more than the %d supported", what, nd, GR_TMAXDIM);
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "%s has %u dims, more than the %d supported", what, nd, GR_TMAXDIM);
     return -1;
   }
   return 0;
@@ -416,18 +419,18 @@ static int attr_float(const gr_graph *g, const gr_node *n, const char *key, doub
 }
 
 static int spec_elementwise(const gr_tiling_rules *tr, const gr_graph *g, const gr_node *n, const gr_tparams *p,
-                            gr_tspec *s, gr_tnotes *notes){
+                            gr_tspec *s, gr_diags *notes){
   const gr_tensor *t = gr_graph_tensors(g, n);
   const int64_t *d;
   uint32_t nd, i, j;
   char what[64];
-  if( n->n_out_desc < 1 ){ gr_tnotes_add(notes, 1, "shape", "the node has no output descriptor"); return -1; }
+  if( n->n_out_desc < 1 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "the node has no output descriptor"); return -1; }
   if( n->n_in_desc < 1 || n->n_in_desc > GR_TMAXIN ){
-    gr_tnotes_add(notes, 1, "shape", "the node has %u input descriptors (1 to %d supported)", n->n_in_desc, GR_TMAXIN);
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "the node has %u input descriptors (1 to %d supported)", n->n_in_desc, GR_TMAXIN);
     return -1;
   }
   if( (uint32_t)n->n_in_desc + 1 != p->buffers ){
-    gr_tnotes_add(notes, 1, "shape", "class %s moves %u tile buffers per tile (inputs + 1 output) but the node has %u input%s",
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "class %s moves %u tile buffers per tile (inputs + 1 output) but the node has %u input%s",
                   p->cls, p->buffers, n->n_in_desc, n->n_in_desc==1 ? "" : "s");
     return -1;
   }
@@ -442,13 +445,13 @@ static int spec_elementwise(const gr_tiling_rules *tr, const gr_graph *g, const 
     d = tensor_dims(g, &t[i], &nd);
     if( static_dims(d, nd, what, notes) ) return -1;
     if( nd > s->ndim ){
-      gr_tnotes_add(notes, 1, "shape", "input %u %s has more dims than the output %s", i, dims_str(d, nd), dims_str(s->out, s->ndim));
+      gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "input %u %s has more dims than the output %s", i, dims_str(d, nd), dims_str(s->out, s->ndim));
       return -1;
     }
     for(j = 0; j < nd; j++){
       int64_t od = s->out[s->ndim - nd + j];
       if( d[j] != od && d[j] != 1 ){
-        gr_tnotes_add(notes, 1, "shape", "input %u %s does not broadcast to the output %s", i, dims_str(d, nd), dims_str(s->out, s->ndim));
+        gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "input %u %s does not broadcast to the output %s", i, dims_str(d, nd), dims_str(s->out, s->ndim));
         return -1;
       }
     }
@@ -456,35 +459,35 @@ static int spec_elementwise(const gr_tiling_rules *tr, const gr_graph *g, const 
     memcpy(s->in[i], d, nd * sizeof *d);
     s->fin[i] = (uint8_t)tensor_fmt(tr, g, &t[i], what, notes);
   }
-  return notes->nerr ? -1 : 0;
+  return notes->count[GR_SEV_ERROR] ? -1 : 0;
 }
 
 static int spec_reduce(const gr_tiling_rules *tr, const gr_graph *g, const gr_node *n, const gr_tparams *p,
-                       gr_tspec *s, gr_tnotes *notes){
+                       gr_tspec *s, gr_diags *notes){
   const gr_tensor *t = gr_graph_tensors(g, n);
   const int64_t *d, *y;
   uint32_t nd, ny, i;
   const gr_attr *a;
   char what[64];
-  if( n->n_in_desc < 1 || n->n_out_desc < 1 ){ gr_tnotes_add(notes, 1, "shape", "the node needs an input and an output descriptor"); return -1; }
+  if( n->n_in_desc < 1 || n->n_out_desc < 1 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "the node needs an input and an output descriptor"); return -1; }
   d = tensor_dims(g, &t[0], &nd);
   if( static_dims(d, nd, "input 0", notes) ) return -1;
   y = tensor_dims(g, &t[n->n_in_desc], &ny);
   if( static_dims(y, ny, "output 0", notes) ) return -1;
   if( volume(d, nd) != volume(y, ny) ){
-    gr_tnotes_add(notes, 1, "shape", "output 0 %s does not have the shape of input 0 %s", dims_str(y, ny), dims_str(d, nd));
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "output 0 %s does not have the shape of input 0 %s", dims_str(y, ny), dims_str(d, nd));
     return -1;
   }
   if( p->attr_axes && (a = gr_graph_attr(g, n, p->attr_axes))!=NULL ){
     if( a->kind==GR_ATTR_LIST_I ){
       const int64_t *ax = gr_graph_list_i64(g, a->u.list);
       if( a->n != 1 || (ax[0] != -1 && ax[0] != (int64_t)nd - 1) ){
-        gr_tnotes_add(notes, 1, "shape", "the node reduces over %s=%s; the reduce_last strategy handles only the last axis",
+        gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "the node reduces over %s=%s; the reduce_last strategy handles only the last axis",
                       p->attr_axes, a->n ? dims_str(ax, a->n) : "[]");
         return -1;
       }
     }else if( a->kind==GR_ATTR_I && a->u.i != -1 && a->u.i != (int64_t)nd - 1 ){
-      gr_tnotes_add(notes, 1, "shape", "the node reduces over %s=%lld; only the last axis is handled", p->attr_axes, (long long)a->u.i);
+      gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "the node reduces over %s=%lld; only the last axis is handled", p->attr_axes, (long long)a->u.i);
       return -1;
     }
   }
@@ -503,13 +506,13 @@ static int spec_reduce(const gr_tiling_rules *tr, const gr_graph *g, const gr_no
     uint32_t rn;
     snprintf(what, sizeof what, "input %lld", (long long)ri);
     if( ri >= n->n_in_desc ){
-      gr_tnotes_add(notes, 1, "shape", "class %s keeps input %lld resident but the node has %u inputs", p->cls, (long long)ri, n->n_in_desc);
+      gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "class %s keeps input %lld resident but the node has %u inputs", p->cls, (long long)ri, n->n_in_desc);
       return -1;
     }
     rd = tensor_dims(g, &t[ri], &rn);
     if( static_dims(rd, rn, what, notes) ) return -1;
     if( volume(rd, rn) != s->cols ){
-      gr_tnotes_add(notes, 1, "shape", "input %lld %s should hold one value per element of the last axis (%lld)",
+      gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "input %lld %s should hold one value per element of the last axis (%lld)",
                     (long long)ri, dims_str(rd, rn), (long long)s->cols);
       return -1;
     }
@@ -522,24 +525,24 @@ static int spec_reduce(const gr_tiling_rules *tr, const gr_graph *g, const gr_no
     sd = tensor_dims(g, &t[n->n_in_desc + i], &sn);
     if( static_dims(sd, sn, what, notes) ) return -1;
     if( volume(sd, sn) != s->rows ){
-      gr_tnotes_add(notes, 1, "shape", "output %u %s should hold one value per row (%lld rows)", i, dims_str(sd, sn), (long long)s->rows);
+      gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "output %u %s should hold one value per row (%lld rows)", i, dims_str(sd, sn), (long long)s->rows);
       return -1;
     }
     s->fstat[s->nstat++] = (uint8_t)tensor_fmt(tr, g, &t[n->n_in_desc + i], what, notes);
   }
   s->eps = 1e-6;
   if( p->attr_eps ) attr_float(g, n, p->attr_eps, &s->eps);
-  return notes->nerr ? -1 : 0;
+  return notes->count[GR_SEV_ERROR] ? -1 : 0;
 }
 
 static int spec_matmul(const gr_tiling_rules *tr, const gr_graph *g, const gr_node *n, const gr_tparams *p,
-                       gr_tspec *s, gr_tnotes *notes){
+                       gr_tspec *s, gr_diags *notes){
   const gr_tensor *t = gr_graph_tensors(g, n);
   const int64_t *a, *b, *c;
   uint32_t na, nb, nc, i;
   int64_t k2, lead_a, lead_b;
   if( p->in_a >= n->n_in_desc || p->in_b >= n->n_in_desc || n->n_out_desc < 1 ){
-    gr_tnotes_add(notes, 1, "shape", "class %s reads inputs %lld and %lld, but the node has %u input descriptors",
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "class %s reads inputs %lld and %lld, but the node has %u input descriptors",
                   p->cls, (long long)p->in_a, (long long)p->in_b, n->n_in_desc);
     return -1;
   }
@@ -548,7 +551,7 @@ static int spec_matmul(const gr_tiling_rules *tr, const gr_graph *g, const gr_no
   c = tensor_dims(g, &t[n->n_in_desc], &nc);
   if( static_dims(a, na, "input a", notes) || static_dims(b, nb, "input b", notes) || static_dims(c, nc, "output 0", notes) ) return -1;
   if( na < 2 || nb < 2 ){
-    gr_tnotes_add(notes, 1, "shape", "matrix inputs need 2 dims or more, got %s and %s", dims_str(a, na), dims_str(b, nb));
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "matrix inputs need 2 dims or more, got %s and %s", dims_str(a, na), dims_str(b, nb));
     return -1;
   }
   s->trans_a = attr_bool(g, n, p->attr_ta, 0);
@@ -558,7 +561,7 @@ static int spec_matmul(const gr_tiling_rules *tr, const gr_graph *g, const gr_no
   k2 = s->trans_b ? b[nb - 1] : b[nb - 2];
   s->n = s->trans_b ? b[nb - 2] : b[nb - 1];
   if( k2 != s->k ){
-    gr_tnotes_add(notes, 1, "shape", "inner dims differ: a %s%s has K=%lld, b %s%s has K=%lld", dims_str(a, na),
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "inner dims differ: a %s%s has K=%lld, b %s%s has K=%lld", dims_str(a, na),
                   s->trans_a ? " (transposed)" : "", (long long)s->k, dims_str(b, nb), s->trans_b ? " (transposed)" : "", (long long)k2);
     return -1;
   }
@@ -569,7 +572,7 @@ static int spec_matmul(const gr_tiling_rules *tr, const gr_graph *g, const gr_no
     s->batch = s->batch_a = s->batch_b = 1;
   }else{
     if( nb > 2 && na > 2 && lead_a != lead_b && lead_a != 1 && lead_b != 1 ){
-      gr_tnotes_add(notes, 1, "shape", "batch dims of %s and %s do not broadcast", dims_str(a, na), dims_str(b, nb));
+      gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "batch dims of %s and %s do not broadcast", dims_str(a, na), dims_str(b, nb));
       return -1;
     }
     s->batch_a = lead_a;
@@ -577,7 +580,7 @@ static int spec_matmul(const gr_tiling_rules *tr, const gr_graph *g, const gr_no
     s->batch = max64(lead_a, lead_b);
   }
   if( volume(c, nc) != s->batch * s->m * s->n ){
-    gr_tnotes_add(notes, 1, "shape", "output %s does not hold batch x M x N = %lld x %lld x %lld elements",
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "output %s does not hold batch x M x N = %lld x %lld x %lld elements",
                   dims_str(c, nc), (long long)s->batch, (long long)s->m, (long long)s->n);
     return -1;
   }
@@ -588,7 +591,7 @@ static int spec_matmul(const gr_tiling_rules *tr, const gr_graph *g, const gr_no
   s->ndim = 3;
   s->out[0] = s->batch; s->out[1] = s->m; s->out[2] = s->n;
   for(i = 0; i < 2; i++) s->in_ndim[i] = 0;
-  return notes->nerr ? -1 : 0;
+  return notes->count[GR_SEV_ERROR] ? -1 : 0;
 }
 
 static int parse_layout(const char *l){
@@ -600,7 +603,7 @@ static int parse_layout(const char *l){
 }
 
 static int spec_attention(const gr_tiling_rules *tr, const gr_graph *g, const gr_node *n, const gr_tparams *p,
-                          gr_tspec *s, gr_tnotes *notes){
+                          gr_tspec *s, gr_diags *notes){
   const gr_tensor *t = gr_graph_tensors(g, n);
   const int64_t *q, *k, *v, *o;
   uint32_t nq, nk, nv, no;
@@ -608,7 +611,7 @@ static int spec_attention(const gr_tiling_rules *tr, const gr_graph *g, const gr
   const gr_attr *la;
   int64_t kvh = 0;
   if( p->in_q >= n->n_in_desc || p->in_k >= n->n_in_desc || p->in_v >= n->n_in_desc || n->n_out_desc < 1 ){
-    gr_tnotes_add(notes, 1, "shape", "class %s reads query/key/value inputs %lld/%lld/%lld, but the node has %u input descriptors",
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "class %s reads query/key/value inputs %lld/%lld/%lld, but the node has %u input descriptors",
                   p->cls, (long long)p->in_q, (long long)p->in_k, (long long)p->in_v, n->n_in_desc);
     return -1;
   }
@@ -619,7 +622,7 @@ static int spec_attention(const gr_tiling_rules *tr, const gr_graph *g, const gr
   if( static_dims(q, nq, "query", notes) || static_dims(k, nk, "key", notes) || static_dims(v, nv, "value", notes)
       || static_dims(o, no, "output 0", notes) ) return -1;
   if( !attr_int(g, n, p->attr_heads, &s->heads) || s->heads < 1 ){
-    gr_tnotes_add(notes, 1, "shape", "the node has no positive integer attribute %s", p->attr_heads);
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "the node has no positive integer attribute %s", p->attr_heads);
     return -1;
   }
   if( p->attr_kv_heads ) attr_int(g, n, p->attr_kv_heads, &kvh);
@@ -627,17 +630,17 @@ static int spec_attention(const gr_tiling_rules *tr, const gr_graph *g, const gr
   if( p->attr_layout && (la = gr_graph_attr(g, n, p->attr_layout))!=NULL && la->kind==GR_ATTR_S )
     lname = gr_graph_str(g, la->u.str);
   if( (s->layout = parse_layout(lname))==0 ){
-    gr_tnotes_add(notes, 1, "shape", "input layout '%s' is not handled (BSH, BNSD, BSND)", lname ? lname : "(none)");
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "input layout '%s' is not handled (BSH, BNSD, BSND)", lname ? lname : "(none)");
     return -1;
   }
   if( s->heads % s->kv_heads ){
-    gr_tnotes_add(notes, 1, "shape", "%lld heads are not a multiple of %lld key/value heads", (long long)s->heads, (long long)s->kv_heads);
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "%lld heads are not a multiple of %lld key/value heads", (long long)s->heads, (long long)s->kv_heads);
     return -1;
   }
   if( s->layout==GR_LAYOUT_BSH ){
     if( nq != 3 || nk != 3 || nv != 3 ) goto bad_rank;
     if( q[2] % s->heads ){
-      gr_tnotes_add(notes, 1, "shape", "hidden size %lld is not a multiple of %lld heads", (long long)q[2], (long long)s->heads);
+      gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "hidden size %lld is not a multiple of %lld heads", (long long)q[2], (long long)s->heads);
       return -1;
     }
     s->b = q[0]; s->sq = q[1]; s->d = q[2] / s->heads; s->skv = k[1];
@@ -647,13 +650,13 @@ static int spec_attention(const gr_tiling_rules *tr, const gr_graph *g, const gr
     if( nq != 4 || nk != 4 || nv != 4 ) goto bad_rank;
     s->b = q[0]; s->sq = bn ? q[2] : q[1]; s->d = q[3]; s->skv = bn ? k[2] : k[1];
     if( (bn ? q[1] : q[2]) != s->heads ){
-      gr_tnotes_add(notes, 1, "shape", "query %s does not have %lld heads", dims_str(q, nq), (long long)s->heads);
+      gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "query %s does not have %lld heads", dims_str(q, nq), (long long)s->heads);
       return -1;
     }
     if( k[0] != s->b || (bn ? k[1] : k[2]) != s->kv_heads || k[3] != s->d || memcmp(k, v, 4 * sizeof *k) ) goto bad_kv;
   }
   if( volume(o, no) != s->b * s->heads * s->sq * s->d ){
-    gr_tnotes_add(notes, 1, "shape", "output %s does not have the query's %lld elements", dims_str(o, no),
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "output %s does not have the query's %lld elements", dims_str(o, no),
                   (long long)(s->b * s->heads * s->sq * s->d));
     return -1;
   }
@@ -666,35 +669,35 @@ static int spec_attention(const gr_tiling_rules *tr, const gr_graph *g, const gr
   s->fout = (uint8_t)tensor_fmt(tr, g, &t[n->n_in_desc], "output 0", notes);
   s->ndim = 4;
   s->out[0] = s->b; s->out[1] = s->heads; s->out[2] = s->sq; s->out[3] = s->d;
-  return notes->nerr ? -1 : 0;
+  return notes->count[GR_SEV_ERROR] ? -1 : 0;
 bad_rank:
-  gr_tnotes_add(notes, 1, "shape", "query %s, key %s, value %s do not have the rank of layout %s",
+  gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "query %s, key %s, value %s do not have the rank of layout %s",
                 dims_str(q, nq), dims_str(k, nk), dims_str(v, nv), lname);
   return -1;
 bad_kv:
-  gr_tnotes_add(notes, 1, "shape", "key %s / value %s do not match query %s with %lld heads and %lld key/value heads",
+  gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "key %s / value %s do not match query %s with %lld heads and %lld key/value heads",
                 dims_str(k, nk), dims_str(v, nv), dims_str(q, nq), (long long)s->heads, (long long)s->kv_heads);
   return -1;
 }
 
-int gr_tiling_spec_custom(const gr_tiling_rules *tr, const gr_graph *g, uint32_t node, gr_tspec *spec, gr_tnotes *notes){
+int gr_tiling_spec_custom(const gr_tiling_rules *tr, const gr_graph *g, uint32_t node, gr_tspec *spec, gr_diags *notes){
   const gr_node *n = &gr_graph_nodes(g)[node];
   const gr_tensor *t = gr_graph_tensors(g, n);
   const int64_t *d;
   uint32_t nd;
-  size_t before = notes->nerr;
+  size_t before = notes->count[GR_SEV_ERROR];
   spec->strategy = GR_TS_CUSTOM;
-  if( n->n_out_desc < 1 ){ gr_tnotes_add(notes, 1, "shape", "the node has no output descriptor"); return -1; }
+  if( n->n_out_desc < 1 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "the node has no output descriptor"); return -1; }
   d = tensor_dims(g, &t[n->n_in_desc], &nd);
   if( static_dims(d, nd, "output 0", notes) ) return -1;
   spec->ndim = nd;
   memcpy(spec->out, d, nd * sizeof *d);
   spec->fout = (uint8_t)tensor_fmt(tr, g, &t[n->n_in_desc], "output 0", notes);
-  return notes->nerr > before ? -1 : 0;
+  return notes->count[GR_SEV_ERROR] > before ? -1 : 0;
 }
 
 int gr_tiling_spec(const gr_tiling_rules *tr, const gr_graph *g, uint32_t node,
-                   gr_tparams *params, gr_tspec *spec, gr_tnotes *notes){
+                   gr_tparams *params, gr_tspec *spec, gr_diags *notes){
   const gr_node *n = &gr_graph_nodes(g)[node];
   const char *type = gr_graph_type_name(g, n->type);
   const char *cls = gr_tiling_class_of(tr, type);
@@ -705,7 +708,7 @@ int gr_tiling_spec(const gr_tiling_rules *tr, const gr_graph *g, uint32_t node,
   if( cls==NULL ) return GR_TS_NONE;
   memset(&err, 0, sizeof err);
   if( gr_tiling_params(tr, cls, params, &err) ){
-    gr_tnotes_add(notes, 1, "rules", "%s", err.msg);
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_RULES, "%s", err.msg);
     return GR_TS_NONE;
   }
   spec->strategy = params->strategy;
@@ -720,7 +723,7 @@ int gr_tiling_spec(const gr_tiling_rules *tr, const gr_graph *g, uint32_t node,
   }
   if( rc==0 && spec->kernel != GR_K_NONE && gr_tkernel_arity(spec->kernel) && params->strategy==GR_TS_ELEMENTWISE
       && (uint32_t)gr_tkernel_arity(spec->kernel) != spec->nin ){
-    gr_tnotes_add(notes, 1, "rules", "kernel %s takes %d input%s but the node has %u", gr_tkernel_name(spec->kernel),
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_RULES, "kernel %s takes %d input%s but the node has %u", gr_tkernel_name(spec->kernel),
                   gr_tkernel_arity(spec->kernel), gr_tkernel_arity(spec->kernel)==1 ? "" : "s", spec->nin);
   }
   return params->strategy;
@@ -889,13 +892,13 @@ static void plan_counts(gr_tplan *p){
   free(per);
 }
 
-static int finish(gr_tplan *p, const gr_tspec *s, const gr_tparams *prm, tb *t, gr_tnotes *notes){
+static int finish(gr_tplan *p, const gr_tspec *s, const gr_tparams *prm, tb *t, gr_diags *notes){
   if( t->over ){
-    gr_tnotes_add(notes, 1, "shape", "the plan needs more than %zu tiles; not enumerated", MAX_TILES);
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "the plan needs more than %zu tiles; not enumerated", MAX_TILES);
     return -1;
   }
   if( gr_tiling_layout(s, prm, p->tile, p->inner, p->buf, &p->nbuf, p->used) ){
-    gr_tnotes_add(notes, 1, "memory", "the tile %s cannot be laid out", dims_str(p->tile, p->ndim));
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_MEMORY, "the tile %s cannot be laid out", dims_str(p->tile, p->ndim));
     return -1;
   }
   plan_counts(p);
@@ -927,28 +930,28 @@ static void enum_elementwise(gr_tplan *p, tb *t, const gr_tspec *s, int64_t tota
 /* Element-wise: the flattened output is cut into per-core chunks (aligned to
 ** the UB granularity), each chunk into equal tiles no larger than the UB
 ** allows. */
-static int plan_elementwise(const gr_tspec *s, const gr_tparams *prm, const gr_tchip *chip, gr_tplan *p, gr_tnotes *notes){
+static int plan_elementwise(const gr_tspec *s, const gr_tparams *prm, const gr_tchip *chip, gr_tplan *p, gr_diags *notes){
   int64_t total = volume(s->out, s->ndim), unit, per_elem = 0, tile_max, chunk, loops, tile;
   int minb = 8, db = prm->double_buffer ? 2 : 1;
   uint32_t i, cores = gr_tchip_cores(chip, prm);
   tb t = { p, 0, 0 };
   plan_init(p, GR_TS_ELEMENTWISE, 1, &total);
-  if( total < 0 ){ gr_tnotes_add(notes, 1, "shape", "output %s is too large", dims_str(s->out, s->ndim)); return -1; }
+  if( total < 0 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "output %s is too large", dims_str(s->out, s->ndim)); return -1; }
   for(i = 0; i < s->nin; i++){
     if( gr_tfmt_bytes(s->fin[i]) < minb ) minb = gr_tfmt_bytes(s->fin[i]);
     per_elem += db * gr_tfmt_bytes(s->fin[i]);
   }
   if( gr_tfmt_bytes(s->fout) < minb ) minb = gr_tfmt_bytes(s->fout);
   per_elem += db * gr_tfmt_bytes(s->fout) + (int64_t)prm->tmp_buffers * prm->tmp_elem_bytes;
-  if( minb <= 0 || per_elem <= 0 ){ gr_tnotes_add(notes, 1, "shape", "unknown element formats"); return -1; }
+  if( minb <= 0 || per_elem <= 0 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "unknown element formats"); return -1; }
   unit = max64(1, (int64_t)prm->align / minb);
   tile_max = (int64_t)chip->cap[GR_MEM_UB] / per_elem / unit * unit;
   if( tile_max < unit ){
-    gr_tnotes_add(notes, 1, "memory", "the UB of %s (%llu bytes) cannot hold one aligned tile of %lld elements (%lld bytes per element over all buffers)",
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_MEMORY, "the UB of %s (%llu bytes) cannot hold one aligned tile of %lld elements (%lld bytes per element over all buffers)",
                   chip->soc, (unsigned long long)chip->cap[GR_MEM_UB], (long long)unit, (long long)per_elem);
     return -1;
   }
-  if( cores==0 ){ gr_tnotes_add(notes, 1, "cores", "%s has no cores for class %s", chip->soc, prm->cls); return -1; }
+  if( cores==0 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_CORES, "%s has no cores for class %s", chip->soc, prm->cls); return -1; }
   if( total==0 ){ p->tile[0] = unit; return finish(p, s, prm, &t, notes); }
   chunk = align_up(ceil_div(total, cores), unit);
   loops = ceil_div(chunk, tile_max);
@@ -982,7 +985,7 @@ static void enum_reduce(gr_tplan *p, tb *t, const gr_tspec *s, int64_t rt, int64
 
 /* Last-axis reduction: rows over cores in contiguous blocks, each core in
 ** tiles of whole rows; a row too long for the UB is cut into column chunks. */
-static int plan_reduce(const gr_tspec *s, const gr_tparams *prm, const gr_tchip *chip, gr_tplan *p, gr_tnotes *notes){
+static int plan_reduce(const gr_tspec *s, const gr_tparams *prm, const gr_tchip *chip, gr_tplan *p, gr_diags *notes){
   int64_t shape[2] = { s->rows, s->cols }, rt, dc, rpc, loops, unit;
   uint32_t cores = gr_tchip_cores(chip, prm);
   gr_tbuf bufs[GR_TMAXBUF];
@@ -991,10 +994,10 @@ static int plan_reduce(const gr_tspec *s, const gr_tparams *prm, const gr_tchip 
   int minb = gr_tfmt_bytes(s->fin[0]);
   tb t = { p, 0, 0 };
   plan_init(p, GR_TS_REDUCE_LAST, 2, shape);
-  if( s->rows < 0 || s->cols < 0 ){ gr_tnotes_add(notes, 1, "shape", "input is too large"); return -1; }
-  if( cores==0 ){ gr_tnotes_add(notes, 1, "cores", "%s has no cores for class %s", chip->soc, prm->cls); return -1; }
+  if( s->rows < 0 || s->cols < 0 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "input is too large"); return -1; }
+  if( cores==0 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_CORES, "%s has no cores for class %s", chip->soc, prm->cls); return -1; }
   if( gr_tfmt_bytes(s->fout) < minb ) minb = gr_tfmt_bytes(s->fout);
-  if( minb <= 0 ){ gr_tnotes_add(notes, 1, "shape", "unknown element formats"); return -1; }
+  if( minb <= 0 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "unknown element formats"); return -1; }
   unit = max64(1, (int64_t)prm->align / minb);
   if( s->rows==0 || s->cols==0 ){ p->tile[0] = 1; p->tile[1] = max64(1, s->cols); return finish(p, s, prm, &t, notes); }
   /* the most rows of full length that fit */
@@ -1020,7 +1023,7 @@ static int plan_reduce(const gr_tspec *s, const gr_tparams *prm, const gr_tchip 
       else hi = mid - 1;
     }
     if( lo==0 ){
-      gr_tnotes_add(notes, 1, "memory", "the UB of %s (%llu bytes) cannot hold one row chunk of %lld elements",
+      gr_tnote(notes, GR_SEV_ERROR, GR_TC_MEMORY, "the UB of %s (%llu bytes) cannot hold one row chunk of %lld elements",
                     chip->soc, (unsigned long long)chip->cap[GR_MEM_UB], (long long)unit);
       return -1;
     }
@@ -1052,7 +1055,7 @@ static void enum_matmul(gr_tplan *p, tb *t, const gr_tspec *s, uint32_t cores){
 /* Matrix multiply: search output blocks (multiples of the cube unit) and K
 ** blocks that fit L0A/L0B/L0C, L1 and the UB, minimising loops per core x the
 ** larger of compute and GM traffic per block. */
-static int plan_matmul(const gr_tspec *s, const gr_tparams *prm, const gr_tchip *chip, gr_tplan *p, gr_tnotes *notes){
+static int plan_matmul(const gr_tspec *s, const gr_tparams *prm, const gr_tchip *chip, gr_tplan *p, gr_diags *notes){
   int64_t shape[3] = { s->batch, s->m, s->n }, u = prm->unit, ku, kal, bm, bn, bk, best_bm = 0, best_bn = 0, best_bk = 0, best_bk1 = 0;
   int64_t ea = gr_tfmt_bytes(s->fin[0]), eb = gr_tfmt_bytes(s->fin[1]), eo = gr_tfmt_bytes(s->fout);
   double best = 0;
@@ -1062,8 +1065,8 @@ static int plan_matmul(const gr_tspec *s, const gr_tparams *prm, const gr_tchip 
   uint64_t used[GR_MEM_N];
   tb t = { p, 0, 0 };
   plan_init(p, GR_TS_MATMUL, 3, shape);
-  if( ea <= 0 || eb <= 0 || eo <= 0 ){ gr_tnotes_add(notes, 1, "shape", "unknown element formats"); return -1; }
-  if( cores==0 ){ gr_tnotes_add(notes, 1, "cores", "%s has no cores for class %s", chip->soc, prm->cls); return -1; }
+  if( ea <= 0 || eb <= 0 || eo <= 0 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "unknown element formats"); return -1; }
+  if( cores==0 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_CORES, "%s has no cores for class %s", chip->soc, prm->cls); return -1; }
   ku = max64(1, (int64_t)prm->k_unit_bytes / min64(ea, eb));
   kal = align_up(max64(s->k, 1), ku);
   if( s->batch==0 || s->m==0 || s->n==0 ){
@@ -1108,7 +1111,7 @@ static int plan_matmul(const gr_tspec *s, const gr_tparams *prm, const gr_tchip 
     }
   }
   if( best_bm==0 ){
-    gr_tnotes_add(notes, 1, "memory", "no block of %lld x %lld x %lld elements fits the L0A/L0B/L0C/L1/UB of %s",
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_MEMORY, "no block of %lld x %lld x %lld elements fits the L0A/L0B/L0C/L1/UB of %s",
                   (long long)u, (long long)u, (long long)ku, chip->soc);
     return -1;
   }
@@ -1134,7 +1137,7 @@ static void enum_attention(gr_tplan *p, tb *t, const gr_tspec *s, uint32_t cores
 
 /* Attention: tiles are blocks of query rows of one (batch, head); the key and
 ** value sequence is walked in blocks that fit L1/L0 and the UB. */
-static int plan_attention(const gr_tspec *s, const gr_tparams *prm, const gr_tchip *chip, gr_tplan *p, gr_tnotes *notes){
+static int plan_attention(const gr_tspec *s, const gr_tparams *prm, const gr_tchip *chip, gr_tplan *p, gr_diags *notes){
   int64_t u = prm->unit, sq, skv, best_sq = 0, best_kv = 0, dp = align_up(s->d, u);
   int64_t eq = gr_tfmt_bytes(s->fin[0]), ek = gr_tfmt_bytes(s->fin[1]), eo = gr_tfmt_bytes(s->fout);
   double best = 0;
@@ -1144,8 +1147,8 @@ static int plan_attention(const gr_tspec *s, const gr_tparams *prm, const gr_tch
   uint64_t used[GR_MEM_N];
   tb t = { p, 0, 0 };
   plan_init(p, GR_TS_ATTENTION, 4, s->out);
-  if( eq <= 0 || ek <= 0 || eo <= 0 ){ gr_tnotes_add(notes, 1, "shape", "unknown element formats"); return -1; }
-  if( cores==0 ){ gr_tnotes_add(notes, 1, "cores", "%s has no cores for class %s", chip->soc, prm->cls); return -1; }
+  if( eq <= 0 || ek <= 0 || eo <= 0 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "unknown element formats"); return -1; }
+  if( cores==0 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_CORES, "%s has no cores for class %s", chip->soc, prm->cls); return -1; }
   if( s->b==0 || s->heads==0 || s->sq==0 || s->d==0 ){
     p->tile[0] = p->tile[1] = 1; p->tile[2] = u; p->tile[3] = max64(1, s->d); p->inner[0] = u;
     return finish(p, s, prm, &t, notes);
@@ -1167,7 +1170,7 @@ static int plan_attention(const gr_tspec *s, const gr_tparams *prm, const gr_tch
     }
   }
   if( best_sq==0 ){
-    gr_tnotes_add(notes, 1, "memory", "no block of %lld query rows x %lld key rows (head dim %lld) fits the memories of %s",
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_MEMORY, "no block of %lld query rows x %lld key rows (head dim %lld) fits the memories of %s",
                   (long long)u, (long long)u, (long long)s->d, chip->soc);
     return -1;
   }
@@ -1178,10 +1181,10 @@ static int plan_attention(const gr_tspec *s, const gr_tparams *prm, const gr_tch
 }
 
 int gr_tiling_plan(const gr_tspec *spec, const gr_tparams *params, const gr_tchip *chip,
-                   gr_tplan *plan, gr_tnotes *notes){
+                   gr_tplan *plan, gr_diags *notes){
   memset(plan, 0, sizeof *plan);
   if( chip->cap[GR_MEM_UB]==0 ){
-    gr_tnotes_add(notes, 1, "memory", "%s has no UB (0 bytes)", chip->soc);
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_MEMORY, "%s has no UB (0 bytes)", chip->soc);
     return -1;
   }
   switch( spec->strategy ){
@@ -1190,21 +1193,21 @@ int gr_tiling_plan(const gr_tspec *spec, const gr_tparams *params, const gr_tchi
     case GR_TS_MATMUL: return plan_matmul(spec, params, chip, plan, notes);
     case GR_TS_ATTENTION: return plan_attention(spec, params, chip, plan, notes);
     case GR_TS_CUSTOM:
-      gr_tnotes_add(notes, 1, "rules", "class %s is tiled by a Lua hook, and none is registered for this op type", params->cls);
+      gr_tnote(notes, GR_SEV_ERROR, GR_TC_RULES, "class %s is tiled by a Lua hook, and none is registered for this op type", params->cls);
       return -1;
     default:
-      gr_tnotes_add(notes, 1, "rules", "no strategy");
+      gr_tnote(notes, GR_SEV_ERROR, GR_TC_RULES, "no strategy");
       return -1;
   }
 }
 
 int gr_tiling_replan(const gr_tspec *s, const gr_tparams *prm, const gr_tchip *chip, const gr_tplan *like,
-                     gr_tplan *p, gr_tnotes *notes){
+                     gr_tplan *p, gr_diags *notes){
   uint32_t cores = gr_tchip_cores(chip, prm);
   tb t = { p, 0, 0 };
   int64_t shape[4];
   memset(p, 0, sizeof *p);
-  if( cores==0 ){ gr_tnotes_add(notes, 1, "cores", "%s has no cores for class %s", chip->soc, prm->cls); return -1; }
+  if( cores==0 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_CORES, "%s has no cores for class %s", chip->soc, prm->cls); return -1; }
   switch( s->strategy ){
     case GR_TS_ELEMENTWISE: {
       int64_t total = volume(s->out, s->ndim), tile = like->tile[0];
@@ -1240,7 +1243,7 @@ int gr_tiling_replan(const gr_tspec *s, const gr_tparams *prm, const gr_tchip *c
       if( s->b > 0 && s->heads > 0 && s->sq > 0 ) enum_attention(p, &t, s, cores);
       break;
     default:
-      gr_tnotes_add(notes, 1, "rules", "no strategy to replan");
+      gr_tnote(notes, GR_SEV_ERROR, GR_TC_RULES, "no strategy to replan");
       return -1;
   }
   return finish(p, s, prm, &t, notes);
@@ -1274,28 +1277,28 @@ int gr_tplan_copy(gr_tplan *dst, const gr_tplan *src){
 
 /* ------------------------------------------------------------------ custom (Lua) plans */
 
-int gr_tplan_from_custom(gr_tplan *plan, const gr_tcustom *c, const gr_tspec *spec,
-                         const gr_tparams *params, gr_tnotes *notes){
+int gr_tplan_from_custom(gr_tplan *plan, const gr_custom_tiling *c, const gr_tspec *spec,
+                         const gr_tparams *params, gr_diags *notes){
   uint32_t d;
   size_t i;
   (void)params;
   memset(plan, 0, sizeof *plan);
   plan->strategy = GR_TS_CUSTOM;
   if( c->ndim==0 || c->ndim > GR_TMAXDIM || c->ndim != spec->ndim ){
-    gr_tnotes_add(notes, 1, "shape", "the hook's tiling has %u dims; the output %s has %u", c->ndim, dims_str(spec->out, spec->ndim), spec->ndim);
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "the hook's tiling has %u dims; the output %s has %u", c->ndim, dims_str(spec->out, spec->ndim), spec->ndim);
     return -1;
   }
   if( c->ntiles && (c->offsets==NULL || c->sizes==NULL) ){
-    gr_tnotes_add(notes, 1, "shape", "the hook's tiling lists %zu tiles without offsets or sizes", c->ntiles);
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "the hook's tiling lists %zu tiles without offsets or sizes", c->ntiles);
     return -1;
   }
   if( c->ntiles > MAX_TILES ){
-    gr_tnotes_add(notes, 1, "shape", "the hook's tiling has %zu tiles, more than the %zu checked", c->ntiles, MAX_TILES);
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "the hook's tiling has %zu tiles, more than the %zu checked", c->ntiles, MAX_TILES);
     return -1;
   }
   plan->ndim = c->ndim;
   memcpy(plan->shape, spec->out, c->ndim * sizeof *plan->shape);
-  for(d = 0; d < c->ndim; d++) plan->tile[d] = c->tile_shape ? c->tile_shape[d] : 0;
+  for(d = 0; d < c->ndim; d++) plan->tile[d] = c->tile_shape[d];
   plan->block_dim = c->block_dim;
   plan->ntiles = c->ntiles;
   if( c->ntiles ){
@@ -1372,7 +1375,7 @@ static void tile_text(gr_buf *b, const gr_tplan *p, size_t t){
 
 /* Coverage by coordinate compression: the boundaries of every tile cut each
 ** dim into intervals; every cell of the resulting grid must be covered once. */
-static void check_coverage(const gr_tplan *p, gr_tnotes *notes){
+static void check_coverage(const gr_tplan *p, gr_diags *notes){
   int64_t *cuts[GR_TMAXDIM];
   size_t ncut[GR_TMAXDIM], i, t;
   uint32_t d, nd = p->ndim;
@@ -1381,7 +1384,7 @@ static void check_coverage(const gr_tplan *p, gr_tnotes *notes){
   uint8_t *cnt;
   int64_t total = volume(p->shape, nd);
   if( total==0 ) return;
-  if( total < 0 ){ gr_tnotes_add(notes, 1, "coverage", "the output is too large to check"); return; }
+  if( total < 0 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_COVERAGE, "the output is too large to check"); return; }
   for(d = 0; d < nd; d++){
     size_t n = 0;
     cuts[d] = gr_xmalloc((2 * p->ntiles + 2) * sizeof *cuts[d]);
@@ -1398,7 +1401,7 @@ static void check_coverage(const gr_tplan *p, gr_tnotes *notes){
     else cells *= ncut[d] - 1;
   }
   if( cells > MAX_CELLS ){
-    gr_tnotes_add(notes, 1, "coverage", "the tiles cut the output into more than %llu distinct blocks; coverage cannot be checked, so the plan is not accepted",
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_COVERAGE, "the tiles cut the output into more than %llu distinct blocks; coverage cannot be checked, so the plan is not accepted",
                   (unsigned long long)MAX_CELLS);
     goto out;
   }
@@ -1448,12 +1451,12 @@ static void check_coverage(const gr_tplan *p, gr_tnotes *notes){
         ext[d] = cuts[d][k + 1] - cuts[d][k];
       }
       gap_elems = v;
-      gr_tnotes_add(notes, 1, "coverage", "element %s of the output %s is covered by no tile (gap of extent %s)",
+      gr_tnote(notes, GR_SEV_ERROR, GR_TC_COVERAGE, "element %s of the output %s is covered by no tile (gap of extent %s)",
                     dims_str(pt, nd), dims_str(p->shape, nd), dims_str(ext, nd));
     }else gap_elems += v;
   }
   if( gap_cells ){
-    gr_tnotes_add(notes, 1, "coverage", "%llu of %lld output elements are never computed (%llu gap block%s)",
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_COVERAGE, "%llu of %lld output elements are never computed (%llu gap block%s)",
                   (unsigned long long)gap_elems, (long long)total, (unsigned long long)gap_cells, gap_cells==1 ? "" : "s");
   }
   if( over_cell != UINT64_MAX ){
@@ -1470,7 +1473,7 @@ static void check_coverage(const gr_tplan *p, gr_tnotes *notes){
     gr_buf_init(&b1); gr_buf_init(&b2);
     tile_text(&b1, p, over_tile);
     if( other < p->ntiles ) tile_text(&b2, p, other);
-    gr_tnotes_add(notes, 1, "coverage", "tiles %zu %s and %zu %s overlap at element %s: %llu output elements are computed more than once",
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_COVERAGE, "tiles %zu %s and %zu %s overlap at element %s: %llu output elements are computed more than once",
                   other, other < p->ntiles ? gr_buf_cstr(&b2) : "?", over_tile, gr_buf_cstr(&b1), dims_str(pt, nd),
                   (unsigned long long)over_elems);
     gr_buf_free(&b1); gr_buf_free(&b2);
@@ -1489,8 +1492,8 @@ static void bufs_text(gr_buf *b, const gr_tbuf *buf, size_t n, int level){
   }
 }
 
-size_t gr_tiling_validate(gr_tplan *p, const gr_tspec *s, const gr_tparams *prm, const gr_tchip *chip, gr_tnotes *notes){
-  size_t before = notes->nerr, t, i, j, tails = 0, reported = 0;
+size_t gr_tiling_validate(gr_tplan *p, const gr_tspec *s, const gr_tparams *prm, const gr_tchip *chip, gr_diags *notes){
+  size_t before = notes->count[GR_SEV_ERROR], t, i, j, tails = 0, reported = 0;
   uint32_t d, nd = p->ndim, cores = gr_tchip_cores(chip, prm);
   gr_tbuf need[GR_TMAXBUF];
   size_t nneed = 0;
@@ -1499,17 +1502,17 @@ size_t gr_tiling_validate(gr_tplan *p, const gr_tspec *s, const gr_tparams *prm,
   int lay_ok;
 
   if( nd==0 || nd > GR_TMAXDIM ){
-    gr_tnotes_add(notes, 1, "shape", "the plan has %u dims", nd);
-    return notes->nerr - before;
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "the plan has %u dims", nd);
+    return notes->count[GR_SEV_ERROR] - before;
   }
   total = volume(p->shape, nd);
   /* ---- cores ---- */
-  if( p->ntiles && p->block_dim==0 ) gr_tnotes_add(notes, 1, "cores", "block_dim is 0 but the plan has %zu tiles", p->ntiles);
+  if( p->ntiles && p->block_dim==0 ) gr_tnote(notes, GR_SEV_ERROR, GR_TC_CORES, "block_dim is 0 but the plan has %zu tiles", p->ntiles);
   if( p->block_dim > cores )
-    gr_tnotes_add(notes, 1, "cores", "block_dim %u exceeds the %u cores %s has for class %s", p->block_dim, cores, chip->soc, prm->cls);
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_CORES, "block_dim %u exceeds the %u cores %s has for class %s", p->block_dim, cores, chip->soc, prm->cls);
   /* ---- the nominal tile ---- */
   for(d = 0; d < nd; d++) if( p->tile[d] <= 0 ){
-    gr_tnotes_add(notes, 1, "shape", "the tile shape %s has a dim below 1", dims_str(p->tile, nd));
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "the tile shape %s has a dim below 1", dims_str(p->tile, nd));
     break;
   }
   /* ---- every tile: bounds, extent, core ---- */
@@ -1523,16 +1526,16 @@ size_t gr_tiling_validate(gr_tplan *p, const gr_tspec *s, const gr_tparams *prm,
     int bad = 0, tail = 0;
     for(d = 0; d < nd; d++){
       if( l[d] < 1 ){
-        if( reported++ < 8 ) gr_tnotes_add(notes, 1, "bounds", "tile %zu has extent %lld in dim %u (an empty tile)", t, (long long)l[d], d);
+        if( reported++ < 8 ) gr_tnote(notes, GR_SEV_ERROR, GR_TC_BOUNDS, "tile %zu has extent %lld in dim %u (an empty tile)", t, (long long)l[d], d);
         bad = 1; break;
       }
       if( o[d] < 0 || o[d] + l[d] > p->shape[d] ){
-        if( reported++ < 8 ) gr_tnotes_add(notes, 1, "bounds", "tile %zu covers [%lld, %lld) in dim %u, outside the output's [0, %lld)",
+        if( reported++ < 8 ) gr_tnote(notes, GR_SEV_ERROR, GR_TC_BOUNDS, "tile %zu covers [%lld, %lld) in dim %u, outside the output's [0, %lld)",
                                            t, (long long)o[d], (long long)(o[d] + l[d]), d, (long long)p->shape[d]);
         bad = 1;
       }
       if( p->tile[d] > 0 && l[d] > p->tile[d] ){
-        if( reported++ < 8 ) gr_tnotes_add(notes, 1, "shape", "tile %zu has extent %lld in dim %u, larger than the tile shape %s its buffers are sized for",
+        if( reported++ < 8 ) gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "tile %zu has extent %lld in dim %u, larger than the tile shape %s its buffers are sized for",
                                            t, (long long)l[d], d, dims_str(p->tile, nd));
         bad = 1;
       }
@@ -1543,19 +1546,19 @@ size_t gr_tiling_validate(gr_tplan *p, const gr_tspec *s, const gr_tparams *prm,
     if( tail ) tails++;
     if( !bad && v > maxvol ) maxvol = v;
     if( p->core[t] >= p->block_dim ){
-      if( reported++ < 8 ) gr_tnotes_add(notes, 1, "cores", "tile %zu is assigned to core %u, beyond block_dim %u", t, p->core[t], p->block_dim);
+      if( reported++ < 8 ) gr_tnote(notes, GR_SEV_ERROR, GR_TC_CORES, "tile %zu is assigned to core %u, beyond block_dim %u", t, p->core[t], p->block_dim);
       continue;
     }
     if( !bad ) load[p->core[t]] += (uint64_t)v;
     ntl[p->core[t]]++;
   }
-  if( reported > 8 ) gr_tnotes_add(notes, 1, "bounds", "%zu tile problems in all (the first 8 are listed)", reported);
+  if( reported > 8 ) gr_tnote(notes, GR_SEV_ERROR, GR_TC_BOUNDS, "%zu tile problems in all (the first 8 are listed)", reported);
   /* ---- coverage ---- */
   check_coverage(p, notes);
   /* ---- memory: recompute what the nominal tile needs ---- */
   lay_ok = gr_tiling_layout(s, prm, p->tile, p->inner, need, &nneed, needu)==0;
   if( !lay_ok ){
-    gr_tnotes_add(notes, 1, "memory", "the tile shape %s (inner %lld, %lld) cannot be laid out", dims_str(p->tile, nd),
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_MEMORY, "the tile shape %s (inner %lld, %lld) cannot be laid out", dims_str(p->tile, nd),
                   (long long)p->inner[0], (long long)p->inner[1]);
   }else{
     int lvl;
@@ -1566,28 +1569,28 @@ size_t gr_tiling_validate(gr_tplan *p, const gr_tspec *s, const gr_tparams *prm,
         gr_buf b;
         gr_buf_init(&b);
         bufs_text(&b, need, nneed, lvl);
-        gr_tnotes_add(notes, 1, "memory", "the %s working set of tile %s is %llu bytes (%s), more than the %llu bytes of %s's %s",
+        gr_tnote(notes, GR_SEV_ERROR, GR_TC_MEMORY, "the %s working set of tile %s is %llu bytes (%s), more than the %llu bytes of %s's %s",
                       gr_tmem_name(lvl), dims_str(p->tile, nd), (unsigned long long)needed, b.n ? gr_buf_cstr(&b) : "declared",
                       (unsigned long long)chip->cap[lvl], chip->soc, gr_tmem_name(lvl));
         gr_buf_free(&b);
       }
       if( p->used[lvl] < needu[lvl] || (p->strategy != GR_TS_CUSTOM && p->used[lvl] != needu[lvl]) ){
-        gr_tnotes_add(notes, 1, "stated", "the plan states %llu bytes of %s, but tile %s needs %llu",
+        gr_tnote(notes, GR_SEV_ERROR, GR_TC_STATED, "the plan states %llu bytes of %s, but tile %s needs %llu",
                       (unsigned long long)p->used[lvl], gr_tmem_name(lvl), dims_str(p->tile, nd), (unsigned long long)needu[lvl]);
       }
     }
     /* buffer by buffer (built-in strategies state each one) */
     if( p->strategy != GR_TS_CUSTOM ){
-      if( p->nbuf != nneed ) gr_tnotes_add(notes, 1, "stated", "the plan states %zu buffers, the tile needs %zu", p->nbuf, nneed);
+      if( p->nbuf != nneed ) gr_tnote(notes, GR_SEV_ERROR, GR_TC_STATED, "the plan states %zu buffers, the tile needs %zu", p->nbuf, nneed);
       for(i = 0; i < nneed && i < p->nbuf; i++){
         const gr_tbuf *a = &p->buf[i], *b = &need[i];
         if( strcmp(a->name, b->name) || a->level != b->level ){
-          gr_tnotes_add(notes, 1, "stated", "buffer %zu is %s in %s, expected %s in %s", i, a->name, gr_tmem_name(a->level), b->name, gr_tmem_name(b->level));
+          gr_tnote(notes, GR_SEV_ERROR, GR_TC_STATED, "buffer %zu is %s in %s, expected %s in %s", i, a->name, gr_tmem_name(a->level), b->name, gr_tmem_name(b->level));
         }else if( a->bytes < b->bytes ){
-          gr_tnotes_add(notes, 1, "stated", "buffer %s states %llu bytes, but tile %s needs %llu (with padding to %u bytes)",
+          gr_tnote(notes, GR_SEV_ERROR, GR_TC_STATED, "buffer %s states %llu bytes, but tile %s needs %llu (with padding to %u bytes)",
                         a->name, (unsigned long long)a->bytes, dims_str(p->tile, nd), (unsigned long long)b->bytes, prm->align);
         }else if( a->copies < b->copies ){
-          gr_tnotes_add(notes, 1, "stated", "buffer %s states %u cop%s, but double buffering needs %u", a->name, a->copies,
+          gr_tnote(notes, GR_SEV_ERROR, GR_TC_STATED, "buffer %s states %u cop%s, but double buffering needs %u", a->name, a->copies,
                         a->copies==1 ? "y" : "ies", b->copies);
         }
       }
@@ -1597,16 +1600,16 @@ size_t gr_tiling_validate(gr_tplan *p, const gr_tspec *s, const gr_tparams *prm,
   for(i = 0; i < p->nbuf; i++){
     const gr_tbuf *a = &p->buf[i];
     if( prm->align && (a->bytes % prm->align || a->offset % prm->align) )
-      gr_tnotes_add(notes, 1, "alignment", "buffer %s (%llu bytes at offset %llu in %s) is not aligned to %u bytes",
+      gr_tnote(notes, GR_SEV_ERROR, GR_TC_ALIGNMENT, "buffer %s (%llu bytes at offset %llu in %s) is not aligned to %u bytes",
                     a->name, (unsigned long long)a->bytes, (unsigned long long)a->offset, gr_tmem_name(a->level), prm->align);
     if( a->level < GR_MEM_N && a->offset + a->bytes * a->copies > chip->cap[a->level] )
-      gr_tnotes_add(notes, 1, "memory", "buffer %s ends at byte %llu of %s, beyond its %llu bytes", a->name,
+      gr_tnote(notes, GR_SEV_ERROR, GR_TC_MEMORY, "buffer %s ends at byte %llu of %s, beyond its %llu bytes", a->name,
                     (unsigned long long)(a->offset + a->bytes * a->copies), gr_tmem_name(a->level), (unsigned long long)chip->cap[a->level]);
     for(j = 0; j < i; j++){
       const gr_tbuf *b = &p->buf[j];
       if( a->level==b->level && a->bytes && b->bytes && a->offset < b->offset + b->bytes * b->copies
           && b->offset < a->offset + a->bytes * a->copies )
-        gr_tnotes_add(notes, 1, "alignment", "buffers %s [%llu, %llu) and %s [%llu, %llu) overlap in %s", b->name,
+        gr_tnote(notes, GR_SEV_ERROR, GR_TC_ALIGNMENT, "buffers %s [%llu, %llu) and %s [%llu, %llu) overlap in %s", b->name,
                       (unsigned long long)b->offset, (unsigned long long)(b->offset + b->bytes * b->copies), a->name,
                       (unsigned long long)a->offset, (unsigned long long)(a->offset + a->bytes * a->copies), gr_tmem_name(a->level));
     }
@@ -1614,10 +1617,10 @@ size_t gr_tiling_validate(gr_tplan *p, const gr_tspec *s, const gr_tparams *prm,
   /* ---- stated counts ---- */
   for(i = 0; i < p->block_dim; i++) if( ntl[i] > maxtiles ) maxtiles = ntl[i];
   if( p->loops_per_core != maxtiles )
-    gr_tnotes_add(notes, 1, "stated", "the plan states %llu loops per core, but its busiest core runs %llu tiles",
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_STATED, "the plan states %llu loops per core, but its busiest core runs %llu tiles",
                   (unsigned long long)p->loops_per_core, (unsigned long long)maxtiles);
   if( p->tail_tiles != tails )
-    gr_tnotes_add(notes, 1, "stated", "the plan states %zu tail tiles, but %zu tiles are smaller than the tile shape %s",
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_STATED, "the plan states %zu tail tiles, but %zu tiles are smaller than the tile shape %s",
                   p->tail_tiles, tails, dims_str(p->tile, nd));
   /* ---- balance ---- */
   p->imbalance = 0;
@@ -1631,12 +1634,12 @@ size_t gr_tiling_validate(gr_tplan *p, const gr_tspec *s, const gr_tparams *prm,
     }
     p->imbalance = mean > 0 ? (double)maxload / mean - 1.0 : 0;
     if( idle )
-      gr_tnotes_add(notes, 1, "balance", "%u of the %u cores of block_dim have no tile (core %u is the first)", idle, p->block_dim, first_idle);
+      gr_tnote(notes, GR_SEV_ERROR, GR_TC_BALANCE, "%u of the %u cores of block_dim have no tile (core %u is the first)", idle, p->block_dim, first_idle);
     else if( maxload > minload + (uint64_t)maxvol )
-      gr_tnotes_add(notes, 1, "balance", "the busiest core computes %llu elements and the least busy %llu: a spread of more than one tile (%lld elements), imbalance %.1f%%",
+      gr_tnote(notes, GR_SEV_ERROR, GR_TC_BALANCE, "the busiest core computes %llu elements and the least busy %llu: a spread of more than one tile (%lld elements), imbalance %.1f%%",
                     (unsigned long long)maxload, (unsigned long long)minload, (long long)maxvol, 100.0 * p->imbalance);
   }
   free(load);
   free(ntl);
-  return notes->nerr - before;
+  return notes->count[GR_SEV_ERROR] - before;
 }

@@ -16,7 +16,7 @@
 ** Ownership: a gr_tiling_rules borrows the rule set it was built from (which
 ** must outlive it) and owns nothing else. A gr_tplan owns its tile arrays
 ** (free with gr_tplan_free; a zeroed plan is empty and safe to free).
-** gr_tnotes owns its messages (gr_tnotes_free). gr_tspec and gr_tchip are
+** Findings go to a gr_diags the caller owns. gr_tspec and gr_tchip are
 ** plain values; their string pointers borrow the rule set or the graph.
 */
 #ifndef GR_TILING_H
@@ -24,6 +24,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "base/diag.h"
 #include "lang/ruleset.h"
 #include "model/graph.h"
 
@@ -45,7 +46,6 @@ enum gr_tfmt { GR_FMT_NONE = 0, GR_FMT_FP16, GR_FMT_BF16, GR_FMT_FP32, GR_FMT_FP
                GR_FMT_I8, GR_FMT_U8, GR_FMT_I16, GR_FMT_U16, GR_FMT_I32, GR_FMT_U32,
                GR_FMT_I64, GR_FMT_U64, GR_FMT_N };
 int gr_tfmt_bytes(int fmt);
-const char *gr_tfmt_name(int fmt);
 int gr_tfmt_parse(const char *s);          /* GR_FMT_NONE when unknown */
 
 /* CPU kernels (tiling_exec.c) */
@@ -57,19 +57,20 @@ int gr_tkernel_parse(const char *s);
 const char *gr_tkernel_name(int k);
 int gr_tkernel_arity(int k);               /* element-wise inputs; 0 for the others */
 
-/* ---- findings: a failed check is an error with the numbers that broke it ---- */
-typedef struct gr_tnote {
-  int error;                  /* 1 error, 0 warning / remark */
-  const char *check;          /* "memory", "coverage", "bounds", "cores", "balance", "stated",
-                                 "alignment", "shape", "rules", "execute" (static strings) */
-  char *msg;
-} gr_tnote;
-typedef struct gr_tnotes { gr_tnote *v; size_t n, cap, nerr; } gr_tnotes;
-void gr_tnotes_init(gr_tnotes *t);
-void gr_tnotes_add(gr_tnotes *t, int error, const char *check, const char *fmt, ...)
+/* ---- findings ----
+** Tiling reports on the shared diagnostic carrier (base/diag.h): a failed
+** check is a GR_SEV_ERROR diagnostic with the numbers that broke it, remarks
+** are notes. Every finding carries the stable code of its check ("GR0301" ..
+** "GR0312", listed in doc/json-schema.md); reporters show the check's name. */
+enum gr_tcheck { GR_TC_NONE = 0, GR_TC_MEMORY, GR_TC_STATED, GR_TC_ALIGNMENT, GR_TC_BOUNDS, GR_TC_SHAPE,
+                 GR_TC_COVERAGE, GR_TC_CORES, GR_TC_BALANCE, GR_TC_RULES, GR_TC_HOOK, GR_TC_EXECUTE,
+                 GR_TC_LIMIT, GR_TC_N };
+const char *gr_tcheck_name(int check);     /* "memory", "stated", ... */
+const char *gr_tcheck_code(int check);     /* "GR0301", ...; NULL for GR_TC_NONE */
+int gr_tcheck_of(const gr_diag *d);        /* the check of a tiling finding (from its code), or GR_TC_NONE */
+gr_diag *gr_tnote(gr_diags *d, gr_severity sev, int check, const char *fmt, ...)
   __attribute__((format(printf, 4, 5)));
-int  gr_tnotes_has(const gr_tnotes *t, const char *check);   /* an error of that check */
-void gr_tnotes_free(gr_tnotes *t);
+int gr_tdiags_has(const gr_diags *d, int check);   /* an error of that check */
 
 /* ---- what the rule set says ---- */
 typedef struct gr_tparams {
@@ -170,21 +171,21 @@ int  gr_tplan_copy(gr_tplan *dst, const gr_tplan *src);   /* deep copy; 0 */
 ** strategy (GR_TS_NONE when the op type has no class), with problems that make
 ** the node untileable added to notes as errors. */
 int gr_tiling_spec(const gr_tiling_rules *tr, const gr_graph *g, uint32_t node,
-                   gr_tparams *params, gr_tspec *spec, gr_tnotes *notes);
+                   gr_tparams *params, gr_tspec *spec, gr_diags *notes);
 
 /* The spec of a node tiled by a Lua hook: its output 0 (shape, format). */
-int gr_tiling_spec_custom(const gr_tiling_rules *tr, const gr_graph *g, uint32_t node, gr_tspec *spec, gr_tnotes *notes);
+int gr_tiling_spec_custom(const gr_tiling_rules *tr, const gr_graph *g, uint32_t node, gr_tspec *spec, gr_diags *notes);
 
 /* Plans with the strategy of params. Returns 0, or -1 with an error in notes
 ** (nothing fits, bad shapes). */
 int gr_tiling_plan(const gr_tspec *spec, const gr_tparams *params, const gr_tchip *chip,
-                   gr_tplan *plan, gr_tnotes *notes);
+                   gr_tplan *plan, gr_diags *notes);
 
 /* Enumerates the tiles of spec with the tile shape and inner blocks of an
 ** existing plan `like` (used to execute a plan's tiles over scaled-down
 ** shapes); the buffers are those of `like`'s tile. */
 int gr_tiling_replan(const gr_tspec *spec, const gr_tparams *params, const gr_tchip *chip,
-                     const gr_tplan *like, gr_tplan *plan, gr_tnotes *notes);
+                     const gr_tplan *like, gr_tplan *plan, gr_diags *notes);
 
 /* The buffer layout a tile shape needs (used by the planner and, independently
 ** of what a plan states, by validation). Returns -1 with a note when the
@@ -199,26 +200,25 @@ int gr_tiling_layout(const gr_tspec *spec, const gr_tparams *params, const int64
 ** agree. Every failed check is an error note with its numbers. Sets
 ** plan->imbalance. Returns the number of errors added. */
 size_t gr_tiling_validate(gr_tplan *plan, const gr_tspec *spec, const gr_tparams *params,
-                          const gr_tchip *chip, gr_tnotes *notes);
+                          const gr_tchip *chip, gr_diags *notes);
 
-/* ---- custom (Lua) tilings ---- */
-/* The fields of hooks.h's gr_custom_tiling, borrowed. */
-typedef struct gr_tcustom {
-  uint32_t block_dim, ndim;
-  const int64_t *tile_shape;          /* ndim */
-  size_t ntiles;
-  const int64_t *offsets, *sizes;     /* ntiles x ndim */
-  const uint32_t *cores;              /* ntiles, or NULL: round robin */
-  uint64_t ub_bytes, l1_bytes, l0a_bytes, l0b_bytes, l0c_bytes;   /* declared totals */
-  uint32_t buffers;
-  int double_buffer;
-} gr_tcustom;
+/* ---- custom (Lua) tilings ----
+** The plan a Lua tiling function returns (filled by the hooks' tiling bridge,
+** which owns and frees the arrays: gr_custom_tiling_free in hooks/hooks.h).
+** This is the only definition of the struct. */
+typedef struct gr_custom_tiling {
+  uint32_t block_dim, ndim;           /* cores used; rank of the tiled output */
+  int64_t tile_shape[GR_TMAXDIM];
+  size_t ntiles; int64_t *offsets, *sizes; uint32_t *cores;   /* ntiles*ndim offsets/sizes, ntiles cores (NULL: round robin) */
+  uint64_t ub_bytes, l1_bytes, l0a_bytes, l0b_bytes, l0c_bytes;   /* resident bytes per tile, declared */
+  uint32_t buffers; int double_buffer;
+} gr_custom_tiling;
 /* Converts a hook's tiling into a plan over the spec's output (spec->out,
 ** spec->ndim, spec->fout; strategy GR_TS_CUSTOM). Malformed input (ndim of 0
 ** or above GR_TMAXDIM, ndim different from the output's) is an error note and
 ** returns -1; everything else is left for gr_tiling_validate to judge. */
-int gr_tplan_from_custom(gr_tplan *plan, const gr_tcustom *c, const gr_tspec *spec,
-                         const gr_tparams *params, gr_tnotes *notes);
+int gr_tplan_from_custom(gr_tplan *plan, const gr_custom_tiling *c, const gr_tspec *spec,
+                         const gr_tparams *params, gr_diags *notes);
 
 /* ---- execution (tiling_exec.c) ---- */
 #define GR_TEXEC_MAX_ELEMS  (1 << 21)     /* largest tensor executed, elements */
@@ -248,10 +248,10 @@ int gr_tspec_scale(const gr_tspec *spec, gr_tspec *out, char *text, size_t ntext
 ** sizes, and compares with the untiled reference. Problems (a plan the
 ** staging cannot hold, a mismatch) are error notes with check "execute". */
 int gr_tiling_run(const gr_tspec *spec, const gr_tparams *params, const gr_tchip *chip,
-                  const gr_tplan *plan, uint64_t seed, gr_texec *x, gr_tnotes *notes);
+                  const gr_tplan *plan, uint64_t seed, gr_texec *x, gr_diags *notes);
 
 /* Scales when needed, replans, validates and runs. */
 int gr_tiling_execute(const gr_tspec *spec, const gr_tparams *params, const gr_tchip *chip,
-                      const gr_tplan *plan, uint64_t seed, gr_texec *x, gr_tnotes *notes);
+                      const gr_tplan *plan, uint64_t seed, gr_texec *x, gr_diags *notes);
 
 #endif

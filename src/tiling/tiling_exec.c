@@ -202,7 +202,7 @@ typedef struct xc {
   const gr_tchip *chip;
   const gr_tplan *p;
   gr_texec *x;
-  gr_tnotes *notes;
+  gr_diags *notes;
   uint8_t *mem[GR_MEM_N];
   uint64_t *iter;             /* per core: tiles run so far (ping-pong choice) */
   uint64_t seed;
@@ -220,7 +220,7 @@ static uint8_t *bufp(xc *c, const gr_tbuf *b, uint64_t k, uint64_t need, size_t 
   if( b==NULL ) return NULL;
   if( need > b->bytes ){
     if( c->bad_tiles++ < 4 )
-      gr_tnotes_add(c->notes, 1, "execute", "tile %zu needs %llu bytes in buffer %s, which holds %llu: the tile is not executed",
+      gr_tnote(c->notes, GR_SEV_ERROR, GR_TC_EXECUTE, "tile %zu needs %llu bytes in buffer %s, which holds %llu: the tile is not executed",
                     tile, (unsigned long long)need, b->name, (unsigned long long)b->bytes);
     return NULL;
   }
@@ -233,7 +233,7 @@ static uint64_t next_iter(xc *c, size_t t){
 }
 
 static void tile_skip(xc *c, size_t t, const char *why){
-  if( c->bad_tiles++ < 4 ) gr_tnotes_add(c->notes, 1, "execute", "tile %zu is not executed: %s", t, why);
+  if( c->bad_tiles++ < 4 ) gr_tnote(c->notes, GR_SEV_ERROR, GR_TC_EXECUTE, "tile %zu is not executed: %s", t, why);
 }
 
 /* ------------------------------------------------------------------ compare */
@@ -523,11 +523,11 @@ static void run_matmul(xc *c){
   A = gen(&g, na, s->fin[0], -1, 1);
   Bm = gen(&g, nb, s->fin[1], -1, 1);
   if( c->prm->acc_bytes != 4 ){
-    gr_tnotes_add(c->notes, 1, "execute", "the executor accumulates in FP32 (acc_bytes 4), the class says %u", c->prm->acc_bytes);
+    gr_tnote(c->notes, GR_SEV_ERROR, GR_TC_EXECUTE, "the executor accumulates in FP32 (acc_bytes 4), the class says %u", c->prm->acc_bytes);
     goto done;
   }
   if( bk < 1 || bk1 < bk || bk1 % bk ){
-    gr_tnotes_add(c->notes, 1, "execute", "K blocks %lld (L0) and %lld (L1) are not usable", (long long)bk, (long long)bk1);
+    gr_tnote(c->notes, GR_SEV_ERROR, GR_TC_EXECUTE, "K blocks %lld (L0) and %lld (L1) are not usable", (long long)bk, (long long)bk1);
     goto done;
   }
   fa = gr_xmalloc((size_t)(bm * bk) * sizeof *fa);
@@ -628,7 +628,7 @@ static void run_attention(xc *c){
   Kt = gen(&g, nk, fk, -1, 1);
   V = gen(&g, nk, fv, -1, 1);
   if( c->prm->acc_bytes != 4 || skv < 1 || p->tile[3] != (int64_t)D ){
-    gr_tnotes_add(c->notes, 1, "execute", "the plan's blocks (KV block %lld, head dim tile %lld of %zu, acc_bytes %u) cannot be executed",
+    gr_tnote(c->notes, GR_SEV_ERROR, GR_TC_EXECUTE, "the plan's blocks (KV block %lld, head dim tile %lld of %zu, acc_bytes %u) cannot be executed",
                   (long long)skv, (long long)p->tile[3], D, c->prm->acc_bytes);
     goto done;
   }
@@ -756,7 +756,7 @@ done:
 /* ------------------------------------------------------------------ custom: a copy through the tiles */
 
 static void run_custom(xc *c){
-  gr_tnotes_add(c->notes, 0, "execute", "plans of Lua tilings are validated, not executed (the operator's computation is unknown)");
+  gr_tnote(c->notes, GR_SEV_NOTE, GR_TC_EXECUTE, "plans of Lua tilings are validated, not executed (the operator's computation is unknown)");
 }
 
 /* ------------------------------------------------------------------ driver */
@@ -767,7 +767,7 @@ void gr_texec_free(gr_texec *x){
 }
 
 int gr_tiling_run(const gr_tspec *spec, const gr_tparams *params, const gr_tchip *chip,
-                  const gr_tplan *plan, uint64_t seed, gr_texec *x, gr_tnotes *notes){
+                  const gr_tplan *plan, uint64_t seed, gr_texec *x, gr_diags *notes){
   xc c;
   size_t i;
   int lvl;
@@ -780,18 +780,18 @@ int gr_tiling_run(const gr_tspec *spec, const gr_tparams *params, const gr_tchip
   x->mismatches = x->never_written = x->written_twice = 0;
   x->match = 0;
   if( spec->kernel==GR_K_NONE ){
-    gr_tnotes_add(notes, 1, "execute", "the op type has no CPU kernel in the rules' compute table, so it cannot be executed");
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_EXECUTE, "the op type has no CPU kernel in the rules' compute table, so it cannot be executed");
     return -1;
   }
   if( plan->ndim != spec->ndim && spec->strategy != GR_TS_REDUCE_LAST && spec->strategy != GR_TS_ELEMENTWISE ){
-    gr_tnotes_add(notes, 1, "execute", "the plan does not belong to this node");
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_EXECUTE, "the plan does not belong to this node");
     return -1;
   }
   /* the staging memories: exactly the chip's sizes; every buffer must lie inside */
   for(i = 0; i < plan->nbuf; i++){
     const gr_tbuf *b = &plan->buf[i];
     if( b->level >= GR_MEM_N || b->offset + b->bytes * (b->copies ? b->copies : 1) > chip->cap[b->level] ){
-      gr_tnotes_add(notes, 1, "execute", "buffer %s (%u x %llu bytes at %llu) does not fit the %llu bytes of %s: the plan cannot be staged",
+      gr_tnote(notes, GR_SEV_ERROR, GR_TC_EXECUTE, "buffer %s (%u x %llu bytes at %llu) does not fit the %llu bytes of %s: the plan cannot be staged",
                     b->name, b->copies, (unsigned long long)b->bytes, (unsigned long long)b->offset,
                     (unsigned long long)(b->level < GR_MEM_N ? chip->cap[b->level] : 0), gr_tmem_name(b->level));
       return -1;
@@ -812,11 +812,11 @@ int gr_tiling_run(const gr_tspec *spec, const gr_tparams *params, const gr_tchip
   if( !x->ran ) return 0;
   x->match = x->mismatches==0 && x->never_written==0 && x->written_twice==0 && c.bad_tiles==0;
   if( x->never_written )
-    gr_tnotes_add(notes, 1, "execute", "%zu output elements were never written by any tile", x->never_written);
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_EXECUTE, "%zu output elements were never written by any tile", x->never_written);
   if( x->written_twice )
-    gr_tnotes_add(notes, 1, "execute", "%zu output elements were written by more than one tile", x->written_twice);
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_EXECUTE, "%zu output elements were written by more than one tile", x->written_twice);
   if( x->mismatches )
-    gr_tnotes_add(notes, 1, "execute", "%zu output elements differ from the untiled reference beyond the tolerance %.3g (max abs error %.3g, max rel error %.3g)",
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_EXECUTE, "%zu output elements differ from the untiled reference beyond the tolerance %.3g (max abs error %.3g, max rel error %.3g)",
                   x->mismatches, x->tolerance, x->max_abs_err, x->max_rel_err);
   return x->match ? 0 : -1;
 }
@@ -922,27 +922,27 @@ int gr_tspec_scale(const gr_tspec *in, gr_tspec *s, char *text, size_t ntext){
 }
 
 int gr_tiling_execute(const gr_tspec *spec, const gr_tparams *params, const gr_tchip *chip,
-                      const gr_tplan *plan, uint64_t seed, gr_texec *x, gr_tnotes *notes){
+                      const gr_tplan *plan, uint64_t seed, gr_texec *x, gr_diags *notes){
   gr_tspec ss;
   memset(x, 0, sizeof *x);
   if( spec->strategy==GR_TS_CUSTOM ){
-    gr_tnotes_add(notes, 0, "execute", "plans of Lua tilings are validated, not executed (the operator's computation is unknown)");
+    gr_tnote(notes, GR_SEV_NOTE, GR_TC_EXECUTE, "plans of Lua tilings are validated, not executed (the operator's computation is unknown)");
     return 0;
   }
   if( spec->kernel==GR_K_NONE ){
-    gr_tnotes_add(notes, 1, "execute", "the op type has no CPU kernel in the rules' compute table, so it cannot be executed");
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_EXECUTE, "the op type has no CPU kernel in the rules' compute table, so it cannot be executed");
     return -1;
   }
   x->scaled = gr_tspec_scale(spec, &ss, x->scale_text, sizeof x->scale_text);
   if( x->scaled ){
-    gr_tnotes sub;
+    gr_diags sub;
     size_t i;
-    gr_tnotes_init(&sub);
+    gr_diags_init(&sub);
     if( gr_tiling_replan(&ss, params, chip, plan, &x->plan, &sub)==0 ) gr_tiling_validate(&x->plan, &ss, params, chip, &sub);
     for(i = 0; i < sub.n; i++)
-      gr_tnotes_add(notes, sub.v[i].error, "execute", "the plan of the scaled-down shapes (%s): %s", x->scale_text, sub.v[i].msg);
-    if( sub.nerr ){ gr_tnotes_free(&sub); return -1; }
-    gr_tnotes_free(&sub);
+      gr_tnote(notes, sub.v[i].sev, GR_TC_EXECUTE, "the plan of the scaled-down shapes (%s): %s", x->scale_text, sub.v[i].msg);
+    if( sub.count[GR_SEV_ERROR] ){ gr_diags_free(&sub); return -1; }
+    gr_diags_free(&sub);
   }else{
     gr_tplan_copy(&x->plan, plan);
   }

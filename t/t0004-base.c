@@ -1,0 +1,72 @@
+/*
+** t0004-base.c: the shared building blocks: the one hash table (gr_idmap)
+** under forced tag collisions, growth and reserve; the strpool and string
+** map on top of it; and the suggestion distance (transpositions count one
+** edit, case is ignored, ties do not depend on the order names come in).
+*/
+#include "config.h"
+#include <stdlib.h>
+#include "base/hashmap.h"
+#include "base/suggest.h"
+#include "base/util.h"
+#include "tap.h"
+
+static const uint64_t *keys_of;
+static int key_eq(const void *ctx, uint32_t id){ return keys_of[id]==*(const uint64_t *)ctx; }
+
+int main(void){
+  enum { N = 100000 };
+  uint64_t *keys = malloc(N * sizeof *keys);
+  gr_idmap m;
+  gr_strpool p;
+  gr_map sm;
+  size_t i, bad = 0;
+  uint32_t id;
+  static const char *names[] = { "force_fp16", "force_fp32", "must_keep_origin_dtype", "allow_fp32_to_fp16" };
+  static const char *rev[] = { "allow_fp32_to_fp16", "must_keep_origin_dtype", "force_fp32", "force_fp16" };
+
+  /* every key shares its tag with 15 others: finds must compare keys */
+  gr_idmap_init(&m);
+  keys_of = keys;
+  for(i = 0; i < N; i++){
+    keys[i] = i * 7919u + 3;
+    gr_idmap_add(&m, (uint64_t)(i / 16) << 32, (uint32_t)i);
+  }
+  for(i = 0; i < N; i++)
+    if( gr_idmap_find(&m, (uint64_t)(i / 16) << 32, key_eq, &keys[i]) != (int64_t)i ) bad++;
+  is(bad, 0, "idmap: 100000 ids under colliding tags are all found after growing");
+  { uint64_t absent = 5; is(gr_idmap_find(&m, 0, key_eq, &absent), -1, "idmap: an absent key is not found"); }
+  ok(m.nslots >= 2 * m.n, "idmap: load stays at most 1/2");
+  gr_idmap_free(&m);
+  gr_idmap_init(&m);
+  gr_idmap_reserve(&m, 1000);
+  { size_t ns = m.nslots;
+    for(i = 0; i < 1000; i++) gr_idmap_add(&m, gr_hash_u64(i), (uint32_t)i);
+    is(m.nslots, ns, "idmap: reserve(1000) means adding 1000 never rehashes"); }
+  gr_idmap_free(&m);
+  gr_idmap_free(&m);                                     /* freeing twice is safe */
+
+  gr_strpool_init(&p);
+  for(i = 0; i < 5000; i++){ char b[32]; int n = snprintf(b, sizeof b, "node/%zu", i); gr_strpool_intern(&p, b, (size_t)n); }
+  ok(gr_strpool_find(&p, "node/4321", 9, &id) && strcmp(gr_strpool_get(&p, id), "node/4321")==0, "strpool: interned names are found");
+  ok(!gr_strpool_find(&p, "node/43210", 10, &id), "strpool: a name that extends an interned one is not found");
+  is(gr_strpool_intern(&p, "node/7", 6), gr_strpool_intern(&p, "node/7", 6), "strpool: interning twice gives one id");
+  gr_strpool_free(&p);
+
+  gr_map_init(&sm);
+  ok(gr_map_put(&sm, "b", (void*)1)==NULL && gr_map_put(&sm, "a", (void*)2)==NULL, "map: new keys insert");
+  ok(gr_map_put(&sm, "b", (void*)3)==(void*)1 && gr_map_get(&sm, "b")==(void*)1, "map: a duplicate keeps the first value");
+  is_str(sm.e[0].key, "b", "map: entries keep insertion order");
+  gr_map_free(&sm);
+
+  is(gr_edit_distance("force_fp23", "force_fp32", 3), 1, "distance: a transposition is one edit");
+  is(gr_edit_distance("MATMULV2", "MatMulV2", 3), 0, "distance: case is ignored");
+  is(gr_edit_distance("abc", "abcdefgh", 3), 4, "distance: past the cap gives cap+1");
+  is_str(gr_suggest("force_fp23", names, 4), "force_fp32", "suggest: force_fp23 -> force_fp32, not force_fp16");
+  is_str(gr_suggest("force_fp23", rev, 4), "force_fp32", "suggest: the same whatever the order of names");
+  ok(gr_suggest("completely_else", names, 4)==NULL, "suggest: nothing when no name is close");
+  { static const char *sec[] = { "ByOpType", "ByNodeName" };
+    is_str(gr_suggest("ByNodename", sec, 2), "ByNodeName", "suggest: a case slip finds the section"); }
+  free(keys);
+  return done_testing();
+}
