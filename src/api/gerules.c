@@ -16,6 +16,7 @@
 #include "hooks/hooks.h"
 #include "lang/ruleset.h"
 #include "model/graph.h"
+#include "model/model.h"
 #include "options/optfile.h"
 #include "report/out.h"
 #include "report/report.h"
@@ -38,6 +39,7 @@ struct gerules_request {
   char *model;                  /* path, or the display name of buf */
   char *buf; size_t len; int in_mem;
   char *chip;
+  int format;                   /* GR_FMT_*, GR_FMT_AUTO: detect */
   const char *run_mode;         /* static */
   GR_VEC(req_opt) opts;
   GR_VEC(char *) hooks;
@@ -188,6 +190,15 @@ int gerules_request_set_model_buffer(gerules_request *q, const void *buf, size_t
   return 0;
 }
 
+int gerules_request_set_model_format(gerules_request *q, const char *format){
+  int f;
+  if( q==NULL ) return -1;
+  if( format==NULL || strcmp(format, "auto")==0 ){ q->format = GR_FMT_AUTO; return 0; }
+  if( (f = gr_model_format_by_name(format)) < 0 ) return -1;
+  q->format = f;
+  return 0;
+}
+
 int gerules_request_set_chip(gerules_request *q, const char *chip){
   if( q==NULL ) return -1;
   free(q->chip);
@@ -302,7 +313,12 @@ gerules_eval *gerules_evaluate(const gerules_rules *rules, const gerules_request
   }
   ev->graph_name = gr_xstrdup(q->model);
   memset(&err, 0, sizeof err);
-  ev->g = q->in_mem ? gr_graph_load_mem(q->buf, q->len, &err) : gr_graph_load_file(q->model, &err);
+  {
+    gr_model_opts mo;
+    memset(&mo, 0, sizeof mo);
+    mo.format = q->format;
+    ev->g = q->in_mem ? gr_model_load_mem(q->buf, q->len, &mo, &err) : gr_model_load_file(q->model, &mo, &err);
+  }
   if( ev->g==NULL ){ input_error(ev, q->model, &err); return ev; }
   if( load_hooks(ev, q)!=0 ) return ev;
 
@@ -323,7 +339,9 @@ gerules_eval *gerules_evaluate(const gerules_rules *rules, const gerules_request
     return ev;
   }
   if( ev->r->fatal ){                 /* an unreadable input or a failing hook */
-    gr_diags_append(&ev->diags.own, &ev->r->diags);
+    gr_diags_free(&ev->diags.own);    /* empty so far: take the result's list over */
+    ev->diags.own = ev->r->diags;
+    gr_diags_init(&ev->r->diags);
     gr_result_free(ev->r);
     ev->r = NULL;
     ev->status = 2;

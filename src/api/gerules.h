@@ -112,10 +112,15 @@ typedef struct gerules_request gerules_request;
 
 gerules_request *gerules_request_new(void);
 void gerules_request_free(gerules_request *req);
-/* The model file (the JSON of `atc --mode=1`). Read by gerules_evaluate. */
+/* The model file (any format `gerules eval` reads: the JSON of `atc --mode=1`,
+** GE dumps, .om, ...). Read by gerules_evaluate. */
 int gerules_request_set_model(gerules_request *req, const char *path);
 /* A model already in memory (copied); name is shown in messages. */
 int gerules_request_set_model_buffer(gerules_request *req, const void *buf, size_t len, const char *name);
+/* The model's format as `--input-format` names it ("json", "ge-text",
+** "ge-binary", "om", "onnx"), or "auto" / NULL (the default: detected from
+** the content); -1 for an unknown name. */
+int gerules_request_set_model_format(gerules_request *req, const char *format);
 /* The SoC, e.g. "Ascend910B1" (or set the SOC_VERSION option instead). */
 int gerules_request_set_chip(gerules_request *req, const char *chip);
 /* "inference" (the default, as ATC) or "training"; -1 for anything else. */

@@ -113,6 +113,14 @@ class ErrorTest(unittest.TestCase):
         self.assertTrue(cm.exception.errors)
         self.assertIn("bad-code.rules:", str(cm.exception))
 
+    def test_model_format(self):
+        with self.assertRaises(gerules.InputError) as cm:     # JSON read as a GE text dump
+            gerules.eval(CONV, chip="Ascend910B1", model_format="ge-text")
+        self.assertEqual(cm.exception.diagnostics[0].file, CONV)
+        self.assertEqual(gerules.eval(CONV, chip="Ascend910B1", model_format="json")["summary"]["nodes"], 26)
+        with self.assertRaises(ValueError):
+            gerules.eval(CONV, chip="Ascend910B1", model_format="pdf")
+
     def test_bad_run_mode(self):
         with self.assertRaises(ValueError):
             gerules.eval(CONV, chip="Ascend910B1", run_mode="sometimes")
