@@ -331,14 +331,8 @@ gerules_eval *gerules_evaluate(const gerules_rules *rules, const gerules_request
   cfg.graph_file = ev->graph_name;
   cfg.keep_candidates = q->provenance;
   cfg.hooks = ev->hooks ? gr_hooks_vtable(ev->hooks) : NULL;
-  memset(&err, 0, sizeof err);
-  ev->r = gr_eval(rules->rs, &cfg, &err);
-  if( ev->r==NULL ){                  /* no or unknown chip */
-    gr_diags_add(&ev->diags.own, GR_SEV_ERROR, NULL, 0, 0, "%s", err.msg);
-    ev->status = 2;
-    return ev;
-  }
-  if( ev->r->fatal ){                 /* an unreadable input or a failing hook */
+  ev->r = gr_eval(rules->rs, &cfg);
+  if( ev->r->fatal ){                 /* no or unknown chip, an unreadable input, a failing hook */
     gr_diags_free(&ev->diags.own);    /* empty so far: take the result's list over */
     ev->diags.own = ev->r->diags;
     gr_diags_init(&ev->r->diags);
@@ -466,14 +460,13 @@ char *gerules_eval_report(gerules_eval *ev, const char *format, size_t *len){
     /* "default" means the same chip and run mode without options or hooks */
     gr_eval_config bc;
     gr_result *base;
-    gr_error err;
     memset(&bc, 0, sizeof bc);
     bc.chip = ev->r->soc_name;
     bc.run_mode = ev->r->run_mode;
     bc.graph = ev->g;
     bc.graph_file = ev->graph_name;
-    memset(&err, 0, sizeof err);
-    base = gr_eval(ev->rules->rs, &bc, &err);
+    base = gr_eval(ev->rules->rs, &bc);
+    if( base->fatal ){ gr_result_free(base); base = NULL; }
     gr_out_init_buf(&o, &b);
     gr_report_text(&o, ev->r, base, &ro);
     gr_result_free(base);

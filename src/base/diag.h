@@ -55,6 +55,12 @@ static inline size_t gr_diags_errors(const gr_diags *d){ return d->count[GR_SEV_
 
 const char *gr_severity_name(gr_severity s);
 
+/* Whether code is a valid diagnostic code: capital letters then digits,
+** at most 32 bytes ("GE1001"). The one rule for the codes of rule files and
+** of hooks; GR_DIAG_CODE_RULE says it in words for error messages. */
+int gr_diag_code_valid(const char *code);
+#define GR_DIAG_CODE_RULE "capital letters then digits (e.g. GE1001)"
+
 /* Formats one diagnostic compiler-style into out:
 **   file:line:col: severity: [CODE] message
 **      source line
