@@ -340,6 +340,59 @@ static void tiling(void){
   gr_hooks_free(h);
 }
 
+/* A tiling function for Conv2D returning the plan `expr`: the bridge must
+** fail cleanly with want (issue 10 class 3: hostile plans). */
+static void hostile_plan(const char *name, const char *expr, const char *want){
+  gr_hooks_limits l = generous_limits();
+  gr_hooks *h;
+  gr_error err;
+  gr_result *r;
+  gr_custom_tiling t;
+  uint32_t n;
+  char src[1024], nm[200];
+  int rc;
+  l.memory = (size_t)16 << 20;
+  h = gr_hooks_new(rs, &l);
+  snprintf(src, sizeof src, "local function tiles(n, off, size) local t = {} for i = 1, n do t[i] = {offset = off, size = size, core = 0} end return t end\n"
+                            "local function shared(n, tile) local t = {} for i = 1, n do t[i] = tile end return t end\n"
+                            "gr.tiling('Conv2D', function(node, chip) return %s end)\n", expr);
+  rc = gr_hooks_load_buffer(h, "hostile.lua", src, strlen(src), &err);
+  snprintf(nm, sizeof nm, "%s: loads", name);
+  if( !ok(rc==0, nm) ){ diag("%s", err.msg); gr_hooks_free(h); return; }
+  r = eval_with(h, 0);
+  gr_graph_find_node(g, "conv1", &n);
+  memset(&t, 0xff, sizeof t);
+  rc = gr_hooks_run_tiling(h, r, n, &t, &err);
+  snprintf(nm, sizeof nm, "%s: refused, nothing left allocated", name);
+  ok(rc==-1 && t.offsets==NULL && t.sizes==NULL && t.cores==NULL, nm);
+  snprintf(nm, sizeof nm, "%s: message", name);
+  like(err.msg, want, nm);
+  gr_result_free(r);
+  gr_hooks_free(h);
+}
+
+static void hostile_plans(void){
+  hostile_plan("a plan whose __index raises",
+               "setmetatable({}, {__index = function() error('boom') end})", "the plan has no block_dim");
+  hostile_plan("a plan whose __index loops",
+               "setmetatable({block_dim = 1, tile_shape = {1}}, {__index = function() while true do end end})",
+               "tiles must be a list");
+  hostile_plan("tiles whose __index raises",
+               "{block_dim = 1, tile_shape = {2, 2}, tiles = setmetatable({}, {__index = function() error('x') end, __len = function() return 5 end})}",
+               "must have 1 to 16777216 tiles, not 0");
+  hostile_plan("a tile whose __index raises",
+               "{block_dim = 1, tile_shape = {2, 2}, tiles = {setmetatable({}, {__index = function() error('x') end})}}",
+               "tiles[1].offset must be a list of integers, not a nil");
+  hostile_plan("block_dim 2^31", "{block_dim = 2^31 // 1, tile_shape = {2, 2}, tiles = tiles(1, {0, 0}, {2, 2})}",
+               "block_dim = 2147483648 is out of range (1 to 65536)");
+  hostile_plan("offset + size overflows",
+               "{block_dim = 1, tile_shape = {2, 2}, tiles = tiles(1, {0, math.maxinteger}, {2, 2})}",
+               "offset + size overflows in dim 2");
+  hostile_plan("tile arrays beyond --hook-memory",
+               "{block_dim = 1, tile_shape = {1, 1, 1, 1, 1, 1, 1, 1}, tiles = shared(500000, {offset = {0, 0, 0, 0, 0, 0, 0, 0}, size = {1, 1, 1, 1, 1, 1, 1, 1}, core = 0})}",
+               "memory limit exceeded: the plan's 500000 tiles of rank 8 need 66000000 bytes");
+}
+
 int main(void){
   gr_hooks_limits co = budget_limits(), budget = budget_limits(), mem = memory_limits(), clock = time_limits(),
                   any = generous_limits();
@@ -450,6 +503,7 @@ int main(void){
   stage_failure("memory bomb in end", "gr.on_end(function()\n  local s = ('x'):rep(2^30)\nend)\n", "memory limit exceeded", 2, mem);
   determinism();
   tiling();
+  hostile_plans();
   gr_graph_free(g);
   gr_ruleset_free(rs);
   gr_diags_free(&diags);

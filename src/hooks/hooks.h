@@ -64,7 +64,11 @@ const gr_eval_hooks *gr_hooks_vtable(gr_hooks *h);
 ** {block_dim=, tile_shape={...}, tiles={{offset={...}, size={...}, core=n}, ...},
 **  ub_bytes=, l1_bytes=, l0a_bytes=, l0b_bytes=, l0c_bytes=, buffers=, double_buffer=}.
 ** Offsets are 0-based element offsets, cores 0-based core ids. The plan is
-** read into gr_custom_tiling, defined in tiling/tiling.h. */
+** read into gr_custom_tiling, defined in tiling/tiling.h, with raw reads (its
+** metatables never run). block_dim is at most GR_HOOKS_MAX_BLOCK_DIM here
+** (the tiler then checks it against the chip's cores), the tile arrays must
+** fit --hook-memory, and offset + size must not overflow. */
+#define GR_HOOKS_MAX_BLOCK_DIM 65536
 int  gr_hooks_has_tiling(gr_hooks *h, const char *op_type);
 /* Runs the tiling function registered for the node's op type, under the same
 ** sandbox and limits (the budget of r's evaluation continues). Returns 0 and

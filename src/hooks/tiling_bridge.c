@@ -3,7 +3,11 @@
 ** (api.c) registers a function per op type; gr_hooks_run_tiling calls it
 ** with the node and the chip under the sandbox and the limits of the
 ** evaluation, and reads the plan table it returns into a gr_custom_tiling
-** (tiling.h), which the tiling executor converts and validates.
+** (tiling.h), which the tiling executor converts and validates. The plan
+** is read with raw gets inside a protected call (a plan's metatables never
+** run; no error can reach Lua's panic), block_dim and the tile count are
+** bounded before anything is allocated, the tile arrays must fit the hook's
+** memory limit, and offset + size is overflow-checked.
 */
 #include "config.h"
 #include <stdint.h>
@@ -37,8 +41,10 @@ void gr_custom_tiling_free(gr_custom_tiling *t){
 /* Reads an integer field (absent: dflt); -1 with a message when not an integer in range. */
 static int plan_int(lua_State *L, int t, const char *key, int64_t lo, int64_t hi, int64_t dflt, int64_t *out,
                     char *msg, size_t nmsg){
-  int isnum, ty = lua_getfield(L, t, key);
+  int isnum, ty;
   lua_Integer v;
+  lua_pushstring(L, key);
+  ty = lua_rawget(L, t);
   if( ty==LUA_TNIL ){ lua_pop(L, 1); *out = dflt; return 0; }
   if( ty==LUA_TBOOLEAN && strcmp(key, "double_buffer")==0 ){ *out = lua_toboolean(L, -1); lua_pop(L, 1); return 0; }
   v = lua_tointegerx(L, -1, &isnum);
@@ -78,13 +84,15 @@ static int plan_list(lua_State *L, const char *what, int64_t *out, int want, int
 /* Converts the plan at index t; -1 with msg on a wrong shape. */
 static int read_plan(lua_State *L, int t, gr_custom_tiling *out, char *msg, size_t nmsg){
   int64_t v;
-  int nd;
+  int nd, k;
   lua_Integer j, nt;
+  size_t need;
   if( lua_type(L, t)!=LUA_TTABLE ){ snprintf(msg, nmsg, "the tiling function returned a %s, expected a plan table", luaL_typename(L, t)); return -1; }
-  if( plan_int(L, t, "block_dim", 1, UINT32_MAX, -1, &v, msg, nmsg) ) return -1;
+  if( plan_int(L, t, "block_dim", 1, GR_HOOKS_MAX_BLOCK_DIM, -1, &v, msg, nmsg) ) return -1;
   if( v < 0 ){ snprintf(msg, nmsg, "the plan has no block_dim"); return -1; }
   out->block_dim = (uint32_t)v;
-  lua_getfield(L, t, "tile_shape");
+  lua_pushliteral(L, "tile_shape");
+  lua_rawget(L, t);
   if( lua_isnil(L, -1) ){ lua_pop(L, 1); snprintf(msg, nmsg, "the plan has no tile_shape"); return -1; }
   if( plan_list(L, "tile_shape", out->tile_shape, -1, GR_TMAXDIM, 0, &nd, msg, nmsg) ){ lua_pop(L, 1); return -1; }
   lua_pop(L, 1);
@@ -103,13 +111,22 @@ static int read_plan(lua_State *L, int t, gr_custom_tiling *out, char *msg, size
   out->buffers = (uint32_t)v;
   if( plan_int(L, t, "double_buffer", 0, 1, 0, &v, msg, nmsg) ) return -1;
   out->double_buffer = (int)v;
-  if( lua_getfield(L, t, "tiles")!=LUA_TTABLE ){
+  lua_pushliteral(L, "tiles");
+  if( lua_rawget(L, t)!=LUA_TTABLE ){
     snprintf(msg, nmsg, "the plan's tiles must be a list of {offset=, size=, core=}, not a %s", luaL_typename(L, -1));
     lua_pop(L, 1);
     return -1;
   }
   nt = (lua_Integer)lua_rawlen(L, -1);
   if( nt < 1 || nt > 16 * 1024 * 1024 ){ lua_pop(L, 1); snprintf(msg, nmsg, "the plan must have 1 to 16777216 tiles, not %lld", (long long)nt); return -1; }
+  /* the arrays below are C memory made for the hook: they must fit its memory limit */
+  need = (size_t)nt * ((size_t)nd * 2 * sizeof *out->offsets + sizeof *out->cores);
+  if( need > hk_script_of(L)->mem_limit ){
+    lua_pop(L, 1);
+    snprintf(msg, nmsg, "memory limit exceeded: the plan's %lld tiles of rank %d need %zu bytes; a hook may use %g MiB (--hook-memory)",
+             (long long)nt, nd, need, (double)hk_script_of(L)->mem_limit / HK_MIB);
+    return -1;
+  }
   out->ntiles = (size_t)nt;
   out->offsets = gr_xcalloc((size_t)nt * (size_t)nd, sizeof *out->offsets);
   out->sizes = gr_xcalloc((size_t)nt * (size_t)nd, sizeof *out->sizes);
@@ -124,13 +141,24 @@ static int read_plan(lua_State *L, int t, gr_custom_tiling *out, char *msg, size
       return -1;
     }
     snprintf(what, sizeof what, "tiles[%lld].offset", (long long)j);
-    lua_getfield(L, -1, "offset");
+    lua_pushliteral(L, "offset");
+    lua_rawget(L, -2);
     if( plan_list(L, what, out->offsets + (size_t)(j - 1) * (size_t)nd, nd, 8, 0, &n, msg, nmsg) ){ lua_pop(L, 3); return -1; }
     lua_pop(L, 1);
     snprintf(what, sizeof what, "tiles[%lld].size", (long long)j);
-    lua_getfield(L, -1, "size");
+    lua_pushliteral(L, "size");
+    lua_rawget(L, -2);
     if( plan_list(L, what, out->sizes + (size_t)(j - 1) * (size_t)nd, nd, 8, 0, &n, msg, nmsg) ){ lua_pop(L, 3); return -1; }
     lua_pop(L, 1);
+    for(k = 0; k < nd; k++){
+      size_t at = (size_t)(j - 1) * (size_t)nd + (size_t)k;
+      if( out->offsets[at] > INT64_MAX - out->sizes[at] ){
+        snprintf(msg, nmsg, "tiles[%lld]: offset + size overflows in dim %d (%lld + %lld)", (long long)j, k + 1,
+                 (long long)out->offsets[at], (long long)out->sizes[at]);
+        lua_pop(L, 2);
+        return -1;
+      }
+    }
     snprintf(what, sizeof what, "tiles[%lld].core", (long long)j);
     if( plan_int(L, lua_gettop(L), "core", 0, UINT32_MAX, -1, &v, msg, nmsg) ){
       char tmp[400];
@@ -144,6 +172,16 @@ static int read_plan(lua_State *L, int t, gr_custom_tiling *out, char *msg, size
     lua_pop(L, 1);
   }
   lua_pop(L, 1);
+  return 0;
+}
+
+/* read_plan inside a protected call: raw reads raise nothing, but the keys
+** pushed and the stack can run out of memory. */
+typedef struct plan_read { gr_custom_tiling *out; char msg[400]; int rc; } plan_read;
+
+static int read_plan_protected(lua_State *L){
+  plan_read *pr = lua_touserdata(L, 1);
+  pr->rc = read_plan(L, 2, pr->out, pr->msg, sizeof pr->msg);
   return 0;
 }
 
@@ -197,7 +235,26 @@ int gr_hooks_run_tiling(gr_hooks *h, gr_result *r, uint32_t node, gr_custom_tili
     lua_settop(L, base);
     return -1;
   }
-  if( read_plan(L, lua_gettop(L), out, msg, sizeof msg)!=0 ){
+  {
+    plan_read pr;
+    int plan = lua_gettop(L);
+    pr.out = out; pr.msg[0] = 0; pr.rc = -1;
+    lua_pushcfunction(L, read_plan_protected);
+    lua_pushlightuserdata(L, &pr);
+    lua_pushvalue(L, plan);
+    sc->running = 1;
+    rc = lua_pcall(L, 2, 0, 0);
+    sc->running = 0;
+    if( rc!=LUA_OK ){
+      uint32_t line;
+      hk_error_text(sc, rc, &h->scratch, &line);
+      snprintf(pr.msg, sizeof pr.msg, "reading the plan: %.300s", gr_buf_cstr(&h->scratch));
+      pr.rc = -1;
+    }
+    snprintf(msg, sizeof msg, "%s", pr.msg);
+    rc = pr.rc;
+  }
+  if( rc!=0 ){
     gr_custom_tiling_free(out);
     gr_error_set(err, t->line, 0, "%s:%u: tiling function for '%s': %s", sc->path, t->line, t->op_type, msg);
     lua_settop(L, base);
