@@ -240,4 +240,27 @@ test_expect_success 'example moe_like_matmul: without a MatMulV2 it follows ALLO
 	test_grep "^e1 .*- " out
 '
 
+# issue 10 class 12: Lua seeds its string hash and math.random from the clock
+# and addresses; two processes must still give byte-identical reports
+test_expect_success 'reports from hooks are deterministic (pairs order, math.random)' '
+	cat >det.lua <<-\EOF &&
+	gr.on_end(function()
+	  local t = {}
+	  for i = 1, 64 do t["key" .. i * 7919 % 1000] = i end
+	  t[3] = "three"; t[1.5] = "x"; t[true] = "yes"
+	  local order = {}
+	  for k, v in pairs(t) do order[#order + 1] = tostring(k) end
+	  gr.note("DET1", table.concat(order, " "))
+	  gr.note("DET2", math.random(1, 1000000) .. " " .. math.random())
+	  math.randomseed()
+	  gr.note("DET3", tostring(math.random(1, 1000000)))
+	end)
+	EOF
+	m --hook det.lua --format json >run1.json 2>err1 &&
+	m --hook det.lua --format json >run2.json 2>err2 &&
+	test_cmp run1.json run2.json &&
+	test_grep "1.5 3 key" run1.json &&
+	test_grep "1.5 3 key[0-9 key]* true\"" run1.json
+'
+
 test_done

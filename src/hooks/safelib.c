@@ -12,6 +12,7 @@
 */
 #include "config.h"
 #include <ctype.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -429,6 +430,121 @@ static int l_print(lua_State *L){
 
 
 /* ------------------------------------------------------------------ */
+/* determinism: pairs in a fixed order, a fixed random seed
+** Lua 5.4 seeds its string hash from the clock and addresses
+** (luai_makeseed), which the Debian system Lua does not let a program fix,
+** so stock `pairs` visits string keys in an order that changes from run to
+** run. The sandbox's pairs visits a snapshot of the keys, sorted: numbers
+** ascending, then strings bytewise, then false and true, then any other keys
+** (tables, functions: they have no order of their own) in the table's own
+** order. A key removed during the traversal is skipped; one added is not
+** visited. `next` keeps Lua's internal order. */
+
+#define SEED 0x67657275ull          /* math.random's fixed seed ("geru") */
+
+typedef struct sortkey { int cls; int isint; lua_Integer i; lua_Number n; const char *s; size_t len; size_t idx; } sortkey;
+
+static int sortkey_cmp(const void *a, const void *b){
+  const sortkey *x = a, *y = b;
+  if( x->cls!=y->cls ) return x->cls < y->cls ? -1 : 1;
+  switch( x->cls ){
+    case 0:
+      if( x->isint && y->isint ){ if( x->i!=y->i ) return x->i < y->i ? -1 : 1; }
+      else if( x->n!=y->n ) return x->n < y->n ? -1 : 1;
+      break;
+    case 1: {
+      size_t m = x->len < y->len ? x->len : y->len;
+      int c = memcmp(x->s, y->s, m);
+      if( c ) return c;
+      if( x->len!=y->len ) return x->len < y->len ? -1 : 1;
+      break;
+    }
+    case 2: if( x->i!=y->i ) return x->i < y->i ? -1 : 1; break;
+    default: break;
+  }
+  return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* iterator: upvalues the table, the sorted keys, the position */
+static int pairs_next(lua_State *L){
+  lua_Integer i = lua_tointeger(L, lua_upvalueindex(3));
+  for(;;){
+    i++;
+    if( lua_rawgeti(L, lua_upvalueindex(2), i)==LUA_TNIL ) return 1;
+    lua_pushvalue(L, -1);
+    if( lua_rawget(L, lua_upvalueindex(1))!=LUA_TNIL ) break;
+    lua_pop(L, 2);                    /* removed meanwhile */
+  }
+  lua_pushinteger(L, i);
+  lua_replace(L, lua_upvalueindex(3));
+  return 2;
+}
+
+static int l_pairs(lua_State *L){
+  size_t n = 0, k;
+  sortkey *v;
+  if( luaL_getmetafield(L, 1, "__pairs")!=LUA_TNIL ){
+    lua_pushvalue(L, 1);
+    lua_call(L, 1, 3);
+    return 3;
+  }
+  luaL_checktype(L, 1, LUA_TTABLE);
+  lua_settop(L, 1);
+  lua_newtable(L);                    /* 2: the keys in table order */
+  lua_pushnil(L);
+  while( lua_next(L, 1) ){
+    lua_pop(L, 1);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, 2, (lua_Integer)++n);
+    if( (n % 4096)==0 ) hk_check_deadline(L);
+  }
+  v = lua_newuserdatauv(L, (n ? n : 1) * sizeof *v, 0);   /* 3: charged to the hook like any Lua memory */
+  for(k = 0; k < n; k++){
+    sortkey *e = &v[k];
+    int t = lua_rawgeti(L, 2, (lua_Integer)k + 1);
+    memset(e, 0, sizeof *e);
+    e->idx = k;
+    if( t==LUA_TNUMBER ){
+      e->cls = 0;
+      e->isint = lua_isinteger(L, -1);
+      if( e->isint ) e->i = lua_tointeger(L, -1);
+      e->n = lua_tonumber(L, -1);
+    }else if( t==LUA_TSTRING ){
+      e->cls = 1;
+      e->s = lua_tolstring(L, -1, &e->len);   /* kept alive by the key table */
+    }else if( t==LUA_TBOOLEAN ){
+      e->cls = 2;
+      e->i = lua_toboolean(L, -1);
+    }else e->cls = 3;
+    lua_pop(L, 1);
+  }
+  qsort(v, n, sizeof *v, sortkey_cmp);
+  lua_createtable(L, (int)(n < INT_MAX ? n : INT_MAX), 0);   /* 4: the keys, sorted */
+  for(k = 0; k < n; k++){
+    lua_rawgeti(L, 2, (lua_Integer)v[k].idx + 1);
+    lua_rawseti(L, 4, (lua_Integer)k + 1);
+    if( (k % 4096)==4095 ) hk_check_deadline(L);
+  }
+  lua_pushvalue(L, 1);
+  lua_pushvalue(L, 4);
+  lua_pushinteger(L, 0);
+  lua_pushcclosure(L, pairs_next, 3);
+  lua_pushvalue(L, 1);
+  lua_pushnil(L);
+  return 3;
+}
+
+/* math.randomseed(): without arguments, the fixed seed (stock Lua takes the clock) */
+static int l_randomseed(lua_State *L){
+  int n = lua_gettop(L);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  if( n==0 ) lua_pushinteger(L, (lua_Integer)SEED);
+  else lua_insert(L, 1);
+  lua_call(L, n ? n : 1, LUA_MULTRET);
+  return lua_gettop(L);
+}
+
+/* ------------------------------------------------------------------ */
 /* installing the replacements */
 
 void hk_open_safelib(lua_State *L){
@@ -437,6 +553,16 @@ void hk_open_safelib(lua_State *L){
   lua_pushcfunction(L, l_setmetatable); lua_setglobal(L, "setmetatable");
   lua_pushcfunction(L, l_xpcall); lua_setglobal(L, "xpcall");
   lua_pushcfunction(L, l_pcall); lua_setglobal(L, "pcall");
+  lua_pushcfunction(L, l_pairs); lua_setglobal(L, "pairs");
+  /* math.random: a fixed seed, also for math.randomseed() */
+  lua_getglobal(L, LUA_MATHLIBNAME);
+  lua_getfield(L, -1, "randomseed");
+  lua_pushvalue(L, -1);
+  lua_pushinteger(L, (lua_Integer)SEED);
+  lua_call(L, 1, 0);
+  lua_pushcclosure(L, l_randomseed, 1);
+  lua_setfield(L, -2, "randomseed");
+  lua_pop(L, 1);
   /* string: no dump; interruptible patterns and rep */
   lua_getglobal(L, LUA_STRLIBNAME);
   lua_pushnil(L); lua_setfield(L, -2, "dump");
