@@ -18,6 +18,7 @@
 #include <lualib.h>
 #include "tap.h"
 #include "hooks/hooks.h"
+#include "hooks/internal.h"         /* to give a script a C function that never returns */
 
 #define DATA GR_SRCDIR "/t/data/hooks/"
 
@@ -393,6 +394,50 @@ static void hostile_plans(void){
                "memory limit exceeded: the plan's 500000 tiles of rank 8 need 66000000 bytes");
 }
 
+/* forever(f): calls f in a C loop that never returns to the VM, as a
+** library function with a C callback would (table.sort with a C comparator):
+** no instruction runs, so only the deadline timer can stop it. */
+static int forever(lua_State *L){
+  for(;;){
+    lua_pushvalue(L, 1);
+    lua_call(L, 0, 0);
+  }
+  return 0;
+}
+
+static void deadline_in_c(void){
+  gr_hooks_limits l = time_limits();
+  gr_hooks *h = gr_hooks_new(rs, &l);
+  static const char *src = "gr.on_begin(function()\n  forever(math.random)\nend)\n";
+  gr_error err;
+  gr_result *r;
+  size_t i;
+  const gr_diag *d = NULL;
+  int rc = gr_hooks_load_buffer(h, "forever.lua", src, strlen(src), &err);
+  ok(rc==0, "deadline in C: loads");
+  lua_pushcfunction(h->scripts[0]->L, forever);
+  lua_setglobal(h->scripts[0]->L, "forever");
+  r = eval_with(h, 0);
+  for(i = 0; r && i < r->diags.n; i++) if( r->diags.v[i].sev==GR_SEV_ERROR ) d = &r->diags.v[i];
+  ok(r && r->fatal, "deadline in C: a C loop that never returns to the VM is stopped");
+  like(d ? d->msg : NULL, "time limit exceeded", "deadline in C: by the time limit");
+  ok(d && d->line==2, "deadline in C: located at the call");
+  gr_result_free(r);
+  gr_hooks_free(h);
+}
+
+static void print_cap(void){
+  gr_hooks_limits l = generous_limits();
+  gr_error err;
+  int rc;
+  logb.n = 0;
+  rc = run_src("local s = string.rep('p', 1000) for i = 1, 3000 do print(s) end", &l, &err);
+  ok(rc==0, "a print flood runs");
+  ok(logb.n <= ((size_t)1 << 20) + 200 && logb.n > ((size_t)1 << 20) - 2000, "print output is capped at 1 MiB per evaluation");
+  like(gr_buf_cstr(&logb), "[print output truncated: hooks may print 1024 KiB per evaluation]", "the cut says so");
+  if( logb.n > 200 ) logb.n = 0;
+}
+
 int main(void){
   gr_hooks_limits co = budget_limits(), budget = budget_limits(), mem = memory_limits(), clock = time_limits(),
                   any = generous_limits();
@@ -504,6 +549,8 @@ int main(void){
   determinism();
   tiling();
   hostile_plans();
+  deadline_in_c();
+  print_cap();
   gr_graph_free(g);
   gr_ruleset_free(rs);
   gr_diags_free(&diags);

@@ -21,8 +21,11 @@
 #ifndef GR_HOOKS_INTERNAL_H
 #define GR_HOOKS_INTERNAL_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
 #include <lua.h>
 #include "hooks/hooks.h"
 
@@ -31,6 +34,7 @@ extern const char *const hk_stage_names[];
 
 #define HK_TICK 1000                  /* instructions between two count-hook calls */
 #define HK_MIB (1024.0 * 1024.0)
+#define HK_PRINT_MAX ((size_t)1 << 20)   /* bytes `print` may log per evaluation */
 
 typedef struct script {
   struct gr_hooks *h;
@@ -83,6 +87,12 @@ struct gr_hooks {
   char trip_msg[160];
   double time_left, t_enter, deadline;
   int depth;
+  size_t print_left;              /* bytes `print` may still log in this evaluation */
+  /* the deadline timer (sandbox.c) */
+  int timer_state;                /* 0 not made yet, 1 made, -1 unavailable */
+  timer_t timer;
+  pid_t timer_tid;                /* the thread it signals */
+  volatile sig_atomic_t deadline_hit;
   gr_buf scratch;
 };
 
@@ -90,8 +100,9 @@ struct gr_hooks {
 script *hk_script_of(lua_State *L);
 script *hk_script_new(gr_hooks *h, const char *path, gr_error *err);
 void hk_script_free(script *sc);
+void hk_timer_free(gr_hooks *h);
 void hk_reset_limits(gr_hooks *h);
-void hk_run_enter(gr_hooks *h);
+void hk_run_enter(gr_hooks *h, lua_State *L);  /* L: the state about to run (NULL: C only) */
 void hk_run_leave(gr_hooks *h);
 void hk_arm(lua_State *L);                     /* count hook every HK_TICK instructions */
 int hk_check_time(gr_hooks *h, lua_State *L);   /* -1 (and tripped) once the deadline passed */

@@ -369,6 +369,25 @@ static int l_pcall(lua_State *L){
   return 2;
 }
 
+/* load reads the text in pieces, so parsing a huge string stops at the
+** deadline: between two pieces the reader checks it and, once it passed,
+** ends the text early; load then raises the limit's error. */
+#define LOAD_PIECE 65536
+typedef struct load_text { const char *s; size_t left; gr_hooks *h; int stopped; } load_text;
+
+static const char *load_reader(lua_State *L, void *ud, size_t *size){
+  load_text *t = ud;
+  const char *p = t->s;
+  (void)L;
+  *size = 0;
+  if( t->left==0 ) return NULL;
+  if( t->h->tripped || hk_check_time(t->h, NULL) ){ t->stopped = 1; return NULL; }
+  *size = t->left < LOAD_PIECE ? t->left : LOAD_PIECE;
+  t->s += *size;
+  t->left -= *size;
+  return p;
+}
+
 /* load: text chunks only, from a string; the env argument is honoured. */
 static int l_load(lua_State *L){
   size_t l;
@@ -382,7 +401,15 @@ static int l_load(lua_State *L){
     return 2;
   }
   name = luaL_optstring(L, 2, s);
-  status = luaL_loadbufferx(L, s, l, name, "t");
+  {
+    load_text t;
+    t.s = s; t.left = l; t.h = hk_script_of(L)->h; t.stopped = 0;
+    status = lua_load(L, load_reader, &t, name, "t");
+    if( t.stopped ){
+      lua_pop(L, 1);
+      hk_check_deadline(L);
+    }
+  }
   if( status!=LUA_OK ){
     luaL_pushfail(L);
     lua_insert(L, -2);
@@ -410,9 +437,18 @@ static int l_print(lua_State *L){
     luaL_addvalue(&b);
   }
   luaL_pushresult(&b);
-  if( sc->h->log ){
+  if( sc->h->log && sc->h->print_left ){
+    gr_hooks *h = sc->h;
     size_t len, k;
     char *line = (char *)lua_tolstring(L, -1, &len);
+    /* the volume is capped: gigabytes of print would all reach the log */
+    if( len + 1 > h->print_left ){
+      lua_pushlstring(L, line, h->print_left > 1 ? h->print_left - 1 : 0);
+      lua_pushfstring(L, " [print output truncated: hooks may print %d KiB per evaluation]", (int)(HK_PRINT_MAX >> 10));
+      lua_concat(L, 2);
+      line = (char *)lua_tolstring(L, -1, &len);
+      h->print_left = 0;
+    }else h->print_left -= len + 1;
     /* a log line is C text: show zero bytes as \0 */
     if( memchr(line, 0, len) ){
       luaL_Buffer e;

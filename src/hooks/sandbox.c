@@ -12,10 +12,14 @@
 ** swallow the error. Errors are turned into located texts here.
 */
 #include "config.h"
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 #include <lua.h>
 #include <lauxlib.h>
 #include <lualib.h>
@@ -34,6 +38,98 @@ static double now(void){
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+static double precise_now(void){
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void count_hook(lua_State *L, lua_Debug *ar);
+
+/* ---- the deadline inside C calls ----
+** The count hook sees only VM instructions: a library function that stays
+** in C (table.sort with a C comparator, a C function calling functions in a
+** loop) never gets back to it. So while a script runs, a POSIX timer
+** (timer_create, CLOCK_MONOTONIC) is armed for the time left; at the
+** deadline it sends DEADLINE_SIGNAL to the thread running the script, whose
+** handler does what lua.c does for SIGINT: lua_sethook (documented as safe
+** to call asynchronously, from a signal handler) arms the hook on every
+** call and every instruction, so the script stops at its next function call
+** or instruction, even inside C. The handler touches only that and a
+** sig_atomic_t flag. Being a library: the handler is installed once, only if
+** the signal's disposition is still the default (a host that uses
+** DEADLINE_SIGNAL keeps it, and hooks fall back to the checks of the count
+** hook and of safelib.c); it stays installed, with SA_RESTART so that system
+** calls of the host are not interrupted; each timer signals the thread it
+** was armed in (SIGEV_THREAD_ID), so threads running their own evaluations
+** do not disturb each other. A signal left pending from a disarmed timer is
+** recognised (the precise clock is before the deadline) and ignored. */
+#define DEADLINE_SIGNAL (SIGRTMIN + 7)
+
+static _Thread_local lua_State *volatile deadline_L;
+static int signal_ok;
+static pthread_once_t signal_once = PTHREAD_ONCE_INIT;
+
+static void on_deadline(int sig){
+  lua_State *L = deadline_L;
+  void *ud;
+  (void)sig;
+  if( L==NULL ) return;
+  lua_getallocf(L, &ud);
+  ((script *)ud)->h->deadline_hit = 1;
+  lua_sethook(L, count_hook, LUA_MASKCOUNT | LUA_MASKCALL, 1);
+}
+
+static void install_signal(void){
+  struct sigaction old, sa;
+  if( sigaction(DEADLINE_SIGNAL, NULL, &old)!=0 ) return;
+  if( (old.sa_flags & SA_SIGINFO) || old.sa_handler!=SIG_DFL ) return;   /* the host's: leave it alone */
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_deadline;
+  sa.sa_flags = SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  if( sigaction(DEADLINE_SIGNAL, &sa, NULL)==0 ) signal_ok = 1;
+}
+
+static void timer_arm(gr_hooks *h, lua_State *L, double secs){
+  struct itimerspec its;
+  pid_t tid;
+  if( L==NULL ) return;
+  pthread_once(&signal_once, install_signal);
+  if( !signal_ok || h->timer_state < 0 ) return;
+  tid = (pid_t)syscall(SYS_gettid);
+  if( h->timer_state==1 && h->timer_tid!=tid ){ timer_delete(h->timer); h->timer_state = 0; }
+  if( h->timer_state==0 ){
+    struct sigevent sev;
+    memset(&sev, 0, sizeof sev);
+    sev.sigev_notify = SIGEV_THREAD_ID;
+    sev.sigev_signo = DEADLINE_SIGNAL;
+    sev._sigev_un._tid = tid;
+    if( timer_create(CLOCK_MONOTONIC, &sev, &h->timer)!=0 ){ h->timer_state = -1; return; }
+    h->timer_state = 1;
+    h->timer_tid = tid;
+  }
+  if( secs < 1e-6 ) secs = 1e-6;
+  memset(&its, 0, sizeof its);
+  its.it_value.tv_sec = (time_t)secs;
+  its.it_value.tv_nsec = (long)((secs - (double)its.it_value.tv_sec) * 1e9);
+  deadline_L = L;
+  timer_settime(h->timer, 0, &its, NULL);
+}
+
+static void timer_disarm(gr_hooks *h){
+  struct itimerspec its;
+  deadline_L = NULL;
+  if( h->timer_state!=1 ) return;
+  memset(&its, 0, sizeof its);
+  timer_settime(h->timer, 0, &its, NULL);
+}
+
+void hk_timer_free(gr_hooks *h){
+  if( h->timer_state==1 ) timer_delete(h->timer);
+  h->timer_state = 0;
+}
+
 void hk_reset_limits(gr_hooks *h){
   uint64_t t = h->lim.instructions / HK_TICK;
   h->ticks_left = t ? t : 1;
@@ -41,17 +137,21 @@ void hk_reset_limits(gr_hooks *h){
   h->trip_msg[0] = 0;
   h->time_left = h->lim.timeout;
   h->depth = 0;
+  h->print_left = HK_PRINT_MAX;
 }
 
-void hk_run_enter(gr_hooks *h){
+void hk_run_enter(gr_hooks *h, lua_State *L){
   if( h->depth++==0 ){
     h->t_enter = now();
     h->deadline = h->t_enter + h->time_left;
+    h->deadline_hit = 0;
+    timer_arm(h, L, h->time_left);
   }
 }
 
 void hk_run_leave(gr_hooks *h){
   if( --h->depth==0 ){
+    timer_disarm(h);
     h->time_left -= now() - h->t_enter;
     if( h->time_left < 0 ) h->time_left = 0;
   }
@@ -63,15 +163,13 @@ script *hk_script_of(lua_State *L){
   return ud;
 }
 
-static void count_hook(lua_State *L, lua_Debug *ar);
-
-/* Marks the run as over its limits; the next instruction of L raises. */
+/* Marks the run as over its limits; the next instruction or call of L raises. */
 static void trip(gr_hooks *h, lua_State *L, const char *msg){
   if( !h->tripped ){
     h->tripped = 1;
     snprintf(h->trip_msg, sizeof h->trip_msg, "%s", msg);
   }
-  if( L ) lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+  if( L ) lua_sethook(L, count_hook, LUA_MASKCOUNT | LUA_MASKCALL, 1);
 }
 
 static void time_msg(gr_hooks *h, char *buf, size_t n){
@@ -102,7 +200,19 @@ int hk_lpat_interrupt(void *ud, char *msg, size_t n){
 static void count_hook(lua_State *L, lua_Debug *ar){
   gr_hooks *h = hk_script_of(L)->h;
   if( !h->tripped ){
-    if( h->ticks_left > 1 ){
+    if( h->deadline_hit ){
+      /* armed by the deadline timer: a signal left from an earlier run is ignored */
+      h->deadline_hit = 0;
+      if( precise_now() < h->deadline ){ hk_arm(L); return; }
+      {
+        char m[160];
+        time_msg(h, m, sizeof m);
+        trip(h, L, m);
+      }
+    }else if( ar->event!=LUA_HOOKCOUNT ){
+      hk_arm(L);                      /* a call hook left armed: back to counting */
+      return;
+    }else if( h->ticks_left > 1 ){
       h->ticks_left--;
       if( now() <= h->deadline ) return;
       {
@@ -117,7 +227,7 @@ static void count_hook(lua_State *L, lua_Debug *ar){
       trip(h, L, m);
     }
   }
-  lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+  lua_sethook(L, count_hook, LUA_MASKCOUNT | LUA_MASKCALL, 1);
   if( lua_getinfo(L, "Sl", ar) && ar->currentline > 0 ) lua_pushfstring(L, "%s:%d: %s", ar->short_src, ar->currentline, h->trip_msg);
   else lua_pushstring(L, h->trip_msg);
   lua_error(L);

@@ -53,7 +53,7 @@ static int call_cb(gr_hooks *h, callback *cb, uint32_t n){
   lua_rawgeti(L, LUA_REGISTRYINDEX, cb->ref);
   if( n!=GR_NONE ) hk_push_node(L, n);
   sc->running = 1;
-  hk_run_enter(h);
+  hk_run_enter(h, L);
   rc = lua_pcall(L, n!=GR_NONE, 1, base + 1);
   hk_run_leave(h);
   sc->running = 0;
@@ -117,7 +117,7 @@ static int vt_wants_type(void *ctx, gr_result *r, uint32_t type){
     h->want = gr_xcalloc((size_t)h->want_types * K + 1, 1);
   }
   if( type >= h->want_types ) return 0;
-  hk_run_enter(h);
+  hk_run_enter(h, NULL);
   for(k = 0; k < K; k++){
     const callback *cb = &h->cbs[h->node_cbs[k]];
     int w = cb->ntypes==0;
@@ -162,7 +162,7 @@ static int vt_node(void *ctx, gr_result *r, uint32_t n){
     if( cb->name_pat ){
       char err[160];
       int m;
-      hk_run_enter(h);
+      hk_run_enter(h, NULL);
       {
         const char *name = gr_graph_str(r->g, nd->name);
         m = gr_lpat_search(name, strlen(name), cb->name_pat, strlen(cb->name_pat), hk_lpat_interrupt, h, NULL, NULL,
@@ -261,7 +261,7 @@ int gr_hooks_load_buffer(gr_hooks *h, const char *name, const char *src, size_t 
   rc = luaL_loadbufferx(L, src, len, sc->chunk, "t");
   if( rc==LUA_OK ){
     sc->running = 1;
-    hk_run_enter(h);
+    hk_run_enter(h, L);
     rc = lua_pcall(L, 0, 0, 1);
     hk_run_leave(h);
     sc->running = 0;
@@ -310,6 +310,7 @@ void gr_hooks_free(gr_hooks *h){
   free(h->node_cbs);
   free(h->want);
   gr_buf_free(&h->scratch);
+  hk_timer_free(h);
   free(h);
 }
 

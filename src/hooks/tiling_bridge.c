@@ -222,7 +222,7 @@ int gr_hooks_run_tiling(gr_hooks *h, gr_result *r, uint32_t node, gr_custom_tili
   hk_push_node(L, node);
   hk_push_chip(L, h);
   sc->running = 1;
-  hk_run_enter(h);
+  hk_run_enter(h, L);
   rc = lua_pcall(L, 2, 1, base + 1);
   hk_run_leave(h);
   sc->running = 0;
