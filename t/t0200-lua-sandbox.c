@@ -519,6 +519,9 @@ int main(void){
     expect_fail("table.remove with a huge __len",
                 "table.remove(setmetatable({}, {__len = function() return 2^53 end}), 1)", "time limit exceeded", &l);
   }
+  expect_fail("huge filter lists (C memory of the registrations)",
+              "local t = {} for i = 1, 2e5 do t[i] = 'OpType' .. i end for k = 1, 1e4 do gr.on_node(t, function() end) end",
+              "memory limit exceeded", &mem);
   expect_fail("__gc finalizers are refused", "setmetatable({}, {__gc = function() while true do end end})",
               "__gc metamethods are not allowed", NULL);
   /* Lua's own stack limit: every limit of gerules is generous */
@@ -545,6 +548,15 @@ int main(void){
   stage_failure("bad override value", "gr.on_end(function()\n gr.node('x'):override('tiling', 'gpu')\nend)\n", "never takes the value", 2, any);
   stage_failure("catastrophic pattern in a node callback",
                 "gr.on_node(function(n)\n  return string.find(string.rep('a', 5e4), '.-.-.-.-.-.-.-.-b')\nend)\n", "time limit exceeded", 2, clock);
+  /* issue 10 class 5: C memory made for a hook counts against --hook-memory */
+  stage_failure("millions of diagnostics", "gr.on_end(function()\n  for i = 1, 1e8 do gr.note('X1', 'a note') end\nend)\n",
+                "memory limit exceeded", 2, mem);
+  stage_failure("huge override reasons",
+                "local r = string.rep('why', 2e6)\ngr.on_node('Conv2D', function(n)\n  for i = 1, 1e6 do n:override('precision_mode', 'high_precision', r) end\nend)\n",
+                "memory limit exceeded", 3, mem);
+  stage_failure("huge diagnostic messages",
+                "local m = string.rep('m', 4e6)\ngr.on_end(function()\n  for i = 1, 1e6 do gr.warning('X2', m) end\nend)\n",
+                "memory limit exceeded", 3, mem);
   stage_failure("memory bomb in end", "gr.on_end(function()\n  local s = ('x'):rep(2^30)\nend)\n", "memory limit exceeded", 2, mem);
   determinism();
   tiling();

@@ -398,6 +398,7 @@ static int nm_override(lua_State *L){
                       gr_graph_str(h->r->g, node_at(h, h->cur_node)->name));
   og.file = sc->path; og.line = hk_script_line(L, sc); og.col = 0;
   memset(&err, 0, sizeof err);
+  hk_charge(L, sizeof(gr_override) + 64 + (value ? strlen(value) : 0) + (reason ? strlen(reason) : 0), 0);
   if( gr_result_override(h->r, n, s, value, &og, reason, &err)!=0 ) return luaL_error(L, "node:override: %s", err.msg);
   return 0;
 }
@@ -725,6 +726,8 @@ static int diag_common(lua_State *L, gr_severity sev, int code_i, uint32_t about
     }else luaL_typeerror(L, about_i, "node or table");
   }
   line = hk_script_line(L, sc);
+  hk_charge(L, sizeof(gr_diag) + 2 * sizeof(rule) / 4 + strlen(msg) + strlen(code) + strlen(sc->path)
+               + (option ? strlen(option) : 0), 0);
   d = gr_diags_add(&h->r->diags, sev, sc->path, line, 0, "%s", msg);
   gr_diag_set(&d->code, code);
   if( about_node!=GR_NONE ) gr_diag_set(&d->node, gr_graph_str(h->r->g, node_at(h, about_node)->name));
@@ -790,6 +793,7 @@ static int l_set_severity(lua_State *L){
                       d->code ? d->code : "without code");
   og.file = sc->path; og.line = hk_script_line(L, sc); og.col = 0;
   memset(&err, 0, sizeof err);
+  hk_charge(L, 64 + strlen(sc->path) + (reason ? strlen(reason) : 0), 0);
   if( gr_result_set_severity(h->r, (size_t)(i - 1), (gr_severity)sev, &og, reason, &err)!=0 )
     return luaL_error(L, "gr.set_severity: %s", err.msg);
   return 0;
@@ -816,6 +820,7 @@ static uint32_t func_line(lua_State *L, int i){
 static callback *new_cb(lua_State *L, int stage, int fi){
   gr_hooks *h = hooks_of(L);
   callback *cb;
+  hk_charge(L, 2 * sizeof *cb + sizeof(size_t), 1);     /* the record, its share of the array, node_cbs */
   h->cbs = gr_xrealloc(h->cbs, (h->ncbs + 1) * sizeof *h->cbs);
   cb = &h->cbs[h->ncbs];
   memset(cb, 0, sizeof *cb);
@@ -861,7 +866,7 @@ static void add_type(callback *cb, const char *t){
 static int l_on_node(lua_State *L){
   int fi = lua_gettop(L), nargs = fi;
   callback tmp, *cb;
-  size_t k;
+  size_t k, bytes = 0;          /* C memory the filter will take */
   need_loading(L, "gr.on_node");
   if( nargs < 1 || nargs > 2 ) return luaL_error(L, "gr.on_node([filter,] function) takes one or two arguments");
   luaL_checktype(L, fi, LUA_TFUNCTION);
@@ -869,12 +874,13 @@ static int l_on_node(lua_State *L){
   /* validate first (errors must not leak C memory) */
   if( nargs==2 ){
     int t = lua_type(L, 1);
-    if( t==LUA_TSTRING ){ /* one op type */ }
+    if( t==LUA_TSTRING ) bytes += lua_rawlen(L, 1) + 1 + 2 * sizeof(char *);   /* one op type */
     else if( t==LUA_TTABLE ){
       lua_pushnil(L);
       while( lua_next(L, 1) ){
         if( lua_type(L, -2)==LUA_TNUMBER ){
           if( lua_type(L, -1)!=LUA_TSTRING ) return luaL_error(L, "gr.on_node: op types in a filter list must be strings");
+          bytes += lua_rawlen(L, -1) + 1 + 2 * sizeof(char *);
         }else if( lua_type(L, -2)==LUA_TSTRING ){
           const char *key = lua_tostring(L, -2);
           if( strcmp(key, "type")==0 ){
@@ -882,17 +888,21 @@ static int l_on_node(lua_State *L){
               lua_Integer j, n = (lua_Integer)lua_rawlen(L, -1);
               for(j = 1; j <= n; j++){
                 if( lua_rawgeti(L, -1, j)!=LUA_TSTRING ) return luaL_error(L, "gr.on_node: filter.type must list strings");
+                bytes += lua_rawlen(L, -1) + 1 + 2 * sizeof(char *);
                 lua_pop(L, 1);
               }
             }else if( lua_type(L, -1)!=LUA_TSTRING ) return luaL_error(L, "gr.on_node: filter.type must be a string or a list of strings");
+            else bytes += lua_rawlen(L, -1) + 1 + 2 * sizeof(char *);
           }else if( strcmp(key, "type_pattern")==0 || strcmp(key, "name")==0 ){
             check_pattern(L, lua_gettop(L), key[0]=='n' ? "gr.on_node filter.name" : "gr.on_node filter.type_pattern");
+            bytes += lua_rawlen(L, -1) + 1;
           }else return luaL_error(L, "gr.on_node: unknown filter field '%s' (type, type_pattern, name)", key);
         }else return luaL_error(L, "gr.on_node: bad filter key (a %s)", luaL_typename(L, -2));
         lua_pop(L, 1);
       }
     }else return luaL_typeerror(L, 1, "op type, list of op types or filter table");
   }
+  hk_charge(L, bytes, 1);
   cb = new_cb(L, ST_NODE, fi);
   if( nargs==2 ){
     if( lua_type(L, 1)==LUA_TSTRING ) add_type(cb, lua_tostring(L, 1));
@@ -934,6 +944,7 @@ static int l_tiling(lua_State *L){
   t = &h->tilings[h->ntilings];
   memset(t, 0, sizeof *t);
   t->sc = sc;
+  hk_charge(L, 2 * sizeof *t + strlen(op) + 1, 1);
   t->op_type = gr_xstrdup(op);
   t->line = func_line(L, 2);
   t->reg_line = hk_script_line(L, sc);

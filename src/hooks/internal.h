@@ -88,6 +88,7 @@ struct gr_hooks {
   double time_left, t_enter, deadline;
   int depth;
   size_t print_left;              /* bytes `print` may still log in this evaluation */
+  size_t c_resident, c_eval;      /* C memory made for the hooks: registrations; this evaluation's diagnostics, overrides */
   /* the deadline timer (sandbox.c) */
   int timer_state;                /* 0 not made yet, 1 made, -1 unavailable */
   timer_t timer;
@@ -108,6 +109,10 @@ void hk_arm(lua_State *L);                     /* count hook every HK_TICK instr
 int hk_check_time(gr_hooks *h, lua_State *L);   /* -1 (and tripped) once the deadline passed */
 void hk_check_deadline(lua_State *L);           /* for C loops: raises once a limit tripped */
 int hk_memory_error(lua_State *L);              /* trips the memory limit and raises it */
+/* Charges bytes of C memory made for a hook (resident: kept with the hooks;
+** else: with this evaluation's result) against --hook-memory; raises the
+** memory limit's error when they do not fit. */
+void hk_charge(lua_State *L, size_t bytes, int resident);
 int hk_traceback(lua_State *L);                 /* message handler of every protected call */
 void hk_error_text(script *sc, int rc, gr_buf *b, uint32_t *line);
 uint32_t hk_script_line(lua_State *L, const script *sc);

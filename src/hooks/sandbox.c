@@ -138,6 +138,7 @@ void hk_reset_limits(gr_hooks *h){
   h->time_left = h->lim.timeout;
   h->depth = 0;
   h->print_left = HK_PRINT_MAX;
+  h->c_eval = 0;
 }
 
 void hk_run_enter(gr_hooks *h, lua_State *L){
@@ -234,6 +235,14 @@ static void count_hook(lua_State *L, lua_Debug *ar){
 }
 
 void hk_arm(lua_State *L){ lua_sethook(L, count_hook, LUA_MASKCOUNT, HK_TICK); }
+
+void hk_charge(lua_State *L, size_t bytes, int resident){
+  gr_hooks *h = hk_script_of(L)->h;
+  size_t used = h->c_resident + h->c_eval;
+  if( used > h->lim.memory || bytes > h->lim.memory - used ) hk_memory_error(L);
+  if( resident ) h->c_resident += bytes;
+  else h->c_eval += bytes;
+}
 
 int hk_memory_error(lua_State *L){
   script *sc = hk_script_of(L);

@@ -112,7 +112,18 @@ static int vt_wants_type(void *ctx, gr_result *r, uint32_t type){
   int any = 0;
   if( K==0 ) return 0;
   if( h->want==NULL || type==0 ){
+    uint64_t need = (uint64_t)gr_graph_ntypes(r->g) * K;
     free(h->want);
+    h->want = NULL;
+    h->want_types = 0;
+    /* op types x node callbacks bytes of C memory made for the hooks */
+    if( need > h->lim.memory - (h->c_resident < h->lim.memory ? h->c_resident : h->lim.memory) ){
+      if( h->pending[0]==0 )
+        snprintf(h->pending, sizeof h->pending, "memory limit exceeded: %u op types x %zu node callbacks need %llu bytes; "
+                 "hooks may use %g MiB (--hook-memory)", gr_graph_ntypes(r->g), K, (unsigned long long)need,
+                 (double)h->lim.memory / HK_MIB);
+      return 1;
+    }
     h->want_types = gr_graph_ntypes(r->g);
     h->want = gr_xcalloc((size_t)h->want_types * K + 1, 1);
   }
