@@ -32,6 +32,7 @@ static const char eval_usage[] =
   "  -o KEY=VALUE               an option by ir_option name, GE key or ATC flag (repeatable)\n"
   "  --options FILE             options from a JSON object or KEY=VALUE lines (repeatable)\n"
   "  --run-mode MODE            inference (default, as ATC) or training\n"
+  "  --entry atc|ir-build|session  the GE entry point whose checks apply (default atc)\n"
   "  --format text|json         report format (default text)\n"
   "  --all-nodes                text: list every node, not only those that differ from the defaults\n"
   "  --explain NODE             print the full decision chain of one node\n"
