@@ -119,8 +119,7 @@ int cmd_eval(cli_ctx *c, int argc, char **argv){
   ro.graph_path = cfg.graph_file;
   fflush(stdout);
   if( a.output ){
-    if( gr_out_open_file(&o, a.output, &err)!=0 ){
-      fprintf(stderr, "gerules eval: error: %s\n", err.msg);
+    if( cli_open_output(&in, r, a.output, &o)!=0 ){
       rc = EXIT_INPUT;
       goto done;
     }
