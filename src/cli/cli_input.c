@@ -142,7 +142,7 @@ const char *cli_graph_name(const cli_input *in){
 
 /* Loads the graph; a regular file read from a terminal session shows a
 ** meter on stderr (the reader's file offset, polled by progress.c). */
-gr_graph *cli_load_graph(const cli_input *in){
+gr_graph *cli_load_graph(const cli_input *in, const cli_ctx *c){
   gr_error err;
   gr_graph *g;
   struct stat st;
@@ -151,6 +151,7 @@ gr_graph *cli_load_graph(const cli_input *in){
   memset(&err, 0, sizeof err);
   memset(&mo, 0, sizeof mo);
   mo.format = in->input_format;
+  mo.opmap = c->onnx;
   if( strcmp(in->graph, "-")!=0 && (fd = open(in->graph, O_RDONLY | O_CLOEXEC)) >= 0 ){
     gr_progress pr;
     char *what = gr_xasprintf("loading %s", in->graph);

@@ -36,6 +36,11 @@ int cmd_check(cli_ctx *c, int argc, char **argv){
   }
   if( n==0 ) paths[n++] = c->rules_path ? c->rules_path : cli_default_rules();
   rs = gr_ruleset_load(paths, n, &c->diags);
+  if( rs ){                     /* the ONNX mapping rows are rule data too */
+    gr_opmap *m = gr_onnx_map_from_rules(rs, &c->diags);
+    if( m==NULL ){ gr_ruleset_free(rs); rs = NULL; }
+    gr_opmap_free(m);
+  }
   cli_print_diags(&c->diags);
   free(paths);
   if( rs==NULL ){

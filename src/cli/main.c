@@ -78,6 +78,10 @@ gr_ruleset *cli_load_rules(cli_ctx *c){
   const char *path = c->rules_path ? c->rules_path : cli_default_rules();
   if( c->rs ) return c->rs;
   c->rs = gr_ruleset_load(&path, 1, &c->diags);
+  if( c->rs && (c->onnx = gr_onnx_map_from_rules(c->rs, &c->diags))==NULL ){
+    gr_ruleset_free(c->rs);
+    c->rs = NULL;
+  }
   if( c->rs==NULL ){
     cli_print_diags(&c->diags);
     fprintf(stderr, "gerules: the rule set %s has errors (run 'gerules check %s')\n", path, path);
@@ -86,6 +90,8 @@ gr_ruleset *cli_load_rules(cli_ctx *c){
 }
 
 void cli_ctx_free(cli_ctx *c){
+  gr_opmap_free(c->onnx);
+  c->onnx = NULL;
   gr_ruleset_free(c->rs);
   gr_diags_free(&c->diags);
   c->rs = NULL;
