@@ -25,7 +25,6 @@
 typedef struct cli_ctx {
   const char *rules_path;       /* --rules, or NULL for the default */
   gr_ruleset *rs;
-  gr_opmap *onnx;               /* the rule set's ONNX op mapping (onnx_rules.h) */
   gr_diags diags;
   /* bundle verification (cli_rules.c) */
   const char **trust_paths; size_t ntrust_paths;   /* --trust (main's storage; strings in argv) */
@@ -74,7 +73,8 @@ int  cli_arg_value(const char *cmd, const char *opt, int *i, int argc, char **ar
 ** ours (a command option), -1 error (printed; exit 2). */
 int  cli_input_arg(cli_input *in, int *i, int argc, char **argv);
 const char *cli_graph_name(const cli_input *in);
-gr_graph *cli_load_graph(const cli_input *in, const cli_ctx *c);   /* prints the located error */
+/* Loads the graph in any format; an ONNX model is mapped with rs's onnx_ops. */
+gr_graph *cli_load_graph(const cli_input *in, const gr_ruleset *rs);   /* prints the located error */
 int  cli_load_hooks(const cli_input *in, const gr_ruleset *rs, gr_hooks **out);   /* bundle, then --hook */
 void cli_eval_config(const cli_input *in, gr_graph *g, gr_hooks *hooks, gr_eval_config *cfg);
 /* gr_eval, printing why it failed (r->fatal: no chip, unreadable input,

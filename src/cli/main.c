@@ -84,9 +84,10 @@ gr_ruleset *cli_load_rules(cli_ctx *c){
   const char *path = c->rules_path ? c->rules_path : cli_default_rules();
   if( c->rs ) return c->rs;
   c->rs = cli_load_paths(c, &path, 1);
-  if( c->rs && (c->onnx = gr_onnx_map_from_rules(c->rs, &c->diags))==NULL ){   /* a bad ONNX mapping row */
-    gr_ruleset_free(c->rs);
-    c->rs = NULL;
+  if( c->rs ){                  /* the ONNX mapping rows are checked with the rest */
+    gr_opmap *m = gr_onnx_map_from_rules(c->rs, &c->diags);
+    if( m==NULL ){ gr_ruleset_free(c->rs); c->rs = NULL; }
+    gr_opmap_free(m);
   }
   if( c->rs==NULL && !c->refused && !c->trust_failed ){
     cli_print_diags(&c->diags);
@@ -96,8 +97,6 @@ gr_ruleset *cli_load_rules(cli_ctx *c){
 }
 
 void cli_ctx_free(cli_ctx *c){
-  gr_opmap_free(c->onnx);
-  c->onnx = NULL;
   gr_ruleset_free(c->rs);
   gr_diags_free(&c->diags);
   cli_trust_free(c);
