@@ -361,6 +361,19 @@ void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro){
   gr_jw_key(&w, "bundle"); gr_jw_str(&w, rs->bundle_name);
   gr_jw_key(&w, "version"); gr_jw_str(&w, rs->bundle_version);
   gr_jw_key(&w, "path"); gr_jw_str(&w, ro->rules_path);
+  if( rs->nlayers > 1 ){
+    size_t li;
+    gr_jw_key(&w, "stack");
+    gr_jw_arr(&w);
+    for(li = 0; li < rs->nlayers; li++){
+      gr_jw_obj(&w);
+      gr_jw_key(&w, "bundle"); gr_jw_str(&w, rs->layers[li].name);
+      gr_jw_key(&w, "version"); gr_jw_str(&w, rs->layers[li].version);
+      gr_jw_key(&w, "path"); gr_jw_str(&w, rs->layers[li].root);
+      gr_jw_end_obj(&w);
+    }
+    gr_jw_end_arr(&w);
+  }
   gr_jw_end_obj(&w);
   gr_jw_key(&w, "chip"); gr_jw_obj(&w);
   gr_jw_key(&w, "soc"); gr_jw_str(&w, r->soc_name);
@@ -436,6 +449,16 @@ void gr_report_text(gr_out *o, gr_result *r, const gr_result *baseline, const gr
   gr_buf b;
   size_t i, s, nslots = rs->nslots;
   gr_buf_init(&b);
+  if( rs->nlayers > 1 ){
+    /* the whole stack, base first */
+    size_t li;
+    gr_out_printf(o, "gerules %s: rules", PACKAGE_VERSION);
+    for(li = 0; li < rs->nlayers; li++){
+      const gr_layer *L = &rs->layers[li];
+      gr_out_printf(o, "%s %s%s%s (%s)", li ? " +" : "", L->name ? L->name : "?", L->version ? " " : "", L->version ? L->version : "", L->root);
+    }
+    gr_out_putc(o, '\n');
+  }else
   gr_out_printf(o, "gerules %s: rules %s%s%s (%s)\n", PACKAGE_VERSION, rs->bundle_name ? rs->bundle_name : "?",
                 rs->bundle_version ? " " : "", rs->bundle_version ? rs->bundle_version : "", ro->rules_path);
   gr_out_printf(o, "chip:  %s, %s (%s), run mode %s\n", r->soc_name, rs->products[r->product].title,
@@ -621,6 +644,12 @@ void gr_report_explain(gr_out *o, gr_result *r, uint32_t node, int json, const g
           gr_jw_key(&w, "place"); gr_jw_int(&w, (int64_t)k + 1);
           gr_jw_key(&w, "branch"); gr_jw_int(&w, (int64_t)b + 1);
           gr_jw_key(&w, "rule"); gr_buf_printf(&ib, "%s:%u", gr_ruleset_short_path(rs, br->loc.file), br->loc.line); gr_jw_str(&w, gr_buf_cstr(&ib));
+          if( rs->nlayers > 1 ){
+            const gr_layer *L = &rs->layers[gr_ruleset_layer_of(rs, br->loc.file)];
+            ib.n = 0;
+            gr_buf_printf(&ib, "%s%s%s", L->name ? L->name : "?", L->version ? " " : "", L->version ? L->version : "");
+            gr_jw_key(&w, "bundle"); gr_jw_str(&w, gr_buf_cstr(&ib));
+          }
           gr_jw_key(&w, "status"); gr_jw_str(&w, status);
           gr_jw_key(&w, "value"); gr_jw_str(&w, yielded ? v.u.s : NULL);
           ib.n = 0;
@@ -646,7 +675,12 @@ void gr_report_explain(gr_out *o, gr_result *r, uint32_t node, int json, const g
           }else{
             gr_out_printf(o, " %s is null here", gr_buf_cstr(&txt));
           }
-          gr_out_printf(o, "   [%s:%u]\n", gr_ruleset_short_path(rs, br->loc.file), br->loc.line);
+          gr_out_printf(o, "   [%s:%u", gr_ruleset_short_path(rs, br->loc.file), br->loc.line);
+          if( rs->nlayers > 1 ){
+            const gr_layer *L = &rs->layers[gr_ruleset_layer_of(rs, br->loc.file)];
+            gr_out_printf(o, ", bundle %s%s%s", L->name ? L->name : "?", L->version ? " " : "", L->version ? L->version : "");
+          }
+          gr_out_puts(o, "]\n");
           if( tmp.n ){ gr_out_puts(o, "       because "); gr_out_text(o, gr_buf_cstr(&tmp), 0, 0); gr_out_putc(o, '\n'); }
         }
       }
