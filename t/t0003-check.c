@@ -170,7 +170,6 @@ static void test_valid(void){
   if( rs==NULL ){ dump_diags(); return; }
   is(gr_diags_errors(&diags), 0, "... without errors");
   is(diags.n, 0, "... and without warnings (every option and mode states its support)");
-  ok(rs->texts==NULL, "the file texts are released after checking");
   ok(rs->nfiles==1 && strstr(rs->files[0], "valid.rules")!=NULL, "one file read");
   ok(rs->bundle_name && strcmp(rs->bundle_name, "mini")==0 && strcmp(rs->bundle_version, "0.1")==0
      && strcmp(rs->bundle_cann, ">=8.0")==0, "bundle name, version and CANN range");
@@ -288,6 +287,43 @@ static void test_valid(void){
      && rs->relations[0].nothers==1 && rs->relations[0].others[0]==opt(rs, "ALLOW_HF32")->index, "exclusive A over B resolved");
   ok(rs->relations[1].kind==GR_REL_REQUIRES && rs->relations[1].nothers==2 && rs->relations[1].sev==GR_SEV_ERROR, "requires A needs B, C");
   ok(rs->relations[2].kind==GR_REL_CONFLICTS && rs->relations[2].a==-1 && rs->relations[2].nothers==2, "conflicts A, B");
+
+  /* the one suggestion entry point, over the kinds asked for only */
+  {
+    const char *s;
+    s = gr_ruleset_suggest(rs, GR_NK_SOC, "ascend310p3");
+    ok(s && strcmp(s, "Ascend310P3")==0, "suggest: a SoC, whatever the case");
+    ok(gr_ruleset_suggest(rs, GR_NK_MODE, "ascend310p3")==NULL, "suggest: only the kinds asked for");
+    s = gr_ruleset_suggest(rs, GR_NK_SPELLING, "pm_alais");
+    ok(s && strcmp(s, "pm_alias")==0, "suggest: option spellings include aliases");
+    s = gr_ruleset_suggest(rs, GR_NK_MODE | GR_NK_TABLE, "m_fp61");
+    ok(s && strcmp(s, "m_fp16")==0, "suggest: several kinds at once");
+    ok(gr_ruleset_suggest(rs, GR_NK_OPTION, "zzzzzzzz")==NULL, "suggest: nothing close, no suggestion");
+  }
+  /* the one judgement of an option value, shared with the evaluator */
+  {
+    char *why = NULL;
+    ok(gr_option_accepts(rs, opt(rs, "BUF"), "100", 0, NULL), "accepts: an int in range");
+    ok(!gr_option_accepts(rs, opt(rs, "BUF"), "101", 0, &why) && why && strcmp(why, "expected an integer from 0 to 100")==0,
+       "accepts: an int out of range, with the problem");
+    free(why);
+    ok(!gr_option_accepts(rs, opt(rs, "BUF"), "1x", 0, NULL), "accepts: not an int");
+    ok(gr_option_accepts(rs, opt(rs, "BUF"), "", 0, NULL), "accepts: the empty value means not set");
+    ok(gr_option_accepts(rs, opt(rs, "LIST"), "a;b;", 0, NULL), "accepts: list elements with its separator");
+    ok(!gr_option_accepts(rs, opt(rs, "LIST"), "a;c", 0, &why) && why && strstr(why, "'c'"), "accepts: a list element it does not allow");
+    free(why);
+    ok(!gr_option_accepts(rs, opt(rs, "ALLOW_HF32"), "11", 0, &why) && why && strstr(why, "expected one of"), "accepts: an enum value it does not list");
+    free(why);
+    ok(gr_option_accepts(rs, opt(rs, "TILING"), "true", 0, NULL) && !gr_option_accepts(rs, opt(rs, "TILING"), "yes", 0, NULL),
+       "accepts: bool values");
+    ok(gr_option_accepts(rs, opt(rs, "OP_PRECISION_MODE"), "/nonexistent/x.ini", GR_ACCEPT_FILES, NULL),
+       "accepts: a file gerules reads itself is judged when read");
+  }
+  /* the one rule for diagnostic codes (rules and hooks) */
+  ok(gr_diag_code_valid("GE1001") && gr_diag_code_valid("API1"), "code: capital letters then digits");
+  ok(!gr_diag_code_valid("ge1001") && !gr_diag_code_valid("GE") && !gr_diag_code_valid("1GE") && !gr_diag_code_valid("GE_1")
+     && !gr_diag_code_valid("GE1001X") && !gr_diag_code_valid(""), "code: anything else is refused");
+  ok(!gr_diag_code_valid("ABCDEFGHIJKLMNOPQRSTUVWXYZ1234567"), "code: at most 32 bytes");
   gr_ruleset_free(rs);
 }
 

@@ -50,11 +50,16 @@ gr_diag *gr_diags_add(gr_diags *d, gr_severity sev, const char *file, uint32_t l
 gr_diag *gr_diags_vadd(gr_diags *d, gr_severity sev, const char *file, uint32_t line, uint32_t col,
                        const char *fmt, va_list ap);
 void     gr_diag_set(char **field, const char *value);       /* copies value (NULL clears) */
-void     gr_diags_append(gr_diags *to, const gr_diags *from); /* copies every record */
 void     gr_diags_free(gr_diags *d);
 static inline size_t gr_diags_errors(const gr_diags *d){ return d->count[GR_SEV_ERROR]; }
 
 const char *gr_severity_name(gr_severity s);
+
+/* Whether code is a valid diagnostic code: capital letters then digits,
+** at most 32 bytes ("GE1001"). The one rule for the codes of rule files and
+** of hooks; GR_DIAG_CODE_RULE says it in words for error messages. */
+int gr_diag_code_valid(const char *code);
+#define GR_DIAG_CODE_RULE "capital letters then digits (e.g. GE1001)"
 
 /* Formats one diagnostic compiler-style into out:
 **   file:line:col: severity: [CODE] message

@@ -16,6 +16,7 @@
 #include "model/model.h"
 #include "hooks/hooks.h"
 #include "options/optfile.h"
+#include "bundle/bundle.h"
 
 #define EXIT_CONFIG 1      /* the configuration has errors */
 #define EXIT_INPUT 2       /* usage error, unreadable or malformed input */
@@ -24,12 +25,26 @@ typedef struct cli_ctx {
   const char *rules_path;       /* --rules, or NULL for the default */
   gr_ruleset *rs;
   gr_diags diags;
+  /* bundle verification (cli_rules.c) */
+  const char **trust_paths; size_t ntrust_paths;   /* --trust (main's storage; strings in argv) */
+  int allow_downgrade;          /* --allow-downgrade */
+  int trust_ready, trust_failed, trusting, refused;
+  int no_record;                /* bundle verify: do not update the anti-rollback state */
+  gr_trust trust;
+  gr_verified *verified; size_t nverified;
 } cli_ctx;
 
 /* Loads the rule set (--rules, $GERULES_RULES, the installed set, or the
 ** source tree's rules/ for an uninstalled build). Prints the errors and
 ** returns NULL on failure. */
 gr_ruleset *cli_load_rules(cli_ctx *c);
+/* cli_rules.c: loads rule files and directories, verifying each bundle first
+** when a trust store is configured (the one place every command loads rules). */
+gr_ruleset *cli_load_paths(cli_ctx *c, const char *const *paths, size_t n);
+int  cli_trust_setup(cli_ctx *c);          /* -1: the trust store has errors (printed) */
+const char *cli_installed_trust(void);
+const char *cli_state_file(void);
+void cli_trust_free(cli_ctx *c);
 const char *cli_default_rules(void);
 void cli_print_diags(const gr_diags *d);
 void cli_ctx_free(cli_ctx *c);
@@ -45,6 +60,7 @@ typedef struct cli_input {
   int input_format;             /* --input-format, GR_FMT_AUTO by default */
   gr_optinputs opts;
   const char **hooks; size_t nhooks;
+  const char **optfiles; size_t noptfiles;     /* --options files, in order */
   gr_hooks_limits lim;
 } cli_input;
 void cli_input_init(cli_input *in, const char *cmd);
@@ -59,9 +75,14 @@ const char *cli_graph_name(const cli_input *in);
 gr_graph *cli_load_graph(const cli_input *in);             /* prints the located error */
 int  cli_load_hooks(const cli_input *in, const gr_ruleset *rs, gr_hooks **out);   /* bundle, then --hook */
 void cli_eval_config(const cli_input *in, gr_graph *g, gr_hooks *hooks, gr_eval_config *cfg);
-/* gr_eval, printing why it failed (no chip, unreadable input, failing hook):
-** NULL means exit status 2. */
+/* gr_eval, printing why it failed (r->fatal: no chip, unreadable input,
+** failing hook): NULL means exit status 2. */
 gr_result *cli_evaluate(const cli_input *in, const gr_ruleset *rs, const gr_eval_config *cfg);
+/* --output: opens path atomically (report/out.h) unless it is one of the
+** files the run read (r may be NULL) or not a regular file; prints why and
+** returns -1 (exit 2). */
+struct gr_out;
+int  cli_open_output(const cli_input *in, const gr_result *r, const char *path, struct gr_out *o);
 
 int cmd_check(cli_ctx *c, int argc, char **argv);
 int cmd_chips(cli_ctx *c, int argc, char **argv);
@@ -69,5 +90,8 @@ int cmd_options(cli_ctx *c, int argc, char **argv);
 int cmd_explain(cli_ctx *c, int argc, char **argv);
 int cmd_eval(cli_ctx *c, int argc, char **argv);
 int cmd_tile(cli_ctx *c, int argc, char **argv);
+int cmd_bundle(cli_ctx *c, int argc, char **argv);
+int cmd_test(cli_ctx *c, int argc, char **argv);
+int cmd_diff(cli_ctx *c, int argc, char **argv);
 
 #endif

@@ -35,7 +35,8 @@ int cmd_check(cli_ctx *c, int argc, char **argv){
     paths[n++] = argv[i];
   }
   if( n==0 ) paths[n++] = c->rules_path ? c->rules_path : cli_default_rules();
-  rs = gr_ruleset_load(paths, n, &c->diags);
+  rs = cli_load_paths(c, paths, n);
+  if( c->refused || c->trust_failed ){ free(paths); return EXIT_INPUT; }
   cli_print_diags(&c->diags);
   free(paths);
   if( rs==NULL ){
@@ -165,12 +166,7 @@ static int find_chip(cli_ctx *c, const char *chip, const char *cmd){
   const gr_ruleset *rs = c->rs;
   int soc = gr_ruleset_find_soc(rs, chip);
   if( soc < 0 ){
-    const char **names = calloc(rs->nsocs + 1, sizeof *names);
-    const char *s;
-    size_t n = 0, i;
-    for(i = 0; i < rs->nsocs; i++) if( !rs->socs[i].is_pattern ) names[n++] = rs->socs[i].name;
-    s = gr_suggest(chip, names, n);
-    free(names);
+    const char *s = gr_ruleset_suggest(rs, GR_NK_SOC, chip);
     if( s ) cli_usage_error(cmd, "unknown chip '%s'; did you mean '%s'? (see 'gerules chips')", chip, s);
     else cli_usage_error(cmd, "unknown chip '%s' (see 'gerules chips')", chip);
   }
@@ -200,13 +196,16 @@ int cmd_options(cli_ctx *c, int argc, char **argv){
   if( chip ){
     gr_eval_config cfg;
     gr_result *r;
-    gr_error err;
     int product;
     if( find_chip(c, chip, "options") < 0 ) return EXIT_INPUT;
     memset(&cfg, 0, sizeof cfg);
     cfg.chip = chip; cfg.run_mode = run_mode;
-    r = gr_eval(rs, &cfg, &err);
-    if( r==NULL ){ fprintf(stderr, "gerules options: error: %s\n", err.msg); return EXIT_INPUT; }
+    r = gr_eval(rs, &cfg);
+    if( r->fatal ){
+      fprintf(stderr, "gerules options: error: %s\n", r->diags.n ? r->diags.v[r->diags.n - 1].msg : "evaluation failed");
+      gr_result_free(r);
+      return EXIT_INPUT;
+    }
     product = r->product;
     gr_out_init_fd(&o, 1);
     if( json ){
@@ -573,19 +572,10 @@ static int explain_json(const gr_ruleset *rs, const char *name){
 }
 
 static void explain_suggest(const gr_ruleset *rs, const char *name){
-  const char **names = NULL;
-  const char *sug;
-  size_t n = 0, m, j;
-  const gr_map *maps[] = { &rs->spelling_map, &rs->mode_map, &rs->slot_map, &rs->source_map, &rs->rule_map,
-                           &rs->table_map, &rs->product_map, &rs->soc_map };
-  for(m = 0; m < sizeof maps / sizeof *maps; m++){
-    names = realloc(names, (n + maps[m]->n + 1) * sizeof *names);
-    for(j = 0; j < maps[m]->n; j++) names[n++] = maps[m]->e[j].key;
-  }
-  sug = gr_suggest(name, names, n);
+  const char *sug = gr_ruleset_suggest(rs, GR_NK_SPELLING | GR_NK_MODE | GR_NK_SLOT | GR_NK_SOURCE | GR_NK_RULE
+                                       | GR_NK_TABLE | GR_NK_PRODUCT | GR_NK_SOC, name);
   if( sug ) fprintf(stderr, "gerules explain: error: '%s' is not an option, mode, slot, source, rule, table, product or SoC; did you mean '%s'?\n", name, sug);
   else fprintf(stderr, "gerules explain: error: '%s' is not an option, mode, slot, source, rule, table, product or SoC\n", name);
-  free(names);
 }
 
 int cmd_explain(cli_ctx *c, int argc, char **argv){

@@ -77,117 +77,27 @@ static const gr_expr *first_set_option(gr_result *r, const gr_expr *e){
 
 static const char *spelling_suggestion(gr_result *r, const char *key){
   const gr_ruleset *rs = r->rs;
-  const char **names = gr_xmalloc((rs->spelling_map.n + 1) * sizeof *names);
   const char *s, *k = key;
-  size_t i, n = 0;
   char *out;
   while( *k=='-' ) k++;
-  for(i = 0; i < rs->spelling_map.n; i++) names[n++] = rs->spelling_map.e[i].key;
-  qsort(names, n, sizeof *names, (int(*)(const void*, const void*))strcmp);
-  s = gr_suggest(k, names, n);
-  if( s==NULL ){ free(names); return ""; }
+  s = gr_ruleset_suggest(rs, GR_NK_SPELLING, k);
+  if( s==NULL ) return "";
   {
     int oi = gr_ruleset_find(&rs->spelling_map, s);
     out = gr_xasprintf("; did you mean '%s'%s%s%s?", s, oi >= 0 && strcmp(rs->options[oi].name, s) ? " (" : "",
                        oi >= 0 && strcmp(rs->options[oi].name, s) ? rs->options[oi].name : "",
                        oi >= 0 && strcmp(rs->options[oi].name, s) ? ")" : "");
   }
-  free(names);
   s = gr_arena_strndup(&r->arena, out, strlen(out));
   free(out);
   return s;
 }
 
-static const char *problem(gr_result *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static const char *problem(gr_result *r, const char *fmt, ...){
-  gr_buf b; va_list ap; const char *s;
-  gr_buf_init(&b);
-  va_start(ap, fmt); gr_buf_vprintf(&b, fmt, ap); va_end(ap);
-  s = gr_arena_strndup(&r->arena, b.p ? b.p : "", b.n);
-  gr_buf_free(&b);
-  return s;
-}
-
-static void join_values(gr_buf *b, const gr_option *o){
-  size_t i;
-  for(i = 0; i < o->nvalues; i++) gr_buf_printf(b, "%s\"%s\"", i ? ", " : "", o->values[i]);
-}
-
 static void validate(gr_result *r, gr_input *in, const gr_option *o){
-  const char *v = in->value;
-  size_t i;
-  in->valid = 1;
-  in->problem = NULL;
-  if( v[0]==0 ) return;                    /* empty = not set, as GE treats it */
-  switch( o->type ){
-    case GR_OT_ENUM: case GR_OT_BOOL:
-      for(i = 0; i < o->nvalues; i++) if( strcmp(o->values[i], v)==0 ) return;
-      {
-        gr_buf b;
-        const char *s = gr_suggest(v, o->values, o->nvalues);
-        gr_buf_init(&b);
-        gr_buf_adds(&b, "expected one of ");
-        join_values(&b, o);
-        if( s ) gr_buf_printf(&b, "; did you mean \"%s\"?", s);
-        in->problem = gr_arena_strndup(&r->arena, gr_buf_cstr(&b), b.n);
-        gr_buf_free(&b);
-      }
-      in->valid = 0;
-      return;
-    case GR_OT_INT: {
-      char *end;
-      long long x;
-      errno = 0;
-      x = strtoll(v, &end, 10);
-      if( errno || *end || end==v ){ in->valid = 0; in->problem = problem(r, "expected an integer"); return; }
-      if( o->has_range && (x < o->lo || x > o->hi) ){
-        in->valid = 0;
-        in->problem = problem(r, "expected an integer from %lld to %lld", (long long)o->lo, (long long)o->hi);
-      }
-      return;
-    }
-    case GR_OT_STRING:
-      if( o->has_pattern && regexec(&o->re, v, 0, NULL, 0)!=0 ){
-        in->valid = 0;
-        in->problem = problem(r, "expected text matching /%s/", o->pattern);
-      }
-      return;
-    case GR_OT_FILE: {
-      struct stat st;
-      if( o->format ) return;     /* gerules reads it: an unreadable file is an input error (exit 2) */
-      if( stat(v, &st)!=0 ){ in->valid = 0; in->problem = problem(r, "cannot open '%s': %s", v, strerror(errno)); }
-      else if( S_ISDIR(st.st_mode) ){ in->valid = 0; in->problem = problem(r, "'%s' is a directory", v); }
-      return;
-    }
-    case GR_OT_LIST:
-      if( o->nvalues ){
-        const char *p = v, *a;
-        size_t len;
-        while( gr_split_next(&p, o->separator ? o->separator : ",", &a, &len) ){
-          int ok = len==0;
-          for(i = 0; i < o->nvalues && !ok; i++) ok = strlen(o->values[i])==len && memcmp(o->values[i], a, len)==0;
-          if( !ok ){
-            in->valid = 0;
-            in->problem = problem(r, "'%.*s' is not an allowed element", (int)len, a);
-            return;
-          }
-        }
-      }
-      return;
-    case GR_OT_SOC:
-      if( gr_ruleset_find_soc(r->rs, v) < 0 ){
-        const char **names = gr_xmalloc((r->rs->nsocs + 1) * sizeof *names);
-        const char *s;
-        size_t k, n = 0;
-        for(k = 0; k < r->rs->nsocs; k++) if( !r->rs->socs[k].is_pattern ) names[n++] = r->rs->socs[k].name;
-        s = gr_suggest(v, names, n);
-        in->valid = 0;
-        in->problem = s ? problem(r, "'%s' is not a SoC this rule set knows; did you mean '%s'?", v, s)
-                        : problem(r, "'%s' is not a SoC this rule set knows", v);
-        free(names);
-      }
-      return;
-  }
+  char *why;
+  in->valid = gr_option_accepts(r->rs, o, in->value, GR_ACCEPT_FILES, &why);
+  in->problem = why ? gr_arena_strndup(&r->arena, why, strlen(why)) : NULL;
+  free(why);
 }
 
 static void resolve_inputs(gr_result *r){
@@ -668,13 +578,9 @@ int gr_result_override(gr_result *r, uint32_t node, int slot, const char *value,
   if( value ){
     if( sl->values_mode ){
       if( gr_ruleset_find(&rs->mode_map, value) < 0 ){
-        const char **names = gr_xmalloc((rs->nmodes + 1) * sizeof *names);
-        const char *sug;
-        for(k = 0; k < rs->nmodes; k++) names[k] = rs->modes[k].name;
-        sug = gr_suggest(value, names, rs->nmodes);
+        const char *sug = gr_ruleset_suggest(rs, GR_NK_MODE, value);
         gr_error_set(err, 0, 0, "'%s' is not a precision mode of this rule set (slot %s)%s%s%s", value, sl->name,
                      sug ? "; did you mean '" : "", sug ? sug : "", sug ? "'?" : "");
-        free(names);
         return -1;
       }
     }else if( sl->nvalues ){
@@ -751,7 +657,14 @@ int gr_result_set_severity(gr_result *r, size_t di, gr_severity sev, const gr_or
 
 /* ------------------------------------------------------------------ */
 
-gr_result *gr_eval(const gr_ruleset *rs, const gr_eval_config *cfg, gr_error *err){
+/* The one way gr_eval fails: an error diagnostic and r->fatal. */
+static gr_result *fail(gr_result *r, const char *msg){
+  gr_diags_add(&r->diags, GR_SEV_ERROR, NULL, 0, 0, "%s", msg);
+  r->fatal = 1;
+  return r;
+}
+
+gr_result *gr_eval(const gr_ruleset *rs, const gr_eval_config *cfg){
   gr_result *r = gr_xcalloc(1, sizeof *r);
   const char *chip = cfg->chip;
   size_t i;
@@ -777,23 +690,16 @@ gr_result *gr_eval(const gr_ruleset *rs, const gr_eval_config *cfg, gr_error *er
       break;
     }
   }
-  if( chip==NULL ){
-    gr_error_set(err, 0, 0, "no chip given: use --chip SOC (see 'gerules chips')");
-    gr_result_free(r);
-    return NULL;
-  }
+  if( chip==NULL ) return fail(r, "no chip given: use --chip SOC (see 'gerules chips')");
   r->soc = gr_ruleset_find_soc(rs, chip);
   if( r->soc < 0 ){
-    const char **names = gr_xmalloc((rs->nsocs + 1) * sizeof *names);
-    const char *s;
-    size_t n = 0;
-    for(i = 0; i < rs->nsocs; i++) if( !rs->socs[i].is_pattern ) names[n++] = rs->socs[i].name;
-    s = gr_suggest(chip, names, n);
-    if( s ) gr_error_set(err, 0, 0, "unknown chip '%s'; did you mean '%s'? (see 'gerules chips')", chip, s);
-    else gr_error_set(err, 0, 0, "unknown chip '%s' (see 'gerules chips')", chip);
-    free(names);
-    gr_result_free(r);
-    return NULL;
+    const char *s = gr_ruleset_suggest(rs, GR_NK_SOC, chip);
+    char *m;
+    if( s ) m = gr_xasprintf("unknown chip '%s'; did you mean '%s'? (see 'gerules chips')", chip, s);
+    else m = gr_xasprintf("unknown chip '%s' (see 'gerules chips')", chip);
+    fail(r, m);
+    free(m);
+    return r;
   }
   r->product = rs->socs[r->soc].product;
   r->soc_name = gr_arena_strndup(&r->arena, chip, strlen(chip));

@@ -1639,13 +1639,6 @@ static int l_stage(lua_State *L){
 /* ------------------------------------------------------------------ */
 /* gr.*: diagnostics */
 
-static int valid_code(const char *c){
-  size_t i, n = strlen(c);
-  if( n==0 || n > 32 || !isalpha((unsigned char)c[0]) ) return 0;
-  for(i = 1; i < n; i++) if( !isalnum((unsigned char)c[i]) && c[i]!='_' && c[i]!='-' && c[i]!='.' ) return 0;
-  return 1;
-}
-
 /* code at code_i, message at code_i+1; about: a node, or (about_i) a node or {node=, option=} */
 static int diag_common(lua_State *L, gr_severity sev, int code_i, uint32_t about_node, int about_i){
   gr_hooks *h = H(L);
@@ -1658,8 +1651,8 @@ static int diag_common(lua_State *L, gr_severity sev, int code_i, uint32_t about
   char rule[600];
   if( lua_type(L, code_i + 1)!=LUA_TSTRING ) luaL_typeerror(L, code_i + 1, "string");
   msg = lua_tostring(L, code_i + 1);
-  if( !valid_code(code) )
-    return luaL_argerror(L, code_i, "a diagnostic code is a letter then letters, digits, '_', '-' or '.' (at most 32)");
+  if( !gr_diag_code_valid(code) )
+    return luaL_argerror(L, code_i, "a diagnostic code is " GR_DIAG_CODE_RULE);
   need_stage(L, "a hook diagnostic", 1, 1, 1, 0);
   if( about_i && !lua_isnoneornil(L, about_i) ){
     if( lua_type(L, about_i)==LUA_TLIGHTUSERDATA ) about_node = check_node(L, about_i);

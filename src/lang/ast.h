@@ -1,6 +1,6 @@
 /*
 ** ast.h: the syntax tree of rule files, as built by the lemon grammar
-** (grammar/rules.y) and consumed by the checker (check.c). A file is a list
+** (grammar/rules.y) and consumed by the checker (check.c, check_expr.c, lint.c). A file is a list
 ** of statements (gr_item); block statements hold nested items; conditions
 ** and values are gr_expr trees. The checker annotates expressions in place
 ** (type, dependency level, resolved references) and the checked rule set
@@ -95,8 +95,10 @@ typedef struct gr_item {
   char *raw;                 /* templates: the string body as written (escapes kept) */
   gr_name *names, *names2;
   gr_expr *e, *e2;           /* condition / value (table entry: value) */
-  int64_t lo, hi;
-  int flag, flag2, flag3;    /* kind-specific: scope, severity, support flavour, once, is-pattern */
+  int64_t lo, hi;            /* range bounds, hardware value; a rule: lo = 1 when marked `once` */
+  int flag;                  /* rule: scope (GR_SCOPE_*); support: flavour (GR_SUP_*); soc: 1 = pattern */
+  int flag2;                 /* rule: action (GR_ACT_*) */
+  int flag3;                 /* rules and relations: severity (gr_severity) */
   char *code; gr_loc code_loc;   /* diagnostic code */
   char *str2; char *raw2; gr_loc str2_loc;   /* `because` template of a set-rule or branch */
   gr_loc once_loc;           /* where `once` was written */

@@ -1,6 +1,7 @@
 /*
-** ruleset.h: the checked, interned and indexed form of a rule set, built by
-** check.c from the syntax trees of every rule file. Names are resolved to
+** ruleset.h: the checked and indexed form of a rule set: ruleset.c loads the
+** rule files (following includes) and the checker (check.c, check_expr.c,
+** lint.c) builds it from their syntax trees. Names are resolved to
 ** indexes, expressions carry their static type and dependency level, tables
 ** and option spellings are hashed, each slot's cascade is one total order,
 ** and every source branch and rule has its condition split into top-level
@@ -8,8 +9,11 @@
 ** once per op type instead of once per node.
 **
 ** Ownership: a gr_ruleset owns everything reachable from it, including the
-** syntax trees its expressions live in and the names of the files it read;
-** gr_ruleset_free releases all of it (NULL is fine). Nothing here is
+** syntax trees its expressions live in and the names of the files it read.
+** Every array and string of it lives in its arena; besides the arena it owns
+** only the syntax trees (rs->ast, rs->owned_exprs), the compiled regular
+** expressions and the name maps, and gr_ruleset_free releases all of it
+** (NULL is fine). Nothing here is
 ** modified after gr_ruleset_load returns, so one rule set may serve any
 ** number of evaluations.
 */
@@ -199,14 +203,17 @@ typedef struct gr_relation {
   gr_loc loc;
 } gr_relation;
 
+/* An expression tree the rule set owns outside rs->ast (a template
+** placeholder); the list nodes live in the arena. */
+typedef struct gr_owned_expr { gr_expr *e; struct gr_owned_expr *next; } gr_owned_expr;
+
 typedef struct gr_ruleset {
   /* bundle metadata */
   const char *bundle_name, *bundle_version, *bundle_cann, *bundle_description;
   const char **hook_files; size_t nhook_files;   /* `hook "x.lua";` in the bundle, resolved paths */
   /* files read, in load order (gr_loc.file points here) */
-  char **files; size_t nfiles;
-  char *root;               /* the directory given to gr_ruleset_load, if one was */
-  char **texts;             /* sources, kept while checking; NULL afterwards */
+  const char **files; size_t nfiles;
+  const char *root;         /* the directory given to gr_ruleset_load, if one was */
 
   const char **cap_names, **cap_desc; size_t ncaps;
   const char **hw_names, **hw_desc; size_t nhw;
@@ -224,6 +231,7 @@ typedef struct gr_ruleset {
          mode_map, table_map, slot_map, source_map, rule_map;   /* name -> index + 1 */
 
   gr_item *ast;             /* every statement of every file */
+  struct gr_owned_expr *owned_exprs;   /* parsed template placeholders */
   gr_arena arena;
 } gr_ruleset;
 
@@ -245,5 +253,36 @@ int  gr_support_on(const gr_support *s, int product);
 const char *gr_type_name(int t);
 const char *gr_option_type_name(int t);
 
+/* Whether option o accepts the text v as its value, the one judgement the
+** checker (literal defaults) and the evaluator (given values) share. The
+** empty text is accepted (it means "not set", as GE reads it). Returns 1
+** when accepted; else 0 and, when problem is not NULL, a malloc'ed
+** description ("expected one of ...", with a suggestion where one is close).
+** GR_ACCEPT_FILES also requires the value of a file option without a format
+** to name an existing file that is not a directory (the evaluator; the
+** checker does not look at the disk). */
+#define GR_ACCEPT_FILES 1u
+int gr_option_accepts(const gr_ruleset *rs, const gr_option *o, const char *v, unsigned flags, char **problem);
+
+/* The kinds of names gr_ruleset_suggest looks among (or them together). */
+enum gr_name_kind {
+  GR_NK_OPTION   = 1u << 0,   /* option names */
+  GR_NK_SPELLING = 1u << 1,   /* every spelling of an option: name, GE key, aliases */
+  GR_NK_MODE     = 1u << 2,
+  GR_NK_SLOT     = 1u << 3,
+  GR_NK_SOURCE   = 1u << 4,
+  GR_NK_RULE     = 1u << 5,
+  GR_NK_TABLE    = 1u << 6,
+  GR_NK_PRODUCT  = 1u << 7,
+  GR_NK_SOC      = 1u << 8,   /* exact SoC names (not patterns) */
+  GR_NK_CAP      = 1u << 9,   /* capabilities */
+  GR_NK_HW       = 1u << 10   /* hardware properties */
+};
+/* "Did you mean": the declared name of one of the given kinds closest to
+** word, or NULL when none is close. The one entry point for every kind of
+** rule-set name; the result points into the rule set. */
+const char *gr_ruleset_suggest(const gr_ruleset *rs, unsigned kinds, const char *word);
+/* The same over the declared values of an option. */
+const char *gr_option_suggest_value(const gr_option *o, const char *word);
 
 #endif

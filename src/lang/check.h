@@ -1,0 +1,81 @@
+/*
+** check.h: the checker's internal interface, shared by the files of the
+** checking stage and by nothing outside src/lang: check.c (declarations,
+** the type checker's driver, cascades, relations), check_expr.c
+** (expressions and message templates), lint.c (the "can this ever fire"
+** analysis). ruleset.c loads the files and calls gr_check_all.
+**
+** Ownership: a ck context borrows the rule set it fills and the diagnostics
+** list it appends to; it owns nothing and lives on the stack of
+** gr_check_all. Everything the checker builds is allocated in the rule set's
+** arena, or (expression trees of templates) recorded in rs->owned_exprs, so
+** gr_ruleset_free releases it without knowing how it was made.
+*/
+#ifndef GR_CHECK_H
+#define GR_CHECK_H
+
+#include <stdarg.h>
+#include "lang/ruleset.h"
+
+/* The source files being checked (their texts are kept only while checking,
+** for the snippet of each error). */
+typedef struct ck_sources {
+  const char *const *files;   /* rs->files */
+  char **texts;               /* one per file */
+  size_t n;
+} ck_sources;
+
+typedef struct ck {
+  gr_ruleset *rs;
+  gr_diags *diags;
+  const ck_sources *src;
+  int nerr;
+  /* expression scope */
+  int scope;              /* GR_SCOPE_* or -1 for option defaults and table values */
+  int allow_other;        /* relation templates */
+  int allow_count;        /* `once` templates */
+  int in_source;          /* checking a source branch: slot values are not available */
+  struct { const char *name; uint8_t type, dep; int slot; } vars[GR_MAXVARS];
+  int nvars, maxslots;
+} ck;
+
+/* Runs every check over rs->ast, filling rs; returns the number of errors. */
+int gr_check_all(gr_ruleset *rs, const ck_sources *src, gr_diags *diags);
+
+/* ---- messages (check.c) ---- */
+const char *ck_text_of(const ck_sources *src, const char *file);
+void ck_err(ck *c, gr_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void ck_warn(ck *c, gr_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* "file:line" of a location, for "first defined at" */
+void ck_where(char *buf, size_t n, gr_loc l);
+/* "; did you mean 'x'?" for a name of the given kinds (GR_NK_*), or "" */
+const char *ck_did_you_mean(const ck *c, unsigned kinds, const char *word, char *buf, size_t n);
+/* a copy of s in the rule set's arena (NULL stays NULL) */
+const char *ck_keep(gr_ruleset *rs, const char *s);
+/* "an int", "a string"...: a type name with its article */
+const char *ck_a_type(int t);
+
+/* ---- expressions and templates (check_expr.c) ---- */
+uint8_t ck_expr(ck *c, gr_expr *e);
+/* checks e and reports when its type is not t ("WHAT must be an int, ...") */
+uint8_t ck_want(ck *c, gr_expr *e, uint8_t t, const char *what);
+gr_option *ck_option_ref(ck *c, const char *name, gr_loc loc);
+int ck_option_has_value(const gr_option *o, const char *v);
+void ck_template(ck *c, gr_template *t, const char *raw, gr_loc loc);
+/* makes the witnesses of cond's top-level `any` conjuncts visible again */
+void ck_push_witnesses(ck *c, const gr_expr *cond);
+static inline uint8_t ck_maxdep(uint8_t a, uint8_t b){ return a > b ? a : b; }
+
+/* ---- can this ever fire (lint.c) ---- */
+/* Static truth of a condition: 1 always, 0 never (why says why), -1 depends. */
+int ck_truth(const gr_ruleset *rs, const gr_expr *e, char *why, size_t nwhy);
+/* Contradicting top-level conjuncts (option set and not set, ...). */
+int ck_contradiction(gr_expr *const *conj, size_t n, char *why, size_t nwhy);
+/* Reports "WHAT 'NAME' can never fire" when the branch's condition can never
+** hold. Returns the static truth of the condition. */
+int ck_never_fires(ck *c, const gr_branch *b, const char *what, const char *name);
+/* A source that always yields hides every later source of its slot; a branch
+** after an unconditional one is never reached. */
+void ck_shadowing(ck *c);
+
+#endif
