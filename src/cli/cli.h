@@ -14,6 +14,7 @@
 #include "eval/eval.h"
 #include "model/graph.h"
 #include "model/model.h"
+#include "model/onnx_rules.h"
 #include "hooks/hooks.h"
 #include "options/optfile.h"
 #include "bundle/bundle.h"
@@ -22,7 +23,9 @@
 #define EXIT_INPUT 2       /* usage error, unreadable or malformed input */
 
 typedef struct cli_ctx {
-  const char *rules_path;       /* --rules, or NULL for the default */
+  const char *rules_path;       /* the first --rules, or NULL for the default */
+  const char **rules_paths; size_t nrules_paths;   /* every --rules, in order (main's storage) */
+  char **use_paths; size_t nuse_paths;             /* resolved (cli_rule_paths), owned */
   gr_ruleset *rs;
   gr_diags diags;
   /* bundle verification (cli_rules.c) */
@@ -46,6 +49,11 @@ const char *cli_installed_trust(void);
 const char *cli_state_file(void);
 void cli_trust_free(cli_ctx *c);
 const char *cli_default_rules(void);
+/* The stack of rule-set paths in use, base first: every --rules (a name
+** that is no path is an installed bundle, DATADIR/gerules/bundles/NAME),
+** else $GERULES_RULES split at ':', else the installed rule set. */
+size_t cli_rule_paths(cli_ctx *c, const char *const **out);
+const char *cli_installed_bundles(void);
 void cli_print_diags(const gr_diags *d);
 void cli_ctx_free(cli_ctx *c);
 int  cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -56,7 +64,7 @@ int  cli_format_arg(const char *cmd, const char *v, int *json);
 ** and hook list; the strings point into argv. */
 typedef struct cli_input {
   const char *cmd;
-  const char *graph, *chip, *run_mode;
+  const char *graph, *chip, *run_mode, *entry_point;
   int input_format;             /* --input-format, GR_FMT_AUTO by default */
   gr_optinputs opts;
   const char **hooks; size_t nhooks;
@@ -72,7 +80,8 @@ int  cli_arg_value(const char *cmd, const char *opt, int *i, int argc, char **ar
 ** ours (a command option), -1 error (printed; exit 2). */
 int  cli_input_arg(cli_input *in, int *i, int argc, char **argv);
 const char *cli_graph_name(const cli_input *in);
-gr_graph *cli_load_graph(const cli_input *in);             /* prints the located error */
+/* Loads the graph in any format; an ONNX model is mapped with rs's onnx_ops. */
+gr_graph *cli_load_graph(const cli_input *in, const gr_ruleset *rs);   /* prints the located error */
 int  cli_load_hooks(const cli_input *in, const gr_ruleset *rs, gr_hooks **out);   /* bundle, then --hook */
 void cli_eval_config(const cli_input *in, gr_graph *g, gr_hooks *hooks, gr_eval_config *cfg);
 /* gr_eval, printing why it failed (r->fatal: no chip, unreadable input,

@@ -20,6 +20,7 @@ void cli_input_init(cli_input *in, const char *cmd){
   memset(in, 0, sizeof *in);
   in->cmd = cmd;
   in->run_mode = "inference";
+  in->entry_point = "atc";
   gr_optinputs_init(&in->opts);
   gr_hooks_limits_default(&in->lim);
 }
@@ -76,6 +77,15 @@ int cli_input_arg(cli_input *in, int *i, int argc, char **argv){
       return -1;
     }
     in->run_mode = v;
+    return 1;
+  }
+  if( (k = cli_arg_value(cmd, "--entry", i, argc, argv, &v))!=0 ){
+    if( k < 0 ) return -1;
+    if( !gr_entry_point_valid(v) ){
+      cli_usage_error(cmd, "--entry is atc, ir-build or session, not '%s'", v);
+      return -1;
+    }
+    in->entry_point = v;
     return 1;
   }
   if( (k = cli_arg_value(cmd, "--input-format", i, argc, argv, &v))!=0 ){
@@ -142,15 +152,19 @@ const char *cli_graph_name(const cli_input *in){
 
 /* Loads the graph; a regular file read from a terminal session shows a
 ** meter on stderr (the reader's file offset, polled by progress.c). */
-gr_graph *cli_load_graph(const cli_input *in){
+gr_graph *cli_load_graph(const cli_input *in, const gr_ruleset *rs){
   gr_error err;
   gr_graph *g;
   struct stat st;
   gr_model_opts mo;
+  gr_opmap *map;
+  gr_diags d;
   int fd;
+  gr_diags_init(&d);
   memset(&err, 0, sizeof err);
   memset(&mo, 0, sizeof mo);
   mo.format = in->input_format;
+  mo.opmap = map = gr_onnx_map_from_rules(rs, &d);
   if( strcmp(in->graph, "-")!=0 && (fd = open(in->graph, O_RDONLY | O_CLOEXEC)) >= 0 ){
     gr_progress pr;
     char *what = gr_xasprintf("loading %s", in->graph);
@@ -168,6 +182,8 @@ gr_graph *cli_load_graph(const cli_input *in){
     if( err.line ) fprintf(stderr, "%s:%u:%u: error: %s\n", cli_graph_name(in), err.line, err.col, err.msg);
     else fprintf(stderr, "%s: error: %s\n", cli_graph_name(in), err.msg);
   }
+  gr_opmap_free(map);
+  gr_diags_free(&d);
   return g;
 }
 
@@ -202,6 +218,7 @@ void cli_eval_config(const cli_input *in, gr_graph *g, gr_hooks *hooks, gr_eval_
   memset(cfg, 0, sizeof *cfg);
   cfg->chip = in->chip;
   cfg->run_mode = in->run_mode;
+  cfg->entry_point = in->entry_point;
   cfg->inputs = in->opts.v;
   cfg->ninputs = in->opts.n;
   cfg->graph = g;

@@ -34,6 +34,7 @@ static const char eval_usage[] =
   "  -o KEY=VALUE               an option by ir_option name, GE key or ATC flag (repeatable)\n"
   "  --options FILE             options from a JSON object or KEY=VALUE lines (repeatable)\n"
   "  --run-mode MODE            inference (default, as ATC) or training\n"
+  "  --entry atc|ir-build|session  the GE entry point whose checks apply (default atc)\n"
   "  --format F                 report format: text (default), json, html (one self-contained\n"
   "                             page with the graph) or dot (Graphviz)\n"
   "  --all-nodes                text: list every node, not only those that differ from the defaults\n"
@@ -94,7 +95,7 @@ int cmd_eval(cli_ctx *c, int argc, char **argv){
     cli_input_free(&in);
     return EXIT_INPUT;
   }
-  if( (g = cli_load_graph(&in))==NULL ){
+  if( (g = cli_load_graph(&in, rs))==NULL ){
     gr_hooks_free(hooks);
     cli_input_free(&in);
     return EXIT_INPUT;
@@ -122,7 +123,11 @@ int cmd_eval(cli_ctx *c, int argc, char **argv){
   memset(&ro, 0, sizeof ro);
   ro.all_nodes = a.all_nodes;
   ro.provenance = a.provenance;
-  ro.rules_path = c->rules_path ? c->rules_path : cli_default_rules();
+  {
+    const char *const *use;
+    cli_rule_paths(c, &use);
+    ro.rules_path = use[0];
+  }
   ro.graph_path = cfg.graph_file;
   fflush(stdout);
   if( a.output ){

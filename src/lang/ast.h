@@ -40,7 +40,8 @@ enum gr_expr_op {
   GR_E_NOT, GR_E_AND, GR_E_OR,
   GR_E_EQ, GR_E_NE, GR_E_LT, GR_E_LE, GR_E_GT, GR_E_GE,
   GR_E_IN, GR_E_NOTIN,
-  GR_E_ANY, GR_E_ALL  /* s = variable, a = list, b = body */
+  GR_E_ANY, GR_E_ALL, /* s = variable, a = list, b = body */
+  GR_E_ENTRYPOINT     /* entry_point: "atc", "ir-build" or "session" */
 };
 
 typedef struct gr_expr {
@@ -71,8 +72,11 @@ enum gr_item_kind {
   GR_I_DESCRIPTION, GR_I_VERSION, GR_I_CANN, GR_I_CAPS, GR_I_HWVAL, GR_I_KEY, GR_I_ALIAS,
   GR_I_TYPE, GR_I_VALUES, GR_I_VALUES_MODE, GR_I_RANGE, GR_I_PATTERN, GR_I_SEPARATOR,
   GR_I_DEFAULT, GR_I_SUPPORT, GR_I_VALUE_BLOCK, GR_I_DEPRECATED, GR_I_FORMAT, GR_I_SECTION,
-  GR_I_INITIAL, GR_I_ENTRIES, GR_I_ENTRIES_MODE, GR_I_HOOK
+  GR_I_INITIAL, GR_I_ENTRIES, GR_I_ENTRIES_MODE, GR_I_HOOK, GR_I_EXTENDS
 };
+
+/* how a layer's statement changes an earlier layer's declaration (gr_item.mod) */
+enum { GR_MOD_NONE = 0, GR_MOD_OVERRIDE, GR_MOD_EXTEND, GR_MOD_REPLACE };
 
 /* GR_I_SUPPORT flavours (flag) */
 enum { GR_SUP_LIST = 0, GR_SUP_ALL, GR_SUP_ALL_EXCEPT, GR_SUP_NONE };
@@ -100,10 +104,13 @@ typedef struct gr_item {
   int flag2;                 /* rule: action (GR_ACT_*) */
   int flag3;                 /* rules and relations: severity (gr_severity) */
   char *code; gr_loc code_loc;   /* diagnostic code */
+  char *ge_code; gr_loc ge_code_loc;   /* rules and relations: GE's own error code, or NULL */
   char *str2; char *raw2; gr_loc str2_loc;   /* `because` template of a set-rule or branch */
   gr_loc once_loc;           /* where `once` was written */
   struct gr_item *items;     /* nested items, in source order */
   struct gr_item *next;
+  int mod; gr_loc mod_loc;   /* `override`, `extend` or `replace` before a statement (GR_MOD_*) */
+  int layer;                 /* top-level statements: the bundle layer they come from */
 } gr_item;
 
 /* constructors used by the grammar actions */

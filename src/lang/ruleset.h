@@ -187,6 +187,7 @@ typedef struct gr_rule {
   int scope;              /* GR_SCOPE_* */
   gr_severity sev;
   const char *code;
+  const char *ge_code;    /* `ge_code "E10006"`: GE's own error code, or NULL */
   gr_template msg;
   int once;
   gr_branch br;           /* the condition, split for specialisation */
@@ -199,6 +200,7 @@ typedef struct gr_relation {
   int *others; size_t nothers;
   gr_severity sev;
   const char *code;
+  const char *ge_code;    /* `ge_code "E10006"`: GE's own error code, or NULL */
   gr_template msg;
   gr_loc loc;
 } gr_relation;
@@ -207,7 +209,19 @@ typedef struct gr_relation {
 ** placeholder); the list nodes live in the arena. */
 typedef struct gr_owned_expr { gr_expr *e; struct gr_owned_expr *next; } gr_owned_expr;
 
+/* One bundle of a stack of layers (base, vendor, site): every path given to
+** gr_ruleset_load that holds a bundle statement starts a new layer. */
+typedef struct gr_layer {
+  const char *name, *version, *cann;
+  const char *root;         /* the path given for it (directory or file) */
+  size_t first_file, nfiles;   /* its files in rs->files */
+  gr_loc loc;               /* its bundle statement */
+} gr_layer;
+
 typedef struct gr_ruleset {
+  /* the stack of bundles, base first (one layer without a bundle statement
+  ** when none is declared); bundle_* are the base layer's */
+  gr_layer *layers; size_t nlayers;
   /* bundle metadata */
   const char *bundle_name, *bundle_version, *bundle_cann, *bundle_description;
   const char **hook_files; size_t nhook_files;   /* `hook "x.lua";` in the bundle, resolved paths */
@@ -242,14 +256,24 @@ typedef struct gr_ruleset {
 gr_ruleset *gr_ruleset_load(const char *const *paths, size_t npaths, gr_diags *diags);
 void gr_ruleset_free(gr_ruleset *rs);
 
-/* A rule file's name relative to the rule-set directory (for reports). */
+/* A rule file's name relative to the rule-set directory (for reports); a
+** file of a layer above the base is named relative to the directory holding
+** that layer's directory ("acme/acme.rules"). */
 const char *gr_ruleset_short_path(const gr_ruleset *rs, const char *file);
+/* The layer a rule file belongs to (0 when unknown), and "name version". */
+size_t gr_ruleset_layer_of(const gr_ruleset *rs, const char *file);
 
 /* Lookups (NULL / -1 when absent). */
 int  gr_ruleset_find(const gr_map *m, const char *name);
 int  gr_ruleset_find_soc(const gr_ruleset *rs, const char *soc);     /* exact first, then patterns */
 const gr_option *gr_ruleset_option_by_spelling(const gr_ruleset *rs, const char *spelling);
 int  gr_support_on(const gr_support *s, int product);
+/* The GE entry points an evaluation can model (`entry_point` in the rule
+** language, --entry on the command line): ATC, the aclgrph IR build API and
+** GE sessions. The language knows their names; what differs between them
+** is rule data. */
+#define GR_ENTRY_POINTS "\"atc\", \"ir-build\" or \"session\""
+int  gr_entry_point_valid(const char *s);
 const char *gr_type_name(int t);
 const char *gr_option_type_name(int t);
 
