@@ -1,5 +1,5 @@
 #!/bin/sh
-# t1103-ci-formats.sh: gerules as a compiler and a CI step. Text diagnostics
+# t1110-ci-formats.sh: gerules as a compiler and a CI step. Text diagnostics
 # follow gcc (`file:line:col: severity: message [CODE]`, the source line of
 # the ini, options or graph file and a caret), colour only on a terminal or
 # with --color=always (NO_COLOR respected), --fail-on and -q decide the exit
