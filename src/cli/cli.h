@@ -92,7 +92,7 @@ int  cli_open_output(const cli_input *in, const gr_result *r, const char *path, 
 
 /* cmd_eval.c: the options of `eval` that are about the report, shared with
 ** `atc`, and the evaluation and reporting of one configuration. */
-enum { CLI_FMT_TEXT = 0, CLI_FMT_JSON, CLI_FMT_SARIF, CLI_FMT_GITHUB };
+enum { CLI_FMT_TEXT = 0, CLI_FMT_JSON, CLI_FMT_SARIF, CLI_FMT_GITHUB, CLI_FMT_HTML, CLI_FMT_DOT };
 enum { CLI_FAIL_ERROR = 0, CLI_FAIL_WARNING, CLI_FAIL_NEVER };
 typedef struct cli_eval_args {
   const char *explain, *output;

@@ -21,6 +21,8 @@
 #include "report/report.h"
 #include "report/ci_report.h"
 #include "report/srclines.h"
+#include "report/html.h"
+#include "report/dot.h"
 
 static const char eval_usage[] =
   "usage: gerules eval GRAPH [options]\n"
@@ -34,7 +36,8 @@ static const char eval_usage[] =
   "  -o KEY=VALUE               an option by ir_option name, GE key or ATC flag (repeatable)\n"
   "  --options FILE             options from a JSON object or KEY=VALUE lines (repeatable)\n"
   "  --run-mode MODE            inference (default, as ATC) or training\n"
-  "  --format FMT               text (default), json, sarif (SARIF 2.1.0) or github (workflow annotations)\n"
+  "  --format FMT               text (default), json, sarif (SARIF 2.1.0), github (workflow annotations),\n"
+  "                             html (one self-contained page with the graph) or dot (Graphviz)\n"
   "  --fail-on LEVEL            exit 1 on: error (default), warning (errors or warnings) or never\n"
   "  -q, --quiet                text: the diagnostics and the summary only\n"
   "  --all-nodes                text: list every node, not only those that differ from the defaults\n"
@@ -65,7 +68,9 @@ int cli_eval_arg(const char *cmd, cli_eval_args *a, int *i, int argc, char **arg
     else if( strcmp(v, "json")==0 ) a->format = CLI_FMT_JSON;
     else if( strcmp(v, "sarif")==0 ) a->format = CLI_FMT_SARIF;
     else if( strcmp(v, "github")==0 ) a->format = CLI_FMT_GITHUB;
-    else{ cli_usage_error(cmd, "unknown format '%s' (text, json, sarif or github)", v); return -1; }
+    else if( strcmp(v, "html")==0 ) a->format = CLI_FMT_HTML;
+    else if( strcmp(v, "dot")==0 ) a->format = CLI_FMT_DOT;
+    else{ cli_usage_error(cmd, "unknown format '%s' (text, json, sarif, github, html or dot)", v); return -1; }
     return 1;
   }
   if( (k = cli_arg_value(cmd, "--fail-on", i, argc, argv, &v))!=0 ){
@@ -131,6 +136,11 @@ int cli_eval_run(cli_ctx *c, cli_input *in, const cli_eval_args *ap){
 
   cli_eval_config(in, g, hooks, &cfg);
   cfg.keep_candidates = (json && a.provenance) || a.explain;
+  if( (a.format==CLI_FMT_HTML || a.format==CLI_FMT_DOT) && a.explain ){
+    cli_usage_error(in->cmd, "--explain prints text or json, not %s", a.format==CLI_FMT_HTML ? "html" : "dot");
+    rc = EXIT_INPUT;
+    goto done;
+  }
   if( (r = cli_evaluate(in, rs, &cfg))==NULL ){ rc = EXIT_INPUT; goto done; }
   if( a.format==CLI_FMT_TEXT && !a.explain && !a.all_nodes && !a.quiet ){
     /* the same chip and run mode without any option: what "default" means */
@@ -159,7 +169,9 @@ int cli_eval_run(cli_ctx *c, cli_input *in, const cli_eval_args *ap){
   }else{
     gr_out_init_fd(&o, 1);
   }
-  if( a.explain ) gr_report_explain(&o, r, explain_node, json, &ro);
+  if( a.format==CLI_FMT_HTML ) gr_report_html(&o, r, &ro);
+  else if( a.format==CLI_FMT_DOT ) gr_report_dot(&o, r, &ro);
+  else if( a.explain ) gr_report_explain(&o, r, explain_node, json, &ro);
   else if( json ) gr_report_json(&o, r, &ro);
   else if( a.format==CLI_FMT_SARIF ) gr_report_sarif(&o, r, &ro);
   else if( a.format==CLI_FMT_GITHUB ) gr_report_github(&o, r, &ro);
