@@ -124,7 +124,7 @@ int cli_eval_run(cli_ctx *c, cli_input *in, const cli_eval_args *ap){
   memset(&err, 0, sizeof err);
   memset(&ro, 0, sizeof ro);
   if( (rs = cli_load_rules(c))==NULL || cli_load_hooks(in, rs, &hooks)!=0 ) return EXIT_INPUT;
-  if( (g = cli_load_graph(in))==NULL ){
+  if( (g = cli_load_graph(in, rs))==NULL ){
     gr_hooks_free(hooks);
     return EXIT_INPUT;
   }
