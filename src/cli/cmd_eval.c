@@ -155,7 +155,11 @@ int cli_eval_run(cli_ctx *c, cli_input *in, const cli_eval_args *ap){
   memset(&ro, 0, sizeof ro);
   ro.all_nodes = a.all_nodes;
   ro.provenance = a.provenance;
-  ro.rules_path = c->rules_path ? c->rules_path : cli_default_rules();
+  {
+    const char *const *use;
+    cli_rule_paths(c, &use);
+    ro.rules_path = use[0];
+  }
   ro.graph_path = cfg.graph_file;
   ro.quiet = a.quiet;
   ro.color = a.output==NULL && a.format==CLI_FMT_TEXT && cli_color(1);

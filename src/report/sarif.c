@@ -124,18 +124,25 @@ void gr_report_sarif(gr_out *o, const gr_result *r, const gr_report_opts *ro){
   }
   gr_jw_end_arr(&w);
   gr_jw_end_obj(&w);     /* driver */
-  /* the rule bundle stack, outermost first */
+  /* the rule bundle stack, base first */
   gr_jw_key(&w, "extensions"); gr_jw_arr(&w);
-  gr_jw_obj(&w);
-  gr_jw_key(&w, "name"); gr_jw_str(&w, rs->bundle_name ? rs->bundle_name : "rules");
-  if( rs->bundle_version ){ gr_jw_key(&w, "version"); gr_jw_str(&w, rs->bundle_version); }
-  if( rs->bundle_description ){
-    gr_jw_key(&w, "shortDescription"); gr_jw_obj(&w); gr_jw_key(&w, "text"); gr_jw_str(&w, rs->bundle_description); gr_jw_end_obj(&w);
+  for(i = 0; i < (rs->nlayers ? rs->nlayers : 1); i++){
+    const char *name = rs->nlayers ? rs->layers[i].name : rs->bundle_name;
+    const char *version = rs->nlayers ? rs->layers[i].version : rs->bundle_version;
+    const char *cann = rs->nlayers ? rs->layers[i].cann : rs->bundle_cann;
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "name"); gr_jw_str(&w, name ? name : "rules");
+    if( version ){ gr_jw_key(&w, "version"); gr_jw_str(&w, version); }
+    if( i==0 && rs->bundle_description ){
+      gr_jw_key(&w, "shortDescription"); gr_jw_obj(&w); gr_jw_key(&w, "text"); gr_jw_str(&w, rs->bundle_description); gr_jw_end_obj(&w);
+    }
+    gr_jw_key(&w, "properties"); gr_jw_obj(&w);
+    gr_jw_key(&w, "layer"); gr_jw_int(&w, (int64_t)i);
+    if( cann ){ gr_jw_key(&w, "cann"); gr_jw_str(&w, cann); }
+    if( rs->nlayers && rs->layers[i].root ){ gr_jw_key(&w, "root"); gr_jw_str(&w, rs->layers[i].root); }
+    gr_jw_end_obj(&w);
+    gr_jw_end_obj(&w);
   }
-  if( rs->bundle_cann ){
-    gr_jw_key(&w, "properties"); gr_jw_obj(&w); gr_jw_key(&w, "cann"); gr_jw_str(&w, rs->bundle_cann); gr_jw_end_obj(&w);
-  }
-  gr_jw_end_obj(&w);
   gr_jw_end_arr(&w);
   gr_jw_end_obj(&w);     /* tool */
   if( getcwd(cwd, sizeof cwd) ){
