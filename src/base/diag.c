@@ -51,7 +51,7 @@ void gr_diags_free(gr_diags *d){
   if( d==NULL ) return;
   for(i = 0; i < d->n; i++){
     gr_diag *x = &d->v[i];
-    free(x->code); free(x->msg); free(x->file); free(x->snippet);
+    free(x->code); free(x->ge_code); free(x->msg); free(x->file); free(x->snippet);
     free(x->option); free(x->node); free(x->rule); free(x->changed_by);
   }
   free(d->v);
@@ -131,6 +131,7 @@ void gr_diag_format_ex(gr_buf *out, const gr_diag *d, const char *snippet, size_
     if( color ) gr_buf_adds(out, C_RESET);
     gr_buf_adds(out, "]");
   }
+  if( d->ge_code ){ gr_buf_adds(out, " [GE "); add_text(out, d->ge_code); gr_buf_adds(out, "]"); }
   gr_buf_addc(out, '\n');
   if( snippet ){
     /* a window of the line around the column, so a huge line stays readable */

@@ -36,6 +36,7 @@ static const char eval_usage[] =
   "  -o KEY=VALUE               an option by ir_option name, GE key or ATC flag (repeatable)\n"
   "  --options FILE             options from a JSON object or KEY=VALUE lines (repeatable)\n"
   "  --run-mode MODE            inference (default, as ATC) or training\n"
+  "  --entry atc|ir-build|session  the GE entry point whose checks apply (default atc)\n"
   "  --format FMT               text (default), json, sarif (SARIF 2.1.0), github (workflow annotations),\n"
   "                             html (one self-contained page with the graph) or dot (Graphviz)\n"
   "  --fail-on LEVEL            exit 1 on: error (default), warning (errors or warnings) or never\n"

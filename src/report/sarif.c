@@ -199,9 +199,10 @@ void gr_report_sarif(gr_out *o, const gr_result *r, const gr_report_opts *ro){
       gr_jw_end_obj(&w);
       gr_jw_end_arr(&w);
     }
-    if( d->rule ){
+    if( d->rule || d->ge_code ){
       gr_jw_key(&w, "properties"); gr_jw_obj(&w);
-      gr_jw_key(&w, "rule"); gr_jw_str(&w, d->rule);
+      if( d->rule ){ gr_jw_key(&w, "rule"); gr_jw_str(&w, d->rule); }
+      if( d->ge_code ){ gr_jw_key(&w, "ge_code"); gr_jw_str(&w, d->ge_code); }
       gr_jw_end_obj(&w);
     }
     gr_jw_end_obj(&w);
