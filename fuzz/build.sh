@@ -13,8 +13,8 @@ mkdir -p "$out"
 make -C "$build" src/lang/lexer.c grammar/rules.c grammar/rules.h >/dev/null
 lexer=$build/src/lang/lexer.c; [ -f "$lexer" ] || lexer=$top/src/lang/lexer.c
 parser=$build/grammar/rules.c; [ -f "$parser" ] || parser=$top/grammar/rules.c
-cflags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I$build -I$build/grammar -I$top/grammar -I$top/src $(pkg-config --cflags yajl lua5.4)"
-libs="$(pkg-config --libs yajl lua5.4) -lm"
+cflags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I$build -I$build/grammar -I$top/grammar -I$top/src $(pkg-config --cflags lua5.4)"
+libs="$(pkg-config --libs lua5.4) -lm"
 # every library source: all of src/ but the command line (new files need no edit here)
 core=$(cd "$top/src" && find . -name '*.c' ! -path './cli/*' ! -name lexer.c | sed 's|^\./||; s|\.c$||' | sort)
 srcs=

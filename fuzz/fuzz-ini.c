@@ -11,7 +11,7 @@
 **   clang -g -O1 -fsanitize=fuzzer,address,undefined -I_build -I_build/grammar -Isrc
 **         fuzz/fuzz-ini.c src/{util,diag,ast,parse,check,expr,eval,ini,optfile,graph,
 **         graph_load,out,report}.c _build/src/lexer.c _build/grammar/rules.c
-**         $(pkg-config --cflags --libs yajl lua5.4) -lm
+**         $(pkg-config --cflags --libs lua5.4) -lm
 ** Seeds: fuzz/corpus/ini/.
 */
 #include "config.h"

@@ -130,7 +130,6 @@ static gr_graph *g;
 static gr_result *eval_with(gr_hooks *h, int keep){
   gr_input in[2];
   gr_eval_config cfg;
-  gr_error err;
   memset(in, 0, sizeof in);
   in[0].key = "ALLOW_HF32"; in[0].value = "1"; in[0].origin.file = "<command line>";
   in[1].key = "OP_PRECISION_MODE"; in[1].value = DATA "p.ini"; in[1].origin.file = "<command line>";
@@ -140,7 +139,7 @@ static gr_result *eval_with(gr_hooks *h, int keep){
   cfg.graph = g; cfg.graph_file = "g.json";
   cfg.keep_candidates = keep;
   cfg.hooks = h ? gr_hooks_vtable(h) : NULL;
-  return gr_eval(rs, &cfg, &err);
+  return gr_eval(rs, &cfg);
 }
 
 static int count(const char *hay, const char *needle){

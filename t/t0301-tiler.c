@@ -55,15 +55,13 @@ static void setup(void){
 
 static gr_result *evaluate(const char *chip){
   gr_eval_config cfg;
-  gr_error err;
   gr_result *r;
   memset(&cfg, 0, sizeof cfg);
-  memset(&err, 0, sizeof err);
   cfg.chip = chip;
   cfg.graph = g;
   cfg.graph_file = "llm_decoder.json";
-  r = gr_eval(rs, &cfg, &err);
-  if( r==NULL || r->fatal ){ printf("Bail out! eval: %s\n", err.msg); exit(1); }
+  r = gr_eval(rs, &cfg);
+  if( r->fatal ){ printf("Bail out! eval: %s\n", r->diags.n ? r->diags.v[r->diags.n - 1].msg : "failed"); exit(1); }
   return r;
 }
 

@@ -158,12 +158,12 @@ test_expect_success 'the graph is a directory' '
 
 test_expect_success '--options: truncated JSON is located at the end of the file' '
 	printf "{\n  \"ge.exec.precision_mode\": \"force_fp16\",\n  \"ge.exec.allow_hf32\": \n" >o-trunc.json &&
-	eval_error "o-trunc.json:4:1: error: malformed JSON: parse error: premature EOF" ok.json --chip Ascend910B1 --options o-trunc.json
+	eval_error "o-trunc.json:4:1: error: malformed JSON: unexpected end of input" ok.json --chip Ascend910B1 --options o-trunc.json
 '
 
 test_expect_success '--options: a trailing comma is located at the closing brace' '
 	printf "{\"ge.exec.allow_hf32\": \"11\",}\n" >o-comma.json &&
-	eval_error "o-comma.json:1:29: error: malformed JSON: parse error: invalid object key (must be a string)" ok.json --chip Ascend910B1 --options o-comma.json
+	eval_error "o-comma.json:1:29: error: malformed JSON: expected a string key after '"'"','"'"', found '"'"'}'"'"'" ok.json --chip Ascend910B1 --options o-comma.json
 '
 
 test_expect_success '--options: an object as a value' '
@@ -204,7 +204,7 @@ test_expect_success 'a missing op_precision ini file is an input error' '
 
 test_expect_success 'an op_precision ini that is a directory is an input error' '
 	mkdir inidir &&
-	eval_error "inidir: error: cannot read: Is a directory (the file given to OP_PRECISION_MODE)" \
+	eval_error "inidir: error: not a regular file (a directory) (the file given to OP_PRECISION_MODE)" \
 		ok.json --chip Ascend910B1 -o --op_precision_mode=inidir
 '
 
@@ -325,7 +325,7 @@ test_expect_success '--output on a configuration error still writes the full rep
 	test_must_fail --exit 1 gerules eval ok.json --chip Ascend910B1 -o ge.exec.precision_mode=bogus --format json --output cfg.json >out 2>err &&
 	test_must_be_empty out &&
 	test "$(json_get cfg.json "d[\"summary\"][\"errors\"]")" = 1 &&
-	ls >names && ! grep "\\.tmp\\." names
+	ls -A >names && ! grep "^\\.cfg\\.json\\." names
 '
 
 test_expect_success '--output on an input error leaves no file and keeps an existing one' '
@@ -336,13 +336,13 @@ test_expect_success '--output on an input error leaves no file and keeps an exis
 	test_must_fail --exit 2 gerules eval ok.json --chip Nope --output outdir/new.json 2>>err &&
 	echo old >expect &&
 	test_cmp expect outdir/report.json &&
-	ls outdir >names && echo report.json >expect && test_cmp expect names
+	ls -A outdir >names && echo report.json >expect && test_cmp expect names
 '
 
 test_expect_success '--output to a directory fails cleanly and leaves no temporary file' '
 	mkdir -p outdir2/target.json &&
-	eval_error "gerules eval: error: cannot rename to outdir2/target.json: Is a directory" ok.json --chip Ascend910B1 --output outdir2/target.json &&
-	ls outdir2 >names && echo target.json >expect && test_cmp expect names
+	eval_error "gerules eval: error: will not write outdir2/target.json: it is not a regular file (a directory)" ok.json --chip Ascend910B1 --output outdir2/target.json &&
+	ls -A outdir2 >names && echo target.json >expect && test_cmp expect names
 '
 
 test_expect_success '--output into a missing directory fails cleanly' '

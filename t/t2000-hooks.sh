@@ -51,7 +51,7 @@ test_expect_success 'a runtime error in a node callback has a traceback' '
 	test_must_fail --exit 2 m --hook rt.lua >out 2>err &&
 	test_must_be_empty out &&
 	test_grep "^rt.lua:3: error: attempt to index a nil value (local '"'"'t'"'"')" err &&
-	test_grep "^stack traceback:" err &&
+	test_grep "^  stack traceback:" err &&
 	test_grep "rt.lua:3: in function" err
 '
 

@@ -75,9 +75,29 @@ const char *gr_severity_name(gr_severity s){
   }
 }
 
+/* Everything that came from an input (file names, messages naming nodes,
+** source lines) is written through gr_buf_add_printable, so a node name
+** holding an escape sequence or a newline cannot reach the terminal raw or
+** forge a diagnostic line. */
+static void add_text(gr_buf *out, const char *s){ gr_buf_add_printable(out, s, strlen(s), 0); }
+
+/* A message may span lines (a Lua traceback): tabs stay, and every line after
+** the first is indented by two spaces, so no line of it starts at column 1
+** where it could pass for a diagnostic of its own. */
+static void add_message(gr_buf *out, const char *s){
+  for(;;){
+    size_t n = strcspn(s, "\n\t");
+    gr_buf_add_printable(out, s, n, 0);
+    s += n;
+    if( *s==0 ) break;
+    gr_buf_adds(out, *s=='\t' ? "\t" : "\n  ");
+    s++;
+  }
+}
+
 void gr_diag_format(gr_buf *out, const gr_diag *d){
   if( d->file ){
-    gr_buf_adds(out, d->file);
+    add_text(out, d->file);
     if( d->line ){
       gr_buf_printf(out, ":%u", d->line);
       if( d->col ) gr_buf_printf(out, ":%u", d->col);
@@ -85,13 +105,17 @@ void gr_diag_format(gr_buf *out, const gr_diag *d){
     gr_buf_adds(out, ": ");
   }
   gr_buf_printf(out, "%s: ", gr_severity_name(d->sev));
-  if( d->code ) gr_buf_printf(out, "[%s] ", d->code);
-  gr_buf_adds(out, d->msg);
-  if( d->changed_by ) gr_buf_printf(out, " [%s by %s]", d->sev < d->orig_sev ? "downgraded" : "raised", d->changed_by);
+  if( d->code ){ gr_buf_adds(out, "["); add_text(out, d->code); gr_buf_adds(out, "] "); }
+  add_message(out, d->msg);
+  if( d->changed_by ){
+    gr_buf_printf(out, " [%s by ", d->sev < d->orig_sev ? "downgraded" : "raised");
+    add_text(out, d->changed_by);
+    gr_buf_adds(out, "]");
+  }
   gr_buf_addc(out, '\n');
   if( d->snippet ){
     /* a window of the line around the column, so a huge line stays readable */
-    size_t len = strlen(d->snippet), from = 0, to = len, i;
+    size_t len = strlen(d->snippet), from = 0, to = len, i, w;
     size_t col = d->col ? d->col - 1 : 0;
     if( col > len ) col = len;
     if( len > 160 ){
@@ -99,11 +123,12 @@ void gr_diag_format(gr_buf *out, const gr_diag *d){
       to = from + 150 < len ? from + 150 : len;
     }
     gr_buf_adds(out, from ? " ..." : " ");
-    gr_buf_add(out, d->snippet + from, to - from);
+    gr_buf_add_printable(out, d->snippet + from, to - from, 0);
     gr_buf_adds(out, to < len ? "...\n " : "\n ");
     if( from ) gr_buf_adds(out, "   ");
-    /* keep tabs so the caret lines up under the same column */
-    for(i = from; i < col && i < to; i++) gr_buf_addc(out, d->snippet[i]=='\t' ? '\t' : ' ');
+    /* the caret goes under the same column of the escaped line */
+    w = gr_buf_add_printable(NULL, d->snippet + from, (col < to ? col : to) - from, 0);
+    for(i = 0; i < w; i++) gr_buf_addc(out, ' ');
     gr_buf_adds(out, "^\n");
   }
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <fcntl.h>
 
@@ -281,18 +282,32 @@ char *gr_buf_detach(gr_buf *b){ char *p = gr_buf_cstr(b); gr_buf_init(b); return
 void gr_buf_free(gr_buf *b){ if( b ){ free(b->p); gr_buf_init(b); } }
 
 /* ---- files ---- */
-char *gr_read_file(const char *path, size_t *len, gr_error *err){
-  int fd = strcmp(path, "-")==0 ? 0 : open(path, O_RDONLY);
+/* Why the check before reading: a device (/dev/zero, /dev/urandom) never
+** ends and a directory is no file; a FIFO or a pipe on stdin is read, with
+** the same cap as a regular file. The cap is checked on the bytes actually
+** read, never taken from st_size (a sparse file may claim a terabyte). */
+char *gr_read_file_max(const char *path, size_t max, size_t *len, gr_error *err){
+  int fd = strcmp(path, "-")==0 ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+  struct stat st;
   gr_buf b;
   if( fd < 0 ){
     gr_error_set(err, 0, 0, "cannot open: %s", strerror(errno));
     return NULL;
   }
+  if( fstat(fd, &st)==0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode) ){
+    gr_error_set(err, 0, 0, "not a regular file (%s)", S_ISDIR(st.st_mode) ? "a directory" :
+                 S_ISCHR(st.st_mode) ? "a character device" : S_ISBLK(st.st_mode) ? "a block device" : "a special file");
+    if( fd ) close(fd);
+    return NULL;
+  }
   gr_buf_init(&b);
   for(;;){
     ssize_t k;
+    size_t want;
     gr_buf_grow(&b, 65536);
-    k = read(fd, b.p + b.n, b.cap - b.n - 1);
+    want = b.cap - b.n - 1;
+    if( want > max + 1 - b.n ) want = max + 1 - b.n;      /* one byte past the cap tells "too big" */
+    k = read(fd, b.p + b.n, want);
     if( k < 0 ){
       if( errno==EINTR ) continue;
       gr_error_set(err, 0, 0, "cannot read: %s", strerror(errno));
@@ -302,10 +317,20 @@ char *gr_read_file(const char *path, size_t *len, gr_error *err){
     }
     if( k==0 ) break;
     b.n += (size_t)k;
+    if( b.n > max ){
+      gr_error_set(err, 0, 0, "at byte %zu: the file is larger than the limit of %zu bytes for this kind of input", max, max);
+      if( fd ) close(fd);
+      gr_buf_free(&b);
+      return NULL;
+    }
   }
   if( fd ) close(fd);
   if( len ) *len = b.n;
   return gr_buf_detach(&b);
+}
+
+char *gr_read_file(const char *path, size_t *len, gr_error *err){
+  return gr_read_file_max(path, GR_READ_MAX, len, err);
 }
 
 int gr_split_next(const char **p, const char *sep, const char **elem, size_t *len){
@@ -319,4 +344,77 @@ int gr_split_next(const char **p, const char *sep, const char **elem, size_t *le
   *len = (size_t)(b - a);
   *p = q ? q + strlen(sep) : NULL;
   return 1;
+}
+
+/* ---- terminal-safe text ---- */
+
+/* Length of the valid UTF-8 sequence at p (p[0] >= 0x80, n bytes left), or 0. */
+static size_t utf8_seq(const unsigned char *p, size_t n){
+  size_t k, i;
+  if( p[0] >= 0xc2 && p[0] <= 0xdf ) k = 2;
+  else if( p[0] >= 0xe0 && p[0] <= 0xef ) k = 3;
+  else if( p[0] >= 0xf0 && p[0] <= 0xf4 ) k = 4;
+  else return 0;
+  if( n < k ) return 0;
+  for(i = 1; i < k; i++) if( (p[i] & 0xc0)!=0x80 ) return 0;
+  if( k==3 && p[0]==0xe0 && p[1] < 0xa0 ) return 0;     /* overlong */
+  if( k==3 && p[0]==0xed && p[1] >= 0xa0 ) return 0;    /* surrogate */
+  if( k==4 && p[0]==0xf0 && p[1] < 0x90 ) return 0;
+  if( k==4 && p[0]==0xf4 && p[1] >= 0x90 ) return 0;
+  return k;
+}
+
+/* Appends s escaped (b NULL: only measures), stopping before the width
+** would pass cap (0 = no cap); *cut tells whether it stopped early. */
+static size_t printable(gr_buf *b, const unsigned char *p, size_t n, size_t cap, int *cut){
+  const unsigned char *end = p + n;
+  size_t w = 0;
+  char esc[8];
+  *cut = 0;
+  while( p < end ){
+    const unsigned char *q = p;
+    size_t k = 1, ew;
+    /* the longest run of plain printable ASCII, copied at once */
+    while( q < end && *q >= 0x20 && *q < 0x7f ) q++;
+    if( q > p ){
+      size_t m = (size_t)(q - p);
+      if( cap && w + m > cap ){ m = cap - w; *cut = 1; }
+      if( b ) gr_buf_add(b, p, m);
+      w += m; p += m;
+      if( *cut ) return w;
+      continue;
+    }
+    if( *p >= 0x80 && (k = utf8_seq(p, (size_t)(end - p)))!=0 &&
+        !(k==2 && p[0]==0xc2 && p[1] < 0xa0) ){          /* C1 controls (U+0080..U+009F) are escaped */
+      if( cap && w + 1 > cap ){ *cut = 1; return w; }
+      if( b ) gr_buf_add(b, p, k);
+      w += 1; p += k;
+      continue;
+    }
+    if( k==2 ){ snprintf(esc, sizeof esc, "\\u%04x", p[1]); ew = 6; }
+    else{
+      k = 1;
+      switch( *p ){
+        case '\n': memcpy(esc, "\\n", 3); ew = 2; break;
+        case '\t': memcpy(esc, "\\t", 3); ew = 2; break;
+        case '\r': memcpy(esc, "\\r", 3); ew = 2; break;
+        default: snprintf(esc, sizeof esc, "\\x%02x", *p); ew = 4;
+      }
+    }
+    if( cap && w + ew > cap ){ *cut = 1; return w; }
+    if( b ) gr_buf_add(b, esc, ew);
+    w += ew; p += k;
+  }
+  return w;
+}
+
+size_t gr_buf_add_printable(gr_buf *b, const char *s, size_t n, size_t cap){
+  int cut;
+  size_t w;
+  if( cap && cap < 4 ) cap = 4;
+  w = printable(NULL, (const unsigned char*)s, n, cap, &cut);
+  if( !cut ) return b ? printable(b, (const unsigned char*)s, n, 0, &cut) : w;
+  w = printable(b, (const unsigned char*)s, n, cap - 3, &cut);
+  if( b ) gr_buf_add(b, "...", 3);
+  return w + 3;
 }

@@ -119,7 +119,11 @@ char *gr_buf_detach(gr_buf *b);        /* caller owns the result */
 void gr_buf_free(gr_buf *b);
 
 /* Reads a whole file ("-" = stdin) into a malloc'ed buffer with a NUL after
-** the last byte. Returns NULL and fills err (errno text) on failure. */
+** the last byte. Returns NULL and fills err on failure: errno text, a
+** directory or device (only regular files, FIFOs and sockets are read), or
+** more than `max` bytes (gr_read_file: GR_READ_MAX, for every text input). */
+#define GR_READ_MAX ((size_t)64 << 20)
+char *gr_read_file_max(const char *path, size_t max, size_t *len, gr_error *err);
 char *gr_read_file(const char *path, size_t *len, gr_error *err);
 
 /* Iterates over the elements of a separated list ("a, b,c" with sep ","),
@@ -127,5 +131,11 @@ char *gr_read_file(const char *path, size_t *len, gr_error *err);
 ** *p = s; returns 0 when the list is exhausted (*p becomes NULL). */
 int gr_split_next(const char **p, const char *sep, const char **elem, size_t *len);
 
+/* Appends s[0..n) in a form safe for a terminal and one line of text: control
+** bytes become \n, \t, \r or \xNN, C1 controls \u00NN, invalid UTF-8
+** bytes \xNN; printable ASCII and valid UTF-8 are kept. When cap > 0 (at
+** least 4) the result is at most cap columns (one per code point), cut with
+** "...". Returns the width in columns; b NULL only measures. */
+size_t gr_buf_add_printable(gr_buf *b, const char *s, size_t n, size_t cap);
 
 #endif

@@ -45,6 +45,7 @@ typedef struct cli_input {
   int input_format;             /* --input-format, GR_FMT_AUTO by default */
   gr_optinputs opts;
   const char **hooks; size_t nhooks;
+  const char **optfiles; size_t noptfiles;     /* --options files, in order */
   gr_hooks_limits lim;
 } cli_input;
 void cli_input_init(cli_input *in, const char *cmd);
@@ -59,9 +60,14 @@ const char *cli_graph_name(const cli_input *in);
 gr_graph *cli_load_graph(const cli_input *in);             /* prints the located error */
 int  cli_load_hooks(const cli_input *in, const gr_ruleset *rs, gr_hooks **out);   /* bundle, then --hook */
 void cli_eval_config(const cli_input *in, gr_graph *g, gr_hooks *hooks, gr_eval_config *cfg);
-/* gr_eval, printing why it failed (no chip, unreadable input, failing hook):
-** NULL means exit status 2. */
+/* gr_eval, printing why it failed (r->fatal: no chip, unreadable input,
+** failing hook): NULL means exit status 2. */
 gr_result *cli_evaluate(const cli_input *in, const gr_ruleset *rs, const gr_eval_config *cfg);
+/* --output: opens path atomically (report/out.h) unless it is one of the
+** files the run read (r may be NULL) or not a regular file; prints why and
+** returns -1 (exit 2). */
+struct gr_out;
+int  cli_open_output(const cli_input *in, const gr_result *r, const char *path, struct gr_out *o);
 
 int cmd_check(cli_ctx *c, int argc, char **argv);
 int cmd_chips(cli_ctx *c, int argc, char **argv);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "report/out.h"
 #include "report/progress.h"
 
 void cli_input_init(cli_input *in, const char *cmd){
@@ -26,7 +27,9 @@ void cli_input_init(cli_input *in, const char *cmd){
 void cli_input_free(cli_input *in){
   gr_optinputs_free(&in->opts);
   free(in->hooks);
+  free(in->optfiles);
   in->hooks = NULL;
+  in->optfiles = NULL;
 }
 
 int cli_arg_value(const char *cmd, const char *opt, int *i, int argc, char **argv, const char **out){
@@ -110,6 +113,8 @@ int cli_input_arg(cli_input *in, int *i, int argc, char **argv){
     gr_error err;
     if( k < 0 ) return -1;
     memset(&err, 0, sizeof err);
+    in->optfiles = gr_xrealloc(in->optfiles, (in->noptfiles + 1) * sizeof *in->optfiles);
+    in->optfiles[in->noptfiles++] = v;
     if( gr_optfile_read(&in->opts, v, &err)!=0 ){
       if( err.line ) fprintf(stderr, "%s:%u:%u: error: %s\n", v, err.line, err.col, err.msg);
       else fprintf(stderr, "%s: error: %s\n", v, err.msg);
@@ -205,18 +210,47 @@ void cli_eval_config(const cli_input *in, gr_graph *g, gr_hooks *hooks, gr_eval_
 }
 
 gr_result *cli_evaluate(const cli_input *in, const gr_ruleset *rs, const gr_eval_config *cfg){
-  gr_error err;
-  gr_result *r;
-  memset(&err, 0, sizeof err);
-  r = gr_eval(rs, cfg, &err);
-  if( r==NULL ){
-    fprintf(stderr, "gerules %s: error: %s\n", in->cmd, err.msg);
-    return NULL;
-  }
-  if( r->fatal ){               /* an unreadable input or a failing hook: exit 2 */
-    cli_print_diags(&r->diags);
+  gr_result *r = gr_eval(rs, cfg);
+  size_t i;
+  if( r->fatal ){               /* no chip, an unreadable input or a failing hook: exit 2 */
+    for(i = 0; i < r->diags.n; i++){
+      const gr_diag *d = &r->diags.v[i];
+      gr_buf b;
+      if( d->file==NULL && d->code==NULL ){     /* about the command itself */
+        fprintf(stderr, "gerules %s: %s: %s\n", in->cmd, gr_severity_name(d->sev), d->msg);
+        continue;
+      }
+      gr_buf_init(&b);
+      gr_diag_format(&b, d);
+      fwrite(b.p, 1, b.n, stderr);
+      gr_buf_free(&b);
+    }
     gr_result_free(r);
     return NULL;
   }
   return r;
+}
+
+int cli_open_output(const cli_input *in, const gr_result *r, const char *path, gr_out *o){
+  const char **v;
+  size_t n = 0, i;
+  gr_error err;
+  int rc;
+  /* every file this run read: the graph, options files, hooks, rule files and
+  ** the files given as option values (an op_precision ini) */
+  v = gr_xmalloc((3 + in->noptfiles + in->nhooks + (r ? r->rs->nfiles + r->rs->noptions + r->rs->nhook_files : 0)) * sizeof *v);
+  v[n++] = in->graph;
+  for(i = 0; i < in->noptfiles; i++) v[n++] = in->optfiles[i];
+  for(i = 0; i < in->nhooks; i++) v[n++] = in->hooks[i];
+  if( r ){
+    for(i = 0; i < r->rs->nfiles; i++) v[n++] = r->rs->files[i];
+    for(i = 0; i < r->rs->nhook_files; i++) v[n++] = r->rs->hook_files[i];
+    for(i = 0; i < r->rs->noptions; i++) if( r->opts[i].ini ) v[n++] = r->opts[i].value;
+  }
+  memset(&err, 0, sizeof err);
+  rc = gr_out_check_inputs(path, v, n, &err);
+  free(v);
+  if( rc==0 ) rc = gr_out_open_file(o, path, &err);
+  if( rc!=0 ) fprintf(stderr, "gerules %s: error: %s\n", in->cmd, err.msg);
+  return rc;
 }

@@ -107,7 +107,8 @@ int cmd_eval(cli_ctx *c, int argc, char **argv){
     bc.inputs = NULL; bc.ninputs = 0; bc.keep_candidates = 0;
     bc.hooks = NULL;              /* "default" means without site policies too */
     if( in.chip==NULL ) bc.chip = r->soc_name;
-    base = gr_eval(rs, &bc, &err);
+    base = gr_eval(rs, &bc);
+    if( base->fatal ){ gr_result_free(base); base = NULL; }
   }
 
   memset(&ro, 0, sizeof ro);
@@ -117,8 +118,7 @@ int cmd_eval(cli_ctx *c, int argc, char **argv){
   ro.graph_path = cfg.graph_file;
   fflush(stdout);
   if( a.output ){
-    if( gr_out_open_file(&o, a.output, &err)!=0 ){
-      fprintf(stderr, "gerules eval: error: %s\n", err.msg);
+    if( cli_open_output(&in, r, a.output, &o)!=0 ){
       rc = EXIT_INPUT;
       goto done;
     }

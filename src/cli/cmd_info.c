@@ -195,13 +195,16 @@ int cmd_options(cli_ctx *c, int argc, char **argv){
   if( chip ){
     gr_eval_config cfg;
     gr_result *r;
-    gr_error err;
     int product;
     if( find_chip(c, chip, "options") < 0 ) return EXIT_INPUT;
     memset(&cfg, 0, sizeof cfg);
     cfg.chip = chip; cfg.run_mode = run_mode;
-    r = gr_eval(rs, &cfg, &err);
-    if( r==NULL ){ fprintf(stderr, "gerules options: error: %s\n", err.msg); return EXIT_INPUT; }
+    r = gr_eval(rs, &cfg);
+    if( r->fatal ){
+      fprintf(stderr, "gerules options: error: %s\n", r->diags.n ? r->diags.v[r->diags.n - 1].msg : "evaluation failed");
+      gr_result_free(r);
+      return EXIT_INPUT;
+    }
     product = r->product;
     gr_out_init_fd(&o, 1);
     if( json ){

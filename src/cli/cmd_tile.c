@@ -10,6 +10,8 @@
 ** input error.
 */
 #include "config.h"
+#include <errno.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,8 +104,12 @@ int cmd_tile(cli_ctx *c, int argc, char **argv){
     if( (k = cli_arg_value("tile", "--seed", &i, argc, argv, &v))!=0 ){
       char *end;
       if( k < 0 ) goto usage;
+      errno = 0;
       a.seed = strtoull(v, &end, 10);
-      if( *v==0 || *end || *v=='-' ){ cli_usage_error("tile", "--seed expects a non-negative integer, got '%s'", v); goto usage; }
+      if( *v==0 || *end || *v=='-' || *v=='+' || isspace((unsigned char)*v) || errno==ERANGE ){
+        cli_usage_error("tile", "--seed expects an integer from 0 to 18446744073709551615, got '%s'", v);
+        goto usage;
+      }
       continue;
     }
     if( (k = cli_arg_value("tile", "--format", &i, argc, argv, &v))!=0 ){
@@ -159,8 +165,7 @@ int cmd_tile(cli_ctx *c, int argc, char **argv){
 
   fflush(stdout);
   if( a.output ){
-    if( gr_out_open_file(&o, a.output, &err)!=0 ){
-      fprintf(stderr, "gerules tile: error: %s\n", err.msg);
+    if( cli_open_output(&in, r, a.output, &o)!=0 ){
       rc = EXIT_INPUT;
       goto out_free;
     }

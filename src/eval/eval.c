@@ -657,7 +657,14 @@ int gr_result_set_severity(gr_result *r, size_t di, gr_severity sev, const gr_or
 
 /* ------------------------------------------------------------------ */
 
-gr_result *gr_eval(const gr_ruleset *rs, const gr_eval_config *cfg, gr_error *err){
+/* The one way gr_eval fails: an error diagnostic and r->fatal. */
+static gr_result *fail(gr_result *r, const char *msg){
+  gr_diags_add(&r->diags, GR_SEV_ERROR, NULL, 0, 0, "%s", msg);
+  r->fatal = 1;
+  return r;
+}
+
+gr_result *gr_eval(const gr_ruleset *rs, const gr_eval_config *cfg){
   gr_result *r = gr_xcalloc(1, sizeof *r);
   const char *chip = cfg->chip;
   size_t i;
@@ -683,18 +690,16 @@ gr_result *gr_eval(const gr_ruleset *rs, const gr_eval_config *cfg, gr_error *er
       break;
     }
   }
-  if( chip==NULL ){
-    gr_error_set(err, 0, 0, "no chip given: use --chip SOC (see 'gerules chips')");
-    gr_result_free(r);
-    return NULL;
-  }
+  if( chip==NULL ) return fail(r, "no chip given: use --chip SOC (see 'gerules chips')");
   r->soc = gr_ruleset_find_soc(rs, chip);
   if( r->soc < 0 ){
     const char *s = gr_ruleset_suggest(rs, GR_NK_SOC, chip);
-    if( s ) gr_error_set(err, 0, 0, "unknown chip '%s'; did you mean '%s'? (see 'gerules chips')", chip, s);
-    else gr_error_set(err, 0, 0, "unknown chip '%s' (see 'gerules chips')", chip);
-    gr_result_free(r);
-    return NULL;
+    char *m;
+    if( s ) m = gr_xasprintf("unknown chip '%s'; did you mean '%s'? (see 'gerules chips')", chip, s);
+    else m = gr_xasprintf("unknown chip '%s' (see 'gerules chips')", chip);
+    fail(r, m);
+    free(m);
+    return r;
   }
   r->product = rs->socs[r->soc].product;
   r->soc_name = gr_arena_strndup(&r->arena, chip, strlen(chip));

@@ -115,14 +115,16 @@ typedef struct gr_result {
   const gr_eval_hooks *hooks;
   int in_end_stage;
   gr_arena arena;
-  int fatal;                    /* an input could not be read: exit 2 */
+  int fatal;                    /* evaluation failed (see gr_eval): exit 2 */
   int graph_dynamic;            /* -1 not computed yet, else whether any node is dynamic */
 } gr_result;
 
-/* Evaluates. Returns NULL only when the chip is unknown or missing (err is
-** filled, with a suggestion); otherwise every problem is a diagnostic in the
-** result (errors in unreadable inputs also set result->fatal). */
-gr_result *gr_eval(const gr_ruleset *rs, const gr_eval_config *cfg, gr_error *err);
+/* Evaluates. Never returns NULL. It fails in one way only: r->fatal is set
+** and the reason is an error diagnostic in r->diags (no or unknown chip, an
+** unreadable ini-format option file, a failing hook); the rest of the
+** result is then incomplete and must not be reported. Otherwise every
+** problem of the configuration is a diagnostic and the result is complete. */
+gr_result *gr_eval(const gr_ruleset *rs, const gr_eval_config *cfg);
 void gr_result_free(gr_result *r);
 
 /* For hooks: sets a slot of a node (source "hook"). The value must be one the

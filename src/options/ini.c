@@ -128,14 +128,9 @@ gr_ini *gr_ini_parse(const char *path, const char *text, size_t len, const gr_fo
 gr_ini *gr_ini_read(const char *path, const gr_format *f, const gr_ruleset *rs,
                     const char *option_name, gr_diags *diags, gr_error *err){
   size_t len;
-  char *text = gr_read_file(path, &len, err);
+  char *text = gr_read_file_max(path, INI_MAX_BYTES, &len, err);
   gr_ini *ini;
   if( text==NULL ) return NULL;
-  if( len > INI_MAX_BYTES ){
-    gr_error_set(err, 0, 0, "file is larger than %u MiB", INI_MAX_BYTES >> 20);
-    free(text);
-    return NULL;
-  }
   ini = gr_ini_parse(path, text, len, f, rs, option_name, diags);
   free(text);
   return ini;

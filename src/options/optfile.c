@@ -2,47 +2,22 @@
 ** optfile.c: reads an options file (gerules eval --options FILE) into user
 ** option inputs: either a JSON object of key/value pairs (values may be
 ** strings, numbers or booleans) or `key=value` lines with '#' comments. Every
-** input keeps the file, line and column of its value. The JSON form is parsed
-** with yajl's event interface so each key keeps its position.
+** input keeps the file, line and column of its value. The JSON form is read
+** with the project's own tokenizer (model/json_scan.h), which hands out each
+** key with its byte offset; a key or value holding a NUL byte (escaped as
+** \u0000) is refused rather than cut short, so "ALLOW_HF32\u0000junk" never
+** passes for ALLOW_HF32.
 */
 #include "config.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yajl/yajl_parse.h>
+#include "model/json_scan.h"
 #include "options/optfile.h"
 
-typedef struct ofp {
-  gr_optinputs *out;
-  const char *text;
-  size_t len;
-  yajl_handle h;
-  int depth;
-  char *key;
-  uint32_t key_line, key_col;
-  gr_error *err;
-  int failed;
-  const char *file;
-  /* line/column of `off`, advanced incrementally (offsets only grow) */
-  size_t off; uint32_t line, col;
-} ofp;
-
-static void advance(ofp *p, size_t to, uint32_t *line, uint32_t *col){
-  if( to > p->len ) to = p->len;
-  if( to < p->off ){ p->off = 0; p->line = 1; p->col = 1; }
-  for(; p->off < to; p->off++){
-    if( p->text[p->off]=='\n' ){ p->line++; p->col = 1; } else p->col++;
-  }
-  *line = p->line; *col = p->col;
-}
-
-/* The position of the last byte yajl consumed (the end of the current token). */
-static void here(ofp *p, uint32_t *line, uint32_t *col){
-  size_t off = yajl_get_bytes_consumed(p->h);
-  advance(p, off ? off - 1 : 0, line, col);
-}
-
+/* An options file holds a few dozen short pairs: anything bigger is not one. */
+#define OPTFILE_MAX_BYTES ((size_t)16 << 20)
 void gr_optinputs_add(gr_optinputs *o, const char *key, size_t kn, const char *val, size_t vn,
                       const char *file, uint32_t line, uint32_t col){
   gr_input *in;
@@ -61,93 +36,74 @@ void gr_optinputs_add(gr_optinputs *o, const char *key, size_t kn, const char *v
   in->overridden_by = -1;
 }
 
-static int value_cb(ofp *p, const char *v, size_t n){
+static void located(gr_js *js, gr_error *err, uint64_t off, const char *msg){
   uint32_t line, col;
-  if( p->depth!=1 || p->key==NULL ){
-    here(p, &line, &col);
-    gr_error_set(p->err, line, col, "expected an object of \"key\": value pairs");
-    p->failed = 1;
-    return 0;
-  }
-  here(p, &line, &col);
-  gr_optinputs_add(p->out, p->key, strlen(p->key), v, n, p->file, p->key_line, p->key_col);
-  free(p->key);
-  p->key = NULL;
-  return 1;
+  gr_js_pos(js, off, &line, &col);
+  gr_error_set(err, line, col, "%s", msg);
 }
 
-static int on_null(void *ctx){
-  ofp *p = ctx;
-  return value_cb(p, "", 0);
-}
-static int on_bool(void *ctx, int b){
-  ofp *p = ctx;
-  return b ? value_cb(p, "true", 4) : value_cb(p, "false", 5);
-}
-static int on_number(void *ctx, const char *s, size_t n){ return value_cb(ctx, s, n); }
-static int on_string(void *ctx, const unsigned char *s, size_t n){ return value_cb(ctx, (const char*)s, n); }
-static int on_map_key(void *ctx, const unsigned char *s, size_t n){
-  ofp *p = ctx;
-  free(p->key);
-  p->key = gr_xstrndup((const char*)s, n);
-  here(p, &p->key_line, &p->key_col);
-  p->key_col = p->key_col >= n + 1 ? p->key_col - (uint32_t)n - 1 : 1;   /* point at the opening quote */
-  return 1;
-}
-static int on_start_map(void *ctx){
-  ofp *p = ctx;
-  if( p->depth!=0 ){
-    uint32_t line, col;
-    here(p, &line, &col);
-    gr_error_set(p->err, line, col, "option values must be strings, numbers or booleans, not objects");
-    p->failed = 1;
-    return 0;
-  }
-  p->depth++;
-  return 1;
-}
-static int on_end_map(void *ctx){ ofp *p = ctx; p->depth--; return 1; }
-static int on_start_array(void *ctx){
-  ofp *p = ctx;
-  uint32_t line, col;
-  here(p, &line, &col);
-  gr_error_set(p->err, line, col, p->depth ? "option values must be strings, numbers or booleans, not arrays"
-                                           : "expected an object of \"key\": value pairs");
-  p->failed = 1;
-  return 0;
-}
-static int on_end_array(void *ctx){ (void)ctx; return 0; }
-
-static const yajl_callbacks json_cb = {
-  on_null, on_bool, NULL, NULL, on_number, on_string,
-  on_start_map, on_map_key, on_end_map, on_start_array, on_end_array
-};
-
+/* The JSON form: one object of "key": scalar pairs. */
 static int read_json(gr_optinputs *out, const char *file, const char *text, size_t len, gr_error *err){
-  ofp p;
-  yajl_status st;
-  int at_end = 0;
-  memset(&p, 0, sizeof p);
-  p.out = out; p.text = text; p.len = len; p.err = err; p.file = file;
-  p.line = p.col = 1;
-  p.h = yajl_alloc(&json_cb, NULL, &p);
-  st = yajl_parse(p.h, (const unsigned char*)text, len);
-  if( st==yajl_status_ok ){ st = yajl_complete_parse(p.h); at_end = 1; }
-  if( st!=yajl_status_ok && !p.failed ){
-    unsigned char *m = yajl_get_error(p.h, 0, (const unsigned char*)text, len);
-    size_t off = at_end ? len : yajl_get_bytes_consumed(p.h);
-    uint32_t line, col;
-    char *nl;
-    /* at the end of input: just after the last byte; else the offending byte */
-    advance(&p, at_end ? len : (off ? off - 1 : 0), &line, &col);
-    if( (nl = strchr((char*)m, '\n'))!=NULL ) *nl = 0;
-    gr_error_set(err, line, col, "malformed JSON: %s", (char*)m);
-    yajl_free_error(p.h, m);
-    p.failed = 1;
+  gr_js js;
+  gr_js_tok t;
+  char *key = NULL;
+  uint32_t kline = 0, kcol = 0;
+  int rc = -1;
+  gr_js_init_mem(&js, text, len, 2, 0);
+  if( gr_js_next(&js, &t)!=GR_JS_OBJECT ){
+    if( t.type==GR_JS_ERROR ) goto scan_error;
+    located(&js, err, t.off, "expected an object of \"key\": value pairs");
+    goto done;
   }
-  free(p.key);
-  yajl_free(p.h);
-  return p.failed ? -1 : 0;
+  for(;;){
+    switch( gr_js_next(&js, &t) ){
+      case GR_JS_ERROR: goto scan_error;
+      case GR_JS_OBJECT_END:
+        if( gr_js_next(&js, &t)==GR_JS_ERROR ) goto scan_error;
+        rc = 0;
+        goto done;
+      case GR_JS_KEY:
+        if( memchr(t.s, 0, t.n) ){
+          located(&js, err, t.off, "an option name cannot contain a NUL byte (\\u0000)");
+          goto done;
+        }
+        free(key);
+        key = gr_xstrndup(t.s, t.n);
+        gr_js_pos(&js, t.off, &kline, &kcol);
+        break;
+      default:
+        located(&js, err, t.off, "expected an object of \"key\": value pairs");
+        goto done;
+    }
+    switch( gr_js_next(&js, &t) ){
+      case GR_JS_ERROR: goto scan_error;
+      case GR_JS_OBJECT:
+        located(&js, err, t.off, "option values must be strings, numbers or booleans, not objects");
+        goto done;
+      case GR_JS_ARRAY:
+        located(&js, err, t.off, "option values must be strings, numbers or booleans, not arrays");
+        goto done;
+      case GR_JS_STRING:
+        if( memchr(t.s, 0, t.n) ){
+          located(&js, err, t.off, "an option value cannot contain a NUL byte (\\u0000)");
+          goto done;
+        }
+        gr_optinputs_add(out, key, strlen(key), t.s, t.n, file, kline, kcol);
+        break;
+      case GR_JS_INT: case GR_JS_NUMBER:
+        gr_optinputs_add(out, key, strlen(key), t.s, t.n, file, kline, kcol);
+        break;
+      case GR_JS_TRUE: gr_optinputs_add(out, key, strlen(key), "true", 4, file, kline, kcol); break;
+      case GR_JS_FALSE: gr_optinputs_add(out, key, strlen(key), "false", 5, file, kline, kcol); break;
+      default: gr_optinputs_add(out, key, strlen(key), "", 0, file, kline, kcol); break;   /* null */
+    }
+  }
+scan_error:
+  gr_error_set(err, gr_js_error(&js)->line, gr_js_error(&js)->col, "malformed JSON: %s", gr_js_error(&js)->msg);
+done:
+  free(key);
+  gr_js_free(&js);
+  return rc;
 }
 
 static int read_lines(gr_optinputs *out, const char *file, const char *text, size_t len, gr_error *err){
@@ -192,16 +148,22 @@ int gr_optfile_parse(gr_optinputs *out, const char *file, const char *text, size
     gr_error_set(err, line, col, "a JSON options file must be an object of \"key\": value pairs");
     return -1;
   }
-  if( memchr(text, 0, len) ){
-    gr_error_set(err, 0, 0, "the file contains a NUL byte");
-    return -1;
+  {
+    const char *nul = memchr(text, 0, len);
+    if( nul ){
+      uint32_t line = 1, col = 1;
+      const char *q;
+      for(q = text; q < nul; q++){ if( *q=='\n' ){ line++; col = 1; } else col++; }
+      gr_error_set(err, line, col, "a NUL byte (an options file is text)");
+      return -1;
+    }
   }
   return read_lines(out, file, text, len, err);
 }
 
 int gr_optfile_read(gr_optinputs *out, const char *path, gr_error *err){
   size_t len;
-  char *text = gr_read_file(path, &len, err);
+  char *text = gr_read_file_max(path, OPTFILE_MAX_BYTES, &len, err);
   int rc;
   if( text==NULL ) return -1;
   rc = gr_optfile_parse(out, path, text, len, err);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "report/out.h"
 
 #define OUT_CAP (1u << 18)
@@ -22,18 +23,65 @@ void gr_out_init_fd(gr_out *o, int fd){
   o->buf = gr_xmalloc(o->cap);
 }
 
+/* The target must be a regular file or not exist yet: a device, FIFO,
+** directory or symbolic link would be replaced by a regular file by the
+** rename (or the write would go where the user did not ask), so it is
+** refused with a message saying so. The temporary is created with mkstemp
+** (O_CREAT|O_EXCL, a random name, never following a symlink) in the target's
+** directory, so the rename stays on one file system; it gets the mode a new
+** file would get (0666 minus the umask), or the replaced file's mode. */
 int gr_out_open_file(gr_out *o, const char *path, gr_error *e){
+  struct stat st;
+  const char *slash = strrchr(path, '/');
+  char *tmp;
+  mode_t mode, um;
   int fd;
-  char *tmp = gr_xasprintf("%s.tmp.%ld", path, (long)getpid());
-  fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if( *path==0 ){ gr_error_set(e, 0, 0, "--output needs a file name"); return -1; }
+  if( lstat(path, &st)==0 ){
+    if( S_ISLNK(st.st_mode) ){
+      gr_error_set(e, 0, 0, "will not write %s: it is a symbolic link (give the file it points to)", path);
+      return -1;
+    }
+    if( !S_ISREG(st.st_mode) ){
+      gr_error_set(e, 0, 0, "will not write %s: it is not a regular file (%s)", path,
+                   S_ISDIR(st.st_mode) ? "a directory" : S_ISCHR(st.st_mode) ? "a character device" :
+                   S_ISBLK(st.st_mode) ? "a block device" : S_ISFIFO(st.st_mode) ? "a FIFO" : "a special file");
+      return -1;
+    }
+    mode = st.st_mode & 07777;
+  }else if( errno!=ENOENT ){
+    gr_error_set(e, 0, 0, "cannot write %s: %s", path, strerror(errno));
+    return -1;
+  }else{
+    um = umask(0); umask(um);
+    mode = 0666 & ~um;
+  }
+  if( slash ) tmp = gr_xasprintf("%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1);
+  else tmp = gr_xasprintf(".%s.XXXXXX", path);
+  fd = mkostemp(tmp, O_CLOEXEC);
   if( fd < 0 ){
     gr_error_set(e, 0, 0, "cannot write %s: %s", path, strerror(errno));
     free(tmp);
     return -1;
   }
+  if( fchmod(fd, mode)!=0 ){ /* keep mkstemp's 0600: safe, only less open */ }
   gr_out_init_fd(o, fd);
   o->path = gr_xstrdup(path);
   o->tmp = tmp;
+  return 0;
+}
+
+int gr_out_check_inputs(const char *path, const char *const *inputs, size_t n, gr_error *e){
+  struct stat out, in;
+  size_t i;
+  if( stat(path, &out)!=0 ) return 0;           /* a new file is no input */
+  for(i = 0; i < n; i++){
+    if( inputs[i]==NULL || strcmp(inputs[i], "-")==0 || stat(inputs[i], &in)!=0 ) continue;
+    if( in.st_dev==out.st_dev && in.st_ino==out.st_ino ){
+      gr_error_set(e, 0, 0, "will not write %s: it is one of the inputs (%s)", path, inputs[i]);
+      return -1;
+    }
+  }
   return 0;
 }
 
@@ -179,8 +227,22 @@ void gr_out_json_str(gr_out *o, const char *s){
   gr_out_putc(o, '"');
 }
 
+void gr_out_text(gr_out *o, const char *s, size_t width, size_t cap){
+  size_t w;
+  if( s==NULL ) s = "-";
+  o->scratch.n = 0;
+  w = gr_buf_add_printable(&o->scratch, s, strlen(s), cap);
+  gr_out_write(o, o->scratch.p, o->scratch.n);
+  for(; w < width; w++) gr_out_putc(o, ' ');
+}
+
+size_t gr_text_width(const char *s, size_t cap){
+  return gr_buf_add_printable(NULL, s ? s : "-", s ? strlen(s) : 1, cap);
+}
+
 void gr_out_finish_buf(gr_out *o){
   drain(o);
+  gr_buf_free(&o->scratch);
   free(o->buf);
   o->buf = NULL;
 }
@@ -199,6 +261,7 @@ int gr_out_close(gr_out *o, gr_error *e){
     if( rc!=0 ) unlink(o->tmp);
   }
   free(o->buf); free(o->tmp); free(o->path);
+  gr_buf_free(&o->scratch);
   o->buf = o->tmp = o->path = NULL;
   return rc;
 }
@@ -206,6 +269,7 @@ int gr_out_close(gr_out *o, gr_error *e){
 void gr_out_abort(gr_out *o){
   if( o->tmp ){ close(o->fd); unlink(o->tmp); }
   free(o->buf); free(o->tmp); free(o->path);
+  gr_buf_free(&o->scratch);
   o->buf = o->tmp = o->path = NULL;
   o->n = 0;
 }

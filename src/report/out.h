@@ -24,6 +24,7 @@ typedef struct gr_out {
   int err;
   char *path, *tmp;         /* atomic file output */
   gr_buf *mem;              /* memory mode: drained into this buffer */
+  gr_buf scratch;           /* gr_out_text's rendering */
 } gr_out;
 
 void gr_out_init_fd(gr_out *o, int fd);
@@ -31,7 +32,13 @@ void gr_out_init_fd(gr_out *o, int fd);
 ** rendering pieces to cache); gr_out_finish_buf flushes into b. */
 void gr_out_init_buf(gr_out *o, gr_buf *b);
 void gr_out_finish_buf(gr_out *o);
-int  gr_out_open_file(gr_out *o, const char *path, gr_error *e);  /* temp file beside path */
+/* A temporary beside path (mkstemp in its directory), renamed over path by
+** gr_out_close. Refuses a path that exists and is not a regular file (a
+** symlink, device, FIFO or directory). */
+int  gr_out_open_file(gr_out *o, const char *path, gr_error *e);
+/* -1 with e set when path names the same file (device and inode) as one of
+** inputs[0..n) (NULL and "-" entries are skipped). */
+int  gr_out_check_inputs(const char *path, const char *const *inputs, size_t n, gr_error *e);
 void gr_out_write_slow(gr_out *o, const void *p, size_t n);
 static inline void gr_out_write(gr_out *o, const void *p, size_t n){
   if( o->n + n <= o->cap ){
@@ -49,6 +56,12 @@ static inline void gr_out_putc(gr_out *o, char c){
 void gr_out_printf(gr_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void gr_out_int(gr_out *o, int64_t v);
 void gr_out_json_str(gr_out *o, const char *s);     /* quoted, escaped; NULL -> null */
+/* Text from an input (a node name, an op type, an option value) for a text
+** report: control bytes escaped (gr_buf_add_printable), cut at cap columns
+** (0 = no cap), then padded with spaces to width. NULL writes "-". */
+void gr_out_text(gr_out *o, const char *s, size_t width, size_t cap);
+/* The width gr_out_text would give s under cap. */
+size_t gr_text_width(const char *s, size_t cap);
 int  gr_out_flush(gr_out *o);
 int  gr_out_close(gr_out *o, gr_error *e);          /* flush, fsync-free rename for files */
 void gr_out_abort(gr_out *o);                       /* discard (removes the temp file) */

@@ -417,6 +417,19 @@ void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro){
 /* ------------------------------------------------------------------ */
 /* text */
 
+/* Column caps of the text table: input text (a 16 MB op type) must not make
+** every row that wide; longer cells are cut with "...". */
+#define NAME_CAP 60
+#define TYPE_CAP 40
+#define TEXT_CAP 80
+
+/* A slot's cell: "value (source)". */
+static void cell_text(gr_buf *b, const gr_ruleset *rs, const gr_decision *d){
+  gr_buf_adds(b, d->value ? d->value : "-");
+  if( d->source >= 0 ) gr_buf_printf(b, " (%s)", rs->sources[d->source].name);
+  else if( d->source==GR_SOURCE_HOOK ) gr_buf_adds(b, " (hook)");
+}
+
 void gr_report_text(gr_out *o, gr_result *r, const gr_result *baseline, const gr_report_opts *ro){
   const gr_ruleset *rs = r->rs;
   const gr_graph *g = r->g;
@@ -428,8 +441,8 @@ void gr_report_text(gr_out *o, gr_result *r, const gr_result *baseline, const gr
   gr_out_printf(o, "chip:  %s, %s (%s), run mode %s\n", r->soc_name, rs->products[r->product].title,
                 rs->products[r->product].name, r->run_mode);
   if( g ){
-    gr_out_printf(o, "graph: %s", ro->graph_path);
-    if( gr_graph_model_name(g)[0] ) gr_out_printf(o, ", model \"%s\"", gr_graph_model_name(g));
+    gr_out_puts(o, "graph: "); gr_out_text(o, ro->graph_path, 0, 0);
+    if( gr_graph_model_name(g)[0] ){ gr_out_puts(o, ", model \""); gr_out_text(o, gr_graph_model_name(g), 0, TEXT_CAP); gr_out_puts(o, "\""); }
     gr_out_printf(o, ", %u node%s in %u graph%s\n", gr_graph_nnodes(g), gr_graph_nnodes(g)==1 ? "" : "s",
                   gr_graph_ngraphs(g), gr_graph_ngraphs(g)==1 ? "" : "s");
   }
@@ -441,7 +454,10 @@ void gr_report_text(gr_out *o, gr_result *r, const gr_result *baseline, const gr
     for(i = 0; i < r->ninputs; i++){
       const gr_input *in = &r->inputs[i];
       if( !(in->effective && in->valid) ) continue;
-      gr_out_printf(o, "%s%s=%s", shown++ ? ", " : " (", in->option >= 0 ? rs->options[in->option].name : in->key, in->value);
+      gr_out_puts(o, shown++ ? ", " : " (");
+      gr_out_text(o, in->option >= 0 ? rs->options[in->option].name : in->key, 0, TEXT_CAP);
+      gr_out_putc(o, '=');
+      gr_out_text(o, in->value, 0, TEXT_CAP);
     }
     gr_out_puts(o, ngiven ? ")\n" : "\n");
   }
@@ -455,9 +471,9 @@ void gr_report_text(gr_out *o, gr_result *r, const gr_result *baseline, const gr
       gr_out_write(o, b.p, b.n);
       if( d->node || d->option ){
         gr_out_puts(o, "  (");
-        if( d->node ) gr_out_printf(o, "node %s", d->node);
+        if( d->node ){ gr_out_puts(o, "node "); gr_out_text(o, d->node, 0, 0); }
         if( d->node && d->option ) gr_out_puts(o, ", ");
-        if( d->option ) gr_out_printf(o, "option %s", d->option);
+        if( d->option ){ gr_out_puts(o, "option "); gr_out_text(o, d->option, 0, 0); }
         gr_out_puts(o, ")");
       }
       gr_out_puts(o, "\n");
@@ -469,7 +485,7 @@ void gr_report_text(gr_out *o, gr_result *r, const gr_result *baseline, const gr
                 r->diags.count[GR_SEV_NOTE], r->diags.count[GR_SEV_NOTE]==1 ? "" : "s");
   if( g && nslots ){
     uint32_t n, nn = gr_graph_nnodes(g), shown = 0;
-    size_t wname = 4, wtype = 4;
+    size_t wname = 4, wtype = 4, w;
     size_t *wv = calloc(nslots, sizeof *wv);
     uint8_t *show = calloc(nn + 1, 1);
     for(s = 0; s < nslots; s++) wv[s] = strlen(rs->slots[s].name);
@@ -482,15 +498,15 @@ void gr_report_text(gr_out *o, gr_result *r, const gr_result *baseline, const gr
       }
       if( !diff ) continue;
       show[n] = 1; shown++;
-      if( strlen(gr_graph_str(g, nd->name)) > wname ) wname = strlen(gr_graph_str(g, nd->name));
-      if( strlen(gr_graph_type_name(g, nd->type)) > wtype ) wtype = strlen(gr_graph_type_name(g, nd->type));
+      if( (w = gr_text_width(gr_graph_str(g, nd->name), NAME_CAP)) > wname ) wname = w;
+      if( (w = gr_text_width(gr_graph_type_name(g, nd->type), TYPE_CAP)) > wtype ) wtype = w;
       for(s = 0; s < nslots; s++){
         const gr_decision *d = &r->dec[(size_t)n * nslots + s];
-        size_t l = (d->value ? strlen(d->value) : 1) + 3 + (d->source >= 0 ? strlen(rs->sources[d->source].name) : d->source==GR_SOURCE_HOOK ? 4 : 0);
-        if( l > wv[s] ) wv[s] = l;
+        b.n = 0;
+        cell_text(&b, rs, d);
+        if( (w = gr_text_width(gr_buf_cstr(&b), TEXT_CAP)) > wv[s] ) wv[s] = w;
       }
     }
-    if( wname > 60 ) wname = 60;
     if( ro->all_nodes ) gr_out_printf(o, "\nall %u nodes:\n", nn);
     else gr_out_printf(o, "\n%u node%s whose settings differ from the defaults (--all-nodes lists every node):\n", shown, shown==1 ? "" : "s");
     if( shown ){
@@ -501,14 +517,15 @@ void gr_report_text(gr_out *o, gr_result *r, const gr_result *baseline, const gr
     for(n = 0; n < nn; n++){
       const gr_node *nd = &gr_graph_nodes(g)[n];
       if( !show[n] ) continue;
-      gr_out_printf(o, "%-*s  %-*s", (int)wname, gr_graph_str(g, nd->name), (int)wtype, gr_graph_type_name(g, nd->type));
+      gr_out_text(o, gr_graph_str(g, nd->name), wname, NAME_CAP);
+      gr_out_puts(o, "  ");
+      gr_out_text(o, gr_graph_type_name(g, nd->type), wtype, TYPE_CAP);
       for(s = 0; s < nslots; s++){
         const gr_decision *d = &r->dec[(size_t)n * nslots + s];
         b.n = 0;
-        gr_buf_adds(&b, d->value ? d->value : "-");
-        if( d->source >= 0 ) gr_buf_printf(&b, " (%s)", rs->sources[d->source].name);
-        else if( d->source==GR_SOURCE_HOOK ) gr_buf_adds(&b, " (hook)");
-        gr_out_printf(o, "  %-*s", s + 1 < nslots ? (int)wv[s] : 0, gr_buf_cstr(&b));
+        cell_text(&b, rs, d);
+        gr_out_puts(o, "  ");
+        gr_out_text(o, gr_buf_cstr(&b), s + 1 < nslots ? wv[s] : 0, TEXT_CAP);
       }
       gr_out_puts(o, "\n");
     }
@@ -551,8 +568,11 @@ void gr_report_explain(gr_out *o, gr_result *r, uint32_t node, int json, const g
     gr_jw_key(&w, "chip"); gr_jw_str(&w, r->soc_name);
     gr_jw_key(&w, "slots"); gr_jw_arr(&w);
   }else{
-    gr_out_printf(o, "node %s (%s) in graph \"%s\" at %s:%u, chip %s\n", gr_graph_str(g, nd->name), env.type_name,
-                  gr_graph_graph_name(g, nd->graph), ro->graph_path, nd->line, r->soc_name);
+    gr_out_puts(o, "node "); gr_out_text(o, gr_graph_str(g, nd->name), 0, 0);
+    gr_out_puts(o, " ("); gr_out_text(o, env.type_name, 0, TEXT_CAP);
+    gr_out_puts(o, ") in graph \""); gr_out_text(o, gr_graph_graph_name(g, nd->graph), 0, 0);
+    gr_out_puts(o, "\" at "); gr_out_text(o, ro->graph_path, 0, 0);
+    gr_out_printf(o, ":%u, chip %s\n", nd->line, r->soc_name);
   }
   for(s = 0; s < nslots; s++){
     const gr_slot *sl = &rs->slots[s];
@@ -564,7 +584,8 @@ void gr_report_explain(gr_out *o, gr_result *r, uint32_t node, int json, const g
       gr_jw_key(&w, "source"); gr_jw_str(&w, d->source==GR_SOURCE_HOOK ? "hook" : d->source >= 0 ? rs->sources[d->source].name : NULL);
       gr_jw_key(&w, "candidates"); gr_jw_arr(&w);
     }else{
-      gr_out_printf(o, "\n%s = %s", sl->name, d->value ? d->value : "null (no source yields: the op's own default)");
+      gr_out_printf(o, "\n%s = ", sl->name);
+      gr_out_text(o, d->value ? d->value : "null (no source yields: the op's own default)", 0, 0);
       if( d->source >= 0 ) gr_out_printf(o, "   from %s", rs->sources[d->source].name);
       else if( d->source==GR_SOURCE_HOOK ) gr_out_puts(o, "   from a hook");
       gr_out_puts(o, "\n");
@@ -612,12 +633,12 @@ void gr_report_explain(gr_out *o, gr_result *r, uint32_t node, int json, const g
         }else{
           gr_out_printf(o, "  %zu. %-24s %-16s", k + 1, src->name, status);
           if( yielded ){
-            gr_out_printf(o, " %s", v.u.s);
+            gr_out_putc(o, ' '); gr_out_text(o, v.u.s, 0, 0);
             if( v.origin ){
               gr_buf ib;
               gr_buf_init(&ib);
               origin_text(&ib, v.origin);
-              gr_out_printf(o, "  <- %s", gr_buf_cstr(&ib));
+              gr_out_puts(o, "  <- "); gr_out_text(o, gr_buf_cstr(&ib), 0, 0);
               gr_buf_free(&ib);
             }
           }else if( fail ){
@@ -626,7 +647,7 @@ void gr_report_explain(gr_out *o, gr_result *r, uint32_t node, int json, const g
             gr_out_printf(o, " %s is null here", gr_buf_cstr(&txt));
           }
           gr_out_printf(o, "   [%s:%u]\n", gr_ruleset_short_path(rs, br->loc.file), br->loc.line);
-          if( tmp.n ) gr_out_printf(o, "       because %s\n", gr_buf_cstr(&tmp));
+          if( tmp.n ){ gr_out_puts(o, "       because "); gr_out_text(o, gr_buf_cstr(&tmp), 0, 0); gr_out_putc(o, '\n'); }
         }
       }
     }
@@ -645,9 +666,12 @@ void gr_report_explain(gr_out *o, gr_result *r, uint32_t node, int json, const g
         gr_jw_key(&w, "reason"); gr_jw_str(&w, ov->reason);
         gr_jw_end_obj(&w);
       }else{
-        gr_out_printf(o, "  -> hook at %s set %s = %s (the cascade gave %s)%s%s\n", gr_buf_cstr(&hb), sl->name,
-                      ov->value ? ov->value : "null", ov->prev_value ? ov->prev_value : "null",
-                      ov->reason ? ": " : "", ov->reason ? ov->reason : "");
+        gr_out_printf(o, "  -> hook at %s set %s = ", gr_buf_cstr(&hb), sl->name);
+        gr_out_text(o, ov->value ? ov->value : "null", 0, 0);
+        gr_out_puts(o, " (the cascade gave "); gr_out_text(o, ov->prev_value ? ov->prev_value : "null", 0, 0);
+        gr_out_puts(o, ")");
+        if( ov->reason ){ gr_out_puts(o, ": "); gr_out_text(o, ov->reason, 0, 0); }
+        gr_out_putc(o, '\n');
       }
       gr_buf_free(&hb);
     }
