@@ -16,6 +16,7 @@
 #include "model/model.h"
 #include "hooks/hooks.h"
 #include "options/optfile.h"
+#include "bundle/bundle.h"
 
 #define EXIT_CONFIG 1      /* the configuration has errors */
 #define EXIT_INPUT 2       /* usage error, unreadable or malformed input */
@@ -24,12 +25,26 @@ typedef struct cli_ctx {
   const char *rules_path;       /* --rules, or NULL for the default */
   gr_ruleset *rs;
   gr_diags diags;
+  /* bundle verification (cli_rules.c) */
+  const char **trust_paths; size_t ntrust_paths;   /* --trust (main's storage; strings in argv) */
+  int allow_downgrade;          /* --allow-downgrade */
+  int trust_ready, trust_failed, trusting, refused;
+  int no_record;                /* bundle verify: do not update the anti-rollback state */
+  gr_trust trust;
+  gr_verified *verified; size_t nverified;
 } cli_ctx;
 
 /* Loads the rule set (--rules, $GERULES_RULES, the installed set, or the
 ** source tree's rules/ for an uninstalled build). Prints the errors and
 ** returns NULL on failure. */
 gr_ruleset *cli_load_rules(cli_ctx *c);
+/* cli_rules.c: loads rule files and directories, verifying each bundle first
+** when a trust store is configured (the one place every command loads rules). */
+gr_ruleset *cli_load_paths(cli_ctx *c, const char *const *paths, size_t n);
+int  cli_trust_setup(cli_ctx *c);          /* -1: the trust store has errors (printed) */
+const char *cli_installed_trust(void);
+const char *cli_state_file(void);
+void cli_trust_free(cli_ctx *c);
 const char *cli_default_rules(void);
 void cli_print_diags(const gr_diags *d);
 void cli_ctx_free(cli_ctx *c);
@@ -75,5 +90,8 @@ int cmd_options(cli_ctx *c, int argc, char **argv);
 int cmd_explain(cli_ctx *c, int argc, char **argv);
 int cmd_eval(cli_ctx *c, int argc, char **argv);
 int cmd_tile(cli_ctx *c, int argc, char **argv);
+int cmd_bundle(cli_ctx *c, int argc, char **argv);
+int cmd_test(cli_ctx *c, int argc, char **argv);
+int cmd_diff(cli_ctx *c, int argc, char **argv);
 
 #endif

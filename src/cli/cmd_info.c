@@ -35,7 +35,8 @@ int cmd_check(cli_ctx *c, int argc, char **argv){
     paths[n++] = argv[i];
   }
   if( n==0 ) paths[n++] = c->rules_path ? c->rules_path : cli_default_rules();
-  rs = gr_ruleset_load(paths, n, &c->diags);
+  rs = cli_load_paths(c, paths, n);
+  if( c->refused || c->trust_failed ){ free(paths); return EXIT_INPUT; }
   cli_print_diags(&c->diags);
   free(paths);
   if( rs==NULL ){

@@ -26,9 +26,15 @@ static const char usage_text[] =
   "  chips [--format F]          list product lines and SoCs with their hardware\n"
   "  options [--chip SOC]        list options, values, defaults and product support\n"
   "  explain NAME                describe an option, mode, slot, source, rule or chip\n"
+  "  test [CASE|DIR...]          run a bundle's golden cases, with coverage\n"
+  "  diff OLD NEW [--graph G]    what changes between two bundles (and for one graph)\n"
+  "  bundle keygen|sign|verify   make signing keys, sign a bundle, verify one\n"
   "\n"
   "global options:\n"
   "  --rules PATH                use this rule file or directory instead of the installed rules\n"
+  "  --trust FILE                trust the keys of this trust store (repeatable; or $GERULES_TRUST):\n"
+  "                              then every command refuses a bundle that fails verification\n"
+  "  --allow-downgrade           accept a signed bundle older than one accepted before\n"
   "  --version                   print the version\n"
   "  --help                      print this help (gerules COMMAND --help for a command)\n"
   "\n"
@@ -109,8 +115,8 @@ void cli_print_diags(const gr_diags *d){
 gr_ruleset *cli_load_rules(cli_ctx *c){
   const char *path = c->rules_path ? c->rules_path : cli_default_rules();
   if( c->rs ) return c->rs;
-  c->rs = gr_ruleset_load(&path, 1, &c->diags);
-  if( c->rs==NULL ){
+  c->rs = cli_load_paths(c, &path, 1);
+  if( c->rs==NULL && !c->refused && !c->trust_failed ){
     cli_print_diags(&c->diags);
     fprintf(stderr, "gerules: the rule set %s has errors (run 'gerules check %s')\n", path, path);
   }
@@ -120,17 +126,20 @@ gr_ruleset *cli_load_rules(cli_ctx *c){
 void cli_ctx_free(cli_ctx *c){
   gr_ruleset_free(c->rs);
   gr_diags_free(&c->diags);
+  cli_trust_free(c);
   c->rs = NULL;
 }
 
 int main(int argc, char **argv){
   cli_ctx c;
-  char **args = calloc((size_t)argc + 1, sizeof *args);
+  /* the arguments of the command, then the --trust paths */
+  char **args = calloc(2 * (size_t)argc + 2, sizeof *args);
   int nargs = 0, i, rc;
   const char *cmd = NULL;
   memset(&c, 0, sizeof c);
   gr_diags_init(&c.diags);
   if( args==NULL ) return EXIT_INPUT;
+  c.trust_paths = (const char **)(args + argc + 1);
   /* global options may come before or after the command */
   for(i = 1; i < argc; i++){
     if( strcmp(argv[i], "--rules")==0 ){
@@ -138,6 +147,11 @@ int main(int argc, char **argv){
       c.rules_path = argv[++i];
     }else if( strncmp(argv[i], "--rules=", 8)==0 ){
       c.rules_path = argv[i] + 8;
+    }else if( strcmp(argv[i], "--trust")==0 || strncmp(argv[i], "--trust=", 8)==0 ){
+      if( argv[i][7]==0 && i + 1 >= argc ){ free(args); return cli_usage_error(NULL, "--trust needs a file or directory"); }
+      c.trust_paths[c.ntrust_paths++] = argv[i][7] ? argv[i] + 8 : argv[++i];
+    }else if( strcmp(argv[i], "--allow-downgrade")==0 ){
+      c.allow_downgrade = 1;
     }else if( cmd==NULL && strcmp(argv[i], "--version")==0 ){
       printf("gerules %s\n", PACKAGE_VERSION);
       free(args);
@@ -166,8 +180,11 @@ int main(int argc, char **argv){
   else if( strcmp(cmd, "explain")==0 ) rc = cmd_explain(&c, nargs, args);
   else if( strcmp(cmd, "eval")==0 ) rc = cmd_eval(&c, nargs, args);
   else if( strcmp(cmd, "tile")==0 ) rc = cmd_tile(&c, nargs, args);
+  else if( strcmp(cmd, "bundle")==0 ) rc = cmd_bundle(&c, nargs, args);
+  else if( strcmp(cmd, "test")==0 ) rc = cmd_test(&c, nargs, args);
+  else if( strcmp(cmd, "diff")==0 ) rc = cmd_diff(&c, nargs, args);
   else{
-    static const char *cmds[] = { "eval", "tile", "check", "chips", "options", "explain" };
+    static const char *cmds[] = { "eval", "tile", "check", "chips", "options", "explain", "bundle", "test", "diff" };
     const char *s = gr_suggest(cmd, cmds, sizeof cmds / sizeof *cmds);
     if( s ) rc = cli_usage_error(NULL, "unknown command '%s'; did you mean '%s'?", cmd, s);
     else rc = cli_usage_error(NULL, "unknown command '%s'", cmd);

@@ -23,6 +23,52 @@ gr_graph *gr_graph_new(void){
   return g;
 }
 
+/* Names to nodes, per graph: `cur` maps a name id to the latest node bearing
+** it; an entry below the graph's first node belongs to an earlier graph. */
+int gr_graph_resolve(gr_graph *g, gr_resolve_fail *f){
+  size_t nstr = gr_strpool_count(&g->strs), gi;
+  uint32_t *cur;
+  int failed = 0;
+  g->n_name_node = nstr;
+  g->name_node = gr_big_alloc(nstr * sizeof *g->name_node);
+  memset(g->name_node, 0xff, nstr * sizeof *g->name_node);
+  if( g->ngraphs > 1 ){
+    cur = gr_big_alloc(nstr * sizeof *cur);
+    memset(cur, 0xff, nstr * sizeof *cur);
+  }else{
+    cur = g->name_node;
+  }
+  for(gi = 0; gi < g->ngraphs && !failed; gi++){
+    uint32_t a = g->graphs[gi].node0, b = a + g->graphs[gi].nnodes, i, dup = GR_NONE, dup_of = 0;
+    for(i = a; i < b; i++){
+      uint32_t s = g->nodes[i].name, c = cur[s];
+      if( c!=GR_NONE && c >= a ){
+        if( dup==GR_NONE ){ dup = i; dup_of = c; }
+        continue;
+      }
+      cur[s] = i;
+      if( cur!=g->name_node && g->name_node[s]==GR_NONE ) g->name_node[s] = i;
+    }
+    for(i = a; i < (dup==GR_NONE ? b : dup) && !failed; i++){
+      gr_node *n = &g->nodes[i];
+      uint32_t k, ne = (uint32_t)n->n_data + n->n_ctrl;
+      gr_edge *e;
+      if( ne==0 ) continue;
+      e = g->edges + n->edge0;
+      for(k = 0; k < ne; k++){
+        uint32_t c;
+        if( e[k].src==GR_NONE ) continue;
+        c = cur[e[k].src];
+        if( c==GR_NONE || c < a ){ f->node = i; f->pos = k; failed = GR_RESOLVE_EDGE; break; }
+        e[k].src = c;
+      }
+    }
+    if( !failed && dup!=GR_NONE ){ f->node = dup; f->first = dup_of; failed = GR_RESOLVE_DUP; }
+  }
+  if( cur!=g->name_node ) gr_big_free(cur, nstr * sizeof *cur);
+  return failed;
+}
+
 /* ---- shapes ---- */
 static uint64_t shape_hash(const int64_t *dims, uint32_t ndim){
   return gr_hash(dims ? (const void*)dims : (const void*)no_dims, (size_t)ndim * sizeof *dims);

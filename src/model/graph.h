@@ -165,4 +165,13 @@ struct gr_graph {
 gr_graph *gr_graph_new(void);      /* empty graph: pools initialised, shape 0 = [] */
 uint32_t  gr_graph_intern_shape(gr_graph *g, const int64_t *dims, uint32_t ndim);
 
+/* After loading: every edge's src, a string id of the source op's name, is
+** replaced by that op's node index within the same graph, and name_node is
+** built. Returns 0, or GR_RESOLVE_EDGE (f->node's edge f->pos names no op of
+** its graph; src is still the name id) or GR_RESOLVE_DUP (f->node repeats the
+** name of f->first in the same graph). */
+enum { GR_RESOLVE_EDGE = 1, GR_RESOLVE_DUP };
+typedef struct gr_resolve_fail { uint32_t node, pos, first; } gr_resolve_fail;
+int gr_graph_resolve(gr_graph *g, gr_resolve_fail *f);
+
 #endif

@@ -893,54 +893,16 @@ static void fail_edge(loader *l, uint32_t i, uint32_t pos){
               gr_strpool_get(&g->strs, n->name), pos, src, src);
 }
 
-/* Names to nodes, per graph: `cur` maps a name id to the latest node bearing
-** it; an entry below the graph's first node belongs to an earlier graph. */
+/* Edge sources to nodes (graph.c); the failures get the loader's messages. */
 static int resolve(loader *l){
-  gr_graph *g = l->g;
-  size_t nstr = gr_strpool_count(&g->strs), gi;
-  uint32_t *cur;
-  g->n_name_node = nstr;
-  g->name_node = gr_big_alloc(nstr * sizeof *g->name_node);
-  memset(g->name_node, 0xff, nstr * sizeof *g->name_node);
-  if( g->ngraphs > 1 ){
-    cur = gr_big_alloc(nstr * sizeof *cur);
-    memset(cur, 0xff, nstr * sizeof *cur);
-  }else{
-    cur = g->name_node;
-  }
-  for(gi = 0; gi < g->ngraphs && !l->failed; gi++){
-    uint32_t a = g->graphs[gi].node0, b = a + g->graphs[gi].nnodes, i, dup = GR_NONE, dup_of = 0;
-    for(i = a; i < b; i++){
-      uint32_t s = g->nodes[i].name, c = cur[s];
-      if( c!=GR_NONE && c >= a ){
-        if( dup==GR_NONE ){ dup = i; dup_of = c; }
-        continue;
-      }
-      cur[s] = i;
-      if( cur!=g->name_node && g->name_node[s]==GR_NONE ) g->name_node[s] = i;
-    }
-    for(i = a; i < (dup==GR_NONE ? b : dup) && !l->failed; i++){
-      gr_node *n = &g->nodes[i];
-      uint32_t k, ne = (uint32_t)n->n_data + n->n_ctrl;
-      gr_edge *e;
-      if( ne==0 ) continue;
-      e = g->edges + n->edge0;
-      for(k = 0; k < ne; k++){
-        uint32_t c;
-        if( e[k].src==GR_NONE ) continue;
-        c = cur[e[k].src];
-        if( c==GR_NONE || c < a ){ fail_edge(l, i, k); break; }
-        e[k].src = c;
-      }
-    }
-    if( !l->failed && dup!=GR_NONE )
-      fail_node(l, &g->nodes[dup], "duplicate op name '%s' (first defined at line %u)",
-                gr_strpool_get(&g->strs, g->nodes[dup].name), g->nodes[dup_of].line);
-  }
-  if( cur!=g->name_node ) gr_big_free(cur, nstr * sizeof *cur);
-  return !l->failed;
+  gr_resolve_fail f;
+  int r = gr_graph_resolve(l->g, &f);
+  if( r==GR_RESOLVE_EDGE ) fail_edge(l, f.node, f.pos);
+  else if( r==GR_RESOLVE_DUP )
+    fail_node(l, &l->g->nodes[f.node], "duplicate op name '%s' (first defined at line %u)",
+              gr_strpool_get(&l->g->strs, l->g->nodes[f.node].name), l->g->nodes[f.first].line);
+  return r==0;
 }
-
 
 /* ---- driver ---- */
 

@@ -39,11 +39,21 @@ static gr_graph *json_fd(int fd, const gr_model_opts *o, gr_error *err){
   (void)o; return gr_read_ge_json_fd(fd, err);
 }
 
+static gr_graph *text_mem(const unsigned char *p, size_t n, const gr_model_opts *o, gr_error *err){
+  (void)o; return gr_read_ge_text((const char*)p, n, err);
+}
+static gr_graph *binary_mem(const unsigned char *p, size_t n, const gr_model_opts *o, gr_error *err){
+  (void)o; return gr_read_ge_binary(p, n, err);
+}
+static gr_graph *om_mem(const unsigned char *p, size_t n, const gr_model_opts *o, gr_error *err){
+  (void)o; return gr_read_om(p, n, err);
+}
+
 static const reader readers[GR_FMT_COUNT] = {
   [GR_FMT_GE_JSON]   = { "json", "ATC JSON (GE ModelDef)", json_mem, json_fd },
-  [GR_FMT_GE_TEXT]   = { "ge-text", "GE ModelDef in protobuf text format", NULL, NULL },
-  [GR_FMT_GE_BINARY] = { "ge-binary", "GE ModelDef in binary protobuf", NULL, NULL },
-  [GR_FMT_OM]        = { "om", ".om offline model", NULL, NULL },
+  [GR_FMT_GE_TEXT]   = { "ge-text", "GE ModelDef in protobuf text format", text_mem, NULL },
+  [GR_FMT_GE_BINARY] = { "ge-binary", "GE ModelDef in binary protobuf", binary_mem, NULL },
+  [GR_FMT_OM]        = { "om", ".om offline model", om_mem, NULL },
   [GR_FMT_ONNX]      = { "onnx", "ONNX model", NULL, NULL },
 };
 
@@ -222,8 +232,17 @@ static gr_graph *dispatch(int f, const unsigned char *p, size_t n, int fd, const
 
 gr_graph *gr_model_load_mem(const void *buf, size_t len, const gr_model_opts *o, gr_error *err){
   int f = o ? o->format : GR_FMT_AUTO;
+  gr_graph *g;
+  char *copy;
   if( f==GR_FMT_AUTO && (f = gr_model_detect(buf, len, err))==0 ) return NULL;
-  return dispatch(f, buf, len, -1, o, err);
+  if( f!=GR_FMT_GE_TEXT ) return dispatch(f, buf, len, -1, o, err);
+  /* the text scanner needs a NUL after the last byte */
+  copy = gr_xmalloc(len + 1);
+  memcpy(copy, buf, len);
+  copy[len] = 0;
+  g = dispatch(f, (const unsigned char*)copy, len, -1, o, err);
+  free(copy);
+  return g;
 }
 
 /* Standard input or a pipe: read whole. */
@@ -254,7 +273,7 @@ gr_graph *gr_model_load_fd(int fd, const gr_model_opts *o, gr_error *err){
   gr_graph *g = NULL;
   int f = o ? o->format : GR_FMT_AUTO;
   void *map;
-  size_t n;
+  size_t n, page, mlen;
   if( fstat(fd, &st)!=0 ){
     gr_error_set(err, 0, 0, "cannot read: %s", strerror(errno));
     return NULL;
@@ -274,21 +293,33 @@ gr_graph *gr_model_load_fd(int fd, const gr_model_opts *o, gr_error *err){
     return NULL;
   }
   n = (size_t)st.st_size;
-  map = mmap(NULL, n, PROT_READ, MAP_PRIVATE, fd, 0);
-  if( map==MAP_FAILED ) return load_stream(fd, o, err);   /* not mappable (some special file systems) */
+  /* the file over an anonymous zero mapping one page longer: the text
+  ** reader's scanner finds a NUL sentinel at map[n] whatever the size */
+  page = (size_t)sysconf(_SC_PAGESIZE);
+  if( n > SIZE_MAX - 2 * page ){
+    gr_error_set(err, 0, 0, "file too large to map");
+    return NULL;
+  }
+  mlen = (n + page) / page * page + page;
+  map = mmap(NULL, mlen, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if( map==MAP_FAILED ) return load_stream(fd, o, err);
+  if( mmap(map, n, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0)==MAP_FAILED ){
+    munmap(map, mlen);
+    return load_stream(fd, o, err);   /* not mappable (some special file systems) */
+  }
   if( f==GR_FMT_AUTO ) f = gr_model_detect(map, n, err);
   if( f > 0 && f < GR_FMT_COUNT ){
     /* the binary readers skip weights: no read-ahead into them */
     if( f!=GR_FMT_GE_JSON && f!=GR_FMT_GE_TEXT ) madvise(map, n, MADV_RANDOM);
     if( readers[f].fd && lseek(fd, 0, SEEK_SET)==0 ){
-      munmap(map, n);
+      munmap(map, mlen);
       return dispatch(f, NULL, 0, fd, o, err);
     }
     g = dispatch(f, map, n, -1, o, err);
   }else if( f ){
     gr_error_set(err, 0, 0, "unknown input format");
   }
-  munmap(map, n);
+  munmap(map, mlen);
   return g;
 }
 

@@ -19,8 +19,13 @@
 gr_graph *gr_read_ge_json_mem(const char *buf, size_t len, gr_error *err);
 gr_graph *gr_read_ge_json_fd(int fd, gr_error *err);
 
-/* A binary ModelDef (ge_pb.c). */
+/* A binary ModelDef (ge_pb.c). gr_ge_pb_add replays one serialized ModelDef
+** (n bytes at p, which start at byte `base` of the file, for messages) into
+** a builder: its graphs after those already there; the model name is taken
+** from it unless first_only_name and a graph is already there. */
+struct gr_build;
 gr_graph *gr_read_ge_binary(const unsigned char *p, size_t n, gr_error *err);
+int gr_ge_pb_add(struct gr_build *b, const unsigned char *p, size_t n, uint64_t base, int first_only_name);
 
 /* An .om offline model (om.c): every model's MODEL_DEF partition. */
 gr_graph *gr_read_om(const unsigned char *p, size_t n, gr_error *err);

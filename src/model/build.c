@@ -1,0 +1,360 @@
+/*
+** build.c: the op-by-op graph builder of build.h. It appends straight into
+** the flat arrays of graph.h as the JSON reader does (names interned, shapes
+** interned by dim vector, edge sources kept as name ids), puts an op's data
+** inputs before its control inputs and its input descriptors before its
+** output descriptors when a reader gave them interleaved (text format allows
+** any field order), and resolves the edges with gr_graph_resolve at the end.
+*/
+#include "config.h"
+#include "model/build.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PER_OP 65535u
+#define MAX_DIMS   65535u
+#define MAX_GRAPHS 65535u
+#define MAX_STR    (16u << 20)
+#define MAX_LIST   (16u << 20)
+#define MAX_IDS    0xfffffffeu
+
+struct gr_build {
+  gr_graph *g;
+  gr_error e;
+  int failed, done;
+  int in_op;
+  uint32_t cur;                 /* current op */
+  int edge_sort;
+  uint32_t list_attr;           /* index of the list attribute being filled */
+};
+
+gr_build *gr_build_new(void){
+  gr_build *b = gr_xcalloc(1, sizeof *b);
+  b->g = gr_graph_new();
+  return b;
+}
+
+void gr_build_abort(gr_build *b){
+  if( !b ) return;
+  if( !b->done ) gr_graph_free(b->g);
+  free(b);
+}
+
+int gr_build_fail(gr_build *b, uint32_t line, uint32_t col, const char *fmt, ...){
+  va_list ap;
+  if( b->failed ) return 0;
+  b->failed = 1;
+  b->e.line = line; b->e.col = col;
+  va_start(ap, fmt);
+  vsnprintf(b->e.msg, sizeof b->e.msg, fmt, ap);
+  va_end(ap);
+  return 0;
+}
+
+int gr_build_failed(const gr_build *b){ return b->failed; }
+uint32_t gr_build_nops(const gr_build *b){ return (uint32_t)b->g->nnodes; }
+uint32_t gr_build_ngraphs(const gr_build *b){ return (uint32_t)b->g->ngraphs; }
+
+static int grow(gr_build *b, void **p, size_t *cap, size_t n, size_t elsz){
+  size_t nc;
+  if( n >= MAX_IDS ) return gr_build_fail(b, 0, 0, "graph too large (more than %u entries in one table)", MAX_IDS);
+  nc = *cap ? *cap * 2 : (size_t)(64u << 10) / elsz;
+  if( nc > MAX_IDS ) nc = MAX_IDS;
+  *p = gr_big_realloc(*p, *cap * elsz, nc * elsz);
+  *cap = nc;
+  return 1;
+}
+#define GROW(b, arr, n, cap) ((n) < (cap) || grow((b), (void**)&(arr), &(cap), (n), sizeof *(arr)))
+
+static int intern(gr_build *b, gr_strpool *p, const char *s, size_t n, uint32_t *id){
+  if( b->failed ) return 0;
+  if( n > MAX_STR ) return gr_build_fail(b, 0, 0, "string longer than %u bytes", MAX_STR);
+  if( n && memchr(s, 0, n) ) return gr_build_fail(b, 0, 0, "string contains a NUL character");
+  if( p->nbytes + n + 1 > 0xffffffffu ) return gr_build_fail(b, 0, 0, "too much string data (more than 4 GiB)");
+  *id = gr_strpool_intern(p, n ? s : "", n);
+  return 1;
+}
+
+static int intern16(gr_build *b, gr_strpool *p, const char *s, size_t n, uint16_t *id){
+  uint32_t v;
+  if( !intern(b, p, s, n, &v) ) return 0;
+  if( v > 0xffff ) return gr_build_fail(b, 0, 0, "more than 65535 distinct dtype or layout values");
+  *id = (uint16_t)v;
+  return 1;
+}
+
+int gr_build_model_name(gr_build *b, const char *s, size_t n){
+  return intern(b, &b->g->strs, s, n, &b->g->model_name);
+}
+
+/* Data inputs before control inputs, input descs before output descs. */
+static void end_op(gr_build *b){
+  gr_graph *g = b->g;
+  gr_node *n;
+  if( !b->in_op ) return;
+  b->in_op = 0;
+  n = &g->nodes[b->cur];
+  if( b->edge_sort ){
+    size_t ne = (size_t)n->n_data + n->n_ctrl, i, k = 0;
+    gr_edge *e = g->edges + n->edge0, *t = gr_xmalloc(ne * sizeof *t);
+    for(i = 0; i < ne; i++) if( e[i].index!=-1 ) t[k++] = e[i];
+    for(i = 0; i < ne; i++) if( e[i].index==-1 ) t[k++] = e[i];
+    memcpy(e, t, ne * sizeof *t);
+    free(t);
+  }
+}
+
+int gr_build_graph(gr_build *b, const char *name, size_t n){
+  gr_graph *g = b->g;
+  gr_graph_info *gi;
+  if( b->failed ) return 0;
+  end_op(b);
+  if( g->ngraphs >= MAX_GRAPHS ) return gr_build_fail(b, 0, 0, "more than %u graphs", MAX_GRAPHS);
+  if( !GROW(b, g->graphs, g->ngraphs, g->cap_graphs) ) return 0;
+  gi = &g->graphs[g->ngraphs];
+  gi->name = 0; gi->node0 = (uint32_t)g->nnodes; gi->nnodes = 0;
+  g->ngraphs++;
+  return intern(b, &g->strs, name, n, &g->graphs[g->ngraphs - 1].name);
+}
+
+int gr_build_op(gr_build *b, const char *name, size_t nn, const char *type, size_t tn, uint32_t line, uint32_t col){
+  gr_graph *g = b->g;
+  gr_node *n;
+  if( b->failed ) return 0;
+  end_op(b);
+  if( g->ngraphs==0 && !gr_build_graph(b, "", 0) ) return 0;
+  if( !GROW(b, g->nodes, g->nnodes, g->cap_nodes) ) return 0;
+  n = &g->nodes[g->nnodes];
+  memset(n, 0, sizeof *n);
+  n->edge0 = (uint32_t)g->nedges;
+  n->tensor0 = (uint32_t)g->ntensors;
+  n->attr0 = (uint32_t)g->nattrs;
+  n->graph = (uint16_t)(g->ngraphs - 1);
+  n->line = line; n->col = col;
+  b->cur = (uint32_t)g->nnodes++;
+  g->graphs[g->ngraphs - 1].nnodes++;
+  b->in_op = 1;
+  b->edge_sort = 0;
+  if( !intern(b, &g->strs, name, nn, &n->name) ) return 0;
+  return intern(b, &g->types, type, tn, &g->nodes[b->cur].type);
+}
+
+int gr_build_op_name(gr_build *b, const char *name, size_t nn){
+  if( b->failed || !b->in_op ) return 0;
+  return intern(b, &b->g->strs, name, nn, &b->g->nodes[b->cur].name);
+}
+
+int gr_build_graph_name(gr_build *b, const char *name, size_t n){
+  if( b->failed || b->g->ngraphs==0 ) return 0;
+  return intern(b, &b->g->strs, name, n, &b->g->graphs[b->g->ngraphs - 1].name);
+}
+
+int gr_build_op_type(gr_build *b, const char *type, size_t tn){
+  if( b->failed || !b->in_op ) return 0;
+  return intern(b, &b->g->types, type, tn, &b->g->nodes[b->cur].type);
+}
+
+int gr_build_edge(gr_build *b, const char *src, size_t n, int32_t idx){
+  gr_graph *g = b->g;
+  gr_node *nd;
+  uint32_t id = GR_NONE;
+  if( b->failed || !b->in_op ) return 0;
+  nd = &g->nodes[b->cur];
+  if( idx==-1 ){
+    if( nd->n_ctrl==MAX_PER_OP ) return gr_build_fail(b, nd->line, nd->col, "op has more than %u control inputs", MAX_PER_OP);
+  }else if( nd->n_data==MAX_PER_OP ){
+    return gr_build_fail(b, nd->line, nd->col, "op has more than %u inputs", MAX_PER_OP);
+  }
+  if( n && !intern(b, &g->strs, src, n, &id) ) return 0;
+  if( !GROW(b, g->edges, g->nedges, g->cap_edges) ) return 0;
+  g->edges[g->nedges].src = id;
+  g->edges[g->nedges].index = idx;
+  g->nedges++;
+  nd = &g->nodes[b->cur];
+  if( idx==-1 ){ nd->n_ctrl++; return 1; }
+  if( nd->n_ctrl ) b->edge_sort = 1;
+  nd->n_data++;
+  return 1;
+}
+
+int gr_build_input(gr_build *b, const char *s, size_t n){
+  const char *colon = n ? memrchr(s, ':', n) : NULL;
+  int64_t v = 0;
+  if( colon ){
+    const char *p = colon + 1, *end = s + n;
+    int neg = 0;
+    if( p < end && *p=='-' ){ neg = 1; p++; }
+    if( p==end ) goto bad;
+    for(; p < end; p++){
+      if( *p < '0' || *p > '9' || v > INT32_MAX / 10 ) goto bad;
+      v = v * 10 + (*p - '0');
+    }
+    if( neg ) v = -v;
+    if( v < -1 ) goto bad;
+    return gr_build_edge(b, s, (size_t)(colon - s), (int32_t)v);
+  }
+  return gr_build_edge(b, s, n, 0);
+bad:
+  {
+    const gr_node *nd = &b->g->nodes[b->cur];
+    return gr_build_fail(b, nd->line, nd->col, "bad input \"%.*s\" of op '%s' (expected \"op:index\" with a decimal index, -1 for control)",
+                         (int)(n > 200 ? 200 : n), s, gr_strpool_get(&b->g->strs, nd->name));
+  }
+}
+
+int gr_build_tensor(gr_build *b, int output, const char *dtype, size_t dn, const char *layout, size_t ln,
+                    const int64_t *dims, uint32_t ndim){
+  gr_graph *g = b->g;
+  gr_node *nd;
+  gr_tensor *t;
+  uint16_t *cnt;
+  if( b->failed || !b->in_op ) return 0;
+  nd = &g->nodes[b->cur];
+  cnt = output ? &nd->n_out_desc : &nd->n_in_desc;
+  if( *cnt==MAX_PER_OP ) return gr_build_fail(b, nd->line, nd->col, "op has more than %u %s", MAX_PER_OP, output ? "outputs" : "inputs");
+  if( ndim > MAX_DIMS ) return gr_build_fail(b, nd->line, nd->col, "shape has more than %u dims", MAX_DIMS);
+  if( !output && nd->n_out_desc ){
+    /* an input desc after an output desc: move the outputs up by one */
+    size_t k = (size_t)nd->tensor0 + nd->n_in_desc;
+    if( !GROW(b, g->tensors, g->ntensors, g->cap_tensors) ) return 0;
+    memmove(&g->tensors[k + 1], &g->tensors[k], (g->ntensors - k) * sizeof *g->tensors);
+    g->ntensors++;
+    t = &g->tensors[k];
+  }else{
+    if( !GROW(b, g->tensors, g->ntensors, g->cap_tensors) ) return 0;
+    t = &g->tensors[g->ntensors++];
+  }
+  memset(t, 0, sizeof *t);
+  if( dn && !intern16(b, &g->dtypes, dtype, dn, &t->dtype) ) return 0;
+  if( ln && !intern16(b, &g->layouts, layout, ln, &t->layout) ) return 0;
+  t->shape = ndim ? gr_graph_intern_shape(g, dims, ndim) : 0;
+  nd = &g->nodes[b->cur];
+  (*(output ? &nd->n_out_desc : &nd->n_in_desc))++;
+  if( g->shapes[t->shape].neg ) nd->flags |= GR_NODE_DYNAMIC;
+  return 1;
+}
+
+static gr_attr *new_attr(gr_build *b, const char *key, size_t kn, int kind){
+  gr_graph *g = b->g;
+  gr_node *nd;
+  gr_attr *a;
+  uint32_t k;
+  if( b->failed || !b->in_op ) return NULL;
+  nd = &g->nodes[b->cur];
+  if( nd->n_attr==MAX_PER_OP ){ gr_build_fail(b, nd->line, nd->col, "op has more than %u attributes", MAX_PER_OP); return NULL; }
+  if( !intern(b, &g->strs, key, kn, &k) ) return NULL;
+  if( !GROW(b, g->attrs, g->nattrs, g->cap_attrs) ) return NULL;
+  a = &g->attrs[g->nattrs++];
+  memset(a, 0, sizeof *a);
+  a->key = k; a->kind = (uint32_t)kind;
+  g->nodes[b->cur].n_attr++;
+  return a;
+}
+
+int gr_build_attr_i(gr_build *b, const char *key, size_t kn, int64_t v){
+  gr_attr *a = new_attr(b, key, kn, GR_ATTR_I);
+  if( a ) a->u.i = v;
+  return a!=NULL;
+}
+int gr_build_attr_f(gr_build *b, const char *key, size_t kn, double v){
+  gr_attr *a = new_attr(b, key, kn, GR_ATTR_F);
+  if( a ) a->u.f = v;
+  return a!=NULL;
+}
+int gr_build_attr_b(gr_build *b, const char *key, size_t kn, int v){
+  gr_attr *a = new_attr(b, key, kn, GR_ATTR_B);
+  if( a ) a->u.i = v!=0;
+  return a!=NULL;
+}
+static int attr_str(gr_build *b, const char *key, size_t kn, const char *s, size_t n, int kind){
+  uint32_t id;
+  gr_attr *a;
+  if( !intern(b, &b->g->strs, s, n, &id) ) return 0;
+  if( (a = new_attr(b, key, kn, kind))==NULL ) return 0;
+  a->u.str = id;
+  return 1;
+}
+int gr_build_attr_s(gr_build *b, const char *key, size_t kn, const char *s, size_t n){ return attr_str(b, key, kn, s, n, GR_ATTR_S); }
+int gr_build_attr_dt(gr_build *b, const char *key, size_t kn, const char *s, size_t n){ return attr_str(b, key, kn, s, n, GR_ATTR_DT); }
+int gr_build_attr_other(gr_build *b, const char *key, size_t kn){ return new_attr(b, key, kn, GR_ATTR_OTHER)!=NULL; }
+
+int gr_build_list(gr_build *b, const char *key, size_t kn, int kind){
+  gr_graph *g = b->g;
+  gr_attr *a = new_attr(b, key, kn, kind);
+  if( !a ) return 0;
+  b->list_attr = (uint32_t)(g->nattrs - 1);
+  a->u.list = kind==GR_ATTR_LIST_S ? g->nlu32 : kind==GR_ATTR_LIST_F ? g->nlf64 : g->nli64;
+  return 1;
+}
+
+static gr_attr *list_room(gr_build *b){
+  gr_attr *a;
+  if( b->failed ) return NULL;
+  a = &b->g->attrs[b->list_attr];
+  if( a->n >= MAX_LIST ){ gr_build_fail(b, 0, 0, "list attribute longer than %u elements", MAX_LIST); return NULL; }
+  return a;
+}
+
+int gr_build_list_i(gr_build *b, int64_t v){
+  gr_graph *g = b->g;
+  gr_attr *a = list_room(b);
+  if( !a || !GROW(b, g->li64, g->nli64, g->cap_li64) ) return 0;
+  g->li64[g->nli64++] = a->kind==GR_ATTR_LIST_B ? v!=0 : v;
+  g->attrs[b->list_attr].n++;
+  return 1;
+}
+
+int gr_build_list_f(gr_build *b, double v){
+  gr_graph *g = b->g;
+  gr_attr *a = list_room(b);
+  if( !a || !GROW(b, g->lf64, g->nlf64, g->cap_lf64) ) return 0;
+  g->lf64[g->nlf64++] = v;
+  g->attrs[b->list_attr].n++;
+  return 1;
+}
+
+int gr_build_list_s(gr_build *b, const char *s, size_t n){
+  gr_graph *g = b->g;
+  uint32_t id;
+  if( !list_room(b) || !intern(b, &g->strs, s, n, &id) || !GROW(b, g->lu32, g->nlu32, g->cap_lu32) ) return 0;
+  g->lu32[g->nlu32++] = id;
+  g->attrs[b->list_attr].n++;
+  return 1;
+}
+
+void gr_build_list_end(gr_build *b){
+  gr_attr *a;
+  if( b->failed ) return;
+  a = &b->g->attrs[b->list_attr];
+  if( a->n==0 ) a->u.list = 0;
+}
+
+gr_graph *gr_build_finish(gr_build *b, gr_error *err){
+  gr_graph *g = b->g;
+  gr_resolve_fail f;
+  int r;
+  if( !b->failed ) end_op(b);
+  if( !b->failed && (r = gr_graph_resolve(g, &f))!=0 ){
+    const gr_node *n = &g->nodes[f.node];
+    const char *name = gr_strpool_get(&g->strs, n->name);
+    if( r==GR_RESOLVE_EDGE ){
+      const gr_edge *e = &g->edges[n->edge0 + f.pos];
+      const char *src = gr_strpool_get(&g->strs, e->src);
+      gr_build_fail(b, n->line, n->col, "op '%s' input %u (\"%s:%d\") refers to unknown op '%s'", name, f.pos, src, e->index, src);
+    }else{
+      gr_build_fail(b, n->line, n->col, "duplicate op name '%s' in graph '%s'", name,
+                    gr_strpool_get(&g->strs, g->graphs[n->graph].name));
+    }
+  }
+  if( b->failed ){
+    if( err ) *err = b->e;
+    gr_build_abort(b);
+    return NULL;
+  }
+  b->done = 1;
+  free(b);
+  return g;
+}

@@ -1,0 +1,127 @@
+#!/bin/sh
+# t1103-readers.sh: the GE model readers behind the model interface. The
+# example models are converted by examples/ge_convert.py into a binary
+# ModelDef, a ge_proto text dump and .om files (64-bit and legacy partition
+# tables, a multi-model file); every form must give exactly the decisions of
+# the ATC JSON (t/data/readers/same_decisions.py judges the JSON reports),
+# the format is told from the content whatever the file name, and every
+# damaged file (truncated, encrypted, malformed, wrong partition table) exits
+# 2 with a message naming the file and what was expected.
+test_description='GE readers: binary ModelDef, text dump, .om'
+. "$(dirname "$0")/test-lib.sh"
+
+PY=${PYTHON3:-python3}
+if ! "$PY" -c 'import json' 2>/dev/null; then
+	echo "1..0 # SKIP no python3 to convert the examples"; exit 0
+fi
+EX=$top_srcdir/examples
+CONV="$PY $EX/ge_convert.py"
+SAME="$PY $top_srcdir/t/data/readers/same_decisions.py"
+OPTS="--chip Ascend910B1 -o OP_PRECISION_MODE=$EX/op_precision.ini -o ALLOW_HF32=true -o TILING_SCHEDULE_OPTIMIZE=1 --format json"
+
+eval_error () {
+	printf '%b\n' "$1" >expect && shift &&
+	gerules eval "$@" >out 2>err
+	rc=$?
+	if test $rc -ne 2; then
+		echo "exit status $rc, expected 2"; sed 's/^/| /' err; return 1
+	fi
+	test_must_be_empty out &&
+	test_cmp expect err
+}
+
+for m in llm_decoder llm_decoder_dynamic llm_decoder_const convnet; do
+	test_expect_success "$m: every GE form gives the decisions of the JSON" "
+		$CONV $EX/$m.json --binary $m.pb --text $m.txt --om $m.om &&
+		$CONV $EX/$m.json --om $m.legacy.om --legacy-table &&
+		gerules eval $EX/$m.json $OPTS >$m.json.out &&
+		gerules eval $m.pb $OPTS >$m.pb.out &&
+		gerules eval $m.txt $OPTS >$m.txt.out &&
+		gerules eval $m.om $OPTS >$m.om.out &&
+		gerules eval $m.legacy.om $OPTS >$m.legacy.out &&
+		$SAME $m.json.out $m.pb.out $m.txt.out $m.om.out $m.legacy.out &&
+		test \"\$(json_get $m.pb.out 'd[\"graph\"][\"format\"]')\" = ge-binary &&
+		test \"\$(json_get $m.txt.out 'd[\"graph\"][\"format\"]')\" = ge-text &&
+		test \"\$(json_get $m.om.out 'd[\"graph\"][\"format\"]')\" = om &&
+		test \"\$(json_get $m.json.out 'd[\"graph\"][\"format\"]')\" = json
+	"
+done
+
+test_expect_success 'the committed .om and ge_proto dump are the decoder example' '
+	gerules eval "$EX/llm_decoder.om" $OPTS >c.om.out &&
+	gerules eval "$EX/ge_proto_llm_decoder.txt" $OPTS >c.txt.out &&
+	$SAME llm_decoder.json.out c.om.out c.txt.out
+'
+
+test_expect_success 'the format comes from the content, not the name' '
+	cp llm_decoder.om looks-like.json &&
+	cp llm_decoder.pb looks-like.txt &&
+	gerules eval looks-like.json $OPTS >n1.out &&
+	gerules eval looks-like.txt $OPTS >n2.out &&
+	$SAME llm_decoder.json.out n1.out n2.out &&
+	test "$(json_get n1.out "d[\"graph\"][\"format\"]")" = om
+'
+
+test_expect_success 'a multi-model .om: every model contributes its graphs' '
+	$CONV "$EX/llm_decoder.json" --om multi.om --models 3 &&
+	gerules eval multi.om $OPTS >multi.out &&
+	test "$(json_get multi.out "d[\"graph\"][\"graphs\"]")" = "[\"llm_decoder\", \"llm_decoder_sub1\", \"llm_decoder_sub2\"]" &&
+	test "$(json_get multi.out "len(d[\"nodes\"])")" = "$(json_get llm_decoder.json.out "3 * len(d[\"nodes\"])")"
+'
+
+test_expect_success '--input-format names the format' '
+	gerules eval llm_decoder.pb $OPTS --input-format ge-binary >f.out &&
+	$SAME llm_decoder.json.out f.out &&
+	eval_error "llm_decoder.pb: error: not an .om offline model: the first 4 bytes are not the magic \"IMOD\"" llm_decoder.pb --chip Ascend910B1 --input-format om
+'
+
+test_expect_success 'a truncated .om' '
+	head -c 3000 llm_decoder.om >trunc.om &&
+	size=$(wc -c <llm_decoder.om) &&
+	eval_error "trunc.om: error: truncated .om: the header gives $((size - 256)) bytes after the 256-byte header (model_length at byte 184), the file has 2744" trunc.om --chip Ascend910B1
+'
+
+test_expect_success 'an .om shorter than its header' '
+	head -c 100 llm_decoder.om >short.om &&
+	eval_error "short.om: error: truncated .om: 100 bytes, less than the 256-byte model file header" short.om --chip Ascend910B1
+'
+
+test_expect_success 'an encrypted .om' '
+	"$PY" -c "import sys; d = bytearray(open(sys.argv[1], \"rb\").read()); d[80] = 1; open(sys.argv[2], \"wb\").write(d)" llm_decoder.om enc.om &&
+	eval_error "enc.om: error: encrypted .om model (header is_encrypt=1 at byte 80): its ModelDef cannot be read without the key; give gerules the unencrypted model or the model it was built from" enc.om --chip Ascend910B1
+'
+
+test_expect_success 'an .om whose partition table is damaged' '
+	"$PY" -c "import sys, struct; d = bytearray(open(sys.argv[1], \"rb\").read()); struct.pack_into(\"<I\", d, 256, 40); open(sys.argv[2], \"wb\").write(d)" llm_decoder.om badtab.om &&
+	eval_error "badtab.om: error: bad .om partition table at byte 256: 40 partitions (1 to 8 expected)" badtab.om --chip Ascend910B1
+'
+
+test_expect_success 'a truncated binary ModelDef' '
+	head -c 5000 llm_decoder.pb >trunc.pb &&
+	eval_error "trunc.pb: error: malformed ModelDef protobuf at byte 16 (a field'"'"'s tag or length is invalid or runs past the end)" trunc.pb --chip Ascend910B1
+'
+
+test_expect_success 'a text dump with a syntax error is located' '
+	printf "name: \"m\"\ngraph {\n  op {\n    name: \"a\"\n    type: 7\n  }\n}\n" >bad.txt &&
+	eval_error "bad.txt:5:11: error: expected a string, found '"'"'7'"'"'" bad.txt --chip Ascend910B1
+'
+
+test_expect_success 'a text dump cut short' '
+	head -c 2000 llm_decoder.txt >cut.txt &&
+	gerules eval cut.txt --chip Ascend910B1 >out 2>err; test $? = 2 &&
+	test_grep "^cut.txt:[0-9]*:[0-9]*: error: " err
+'
+
+test_expect_success 'a text dump whose op input names no op' '
+	printf "graph {\n  op { name: \"a\" type: \"Data\" }\n  op { name: \"b\" type: \"Relu\" input: \"zz:0\" }\n}\n" >dangling.txt &&
+	eval_error "dangling.txt:3:6: error: op '"'"'b'"'"' input 0 (\"zz:0\") refers to unknown op '"'"'zz'"'"'" dangling.txt --chip Ascend910B1
+'
+
+test_expect_success 'input files are never modified' '
+	cksum llm_decoder.om llm_decoder.pb llm_decoder.txt >before &&
+	gerules eval llm_decoder.om $OPTS >/dev/null && gerules eval llm_decoder.txt $OPTS >/dev/null &&
+	cksum llm_decoder.om llm_decoder.pb llm_decoder.txt >after &&
+	test_cmp before after
+'
+
+test_done
