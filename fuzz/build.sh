@@ -10,7 +10,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/_build}" && pwd)
 out=${2:-$top/fuzz/bin}
 mkdir -p "$out"
-make -C "$build" src/lang/lexer.c grammar/rules.c grammar/rules.h src/model/ge_text.c src/model/ge_ir.pb-c.c >/dev/null
+make -C "$build" src/lang/lexer.c grammar/rules.c grammar/rules.h src/report/html_page.h src/model/ge_text.c src/model/ge_ir.pb-c.c >/dev/null
 lexer=$build/src/lang/lexer.c; [ -f "$lexer" ] || lexer=$top/src/lang/lexer.c
 parser=$build/grammar/rules.c; [ -f "$parser" ] || parser=$top/grammar/rules.c
 cflags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I$build -I$build/grammar -I$top/grammar -I$top/src -I$build/src $(pkg-config --cflags lua5.4 libprotobuf-c libsodium)"

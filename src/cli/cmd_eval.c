@@ -19,6 +19,8 @@
 #include "options/optfile.h"
 #include "report/out.h"
 #include "report/report.h"
+#include "report/html.h"
+#include "report/dot.h"
 
 static const char eval_usage[] =
   "usage: gerules eval GRAPH [options]\n"
@@ -32,7 +34,8 @@ static const char eval_usage[] =
   "  -o KEY=VALUE               an option by ir_option name, GE key or ATC flag (repeatable)\n"
   "  --options FILE             options from a JSON object or KEY=VALUE lines (repeatable)\n"
   "  --run-mode MODE            inference (default, as ATC) or training\n"
-  "  --format text|json         report format (default text)\n"
+  "  --format F                 report format: text (default), json, html (one self-contained\n"
+  "                             page with the graph) or dot (Graphviz)\n"
   "  --all-nodes                text: list every node, not only those that differ from the defaults\n"
   "  --explain NODE             print the full decision chain of one node\n"
   "  --no-provenance            json: leave out the per-node provenance arrays\n"
@@ -47,6 +50,7 @@ static const char eval_usage[] =
 typedef struct eval_args {
   const char *explain, *output;
   int json, all_nodes, provenance;
+  char picture;                 /* 'h' html, 'd' dot, 0 text or json */
 } eval_args;
 
 int cmd_eval(cli_ctx *c, int argc, char **argv){
@@ -73,7 +77,10 @@ int cmd_eval(cli_ctx *c, int argc, char **argv){
     if( (k = cli_arg_value("eval", "--explain", &i, argc, argv, &v))!=0 ){ if( k < 0 ) goto usage; a.explain = v; continue; }
     if( (k = cli_arg_value("eval", "--output", &i, argc, argv, &v))!=0 ){ if( k < 0 ) goto usage; a.output = v; continue; }
     if( (k = cli_arg_value("eval", "--format", &i, argc, argv, &v))!=0 ){
-      if( k < 0 || cli_format_arg("eval", v, &a.json) ) goto usage;
+      if( k < 0 ) goto usage;
+      a.picture = strcmp(v, "html")==0 ? 'h' : strcmp(v, "dot")==0 ? 'd' : 0;
+      if( a.picture ){ a.json = 0; continue; }
+      if( cli_format_arg("eval", v, &a.json) ) goto usage;
       continue;
     }
     if( strcmp(argv[i], "--all-nodes")==0 ){ a.all_nodes = 1; continue; }
@@ -100,8 +107,9 @@ int cmd_eval(cli_ctx *c, int argc, char **argv){
 
   cli_eval_config(&in, g, hooks, &cfg);
   cfg.keep_candidates = (a.json && a.provenance) || a.explain;
+  if( a.picture && a.explain ){ cli_usage_error("eval", "--explain prints text or json, not %s", a.picture=='h' ? "html" : "dot"); rc = EXIT_INPUT; goto done; }
   if( (r = cli_evaluate(&in, rs, &cfg))==NULL ){ rc = EXIT_INPUT; goto done; }
-  if( !a.json && !a.explain && !a.all_nodes ){
+  if( !a.json && !a.explain && !a.all_nodes && !a.picture ){
     /* the same chip and run mode without any option: what "default" means */
     gr_eval_config bc = cfg;
     bc.inputs = NULL; bc.ninputs = 0; bc.keep_candidates = 0;
@@ -125,7 +133,9 @@ int cmd_eval(cli_ctx *c, int argc, char **argv){
   }else{
     gr_out_init_fd(&o, 1);
   }
-  if( a.explain ) gr_report_explain(&o, r, explain_node, a.json, &ro);
+  if( a.picture=='h' ) gr_report_html(&o, r, &ro);
+  else if( a.picture=='d' ) gr_report_dot(&o, r, &ro);
+  else if( a.explain ) gr_report_explain(&o, r, explain_node, a.json, &ro);
   else if( a.json ) gr_report_json(&o, r, &ro);
   else gr_report_text(&o, r, base, &ro);
   if( gr_out_close(&o, &err)!=0 ){
@@ -133,7 +143,7 @@ int cmd_eval(cli_ctx *c, int argc, char **argv){
     rc = EXIT_INPUT;
     goto done;
   }
-  if( a.json || a.explain ){
+  if( a.json || a.explain || a.picture ){
     /* the diagnostics are in the report; say the outcome on stderr too */
     if( r->diags.count[GR_SEV_ERROR] ) fprintf(stderr, "gerules eval: %zu error%s in the configuration\n",
                                                r->diags.count[GR_SEV_ERROR], r->diags.count[GR_SEV_ERROR]==1 ? "" : "s");

@@ -544,52 +544,30 @@ static const gr_expr *failing_conjunct(gr_env *env, const gr_branch *br){
   return NULL;
 }
 
-void gr_report_explain(gr_out *o, gr_result *r, uint32_t node, int json, const gr_report_opts *ro){
+void gr_explain_walk(gr_result *r, uint32_t node, void (*fn)(void *ud, const gr_explain_row *row), void *ud){
   const gr_ruleset *rs = r->rs;
   const gr_graph *g = r->g;
   const gr_node *nd = &gr_graph_nodes(g)[node];
   size_t s, k, b, nslots = rs->nslots;
   gr_env env;
-  gr_buf tmp, txt;
-  gr_jw w;
-  gr_buf_init(&tmp);
-  gr_buf_init(&txt);
+  gr_buf reason, failed, rule;
+  gr_explain_row row;
+  gr_buf_init(&reason);
+  gr_buf_init(&failed);
+  gr_buf_init(&rule);
   gr_env_init(&env, r);
   env.node = node;
   env.type_name = gr_graph_type_name(g, nd->type);
-  if( json ){
-    gr_jw_init(&w, o, 3);
-    gr_jw_obj(&w);
-    gr_jw_key(&w, "node"); gr_jw_str(&w, gr_graph_str(g, nd->name));
-    gr_jw_key(&w, "type"); gr_jw_str(&w, env.type_name);
-    gr_jw_key(&w, "graph"); gr_jw_str(&w, gr_graph_graph_name(g, nd->graph));
-    gr_jw_key(&w, "file"); gr_jw_str(&w, ro->graph_path);
-    gr_jw_key(&w, "line"); gr_jw_int(&w, nd->line);
-    gr_jw_key(&w, "chip"); gr_jw_str(&w, r->soc_name);
-    gr_jw_key(&w, "slots"); gr_jw_arr(&w);
-  }else{
-    gr_out_puts(o, "node "); gr_out_text(o, gr_graph_str(g, nd->name), 0, 0);
-    gr_out_puts(o, " ("); gr_out_text(o, env.type_name, 0, TEXT_CAP);
-    gr_out_puts(o, ") in graph \""); gr_out_text(o, gr_graph_graph_name(g, nd->graph), 0, 0);
-    gr_out_puts(o, "\" at "); gr_out_text(o, ro->graph_path, 0, 0);
-    gr_out_printf(o, ":%u, chip %s\n", nd->line, r->soc_name);
-  }
   for(s = 0; s < nslots; s++){
     const gr_slot *sl = &rs->slots[s];
     const gr_decision *d = &r->dec[(size_t)node * nslots + s];
-    if( json ){
-      gr_jw_obj(&w);
-      gr_jw_key(&w, "slot"); gr_jw_str(&w, sl->name);
-      gr_jw_key(&w, "value"); gr_jw_str(&w, d->value);
-      gr_jw_key(&w, "source"); gr_jw_str(&w, d->source==GR_SOURCE_HOOK ? "hook" : d->source >= 0 ? rs->sources[d->source].name : NULL);
-      gr_jw_key(&w, "candidates"); gr_jw_arr(&w);
-    }else{
-      gr_out_printf(o, "\n%s = ", sl->name);
-      gr_out_text(o, d->value ? d->value : "null (no source yields: the op's own default)", 0, 0);
-      if( d->source >= 0 ) gr_out_printf(o, "   from %s", rs->sources[d->source].name);
-      else if( d->source==GR_SOURCE_HOOK ) gr_out_puts(o, "   from a hook");
-      gr_out_puts(o, "\n");
-    }
+    const gr_override *ov = d->source==GR_SOURCE_HOOK ? gr_result_find_override(r, node, (int)s) : NULL;
+    memset(&row, 0, sizeof row);
+    row.kind = GR_XR_SLOT;
+    row.slot = s;
+    row.value = d->value;
+    row.source = d->source==GR_SOURCE_HOOK ? "hook" : d->source >= 0 ? rs->sources[d->source].name : NULL;
+    fn(ud, &row);
     for(k = 0; k < sl->ncascade; k++){
       const gr_source *src = &rs->sources[sl->cascade[k]];
       int yielded = 0;
@@ -597,90 +575,185 @@ void gr_report_explain(gr_out *o, gr_result *r, uint32_t node, int json, const g
         const gr_branch *br = &src->branches[b];
         const gr_expr *fail = failing_conjunct(&env, br);
         gr_val v;
-        const char *status;
+        int won;
         memset(&v, 0, sizeof v);
         if( fail==NULL && br->value ){
           v = gr_eval_expr(&env, br->value);
           if( v.t==GR_T_STR ) yielded = 1;
         }
-        {
-          const gr_override *ov = d->source==GR_SOURCE_HOOK ? gr_result_find_override(r, node, (int)s) : NULL;
-          int won = ov ? (ov->prev_source==src->index && ov->prev_branch==b) : (d->source==src->index && d->branch==b);
-          status = yielded ? (won ? (ov ? "replaced by hook" : "won") : "beaten") : fail ? "condition false" : "no value";
-        }
-        tmp.n = 0;
-        if( yielded && br->because.n ) gr_render(&env, &br->because, &tmp);
-        txt.n = 0;
-        if( fail ) gr_expr_print(&txt, fail);
-        else if( !yielded && br->value ) gr_expr_print(&txt, br->value);
-        if( json ){
-          gr_buf ib;
-          gr_buf_init(&ib);
-          gr_jw_obj(&w);
-          gr_jw_key(&w, "source"); gr_jw_str(&w, src->name);
-          gr_jw_key(&w, "place"); gr_jw_int(&w, (int64_t)k + 1);
-          gr_jw_key(&w, "branch"); gr_jw_int(&w, (int64_t)b + 1);
-          gr_jw_key(&w, "rule"); gr_buf_printf(&ib, "%s:%u", gr_ruleset_short_path(rs, br->loc.file), br->loc.line); gr_jw_str(&w, gr_buf_cstr(&ib));
-          gr_jw_key(&w, "status"); gr_jw_str(&w, status);
-          gr_jw_key(&w, "value"); gr_jw_str(&w, yielded ? v.u.s : NULL);
-          ib.n = 0;
-          if( yielded && v.origin ) origin_text(&ib, v.origin);
-          gr_jw_key(&w, "input"); gr_jw_str(&w, yielded && v.origin ? gr_buf_cstr(&ib) : NULL);
-          gr_jw_key(&w, "reason"); gr_jw_str(&w, tmp.n ? gr_buf_cstr(&tmp) : NULL);
-          gr_jw_key(&w, "failed"); gr_jw_str(&w, txt.n ? gr_buf_cstr(&txt) : NULL);
-          gr_jw_end_obj(&w);
-          gr_buf_free(&ib);
-        }else{
-          gr_out_printf(o, "  %zu. %-24s %-16s", k + 1, src->name, status);
-          if( yielded ){
-            gr_out_putc(o, ' '); gr_out_text(o, v.u.s, 0, 0);
-            if( v.origin ){
-              gr_buf ib;
-              gr_buf_init(&ib);
-              origin_text(&ib, v.origin);
-              gr_out_puts(o, "  <- "); gr_out_text(o, gr_buf_cstr(&ib), 0, 0);
-              gr_buf_free(&ib);
-            }
-          }else if( fail ){
-            gr_out_printf(o, " %s", gr_buf_cstr(&txt));
-          }else{
-            gr_out_printf(o, " %s is null here", gr_buf_cstr(&txt));
-          }
-          gr_out_printf(o, "   [%s:%u]\n", gr_ruleset_short_path(rs, br->loc.file), br->loc.line);
-          if( tmp.n ){ gr_out_puts(o, "       because "); gr_out_text(o, gr_buf_cstr(&tmp), 0, 0); gr_out_putc(o, '\n'); }
-        }
+        won = ov ? (ov->prev_source==src->index && ov->prev_branch==b) : (d->source==src->index && d->branch==b);
+        memset(&row, 0, sizeof row);
+        row.kind = GR_XR_CAND;
+        row.slot = s;
+        row.source = src->name;
+        row.place = k + 1;
+        row.branch = b + 1;
+        row.status = yielded ? (won ? (ov ? "replaced by hook" : "won") : "beaten") : fail ? "condition false" : "no value";
+        row.value = yielded ? v.u.s : NULL;
+        row.input = yielded ? v.origin : NULL;
+        reason.n = 0;
+        if( yielded && br->because.n ) gr_render(&env, &br->because, &reason);
+        row.reason = reason.n ? gr_buf_cstr(&reason) : NULL;
+        failed.n = 0;
+        if( fail ) gr_expr_print(&failed, fail);
+        else if( !yielded && br->value ) gr_expr_print(&failed, br->value);
+        row.failed = failed.n ? gr_buf_cstr(&failed) : NULL;
+        rule.n = 0;
+        gr_buf_printf(&rule, "%s:%u", gr_ruleset_short_path(rs, br->loc.file), br->loc.line);
+        row.rule = gr_buf_cstr(&rule);
+        fn(ud, &row);
       }
     }
-    if( d->source==GR_SOURCE_HOOK ){
-      const gr_override *ov = gr_result_find_override(r, node, (int)s);
-      gr_buf hb;
-      gr_buf_init(&hb);
-      origin_text(&hb, &ov->where);
-      if( json ){
-        gr_jw_obj(&w);
-        gr_jw_key(&w, "source"); gr_jw_str(&w, "hook");
-        gr_jw_key(&w, "rule"); gr_jw_str(&w, gr_buf_cstr(&hb));
-        gr_jw_key(&w, "status"); gr_jw_str(&w, "won");
-        gr_jw_key(&w, "value"); gr_jw_str(&w, ov->value);
-        gr_jw_key(&w, "replaced"); gr_jw_str(&w, ov->prev_value);
-        gr_jw_key(&w, "reason"); gr_jw_str(&w, ov->reason);
-        gr_jw_end_obj(&w);
-      }else{
-        gr_out_printf(o, "  -> hook at %s set %s = ", gr_buf_cstr(&hb), sl->name);
-        gr_out_text(o, ov->value ? ov->value : "null", 0, 0);
-        gr_out_puts(o, " (the cascade gave "); gr_out_text(o, ov->prev_value ? ov->prev_value : "null", 0, 0);
-        gr_out_puts(o, ")");
-        if( ov->reason ){ gr_out_puts(o, ": "); gr_out_text(o, ov->reason, 0, 0); }
-        gr_out_putc(o, '\n');
-      }
-      gr_buf_free(&hb);
+    if( ov ){
+      memset(&row, 0, sizeof row);
+      row.kind = GR_XR_HOOK;
+      row.slot = s;
+      row.source = "hook";
+      row.status = "won";
+      row.value = ov->value;
+      row.replaced = ov->prev_value;
+      row.reason = ov->reason;
+      rule.n = 0;
+      origin_text(&rule, &ov->where);
+      row.rule = gr_buf_cstr(&rule);
+      fn(ud, &row);
     }
-    if( json ){ gr_jw_end_arr(&w); gr_jw_end_obj(&w); }
+    memset(&row, 0, sizeof row);
+    row.kind = GR_XR_SLOT_END;
+    row.slot = s;
+    fn(ud, &row);
   }
+  gr_buf_free(&reason);
+  gr_buf_free(&failed);
+  gr_buf_free(&rule);
+}
+
+typedef struct explain_out {
+  gr_out *o;
+  gr_jw w;
+  int json;
+  const gr_ruleset *rs;
+  gr_buf tmp;
+} explain_out;
+
+static void explain_json_row(explain_out *x, const gr_explain_row *row){
+  gr_jw *w = &x->w;
+  switch( row->kind ){
+  case GR_XR_SLOT:
+    gr_jw_obj(w);
+    gr_jw_key(w, "slot"); gr_jw_str(w, x->rs->slots[row->slot].name);
+    gr_jw_key(w, "value"); gr_jw_str(w, row->value);
+    gr_jw_key(w, "source"); gr_jw_str(w, row->source);
+    gr_jw_key(w, "candidates"); gr_jw_arr(w);
+    break;
+  case GR_XR_CAND:
+    gr_jw_obj(w);
+    gr_jw_key(w, "source"); gr_jw_str(w, row->source);
+    gr_jw_key(w, "place"); gr_jw_int(w, (int64_t)row->place);
+    gr_jw_key(w, "branch"); gr_jw_int(w, (int64_t)row->branch);
+    gr_jw_key(w, "rule"); gr_jw_str(w, row->rule);
+    gr_jw_key(w, "status"); gr_jw_str(w, row->status);
+    gr_jw_key(w, "value"); gr_jw_str(w, row->value);
+    x->tmp.n = 0;
+    if( row->input ) origin_text(&x->tmp, row->input);
+    gr_jw_key(w, "input"); gr_jw_str(w, row->input ? gr_buf_cstr(&x->tmp) : NULL);
+    gr_jw_key(w, "reason"); gr_jw_str(w, row->reason);
+    gr_jw_key(w, "failed"); gr_jw_str(w, row->failed);
+    gr_jw_end_obj(w);
+    break;
+  case GR_XR_HOOK:
+    gr_jw_obj(w);
+    gr_jw_key(w, "source"); gr_jw_str(w, "hook");
+    gr_jw_key(w, "rule"); gr_jw_str(w, row->rule);
+    gr_jw_key(w, "status"); gr_jw_str(w, "won");
+    gr_jw_key(w, "value"); gr_jw_str(w, row->value);
+    gr_jw_key(w, "replaced"); gr_jw_str(w, row->replaced);
+    gr_jw_key(w, "reason"); gr_jw_str(w, row->reason);
+    gr_jw_end_obj(w);
+    break;
+  case GR_XR_SLOT_END:
+    gr_jw_end_arr(w);
+    gr_jw_end_obj(w);
+    break;
+  }
+}
+
+static void explain_text_row(explain_out *x, const gr_explain_row *row){
+  gr_out *o = x->o;
+  const char *slot = x->rs->slots[row->slot].name;
+  switch( row->kind ){
+  case GR_XR_SLOT:
+    gr_out_printf(o, "\n%s = ", slot);
+    gr_out_text(o, row->value ? row->value : "null (no source yields: the op's own default)", 0, 0);
+    if( row->source && strcmp(row->source, "hook") ) gr_out_printf(o, "   from %s", row->source);
+    else if( row->source ) gr_out_puts(o, "   from a hook");
+    gr_out_puts(o, "\n");
+    break;
+  case GR_XR_CAND:
+    gr_out_printf(o, "  %zu. %-24s %-16s", row->place, row->source, row->status);
+    if( row->value ){
+      gr_out_putc(o, ' '); gr_out_text(o, row->value, 0, 0);
+      if( row->input ){
+        x->tmp.n = 0;
+        origin_text(&x->tmp, row->input);
+        gr_out_puts(o, "  <- "); gr_out_text(o, gr_buf_cstr(&x->tmp), 0, 0);
+      }
+    }else if( row->failed && strcmp(row->status, "condition false")==0 ){
+      gr_out_printf(o, " %s", row->failed);
+    }else{
+      gr_out_printf(o, " %s is null here", row->failed ? row->failed : "");
+    }
+    gr_out_printf(o, "   [%s]\n", row->rule);
+    if( row->reason ){ gr_out_puts(o, "       because "); gr_out_text(o, row->reason, 0, 0); gr_out_putc(o, '\n'); }
+    break;
+  case GR_XR_HOOK:
+    gr_out_printf(o, "  -> hook at %s set %s = ", row->rule, slot);
+    gr_out_text(o, row->value ? row->value : "null", 0, 0);
+    gr_out_puts(o, " (the cascade gave "); gr_out_text(o, row->replaced ? row->replaced : "null", 0, 0);
+    gr_out_puts(o, ")");
+    if( row->reason ){ gr_out_puts(o, ": "); gr_out_text(o, row->reason, 0, 0); }
+    gr_out_putc(o, '\n');
+    break;
+  }
+}
+
+static void explain_row(void *ud, const gr_explain_row *row){
+  explain_out *x = ud;
+  if( x->json ) explain_json_row(x, row);
+  else explain_text_row(x, row);
+}
+
+void gr_report_explain(gr_out *o, gr_result *r, uint32_t node, int json, const gr_report_opts *ro){
+  const gr_graph *g = r->g;
+  const gr_node *nd = &gr_graph_nodes(g)[node];
+  const char *type = gr_graph_type_name(g, nd->type);
+  explain_out x;
+  memset(&x, 0, sizeof x);
+  x.o = o;
+  x.json = json;
+  x.rs = r->rs;
+  gr_buf_init(&x.tmp);
   if( json ){
-    gr_jw_end_arr(&w);
-    gr_jw_end_obj(&w);
+    gr_jw_init(&x.w, o, 3);
+    gr_jw_obj(&x.w);
+    gr_jw_key(&x.w, "node"); gr_jw_str(&x.w, gr_graph_str(g, nd->name));
+    gr_jw_key(&x.w, "type"); gr_jw_str(&x.w, type);
+    gr_jw_key(&x.w, "graph"); gr_jw_str(&x.w, gr_graph_graph_name(g, nd->graph));
+    gr_jw_key(&x.w, "file"); gr_jw_str(&x.w, ro->graph_path);
+    gr_jw_key(&x.w, "line"); gr_jw_int(&x.w, nd->line);
+    gr_jw_key(&x.w, "chip"); gr_jw_str(&x.w, r->soc_name);
+    gr_jw_key(&x.w, "slots"); gr_jw_arr(&x.w);
+  }else{
+    gr_out_puts(o, "node "); gr_out_text(o, gr_graph_str(g, nd->name), 0, 0);
+    gr_out_puts(o, " ("); gr_out_text(o, type, 0, TEXT_CAP);
+    gr_out_puts(o, ") in graph \""); gr_out_text(o, gr_graph_graph_name(g, nd->graph), 0, 0);
+    gr_out_puts(o, "\" at "); gr_out_text(o, ro->graph_path, 0, 0);
+    gr_out_printf(o, ":%u, chip %s\n", nd->line, r->soc_name);
   }
-  gr_buf_free(&tmp);
-  gr_buf_free(&txt);
+  gr_explain_walk(r, node, explain_row, &x);
+  if( json ){
+    gr_jw_end_arr(&x.w);
+    gr_jw_end_obj(&x.w);
+  }
+  gr_buf_free(&x.tmp);
 }

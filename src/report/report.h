@@ -25,6 +25,29 @@ void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro);
 void gr_report_text(gr_out *o, gr_result *r, const gr_result *baseline, const gr_report_opts *ro);
 void gr_report_explain(gr_out *o, gr_result *r, uint32_t node, int json, const gr_report_opts *ro);
 
+/* The decision chain of one node, row by row, for every reporter of it
+** (text and JSON --explain, the HTML page): per slot a GR_XR_SLOT row (the
+** decided value and source), a GR_XR_CAND row for each branch of each source
+** in cascade order until a branch yields (status "won", "beaten",
+** "replaced by hook", "condition false" or "no value"), a GR_XR_HOOK row when
+** a hook set the slot, then GR_XR_SLOT_END. The row's strings are valid
+** during the callback only. */
+enum { GR_XR_SLOT = 1, GR_XR_CAND, GR_XR_HOOK, GR_XR_SLOT_END };
+typedef struct gr_explain_row {
+  int kind;                   /* GR_XR_* */
+  size_t slot;                /* slot index */
+  const char *source;         /* source name; "hook"; SLOT: the winner or NULL */
+  size_t place, branch;       /* CAND: 1-based place in the cascade and branch */
+  const char *status;         /* CAND, HOOK */
+  const char *value;          /* SLOT: decided; CAND: yielded (NULL if none); HOOK: set */
+  const char *replaced;       /* HOOK: what the cascade had decided */
+  const gr_origin *input;     /* CAND: the user input behind the value, or NULL */
+  const char *rule;           /* CAND: "file:line" of the branch; HOOK: of the hook call */
+  const char *reason;         /* rendered `because` (CAND) or the hook's reason, or NULL */
+  const char *failed;         /* CAND: the false conjunct, or the value expression that was null */
+} gr_explain_row;
+void gr_explain_walk(gr_result *r, uint32_t node, void (*fn)(void *ud, const gr_explain_row *row), void *ud);
+
 /* The reason (rendered `because`) and input origin of a decision. */
 void gr_decision_detail(gr_result *r, uint32_t node, int32_t source, uint16_t branch,
                         gr_buf *reason, const gr_origin **input);

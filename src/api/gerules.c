@@ -1,0 +1,495 @@
+/*
+** gerules.c: the public C API (gerules.h) over the stages: the rule-set
+** loader, the model reader, the options readers, the Lua hooks, the
+** evaluator and the reporters. It turns every failure into a located
+** diagnostic (as the CLI prints them) instead of printing, and keeps per
+** evaluation everything an evaluation needs, so that evaluations sharing a
+** rule set share nothing mutable.
+*/
+#include "config.h"
+#include <stdlib.h>
+#include <string.h>
+#include "api/gerules.h"
+#include "base/diag.h"
+#include "base/util.h"
+#include "eval/eval.h"
+#include "hooks/hooks.h"
+#include "lang/ruleset.h"
+#include "model/graph.h"
+#include "model/model.h"
+#include "options/optfile.h"
+#include "report/out.h"
+#include "report/report.h"
+#include "report/html.h"
+#include "report/dot.h"
+
+struct gerules_diags {
+  const gr_diags *d;            /* the list shown: own, or an evaluation's */
+  gr_diags own;
+};
+
+struct gerules_rules {
+  gr_ruleset *rs;
+  char *path;                   /* shown in report headers */
+};
+
+typedef struct req_opt { int file; char *key, *value; } req_opt;
+
+struct gerules_request {
+  char *model;                  /* path, or the display name of buf */
+  char *buf; size_t len; int in_mem;
+  char *chip;
+  int format;                   /* GR_FMT_*, GR_FMT_AUTO: detect */
+  const char *run_mode;         /* static */
+  GR_VEC(req_opt) opts;
+  GR_VEC(char *) hooks;
+  int provenance;
+};
+
+struct gerules_eval {
+  const gerules_rules *rules;
+  int status;
+  gr_optinputs opts;            /* the result borrows the inputs */
+  gr_graph *g;
+  gr_hooks *hooks;
+  gr_result *r;                 /* NULL when status is 2 */
+  gerules_diags diags;
+  gr_buf log;
+  char *graph_name;
+  int provenance;
+  gr_arena arena;               /* strings of gerules_eval_decision */
+};
+
+const char *gerules_version(void){ return PACKAGE_VERSION; }
+const char *gerules_default_rules(void){ return GR_PKGDATADIR "/rules"; }
+void gerules_free(void *p){ free(p); }
+
+/* ------------------------------------------------------------------ diagnostics */
+
+size_t gerules_diags_count(const gerules_diags *d){ return d ? d->d->n : 0; }
+
+size_t gerules_diags_count_severity(const gerules_diags *d, gerules_severity sev){
+  if( d==NULL || (int)sev < 0 || (int)sev > 2 ) return 0;
+  return d->d->count[sev];
+}
+
+int gerules_diags_get(const gerules_diags *d, size_t i, gerules_diag *out){
+  const gr_diag *g;
+  if( d==NULL || out==NULL || i >= d->d->n ) return -1;
+  g = &d->d->v[i];
+  out->severity = (gerules_severity)g->sev;
+  out->code = g->code;
+  out->message = g->msg;
+  out->file = g->file;
+  out->line = g->line;
+  out->column = g->col;
+  out->option = g->option;
+  out->node = g->node;
+  out->rule = g->rule;
+  return 0;
+}
+
+char *gerules_diags_format(const gerules_diags *d){
+  gr_buf b;
+  size_t i;
+  gr_buf_init(&b);
+  for(i = 0; d && i < d->d->n; i++) gr_diag_format(&b, &d->d->v[i]);
+  return gr_buf_detach(&b);
+}
+
+void gerules_diags_free(gerules_diags *d){
+  if( d==NULL ) return;
+  gr_diags_free(&d->own);
+  free(d);
+}
+
+static gerules_diags *diags_new(void){
+  gerules_diags *d = gr_xcalloc(1, sizeof *d);
+  gr_diags_init(&d->own);
+  d->d = &d->own;
+  return d;
+}
+
+/* ------------------------------------------------------------------ rule sets */
+
+gerules_rules *gerules_rules_load(const char *const *paths, size_t npaths, gerules_diags **diags){
+  const char *def = gerules_default_rules();
+  gerules_diags *d = diags_new();
+  gerules_rules *rules = NULL;
+  gr_ruleset *rs;
+  if( paths==NULL || npaths==0 ){ paths = &def; npaths = 1; }
+  rs = gr_ruleset_load(paths, npaths, &d->own);
+  if( rs ){
+    rules = gr_xcalloc(1, sizeof *rules);
+    rules->rs = rs;
+    rules->path = gr_xstrdup(paths[0]);
+  }
+  if( diags ) *diags = d;
+  else gerules_diags_free(d);
+  return rules;
+}
+
+void gerules_rules_free(gerules_rules *rules){
+  if( rules==NULL ) return;
+  gr_ruleset_free(rules->rs);
+  free(rules->path);
+  free(rules);
+}
+
+const char *gerules_rules_name(const gerules_rules *rules){ return rules ? rules->rs->bundle_name : NULL; }
+const char *gerules_rules_version(const gerules_rules *rules){ return rules ? rules->rs->bundle_version : NULL; }
+size_t gerules_rules_slot_count(const gerules_rules *rules){ return rules ? rules->rs->nslots : 0; }
+
+const char *gerules_rules_slot_name(const gerules_rules *rules, size_t slot){
+  return rules && slot < rules->rs->nslots ? rules->rs->slots[slot].name : NULL;
+}
+
+long gerules_rules_find_slot(const gerules_rules *rules, const char *name){
+  return rules && name ? gr_ruleset_find(&rules->rs->slot_map, name) : -1;
+}
+
+/* ------------------------------------------------------------------ requests */
+
+gerules_request *gerules_request_new(void){
+  gerules_request *q = gr_xcalloc(1, sizeof *q);
+  q->run_mode = "inference";
+  q->provenance = 1;
+  return q;
+}
+
+void gerules_request_free(gerules_request *q){
+  size_t i;
+  if( q==NULL ) return;
+  free(q->model);
+  free(q->buf);
+  free(q->chip);
+  for(i = 0; i < q->opts.n; i++){ free(q->opts.v[i].key); free(q->opts.v[i].value); }
+  gr_vec_free(q->opts);
+  for(i = 0; i < q->hooks.n; i++) free(q->hooks.v[i]);
+  gr_vec_free(q->hooks);
+  free(q);
+}
+
+int gerules_request_set_model(gerules_request *q, const char *path){
+  if( q==NULL || path==NULL || !*path ) return -1;
+  free(q->model); free(q->buf);
+  q->buf = NULL; q->len = 0; q->in_mem = 0;
+  q->model = gr_xstrdup(path);
+  return 0;
+}
+
+int gerules_request_set_model_buffer(gerules_request *q, const void *buf, size_t len, const char *name){
+  if( q==NULL || (buf==NULL && len) ) return -1;
+  free(q->model); free(q->buf);
+  q->model = gr_xstrdup(name && *name ? name : "<buffer>");
+  q->buf = gr_xmalloc(len + 1);
+  if( len ) memcpy(q->buf, buf, len);
+  q->buf[len] = 0;
+  q->len = len;
+  q->in_mem = 1;
+  return 0;
+}
+
+int gerules_request_set_model_format(gerules_request *q, const char *format){
+  int f;
+  if( q==NULL ) return -1;
+  if( format==NULL || strcmp(format, "auto")==0 ){ q->format = GR_FMT_AUTO; return 0; }
+  if( (f = gr_model_format_by_name(format)) < 0 ) return -1;
+  q->format = f;
+  return 0;
+}
+
+int gerules_request_set_chip(gerules_request *q, const char *chip){
+  if( q==NULL ) return -1;
+  free(q->chip);
+  q->chip = chip ? gr_xstrdup(chip) : NULL;
+  return 0;
+}
+
+int gerules_request_set_run_mode(gerules_request *q, const char *mode){
+  if( q==NULL || mode==NULL ) return -1;
+  if( strcmp(mode, "inference")==0 ) q->run_mode = "inference";
+  else if( strcmp(mode, "training")==0 ) q->run_mode = "training";
+  else return -1;
+  return 0;
+}
+
+int gerules_request_set_option(gerules_request *q, const char *key, const char *value){
+  req_opt o;
+  if( q==NULL || key==NULL || !*key || value==NULL ) return -1;
+  o.file = 0;
+  o.key = gr_xstrdup(key);
+  o.value = gr_xstrdup(value);
+  gr_vec_push(q->opts, o);
+  return 0;
+}
+
+int gerules_request_add_options_file(gerules_request *q, const char *path){
+  req_opt o;
+  if( q==NULL || path==NULL || !*path ) return -1;
+  o.file = 1;
+  o.key = gr_xstrdup(path);
+  o.value = NULL;
+  gr_vec_push(q->opts, o);
+  return 0;
+}
+
+int gerules_request_add_hook(gerules_request *q, const char *path){
+  char *p;
+  if( q==NULL || path==NULL || !*path ) return -1;
+  p = gr_xstrdup(path);
+  gr_vec_push(q->hooks, p);
+  return 0;
+}
+
+int gerules_request_set_provenance(gerules_request *q, int on){
+  if( q==NULL ) return -1;
+  q->provenance = on!=0;
+  return 0;
+}
+
+/* ------------------------------------------------------------------ evaluations */
+
+/* An input error as the CLI shows it: "file:line:col: error: msg". */
+static void input_error(gerules_eval *ev, const char *file, const gr_error *e){
+  gr_diags_add(&ev->diags.own, GR_SEV_ERROR, file, e->line, e->col, "%s", e->msg);
+  ev->status = 2;
+}
+
+static void hook_log(void *ud, const char *line){
+  gr_buf *b = ud;
+  gr_buf_adds(b, line);
+  gr_buf_addc(b, '\n');
+  gr_buf_cstr(b);               /* kept NUL-terminated for gerules_eval_log */
+}
+
+static int load_hooks(gerules_eval *ev, const gerules_request *q){
+  const gr_ruleset *rs = ev->rules->rs;
+  gr_error err;
+  size_t i;
+  if( rs->nhook_files==0 && q->hooks.n==0 ) return 0;
+  ev->hooks = gr_hooks_new(rs, NULL);
+  gr_hooks_set_log(ev->hooks, hook_log, &ev->log);
+  for(i = 0; i < rs->nhook_files + q->hooks.n; i++){
+    const char *path = i < rs->nhook_files ? rs->hook_files[i] : q->hooks.v[i - rs->nhook_files];
+    memset(&err, 0, sizeof err);
+    if( gr_hooks_load_file(ev->hooks, path, &err)!=0 ){
+      err.col = 0;              /* hooks know lines only */
+      input_error(ev, path, &err);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+gerules_eval *gerules_evaluate(const gerules_rules *rules, const gerules_request *q){
+  gerules_eval *ev;
+  gr_eval_config cfg;
+  gr_error err;
+  size_t i;
+  if( rules==NULL || q==NULL ) return NULL;
+  ev = gr_xcalloc(1, sizeof *ev);
+  ev->rules = rules;
+  ev->provenance = q->provenance;
+  gr_diags_init(&ev->diags.own);
+  ev->diags.d = &ev->diags.own;
+  gr_optinputs_init(&ev->opts);
+  gr_buf_init(&ev->log);
+  gr_arena_init(&ev->arena);
+
+  for(i = 0; i < q->opts.n; i++){
+    const req_opt *o = &q->opts.v[i];
+    if( !o->file ){
+      gr_optinputs_add(&ev->opts, o->key, strlen(o->key), o->value, strlen(o->value), "<command line>", 0, 0);
+      continue;
+    }
+    memset(&err, 0, sizeof err);
+    if( gr_optfile_read(&ev->opts, o->key, &err)!=0 ){ input_error(ev, o->key, &err); return ev; }
+  }
+  if( q->model==NULL ){
+    gr_diags_add(&ev->diags.own, GR_SEV_ERROR, NULL, 0, 0, "no model given");
+    ev->status = 2;
+    return ev;
+  }
+  ev->graph_name = gr_xstrdup(q->model);
+  memset(&err, 0, sizeof err);
+  {
+    gr_model_opts mo;
+    memset(&mo, 0, sizeof mo);
+    mo.format = q->format;
+    ev->g = q->in_mem ? gr_model_load_mem(q->buf, q->len, &mo, &err) : gr_model_load_file(q->model, &mo, &err);
+  }
+  if( ev->g==NULL ){ input_error(ev, q->model, &err); return ev; }
+  if( load_hooks(ev, q)!=0 ) return ev;
+
+  memset(&cfg, 0, sizeof cfg);
+  cfg.chip = q->chip;
+  cfg.run_mode = q->run_mode;
+  cfg.inputs = ev->opts.v;
+  cfg.ninputs = ev->opts.n;
+  cfg.graph = ev->g;
+  cfg.graph_file = ev->graph_name;
+  cfg.keep_candidates = q->provenance;
+  cfg.hooks = ev->hooks ? gr_hooks_vtable(ev->hooks) : NULL;
+  ev->r = gr_eval(rules->rs, &cfg);
+  if( ev->r->fatal ){                 /* no or unknown chip, an unreadable input, a failing hook */
+    gr_diags_free(&ev->diags.own);    /* empty so far: take the result's list over */
+    ev->diags.own = ev->r->diags;
+    gr_diags_init(&ev->r->diags);
+    gr_result_free(ev->r);
+    ev->r = NULL;
+    ev->status = 2;
+    return ev;
+  }
+  ev->diags.d = &ev->r->diags;
+  ev->status = ev->r->diags.count[GR_SEV_ERROR] ? 1 : 0;
+  return ev;
+}
+
+void gerules_eval_free(gerules_eval *ev){
+  if( ev==NULL ) return;
+  gr_result_free(ev->r);
+  gr_hooks_free(ev->hooks);
+  gr_graph_free(ev->g);
+  gr_optinputs_free(&ev->opts);
+  gr_diags_free(&ev->diags.own);
+  gr_buf_free(&ev->log);
+  gr_arena_free(&ev->arena);
+  free(ev->graph_name);
+  free(ev);
+}
+
+int gerules_eval_status(const gerules_eval *ev){ return ev ? ev->status : 2; }
+const gerules_diags *gerules_eval_diags(const gerules_eval *ev){ return ev ? &ev->diags : NULL; }
+const char *gerules_eval_chip(const gerules_eval *ev){ return ev && ev->r ? ev->r->soc_name : NULL; }
+const char *gerules_eval_log(const gerules_eval *ev){ return ev && ev->log.n ? ev->log.p : ""; }
+
+size_t gerules_eval_node_count(const gerules_eval *ev){
+  return ev && ev->r ? gr_graph_nnodes(ev->g) : 0;
+}
+
+const char *gerules_eval_node_name(const gerules_eval *ev, size_t node){
+  if( node >= gerules_eval_node_count(ev) ) return NULL;
+  return gr_graph_str(ev->g, gr_graph_nodes(ev->g)[node].name);
+}
+
+const char *gerules_eval_node_type(const gerules_eval *ev, size_t node){
+  if( node >= gerules_eval_node_count(ev) ) return NULL;
+  return gr_graph_type_name(ev->g, gr_graph_nodes(ev->g)[node].type);
+}
+
+int gerules_eval_find_node(const gerules_eval *ev, const char *name, size_t *node){
+  uint32_t n;
+  if( ev==NULL || ev->r==NULL || name==NULL || !gr_graph_find_node(ev->g, name, &n) ) return -1;
+  if( node ) *node = n;
+  return 0;
+}
+
+static const char *keep(gerules_eval *ev, const gr_buf *b){
+  return b->n ? gr_arena_strndup(&ev->arena, b->p, b->n) : NULL;
+}
+
+int gerules_eval_decision(gerules_eval *ev, size_t node, size_t slot, gerules_decision *out){
+  const gr_ruleset *rs;
+  const gr_decision *d;
+  const gr_origin *input = NULL;
+  gr_buf reason, tmp;
+  if( out==NULL || node >= gerules_eval_node_count(ev) || slot >= ev->rules->rs->nslots ) return -1;
+  rs = ev->rules->rs;
+  d = &ev->r->dec[node * rs->nslots + slot];
+  memset(out, 0, sizeof *out);
+  out->slot = rs->slots[slot].name;
+  out->value = d->value;
+  gr_buf_init(&reason);
+  gr_buf_init(&tmp);
+  if( d->source==GR_SOURCE_HOOK ){
+    const gr_override *ov = gr_result_find_override(ev->r, (uint32_t)node, (int)slot);
+    out->source = "hook";
+    if( ov ){
+      if( ov->where.line ) gr_buf_printf(&tmp, "%s:%u", ov->where.file, ov->where.line);
+      else gr_buf_adds(&tmp, ov->where.file ? ov->where.file : "");
+      out->rule = keep(ev, &tmp);
+      out->reason = ov->reason;
+    }
+  }else if( d->source >= 0 ){
+    const gr_source *src = &rs->sources[d->source];
+    out->source = src->name;
+    if( d->branch < src->nbranches ){
+      const gr_loc *loc = &src->branches[d->branch].loc;
+      gr_buf_printf(&tmp, "%s:%u", gr_ruleset_short_path(rs, loc->file), loc->line);
+      out->rule = keep(ev, &tmp);
+    }
+    gr_decision_detail(ev->r, (uint32_t)node, d->source, d->branch, &reason, &input);
+    out->reason = keep(ev, &reason);
+    if( input ){
+      tmp.n = 0;
+      if( input->line ) gr_buf_printf(&tmp, "%s:%u", input->file, input->line);
+      else gr_buf_adds(&tmp, input->file);
+      out->input = keep(ev, &tmp);
+    }
+  }
+  gr_buf_free(&reason);
+  gr_buf_free(&tmp);
+  return 0;
+}
+
+static void report_opts(const gerules_eval *ev, gr_report_opts *ro){
+  memset(ro, 0, sizeof *ro);
+  ro->provenance = ev->provenance;
+  ro->rules_path = ev->rules->path;
+  ro->graph_path = ev->graph_name;
+}
+
+static char *finish(gr_out *o, gr_buf *b, size_t *len){
+  gr_out_finish_buf(o);
+  if( len ) *len = b->n;
+  return gr_buf_detach(b);
+}
+
+char *gerules_eval_report(gerules_eval *ev, const char *format, size_t *len){
+  gr_report_opts ro;
+  gr_out o;
+  gr_buf b;
+  if( ev==NULL || ev->r==NULL || format==NULL ) return NULL;
+  report_opts(ev, &ro);
+  gr_buf_init(&b);
+  if( strcmp(format, "json")==0 ){
+    gr_out_init_buf(&o, &b);
+    gr_report_json(&o, ev->r, &ro);
+  }else if( strcmp(format, "text")==0 ){
+    /* "default" means the same chip and run mode without options or hooks */
+    gr_eval_config bc;
+    gr_result *base;
+    memset(&bc, 0, sizeof bc);
+    bc.chip = ev->r->soc_name;
+    bc.run_mode = ev->r->run_mode;
+    bc.graph = ev->g;
+    bc.graph_file = ev->graph_name;
+    base = gr_eval(ev->rules->rs, &bc);
+    if( base->fatal ){ gr_result_free(base); base = NULL; }
+    gr_out_init_buf(&o, &b);
+    gr_report_text(&o, ev->r, base, &ro);
+    gr_result_free(base);
+  }else if( strcmp(format, "html")==0 ){
+    gr_out_init_buf(&o, &b);
+    gr_report_html(&o, ev->r, &ro);
+  }else if( strcmp(format, "dot")==0 ){
+    gr_out_init_buf(&o, &b);
+    gr_report_dot(&o, ev->r, &ro);
+  }else{
+    return NULL;
+  }
+  return finish(&o, &b, len);
+}
+
+char *gerules_eval_explain(gerules_eval *ev, size_t node, int json, size_t *len){
+  gr_report_opts ro;
+  gr_out o;
+  gr_buf b;
+  if( node >= gerules_eval_node_count(ev) ) return NULL;
+  report_opts(ev, &ro);
+  gr_buf_init(&b);
+  gr_out_init_buf(&o, &b);
+  gr_report_explain(&o, ev->r, (uint32_t)node, json ? 1 : 0, &ro);
+  return finish(&o, &b, len);
+}

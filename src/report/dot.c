@@ -1,0 +1,153 @@
+/*
+** dot.c: the Graphviz report of dot.h. Node and graph names are written as
+** DOT quoted strings (a backslash and a double quote escaped; control
+** characters replaced by spaces, as Graphviz would otherwise treat them as
+** layout escapes). The font turns white on dark fills (relative luminance
+** below 0.45, WCAG's formula without the gamma step, enough for a label).
+** Data edges are solid, control edges dashed; an edge repeated between the
+** same two nodes is drawn once per kind.
+*/
+#include "config.h"
+#include <stdlib.h>
+#include <string.h>
+#include "report/dot.h"
+#include "report/view.h"
+
+static void dot_str(gr_out *o, const char *s){
+  gr_out_putc(o, '"');
+  for(; s && *s; s++){
+    unsigned char c = (unsigned char)*s;
+    if( c=='"' || c=='\\' ){ gr_out_putc(o, '\\'); gr_out_putc(o, (char)c); }
+    else if( c < 0x20 || c==0x7f ) gr_out_putc(o, ' ');
+    else gr_out_putc(o, (char)c);
+  }
+  gr_out_putc(o, '"');
+}
+
+static int hexv(char c){ return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; }
+
+static int dark(const char *hex){
+  double r = hexv(hex[1]) * 16 + hexv(hex[2]), g = hexv(hex[3]) * 16 + hexv(hex[4]), b = hexv(hex[5]) * 16 + hexv(hex[6]);
+  return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255.0 < 0.45;
+}
+
+/* A legend entry per value used in slot s. */
+static void legend(gr_out *o, gr_result *r, size_t s, const char *what, int fill){
+  const gr_ruleset *rs = r->rs;
+  uint32_t v, n = gr_graph_nnodes(r->g);
+  gr_map seen;
+  size_t k = 0;
+  gr_map_init(&seen);
+  gr_out_printf(o, "  subgraph \"cluster_legend_%zu\" {\n    label=", s);
+  dot_str(o, what);
+  gr_out_puts(o, "; fontsize=11; style=dashed; color=\"#8a9099\";\n");
+  for(v = 0; v < n; v++){
+    const char *val = r->dec[(size_t)v * rs->nslots + s].value;
+    const char *key = val ? val : "(none)";
+    const char *col = gr_view_colour(rs, s, val);
+    if( gr_map_get(&seen, key) ) continue;
+    gr_map_put(&seen, key, (void *)1);
+    gr_out_printf(o, "    \"legend_%zu_%zu\" [label=", s, k++);
+    dot_str(o, val ? val : "no decision");
+    if( fill ) gr_out_printf(o, ", fillcolor=\"%s\", color=\"%s\", fontcolor=\"%s\"];\n", col, col, dark(col) ? "white" : "black");
+    else gr_out_printf(o, ", fillcolor=white, color=\"%s\", penwidth=3];\n", col);
+  }
+  gr_out_puts(o, "  }\n");
+  gr_map_free(&seen);
+}
+
+void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
+  const gr_ruleset *rs = r->rs;
+  const gr_graph *g = r->g;
+  uint32_t n = g ? gr_graph_nnodes(g) : 0, v, cur = GR_NONE;
+  size_t ns = rs->nslots;
+  const gr_node *nodes = g ? gr_graph_nodes(g) : NULL;
+  uint32_t *mark;
+  gr_buf title;
+
+  gr_buf_init(&title);
+  gr_buf_printf(&title, "gerules %s: %s on %s (%s)", PACKAGE_VERSION,
+                g && gr_graph_model_name(g)[0] ? gr_graph_model_name(g) : ro->graph_path, r->soc_name, r->run_mode);
+  if( ns ) gr_buf_printf(&title, "; fill: %s", rs->slots[0].name);
+  if( ns > 1 ) gr_buf_printf(&title, "; outline: %s", rs->slots[1].name);
+  gr_out_puts(o, "digraph gerules {\n  graph [rankdir=TB, fontname=\"Helvetica\", labelloc=t, label=");
+  dot_str(o, gr_buf_cstr(&title));
+  gr_out_puts(o, "];\n  node [shape=box, style=\"filled,rounded\", fontname=\"Helvetica\", fontsize=10, penwidth=3];\n"
+                 "  edge [color=\"#8a9099\", arrowsize=0.6];\n");
+  gr_buf_free(&title);
+  for(v = 0; v < n; v++){
+    const gr_node *nd = &nodes[v];
+    const char *fill = ns ? gr_view_colour(rs, 0, r->dec[(size_t)v * ns].value) : GR_VIEW_NONE;
+    const char *line = ns > 1 ? gr_view_colour(rs, 1, r->dec[(size_t)v * ns + 1].value) : fill;
+    gr_buf lab;
+    size_t s;
+    if( nd->graph!=cur ){
+      if( cur!=GR_NONE ) gr_out_puts(o, "  }\n");
+      cur = nd->graph;
+      gr_out_printf(o, "  subgraph \"cluster_g%u\" {\n    label=", cur);
+      dot_str(o, gr_graph_graph_name(g, cur)[0] ? gr_graph_graph_name(g, cur) : "(unnamed graph)");
+      gr_out_puts(o, "; color=\"#c0c4ca\";\n");
+    }
+    gr_buf_init(&lab);
+    gr_buf_printf(&lab, "%s\n%s", gr_graph_str(g, nd->name), gr_graph_type_name(g, nd->type));
+    for(s = 0; s < ns; s++){
+      const gr_decision *d = &r->dec[(size_t)v * ns + s];
+      if( d->value ) gr_buf_printf(&lab, "\n%s", d->value);
+    }
+    gr_out_printf(o, "    n%u [label=", v);
+    /* the label's newlines are DOT's \n: write the escaped form by hand */
+    gr_out_putc(o, '"');
+    for(s = 0; s < lab.n; s++){
+      unsigned char c = (unsigned char)lab.p[s];
+      if( c=='\n' ) gr_out_puts(o, "\\n");
+      else if( c=='"' || c=='\\' ){ gr_out_putc(o, '\\'); gr_out_putc(o, (char)c); }
+      else if( c < 0x20 || c==0x7f ) gr_out_putc(o, ' ');
+      else gr_out_putc(o, (char)c);
+    }
+    gr_out_putc(o, '"');
+    gr_out_printf(o, ", fillcolor=\"%s\", color=\"%s\", fontcolor=\"%s\", tooltip=", fill, line, dark(fill) ? "white" : "black");
+    {
+      gr_buf tip;
+      gr_buf_init(&tip);
+      gr_buf_printf(&tip, "%s (%s)", gr_graph_str(g, nd->name), gr_graph_type_name(g, nd->type));
+      for(s = 0; s < ns; s++){
+        const gr_decision *d = &r->dec[(size_t)v * ns + s];
+        gr_buf_printf(&tip, "; %s=%s", rs->slots[s].name, d->value ? d->value : "-");
+        if( d->source >= 0 ) gr_buf_printf(&tip, " (%s)", rs->sources[d->source].name);
+        else if( d->source==GR_SOURCE_HOOK ) gr_buf_adds(&tip, " (hook)");
+      }
+      dot_str(o, gr_buf_cstr(&tip));
+      gr_buf_free(&tip);
+    }
+    gr_out_puts(o, "];\n");
+    gr_buf_free(&lab);
+  }
+  if( cur!=GR_NONE ) gr_out_puts(o, "  }\n");
+  /* edges: mark[src] = 2*v+1 (data) or 2*v+2 (control) already drawn for node v */
+  mark = gr_xcalloc((size_t)n + 1, 2 * sizeof *mark);
+  for(v = 0; v < n; v++){
+    const gr_edge *e = gr_graph_edges(g, &nodes[v]);
+    uint32_t j, m = (uint32_t)nodes[v].n_data + nodes[v].n_ctrl;
+    for(j = 0; j < m; j++){
+      uint32_t src = e[j].src;
+      int ctrl = e[j].index < 0;
+      if( src==GR_NONE || src >= n || mark[2 * (size_t)src + ctrl]==v + 1 ) continue;
+      mark[2 * (size_t)src + ctrl] = v + 1;
+      gr_out_printf(o, "  n%u -> n%u%s;\n", src, v, ctrl ? " [style=dashed]" : "");
+    }
+  }
+  free(mark);
+  if( n && ns ){
+    gr_buf w;
+    gr_buf_init(&w);
+    gr_buf_printf(&w, "%s (fill)", rs->slots[0].name);
+    legend(o, r, 0, gr_buf_cstr(&w), 1);
+    if( ns > 1 ){
+      w.n = 0;
+      gr_buf_printf(&w, "%s (outline)", rs->slots[1].name);
+      legend(o, r, 1, gr_buf_cstr(&w), 0);
+    }
+    gr_buf_free(&w);
+  }
+  gr_out_puts(o, "}\n");
+}

@@ -1,0 +1,214 @@
+/*
+** html.c: `gerules eval --format html`: one self-contained page (no network:
+** the script, the style and the data are inline). The page template is
+** src/report/html_page.html, compiled in as a C string at build time
+** (html_page.h, made by the awk script in Makefile.am); this file writes
+** the data it shows into it as one JSON document:
+**
+**   report   the JSON report of doc/json-schema.md without provenance
+**            (header, options, nodes, diagnostics, summary)
+**   slots    the decision slots and, per slot, the colour of each value
+**            (view.h: the same colours as the DOT report)
+**   layout   per node its layer and column (layout.h), and the edges
+**   dynamic  per node 1 when a shape has a dimension below 0
+**   line     per node the line of its op in the model file
+**   explain  per node the rows of its --explain chain (report.h's
+**            gr_explain_walk), deduplicated: rows[] are arrays of string
+**            indexes into strs[]; node[i] lists node i's row indexes
+**
+** The JSON is produced in memory and every '<' is written as \u003c, so no
+** string of the model can close the <script> element it sits in.
+*/
+#include "config.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report/html.h"
+#include "report/layout.h"
+#include "report/report.h"
+#include "report/view.h"
+#include "report/html_page.h"
+
+/* The explain chains are left out above this many nodes (the page then
+** says how to get one with --explain): they grow the page by ~100 bytes a
+** node, and a page of that size no longer loads quickly anyway. */
+#define EXPLAIN_MAX_NODES 200000u
+
+typedef struct xstate {
+  gr_strpool strs;              /* every string of the rows */
+  gr_strpool rows;              /* a row's text "[k,s,...]" -> row id */
+  gr_buf key, tmp;
+  GR_VEC(uint32_t) ids;         /* rows of the current node */
+} xstate;
+
+static long str_id(xstate *x, const char *s){
+  if( s==NULL ) return -1;
+  return (long)gr_strpool_intern(&x->strs, s, strlen(s));
+}
+
+static void row_cb(void *ud, const gr_explain_row *r){
+  xstate *x = ud;
+  long input = -1;
+  uint32_t id;
+  if( r->input ){
+    x->tmp.n = 0;
+    if( r->input->line ) gr_buf_printf(&x->tmp, "%s:%u", r->input->file, r->input->line);
+    else gr_buf_adds(&x->tmp, r->input->file ? r->input->file : "");
+    input = str_id(x, gr_buf_cstr(&x->tmp));
+  }
+  x->key.n = 0;
+  gr_buf_printf(&x->key, "[%d,%zu,%ld,%zu,%zu,%ld,%ld,%ld,%ld,%ld,%ld,%ld]", r->kind, r->slot, str_id(x, r->source),
+                r->place, r->branch, str_id(x, r->status), str_id(x, r->value), input, str_id(x, r->rule),
+                str_id(x, r->reason), str_id(x, r->failed), str_id(x, r->replaced));
+  id = gr_strpool_intern(&x->rows, x->key.p, x->key.n);
+  gr_vec_push(x->ids, id - 1);       /* id 0 is the pool's empty string */
+}
+
+/* Writes b to o with every '<' escaped (b holds JSON: '<' only occurs in strings). */
+static void put_script_safe(gr_out *o, const gr_buf *b){
+  const char *p = b->p, *end = b->p + b->n, *lt;
+  while( p < end && (lt = memchr(p, '<', (size_t)(end - p)))!=NULL ){
+    gr_out_write(o, p, (size_t)(lt - p));
+    gr_out_write(o, "\\u003c", 6);
+    p = lt + 1;
+  }
+  if( p < end ) gr_out_write(o, p, (size_t)(end - p));
+}
+
+static void html_text(gr_out *o, const char *s){
+  for(; s && *s; s++){
+    switch( *s ){
+      case '<': gr_out_puts(o, "&lt;"); break;
+      case '>': gr_out_puts(o, "&gt;"); break;
+      case '&': gr_out_puts(o, "&amp;"); break;
+      case '"': gr_out_puts(o, "&quot;"); break;
+      default: gr_out_putc(o, *s);
+    }
+  }
+}
+
+static void write_data(gr_out *o, gr_result *r, const gr_report_opts *ro){
+  const gr_ruleset *rs = r->rs;
+  const gr_graph *g = r->g;
+  uint32_t n = g ? gr_graph_nnodes(g) : 0, v;
+  gr_report_opts jro = *ro;
+  gr_layout lay;
+  size_t s, k;
+
+  jro.provenance = 0;
+  gr_out_puts(o, "{\"report\":");
+  gr_report_json(o, r, &jro);
+  gr_out_puts(o, ",\n\"slots\":[");
+  for(s = 0; s < rs->nslots; s++){
+    const gr_slot *sl = &rs->slots[s];
+    size_t nv;
+    gr_view_values(rs, s, &nv);
+    gr_out_puts(o, s ? ",{" : "{");
+    gr_out_puts(o, "\"name\":"); gr_out_json_str(o, sl->name);
+    gr_out_puts(o, ",\"source_key\":"); gr_out_json_str(o, sl->report_key);
+    gr_out_puts(o, ",\"description\":"); gr_out_json_str(o, sl->description);
+    gr_out_puts(o, ",\"colours\":{");
+    for(k = 0; k < nv; k++){
+      const char *val = sl->values_mode ? rs->modes[k].name : sl->values[k];
+      if( k ) gr_out_putc(o, ',');
+      gr_out_json_str(o, val);
+      gr_out_putc(o, ':');
+      gr_out_json_str(o, gr_view_colour(rs, s, val));
+    }
+    gr_out_puts(o, "}}");
+  }
+  gr_out_puts(o, "],\n\"none_colour\":");
+  gr_out_json_str(o, GR_VIEW_NONE);
+  gr_out_puts(o, ",\"palette\":[");
+  for(k = 0; k < GR_VIEW_NPALETTE; k++){ if( k ) gr_out_putc(o, ','); gr_out_json_str(o, gr_view_palette[k]); }
+  gr_out_puts(o, "],\n");
+
+  /* layout */
+  if( g ) gr_layout_compute(g, 4, &lay);
+  else memset(&lay, 0, sizeof lay);
+  gr_out_puts(o, "\"layout\":{\"layer\":[");
+  for(v = 0; v < n; v++){ if( v ) gr_out_putc(o, ','); gr_out_int(o, lay.layer[v]); }
+  gr_out_puts(o, "],\n\"x\":[");
+  for(v = 0; v < n; v++){
+    double x = lay.x[v];
+    if( v ) gr_out_putc(o, ',');
+    if( x==(double)(int64_t)x ) gr_out_int(o, (int64_t)x);
+    else gr_out_printf(o, "%.1f", x);
+  }
+  gr_out_puts(o, "],\n\"edges\":[");
+  for(k = 0; k < 2 * lay.nedges; k++){ if( k ) gr_out_putc(o, ','); gr_out_int(o, lay.edges[k]); }
+  gr_out_printf(o, "],\"layers\":%u,\"width\":%.1f},\n", lay.nlayers, lay.width);
+  gr_layout_free(&lay);
+
+  gr_out_puts(o, "\"dynamic\":[");
+  for(v = 0; v < n; v++){ if( v ) gr_out_putc(o, ','); gr_out_putc(o, gr_graph_nodes(g)[v].flags & GR_NODE_DYNAMIC ? '1' : '0'); }
+  gr_out_puts(o, "],\n\"line\":[");
+  for(v = 0; v < n; v++){ if( v ) gr_out_putc(o, ','); gr_out_int(o, gr_graph_nodes(g)[v].line); }
+  gr_out_puts(o, "],\n");
+
+  /* explain chains */
+  gr_out_puts(o, "\"explain\":");
+  if( n && n <= EXPLAIN_MAX_NODES ){
+    xstate x;
+    gr_buf nodes;
+    memset(&x, 0, sizeof x);
+    gr_strpool_init(&x.strs);
+    gr_strpool_init(&x.rows);
+    gr_buf_init(&x.key);
+    gr_buf_init(&x.tmp);
+    gr_buf_init(&nodes);
+    for(v = 0; v < n; v++){
+      size_t i;
+      x.ids.n = 0;
+      gr_explain_walk(r, v, row_cb, &x);
+      gr_buf_adds(&nodes, v ? ",[" : "[");
+      for(i = 0; i < x.ids.n; i++) gr_buf_printf(&nodes, i ? ",%u" : "%u", x.ids.v[i]);
+      gr_buf_addc(&nodes, ']');
+    }
+    gr_out_puts(o, "{\"strs\":[");
+    for(k = 0; k < gr_strpool_count(&x.strs); k++){ if( k ) gr_out_putc(o, ','); gr_out_json_str(o, gr_strpool_get(&x.strs, (uint32_t)k)); }
+    gr_out_puts(o, "],\n\"rows\":[");
+    for(k = 1; k < gr_strpool_count(&x.rows); k++){ if( k > 1 ) gr_out_putc(o, ','); gr_out_puts(o, gr_strpool_get(&x.rows, (uint32_t)k)); }
+    gr_out_puts(o, "],\n\"node\":[");
+    gr_out_write(o, nodes.p, nodes.n);
+    gr_out_puts(o, "]}");
+    gr_strpool_free(&x.strs);
+    gr_strpool_free(&x.rows);
+    gr_buf_free(&x.key);
+    gr_buf_free(&x.tmp);
+    gr_buf_free(&nodes);
+    gr_vec_free(x.ids);
+  }else{
+    gr_out_puts(o, "null");
+  }
+  gr_out_printf(o, ",\n\"explain_max\":%u", EXPLAIN_MAX_NODES);
+  gr_out_puts(o, "}");
+}
+
+void gr_report_html(gr_out *o, gr_result *r, const gr_report_opts *ro){
+  const char *page = gr_html_page, *mark;
+  static const char data_mark[] = "<!--GR-DATA-->", title_mark[] = "<!--GR-TITLE-->";
+  gr_buf data;
+  gr_out mo;
+  const char *model = r->g ? gr_graph_model_name(r->g) : "";
+  /* the title first, then the data: both markers appear once, in that order */
+  mark = strstr(page, title_mark);
+  gr_out_write(o, page, (size_t)(mark - page));
+  gr_out_puts(o, "gerules: ");
+  html_text(o, model && *model ? model : ro->graph_path);
+  gr_out_puts(o, " on ");
+  html_text(o, r->soc_name);
+  page = mark + sizeof title_mark - 1;
+  mark = strstr(page, data_mark);
+  gr_out_write(o, page, (size_t)(mark - page));
+  gr_buf_init(&data);
+  gr_out_init_buf(&mo, &data);
+  write_data(&mo, r, ro);
+  gr_out_finish_buf(&mo);
+  gr_out_puts(o, "<script type=\"application/json\" id=\"gr-data\">");
+  put_script_safe(o, &data);
+  gr_out_puts(o, "</script>");
+  gr_buf_free(&data);
+  page = mark + sizeof data_mark - 1;
+  gr_out_puts(o, page);
+}

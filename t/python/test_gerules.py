@@ -1,0 +1,226 @@
+"""test_gerules.py: unittest tests of the installed gerules Python module
+(python/gerules.py.in), run by t/t4002-python.sh against a staging install.
+Reports are compared with the gerules command's own output for the same
+inputs; errors must carry located diagnostics. Run directly, it prints TAP.
+
+Environment: GERULES (the command), GERULES_RULES, top_srcdir, and the
+module's location on PYTHONPATH with GERULES_LIBRARY naming the library."""
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import unittest
+
+import gerules
+
+SRC = os.environ.get("top_srcdir", os.path.join(os.path.dirname(__file__), "..", ".."))
+EX = os.path.join(SRC, "examples")
+CLI = os.environ.get("GERULES", "gerules")
+LLM = os.path.join(EX, "llm_decoder.json")
+CONV = os.path.join(EX, "convnet.json")
+INI = os.path.join(EX, "op_precision.ini")
+
+
+def cli(*args):
+    p = subprocess.run([CLI] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+class EvalTest(unittest.TestCase):
+    def test_report_is_the_commands_json(self):
+        rep = gerules.eval(LLM, chip="Ascend910B1", options={"OP_PRECISION_MODE": INI, "ALLOW_HF32": "true"})
+        rc, out, _ = cli("eval", LLM, "--chip", "Ascend910B1", "-o", "OP_PRECISION_MODE=" + INI,
+                         "-o", "ALLOW_HF32=true", "--format", "json")
+        self.assertEqual(rc, 0)
+        self.assertEqual(rep, json.loads(out))
+        self.assertEqual(rep["summary"]["nodes"], 63)
+
+    def test_decisions_follow_the_options(self):
+        rep = gerules.eval(LLM, chip="Ascend910B1", options={"OP_PRECISION_MODE": INI})
+        sources = {n["precision_source"] for n in rep["nodes"]}
+        self.assertTrue(any(s and "name" in s for s in sources), sources)   # a [ByNodeName] entry won somewhere
+        rep2 = gerules.eval(LLM, chip="Ascend910B1")
+        self.assertNotEqual([n["precision_mode"] for n in rep["nodes"]],
+                            [n["precision_mode"] for n in rep2["nodes"]])
+
+    def test_bool_option_and_pairs(self):
+        a = gerules.eval(LLM, chip="Ascend910B1", options={"ALLOW_HF32": True})
+        b = gerules.eval(LLM, chip="Ascend910B1", options=[("ALLOW_HF32", "true")])
+        self.assertEqual(a, b)
+
+    def test_no_provenance(self):
+        rep = gerules.eval(CONV, chip="Ascend910B1", provenance=False)
+        self.assertTrue(all("provenance" not in n for n in rep["nodes"]))
+
+    def test_configuration_errors_are_in_the_report(self):
+        rep = gerules.eval(CONV, chip="Ascend910B1", options={"PRECISION_MODE": "bogus"})
+        self.assertEqual(rep["summary"]["errors"], 1)
+        with self.assertRaises(gerules.ConfigError) as cm:
+            gerules.eval(CONV, chip="Ascend910B1", options={"PRECISION_MODE": "bogus"}, fail_on_error=True)
+        e = cm.exception
+        self.assertEqual(e.status, 1)
+        self.assertEqual(e.errors[0]["code"], "GE1002")
+        self.assertEqual(e.errors[0]["option"], "PRECISION_MODE")
+        self.assertIn("error: [GE1002]", str(e))
+        self.assertEqual(e.report["summary"]["errors"], 1)
+
+
+class ErrorTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = os.environ.get("TMPDIR", "/tmp")
+
+    def write(self, name, text):
+        p = os.path.join(self.dir, name)
+        with open(p, "w") as f:
+            f.write(text)
+        return p
+
+    def test_malformed_model_is_located(self):
+        p = self.write("bad.json", '{"graph": [{"op": [\n  {"name": "a", "type": 7}]}]}\n')
+        with self.assertRaises(gerules.InputError) as cm:
+            gerules.eval(p, chip="Ascend910B1")
+        e = cm.exception
+        self.assertEqual(e.status, 2)
+        d = e.diagnostics[0]
+        self.assertEqual((d["severity"], d.file, d.line), ("error", p, 2))
+        self.assertGreater(d.column, 0)
+        rc, _, err = cli("eval", p, "--chip", "Ascend910B1")
+        self.assertEqual(rc, 2)
+        self.assertEqual(str(e), err.strip())          # the same message as the command's
+
+    def test_missing_model(self):
+        with self.assertRaises(gerules.InputError) as cm:
+            gerules.eval(os.path.join(self.dir, "no-such-model.json"), chip="Ascend910B1")
+        self.assertIn("cannot open", str(cm.exception))
+
+    def test_unknown_chip_suggests(self):
+        with self.assertRaises(gerules.InputError) as cm:
+            gerules.eval(CONV, chip="Ascend999")
+        self.assertIn("did you mean", str(cm.exception))
+
+    def test_malformed_options_file_is_located(self):
+        p = self.write("opts.json", '{"ALLOW_HF32": "true",\n "x": }\n')
+        with self.assertRaises(gerules.InputError) as cm:
+            gerules.eval(CONV, chip="Ascend910B1", options_files=[p])
+        d = cm.exception.diagnostics[0]
+        self.assertEqual((d.file, d.line), (p, 2))
+
+    def test_broken_rule_set(self):
+        with self.assertRaises(gerules.RulesError) as cm:
+            gerules.Rules(os.path.join(SRC, "t", "broken", "bad-code.rules"))
+        self.assertTrue(cm.exception.errors)
+        self.assertIn("bad-code.rules:", str(cm.exception))
+
+    def test_model_format(self):
+        with self.assertRaises(gerules.InputError) as cm:     # JSON read as a GE text dump
+            gerules.eval(CONV, chip="Ascend910B1", model_format="ge-text")
+        self.assertEqual(cm.exception.diagnostics[0].file, CONV)
+        self.assertEqual(gerules.eval(CONV, chip="Ascend910B1", model_format="json")["summary"]["nodes"], 26)
+        with self.assertRaises(ValueError):
+            gerules.eval(CONV, chip="Ascend910B1", model_format="pdf")
+
+    def test_bad_run_mode(self):
+        with self.assertRaises(ValueError):
+            gerules.eval(CONV, chip="Ascend910B1", run_mode="sometimes")
+
+
+class RulesTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.rules = gerules.Rules()
+
+    def test_metadata(self):
+        self.assertIn("precision_mode", self.rules.slots)
+        self.assertIn("tiling", self.rules.slots)
+        self.assertTrue(self.rules.name)
+        self.assertEqual(gerules.version(), gerules.__version__)
+
+    def test_decision_and_explain(self):
+        ev = self.rules.evaluate(LLM, chip="Ascend910B1", options={"OP_PRECISION_MODE": INI})
+        self.assertEqual(ev.status, 0)
+        rep = ev.json()
+        for n in rep["nodes"]:
+            d = ev.decision(n["name"], "precision_mode")
+            self.assertEqual((d["value"], d["source"]), (n["precision_mode"], n["precision_source"]))
+            t = ev.decision(n["name"], "tiling")
+            self.assertEqual((t["value"], t["source"]), (n["tiling"], n["tiling_source"]))
+        won = [d for d in (ev.decision(i, "precision_mode") for i in range(len(ev.nodes))) if d["input"]]
+        self.assertTrue(won and won[0]["input"].startswith(INI + ":"), won[:1])
+        name = "layer0/attn/q_proj"
+        rc, out, _ = cli("eval", LLM, "--chip", "Ascend910B1", "-o", "OP_PRECISION_MODE=" + INI, "--explain", name)
+        self.assertEqual(ev.explain(name), out)
+        self.assertEqual(ev.explain(name, json=True)["node"], name)
+        with self.assertRaises(KeyError):
+            ev.decision("no such node", "tiling")
+        with self.assertRaises(KeyError):
+            ev.decision(name, "no such slot")
+
+    def test_text_report_is_the_commands(self):
+        ev = self.rules.evaluate(LLM, chip="Ascend910B1", options={"ALLOW_HF32": "true"})
+        rc, out, _ = cli("eval", LLM, "--chip", "Ascend910B1", "-o", "ALLOW_HF32=true")
+        self.assertEqual(ev.report("text"), out)
+        with self.assertRaises(ValueError):
+            ev.report("pdf")
+
+    def test_hook_log(self):
+        hook = os.path.join(os.environ.get("TMPDIR", "/tmp"), "say.lua")
+        with open(hook, "w") as f:
+            f.write('gr.on_end(function() print("hello from the hook") end)\n')
+        ev = self.rules.evaluate(CONV, chip="Ascend910B1", hooks=[hook])
+        self.assertEqual(ev.status, 0, ev.diagnostics_text)
+        self.assertIn("hello from the hook", ev.log)
+
+    def test_threads_share_one_rule_set(self):
+        cases = [(LLM, {"OP_PRECISION_MODE": INI}), (CONV, {}), (LLM, {"ALLOW_HF32": "true"})]
+        want = [self.rules.evaluate(m, chip="Ascend910B1", options=o).report("json") for m, o in cases]
+        bad = []
+
+        def work(k):
+            for r in range(3):
+                i = (k + r) % len(cases)
+                got = self.rules.evaluate(cases[i][0], chip="Ascend910B1", options=cases[i][1]).report("json")
+                if got != want[i]:
+                    bad.append(i)
+        ts = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        self.assertEqual(bad, [])
+
+
+class TAPResult(unittest.TextTestResult):
+    """Prints one TAP line per test."""
+    n = 0
+
+    def _line(self, ok, test, extra=""):
+        TAPResult.n += 1
+        print("%sok %d - %s%s" % ("" if ok else "not ", TAPResult.n, test.id().split(".", 1)[-1], extra))
+        sys.stdout.flush()
+
+    def addSuccess(self, test):
+        super().addSuccess(test)
+        self._line(True, test)
+
+    def addFailure(self, test, err):
+        super().addFailure(test, err)
+        self._line(False, test)
+        print("# " + self._exc_info_to_string(err, test).replace("\n", "\n# "))
+
+    def addError(self, test, err):
+        super().addError(test, err)
+        self._line(False, test)
+        print("# " + self._exc_info_to_string(err, test).replace("\n", "\n# "))
+
+    def addSkip(self, test, reason):
+        super().addSkip(test, reason)
+        self._line(True, test, " # SKIP " + reason)
+
+
+if __name__ == "__main__":
+    suite = unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__])
+    res = unittest.TextTestRunner(stream=open(os.devnull, "w"), resultclass=TAPResult).run(suite)
+    print("1..%d" % TAPResult.n)
+    sys.exit(0 if res.wasSuccessful() else 1)

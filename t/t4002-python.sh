@@ -1,0 +1,37 @@
+#!/bin/sh
+# t4002-python.sh: the gerules Python module as a user gets it: `make install`
+# into a staging DESTDIR, then Debian's python3 (configure's PYTHON3) imports
+# the installed module (PYTHONPATH at the staged module directory,
+# GERULES_LIBRARY at the staged library, as doc/python.md says for a prefix
+# the interpreter does not search) and runs t/python/test_gerules.py, whose
+# unittest cases print TAP themselves.
+test_description='the Python module over libgerules'
+. "$(dirname "$0")/test-lib.sh"
+
+PY=${PYTHON3:-python3}
+if ! command -v "$PY" >/dev/null 2>&1; then
+	echo "1..0 # SKIP no python3"
+	exit 0
+fi
+dest=$TRASH/dest
+if ! (cd "$top_builddir" && ${GR_MAKE:-make} install DESTDIR="$dest") >install.log 2>&1; then
+	echo "not ok 1 - make install into a staging directory"
+	sed 's/^/# /' install.log | tail -20
+	echo "1..1"
+	exit 1
+fi
+mod=$(find "$dest" -name gerules.py | head -1)
+lib=$(find "$dest" -name "libgerules.so.0" | head -1)
+if test -z "$mod" || test -z "$lib"; then
+	echo "not ok 1 - the module and the library are installed ($mod, $lib)"
+	echo "1..1"
+	exit 1
+fi
+# a sanitizer build's library needs its runtime loaded first in python3
+if test -n "$GR_SAN_FLAGS"; then
+	LD_PRELOAD="$(${GR_CC:-cc} -print-file-name=libasan.so) $(${GR_CC:-cc} -print-file-name=libubsan.so)"
+	ASAN_OPTIONS=detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}
+	export LD_PRELOAD ASAN_OPTIONS
+fi
+PYTHONPATH=$(dirname "$mod") GERULES_LIBRARY=$lib TMPDIR=$TRASH \
+	exec "$PY" -B "$top_srcdir/t/python/test_gerules.py"

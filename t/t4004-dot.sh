@@ -1,0 +1,95 @@
+#!/bin/sh
+# t4004-dot.sh: `gerules eval --format dot` rendered by Graphviz. `dot -Tsvg`
+# must accept it; the SVG must parse as XML and have one node per model node
+# (plus the legends), each filled with its precision mode's colour and
+# outlined with its tiling placement's colour, the same colours as the HTML
+# report's data; every edge of the model must be drawn. Names that need DOT
+# escaping (quotes, backslashes) must survive.
+test_description='the Graphviz report'
+. "$(dirname "$0")/test-lib.sh"
+
+PY=${PYTHON3:-python3}
+if ! command -v dot >/dev/null 2>&1; then echo "1..0 # SKIP no dot (Debian: apt-get install graphviz)"; exit 0; fi
+ex=$top_srcdir/examples
+opts="-o OP_PRECISION_MODE=$ex/op_precision.ini -o ALLOW_HF32=true -o TILING_SCHEDULE_OPTIMIZE=1"
+
+test_expect_success 'dot renders it' '
+	gerules eval "$ex/llm_decoder.json" --chip Ascend910B1 $opts --format dot >g.dot &&
+	dot -Tsvg g.dot >g.svg 2>dot.err &&
+	test_must_be_empty dot.err &&
+	gerules eval "$ex/llm_decoder.json" --chip Ascend910B1 $opts --format json >report.json &&
+	gerules eval "$ex/llm_decoder.json" --chip Ascend910B1 $opts --format html --output page.html
+'
+
+check_svg () {
+	"$PY" - "$1" "$2" page.html <<-\PYEOF
+	import json, re, sys
+	import xml.etree.ElementTree as ET
+	ns = {"s": "http://www.w3.org/2000/svg"}
+	svg = ET.parse(sys.argv[1]).getroot()
+	rep = json.load(open(sys.argv[2]))
+	page = open(sys.argv[3]).read() if len(sys.argv) > 3 else None
+	data = json.loads(re.search(r"id=\"gr-data\">(.*?)</script>", page, re.S).group(1))
+	col = [s["colours"] for s in data["slots"]]
+	none = data["none_colour"]
+	nodes = {}
+	for g in svg.iter("{http://www.w3.org/2000/svg}g"):
+	    if g.get("class") != "node":
+	        continue
+	    title = g.find("s:title", ns).text
+	    path = next(g.iter("{http://www.w3.org/2000/svg}path"))     # inside the tooltip's <a>
+	    nodes[title] = (path.get("fill"), path.get("stroke"))
+	model = [t for t in nodes if re.fullmatch(r"n\d+", t)]
+	assert len(model) == len(rep["nodes"]), (len(model), len(rep["nodes"]))
+	for i, n in enumerate(rep["nodes"]):
+	    fill, stroke = nodes["n%d" % i]
+	    want_fill = col[0].get(n["precision_mode"], none) if n["precision_mode"] else none
+	    want_stroke = col[1].get(n["tiling"], none) if n["tiling"] else none
+	    assert (fill, stroke) == (want_fill, want_stroke), (n["name"], fill, stroke, want_fill, want_stroke)
+	assert len({nodes["n%d" % i][0] for i in range(len(rep["nodes"]))}) >= 3   # several precision modes
+	edges = sum(1 for g in svg.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "edge")
+	print("nodes", len(model), "edges", edges)
+	PYEOF
+}
+
+test_expect_success 'every node has its precision colour (fill) and tiling colour (outline)' '
+	check_svg g.svg report.json >counts &&
+	cat counts
+'
+
+test_expect_success 'every model edge is drawn' '
+	"$PY" - "$top_srcdir/examples/llm_decoder.json" g.dot <<-\PYEOF
+	import json, re, sys
+	m = json.load(open(sys.argv[1]))
+	ops = [op for g in m["graph"] for op in g["op"]]
+	idx = {op["name"]: i for i, op in enumerate(ops)}
+	want = set()
+	for i, op in enumerate(ops):
+	    for inp in op.get("input", []):
+	        if inp:
+	            src = inp.rsplit(":", 1)[0]
+	            want.add((str(idx[src]), str(i)))
+	dot = open(sys.argv[2]).read()
+	drawn = set(re.findall(r"^  n(\d+) -> n(\d+)", dot, re.M))
+	assert drawn == want, (len(drawn), len(want), sorted(want - drawn)[:5], sorted(drawn - want)[:5])
+	PYEOF
+'
+
+test_expect_success 'names with quotes and backslashes survive' '
+	"$PY" - "$ex/convnet.json" odd.json <<-\PYEOF &&
+	import json, sys
+	m = json.load(open(sys.argv[1]))
+	odd = "conv\"0\\\\x\\n{}<&>"
+	for g in m["graph"]:
+	    for op in g["op"]:
+	        if op["name"] == "conv0":
+	            op["name"] = odd
+	        op["input"] = [odd + i[5:] if i.startswith("conv0:") else i for i in op.get("input", [])]
+	json.dump(m, open(sys.argv[2], "w"))
+	PYEOF
+	gerules eval odd.json --chip Ascend910B1 --format dot >odd.dot &&
+	dot -Tsvg odd.dot >odd.svg &&
+	"$PY" -c "import sys, xml.etree.ElementTree as ET; t = ET.parse(sys.argv[1]); s = \"\".join(t.getroot().itertext()); assert \"conv\\\"0\\\\\\\\x\\\\n{}<&>\" in s, s[:500]" odd.svg
+'
+
+test_done
