@@ -11,6 +11,7 @@
 #include <string.h>
 #include <limits.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "cli/cli.h"
 
 static const char usage_text[] =
@@ -62,14 +63,45 @@ static int is_dir(const char *p){
   return stat(p, &st)==0 && S_ISDIR(st.st_mode);
 }
 
+/* The installed rule set relative to the running binary: the relative path
+** from the configured bindir to pkgdatadir (both absolute, from configure),
+** applied to the directory /proc/self/exe names. So a tree installed with
+** DESTDIR, or copied elsewhere whole, still finds its own rules. */
+static int relocated_rules(char *out, size_t n){
+  char exe[PATH_MAX];
+  const char *bin = GR_BINDIR, *data = GR_PKGDATADIR, *p;
+  size_t common = 0, i, up = 0;
+  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  char *slash;
+  if( len <= 0 ) return 0;
+  exe[len] = 0;
+  if( (slash = strrchr(exe, '/'))==NULL ) return 0;
+  *slash = 0;
+  /* the longest common leading run of whole directory names */
+  for(i = 0; bin[i] && bin[i]==data[i]; i++) if( bin[i]=='/' ) common = i + 1;
+  if( bin[i]==0 && (data[i]=='/' || data[i]==0) ) common = i + (data[i]=='/');
+  for(p = bin + common; *p; p++) if( *p!='/' && (p==bin + common || p[-1]=='/') ) up++;
+  {
+    gr_buf b;
+    int ok;
+    gr_buf_init(&b);
+    gr_buf_adds(&b, exe);
+    for(i = 0; i < up; i++) gr_buf_adds(&b, "/..");
+    if( data[common] ) gr_buf_printf(&b, "/%s", data + common);
+    gr_buf_adds(&b, "/rules");
+    ok = b.n < n && realpath(gr_buf_cstr(&b), out)!=NULL;
+    gr_buf_free(&b);
+    return ok && is_dir(out);
+  }
+}
+
 const char *cli_default_rules(void){
   static char resolved[PATH_MAX];
   const char *env = getenv("GERULES_RULES");
   if( env && *env ) return env;
-  if( is_dir(GR_PKGDATADIR "/rules") ) return GR_PKGDATADIR "/rules";
-  /* an uninstalled build uses its source tree */
-  if( realpath(GR_SRCDIR "/rules", resolved) ) return resolved;
-  return GR_SRCDIR "/rules";
+  if( relocated_rules(resolved, sizeof resolved) ) return resolved;
+  /* where configure put it (also what the error names when it is missing) */
+  return GR_PKGDATADIR "/rules";
 }
 
 void cli_print_diags(const gr_diags *d){
