@@ -21,7 +21,7 @@ srcs=
 for f in $core; do srcs="$srcs $top/src/$f.c"; done
 # generated in the build directory: the text-dump scanner (re2c), the ModelDef schema (protoc-c)
 srcs="$srcs $build/src/model/ge_text.c $build/src/model/ge_ir.pb-c.c"
-for t in graph model rules ini options bundle; do
+for t in graph model rules ini options bundle lpattern; do
 	echo "fuzz/build.sh: fuzz-$t"
 	clang $cflags -o "$out/fuzz-$t" "$top/fuzz/fuzz-$t.c" $srcs "$lexer" "$parser" $libs
 done

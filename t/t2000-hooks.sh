@@ -71,24 +71,21 @@ test_expect_success 'a callback returning a value is an error at its definition'
 
 test_expect_success 'an infinite loop stops at the instruction budget' '
 	printf "gr.on_begin(function()\n  while true do end\nend)\n" >loop.lua &&
-	test_must_fail --exit 2 m --hook loop.lua --hook-instructions 1000000 >out 2>err &&
+	test_must_fail --exit 2 m --hook loop.lua --hook-instructions 1000000 --hook-timeout 86400 >out 2>err &&
 	test_must_be_empty out &&
 	test_grep "^loop.lua:2: error: instruction budget exceeded" err
 '
 
 test_expect_success 'a catastrophic pattern stops at --hook-timeout' '
 	printf "gr.on_begin(function()\n  return string.find(string.rep(\"a\", 5e4), \".-.-.-.-.-.-.-.-b\")\nend)\n" >cat.lua &&
-	start=$(date +%s) &&
-	test_must_fail --exit 2 m --hook cat.lua --hook-timeout 1 >out 2>err &&
-	end=$(date +%s) &&
+	test_must_fail --exit 2 m --hook cat.lua --hook-timeout 1 --hook-instructions 1000000000000000000 >out 2>err &&
 	test_must_be_empty out &&
-	test_grep "^cat.lua:2: error: time limit exceeded" err &&
-	test $((end - start)) -le 4
+	test_grep "^cat.lua:2: error: time limit exceeded" err
 '
 
 test_expect_success 'a memory bomb stops at --hook-memory' '
 	printf "gr.on_end(function()\n  local s = string.rep(\"x\", 2^30)\nend)\n" >mem.lua &&
-	test_must_fail --exit 2 m --hook mem.lua --hook-memory 8 >out 2>err &&
+	test_must_fail --exit 2 m --hook mem.lua --hook-memory 8 --hook-timeout 86400 --hook-instructions 1000000000000000000 >out 2>err &&
 	test_must_be_empty out &&
 	test_grep "^mem.lua:2: error: memory limit exceeded: a hook may use 8 MiB" err
 '

@@ -77,7 +77,7 @@ typedef struct gr_override {
 } gr_override;
 
 struct gr_result;
-/* Site policies plug in here (hooks.c implements them with Lua). Each call
+/* Site policies plug in here (src/hooks implements them with Lua). Each call
 ** returns 0, or -1 after adding an error diagnostic and setting r->fatal. */
 typedef struct gr_eval_hooks {
   void *ctx;
@@ -139,6 +139,13 @@ const gr_override *gr_result_find_override(const gr_result *r, uint32_t node, in
 ** needs a non-empty reason. Returns -1 with err filled when refused. */
 int gr_result_set_severity(gr_result *r, size_t diag, gr_severity sev, const gr_origin *where,
                            const char *reason, gr_error *err);
+
+/* The reason (rendered `because`, appended to reason unless NULL) and the
+** input origin (*input unless input is NULL; NULL when the value comes from
+** no input) of the decision that branch `branch` of source `source` gave
+** node `node` (detail.c). */
+void gr_decision_detail(gr_result *r, uint32_t node, int32_t source, uint16_t branch,
+                        gr_buf *reason, const gr_origin **input);
 
 /* ---- expression evaluation (expr.c) ---- */
 enum gr_list_kind { GR_LK_EXPR = 1, GR_LK_STRS, GR_LK_I64, GR_LK_GSTR, GR_LK_F64, GR_LK_KEYS, GR_LK_INPUTS, GR_LK_INI };

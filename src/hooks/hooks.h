@@ -59,22 +59,18 @@ int gr_hooks_load_buffer(gr_hooks *h, const char *name, const char *src, size_t 
 ** traceback in its message), sets r->fatal and returns -1. */
 const gr_eval_hooks *gr_hooks_vtable(gr_hooks *h);
 
-/* Number of scripts loaded and of registered callbacks (for tests). */
-size_t gr_hooks_count(const gr_hooks *h);
-
 /* ---- the tiling bridge: Lua tiling functions for custom operators ----
 ** gr.tiling(op_type, function(node, chip) ... return plan end), where plan is
 ** {block_dim=, tile_shape={...}, tiles={{offset={...}, size={...}, core=n}, ...},
 **  ub_bytes=, l1_bytes=, l0a_bytes=, l0b_bytes=, l0c_bytes=, buffers=, double_buffer=}.
-** Offsets are 0-based element offsets, cores 0-based core ids. */
-/* gr_custom_tiling (the returned plan) is defined in tiling/tiling.h */
-
+** Offsets are 0-based element offsets, cores 0-based core ids. The plan is
+** read into gr_custom_tiling, defined in tiling/tiling.h. */
 int  gr_hooks_has_tiling(gr_hooks *h, const char *op_type);
 /* Runs the tiling function registered for the node's op type, under the same
 ** sandbox and limits (the budget of r's evaluation continues). Returns 0 and
 ** fills out (free with gr_custom_tiling_free), or -1 on a Lua error, an
-** exceeded limit or a wrong shape of the returned table: err->msg is
-** "file:line: msg". */
+** exceeded limit or a wrong shape of the returned table, with nothing left
+** allocated: err->msg is "file:line: msg". */
 int  gr_hooks_run_tiling(gr_hooks *h, gr_result *r, uint32_t node, gr_custom_tiling *out, gr_error *err);
 void gr_custom_tiling_free(gr_custom_tiling *t);
 

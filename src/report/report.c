@@ -63,24 +63,20 @@ static void rc_free(reason_cache *c){
   gr_arena_free(&c->arena);
 }
 
+/* gr_decision_detail, with the reason taken from the cache when it depends
+** on nothing finer than the op type. */
 static void detail(gr_result *r, uint32_t node, int32_t source, uint16_t branch,
                    gr_buf *reason, const gr_origin **input, reason_cache *cache){
   const gr_branch *br;
-  gr_env env;
   const gr_graph *g = r->g;
-  int need_value;
   if( input ) *input = NULL;
   if( source < 0 ) return;
   br = &r->rs->sources[source].branches[branch];
-  need_value = input && br->value && br->value->dep!=GR_DEP_CONST;
-  if( br->because.constant || br->because.n==0 ){
-    if( reason && br->because.constant ) gr_buf_adds(reason, br->because.constant);
-    if( !need_value ) return;
-    reason = NULL;
-  }else if( cache && reason && tpl_per_type(&br->because) ){
+  if( cache && reason && !br->because.constant && br->because.n && tpl_per_type(&br->because) ){
     uint32_t type = gr_graph_nodes(g)[node].type;
     const char **slot = rc_slot(cache, ((uint64_t)(uint32_t)source << 40) | ((uint64_t)branch << 24) | (uint64_t)type | 1ULL << 63);
     if( *slot==NULL ){
+      gr_env env;
       gr_buf tmp;
       gr_buf_init(&tmp);
       gr_env_init(&env, r);
@@ -91,23 +87,9 @@ static void detail(gr_result *r, uint32_t node, int32_t source, uint16_t branch,
       gr_buf_free(&tmp);
     }
     gr_buf_adds(reason, *slot);
-    if( !need_value ) return;
     reason = NULL;
   }
-  gr_env_init(&env, r);
-  env.node = node;
-  env.type_name = gr_graph_type_name(g, gr_graph_nodes(g)[node].type);
-  gr_eval_cond(&env, br->cond);            /* binds quantifier witnesses */
-  if( need_value ){
-    gr_val v = gr_eval_expr(&env, br->value);
-    *input = v.origin;
-  }
-  if( reason ) gr_render(&env, &br->because, reason);
-}
-
-void gr_decision_detail(gr_result *r, uint32_t node, int32_t source, uint16_t branch,
-                        gr_buf *reason, const gr_origin **input){
-  detail(r, node, source, branch, reason, input, NULL);
+  gr_decision_detail(r, node, source, branch, reason, input);
 }
 
 /* ------------------------------------------------------------------ */

@@ -48,8 +48,4 @@ typedef struct gr_explain_row {
 } gr_explain_row;
 void gr_explain_walk(gr_result *r, uint32_t node, void (*fn)(void *ud, const gr_explain_row *row), void *ud);
 
-/* The reason (rendered `because`) and input origin of a decision. */
-void gr_decision_detail(gr_result *r, uint32_t node, int32_t source, uint16_t branch,
-                        gr_buf *reason, const gr_origin **input);
-
 #endif
