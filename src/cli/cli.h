@@ -14,6 +14,7 @@
 #include "eval/eval.h"
 #include "model/graph.h"
 #include "model/model.h"
+#include "model/onnx_rules.h"
 #include "hooks/hooks.h"
 #include "options/optfile.h"
 #include "bundle/bundle.h"
@@ -72,7 +73,8 @@ int  cli_arg_value(const char *cmd, const char *opt, int *i, int argc, char **ar
 ** ours (a command option), -1 error (printed; exit 2). */
 int  cli_input_arg(cli_input *in, int *i, int argc, char **argv);
 const char *cli_graph_name(const cli_input *in);
-gr_graph *cli_load_graph(const cli_input *in);             /* prints the located error */
+/* Loads the graph in any format; an ONNX model is mapped with rs's onnx_ops. */
+gr_graph *cli_load_graph(const cli_input *in, const gr_ruleset *rs);   /* prints the located error */
 int  cli_load_hooks(const cli_input *in, const gr_ruleset *rs, gr_hooks **out);   /* bundle, then --hook */
 void cli_eval_config(const cli_input *in, gr_graph *g, gr_hooks *hooks, gr_eval_config *cfg);
 /* gr_eval, printing why it failed (r->fatal: no chip, unreadable input,

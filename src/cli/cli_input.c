@@ -142,15 +142,19 @@ const char *cli_graph_name(const cli_input *in){
 
 /* Loads the graph; a regular file read from a terminal session shows a
 ** meter on stderr (the reader's file offset, polled by progress.c). */
-gr_graph *cli_load_graph(const cli_input *in){
+gr_graph *cli_load_graph(const cli_input *in, const gr_ruleset *rs){
   gr_error err;
   gr_graph *g;
   struct stat st;
   gr_model_opts mo;
+  gr_opmap *map;
+  gr_diags d;
   int fd;
+  gr_diags_init(&d);
   memset(&err, 0, sizeof err);
   memset(&mo, 0, sizeof mo);
   mo.format = in->input_format;
+  mo.opmap = map = gr_onnx_map_from_rules(rs, &d);
   if( strcmp(in->graph, "-")!=0 && (fd = open(in->graph, O_RDONLY | O_CLOEXEC)) >= 0 ){
     gr_progress pr;
     char *what = gr_xasprintf("loading %s", in->graph);
@@ -168,6 +172,8 @@ gr_graph *cli_load_graph(const cli_input *in){
     if( err.line ) fprintf(stderr, "%s:%u:%u: error: %s\n", cli_graph_name(in), err.line, err.col, err.msg);
     else fprintf(stderr, "%s: error: %s\n", cli_graph_name(in), err.msg);
   }
+  gr_opmap_free(map);
+  gr_diags_free(&d);
   return g;
 }
 

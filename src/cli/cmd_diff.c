@@ -169,7 +169,7 @@ int cmd_diff(cli_ctx *c, int argc, char **argv){
   gr_diff_rulesets(ra, rb, &decl);
   if( in.graph ){
     gr_eval_config cfg;
-    if( (g = cli_load_graph(&in))==NULL ) goto out;
+    if( (g = cli_load_graph(&in, rb))==NULL ) goto out;
     cli_eval_config(&in, g, NULL, &cfg);
     cfg.keep_candidates = 0;
     if( (xa = cli_evaluate(&in, ra, &cfg))==NULL ) goto out;

@@ -94,7 +94,7 @@ int cmd_eval(cli_ctx *c, int argc, char **argv){
     cli_input_free(&in);
     return EXIT_INPUT;
   }
-  if( (g = cli_load_graph(&in))==NULL ){
+  if( (g = cli_load_graph(&in, rs))==NULL ){
     gr_hooks_free(hooks);
     cli_input_free(&in);
     return EXIT_INPUT;

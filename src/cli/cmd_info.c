@@ -37,6 +37,11 @@ int cmd_check(cli_ctx *c, int argc, char **argv){
   if( n==0 ) paths[n++] = c->rules_path ? c->rules_path : cli_default_rules();
   rs = cli_load_paths(c, paths, n);
   if( c->refused || c->trust_failed ){ free(paths); return EXIT_INPUT; }
+  if( rs ){                     /* the ONNX mapping rows are rule data too */
+    gr_opmap *m = gr_onnx_map_from_rules(rs, &c->diags);
+    if( m==NULL ){ gr_ruleset_free(rs); rs = NULL; }
+    gr_opmap_free(m);
+  }
   cli_print_diags(&c->diags);
   free(paths);
   if( rs==NULL ){

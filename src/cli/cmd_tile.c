@@ -129,7 +129,7 @@ int cmd_tile(cli_ctx *c, int argc, char **argv){
     rc = EXIT_INPUT;
     goto out_free;
   }
-  if( (g = cli_load_graph(&in))==NULL ){ rc = EXIT_INPUT; goto out_free; }
+  if( (g = cli_load_graph(&in, rs))==NULL ){ rc = EXIT_INPUT; goto out_free; }
   if( a.node && !gr_graph_find_node(g, a.node, &only) ){
     fprintf(stderr, "gerules tile: error: no node named '%s' in %s\n", a.node, in.graph);
     rc = EXIT_INPUT;

@@ -84,6 +84,11 @@ gr_ruleset *cli_load_rules(cli_ctx *c){
   const char *path = c->rules_path ? c->rules_path : cli_default_rules();
   if( c->rs ) return c->rs;
   c->rs = cli_load_paths(c, &path, 1);
+  if( c->rs ){                  /* the ONNX mapping rows are checked with the rest */
+    gr_opmap *m = gr_onnx_map_from_rules(c->rs, &c->diags);
+    if( m==NULL ){ gr_ruleset_free(c->rs); c->rs = NULL; }
+    gr_opmap_free(m);
+  }
   if( c->rs==NULL && !c->refused && !c->trust_failed ){
     cli_print_diags(&c->diags);
     fprintf(stderr, "gerules: the rule set %s has errors (run 'gerules check %s')\n", path, path);

@@ -49,12 +49,20 @@ static gr_graph *om_mem(const unsigned char *p, size_t n, const gr_model_opts *o
   (void)o; return gr_read_om(p, n, err);
 }
 
+static gr_graph *onnx_mem(const unsigned char *p, size_t n, const gr_model_opts *o, gr_error *err){
+  if( o==NULL || o->opmap==NULL ){
+    gr_error_set(err, 0, 0, "this is an ONNX model, and no ONNX op mapping was given to convert it to Ascend IR");
+    return NULL;
+  }
+  return gr_read_onnx(p, n, o->opmap, err);
+}
+
 static const reader readers[GR_FMT_COUNT] = {
   [GR_FMT_GE_JSON]   = { "json", "ATC JSON (GE ModelDef)", json_mem, json_fd },
   [GR_FMT_GE_TEXT]   = { "ge-text", "GE ModelDef in protobuf text format", text_mem, NULL },
   [GR_FMT_GE_BINARY] = { "ge-binary", "GE ModelDef in binary protobuf", binary_mem, NULL },
   [GR_FMT_OM]        = { "om", ".om offline model", om_mem, NULL },
-  [GR_FMT_ONNX]      = { "onnx", "ONNX model", NULL, NULL },
+  [GR_FMT_ONNX]      = { "onnx", "ONNX model", onnx_mem, NULL },
 };
 
 const char *gr_model_format_name(int f){
@@ -161,7 +169,7 @@ static int pb_kind(const unsigned char *p, size_t n){
     if( nf > 4096 ) break;
   }
   if( nf==0 ) return 0;
-  if( r < 0 && nf < 2 && c.p - p < 16 ) return 0;     /* garbage from the start */
+  if( r < 0 && nf < 2 && onnx < 2 && ge < 2 ) return 0;   /* garbage from the start */
   if( onnx > ge ) return GR_FMT_ONNX;
   if( ge > onnx ) return GR_FMT_GE_BINARY;
   return 0;

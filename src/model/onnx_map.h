@@ -1,0 +1,56 @@
+/*
+** onnx_map.h: the ONNX op mapping the ONNX reader applies, built from rule
+** data (rules/onnx.rules, table onnx_ops): for every `domain::op_type` key,
+** rows of "OPSETS [if CONDITION [and CONDITION]...] => IR[SUFFIX] ...". The
+** lookup is GE's: the model's opset for the node's domain must be one of a
+** row's opsets exactly (no fallback to a lower version); among the rows
+** registered at that version, the first whose conditions hold gives the IR
+** ops the node becomes: one op keeps the ONNX node's name, the others are
+** named <node name><suffix>. Conditions test only what the node itself shows:
+**   inputs OP N          the number of connected inputs (OP: == != < <= > >=)
+**   attr NAME            the attribute is present      (!attr NAME: absent)
+**   attr NAME == VALUE   an int or a "string" attribute equals VALUE (also !=)
+**   len NAME OP N        the number of elements of a list attribute
+** C knows this syntax only; which op becomes what is the rule file's.
+**
+** Ownership: a gr_opmap owns copies of every string given to it; lookups
+** return pointers into it, valid until gr_opmap_free.
+*/
+#ifndef GR_ONNX_MAP_H
+#define GR_ONNX_MAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct gr_opmap gr_opmap;
+
+gr_opmap *gr_opmap_new(void);
+void      gr_opmap_free(gr_opmap *m);
+/* Adds one row for key "domain::op_type". 0 on success; -1 with a message
+** in err (the column of the row text it points at in *col, 1-based). */
+int       gr_opmap_add(gr_opmap *m, const char *key, const char *row, char *err, size_t errlen, unsigned *col);
+size_t    gr_opmap_nkeys(const gr_opmap *m);
+
+/* What a condition can ask of a node. */
+typedef struct gr_onnx_attr_view {
+  const char *name; size_t nlen;
+  int kind;                  /* 1 int, 2 float, 3 string, 4 list (n elements), 5 other */
+  int64_t i; const char *s; size_t slen; size_t n;
+} gr_onnx_attr_view;
+
+typedef struct gr_onnx_node_view {
+  size_t ninputs;            /* connected (non-empty) inputs */
+  const gr_onnx_attr_view *attrs; size_t nattrs;
+} gr_onnx_node_view;
+
+typedef struct gr_opmap_ir { const char *type; const char *suffix; } gr_opmap_ir;
+
+/* The lookup: 1 = mapped (*ir, *nir set); 0 = no row registered at this
+** version (GE's E13010); -1 = registered but no row's conditions hold
+** (GE's plugin would fail to parse the node). */
+int gr_opmap_lookup(const gr_opmap *m, const char *domain, size_t dn, const char *op, size_t on, int64_t version,
+                    const gr_onnx_node_view *nv, const gr_opmap_ir **ir, size_t *nir);
+/* Whether the key has any row at any version (for messages). */
+int gr_opmap_known(const gr_opmap *m, const char *domain, size_t dn, const char *op, size_t on);
+
+#endif

@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""onnx_models.py OUTDIR [--corpus]: builds ONNX models with the ONNX project's own
+library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
+
+  direct.onnx        1:1 renames (Add, Div -> RealDiv, Where -> SelectV2)
+  conditional.onnx   rows chosen by a condition (Conv by kernel rank, Resize by mode, Concat by inputs)
+  decomposed.onnx    a PartitionedCall plugin expanded into several IR ops (Gemm with C)
+  opset19.onnx       an op registered only up to opset 18, in an opset-19 model (E13010)
+  unmapped.onnx      an op no plugin handles (Loop; E13010) next to mapped ones
+  dynamic.onnx       dim_param and unset dims (-1), a scalar input
+  init.onnx          initializers (Const, sorted-name numbering), one graph input backed by one
+  external.onnx      an initializer with external data (FileConstant; the data file is absent)
+  if.onnx            If with then/else branches capturing an outer value (subgraphs)
+  matmul.onnx        a MatMul (BatchMatMulV2) next to a Gemm (MatMulV2), for the advice test
+
+With --corpus, also corpus/*.onnx: one model per operator schema the onnx library knows,
+with the schema's minimal inputs and outputs, at opsets 11, 17 and 19 (where the schema
+exists), to show that every such model loads without a crash or a hang.
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto as T
+from onnx import helper as h
+
+
+def save(model, out, name):
+    onnx.save(model, os.path.join(out, name))
+
+
+def model(nodes, inputs, outputs, inits=(), opset=17, extra_opsets=()):
+    g = h.make_graph(nodes, "g", inputs, outputs, initializer=list(inits))
+    ops = [h.make_opsetid("", opset)] + [h.make_opsetid(d, v) for d, v in extra_opsets]
+    m = h.make_model(g, opset_imports=ops)
+    m.ir_version = 8
+    return m
+
+
+def vi(name, shape, t=T.FLOAT):
+    return h.make_tensor_value_info(name, t, shape)
+
+
+def const(name, shape, t=T.FLOAT):
+    n = int(np.prod(shape)) if shape else 1
+    return h.make_tensor(name, t, shape, np.zeros(n, dtype=np.float32).tobytes(), raw=True)
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    x = vi("x", [2, 4])
+    save(model([h.make_node("Add", ["x", "x"], ["a"], name="add"),
+                h.make_node("Div", ["a", "x"], ["d"], name="div"),
+                h.make_node("Greater", ["d", "x"], ["c"], name="gt"),
+                h.make_node("Where", ["c", "d", "x"], ["y"], name="where")],
+               [x], [vi("y", [2, 4])]), out, "direct.onnx")
+    save(model([h.make_node("Conv", ["img", "k2"], ["c2"], name="conv2d", kernel_shape=[3, 3]),
+                h.make_node("Conv", ["vol", "k3"], ["c3"], name="conv3d", kernel_shape=[3, 3, 3]),
+                h.make_node("Conv", ["seq", "k1"], ["c1"], name="conv1d", kernel_shape=[3]),
+                h.make_node("Resize", ["img", "", "scales"], ["rl"], name="resize_linear", mode="linear"),
+                h.make_node("Resize", ["img", "", "scales"], ["rn"], name="resize_nearest"),
+                h.make_node("Concat", ["c2"], ["cc1"], name="concat1", axis=1),
+                h.make_node("Concat", ["c2", "c2"], ["cc2"], name="concat2", axis=1)],
+               [vi("img", [1, 3, 8, 8]), vi("vol", [1, 3, 4, 8, 8]), vi("seq", [1, 3, 16])],
+               [vi("c3", None), vi("c1", None), vi("rl", None), vi("rn", None), vi("cc1", None), vi("cc2", None)],
+               [const("k2", [8, 3, 3, 3]), const("k3", [8, 3, 3, 3, 3]), const("k1", [8, 3, 3]), const("scales", [4])]),
+         out, "conditional.onnx")
+    save(model([h.make_node("Gemm", ["x", "w", "b"], ["y"], name="fc", transB=1),
+                h.make_node("Gemm", ["x", "w"], ["y2"], name="fc_nobias", transB=1)],
+               [x], [vi("y", None), vi("y2", None)], [const("w", [4, 4]), const("b", [4])]), out, "decomposed.onnx")
+    save(model([h.make_node("Relu", ["x"], ["r"], name="relu"),
+                h.make_node("Add", ["r", "x"], ["y"], name="add")],
+               [x], [vi("y", None)], opset=19), out, "opset19.onnx")
+    body = h.make_graph([h.make_node("Identity", ["cond_in"], ["cond_out"])], "body",
+                        [vi("i", [], T.INT64), vi("cond_in", [], T.BOOL)], [vi("cond_out", [], T.BOOL)])
+    save(model([h.make_node("Relu", ["x"], ["r"], name="relu"),
+                h.make_node("Loop", ["trip", "cond"], [], name="loop", body=body),
+                h.make_node("Sigmoid", ["r"], ["y"], name="sigmoid")],
+               [x, vi("trip", [], T.INT64), vi("cond", [], T.BOOL)], [vi("y", None)]), out, "unmapped.onnx")
+    save(model([h.make_node("Relu", ["x"], ["r"], name="relu"),
+                h.make_node("Relu", ["s"], ["r2"], name="relu_scalar"),
+                h.make_node("Relu", ["u"], ["r3"], name="relu_unset")],
+               [vi("x", ["batch", 4]), vi("s", None),
+                h.make_tensor_value_info("u", T.FLOAT, [3, None])],
+               [vi("r", None), vi("r2", None), vi("r3", None)]), out, "dynamic.onnx")
+    save(model([h.make_node("MatMul", ["x", "zw"], ["m"], name="mm"),
+                h.make_node("Add", ["m", "ab"], ["y"], name="add")],
+               [x, vi("ab", [4])], [vi("y", None)], [const("zw", [4, 4]), const("ab", [4])]), out, "init.onnx")
+    ext = onnx.TensorProto()
+    ext.name, ext.data_type = "big", T.FLOAT
+    ext.dims.extend([4, 4])
+    ext.data_location = T.EXTERNAL
+    for k, v in (("location", "weights.bin"), ("offset", "0"), ("length", "64")):
+        e = ext.external_data.add()
+        e.key, e.value = k, v
+    save(model([h.make_node("MatMul", ["x", "big"], ["y"], name="mm")], [x], [vi("y", None)], [ext]),
+         out, "external.onnx")
+    then_g = h.make_graph([h.make_node("Relu", ["x"], ["t"], name="then_relu")], "then", [], [vi("t", None)])
+    else_g = h.make_graph([h.make_node("Neg", ["x"], ["e"], name="else_neg")], "else", [], [vi("e", None)])
+    save(model([h.make_node("ReduceSum", ["x"], ["s"], name="sum", keepdims=0),
+                h.make_node("Greater", ["s", "zero"], ["c"], name="gt"),
+                h.make_node("If", ["c"], ["y"], name="branch", then_branch=then_g, else_branch=else_g)],
+               [x], [vi("y", None)], [const("zero", [])]), out, "if.onnx")
+    save(model([h.make_node("MatMul", ["x", "w"], ["m"], name="attn_q"),
+                h.make_node("Gemm", ["m", "w"], ["y"], name="fc")],
+               [x], [vi("y", None)], [const("w", [4, 4])]), out, "matmul.onnx")
+    if "--corpus" in sys.argv:
+        corpus(os.path.join(out, "corpus"))
+
+
+def corpus(out):
+    """One node per operator schema, at opsets 11, 17 and 19."""
+    os.makedirs(out, exist_ok=True)
+    n = 0
+    seen = set()
+    for s in sorted(onnx.defs.get_all_schemas(), key=lambda s: (s.domain, s.name)):
+        if s.domain not in ("", "ai.onnx"):
+            continue
+        for opset in (11, 17, 19):
+            try:
+                sch = onnx.defs.get_schema(s.name, opset, s.domain)
+            except Exception:
+                continue
+            if (s.name, sch.since_version, opset) in seen:
+                continue
+            seen.add((s.name, sch.since_version, opset))
+            nin = max(sch.min_input, 1 if sch.inputs else 0)
+            nout = max(sch.min_output, 1)
+            ins = ["in%d" % i for i in range(nin)]
+            outs = ["out%d" % i for i in range(nout)]
+            attrs = {}
+            for a in sch.attributes.values():
+                if a.required:
+                    t = a.type
+                    if t == onnx.defs.OpSchema.AttrType.INT:
+                        attrs[a.name] = 1
+                    elif t == onnx.defs.OpSchema.AttrType.FLOAT:
+                        attrs[a.name] = 1.0
+                    elif t == onnx.defs.OpSchema.AttrType.STRING:
+                        attrs[a.name] = "a"
+                    elif t == onnx.defs.OpSchema.AttrType.INTS:
+                        attrs[a.name] = [1]
+                    elif t == onnx.defs.OpSchema.AttrType.FLOATS:
+                        attrs[a.name] = [1.0]
+                    elif t == onnx.defs.OpSchema.AttrType.STRINGS:
+                        attrs[a.name] = ["a"]
+                    elif t == onnx.defs.OpSchema.AttrType.GRAPH:
+                        attrs[a.name] = h.make_graph([], "sub", [], [])
+                    elif t == onnx.defs.OpSchema.AttrType.TENSOR:
+                        attrs[a.name] = h.make_tensor("t", T.FLOAT, [1], [0.0])
+            try:
+                node = h.make_node(s.name, ins, outs, name="n_" + s.name, **attrs)
+                m = model([node], [vi(i, ["d", 2]) for i in ins], [vi(o, None) for o in outs], opset=opset)
+            except Exception:
+                continue
+            onnx.save(m, os.path.join(out, "%s_%d.onnx" % (s.name, opset)))
+            n += 1
+    print(n)
+
+
+if __name__ == "__main__":
+    main()

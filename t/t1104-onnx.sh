@@ -1,0 +1,120 @@
+#!/bin/sh
+# t1104-onnx.sh: the ONNX reader and the ONNX to Ascend IR mapping of
+# rules/onnx.rules, on models built by t/data/readers/onnx_models.py with the
+# ONNX project's own library (python3-onnx): one model per class of mapping
+# row (direct, conditional, decomposed, unregistered opset, unmapped op,
+# dynamic dims, initializers, external data, If), each checked in the JSON
+# report (IR types, names, provenance, E13010 diagnostics); then a corpus of
+# one model per operator schema at several opsets, every one of which must
+# give a report (exit 0 or 1), never a crash, a hang or exit 2.
+test_description='ONNX reader and mapping'
+. "$(dirname "$0")/test-lib.sh"
+
+PY=${PYTHON3:-python3}
+if ! "$PY" -c 'import onnx, numpy' 2>/dev/null; then
+	echo "1..0 # SKIP $PY has no onnx module (Debian: python3-onnx)"; exit 0
+fi
+
+# types MODEL: "name:type" of every node, one per line
+types () {
+	gerules eval "$1" --chip Ascend910B1 --format json >rep.json; rc=$?
+	test $rc -le 1 || return 1
+	"$PY" -c 'import json,sys; d=json.load(open("rep.json")); print("\n".join(n["name"]+":"+n["type"] for n in d["nodes"]))'
+}
+
+test_expect_success 'build the models' '
+	"$PY" "$top_srcdir/t/data/readers/onnx_models.py" . --corpus >ncorpus &&
+	test "$(cat ncorpus)" -ge 300
+'
+
+test_expect_success 'direct mappings rename ONNX ops' '
+	types direct.onnx >got &&
+	printf "x:Data\nadd:Add\ndiv:RealDiv\ngt:Greater\nwhere:SelectV2\n" >expect &&
+	test_cmp expect got &&
+	test "$(json_get rep.json "d[\"graph\"][\"format\"]")" = onnx &&
+	test "$(json_get rep.json "d[\"graph\"][\"onnx_opset\"]")" = 17
+'
+
+test_expect_success 'conditional mappings: Conv by kernel rank, Resize by mode, Concat by inputs' '
+	types conditional.onnx | grep -v Initializer >got &&
+	printf "img:Data\nvol:Data\nseq:Data\nconv2d:Conv2D\nconv3d:Conv3D\nconv1d/unsqueeze:Unsqueeze\nconv1d:Conv2D\nconv1d/squeeze:Squeeze\nresize_linear:Resize\nresize_nearest:ResizeNearestNeighborV2\nconcat1:Identity\nconcat2:ConcatD\n" >expect &&
+	test_cmp expect got
+'
+
+test_expect_success 'a decomposition names its ops after the ONNX node and keeps it in provenance' '
+	types decomposed.onnx | grep -v Initializer >got &&
+	printf "x:Data\nfc:MatMulV2\nfc/add:Add\nfc_nobias:MatMulV2\n" >expect &&
+	test_cmp expect got &&
+	gerules eval decomposed.onnx --chip Ascend910B1 --explain fc/add >explain &&
+	test_grep "fc/add" explain &&
+	"$PY" -c "
+import json; d = json.load(open(\"rep.json\"))
+n = [x for x in d[\"nodes\"] if x[\"name\"] == \"fc/add\"][0]
+assert n[\"graph\"] == \"g\", n
+"
+'
+
+test_expect_success 'an op past its registered opsets gets E13010 naming the node; the rest is reported' '
+	gerules eval opset19.onnx --chip Ascend910B1 --format json >rep.json; test $? = 1 &&
+	"$PY" -c "
+import json; d = json.load(open(\"rep.json\"))
+codes = sorted((x[\"code\"], x[\"message\"].split(\":\")[1].split(\",\")[0].strip()) for x in d[\"diagnostics\"] if x[\"code\"] == \"E13010\")
+assert codes == [(\"E13010\", \"add\"), (\"E13010\", \"relu\")], codes
+assert any(\"ai.onnx::19::Relu\" in x[\"message\"] for x in d[\"diagnostics\"])
+assert len(d[\"nodes\"]) == 3
+"
+'
+
+test_expect_success 'an op no plugin handles gets E13010; mapped neighbours keep their IR type' '
+	types unmapped.onnx >got &&
+	test_grep "^loop:Loop$" got && test_grep "^sigmoid:Sigmoid$" got &&
+	test "$(json_get rep.json "[x[\"code\"] for x in d[\"diagnostics\"]]")" = "[\"E13010\"]" &&
+	test_grep "ai.onnx::17::Loop" rep.json
+'
+
+test_expect_success 'dim_param and unset dims are dynamic; no shape is a static scalar' '
+	gerules eval dynamic.onnx --chip Ascend910B1 --format json >rep.json &&
+	test "$(json_get rep.json "[n[\"tiling_source\"] for n in d[\"nodes\"] if n[\"name\"] in (\"x\", \"s\", \"u\")]")" = "[\"tiling_dynamic_shape\", \"tiling_static\", \"tiling_dynamic_shape\"]"
+'
+
+test_expect_success 'initializers become Const named in sorted order; an initializer-backed input is no Data' '
+	types init.onnx >got &&
+	printf "ab_Initializer_0:Const\nzw_Initializer_1:Const\nx:Data\nmm:BatchMatMulV2\nadd:Add\n" >expect &&
+	test_cmp expect got
+'
+
+test_expect_success 'external data becomes FileConstant and is never opened' '
+	types external.onnx >got &&
+	test_grep "^big_Initializer_0:FileConstant$" got &&
+	! test -e weights.bin
+'
+
+test_expect_success 'If branches become subgraphs with the captured value as Data' '
+	gerules eval if.onnx --chip Ascend910B1 --format json >rep.json &&
+	test "$(json_get rep.json "d[\"graph\"][\"graphs\"]")" = "[\"g\", \"g/branch_0_then_branch\", \"g/branch_1_else_branch\"]" &&
+	test "$(json_get rep.json "[n[\"name\"] + \":\" + n[\"type\"] for n in d[\"nodes\"] if n[\"graph\"] != \"g\"]")" = "[\"g/branch_0_then_branch/x:Data\", \"g/branch_0_then_branch/then_relu:Relu\", \"g/branch_1_else_branch/x:Data\", \"g/branch_1_else_branch/else_neg:Neg\"]"
+'
+
+test_expect_success 'a truncated ONNX model is a located error' '
+	head -c 60 conditional.onnx >trunc.onnx &&
+	gerules eval trunc.onnx --chip Ascend910B1 >out 2>err; test $? = 2 &&
+	test_grep "^trunc.onnx: error: malformed ONNX model at byte [0-9]*: " err
+'
+
+test_expect_success 'a bad mapping row is a located rule-file error' '
+	mkdir badmap && cp "$top_srcdir"/rules/*.rules badmap/ &&
+	printf "table onnx_ops { \"ai.onnx::Relu\": [\"8-18 -> Relu\"] }\n" >badmap/onnx.rules &&
+	test_must_fail gerules check badmap 2>err &&
+	test_grep "onnx.rules:1:.*error: onnx_ops\[\"ai.onnx::Relu\"\]: bad mapping row \"8-18 -> Relu\": expected '"'"'=>'"'"'" err
+'
+
+test_expect_success 'every operator schema at opsets 11, 17 and 19 loads: a report, never exit 2' '
+	: >bad &&
+	for f in corpus/*.onnx; do
+		gerules eval "$f" --chip Ascend910B1 >/dev/null 2>err; rc=$?
+		test $rc -le 1 || echo "$f: $rc $(cat err)" >>bad
+	done &&
+	test_must_be_empty bad
+'
+
+test_done
