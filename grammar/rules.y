@@ -86,6 +86,7 @@ static void set_diag(gr_parse *ps, gr_item *it, int sev, gr_token code, gr_token
 %fallback ID ALL ALIAS BECAUSE BUNDLE CANN CAPABILITY CAPS CASCADE CONFLICTS DEFAULT
   DEPRECATED DESCRIPTION EACH ENTRIES ERROR EXCEPT EXCLUSIVE FOR FORMAT GRAPH HARDWARE HOOK INCLUDE
   INI INITIAL KEY MATCHES MODE NEEDS NOTE ON ONCE OVER PATTERN PRODUCT RANGE REQUIRES RULE
+  OVERRIDE EXTEND EXTENDS REPLACE
   SECTION SEPARATOR SET SLOT SOC SOURCE SUPPORTED TABLE THEN TYPE UNSUPPORTED VALUE
   VALUES VERSION WARNING WHEN.
 
@@ -107,6 +108,13 @@ stmts ::= stmts stmt(S). { *ps->tail = S; ps->tail = &S->next; }
 
 stmt(A) ::= BUNDLE(K) STRING(N) LBRACE items(L) RBRACE.
   { A = mk(ps, GR_I_BUNDLE, K); A->name = sbody(N); A->name_loc = LOC(N); A->items = gr_item_reverse(L); }
+/* layers: a later bundle changes an earlier one's declaration only explicitly */
+stmt(A) ::= OVERRIDE(K) stmt(S).  { A = S; A->mod = GR_MOD_OVERRIDE; A->mod_loc = LOC(K); }
+stmt(A) ::= EXTEND(K) stmt(S).    { A = S; A->mod = GR_MOD_EXTEND; A->mod_loc = LOC(K); }
+stmt(A) ::= REPLACE(K) stmt(S).   { A = S; A->mod = GR_MOD_REPLACE; A->mod_loc = LOC(K); }
+stmt(A) ::= OVERRIDE(K) SOC(X) STRING(S) LBRACE items(L) RBRACE.
+  { A = mk(ps, GR_I_SOC, X); A->str = sbody(S); A->str_loc = LOC(S); A->items = gr_item_reverse(L);
+    A->mod = GR_MOD_OVERRIDE; A->mod_loc = LOC(K); }
 stmt(A) ::= INCLUDE(K) STRING(N) SEMI.
   { A = mk(ps, GR_I_INCLUDE, K); A->str = sbody(N); A->str_loc = LOC(N); }
 stmt(A) ::= CAPABILITY(K) ID(N) STRING(D) SEMI.
@@ -197,6 +205,10 @@ items(A) ::= items(B) item(C).  { C->next = B; A = C; }
 %destructor item { (void)ps; gr_item_free($$); }
 item(A) ::= DESCRIPTION(K) STRING(S) SEMI.  { A = mk(ps, GR_I_DESCRIPTION, K); A->str = sbody(S); A->str_loc = LOC(S); }
 item(A) ::= VERSION(K) STRING(S) SEMI.      { A = mk(ps, GR_I_VERSION, K); A->str = sbody(S); A->str_loc = LOC(S); }
+item(A) ::= EXTENDS(K) STRING(N) SEMI.
+  { A = mk(ps, GR_I_EXTENDS, K); A->name = sbody(N); A->name_loc = LOC(N); }
+item(A) ::= EXTENDS(K) STRING(N) STRING(R) SEMI.
+  { A = mk(ps, GR_I_EXTENDS, K); A->name = sbody(N); A->name_loc = LOC(N); A->str = sbody(R); A->str_loc = LOC(R); }
 item(A) ::= CANN(K) STRING(S) SEMI.         { A = mk(ps, GR_I_CANN, K); A->str = sbody(S); A->str_loc = LOC(S); }
 item(A) ::= HOOK(K) STRING(S) SEMI.         { A = mk(ps, GR_I_HOOK, K); A->str = sbody(S); A->str_loc = LOC(S); }
 item(A) ::= CAPS(K) idlist(L) SEMI.         { A = mk(ps, GR_I_CAPS, K); A->names = gr_name_reverse(L); }

@@ -671,6 +671,98 @@ static void test_custom(void){
 #undef CUSTOM
 }
 
+/* ------------------------------------------------------------------ issue 10: overflow, enumeration, balance */
+
+static void test_hardening(void){
+  gr_tparams pe = params("eltwise_binary"), pr = params("rms_norm"), pm = params("matmul"), pc = params("custom");
+  gr_tplan pl;
+  gr_diags n;
+  gr_texec x;
+  gr_tspec s;
+  const int64_t M = INT64_MAX;
+  /* class 1: checked arithmetic, a documented cap */
+  {
+    int64_t out[2] = { M, 2 };
+    s = ew(GR_K_ADD, GR_FMT_FP16, GR_FMT_FP16, 2, out, 2, NULL, 0);
+    gr_diags_init(&n);
+    ok(gr_tiling_plan(&s, &pe, &chipA, &pl, &n) < 0 && gr_tdiags_has(&n, GR_TC_LIMIT), "class 1: an output dim of INT64_MAX is a limit error");
+    gr_diags_free(&n); gr_tplan_free(&pl);
+  }
+  {
+    int64_t out[3] = { (int64_t)1 << 32, (int64_t)1 << 32, 16 };
+    s = ew(GR_K_ADD, GR_FMT_FP16, GR_FMT_FP16, 3, out, 2, NULL, 0);
+    gr_diags_init(&n);
+    ok(gr_tiling_plan(&s, &pe, &chipA, &pl, &n) < 0 && gr_tdiags_has(&n, GR_TC_LIMIT), "class 1: dims whose product overflows 64 bits are a limit error");
+    gr_diags_free(&n); gr_tplan_free(&pl);
+  }
+  s = mm(GR_FMT_FP16, 1, 16, 16, (int64_t)1 << 62);
+  gr_diags_init(&n);
+  ok(gr_tiling_plan(&s, &pm, &chipA, &pl, &n) < 0 && gr_tdiags_has(&n, GR_TC_LIMIT), "class 1: a K of 2^62 is a limit error");
+  gr_diags_free(&n); gr_tplan_free(&pl);
+  s = mm(GR_FMT_FP16, 1, 16, 16, (int64_t)1 << 40);
+  gr_diags_init(&n);
+  ok(gr_tiling_plan(&s, &pm, &chipA, &pl, &n)==0 && gr_tiling_validate(&pl, &s, &pm, &chipA, &n)==0, "class 1: a K of 2^40 plans and validates");
+  memset(&x, 0, sizeof x);
+  ok(gr_tiling_run(&s, &pm, &chipA, &pl, 1, &x, &n) < 0 && !x.ran && gr_tdiags_has(&n, GR_TC_LIMIT),
+     "class 1: running it unscaled is refused before any allocation (no 2^44-element buffer)");
+  gr_texec_free(&x);
+  gr_diags_free(&n); gr_diags_init(&n);
+  ok(gr_tiling_execute(&s, &pm, &chipA, &pl, 1, &x, &n)==0 && x.ran && x.scaled && x.match, "class 1: executed scaled down, it matches");
+  gr_texec_free(&x);
+  gr_diags_free(&n); gr_tplan_free(&pl);
+  /* a Lua plan full of extreme numbers: errors, no undefined arithmetic, no huge allocation */
+  {
+    gr_custom_tiling c;
+    int64_t off[4] = { M - 1, 0, 0, M }, sz[4] = { 5, M, M, 1 };
+    memset(&s, 0, sizeof s);
+    s.strategy = GR_TS_CUSTOM; s.ndim = 2; s.out[0] = 64; s.out[1] = 100; s.fout = GR_FMT_FP16;
+    memset(&c, 0, sizeof c);
+    c.ndim = 2; c.tile_shape[0] = M; c.tile_shape[1] = M; c.ntiles = 2; c.offsets = off; c.sizes = sz;
+    c.block_dim = 2; c.ub_bytes = UINT64_MAX; c.l1_bytes = UINT64_MAX; c.buffers = 16; c.double_buffer = 1;
+    pc.buffers = 16; pc.double_buffer = 1;
+    gr_diags_init(&n);
+    ok(gr_tplan_from_custom(&pl, &c, &s, &pc, &n)==0 && gr_tiling_validate(&pl, &s, &pc, &chipA, &n) > 0 && gr_tdiags_has(&n, GR_TC_LIMIT),
+       "class 1: a Lua tile shape of INT64_MAX is a limit error");
+    gr_diags_free(&n); gr_tplan_free(&pl);
+    c.tile_shape[0] = 16; c.tile_shape[1] = 100;
+    gr_diags_init(&n);
+    ok(gr_tplan_from_custom(&pl, &c, &s, &pc, &n)==0 && gr_tiling_validate(&pl, &s, &pc, &chipA, &n) > 0 && gr_tdiags_has(&n, GR_TC_BOUNDS),
+       "class 1: tile offsets and sizes near INT64_MAX are bounds errors");
+    gr_diags_free(&n); gr_tplan_free(&pl);
+    c.block_dim = 1u << 31;
+    gr_diags_init(&n);
+    ok(gr_tplan_from_custom(&pl, &c, &s, &pc, &n) < 0 && gr_tdiags_has(&n, GR_TC_LIMIT), "class 1: a Lua block_dim of 2^31 is refused before anything is sized from it");
+    gr_diags_free(&n); gr_tplan_free(&pl);
+  }
+  /* class 2: tiles are counted before they are enumerated */
+  {
+    int64_t out[1] = { (int64_t)1 << 40 };
+    s = ew(GR_K_ADD, GR_FMT_FP16, GR_FMT_FP16, 1, out, 2, NULL, 0);
+    gr_diags_init(&n);
+    ok(gr_tiling_plan(&s, &pe, &chipA, &pl, &n) < 0 && gr_tdiags_has(&n, GR_TC_LIMIT) && pl.ntiles==0,
+       "class 2: 2^40 element-wise elements stop at the tile cap, nothing enumerated");
+    gr_diags_free(&n); gr_tplan_free(&pl);
+  }
+  s = mm(GR_FMT_FP16, (int64_t)1 << 30, 16, 16, 16);
+  gr_diags_init(&n);
+  ok(gr_tiling_plan(&s, &pm, &chipA, &pl, &n) < 0 && gr_tdiags_has(&n, GR_TC_LIMIT) && pl.ntiles==0, "class 2: a batch of 2^30 stops at the tile cap");
+  gr_diags_free(&n); gr_tplan_free(&pl);
+  s = red(GR_K_RMS_NORM, GR_FMT_FP16, (int64_t)1 << 36, 16, 1, 0);
+  gr_diags_init(&n);
+  ok(gr_tiling_plan(&s, &pr, &chipA, &pl, &n) < 0 && gr_tdiags_has(&n, GR_TC_LIMIT) && pl.ntiles==0, "class 2: 2^36 rows stop at the tile cap");
+  gr_diags_free(&n); gr_tplan_free(&pl);
+  /* class 13: the planner's plan passes its own validation */
+  {
+    gr_tparams ps = params("softmax_last");
+    s = red(GR_K_SOFTMAX, GR_FMT_FP32, 128, 4096, 0, 0);
+    gr_diags_init(&n);
+    ok(gr_tiling_plan(&s, &ps, &chipP, &pl, &n)==0 && gr_tiling_validate(&pl, &s, &ps, &chipP, &n)==0,
+       "class 13: SoftmaxV2 fp32 [128, 4096] on Ascend310P3 (3-row tiles, 7 cores) validates");
+    if( n.n ) show_notes(&n);
+    gr_diags_free(&n); gr_tplan_free(&pl);
+  }
+}
+
 int main(void){
   setup();
   test_rules();
@@ -683,6 +775,7 @@ int main(void){
   test_execute();
   test_execute_catches();
   test_custom();
+  test_hardening();
   gr_ruleset_free(rs);
   return done_testing();
 }

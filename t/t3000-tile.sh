@@ -174,6 +174,24 @@ test_expect_success 'the shipped rule set: the LLM decoder validates and execute
 	test_grep "^summary: 31 nodes planned (11 distinct plans), 31 valid, 0 invalid; 31 executed (11 distinct executions), 31 match, 0 mismatch" s2
 '
 
+# issue 10 classes 1, 2 and 13 (t/data/tiling/hardening.json): shapes near
+# INT64_MAX, batch dims whose product overflows, a huge K, element-wise, batch
+# and row counts whose tiles are too many to enumerate, and the SoftmaxV2
+# [128, 4096] float32 node whose 310P3 plan used to fail its own balance check
+for chip in Ascend310P3 Ascend910B1; do
+test_expect_success "hardening on $chip: limits are located errors, the rest plans, validates and executes" '
+	test_must_fail --exit 1 "$GERULES" --rules "$GERULES_RULES" tile "$FIX/hardening.json" --chip '$chip' --execute --format json >h.json 2>h.err &&
+	test_grep "6 invalid plans, 0 mismatched" h.err &&
+	test "$(json_get h.json "[n[\"name\"] for n in d[\"nodes\"] if n[\"valid\"]]")" = "[\"softmax_310\", \"mm_huge_k\"]" &&
+	test "$(json_get h.json "all(n[\"execute\"][\"match\"] for n in d[\"nodes\"] if n[\"valid\"])")" = true &&
+	test "$(json_get h.json "[n[\"execute\"][\"scaled\"] for n in d[\"nodes\"] if n[\"name\"]==\"mm_huge_k\"][0]")" = true &&
+	test "$(json_get h.json "sorted(set(p[\"code\"] + \" \" + p[\"check\"] for n in d[\"nodes\"] if not n[\"valid\"] for p in n[\"problems\"]))")" = "[\"GR0312 limit\"]" &&
+	test "$(json_get h.json "[len(n[\"problems\"]) for n in d[\"nodes\"] if not n[\"valid\"]]")" = "[1, 1, 1, 1, 1, 1]" &&
+	test_grep "needs 1073741824 tiles, more than the 1048576" h.json &&
+	test_grep "a dim of the output is 9223372036854775807" h.json
+'
+done
+
 # progress: shown on a terminal only (a pty made by python3's pty module);
 # GERULES_PROGRESS_DELAY=0 removes the meter's one-second delay, so nothing
 # here depends on the machine's speed

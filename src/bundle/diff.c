@@ -241,11 +241,30 @@ static void cascade_text(gr_buf *b, const gr_ruleset *rs, const gr_slot *s){
 
 void gr_diff_rulesets(const gr_ruleset *A, const gr_ruleset *B, gr_diff *out){
   size_t i;
-  if( !streq(A->bundle_name, B->bundle_name) || !streq(A->bundle_version, B->bundle_version) || !streq(A->bundle_cann, B->bundle_cann) ){
-    gr_change *c = add(out, GR_CH_CHANGED, "bundle", nz(B->bundle_name));
-    if( !streq(A->bundle_name, B->bundle_name) ) detail(c, "name \"%s\" -> \"%s\"", nz(A->bundle_name), nz(B->bundle_name));
-    if( !streq(A->bundle_version, B->bundle_version) ) detail(c, "version %s -> %s", nz(A->bundle_version), nz(B->bundle_version));
-    if( !streq(A->bundle_cann, B->bundle_cann) ) detail(c, "CANN range \"%s\" -> \"%s\"", nz(A->bundle_cann), nz(B->bundle_cann));
+  if( A->nlayers <= 1 && B->nlayers <= 1 ){
+    if( !streq(A->bundle_name, B->bundle_name) || !streq(A->bundle_version, B->bundle_version) || !streq(A->bundle_cann, B->bundle_cann) ){
+      gr_change *c = add(out, GR_CH_CHANGED, "bundle", nz(B->bundle_name));
+      if( !streq(A->bundle_name, B->bundle_name) ) detail(c, "name \"%s\" -> \"%s\"", nz(A->bundle_name), nz(B->bundle_name));
+      if( !streq(A->bundle_version, B->bundle_version) ) detail(c, "version %s -> %s", nz(A->bundle_version), nz(B->bundle_version));
+      if( !streq(A->bundle_cann, B->bundle_cann) ) detail(c, "CANN range \"%s\" -> \"%s\"", nz(A->bundle_cann), nz(B->bundle_cann));
+    }
+  }else{
+    /* stacks: bundles matched by name */
+    for(i = 0; i < A->nlayers; i++){
+      size_t k;
+      for(k = 0; k < B->nlayers && !streq(A->layers[i].name, B->layers[k].name); k++) ;
+      if( k==B->nlayers ){ add(out, GR_CH_REMOVED, "bundle", nz(A->layers[i].name)); continue; }
+      if( !streq(A->layers[i].version, B->layers[k].version) || !streq(A->layers[i].cann, B->layers[k].cann) ){
+        gr_change *c = add(out, GR_CH_CHANGED, "bundle", nz(A->layers[i].name));
+        if( !streq(A->layers[i].version, B->layers[k].version) ) detail(c, "version %s -> %s", nz(A->layers[i].version), nz(B->layers[k].version));
+        if( !streq(A->layers[i].cann, B->layers[k].cann) ) detail(c, "CANN range \"%s\" -> \"%s\"", nz(A->layers[i].cann), nz(B->layers[k].cann));
+      }
+    }
+    for(i = 0; i < B->nlayers; i++){
+      size_t k;
+      for(k = 0; k < A->nlayers && !streq(B->layers[i].name, A->layers[k].name); k++) ;
+      if( k==A->nlayers ) add(out, GR_CH_ADDED, "bundle", nz(B->layers[i].name));
+    }
   }
   /* capabilities and hardware properties: plain name lists */
   for(i = 0; i < A->ncaps; i++) if( gr_ruleset_find(&B->cap_map, A->cap_names[i]) < 0 ) add(out, GR_CH_REMOVED, "capability", A->cap_names[i]);

@@ -23,7 +23,9 @@
 #define EXIT_INPUT 2       /* usage error, unreadable or malformed input */
 
 typedef struct cli_ctx {
-  const char *rules_path;       /* --rules, or NULL for the default */
+  const char *rules_path;       /* the first --rules, or NULL for the default */
+  const char **rules_paths; size_t nrules_paths;   /* every --rules, in order (main's storage) */
+  char **use_paths; size_t nuse_paths;             /* resolved (cli_rule_paths), owned */
   gr_ruleset *rs;
   gr_diags diags;
   /* bundle verification (cli_rules.c) */
@@ -47,6 +49,11 @@ const char *cli_installed_trust(void);
 const char *cli_state_file(void);
 void cli_trust_free(cli_ctx *c);
 const char *cli_default_rules(void);
+/* The stack of rule-set paths in use, base first: every --rules (a name
+** that is no path is an installed bundle, DATADIR/gerules/bundles/NAME),
+** else $GERULES_RULES split at ':', else the installed rule set. */
+size_t cli_rule_paths(cli_ctx *c, const char *const **out);
+const char *cli_installed_bundles(void);
 void cli_print_diags(const gr_diags *d);
 void cli_ctx_free(cli_ctx *c);
 int  cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

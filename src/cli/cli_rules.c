@@ -29,6 +29,39 @@ static int has_entries(const char *dir){
   return n;
 }
 
+const char *cli_installed_bundles(void){
+  return GR_PKGDATADIR "/bundles";
+}
+
+static void use_path(cli_ctx *c, const char *p, size_t l){
+  struct stat st;
+  char *one = gr_xstrndup(p, l);
+  if( stat(one, &st)!=0 && strchr(one, '/')==NULL ){
+    /* not a path: an installed bundle of that name */
+    char *inst = gr_xasprintf("%s/%s", cli_installed_bundles(), one);
+    if( stat(inst, &st)==0 ){ free(one); one = inst; }
+    else free(inst);
+  }
+  c->use_paths = gr_xrealloc(c->use_paths, (c->nuse_paths + 1) * sizeof *c->use_paths);
+  c->use_paths[c->nuse_paths++] = one;
+}
+
+size_t cli_rule_paths(cli_ctx *c, const char *const **out){
+  size_t i;
+  if( c->nuse_paths==0 ){
+    if( c->nrules_paths ){
+      for(i = 0; i < c->nrules_paths; i++) use_path(c, c->rules_paths[i], strlen(c->rules_paths[i]));
+    }else{
+      const char *p = cli_default_rules(), *el;
+      size_t l;
+      while( gr_split_next(&p, ":", &el, &l) ) if( l ) use_path(c, el, l);
+      if( c->nuse_paths==0 ) use_path(c, ".", 1);
+    }
+  }
+  *out = (const char *const *)c->use_paths;
+  return c->nuse_paths;
+}
+
 const char *cli_installed_trust(void){
   return GR_PKGDATADIR "/trust";
 }
@@ -182,4 +215,7 @@ void cli_trust_free(cli_ctx *c){
   free(c->verified);
   c->verified = NULL; c->nverified = 0;
   gr_trust_free(&c->trust);
+  for(i = 0; i < c->nuse_paths; i++) free(c->use_paths[i]);
+  free(c->use_paths);
+  c->use_paths = NULL; c->nuse_paths = 0;
 }

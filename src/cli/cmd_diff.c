@@ -197,9 +197,10 @@ int cmd_diff(cli_ctx *c, int argc, char **argv){
     gr_jw_end_obj(&w);
     gr_out_putc(&o, '\n');
   }else{
-    gr_out_printf(&o, "gerules diff: %s %s (%s) -> %s %s (%s)\n", ra->bundle_name ? ra->bundle_name : "?",
-                  ra->bundle_version ? ra->bundle_version : "", old, rb->bundle_name ? rb->bundle_name : "?",
-                  rb->bundle_version ? rb->bundle_version : "", neu);
+    const gr_layer *ta = ra->nlayers ? &ra->layers[ra->nlayers - 1] : NULL, *tb = rb->nlayers ? &rb->layers[rb->nlayers - 1] : NULL;
+    const char *na = ta && ta->name ? ta->name : ra->bundle_name, *va = ta && ta->name ? ta->version : ra->bundle_version;
+    const char *nb = tb && tb->name ? tb->name : rb->bundle_name, *vb = tb && tb->name ? tb->version : rb->bundle_version;
+    gr_out_printf(&o, "gerules diff: %s %s (%s) -> %s %s (%s)\n", na ? na : "?", va ? va : "", old, nb ? nb : "?", vb ? vb : "", neu);
     gr_out_puts(&o, "declarations:\n");
     changes_text(&o, &decl);
     if( in.graph ){

@@ -122,7 +122,11 @@ int cmd_eval(cli_ctx *c, int argc, char **argv){
   memset(&ro, 0, sizeof ro);
   ro.all_nodes = a.all_nodes;
   ro.provenance = a.provenance;
-  ro.rules_path = c->rules_path ? c->rules_path : cli_default_rules();
+  {
+    const char *const *use;
+    cli_rule_paths(c, &use);
+    ro.rules_path = use[0];
+  }
   ro.graph_path = cfg.graph_file;
   fflush(stdout);
   if( a.output ){

@@ -34,7 +34,12 @@ int cmd_check(cli_ctx *c, int argc, char **argv){
     if( argv[i][0]=='-' && argv[i][1] ){ free(paths); return cli_usage_error("check", "unknown option '%s'", argv[i]); }
     paths[n++] = argv[i];
   }
-  if( n==0 ) paths[n++] = c->rules_path ? c->rules_path : cli_default_rules();
+  if( n==0 ){
+    const char *const *use;
+    size_t k, nu = cli_rule_paths(c, &use);
+    paths = gr_xrealloc(paths, (nu + 1) * sizeof *paths);
+    for(k = 0; k < nu; k++) paths[n++] = use[k];
+  }
   rs = cli_load_paths(c, paths, n);
   if( c->refused || c->trust_failed ){ free(paths); return EXIT_INPUT; }
   if( rs ){                     /* the ONNX mapping rows are rule data too */
@@ -48,10 +53,18 @@ int cmd_check(cli_ctx *c, int argc, char **argv){
     fprintf(stderr, "gerules check: %zu error%s\n", gr_diags_errors(&c->diags), gr_diags_errors(&c->diags)==1 ? "" : "s");
     return EXIT_INPUT;
   }
+  if( rs->nlayers > 1 ){
+    size_t li;
+    for(li = 0; li + 1 < rs->nlayers; li++)
+      printf("%s%s%s + ", rs->layers[li].name ? rs->layers[li].name : "?", rs->layers[li].version ? " " : "",
+             rs->layers[li].version ? rs->layers[li].version : "");
+  }
   printf("%s%s%s: %zu file%s, %zu product line%s, %zu SoC%s, %zu option%s, %zu mode%s, %zu table%s, "
          "%zu slot%s, %zu source%s, %zu rule%s, %zu relation%s: ok",
-         rs->bundle_name ? rs->bundle_name : "rules", rs->bundle_version ? " " : "",
-         rs->bundle_version ? rs->bundle_version : "", rs->nfiles, S(rs->nfiles),
+         rs->nlayers > 1 ? rs->layers[rs->nlayers - 1].name : rs->bundle_name ? rs->bundle_name : "rules",
+         (rs->nlayers > 1 ? rs->layers[rs->nlayers - 1].version : rs->bundle_version) ? " " : "",
+         rs->nlayers > 1 ? (rs->layers[rs->nlayers - 1].version ? rs->layers[rs->nlayers - 1].version : "") : rs->bundle_version ? rs->bundle_version : "",
+         rs->nfiles, S(rs->nfiles),
          rs->nproducts, S(rs->nproducts), rs->nsocs, S(rs->nsocs), rs->noptions, S(rs->noptions),
          rs->nmodes, S(rs->nmodes), rs->ntables, S(rs->ntables), rs->nslots, S(rs->nslots),
          rs->nsources, S(rs->nsources), rs->nrules, S(rs->nrules), rs->nrelations, S(rs->nrelations));

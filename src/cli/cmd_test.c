@@ -252,10 +252,11 @@ int cmd_test(cli_ctx *c, int argc, char **argv){
   if( (rs = cli_load_rules(c))==NULL ){ free(paths); return EXIT_INPUT; }
   {
     /* the rule set's paths, absolute, for the child processes and the default tests/ */
-    const char *p = c->rules_path ? c->rules_path : cli_default_rules();
+    const char *const *use;
+    size_t k, nu = cli_rule_paths(c, &use);
     char rp[PATH_MAX];
-    t.rules = gr_xcalloc(1, sizeof *t.rules);
-    t.rules[t.nrules++] = gr_xstrdup(realpath(p, rp) ? rp : p);
+    t.rules = gr_xcalloc(nu + 1, sizeof *t.rules);
+    for(k = 0; k < nu; k++) t.rules[t.nrules++] = gr_xstrdup(realpath(use[k], rp) ? rp : use[k]);
   }
   if( readlink("/proc/self/exe", t.self, sizeof t.self - 1) <= 0 ){
     fprintf(stderr, "gerules test: error: cannot find this program (/proc/self/exe): %s\n", strerror(errno));

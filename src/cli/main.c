@@ -30,7 +30,8 @@ static const char usage_text[] =
   "  bundle keygen|sign|verify   make signing keys, sign a bundle, verify one\n"
   "\n"
   "global options:\n"
-  "  --rules PATH                use this rule file or directory instead of the installed rules\n"
+  "  --rules PATH                use this rule file or directory instead of the installed rules;\n"
+  "                              repeat it to stack bundles (base first), or name an installed bundle\n"
   "  --trust FILE                trust the keys of this trust store (repeatable; or $GERULES_TRUST):\n"
   "                              then every command refuses a bundle that fails verification\n"
   "  --allow-downgrade           accept a signed bundle older than one accepted before\n"
@@ -81,9 +82,11 @@ void cli_print_diags(const gr_diags *d){
 }
 
 gr_ruleset *cli_load_rules(cli_ctx *c){
-  const char *path = c->rules_path ? c->rules_path : cli_default_rules();
+  const char *const *paths;
+  size_t n;
   if( c->rs ) return c->rs;
-  c->rs = cli_load_paths(c, &path, 1);
+  n = cli_rule_paths(c, &paths);
+  c->rs = cli_load_paths(c, paths, n);
   if( c->rs ){                  /* the ONNX mapping rows are checked with the rest */
     gr_opmap *m = gr_onnx_map_from_rules(c->rs, &c->diags);
     if( m==NULL ){ gr_ruleset_free(c->rs); c->rs = NULL; }
@@ -91,7 +94,7 @@ gr_ruleset *cli_load_rules(cli_ctx *c){
   }
   if( c->rs==NULL && !c->refused && !c->trust_failed ){
     cli_print_diags(&c->diags);
-    fprintf(stderr, "gerules: the rule set %s has errors (run 'gerules check %s')\n", path, path);
+    fprintf(stderr, "gerules: the rule set %s has errors (run 'gerules check %s')\n", paths[n - 1], paths[n - 1]);
   }
   return c->rs;
 }
@@ -106,20 +109,24 @@ void cli_ctx_free(cli_ctx *c){
 int main(int argc, char **argv){
   cli_ctx c;
   /* the arguments of the command, then the --trust paths */
-  char **args = calloc(2 * (size_t)argc + 2, sizeof *args);
+  char **args = calloc(3 * (size_t)argc + 3, sizeof *args);
   int nargs = 0, i, rc;
   const char *cmd = NULL;
   memset(&c, 0, sizeof c);
   gr_diags_init(&c.diags);
   if( args==NULL ) return EXIT_INPUT;
   c.trust_paths = (const char **)(args + argc + 1);
+  c.rules_paths = (const char **)(args + 2 * argc + 2);
   /* global options may come before or after the command */
   for(i = 1; i < argc; i++){
     if( strcmp(argv[i], "--rules")==0 ){
       if( i + 1 >= argc ){ free(args); return cli_usage_error(NULL, "--rules needs a path"); }
-      c.rules_path = argv[++i];
+      i++;
+      if( c.nrules_paths==0 ) c.rules_path = argv[i];
+      c.rules_paths[c.nrules_paths++] = argv[i];
     }else if( strncmp(argv[i], "--rules=", 8)==0 ){
-      c.rules_path = argv[i] + 8;
+      c.rules_paths[c.nrules_paths++] = argv[i] + 8;
+      if( c.nrules_paths==1 ) c.rules_path = argv[i] + 8;
     }else if( strcmp(argv[i], "--trust")==0 || strncmp(argv[i], "--trust=", 8)==0 ){
       if( argv[i][7]==0 && i + 1 >= argc ){ free(args); return cli_usage_error(NULL, "--trust needs a file or directory"); }
       c.trust_paths[c.ntrust_paths++] = argv[i][7] ? argv[i] + 8 : argv[++i];

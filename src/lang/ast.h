@@ -71,8 +71,11 @@ enum gr_item_kind {
   GR_I_DESCRIPTION, GR_I_VERSION, GR_I_CANN, GR_I_CAPS, GR_I_HWVAL, GR_I_KEY, GR_I_ALIAS,
   GR_I_TYPE, GR_I_VALUES, GR_I_VALUES_MODE, GR_I_RANGE, GR_I_PATTERN, GR_I_SEPARATOR,
   GR_I_DEFAULT, GR_I_SUPPORT, GR_I_VALUE_BLOCK, GR_I_DEPRECATED, GR_I_FORMAT, GR_I_SECTION,
-  GR_I_INITIAL, GR_I_ENTRIES, GR_I_ENTRIES_MODE, GR_I_HOOK
+  GR_I_INITIAL, GR_I_ENTRIES, GR_I_ENTRIES_MODE, GR_I_HOOK, GR_I_EXTENDS
 };
+
+/* how a layer's statement changes an earlier layer's declaration (gr_item.mod) */
+enum { GR_MOD_NONE = 0, GR_MOD_OVERRIDE, GR_MOD_EXTEND, GR_MOD_REPLACE };
 
 /* GR_I_SUPPORT flavours (flag) */
 enum { GR_SUP_LIST = 0, GR_SUP_ALL, GR_SUP_ALL_EXCEPT, GR_SUP_NONE };
@@ -104,6 +107,8 @@ typedef struct gr_item {
   gr_loc once_loc;           /* where `once` was written */
   struct gr_item *items;     /* nested items, in source order */
   struct gr_item *next;
+  int mod; gr_loc mod_loc;   /* `override`, `extend` or `replace` before a statement (GR_MOD_*) */
+  int layer;                 /* top-level statements: the bundle layer they come from */
 } gr_item;
 
 /* constructors used by the grammar actions */

@@ -164,7 +164,7 @@ static void bad_item(ck *c, gr_item *it, const char *block){
     "exclusive", "requires", "conflicts", "description", "version", "cann", "caps", "hardware value",
     "key", "alias", "type", "values", "values mode", "range", "pattern", "separator", "default",
     "support statement", "value block", "deprecated", "format", "section", "initial", "entries",
-    "entries mode", "hook" };
+    "entries mode", "hook", "extends" };
   const char *n = it->kind > 0 && it->kind < (int)(sizeof names / sizeof *names) ? names[it->kind] : "item";
   if( it->kind==GR_I_HWVAL ) ck_err(c, it->name_loc, "'%s %lld' is not allowed in %s (a hardware value belongs in a soc block)",
                                  it->name, (long long)it->lo, block);
@@ -179,8 +179,24 @@ static void once_str(ck *c, const char **dst, gr_item *it, const char *what){
 static void do_bundle(ck *c, gr_item *st){
   gr_ruleset *rs = c->rs;
   gr_item *it;
-  if( rs->bundle_name ){
+  if( st->layer==0 && rs->bundle_name ){
     ck_err(c, st->loc, "a rule set has one bundle statement; '%s' is already declared", rs->bundle_name);
+    return;
+  }
+  if( st->layer > 0 ){
+    /* a layer above the base: layers.c took its name, version and range */
+    gr_item *x;
+    const char *v = NULL, *cn = NULL, *d = NULL;
+    for(x = st->items; x; x = x->next){
+      switch( x->kind ){
+        case GR_I_VERSION: once_str(c, &v, x, "the bundle version"); break;
+        case GR_I_CANN: once_str(c, &cn, x, "the CANN range"); break;
+        case GR_I_DESCRIPTION: once_str(c, &d, x, "the bundle description"); break;
+        case GR_I_EXTENDS: break;
+        case GR_I_HOOK: ck_err(c, x->loc, "a hook belongs in the base bundle or is given with --hook"); break;
+        default: bad_item(c, x, "a bundle block");
+      }
+    }
     return;
   }
   rs->bundle_name = ck_keep(rs, st->name);
@@ -194,6 +210,7 @@ static void do_bundle(ck *c, gr_item *st){
       case GR_I_VERSION: once_str(c, &rs->bundle_version, it, "the bundle version"); break;
       case GR_I_CANN: once_str(c, &rs->bundle_cann, it, "the CANN range"); break;
       case GR_I_DESCRIPTION: once_str(c, &rs->bundle_description, it, "the bundle description"); break;
+      case GR_I_EXTENDS: ck_err(c, it->loc, "the base bundle extends nothing (give it first; layers above it say what they extend)"); break;
       case GR_I_HOOK: {
         const char *slash = strrchr(it->loc.file, '/');
         char *path = (it->str[0]=='/' || slash==NULL) ? gr_xstrdup(it->str)
@@ -1267,6 +1284,8 @@ int gr_check_all(gr_ruleset *rs, const ck_sources *src, gr_diags *diags){
   ck c;
   memset(&c, 0, sizeof c);
   c.rs = rs; c.diags = diags; c.src = src;
+  gr_check_layers(&c);
+  if( c.nerr ) return c.nerr;
   check_all(&c);
   return c.nerr;
 }

@@ -39,6 +39,10 @@ typedef struct ck {
   int nvars, maxslots;
 } ck;
 
+/* layers.c: turns the paths into bundle layers and applies the layers'
+** override / extend / replace statements to rs->ast; errors through c. */
+int gr_check_layers(ck *c);
+
 /* Runs every check over rs->ast, filling rs; returns the number of errors. */
 int gr_check_all(gr_ruleset *rs, const ck_sources *src, gr_diags *diags);
 

@@ -68,6 +68,8 @@ loop:
     "entry"       { TOK(GR_TK_ENTRY); }
     "error"       { TOK(GR_TK_ERROR); }
     "except"      { TOK(GR_TK_EXCEPT); }
+    "extend"      { TOK(GR_TK_EXTEND); }
+    "extends"     { TOK(GR_TK_EXTENDS); }
     "exclusive"   { TOK(GR_TK_EXCLUSIVE); }
     "false"       { TOK(GR_TK_FALSE); }
     "for"         { TOK(GR_TK_FOR); }
@@ -93,9 +95,11 @@ loop:
     "option"      { TOK(GR_TK_OPTION); }
     "or"          { TOK(GR_TK_OR); }
     "over"        { TOK(GR_TK_OVER); }
+    "override"    { TOK(GR_TK_OVERRIDE); }
     "pattern"     { TOK(GR_TK_PATTERN); }
     "product"     { TOK(GR_TK_PRODUCT); }
     "range"       { TOK(GR_TK_RANGE); }
+    "replace"     { TOK(GR_TK_REPLACE); }
     "requires"    { TOK(GR_TK_REQUIRES); }
     "rule"        { TOK(GR_TK_RULE); }
     "run_mode"    { TOK(GR_TK_RUN_MODE); }

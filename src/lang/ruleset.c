@@ -42,7 +42,32 @@ const char *gr_option_type_name(int t){
   return t >= 0 && t <= GR_OT_SOC ? names[t] : "?";
 }
 
+size_t gr_ruleset_layer_of(const gr_ruleset *rs, const char *file){
+  size_t i, k;
+  for(i = 0; file && i < rs->nlayers; i++)
+    for(k = rs->layers[i].first_file; k < rs->layers[i].first_file + rs->layers[i].nfiles; k++)
+      if( rs->files[k]==file || strcmp(rs->files[k], file)==0 ) return i;
+  return 0;
+}
+
 const char *gr_ruleset_short_path(const gr_ruleset *rs, const char *file){
+  if( rs->nlayers > 1 && file ){
+    /* a layer's files: relative to the directory holding its root */
+    size_t li = gr_ruleset_layer_of(rs, file), l;
+    const char *root = rs->layers[li].root, *slash;
+    char buf[4096];
+    l = strlen(root);
+    while( l > 1 && root[l-1]=='/' ) l--;
+    if( l >= sizeof buf ) return file;
+    memcpy(buf, root, l); buf[l] = 0;
+    if( li==0 ){
+      if( strncmp(file, buf, l)==0 && file[l]=='/' ) return file + l + 1;
+      return file;
+    }
+    slash = strrchr(buf, '/');
+    if( strncmp(file, buf, l)==0 && file[l]=='/' ) return slash ? file + (slash - buf) + 1 : file;
+    return file;
+  }
   size_t l;
   if( rs->root==NULL || file==NULL ) return file;
   l = strlen(rs->root);
@@ -289,7 +314,18 @@ gr_ruleset *gr_ruleset_load(const char *const *paths, size_t npaths, gr_diags *d
   memset(&ld, 0, sizeof ld);
   ld.rs = rs; ld.diags = diags; ld.tail = &rs->ast;
   gr_map_init(&ld.seen);
-  for(i = 0; i < npaths; i++) load_path(&ld, paths[i]);
+  /* each path's statements and files are marked with the path's index; the
+  ** layer pass (layers.c) turns paths into bundle layers */
+  rs->layers = gr_arena_calloc(&rs->arena, (npaths + 1) * sizeof *rs->layers);
+  for(i = 0; i < npaths; i++){
+    gr_item **from = ld.tail, *it;
+    rs->layers[i].root = gr_arena_strndup(&rs->arena, paths[i], strlen(paths[i]));
+    rs->layers[i].first_file = rs->nfiles;
+    load_path(&ld, paths[i]);
+    rs->layers[i].nfiles = rs->nfiles - rs->layers[i].first_file;
+    for(it = *from; it; it = it->next) it->layer = (int)i;
+  }
+  rs->nlayers = npaths;
   if( npaths==1 ){
     struct stat st;
     if( stat(paths[0], &st)==0 && S_ISDIR(st.st_mode) ){

@@ -207,7 +207,19 @@ typedef struct gr_relation {
 ** placeholder); the list nodes live in the arena. */
 typedef struct gr_owned_expr { gr_expr *e; struct gr_owned_expr *next; } gr_owned_expr;
 
+/* One bundle of a stack of layers (base, vendor, site): every path given to
+** gr_ruleset_load that holds a bundle statement starts a new layer. */
+typedef struct gr_layer {
+  const char *name, *version, *cann;
+  const char *root;         /* the path given for it (directory or file) */
+  size_t first_file, nfiles;   /* its files in rs->files */
+  gr_loc loc;               /* its bundle statement */
+} gr_layer;
+
 typedef struct gr_ruleset {
+  /* the stack of bundles, base first (one layer without a bundle statement
+  ** when none is declared); bundle_* are the base layer's */
+  gr_layer *layers; size_t nlayers;
   /* bundle metadata */
   const char *bundle_name, *bundle_version, *bundle_cann, *bundle_description;
   const char **hook_files; size_t nhook_files;   /* `hook "x.lua";` in the bundle, resolved paths */
@@ -242,8 +254,12 @@ typedef struct gr_ruleset {
 gr_ruleset *gr_ruleset_load(const char *const *paths, size_t npaths, gr_diags *diags);
 void gr_ruleset_free(gr_ruleset *rs);
 
-/* A rule file's name relative to the rule-set directory (for reports). */
+/* A rule file's name relative to the rule-set directory (for reports); a
+** file of a layer above the base is named relative to the directory holding
+** that layer's directory ("acme/acme.rules"). */
 const char *gr_ruleset_short_path(const gr_ruleset *rs, const char *file);
+/* The layer a rule file belongs to (0 when unknown), and "name version". */
+size_t gr_ruleset_layer_of(const gr_ruleset *rs, const char *file);
 
 /* Lookups (NULL / -1 when absent). */
 int  gr_ruleset_find(const gr_map *m, const char *name);

@@ -343,6 +343,19 @@ void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro){
   gr_jw_key(&w, "bundle"); gr_jw_str(&w, rs->bundle_name);
   gr_jw_key(&w, "version"); gr_jw_str(&w, rs->bundle_version);
   gr_jw_key(&w, "path"); gr_jw_str(&w, ro->rules_path);
+  if( rs->nlayers > 1 ){
+    size_t li;
+    gr_jw_key(&w, "stack");
+    gr_jw_arr(&w);
+    for(li = 0; li < rs->nlayers; li++){
+      gr_jw_obj(&w);
+      gr_jw_key(&w, "bundle"); gr_jw_str(&w, rs->layers[li].name);
+      gr_jw_key(&w, "version"); gr_jw_str(&w, rs->layers[li].version);
+      gr_jw_key(&w, "path"); gr_jw_str(&w, rs->layers[li].root);
+      gr_jw_end_obj(&w);
+    }
+    gr_jw_end_arr(&w);
+  }
   gr_jw_end_obj(&w);
   gr_jw_key(&w, "chip"); gr_jw_obj(&w);
   gr_jw_key(&w, "soc"); gr_jw_str(&w, r->soc_name);
@@ -418,6 +431,16 @@ void gr_report_text(gr_out *o, gr_result *r, const gr_result *baseline, const gr
   gr_buf b;
   size_t i, s, nslots = rs->nslots;
   gr_buf_init(&b);
+  if( rs->nlayers > 1 ){
+    /* the whole stack, base first */
+    size_t li;
+    gr_out_printf(o, "gerules %s: rules", PACKAGE_VERSION);
+    for(li = 0; li < rs->nlayers; li++){
+      const gr_layer *L = &rs->layers[li];
+      gr_out_printf(o, "%s %s%s%s (%s)", li ? " +" : "", L->name ? L->name : "?", L->version ? " " : "", L->version ? L->version : "", L->root);
+    }
+    gr_out_putc(o, '\n');
+  }else
   gr_out_printf(o, "gerules %s: rules %s%s%s (%s)\n", PACKAGE_VERSION, rs->bundle_name ? rs->bundle_name : "?",
                 rs->bundle_version ? " " : "", rs->bundle_version ? rs->bundle_version : "", ro->rules_path);
   gr_out_printf(o, "chip:  %s, %s (%s), run mode %s\n", r->soc_name, rs->products[r->product].title,
@@ -532,11 +555,11 @@ void gr_explain_walk(gr_result *r, uint32_t node, void (*fn)(void *ud, const gr_
   const gr_node *nd = &gr_graph_nodes(g)[node];
   size_t s, k, b, nslots = rs->nslots;
   gr_env env;
-  gr_buf reason, failed, rule;
+  gr_buf reason, failed, rule, bundle;
   gr_explain_row row;
   gr_buf_init(&reason);
   gr_buf_init(&failed);
-  gr_buf_init(&rule);
+  gr_buf_init(&rule); gr_buf_init(&bundle);
   gr_env_init(&env, r);
   env.node = node;
   env.type_name = gr_graph_type_name(g, nd->type);
@@ -583,6 +606,13 @@ void gr_explain_walk(gr_result *r, uint32_t node, void (*fn)(void *ud, const gr_
         rule.n = 0;
         gr_buf_printf(&rule, "%s:%u", gr_ruleset_short_path(rs, br->loc.file), br->loc.line);
         row.rule = gr_buf_cstr(&rule);
+        if( rs->nlayers > 1 ){
+          /* a stack: which bundle wrote the branch */
+          const gr_layer *L = &rs->layers[gr_ruleset_layer_of(rs, br->loc.file)];
+          bundle.n = 0;
+          gr_buf_printf(&bundle, "%s%s%s", L->name ? L->name : "?", L->version ? " " : "", L->version ? L->version : "");
+          row.bundle = gr_buf_cstr(&bundle);
+        }
         fn(ud, &row);
       }
     }
@@ -607,7 +637,7 @@ void gr_explain_walk(gr_result *r, uint32_t node, void (*fn)(void *ud, const gr_
   }
   gr_buf_free(&reason);
   gr_buf_free(&failed);
-  gr_buf_free(&rule);
+  gr_buf_free(&rule); gr_buf_free(&bundle);
 }
 
 typedef struct explain_out {
@@ -634,6 +664,7 @@ static void explain_json_row(explain_out *x, const gr_explain_row *row){
     gr_jw_key(w, "place"); gr_jw_int(w, (int64_t)row->place);
     gr_jw_key(w, "branch"); gr_jw_int(w, (int64_t)row->branch);
     gr_jw_key(w, "rule"); gr_jw_str(w, row->rule);
+    if( row->bundle ){ gr_jw_key(w, "bundle"); gr_jw_str(w, row->bundle); }
     gr_jw_key(w, "status"); gr_jw_str(w, row->status);
     gr_jw_key(w, "value"); gr_jw_str(w, row->value);
     x->tmp.n = 0;
@@ -685,7 +716,7 @@ static void explain_text_row(explain_out *x, const gr_explain_row *row){
     }else{
       gr_out_printf(o, " %s is null here", row->failed ? row->failed : "");
     }
-    gr_out_printf(o, "   [%s]\n", row->rule);
+    gr_out_printf(o, "   [%s%s%s]\n", row->rule, row->bundle ? ", bundle " : "", row->bundle ? row->bundle : "");
     if( row->reason ){ gr_out_puts(o, "       because "); gr_out_text(o, row->reason, 0, 0); gr_out_putc(o, '\n'); }
     break;
   case GR_XR_HOOK:

@@ -43,6 +43,7 @@ typedef struct gr_explain_row {
   const char *replaced;       /* HOOK: what the cascade had decided */
   const gr_origin *input;     /* CAND: the user input behind the value, or NULL */
   const char *rule;           /* CAND: "file:line" of the branch; HOOK: of the hook call */
+  const char *bundle;         /* CAND in a stack of bundles: "name version" of the branch's bundle, else NULL */
   const char *reason;         /* rendered `because` (CAND) or the hook's reason, or NULL */
   const char *failed;         /* CAND: the false conjunct, or the value expression that was null */
 } gr_explain_row;

@@ -20,7 +20,7 @@
 #include <string.h>
 #include "tiling/tiling.h"
 
-#define MAX_TILES ((size_t)1 << 20)      /* tiles a plan may enumerate */
+#define MAX_TILES GR_TMAX_TILES
 #define MAX_CELLS ((uint64_t)1 << 25)    /* cells of the coverage grid */
 
 /* ------------------------------------------------------------------ names */
@@ -100,18 +100,40 @@ int gr_tdiags_has(const gr_diags *d, int check){
 
 /* ------------------------------------------------------------------ small helpers */
 
-static int64_t ceil_div(int64_t a, int64_t b){ return b > 0 ? (a + b - 1) / b : 0; }
-static int64_t align_up(int64_t a, int64_t b){ return b > 0 ? ceil_div(a, b) * b : a; }
+/* Checked arithmetic. Sizes saturate instead of wrapping: INT64_MAX (or
+** UINT64_MAX) never fits a memory and is above every limit, so a saturated
+** value is refused by the next comparison, and no operation is undefined. */
+static int64_t sat_mul(int64_t a, int64_t b){
+  int64_t r;
+  if( a < 0 || b < 0 ) return -1;
+  return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+static int64_t sat_add(int64_t a, int64_t b){
+  int64_t r;
+  return __builtin_add_overflow(a, b, &r) ? (a > 0 ? INT64_MAX : INT64_MIN) : r;
+}
+static uint64_t usat_mul(uint64_t a, uint64_t b){
+  uint64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+static uint64_t usat_add(uint64_t a, uint64_t b){
+  uint64_t r;
+  return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+/* for a >= 0, b > 0; 0 otherwise (never overflows) */
+static int64_t ceil_div(int64_t a, int64_t b){ return b > 0 && a > 0 ? a / b + (a % b != 0) : 0; }
+static int64_t align_up(int64_t a, int64_t b){ return b > 0 ? sat_mul(ceil_div(a, b), b) : a; }
+static uint64_t ualign_up(uint64_t a, uint64_t b){ return b > 0 ? usat_mul(a / b + (a % b != 0), b) : a; }
 static int64_t min64(int64_t a, int64_t b){ return a < b ? a : b; }
 static int64_t max64(int64_t a, int64_t b){ return a > b ? a : b; }
 
+/* the product of dims: -1 when one is negative, INT64_MAX when it overflows */
 static int64_t volume(const int64_t *d, uint32_t n){
   int64_t v = 1;
   uint32_t i;
   for(i = 0; i < n; i++){
-    if( d[i] <= 0 ) return d[i] < 0 ? -1 : 0;
-    if( v > INT64_MAX / d[i] ) return -1;
-    v *= d[i];
+    if( d[i] < 0 ) return -1;
+    v = sat_mul(v, d[i]);
   }
   return v;
 }
@@ -391,6 +413,77 @@ static int static_dims(const int64_t *d, uint32_t nd, const char *what, gr_diags
   return 0;
 }
 
+/* ---- what a plan may describe ---- */
+
+static int over_limit(int64_t v){ return v < 0 || v > GR_TMAX_ELEMS; }
+
+/* v: the offending count (INT64_MAX when its computation overflowed) */
+static int limit_err(gr_diags *notes, const char *what, int64_t v){
+  if( v < 0 ) gr_tnote(notes, GR_SEV_ERROR, GR_TC_LIMIT, "%s is negative", what);
+  else if( v==INT64_MAX ) gr_tnote(notes, GR_SEV_ERROR, GR_TC_LIMIT, "%s is 2^63 or more (the product overflows 64 bits); a plan describes at most %lld (2^48) elements",
+                                 what, (long long)GR_TMAX_ELEMS);
+  else gr_tnote(notes, GR_SEV_ERROR, GR_TC_LIMIT, "%s is %lld; a plan describes at most %lld (2^48) elements",
+                what, (long long)v, (long long)GR_TMAX_ELEMS);
+  return -1;
+}
+
+/* a single dim (its value is exact, not a saturated product) */
+static int limit_dim(gr_diags *notes, const char *what, int64_t v){
+  if( v < 0 ) gr_tnote(notes, GR_SEV_ERROR, GR_TC_LIMIT, "%s is negative", what);
+  else gr_tnote(notes, GR_SEV_ERROR, GR_TC_LIMIT, "%s is %lld; a plan describes at most %lld (2^48) elements", what, (long long)v, (long long)GR_TMAX_ELEMS);
+  return -1;
+}
+
+/* Every dim and every tensor of a spec within GR_TMAX_ELEMS; -1 with a
+** "limit" error otherwise. After this, products of two values of a spec fit
+** 96 bits, and are computed saturating where they could pass 63. */
+static int spec_limits(const gr_tspec *s, gr_diags *notes){
+  uint32_t i, d;
+  if( s->ndim > GR_TMAXDIM ){
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_LIMIT, "the output has %u dims, more than %d", s->ndim, GR_TMAXDIM);
+    return -1;
+  }
+  for(d = 0; d < s->ndim; d++) if( over_limit(s->out[d]) ) return limit_dim(notes, "a dim of the output", s->out[d]);
+  if( over_limit(volume(s->out, s->ndim)) ) return limit_err(notes, "the output's element count", volume(s->out, s->ndim));
+  switch( s->strategy ){
+    case GR_TS_ELEMENTWISE:
+      for(i = 0; i < s->nin && i < GR_TMAXIN; i++){
+        if( s->in_ndim[i] > GR_TMAXDIM ){
+          gr_tnote(notes, GR_SEV_ERROR, GR_TC_LIMIT, "input %u has %u dims, more than %d", i, s->in_ndim[i], GR_TMAXDIM);
+          return -1;
+        }
+        if( over_limit(volume(s->in[i], s->in_ndim[i])) ) return limit_err(notes, "an input's element count", volume(s->in[i], s->in_ndim[i]));
+      }
+      break;
+    case GR_TS_REDUCE_LAST:
+      if( over_limit(s->rows) || over_limit(s->cols) || over_limit(sat_mul(s->rows, s->cols)) )
+        return limit_err(notes, "the input's rows x cols", s->rows < 0 || s->cols < 0 ? -1 : sat_mul(s->rows, s->cols));
+      break;
+    case GR_TS_MATMUL: {
+      const int64_t v[6] = { s->batch, s->m, s->n, s->k, s->batch_a, s->batch_b };
+      for(i = 0; i < 6; i++) if( over_limit(v[i]) ) return limit_dim(notes, "a dim of batch x M x N x K", v[i]);
+      if( over_limit(sat_mul(sat_mul(s->batch, s->m), s->n)) ) return limit_err(notes, "the output's batch x M x N", sat_mul(sat_mul(s->batch, s->m), s->n));
+      if( over_limit(sat_mul(sat_mul(s->batch_a, s->m), s->k)) ) return limit_err(notes, "input a's batch x M x K", sat_mul(sat_mul(s->batch_a, s->m), s->k));
+      if( over_limit(sat_mul(sat_mul(s->batch_b, s->k), s->n)) ) return limit_err(notes, "input b's batch x K x N", sat_mul(sat_mul(s->batch_b, s->k), s->n));
+      break;
+    }
+    case GR_TS_ATTENTION: {
+      const int64_t v[6] = { s->b, s->heads, s->kv_heads, s->sq, s->skv, s->d };
+      int64_t q, k;
+      for(i = 0; i < 6; i++) if( over_limit(v[i]) ) return limit_dim(notes, "a dim of B x heads x S x D", v[i]);
+      q = sat_mul(sat_mul(sat_mul(s->b, s->heads), s->sq), s->d);
+      k = sat_mul(sat_mul(sat_mul(s->b, s->kv_heads), s->skv), s->d);
+      if( over_limit(q) ) return limit_err(notes, "the query's element count", q);
+      if( over_limit(k) ) return limit_err(notes, "the key's element count", k);
+      break;
+    }
+    default: break;
+  }
+  return 0;
+}
+
+int gr_tspec_check(const gr_tspec *s, gr_diags *notes){ return spec_limits(s, notes); }
+
 static const gr_attr *node_attr(const gr_graph *g, const gr_node *n, const char *key){
   return key ? gr_graph_attr(g, n, key) : NULL;
 }
@@ -567,8 +660,10 @@ static int spec_matmul(const gr_tiling_rules *tr, const gr_graph *g, const gr_no
   }
   lead_a = volume(a, na - 2);
   lead_b = volume(b, nb - 2);
+  if( lead_a < 0 || lead_b < 0 || over_limit(lead_a) || over_limit(lead_b) )
+    return limit_err(notes, "the batch (the product of the leading dims)", lead_a < 0 || lead_b < 0 ? -1 : max64(lead_a, lead_b));
   if( nb==2 && !s->trans_a ){          /* fold x1's leading dims into M */
-    s->m *= lead_a;
+    s->m = sat_mul(s->m, lead_a);
     s->batch = s->batch_a = s->batch_b = 1;
   }else{
     if( nb > 2 && na > 2 && lead_a != lead_b && lead_a != 1 && lead_b != 1 ){
@@ -579,6 +674,11 @@ static int spec_matmul(const gr_tiling_rules *tr, const gr_graph *g, const gr_no
     s->batch_b = lead_b;
     s->batch = max64(lead_a, lead_b);
   }
+  if( over_limit(s->m) ) return limit_err(notes, "M", s->m);
+  if( over_limit(s->n) ) return limit_dim(notes, "N", s->n);
+  if( over_limit(s->k) ) return limit_dim(notes, "the inner dim K", s->k);
+  if( over_limit(sat_mul(sat_mul(s->batch, s->m), s->n)) )
+    return limit_err(notes, "the output (batch x M x N)", sat_mul(sat_mul(s->batch, s->m), s->n));
   if( volume(c, nc) != s->batch * s->m * s->n ){
     gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "output %s does not hold batch x M x N = %lld x %lld x %lld elements",
                   dims_str(c, nc), (long long)s->batch, (long long)s->m, (long long)s->n);
@@ -644,7 +744,7 @@ static int spec_attention(const gr_tiling_rules *tr, const gr_graph *g, const gr
       return -1;
     }
     s->b = q[0]; s->sq = q[1]; s->d = q[2] / s->heads; s->skv = k[1];
-    if( k[0] != s->b || k[2] != s->kv_heads * s->d || v[0] != s->b || v[1] != s->skv || v[2] != k[2] ) goto bad_kv;
+    if( k[0] != s->b || k[2] != sat_mul(s->kv_heads, s->d) || v[0] != s->b || v[1] != s->skv || v[2] != k[2] ) goto bad_kv;
   }else{
     int bn = s->layout==GR_LAYOUT_BNSD;
     if( nq != 4 || nk != 4 || nv != 4 ) goto bad_rank;
@@ -655,6 +755,8 @@ static int spec_attention(const gr_tiling_rules *tr, const gr_graph *g, const gr
     }
     if( k[0] != s->b || (bn ? k[1] : k[2]) != s->kv_heads || k[3] != s->d || memcmp(k, v, 4 * sizeof *k) ) goto bad_kv;
   }
+  if( over_limit(sat_mul(sat_mul(sat_mul(s->b, s->heads), s->sq), s->d)) )
+    return limit_err(notes, "the query's element count", sat_mul(sat_mul(sat_mul(s->b, s->heads), s->sq), s->d));
   if( volume(o, no) != s->b * s->heads * s->sq * s->d ){
     gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "output %s does not have the query's %lld elements", dims_str(o, no),
                   (long long)(s->b * s->heads * s->sq * s->d));
@@ -693,7 +795,8 @@ int gr_tiling_spec_custom(const gr_tiling_rules *tr, const gr_graph *g, uint32_t
   spec->ndim = nd;
   memcpy(spec->out, d, nd * sizeof *d);
   spec->fout = (uint8_t)tensor_fmt(tr, g, &t[n->n_in_desc], "output 0", notes);
-  return notes->count[GR_SEV_ERROR] > before ? -1 : 0;
+  if( notes->count[GR_SEV_ERROR] > before ) return -1;
+  return spec_limits(spec, notes);
 }
 
 int gr_tiling_spec(const gr_tiling_rules *tr, const gr_graph *g, uint32_t node,
@@ -721,6 +824,7 @@ int gr_tiling_spec(const gr_tiling_rules *tr, const gr_graph *g, uint32_t node,
     default:
       rc = gr_tiling_spec_custom(tr, g, node, spec, notes);
   }
+  if( rc==0 ) rc = spec_limits(spec, notes);
   if( rc==0 && spec->kernel != GR_K_NONE && gr_tkernel_arity(spec->kernel) && params->strategy==GR_TS_ELEMENTWISE
       && (uint32_t)gr_tkernel_arity(spec->kernel) != spec->nin ){
     gr_tnote(notes, GR_SEV_ERROR, GR_TC_RULES, "kernel %s takes %d input%s but the node has %u", gr_tkernel_name(spec->kernel),
@@ -757,10 +861,15 @@ static void lay_add(lay *l, const char *name, int level, uint64_t bytes, int cop
   }
   b->level = (uint8_t)level;
   b->copies = (uint8_t)copies;
-  b->bytes = (uint64_t)align_up((int64_t)bytes, align);
+  b->bytes = ualign_up(bytes, align);
   b->offset = l->used[level];
-  l->used[level] += b->bytes * (uint64_t)copies;
+  l->used[level] = usat_add(l->used[level], usat_mul(b->bytes, (uint64_t)copies));
+  if( b->bytes==UINT64_MAX || l->used[level]==UINT64_MAX ) l->fail = 1;    /* sizes beyond 64 bits */
 }
+
+/* products of tile dims and element widths, saturating (a saturated size fails the layout) */
+#define M2(a, b) usat_mul((uint64_t)(a), (uint64_t)(b))
+#define M3(a, b, c) usat_mul(M2(a, b), (uint64_t)(c))
 
 int gr_tiling_layout(const gr_tspec *s, const gr_tparams *p, const int64_t *tile, const int64_t *inner,
                      gr_tbuf *buf, size_t *nbuf, uint64_t *used){
@@ -772,78 +881,81 @@ int gr_tiling_layout(const gr_tspec *s, const gr_tparams *p, const int64_t *tile
   uint32_t tnd = s->strategy==GR_TS_ELEMENTWISE ? 1 : s->strategy==GR_TS_REDUCE_LAST ? 2
                : s->strategy==GR_TS_MATMUL ? 3 : s->strategy==GR_TS_ATTENTION ? 4 : s->ndim;
   memset(used, 0, GR_MEM_N * sizeof *used);
+  *nbuf = 0;
   for(i = 0; i < tnd && i < GR_TMAXDIM; i++) if( tile[i] <= 0 ) return -1;
   switch( s->strategy ){
     case GR_TS_ELEMENTWISE: {
       uint64_t te = (uint64_t)tile[0];
       for(i = 0; i < s->nin; i++){
         numbered(nm, sizeof nm, "in", i);
-        lay_add(&l, nm, GR_MEM_UB, te * (uint64_t)gr_tfmt_bytes(s->fin[i]), db, al);
+        lay_add(&l, nm, GR_MEM_UB, M2(te, gr_tfmt_bytes(s->fin[i])), db, al);
       }
-      lay_add(&l, "out", GR_MEM_UB, te * (uint64_t)gr_tfmt_bytes(s->fout), db, al);
+      lay_add(&l, "out", GR_MEM_UB, M2(te, gr_tfmt_bytes(s->fout)), db, al);
       for(i = 0; i < p->tmp_buffers; i++){
         numbered(nm, sizeof nm, "tmp", i);
-        lay_add(&l, nm, GR_MEM_UB, te * p->tmp_elem_bytes, 1, al);
+        lay_add(&l, nm, GR_MEM_UB, M2(te, p->tmp_elem_bytes), 1, al);
       }
       break;
     }
     case GR_TS_REDUCE_LAST: {
       uint64_t rt = (uint64_t)tile[0], dc = (uint64_t)tile[1];
-      lay_add(&l, "x", GR_MEM_UB, rt * (uint64_t)align_up((int64_t)dc * gr_tfmt_bytes(s->fin[0]), al), db, al);
-      lay_add(&l, "y", GR_MEM_UB, rt * (uint64_t)align_up((int64_t)dc * gr_tfmt_bytes(s->fout), al), db, al);
+      lay_add(&l, "x", GR_MEM_UB, M2(rt, ualign_up(M2(dc, gr_tfmt_bytes(s->fin[0])), al)), db, al);
+      lay_add(&l, "y", GR_MEM_UB, M2(rt, ualign_up(M2(dc, gr_tfmt_bytes(s->fout)), al)), db, al);
       for(i = 0; i < p->tmp_buffers; i++){
         numbered(nm, sizeof nm, "tmp", i);
-        lay_add(&l, nm, GR_MEM_UB, rt * (uint64_t)align_up((int64_t)dc * p->tmp_elem_bytes, al), 1, al);
+        lay_add(&l, nm, GR_MEM_UB, M2(rt, ualign_up(M2(dc, p->tmp_elem_bytes), al)), 1, al);
       }
       for(i = 0; i < s->nres; i++){
         numbered(nm, sizeof nm, "res", i);
-        lay_add(&l, nm, GR_MEM_UB, dc * (uint64_t)gr_tfmt_bytes(s->fres[i]), 1, al);
+        lay_add(&l, nm, GR_MEM_UB, M2(dc, gr_tfmt_bytes(s->fres[i])), 1, al);
       }
       for(i = 0; i < s->nstat; i++){
         numbered(nm, sizeof nm, "stat", i);
-        lay_add(&l, nm, GR_MEM_UB, rt * (uint64_t)gr_tfmt_bytes(s->fstat[i]), 1, al);
+        lay_add(&l, nm, GR_MEM_UB, M2(rt, gr_tfmt_bytes(s->fstat[i])), 1, al);
       }
-      lay_add(&l, "acc", GR_MEM_UB, rt * 8, 1, al);    /* two FP32 running values per row */
+      lay_add(&l, "acc", GR_MEM_UB, M2(rt, 8), 1, al);    /* two FP32 running values per row */
       break;
     }
     case GR_TS_MATMUL: {
-      uint64_t bm = (uint64_t)tile[1], bn = (uint64_t)tile[2], bk = (uint64_t)inner[0], bk1 = (uint64_t)inner[1];
-      uint64_t ea = (uint64_t)gr_tfmt_bytes(s->fin[0]), eb = (uint64_t)gr_tfmt_bytes(s->fin[1]);
-      if( bk==0 || bk1==0 || bk1 % bk ) return -1;
-      lay_add(&l, "a1", GR_MEM_L1, bm * bk1 * ea, db, al);
-      lay_add(&l, "b1", GR_MEM_L1, bk1 * bn * eb, db, al);
-      lay_add(&l, "a0", GR_MEM_L0A, bm * bk * ea, db, al);
-      lay_add(&l, "b0", GR_MEM_L0B, bk * bn * eb, db, al);
-      lay_add(&l, "c0", GR_MEM_L0C, bm * bn * p->acc_bytes, p->l0c_double_buffer ? 2 : 1, al);
-      if( p->ub_out ) lay_add(&l, "c", GR_MEM_UB, bm * bn * (uint64_t)gr_tfmt_bytes(s->fout), db, al);
+      uint64_t bm = (uint64_t)tile[1], bn = (uint64_t)tile[2];
+      uint64_t ea = (uint64_t)gr_tfmt_bytes(s->fin[0]), eb = (uint64_t)gr_tfmt_bytes(s->fin[1]), bk, bk1;
+      if( inner[0] <= 0 || inner[1] <= 0 || inner[1] % inner[0] ) return -1;
+      bk = (uint64_t)inner[0]; bk1 = (uint64_t)inner[1];
+      lay_add(&l, "a1", GR_MEM_L1, M3(bm, bk1, ea), db, al);
+      lay_add(&l, "b1", GR_MEM_L1, M3(bk1, bn, eb), db, al);
+      lay_add(&l, "a0", GR_MEM_L0A, M3(bm, bk, ea), db, al);
+      lay_add(&l, "b0", GR_MEM_L0B, M3(bk, bn, eb), db, al);
+      lay_add(&l, "c0", GR_MEM_L0C, M3(bm, bn, p->acc_bytes), p->l0c_double_buffer ? 2 : 1, al);
+      if( p->ub_out ) lay_add(&l, "c", GR_MEM_UB, M3(bm, bn, gr_tfmt_bytes(s->fout)), db, al);
       break;
     }
     case GR_TS_ATTENTION: {
-      uint64_t sq = (uint64_t)tile[2], dp = (uint64_t)align_up(tile[3], p->unit ? p->unit : 1), skv = (uint64_t)inner[0];
+      uint64_t sq = (uint64_t)tile[2], dp = (uint64_t)align_up(tile[3], p->unit ? p->unit : 1), skv;
       uint64_t eq = (uint64_t)gr_tfmt_bytes(s->fin[0]), ek = (uint64_t)gr_tfmt_bytes(s->fin[1]);
       uint64_t ev = (uint64_t)gr_tfmt_bytes(s->fin[2]), eo = (uint64_t)gr_tfmt_bytes(s->fout);
-      uint64_t ekv = ek > ev ? ek : ev;
-      if( skv==0 ) return -1;
-      lay_add(&l, "q1", GR_MEM_L1, sq * dp * eq, 1, al);
-      lay_add(&l, "k1", GR_MEM_L1, skv * dp * ek, db, al);
-      lay_add(&l, "v1", GR_MEM_L1, skv * dp * ev, db, al);
-      lay_add(&l, "a0", GR_MEM_L0A, (sq * dp > sq * skv ? sq * dp : sq * skv) * eq, db, al);
-      lay_add(&l, "b0", GR_MEM_L0B, skv * dp * ekv, db, al);
-      lay_add(&l, "c0", GR_MEM_L0C, (sq * skv > sq * dp ? sq * skv : sq * dp) * p->acc_bytes, 1, al);
-      lay_add(&l, "s", GR_MEM_UB, sq * skv * p->acc_bytes, 1, al);
-      lay_add(&l, "p", GR_MEM_UB, sq * skv * eq, 1, al);
-      lay_add(&l, "acc", GR_MEM_UB, sq * dp * p->acc_bytes, 1, al);
-      lay_add(&l, "ml", GR_MEM_UB, sq * 2 * p->acc_bytes, 1, al);
-      lay_add(&l, "o", GR_MEM_UB, sq * dp * eo, db, al);
+      uint64_t ekv = ek > ev ? ek : ev, sqdp, sqkv;
+      if( inner[0] <= 0 ) return -1;
+      skv = (uint64_t)inner[0];
+      sqdp = M2(sq, dp); sqkv = M2(sq, skv);
+      lay_add(&l, "q1", GR_MEM_L1, M2(sqdp, eq), 1, al);
+      lay_add(&l, "k1", GR_MEM_L1, M3(skv, dp, ek), db, al);
+      lay_add(&l, "v1", GR_MEM_L1, M3(skv, dp, ev), db, al);
+      lay_add(&l, "a0", GR_MEM_L0A, M2(sqdp > sqkv ? sqdp : sqkv, eq), db, al);
+      lay_add(&l, "b0", GR_MEM_L0B, M3(skv, dp, ekv), db, al);
+      lay_add(&l, "c0", GR_MEM_L0C, M2(sqkv > sqdp ? sqkv : sqdp, p->acc_bytes), 1, al);
+      lay_add(&l, "s", GR_MEM_UB, M2(sqkv, p->acc_bytes), 1, al);
+      lay_add(&l, "p", GR_MEM_UB, M2(sqkv, eq), 1, al);
+      lay_add(&l, "acc", GR_MEM_UB, M2(sqdp, p->acc_bytes), 1, al);
+      lay_add(&l, "ml", GR_MEM_UB, M3(sq, 2, p->acc_bytes), 1, al);
+      lay_add(&l, "o", GR_MEM_UB, M2(sqdp, eo), db, al);
       break;
     }
     case GR_TS_CUSTOM: {
       int64_t v = volume(tile, s->ndim);
-      char b[16];
-      if( v <= 0 ) return -1;
+      if( v <= 0 || v==INT64_MAX ) return -1;
       for(i = 0; i < p->buffers && i < GR_TMAXBUF; i++){
-        snprintf(b, sizeof b, "buf%u", (unsigned)(uint8_t)i);
-        lay_add(&l, b, GR_MEM_UB, (uint64_t)v * (uint64_t)gr_tfmt_bytes(s->fout), db, al);
+        numbered(nm, sizeof nm, "buf", i);
+        lay_add(&l, nm, GR_MEM_UB, M2(v, gr_tfmt_bytes(s->fout)), db, al);
       }
       break;
     }
@@ -853,16 +965,17 @@ int gr_tiling_layout(const gr_tspec *s, const gr_tparams *p, const int64_t *tile
   *nbuf = l.n;
   return l.fail ? -1 : 0;
 }
-
-static int fits(const uint64_t *used, const gr_tchip *chip){
-  int i;
-  for(i = 0; i < GR_MEM_N; i++) if( used[i] > chip->cap[i] ) return 0;
-  return 1;
-}
+#undef M2
+#undef M3
 
 /* ------------------------------------------------------------------ plan building */
 
-typedef struct tb { gr_tplan *p; size_t cap; int over; } tb;
+typedef struct tb {
+  gr_tplan *p;
+  size_t cap;
+  int over;                   /* more tiles than a plan may enumerate */
+  uint64_t need;              /* ... how many */
+} tb;
 
 static void tb_add(tb *t, const int64_t *off, const int64_t *len, uint32_t core){
   gr_tplan *p = t->p;
@@ -876,6 +989,58 @@ static void tb_add(tb *t, const int64_t *off, const int64_t *len, uint32_t core)
   memcpy(p->off + p->ntiles * p->ndim, off, p->ndim * sizeof *off);
   memcpy(p->len + p->ntiles * p->ndim, len, p->ndim * sizeof *len);
   p->core[p->ntiles++] = core;
+}
+
+/* Tiles are counted before they are enumerated: a plan that would need more
+** than MAX_TILES is refused at once (no loop runs over a huge count). */
+static int tb_count(tb *t, uint64_t n){
+  if( n <= MAX_TILES ) return 0;
+  t->over = 1;
+  t->need = n;
+  return -1;
+}
+
+/* The balance the validator asks for: every core of block_dim has a tile,
+** and the busiest and the least busy core differ by at most the largest tile.
+** The strategies assign tiles the way kernels do (contiguous runs per core,
+** or round robin); when that leaves the cores further apart (a short last
+** run, tails piling up on a few cores), the tiles are reassigned in order by
+** list scheduling: each to the least loaded core so far, the lowest on ties.
+** That keeps the spread within the largest tile at every step (a tile lands
+** on the least loaded core, so the new maximum is at most the old minimum
+** plus one tile), and with at least block_dim tiles no core is idle, so a
+** planned plan never fails its own balance check. */
+static void rebalance(gr_tplan *p){
+  uint64_t *load, maxl = 0, minl = UINT64_MAX, maxvol = 0;
+  size_t *ntl, t;
+  uint32_t c, d, idle = 0;
+  if( p->block_dim==0 || p->ntiles==0 ) return;
+  load = gr_xcalloc(p->block_dim, sizeof *load);
+  ntl = gr_xcalloc(p->block_dim, sizeof *ntl);
+  for(t = 0; t < p->ntiles; t++){
+    uint64_t v = 1;
+    for(d = 0; d < p->ndim; d++) v = usat_mul(v, (uint64_t)p->len[t * p->ndim + d]);
+    if( v > maxvol ) maxvol = v;
+    if( p->core[t] < p->block_dim ){ load[p->core[t]] = usat_add(load[p->core[t]], v); ntl[p->core[t]]++; }
+  }
+  for(c = 0; c < p->block_dim; c++){
+    if( ntl[c]==0 ) idle++;
+    if( load[c] > maxl ) maxl = load[c];
+    if( load[c] < minl ) minl = load[c];
+  }
+  if( idle || maxl > usat_add(minl, maxvol) ){
+    memset(load, 0, p->block_dim * sizeof *load);
+    for(t = 0; t < p->ntiles; t++){
+      uint64_t v = 1;
+      uint32_t best = 0;
+      for(d = 0; d < p->ndim; d++) v = usat_mul(v, (uint64_t)p->len[t * p->ndim + d]);
+      for(c = 1; c < p->block_dim; c++) if( load[c] < load[best] ) best = c;
+      load[best] = usat_add(load[best], v);
+      p->core[t] = best;
+    }
+  }
+  free(load);
+  free(ntl);
 }
 
 /* loops per core and tails, from the tile list (the planner states them) */
@@ -894,13 +1059,17 @@ static void plan_counts(gr_tplan *p){
 
 static int finish(gr_tplan *p, const gr_tspec *s, const gr_tparams *prm, tb *t, gr_diags *notes){
   if( t->over ){
-    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "the plan needs more than %zu tiles; not enumerated", MAX_TILES);
+    if( t->need ) gr_tnote(notes, GR_SEV_ERROR, GR_TC_LIMIT, "the plan of tile %s over %s needs %llu tiles, more than the %zu a plan may enumerate; not enumerated",
+                           dims_str(p->tile, p->ndim), dims_str(p->shape, p->ndim), (unsigned long long)t->need, MAX_TILES);
+    else gr_tnote(notes, GR_SEV_ERROR, GR_TC_LIMIT, "the plan needs more than %zu tiles; not enumerated", MAX_TILES);
+    gr_tplan_free(p);
     return -1;
   }
   if( gr_tiling_layout(s, prm, p->tile, p->inner, p->buf, &p->nbuf, p->used) ){
     gr_tnote(notes, GR_SEV_ERROR, GR_TC_MEMORY, "the tile %s cannot be laid out", dims_str(p->tile, p->ndim));
     return -1;
   }
+  if( p->strategy != GR_TS_CUSTOM ) rebalance(p);
   plan_counts(p);
   return 0;
 }
@@ -912,31 +1081,54 @@ static void plan_init(gr_tplan *p, int strategy, uint32_t ndim, const int64_t *s
   memcpy(p->shape, shape, ndim * sizeof *shape);
 }
 
+/* the tile shape fits every memory level */
+static int tile_fits(const gr_tspec *s, const gr_tparams *prm, const gr_tchip *chip, const int64_t *tile, const int64_t *inner){
+  gr_tbuf bufs[GR_TMAXBUF];
+  size_t nb;
+  uint64_t used[GR_MEM_N];
+  int i;
+  if( gr_tiling_layout(s, prm, tile, inner, bufs, &nb, used) ) return 0;
+  for(i = 0; i < GR_MEM_N; i++) if( used[i] > chip->cap[i] ) return 0;
+  return 1;
+}
+
+/* Element-wise: each core a contiguous run of `chunk` elements (the last
+** one shorter), in tiles of `tile`. */
 static void enum_elementwise(gr_tplan *p, tb *t, const gr_tspec *s, int64_t total, int64_t tile, int64_t chunk){
-  int64_t c, o;
+  int64_t c, o, bd = ceil_div(total, chunk);
+  uint64_t count = 0;
   uint32_t i;
-  p->block_dim = (uint32_t)ceil_div(total, chunk);
-  for(c = 0; c < p->block_dim; c++){
+  p->block_dim = (uint32_t)bd;
+  for(c = 0; c < bd; c++) count += (uint64_t)ceil_div(min64(total - c * chunk, chunk), tile);
+  for(i = 0; i < s->nin; i++) p->bytes_in = usat_add(p->bytes_in, usat_mul((uint64_t)total, (uint64_t)gr_tfmt_bytes(s->fin[i])));
+  p->bytes_out = usat_mul((uint64_t)total, (uint64_t)gr_tfmt_bytes(s->fout));
+  if( tb_count(t, count) ) return;
+  for(c = 0; c < bd; c++){
     int64_t end = min64(total, (c + 1) * chunk);
     for(o = c * chunk; o < end; o += tile){
       int64_t len = min64(tile, end - o);
       tb_add(t, &o, &len, (uint32_t)c);
     }
   }
-  for(i = 0; i < s->nin; i++) p->bytes_in += (uint64_t)total * (uint64_t)gr_tfmt_bytes(s->fin[i]);
-  p->bytes_out = (uint64_t)total * (uint64_t)gr_tfmt_bytes(s->fout);
+}
+
+/* the smallest element width of the node's tensors */
+static int ew_minb(const gr_tspec *s){
+  int minb = gr_tfmt_bytes(s->fout);
+  uint32_t i;
+  for(i = 0; i < s->nin; i++) if( gr_tfmt_bytes(s->fin[i]) < minb ) minb = gr_tfmt_bytes(s->fin[i]);
+  return minb;
 }
 
 /* Element-wise: the flattened output is cut into per-core chunks (aligned to
 ** the UB granularity), each chunk into equal tiles no larger than the UB
-** allows. */
+** allows (checked against the real layout, padding included). */
 static int plan_elementwise(const gr_tspec *s, const gr_tparams *prm, const gr_tchip *chip, gr_tplan *p, gr_diags *notes){
   int64_t total = volume(s->out, s->ndim), unit, per_elem = 0, tile_max, chunk, loops, tile;
   int minb = 8, db = prm->double_buffer ? 2 : 1;
   uint32_t i, cores = gr_tchip_cores(chip, prm);
-  tb t = { p, 0, 0 };
+  tb t = { p, 0, 0, 0 };
   plan_init(p, GR_TS_ELEMENTWISE, 1, &total);
-  if( total < 0 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "output %s is too large", dims_str(s->out, s->ndim)); return -1; }
   for(i = 0; i < s->nin; i++){
     if( gr_tfmt_bytes(s->fin[i]) < minb ) minb = gr_tfmt_bytes(s->fin[i]);
     per_elem += db * gr_tfmt_bytes(s->fin[i]);
@@ -945,27 +1137,51 @@ static int plan_elementwise(const gr_tspec *s, const gr_tparams *prm, const gr_t
   per_elem += db * gr_tfmt_bytes(s->fout) + (int64_t)prm->tmp_buffers * prm->tmp_elem_bytes;
   if( minb <= 0 || per_elem <= 0 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "unknown element formats"); return -1; }
   unit = max64(1, (int64_t)prm->align / minb);
-  tile_max = (int64_t)chip->cap[GR_MEM_UB] / per_elem / unit * unit;
-  if( tile_max < unit ){
-    gr_tnote(notes, GR_SEV_ERROR, GR_TC_MEMORY, "the UB of %s (%llu bytes) cannot hold one aligned tile of %lld elements (%lld bytes per element over all buffers)",
-                  chip->soc, (unsigned long long)chip->cap[GR_MEM_UB], (long long)unit, (long long)per_elem);
-    return -1;
-  }
+  tile_max = (int64_t)(chip->cap[GR_MEM_UB] / (uint64_t)per_elem) / unit * unit;
   if( cores==0 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_CORES, "%s has no cores for class %s", chip->soc, prm->cls); return -1; }
-  if( total==0 ){ p->tile[0] = unit; return finish(p, s, prm, &t, notes); }
-  chunk = align_up(ceil_div(total, cores), unit);
-  loops = ceil_div(chunk, tile_max);
-  tile = min64(tile_max, align_up(ceil_div(chunk, loops), unit));
+  chunk = total ? align_up(ceil_div(total, cores), unit) : unit;
+  tile = tile_max;
+  if( tile >= unit ){
+    loops = ceil_div(chunk, tile_max);
+    tile = min64(tile_max, align_up(ceil_div(chunk, loops), unit));
+  }
+  /* padding can make the real layout larger than the per-element estimate */
+  if( tile < unit || !tile_fits(s, prm, chip, &tile, p->inner) ){
+    int64_t lo = 0, hi = max64(1, tile / unit);
+    while( lo < hi ){
+      int64_t mid = lo + (hi - lo + 1) / 2, tl = mid * unit;
+      if( tile_fits(s, prm, chip, &tl, p->inner) ) lo = mid; else hi = mid - 1;
+    }
+    if( lo==0 ){
+      gr_tnote(notes, GR_SEV_ERROR, GR_TC_MEMORY, "the UB of %s (%llu bytes) cannot hold one aligned tile of %lld elements (%lld bytes per element over all buffers)",
+               chip->soc, (unsigned long long)chip->cap[GR_MEM_UB], (long long)unit, (long long)per_elem);
+      return -1;
+    }
+    tile = lo * unit;
+  }
   p->tile[0] = tile;
-  enum_elementwise(p, &t, s, total, tile, chunk);
+  if( total > 0 ) enum_elementwise(p, &t, s, total, tile, chunk);
   return finish(p, s, prm, &t, notes);
 }
 
+/* Last-axis reduction, enumerated: rows over the cores in contiguous blocks
+** of rpc rows, each block in tiles of rt rows and dc columns. */
 static void enum_reduce(gr_tplan *p, tb *t, const gr_tspec *s, int64_t rt, int64_t dc, int64_t rpc){
-  int64_t c, r, col;
+  int64_t c, r, col, bd = ceil_div(s->rows, rpc), nch = ceil_div(s->cols, dc);
+  uint64_t count = 0;
   uint32_t i;
-  p->block_dim = (uint32_t)ceil_div(s->rows, rpc);
-  for(c = 0; c < p->block_dim; c++){
+  p->block_dim = (uint32_t)bd;
+  for(c = 0; c < bd; c++) count = usat_add(count, usat_mul((uint64_t)ceil_div(min64(s->rows - c * rpc, rpc), rt), (uint64_t)nch));
+  {
+    uint64_t n = usat_mul((uint64_t)s->rows, (uint64_t)s->cols), passes = dc < s->cols ? 2 : 1;
+    p->bytes_in = usat_mul(usat_mul(n, (uint64_t)gr_tfmt_bytes(s->fin[0])), passes);
+    for(i = 0; i < s->nres; i++)
+      p->bytes_in = usat_add(p->bytes_in, usat_mul(usat_mul((uint64_t)s->cols, (uint64_t)gr_tfmt_bytes(s->fres[i])), p->block_dim));
+    p->bytes_out = usat_mul(n, (uint64_t)gr_tfmt_bytes(s->fout));
+    for(i = 0; i < s->nstat; i++) p->bytes_out = usat_add(p->bytes_out, usat_mul((uint64_t)s->rows, (uint64_t)gr_tfmt_bytes(s->fstat[i])));
+  }
+  if( tb_count(t, count) ) return;
+  for(c = 0; c < bd; c++){
     int64_t end = min64(s->rows, (c + 1) * rpc);
     for(r = c * rpc; r < end; r += rt){
       for(col = 0; col < s->cols; col += dc){
@@ -974,39 +1190,36 @@ static void enum_reduce(gr_tplan *p, tb *t, const gr_tspec *s, int64_t rt, int64
       }
     }
   }
-  {
-    uint64_t n = (uint64_t)s->rows * (uint64_t)s->cols, passes = dc < s->cols ? 2 : 1;
-    p->bytes_in = n * (uint64_t)gr_tfmt_bytes(s->fin[0]) * passes;
-    for(i = 0; i < s->nres; i++) p->bytes_in += (uint64_t)s->cols * (uint64_t)gr_tfmt_bytes(s->fres[i]) * p->block_dim;
-    p->bytes_out = n * (uint64_t)gr_tfmt_bytes(s->fout);
-    for(i = 0; i < s->nstat; i++) p->bytes_out += (uint64_t)s->rows * (uint64_t)gr_tfmt_bytes(s->fstat[i]);
-  }
 }
 
 /* Last-axis reduction: rows over cores in contiguous blocks, each core in
 ** tiles of whole rows; a row too long for the UB is cut into column chunks. */
 static int plan_reduce(const gr_tspec *s, const gr_tparams *prm, const gr_tchip *chip, gr_tplan *p, gr_diags *notes){
-  int64_t shape[2] = { s->rows, s->cols }, rt, dc, rpc, loops, unit;
+  int64_t shape[2] = { s->rows, s->cols }, rt, dc, loops, unit, rpc;
   uint32_t cores = gr_tchip_cores(chip, prm);
-  gr_tbuf bufs[GR_TMAXBUF];
-  size_t nb;
-  uint64_t used[GR_MEM_N];
   int minb = gr_tfmt_bytes(s->fin[0]);
-  tb t = { p, 0, 0 };
+  tb t = { p, 0, 0, 0 };
   plan_init(p, GR_TS_REDUCE_LAST, 2, shape);
-  if( s->rows < 0 || s->cols < 0 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "input is too large"); return -1; }
   if( cores==0 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_CORES, "%s has no cores for class %s", chip->soc, prm->cls); return -1; }
   if( gr_tfmt_bytes(s->fout) < minb ) minb = gr_tfmt_bytes(s->fout);
   if( minb <= 0 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "unknown element formats"); return -1; }
   unit = max64(1, (int64_t)prm->align / minb);
-  if( s->rows==0 || s->cols==0 ){ p->tile[0] = 1; p->tile[1] = max64(1, s->cols); return finish(p, s, prm, &t, notes); }
+  if( s->rows==0 || s->cols==0 ){
+    /* nothing to compute: the smallest tile, which must still fit */
+    p->tile[0] = 1; p->tile[1] = max64(1, min64(s->cols, unit));
+    if( !tile_fits(s, prm, chip, p->tile, p->inner) ){
+      gr_tnote(notes, GR_SEV_ERROR, GR_TC_MEMORY, "the UB of %s (%llu bytes) cannot hold one row chunk of %lld elements",
+               chip->soc, (unsigned long long)chip->cap[GR_MEM_UB], (long long)p->tile[1]);
+      return -1;
+    }
+    return finish(p, s, prm, &t, notes);
+  }
   /* the most rows of full length that fit */
   {
     int64_t lo = 0, hi = s->rows;
     while( lo < hi ){
       int64_t mid = lo + (hi - lo + 1) / 2, tl[2] = { mid, s->cols };
-      if( gr_tiling_layout(s, prm, tl, p->inner, bufs, &nb, used)==0 && fits(used, chip) ) lo = mid;
-      else hi = mid - 1;
+      if( tile_fits(s, prm, chip, tl, p->inner) ) lo = mid; else hi = mid - 1;
     }
     rt = lo;
   }
@@ -1019,12 +1232,11 @@ static int plan_reduce(const gr_tspec *s, const gr_tparams *prm, const gr_tchip 
     int64_t lo = 0, hi = ceil_div(s->cols, unit);
     while( lo < hi ){
       int64_t mid = lo + (hi - lo + 1) / 2, tl[2] = { 1, mid * unit };
-      if( gr_tiling_layout(s, prm, tl, p->inner, bufs, &nb, used)==0 && fits(used, chip) ) lo = mid;
-      else hi = mid - 1;
+      if( tile_fits(s, prm, chip, tl, p->inner) ) lo = mid; else hi = mid - 1;
     }
     if( lo==0 ){
       gr_tnote(notes, GR_SEV_ERROR, GR_TC_MEMORY, "the UB of %s (%llu bytes) cannot hold one row chunk of %lld elements",
-                    chip->soc, (unsigned long long)chip->cap[GR_MEM_UB], (long long)unit);
+               chip->soc, (unsigned long long)chip->cap[GR_MEM_UB], (long long)unit);
       return -1;
     }
     rt = 1;
@@ -1038,18 +1250,22 @@ static int plan_reduce(const gr_tspec *s, const gr_tparams *prm, const gr_tchip 
   return finish(p, s, prm, &t, notes);
 }
 
+/* matmul tiles: every (batch, M block, N block), round robin over the cores */
 static void enum_matmul(gr_tplan *p, tb *t, const gr_tspec *s, uint32_t cores){
-  int64_t bm = p->tile[1], bn = p->tile[2], b, mi, ni, idx = 0;
-  int64_t ea = gr_tfmt_bytes(s->fin[0]), eb = gr_tfmt_bytes(s->fin[1]), eo = gr_tfmt_bytes(s->fout);
-  p->block_dim = (uint32_t)min64(cores, s->batch * ceil_div(s->m, bm) * ceil_div(s->n, bn));
+  int64_t bm = p->tile[1], bn = p->tile[2], b, mi, ni;
+  uint64_t ea = (uint64_t)gr_tfmt_bytes(s->fin[0]), eb = (uint64_t)gr_tfmt_bytes(s->fin[1]), eo = (uint64_t)gr_tfmt_bytes(s->fout);
+  uint64_t count = usat_mul(usat_mul((uint64_t)s->batch, (uint64_t)ceil_div(s->m, bm)), (uint64_t)ceil_div(s->n, bn));
+  p->block_dim = (uint32_t)(count < cores ? count : cores);
+  p->bytes_out = usat_mul(usat_mul(usat_mul((uint64_t)s->batch, (uint64_t)s->m), (uint64_t)s->n), eo);
+  if( tb_count(t, count) ) return;
   for(b = 0; b < s->batch; b++)
     for(mi = 0; mi < s->m; mi += bm)
       for(ni = 0; ni < s->n; ni += bn){
         int64_t off[3] = { b, mi, ni }, len[3] = { 1, min64(bm, s->m - mi), min64(bn, s->n - ni) };
-        tb_add(t, off, len, (uint32_t)(idx++ % p->block_dim));
-        p->bytes_in += (uint64_t)(len[1] * s->k * ea + s->k * len[2] * eb);
+        tb_add(t, off, len, (uint32_t)(p->ntiles % p->block_dim));
+        p->bytes_in = usat_add(p->bytes_in, usat_add(usat_mul(usat_mul((uint64_t)len[1], (uint64_t)s->k), ea),
+                                                     usat_mul(usat_mul((uint64_t)s->k, (uint64_t)len[2]), eb)));
       }
-  p->bytes_out = (uint64_t)(s->batch * s->m * s->n * eo);
 }
 
 /* Matrix multiply: search output blocks (multiples of the cube unit) and K
@@ -1063,18 +1279,14 @@ static int plan_matmul(const gr_tspec *s, const gr_tparams *prm, const gr_tchip 
   gr_tbuf bufs[GR_TMAXBUF];
   size_t nb;
   uint64_t used[GR_MEM_N];
-  tb t = { p, 0, 0 };
+  tb t = { p, 0, 0, 0 };
   plan_init(p, GR_TS_MATMUL, 3, shape);
   if( ea <= 0 || eb <= 0 || eo <= 0 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "unknown element formats"); return -1; }
   if( cores==0 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_CORES, "%s has no cores for class %s", chip->soc, prm->cls); return -1; }
   ku = max64(1, (int64_t)prm->k_unit_bytes / min64(ea, eb));
   kal = align_up(max64(s->k, 1), ku);
-  if( s->batch==0 || s->m==0 || s->n==0 ){
-    p->tile[0] = 1; p->tile[1] = u; p->tile[2] = u; p->inner[0] = p->inner[1] = ku;
-    return finish(p, s, prm, &t, notes);
-  }
-  for(bm = u; bm <= min64(prm->max_m, align_up(s->m, u)); bm += u){
-    for(bn = u; bn <= min64(prm->max_n, align_up(s->n, u)); bn += u){
+  for(bm = u; bm <= min64(prm->max_m, align_up(max64(s->m, 1), u)); bm += u){
+    for(bn = u; bn <= min64(prm->max_n, align_up(max64(s->n, 1), u)); bn += u){
       int64_t tl[3] = { 1, bm, bn }, in[2], ntiles, loops, bd, bk1, step;
       double comp, move, cost;
       /* the largest K block (power-of-two multiple of the unit) that fits L0A/L0B */
@@ -1083,22 +1295,22 @@ static int plan_matmul(const gr_tspec *s, const gr_tparams *prm, const gr_tchip 
         in[0] = in[1] = step;
         if( gr_tiling_layout(s, prm, tl, in, bufs, &nb, used)==0 && used[GR_MEM_L0A] <= chip->cap[GR_MEM_L0A]
             && used[GR_MEM_L0B] <= chip->cap[GR_MEM_L0B] ) bk = step;
+        if( step > INT64_MAX / 2 ) break;
       }
       if( bk==0 ) continue;
       in[0] = bk; in[1] = bk;
-      if( gr_tiling_layout(s, prm, tl, in, bufs, &nb, used) || !fits(used, chip) ) continue;
+      if( !tile_fits(s, prm, chip, tl, in) ) continue;
       /* the longest K slab (multiple of bk, at most K) that fits L1: binary search */
       {
         int64_t lo = 1, hi = max64(1, kal / bk);
         while( lo < hi ){
           int64_t mid = lo + (hi - lo + 1) / 2;
           in[1] = mid * bk;
-          if( gr_tiling_layout(s, prm, tl, in, bufs, &nb, used)==0 && fits(used, chip) ) lo = mid;
-          else hi = mid - 1;
+          if( tile_fits(s, prm, chip, tl, in) ) lo = mid; else hi = mid - 1;
         }
         bk1 = lo * bk;
       }
-      ntiles = s->batch * ceil_div(s->m, bm) * ceil_div(s->n, bn);
+      ntiles = sat_mul(sat_mul(max64(s->batch, 1), ceil_div(max64(s->m, 1), bm)), ceil_div(max64(s->n, 1), bn));
       bd = min64(cores, ntiles);
       loops = ceil_div(ntiles, bd);
       comp = (double)bm * (double)bn * (double)kal / prm->mac_per_cycle;
@@ -1112,27 +1324,31 @@ static int plan_matmul(const gr_tspec *s, const gr_tparams *prm, const gr_tchip 
   }
   if( best_bm==0 ){
     gr_tnote(notes, GR_SEV_ERROR, GR_TC_MEMORY, "no block of %lld x %lld x %lld elements fits the L0A/L0B/L0C/L1/UB of %s",
-                  (long long)u, (long long)u, (long long)ku, chip->soc);
+             (long long)u, (long long)u, (long long)ku, chip->soc);
     return -1;
   }
   p->tile[0] = 1; p->tile[1] = best_bm; p->tile[2] = best_bn;
   p->inner[0] = best_bk; p->inner[1] = best_bk1;
-  enum_matmul(p, &t, s, cores);
+  if( s->batch > 0 && s->m > 0 && s->n > 0 ) enum_matmul(p, &t, s, cores);
   return finish(p, s, prm, &t, notes);
 }
 
+/* attention tiles: every (batch, head, query block), round robin over the cores */
 static void enum_attention(gr_tplan *p, tb *t, const gr_tspec *s, uint32_t cores){
-  int64_t sq = p->tile[2], b, h, q0, idx = 0;
-  int64_t eq = gr_tfmt_bytes(s->fin[0]), ek = gr_tfmt_bytes(s->fin[1]), eo = gr_tfmt_bytes(s->fout);
-  p->block_dim = (uint32_t)min64(cores, s->b * s->heads * ceil_div(s->sq, sq));
+  int64_t sq = p->tile[2], b, h, q0;
+  uint64_t eq = (uint64_t)gr_tfmt_bytes(s->fin[0]), ek = (uint64_t)gr_tfmt_bytes(s->fin[1]), eo = (uint64_t)gr_tfmt_bytes(s->fout);
+  uint64_t count = usat_mul(usat_mul((uint64_t)s->b, (uint64_t)s->heads), (uint64_t)ceil_div(s->sq, sq));
+  uint64_t kv = usat_mul(usat_mul(usat_mul(2, (uint64_t)s->skv), (uint64_t)s->d), ek);
+  p->block_dim = (uint32_t)(count < cores ? count : cores);
+  p->bytes_out = usat_mul(usat_mul(usat_mul(usat_mul((uint64_t)s->b, (uint64_t)s->heads), (uint64_t)s->sq), (uint64_t)s->d), eo);
+  if( tb_count(t, count) ) return;
   for(b = 0; b < s->b; b++)
     for(h = 0; h < s->heads; h++)
       for(q0 = 0; q0 < s->sq; q0 += sq){
         int64_t off[4] = { b, h, q0, 0 }, len[4] = { 1, 1, min64(sq, s->sq - q0), s->d };
-        tb_add(t, off, len, (uint32_t)(idx++ % p->block_dim));
-        p->bytes_in += (uint64_t)(len[2] * s->d * eq + 2 * s->skv * s->d * ek);
+        tb_add(t, off, len, (uint32_t)(p->ntiles % p->block_dim));
+        p->bytes_in = usat_add(p->bytes_in, usat_add(usat_mul(usat_mul((uint64_t)len[2], (uint64_t)s->d), eq), kv));
       }
-  p->bytes_out = (uint64_t)(s->b * s->heads * s->sq * s->d * eo);
 }
 
 /* Attention: tiles are blocks of query rows of one (batch, head); the key and
@@ -1142,23 +1358,16 @@ static int plan_attention(const gr_tspec *s, const gr_tparams *prm, const gr_tch
   int64_t eq = gr_tfmt_bytes(s->fin[0]), ek = gr_tfmt_bytes(s->fin[1]), eo = gr_tfmt_bytes(s->fout);
   double best = 0;
   uint32_t cores = gr_tchip_cores(chip, prm);
-  gr_tbuf bufs[GR_TMAXBUF];
-  size_t nb;
-  uint64_t used[GR_MEM_N];
-  tb t = { p, 0, 0 };
+  tb t = { p, 0, 0, 0 };
   plan_init(p, GR_TS_ATTENTION, 4, s->out);
   if( eq <= 0 || ek <= 0 || eo <= 0 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "unknown element formats"); return -1; }
   if( cores==0 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_CORES, "%s has no cores for class %s", chip->soc, prm->cls); return -1; }
-  if( s->b==0 || s->heads==0 || s->sq==0 || s->d==0 ){
-    p->tile[0] = p->tile[1] = 1; p->tile[2] = u; p->tile[3] = max64(1, s->d); p->inner[0] = u;
-    return finish(p, s, prm, &t, notes);
-  }
-  for(sq = u; sq <= min64(prm->max_q, align_up(s->sq, u)); sq += u){
+  for(sq = u; sq <= min64(prm->max_q, align_up(max64(s->sq, 1), u)); sq += u){
     for(skv = u; skv <= min64(prm->max_kv, align_up(max64(s->skv, 1), u)); skv += u){
-      int64_t tl[4] = { 1, 1, sq, s->d }, in[2] = { skv, 0 }, ntiles, bd, loops;
+      int64_t tl[4] = { 1, 1, sq, max64(s->d, 1) }, in[2] = { skv, 0 }, ntiles, bd, loops;
       double comp, move, cost;
-      if( gr_tiling_layout(s, prm, tl, in, bufs, &nb, used) || !fits(used, chip) ) continue;
-      ntiles = s->b * s->heads * ceil_div(s->sq, sq);
+      if( !tile_fits(s, prm, chip, tl, in) ) continue;
+      ntiles = sat_mul(sat_mul(max64(s->b, 1), max64(s->heads, 1)), ceil_div(max64(s->sq, 1), sq));
       bd = min64(cores, ntiles);
       loops = ceil_div(ntiles, bd);
       comp = 2.0 * (double)sq * (double)align_up(s->skv, u) * (double)dp / prm->mac_per_cycle;
@@ -1171,18 +1380,19 @@ static int plan_attention(const gr_tspec *s, const gr_tparams *prm, const gr_tch
   }
   if( best_sq==0 ){
     gr_tnote(notes, GR_SEV_ERROR, GR_TC_MEMORY, "no block of %lld query rows x %lld key rows (head dim %lld) fits the memories of %s",
-                  (long long)u, (long long)u, (long long)s->d, chip->soc);
+             (long long)u, (long long)u, (long long)s->d, chip->soc);
     return -1;
   }
-  p->tile[0] = 1; p->tile[1] = 1; p->tile[2] = best_sq; p->tile[3] = s->d;
+  p->tile[0] = 1; p->tile[1] = 1; p->tile[2] = best_sq; p->tile[3] = max64(s->d, 1);
   p->inner[0] = best_kv;
-  enum_attention(p, &t, s, cores);
+  if( s->b > 0 && s->heads > 0 && s->sq > 0 && s->d > 0 ) enum_attention(p, &t, s, cores);
   return finish(p, s, prm, &t, notes);
 }
 
 int gr_tiling_plan(const gr_tspec *spec, const gr_tparams *params, const gr_tchip *chip,
                    gr_tplan *plan, gr_diags *notes){
   memset(plan, 0, sizeof *plan);
+  if( spec_limits(spec, notes) ) return -1;
   if( chip->cap[GR_MEM_UB]==0 ){
     gr_tnote(notes, GR_SEV_ERROR, GR_TC_MEMORY, "%s has no UB (0 bytes)", chip->soc);
     return -1;
@@ -1203,20 +1413,23 @@ int gr_tiling_plan(const gr_tspec *spec, const gr_tparams *params, const gr_tchi
 
 int gr_tiling_replan(const gr_tspec *s, const gr_tparams *prm, const gr_tchip *chip, const gr_tplan *like,
                      gr_tplan *p, gr_diags *notes){
-  uint32_t cores = gr_tchip_cores(chip, prm);
-  tb t = { p, 0, 0 };
+  uint32_t cores = gr_tchip_cores(chip, prm), d;
+  tb t = { p, 0, 0, 0 };
   int64_t shape[4];
   memset(p, 0, sizeof *p);
+  if( spec_limits(s, notes) ) return -1;
   if( cores==0 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_CORES, "%s has no cores for class %s", chip->soc, prm->cls); return -1; }
+  for(d = 0; d < GR_TMAXDIM; d++) if( like->tile[d] < 0 || like->tile[d] > GR_TMAX_ELEMS ){
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_LIMIT, "the tile shape to replan has a dim outside [0, 2^48]");
+    return -1;
+  }
   switch( s->strategy ){
     case GR_TS_ELEMENTWISE: {
       int64_t total = volume(s->out, s->ndim), tile = like->tile[0];
-      int minb = gr_tfmt_bytes(s->fout);
-      uint32_t i;
-      for(i = 0; i < s->nin; i++) if( gr_tfmt_bytes(s->fin[i]) < minb ) minb = gr_tfmt_bytes(s->fin[i]);
+      int minb = ew_minb(s);
       plan_init(p, GR_TS_ELEMENTWISE, 1, &total);
       p->tile[0] = tile;
-      if( total > 0 && minb > 0 )
+      if( total > 0 && minb > 0 && tile > 0 )
         enum_elementwise(p, &t, s, total, tile, align_up(ceil_div(total, cores), max64(1, (int64_t)prm->align / minb)));
       break;
     }
@@ -1225,7 +1438,7 @@ int gr_tiling_replan(const gr_tspec *s, const gr_tparams *prm, const gr_tchip *c
       shape[0] = s->rows; shape[1] = s->cols;
       plan_init(p, GR_TS_REDUCE_LAST, 2, shape);
       p->tile[0] = rt; p->tile[1] = dc;
-      if( s->rows > 0 && s->cols > 0 ) enum_reduce(p, &t, s, rt, dc, ceil_div(s->rows, cores));
+      if( s->rows > 0 && s->cols > 0 && rt > 0 && dc > 0 ) enum_reduce(p, &t, s, rt, dc, ceil_div(s->rows, cores));
       break;
     }
     case GR_TS_MATMUL:
@@ -1233,14 +1446,14 @@ int gr_tiling_replan(const gr_tspec *s, const gr_tparams *prm, const gr_tchip *c
       plan_init(p, GR_TS_MATMUL, 3, shape);
       memcpy(p->tile, like->tile, sizeof p->tile);
       memcpy(p->inner, like->inner, sizeof p->inner);
-      if( s->batch > 0 && s->m > 0 && s->n > 0 ) enum_matmul(p, &t, s, cores);
+      if( s->batch > 0 && s->m > 0 && s->n > 0 && p->tile[1] > 0 && p->tile[2] > 0 ) enum_matmul(p, &t, s, cores);
       break;
     case GR_TS_ATTENTION:
       plan_init(p, GR_TS_ATTENTION, 4, s->out);
       memcpy(p->tile, like->tile, sizeof p->tile);
       p->tile[3] = s->d;
       memcpy(p->inner, like->inner, sizeof p->inner);
-      if( s->b > 0 && s->heads > 0 && s->sq > 0 ) enum_attention(p, &t, s, cores);
+      if( s->b > 0 && s->heads > 0 && s->sq > 0 && s->d > 0 && p->tile[2] > 0 ) enum_attention(p, &t, s, cores);
       break;
     default:
       gr_tnote(notes, GR_SEV_ERROR, GR_TC_RULES, "no strategy to replan");
@@ -1293,9 +1506,14 @@ int gr_tplan_from_custom(gr_tplan *plan, const gr_custom_tiling *c, const gr_tsp
     return -1;
   }
   if( c->ntiles > MAX_TILES ){
-    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "the hook's tiling has %zu tiles, more than the %zu checked", c->ntiles, MAX_TILES);
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_LIMIT, "the hook's tiling has %zu tiles, more than the %zu a plan may enumerate", c->ntiles, MAX_TILES);
     return -1;
   }
+  if( c->block_dim > GR_TMAX_CORES ){
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_LIMIT, "the hook's tiling has block_dim %u, more than the %u cores a plan may use", c->block_dim, GR_TMAX_CORES);
+    return -1;
+  }
+  if( spec_limits(spec, notes) ) return -1;
   plan->ndim = c->ndim;
   memcpy(plan->shape, spec->out, c->ndim * sizeof *plan->shape);
   for(d = 0; d < c->ndim; d++) plan->tile[d] = c->tile_shape[d];
@@ -1315,7 +1533,7 @@ int gr_tplan_from_custom(gr_tplan *plan, const gr_custom_tiling *c, const gr_tsp
   {
     uint32_t nb = c->buffers < GR_TMAXBUF ? c->buffers : GR_TMAXBUF, k;
     int copies = c->double_buffer ? 2 : 1;
-    uint64_t each = nb ? c->ub_bytes / ((uint64_t)nb * (uint64_t)copies) : 0, off = 0;
+    uint64_t each = nb ? c->ub_bytes / ((uint64_t)nb * (uint64_t)copies) : 0, off = 0;   /* the sum stays <= ub_bytes */
     for(k = 0; k < nb; k++){
       gr_tbuf *b = &plan->buf[plan->nbuf++];
       memset(b, 0, sizeof *b);
@@ -1336,7 +1554,7 @@ int gr_tplan_from_custom(gr_tplan *plan, const gr_custom_tiling *c, const gr_tsp
   {
     int64_t v = volume(spec->out, spec->ndim);
     plan->bytes_in = 0;
-    plan->bytes_out = v > 0 ? (uint64_t)v * (uint64_t)gr_tfmt_bytes(spec->fout) : 0;
+    plan->bytes_out = v > 0 ? usat_mul((uint64_t)v, (uint64_t)gr_tfmt_bytes(spec->fout)) : 0;
   }
   return 0;
 }
@@ -1358,7 +1576,7 @@ static int tile_contains(const gr_tplan *p, size_t t, const int64_t *pt){
   uint32_t d;
   for(d = 0; d < p->ndim; d++){
     int64_t o = p->off[t * p->ndim + d], l = p->len[t * p->ndim + d];
-    if( pt[d] < o || pt[d] >= o + l ) return 0;
+    if( pt[d] < o || pt[d] >= sat_add(o, l) ) return 0;
   }
   return 1;
 }
@@ -1368,7 +1586,7 @@ static void tile_text(gr_buf *b, const gr_tplan *p, size_t t){
   gr_buf_addc(b, '[');
   for(d = 0; d < p->ndim; d++){
     int64_t o = p->off[t * p->ndim + d], l = p->len[t * p->ndim + d];
-    gr_buf_printf(b, "%s%lld:%lld", d ? ", " : "", (long long)o, (long long)(o + l));
+    gr_buf_printf(b, "%s%lld:%lld", d ? ", " : "", (long long)o, (long long)sat_add(o, l));
   }
   gr_buf_addc(b, ']');
 }
@@ -1391,7 +1609,7 @@ static void check_coverage(const gr_tplan *p, gr_diags *notes){
     cuts[d][n++] = 0;
     cuts[d][n++] = p->shape[d];
     for(t = 0; t < p->ntiles; t++){
-      int64_t o = p->off[t * nd + d], e = o + p->len[t * nd + d];
+      int64_t o = p->off[t * nd + d], e = sat_add(o, p->len[t * nd + d]);
       if( o > 0 && o < p->shape[d] ) cuts[d][n++] = o;
       if( e > 0 && e < p->shape[d] ) cuts[d][n++] = e;
     }
@@ -1410,7 +1628,7 @@ static void check_coverage(const gr_tplan *p, gr_diags *notes){
     size_t lo[GR_TMAXDIM], hi[GR_TMAXDIM], idx[GR_TMAXDIM];
     int empty = 0;
     for(d = 0; d < nd; d++){
-      int64_t o = max64(0, p->off[t * nd + d]), e = min64(p->shape[d], p->off[t * nd + d] + p->len[t * nd + d]);
+      int64_t o = max64(0, p->off[t * nd + d]), e = min64(p->shape[d], sat_add(p->off[t * nd + d], p->len[t * nd + d]));
       if( e <= o ){ empty = 1; break; }
       lo[d] = lower(cuts[d], ncut[d], o);
       hi[d] = lower(cuts[d], ncut[d], e);
@@ -1423,7 +1641,7 @@ static void check_coverage(const gr_tplan *p, gr_diags *notes){
       if( cnt[c] ){
         uint64_t v = 1;
         for(d = 0; d < nd; d++) v *= (uint64_t)(cuts[d][idx[d] + 1] - cuts[d][idx[d]]);
-        over_elems += v;
+        over_elems = usat_add(over_elems, v);
         if( over_cell==UINT64_MAX ){ over_cell = c; over_tile = t; }
       }
       if( cnt[c] < 255 ) cnt[c]++;
@@ -1499,13 +1717,27 @@ size_t gr_tiling_validate(gr_tplan *p, const gr_tspec *s, const gr_tparams *prm,
   size_t nneed = 0;
   uint64_t needu[GR_MEM_N], *load = NULL, maxload = 0, minload = UINT64_MAX, *ntl = NULL, maxtiles = 0;
   int64_t total, maxvol = 0;
-  int lay_ok;
+  int lay_ok, percore;
 
   if( nd==0 || nd > GR_TMAXDIM ){
     gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "the plan has %u dims", nd);
     return notes->count[GR_SEV_ERROR] - before;
   }
+  /* ---- what a plan may describe: checked before anything is sized from it ---- */
   total = volume(p->shape, nd);
+  if( over_limit(total) ){
+    limit_err(notes, "the plan's index space element count", total);
+    return notes->count[GR_SEV_ERROR] - before;
+  }
+  for(d = 0; d < nd; d++) if( over_limit(p->tile[d]) ){
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_LIMIT, "the tile shape %s has a dim beyond the %lld elements a plan may describe",
+             dims_str(p->tile, nd), (long long)GR_TMAX_ELEMS);
+    return notes->count[GR_SEV_ERROR] - before;
+  }
+  if( p->ntiles > MAX_TILES ){
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_LIMIT, "the plan has %zu tiles, more than the %zu a plan may enumerate", p->ntiles, MAX_TILES);
+    return notes->count[GR_SEV_ERROR] - before;
+  }
   /* ---- cores ---- */
   if( p->ntiles && p->block_dim==0 ) gr_tnote(notes, GR_SEV_ERROR, GR_TC_CORES, "block_dim is 0 but the plan has %zu tiles", p->ntiles);
   if( p->block_dim > cores )
@@ -1515,11 +1747,14 @@ size_t gr_tiling_validate(gr_tplan *p, const gr_tspec *s, const gr_tparams *prm,
     gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "the tile shape %s has a dim below 1", dims_str(p->tile, nd));
     break;
   }
-  /* ---- every tile: bounds, extent, core ---- */
-  if( p->block_dim ){
+  /* per-core accounting only for a block_dim the chip has (never sized from
+  ** an unchecked number) */
+  percore = p->block_dim > 0 && p->block_dim <= cores;
+  if( percore ){
     load = gr_xcalloc(p->block_dim, sizeof *load);
     ntl = gr_xcalloc(p->block_dim, sizeof *ntl);
   }
+  /* ---- every tile: bounds, extent, core ---- */
   for(t = 0; t < p->ntiles; t++){
     const int64_t *o = p->off + t * nd, *l = p->len + t * nd;
     int64_t v = 1;
@@ -1529,9 +1764,9 @@ size_t gr_tiling_validate(gr_tplan *p, const gr_tspec *s, const gr_tparams *prm,
         if( reported++ < 8 ) gr_tnote(notes, GR_SEV_ERROR, GR_TC_BOUNDS, "tile %zu has extent %lld in dim %u (an empty tile)", t, (long long)l[d], d);
         bad = 1; break;
       }
-      if( o[d] < 0 || o[d] + l[d] > p->shape[d] ){
+      if( o[d] < 0 || l[d] > p->shape[d] - o[d] ){
         if( reported++ < 8 ) gr_tnote(notes, GR_SEV_ERROR, GR_TC_BOUNDS, "tile %zu covers [%lld, %lld) in dim %u, outside the output's [0, %lld)",
-                                           t, (long long)o[d], (long long)(o[d] + l[d]), d, (long long)p->shape[d]);
+                                           t, (long long)o[d], (long long)sat_add(o[d], l[d]), d, (long long)p->shape[d]);
         bad = 1;
       }
       if( p->tile[d] > 0 && l[d] > p->tile[d] ){
@@ -1549,7 +1784,8 @@ size_t gr_tiling_validate(gr_tplan *p, const gr_tspec *s, const gr_tparams *prm,
       if( reported++ < 8 ) gr_tnote(notes, GR_SEV_ERROR, GR_TC_CORES, "tile %zu is assigned to core %u, beyond block_dim %u", t, p->core[t], p->block_dim);
       continue;
     }
-    if( !bad ) load[p->core[t]] += (uint64_t)v;
+    if( !percore ) continue;
+    if( !bad ) load[p->core[t]] = usat_add(load[p->core[t]], (uint64_t)v);
     ntl[p->core[t]]++;
   }
   if( reported > 8 ) gr_tnote(notes, GR_SEV_ERROR, GR_TC_BOUNDS, "%zu tile problems in all (the first 8 are listed)", reported);
@@ -1602,21 +1838,22 @@ size_t gr_tiling_validate(gr_tplan *p, const gr_tspec *s, const gr_tparams *prm,
     if( prm->align && (a->bytes % prm->align || a->offset % prm->align) )
       gr_tnote(notes, GR_SEV_ERROR, GR_TC_ALIGNMENT, "buffer %s (%llu bytes at offset %llu in %s) is not aligned to %u bytes",
                     a->name, (unsigned long long)a->bytes, (unsigned long long)a->offset, gr_tmem_name(a->level), prm->align);
-    if( a->level < GR_MEM_N && a->offset + a->bytes * a->copies > chip->cap[a->level] )
+    uint64_t aend = usat_add(a->offset, usat_mul(a->bytes, a->copies));
+    if( a->level < GR_MEM_N && aend > chip->cap[a->level] )
       gr_tnote(notes, GR_SEV_ERROR, GR_TC_MEMORY, "buffer %s ends at byte %llu of %s, beyond its %llu bytes", a->name,
-                    (unsigned long long)(a->offset + a->bytes * a->copies), gr_tmem_name(a->level), (unsigned long long)chip->cap[a->level]);
+                    (unsigned long long)aend, gr_tmem_name(a->level), (unsigned long long)chip->cap[a->level]);
     for(j = 0; j < i; j++){
       const gr_tbuf *b = &p->buf[j];
-      if( a->level==b->level && a->bytes && b->bytes && a->offset < b->offset + b->bytes * b->copies
-          && b->offset < a->offset + a->bytes * a->copies )
+      uint64_t bend = usat_add(b->offset, usat_mul(b->bytes, b->copies));
+      if( a->level==b->level && a->bytes && b->bytes && a->offset < bend && b->offset < aend )
         gr_tnote(notes, GR_SEV_ERROR, GR_TC_ALIGNMENT, "buffers %s [%llu, %llu) and %s [%llu, %llu) overlap in %s", b->name,
-                      (unsigned long long)b->offset, (unsigned long long)(b->offset + b->bytes * b->copies), a->name,
-                      (unsigned long long)a->offset, (unsigned long long)(a->offset + a->bytes * a->copies), gr_tmem_name(a->level));
+                      (unsigned long long)b->offset, (unsigned long long)bend, a->name,
+                      (unsigned long long)a->offset, (unsigned long long)aend, gr_tmem_name(a->level));
     }
   }
   /* ---- stated counts ---- */
-  for(i = 0; i < p->block_dim; i++) if( ntl[i] > maxtiles ) maxtiles = ntl[i];
-  if( p->loops_per_core != maxtiles )
+  for(i = 0; percore && i < p->block_dim; i++) if( ntl[i] > maxtiles ) maxtiles = ntl[i];
+  if( percore && p->loops_per_core != maxtiles )
     gr_tnote(notes, GR_SEV_ERROR, GR_TC_STATED, "the plan states %llu loops per core, but its busiest core runs %llu tiles",
                   (unsigned long long)p->loops_per_core, (unsigned long long)maxtiles);
   if( p->tail_tiles != tails )
@@ -1624,7 +1861,7 @@ size_t gr_tiling_validate(gr_tplan *p, const gr_tspec *s, const gr_tparams *prm,
                   p->tail_tiles, tails, dims_str(p->tile, nd));
   /* ---- balance ---- */
   p->imbalance = 0;
-  if( p->block_dim && total > 0 ){
+  if( percore && total > 0 ){
     double mean = (double)total / p->block_dim;
     uint32_t idle = 0, first_idle = 0;
     for(i = 0; i < p->block_dim; i++){
@@ -1635,7 +1872,7 @@ size_t gr_tiling_validate(gr_tplan *p, const gr_tspec *s, const gr_tparams *prm,
     p->imbalance = mean > 0 ? (double)maxload / mean - 1.0 : 0;
     if( idle )
       gr_tnote(notes, GR_SEV_ERROR, GR_TC_BALANCE, "%u of the %u cores of block_dim have no tile (core %u is the first)", idle, p->block_dim, first_idle);
-    else if( maxload > minload + (uint64_t)maxvol )
+    else if( maxload > usat_add(minload, (uint64_t)maxvol) )
       gr_tnote(notes, GR_SEV_ERROR, GR_TC_BALANCE, "the busiest core computes %llu elements and the least busy %llu: a spread of more than one tile (%lld elements), imbalance %.1f%%",
                     (unsigned long long)maxload, (unsigned long long)minload, (long long)maxvol, 100.0 * p->imbalance);
   }

@@ -33,6 +33,15 @@
 #define GR_TMAXIN 4           /* element-wise inputs */
 #define GR_TMAXBUF 16         /* buffers of one plan */
 
+/* What a plan may describe (doc/tiling.md section 9). A node or plan beyond
+** these is a GR_TC_LIMIT error, never a wrapped-around number: every shape,
+** volume, offset and byte count is computed with checked arithmetic, and
+** with tensors of at most 2^48 elements of at most 8 bytes every byte count
+** of a whole tensor fits 64 bits. */
+#define GR_TMAX_ELEMS ((int64_t)1 << 48)   /* elements of any tensor, index space or tile dim */
+#define GR_TMAX_TILES ((size_t)1 << 20)    /* tiles a plan may enumerate (counted first) */
+#define GR_TMAX_CORES 65536u               /* block_dim of any plan */
+
 /* memory levels of an AI core */
 enum gr_tmem { GR_MEM_UB = 0, GR_MEM_L1, GR_MEM_L0A, GR_MEM_L0B, GR_MEM_L0C, GR_MEM_N };
 const char *gr_tmem_name(int level);       /* "ub", "l1", "l0a", "l0b", "l0c" */
@@ -173,6 +182,10 @@ int  gr_tplan_copy(gr_tplan *dst, const gr_tplan *src);   /* deep copy; 0 */
 int gr_tiling_spec(const gr_tiling_rules *tr, const gr_graph *g, uint32_t node,
                    gr_tparams *params, gr_tspec *spec, gr_diags *notes);
 
+/* The spec within what a plan may describe (GR_TMAX_*): 0, or -1 with a
+** "limit" error. The planner, validator and executor call it first. */
+int gr_tspec_check(const gr_tspec *spec, gr_diags *notes);
+
 /* The spec of a node tiled by a Lua hook: its output 0 (shape, format). */
 int gr_tiling_spec_custom(const gr_tiling_rules *tr, const gr_graph *g, uint32_t node, gr_tspec *spec, gr_diags *notes);
 
@@ -223,6 +236,7 @@ int gr_tplan_from_custom(gr_tplan *plan, const gr_custom_tiling *c, const gr_tsp
 /* ---- execution (tiling_exec.c) ---- */
 #define GR_TEXEC_MAX_ELEMS  (1 << 21)     /* largest tensor executed, elements */
 #define GR_TEXEC_MAX_WORK   (1 << 25)     /* largest multiply-accumulate count executed */
+#define GR_TEXEC_MAX_STAGING ((uint64_t)1 << 28)   /* bytes of one staged memory level */
 
 typedef struct gr_texec {
   int ran;                    /* the executor ran (0: refused, see notes) */

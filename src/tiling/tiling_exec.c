@@ -267,10 +267,16 @@ static void compare(xc *c, const float *got, const float *ref, const uint8_t *cn
 
 /* ------------------------------------------------------------------ element-wise */
 
+/* products of dims and sizes, saturating at INT64_MAX (above every budget) */
+static int64_t smul(int64_t a, int64_t b){
+  int64_t r;
+  if( a < 0 || b < 0 ) return INT64_MAX;
+  return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
 static int64_t vol(const int64_t *d, uint32_t n){
   int64_t v = 1;
   uint32_t i;
-  for(i = 0; i < n; i++) v *= d[i];
+  for(i = 0; i < n; i++) v = smul(v, d[i]);
   return v;
 }
 
@@ -766,6 +772,32 @@ void gr_texec_free(gr_texec *x){
   gr_tplan_free(&x->plan);
 }
 
+/* the spec is within GR_TEXEC_MAX_ELEMS per tensor and GR_TEXEC_MAX_WORK
+** multiply-accumulates (the products saturate, so a huge spec is refused) */
+static int within_budget(const gr_tspec *s){
+  uint32_t i;
+  if( s->ndim > GR_TMAXDIM || vol(s->out, s->ndim) > GR_TEXEC_MAX_ELEMS ) return 0;
+  switch( s->strategy ){
+    case GR_TS_ELEMENTWISE:
+      if( s->nin > GR_TMAXIN ) return 0;
+      for(i = 0; i < s->nin; i++) if( s->in_ndim[i] > GR_TMAXDIM || vol(s->in[i], s->in_ndim[i]) > GR_TEXEC_MAX_ELEMS ) return 0;
+      return 1;
+    case GR_TS_REDUCE_LAST:
+      return smul(s->rows, s->cols) <= GR_TEXEC_MAX_ELEMS;
+    case GR_TS_MATMUL:
+      return smul(smul(smul(s->batch, s->m), s->n), s->k) <= GR_TEXEC_MAX_WORK
+             && smul(smul(s->batch_a, s->m), s->k) <= GR_TEXEC_MAX_ELEMS && smul(smul(s->batch_b, s->k), s->n) <= GR_TEXEC_MAX_ELEMS
+             && smul(smul(s->batch, s->m), s->n) <= GR_TEXEC_MAX_ELEMS && s->batch_a <= s->batch && s->batch_b <= s->batch;
+    case GR_TS_ATTENTION:
+      return smul(2, smul(smul(smul(smul(s->b, s->heads), s->sq), s->skv), s->d)) <= GR_TEXEC_MAX_WORK
+             && smul(smul(smul(s->b, s->heads), s->sq), s->d) <= GR_TEXEC_MAX_ELEMS
+             && smul(smul(smul(s->b, s->kv_heads), s->skv), s->d) <= GR_TEXEC_MAX_ELEMS
+             && s->kv_heads >= 1 && s->kv_heads <= s->heads;
+    default:
+      return 1;
+  }
+}
+
 int gr_tiling_run(const gr_tspec *spec, const gr_tparams *params, const gr_tchip *chip,
                   const gr_tplan *plan, uint64_t seed, gr_texec *x, gr_diags *notes){
   xc c;
@@ -787,17 +819,49 @@ int gr_tiling_run(const gr_tspec *spec, const gr_tparams *params, const gr_tchip
     gr_tnote(notes, GR_SEV_ERROR, GR_TC_EXECUTE, "the plan does not belong to this node");
     return -1;
   }
-  /* the staging memories: exactly the chip's sizes; every buffer must lie inside */
+  /* every buffer below is sized from these: refuse before allocating anything */
+  if( !within_budget(spec) ){
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_LIMIT, "the node is beyond the executor's budgets (%d elements per tensor, %d multiply-accumulates): scale it first (gr_tiling_execute does)",
+             GR_TEXEC_MAX_ELEMS, GR_TEXEC_MAX_WORK);
+    return -1;
+  }
+  for(i = 0; i < GR_TMAXDIM; i++) if( plan->tile[i] < 0 || plan->tile[i] > GR_TEXEC_MAX_ELEMS ){
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_LIMIT, "the plan's tile has a dim of %lld, beyond the executor's %d elements", (long long)plan->tile[i], GR_TEXEC_MAX_ELEMS);
+    return -1;
+  }
+  for(i = 0; i < 2; i++) if( plan->inner[i] < 0 || plan->inner[i] > GR_TEXEC_MAX_ELEMS ){
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_LIMIT, "the plan's inner block of %lld is beyond the executor's %d elements", (long long)plan->inner[i], GR_TEXEC_MAX_ELEMS);
+    return -1;
+  }
+  if( spec->strategy==GR_TS_MATMUL && (smul(plan->tile[1], plan->inner[0]) > GR_TEXEC_MAX_ELEMS
+                                       || smul(plan->inner[0], plan->tile[2]) > GR_TEXEC_MAX_ELEMS) ){
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_LIMIT, "the plan's L0 blocks (%lld x %lld, %lld x %lld) are beyond the executor's %d elements",
+             (long long)plan->tile[1], (long long)plan->inner[0], (long long)plan->inner[0], (long long)plan->tile[2], GR_TEXEC_MAX_ELEMS);
+    return -1;
+  }
+  if( plan->block_dim > GR_TMAX_CORES ){
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_LIMIT, "block_dim %u is beyond the %u cores a plan may use", plan->block_dim, GR_TMAX_CORES);
+    return -1;
+  }
+  /* the staging memories: the chip's sizes; every buffer must lie inside */
   for(i = 0; i < plan->nbuf; i++){
     const gr_tbuf *b = &plan->buf[i];
-    if( b->level >= GR_MEM_N || b->offset + b->bytes * (b->copies ? b->copies : 1) > chip->cap[b->level] ){
+    uint64_t end = 0;
+    int over = __builtin_mul_overflow(b->bytes, (uint64_t)(b->copies ? b->copies : 1), &end)
+               || __builtin_add_overflow(end, b->offset, &end);
+    if( b->level >= GR_MEM_N || over || end > chip->cap[b->level] ){
       gr_tnote(notes, GR_SEV_ERROR, GR_TC_EXECUTE, "buffer %s (%u x %llu bytes at %llu) does not fit the %llu bytes of %s: the plan cannot be staged",
                     b->name, b->copies, (unsigned long long)b->bytes, (unsigned long long)b->offset,
                     (unsigned long long)(b->level < GR_MEM_N ? chip->cap[b->level] : 0), gr_tmem_name(b->level));
       return -1;
     }
   }
-  for(lvl = 0; lvl < GR_MEM_N; lvl++) if( chip->cap[lvl] ) c.mem[lvl] = gr_xcalloc(chip->cap[lvl], 1);
+  for(lvl = 0; lvl < GR_MEM_N; lvl++) if( chip->cap[lvl] > GR_TEXEC_MAX_STAGING ){
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_LIMIT, "%s has %llu bytes of %s, more than the executor stages (%llu)", chip->soc,
+             (unsigned long long)chip->cap[lvl], gr_tmem_name(lvl), (unsigned long long)GR_TEXEC_MAX_STAGING);
+    return -1;
+  }
+  for(lvl = 0; lvl < GR_MEM_N; lvl++) if( chip->cap[lvl] ) c.mem[lvl] = gr_xcalloc((size_t)chip->cap[lvl], 1);
   c.iter = gr_xcalloc(plan->block_dim ? plan->block_dim : 1, sizeof *c.iter);
   switch( spec->strategy ){
     case GR_TS_ELEMENTWISE: run_elementwise(&c); break;
@@ -836,6 +900,7 @@ int gr_tspec_scale(const gr_tspec *in, gr_tspec *s, char *text, size_t ntext){
       while( vol(s->out, s->ndim) > GR_TEXEC_MAX_ELEMS ){
         uint32_t big = 0;
         for(d = 1; d < s->ndim; d++) if( s->out[d] > s->out[big] ) big = d;
+        if( s->out[big] <= 1 ) break;       /* nothing left to halve (negative dims are refused before) */
         for(i = 0; i < s->nin; i++){
           int64_t k = (int64_t)big - (int64_t)(s->ndim - s->in_ndim[i]);
           if( k >= 0 && s->in[i][k] == s->out[big] ) s->in[i][k] = half(s->out[big]);
@@ -857,8 +922,8 @@ int gr_tspec_scale(const gr_tspec *in, gr_tspec *s, char *text, size_t ntext){
       break;
     }
     case GR_TS_REDUCE_LAST:
-      while( s->rows * s->cols > GR_TEXEC_MAX_ELEMS ){
-        if( s->rows > 1 ) s->rows = half(s->rows); else s->cols = half(s->cols);
+      while( smul(s->rows, s->cols) > GR_TEXEC_MAX_ELEMS ){
+        if( s->rows > 1 ) s->rows = half(s->rows); else if( s->cols > 1 ) s->cols = half(s->cols); else break;
         scaled = 1;
       }
       if( scaled ){
@@ -870,8 +935,8 @@ int gr_tspec_scale(const gr_tspec *in, gr_tspec *s, char *text, size_t ntext){
       break;
     case GR_TS_MATMUL:
       for(;;){
-        int64_t work = s->batch * s->m * s->n * s->k;
-        int64_t ea = s->batch_a * s->m * s->k, eb = s->batch_b * s->k * s->n, ec = s->batch * s->m * s->n;
+        int64_t work = smul(smul(smul(s->batch, s->m), s->n), s->k);
+        int64_t ea = smul(smul(s->batch_a, s->m), s->k), eb = smul(smul(s->batch_b, s->k), s->n), ec = smul(smul(s->batch, s->m), s->n);
         if( work <= GR_TEXEC_MAX_WORK && ea <= GR_TEXEC_MAX_ELEMS && eb <= GR_TEXEC_MAX_ELEMS && ec <= GR_TEXEC_MAX_ELEMS ) break;
         /* halve the largest of N, K, M, batch (N first on ties) */
         if( s->n >= s->k && s->n >= s->m && s->n >= s->batch && s->n > 1 ) s->n = half(s->n);
@@ -893,8 +958,8 @@ int gr_tspec_scale(const gr_tspec *in, gr_tspec *s, char *text, size_t ntext){
       break;
     case GR_TS_ATTENTION:
       for(;;){
-        int64_t work = 2 * s->b * s->heads * s->sq * s->skv * s->d;
-        int64_t eq = s->b * s->heads * s->sq * s->d, ek = s->b * s->kv_heads * s->skv * s->d;
+        int64_t work = smul(2, smul(smul(smul(smul(s->b, s->heads), s->sq), s->skv), s->d));
+        int64_t eq = smul(smul(smul(s->b, s->heads), s->sq), s->d), ek = smul(smul(smul(s->b, s->kv_heads), s->skv), s->d);
         if( work <= GR_TEXEC_MAX_WORK && eq <= GR_TEXEC_MAX_ELEMS && ek <= GR_TEXEC_MAX_ELEMS ) break;
         if( s->heads > 1 && (s->kv_heads % 2==0 || s->kv_heads==1) && s->heads % 2==0
             && (s->kv_heads==1 || (s->heads / 2) % (s->kv_heads / 2)==0) ){
@@ -933,6 +998,7 @@ int gr_tiling_execute(const gr_tspec *spec, const gr_tparams *params, const gr_t
     gr_tnote(notes, GR_SEV_ERROR, GR_TC_EXECUTE, "the op type has no CPU kernel in the rules' compute table, so it cannot be executed");
     return -1;
   }
+  if( gr_tspec_check(spec, notes) ) return -1;
   x->scaled = gr_tspec_scale(spec, &ss, x->scale_text, sizeof x->scale_text);
   if( x->scaled ){
     gr_diags sub;

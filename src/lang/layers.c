@@ -1,0 +1,256 @@
+/*
+** layers.c: a rule set as an ordered stack of bundles (base, vendor, site).
+** Runs before the declarations are checked, on the statement list: every
+** path given to gr_ruleset_load that holds a bundle statement starts a new
+** layer (a path without one joins the layer before it, so several files of
+** one bundle may still be given separately). A later layer adds
+** declarations freely but changes an earlier one only explicitly:
+**   override KIND NAME { ... }   replaces the declaration (a SoC inside its
+**                                product line; any top-level kind)
+**   extend table NAME { ... }    appends entries to a table
+**   replace cascade SLOT: ...    replaces a slot's cascade
+** and the pass rejects, each at its location: a redefinition without one of
+** these, an override/extend/replace of a name no earlier layer declares, a
+** second override of something an earlier non-base layer already overrode
+** when this layer does not `extends` that one (no order between them), and
+** an `extends "NAME" "RANGE"` the layers below do not satisfy. The statement
+** list is then rewritten (the override takes the overridden statement's
+** place) so the checker sees one consistent rule set whose every item keeps
+** the location, hence the layer, it was written in.
+*/
+#include "config.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lang/check.h"
+
+static const char *kind_word(int k){
+  switch( k ){
+    case GR_I_CAPABILITY: return "capability";
+    case GR_I_HARDWARE: return "hardware";
+    case GR_I_PRODUCT: return "product";
+    case GR_I_SOC: return "soc";
+    case GR_I_OPTION: return "option";
+    case GR_I_MODE: return "mode";
+    case GR_I_TABLE: return "table";
+    case GR_I_SLOT: return "slot";
+    case GR_I_SOURCE: return "source";
+    case GR_I_CASCADE: return "cascade";
+    case GR_I_RULE: return "rule";
+    default: return NULL;
+  }
+}
+
+static const char *item_name(const gr_item *it){ return it->kind==GR_I_SOC ? it->str : it->name; }
+static gr_loc item_loc(const gr_item *it){ return it->kind==GR_I_SOC ? it->str_loc : it->name_loc; }
+
+/* ---- versions: MAJOR.MINOR.PATCH compared numerically; ranges ">=1.1, <2" ---- */
+static int vcmp(const char *a, const char *b){
+  for(;;){
+    char *ea, *eb;
+    long x = strtol(a, &ea, 10), y = strtol(b, &eb, 10);
+    if( x!=y ) return x < y ? -1 : 1;
+    a = ea; b = eb;
+    if( *a!='.' && *b!='.' ) return 0;
+    if( *a=='.' ) a++;
+    if( *b=='.' ) b++;
+    if( !*a && !*b ) return 0;
+  }
+}
+
+/* 1 when version v satisfies every comparison of range; -1 malformed. */
+static int in_range(const char *v, const char *range){
+  const char *p = range, *el;
+  size_t l;
+  int ok = 1;
+  while( gr_split_next(&p, ",", &el, &l) ){
+    char op[3] = "", num[64];
+    size_t k = 0;
+    int c;
+    while( k < l && k < 2 && (el[k]=='<' || el[k]=='>' || el[k]=='=') ){ op[k] = el[k]; k++; }
+    op[k] = 0;
+    while( k < l && el[k]==' ' ) k++;
+    if( l - k==0 || l - k >= sizeof num ) return -1;
+    memcpy(num, el + k, l - k); num[l - k] = 0;
+    if( num[0] < '0' || num[0] > '9' ) return -1;
+    c = vcmp(v, num);
+    if( strcmp(op, ">=")==0 ) ok &= c >= 0;
+    else if( strcmp(op, ">")==0 ) ok &= c > 0;
+    else if( strcmp(op, "<=")==0 ) ok &= c <= 0;
+    else if( strcmp(op, "<")==0 ) ok &= c < 0;
+    else if( strcmp(op, "=")==0 || strcmp(op, "==")==0 || op[0]==0 ) ok &= c==0;
+    else return -1;
+  }
+  return ok;
+}
+
+/* ---- finding declarations of earlier layers ---- */
+
+/* The latest statement of kind/name from a layer below `below` (for SoCs:
+** the soc item, with its product statement in *parent). *prev_link is the
+** link that points at it (for replacing it in place). */
+static gr_item *find_decl(gr_item *ast, int kind, const char *name, int below, gr_item ***link, gr_item **parent){
+  gr_item **l, *found = NULL;
+  for(l = &ast; *l; l = &(*l)->next){
+    gr_item *it = *l;
+    if( it->layer >= below ) continue;
+    if( kind==GR_I_SOC && it->kind==GR_I_PRODUCT ){
+      gr_item **sl;
+      for(sl = &it->items; *sl; sl = &(*sl)->next){
+        if( (*sl)->kind==GR_I_SOC && (*sl)->str && strcmp((*sl)->str, name)==0 ){ found = *sl; *link = sl; *parent = it; }
+      }
+    }else if( it->kind==kind && item_name(it) && strcmp(item_name(it), name)==0 && !(kind==GR_I_TABLE && it->mod==GR_MOD_EXTEND) ){
+      found = it; *link = l; *parent = NULL;
+    }
+  }
+  return found;
+}
+
+static int layer_extends(const gr_ruleset *rs, const gr_item *bundle, const char *name){
+  const gr_item *x;
+  (void)rs;
+  for(x = bundle ? bundle->items : NULL; x; x = x->next) if( x->kind==GR_I_EXTENDS && strcmp(x->name, name)==0 ) return 1;
+  return 0;
+}
+
+int gr_check_layers(ck *c){
+  gr_ruleset *rs = c->rs;
+  size_t npaths = rs->nlayers, i, nl = 0;
+  gr_item *it, **bundles, **l;
+  int *map;
+  char where[512];
+  if( npaths==0 ) return 0;
+  /* paths -> layers: a path with a bundle statement starts a layer when the
+  ** current one already has a bundle statement */
+  bundles = gr_xcalloc(npaths + 1, sizeof *bundles);
+  map = gr_xcalloc(npaths + 1, sizeof *map);
+  for(i = 0; i < npaths; i++){
+    gr_item *b = NULL;
+    for(it = rs->ast; it; it = it->next) if( it->layer==(int)i && it->kind==GR_I_BUNDLE ){ b = it; break; }
+    if( nl==0 || (b && bundles[nl - 1]) ){
+      rs->layers[nl] = rs->layers[i];      /* nl <= i: moves down in place */
+      bundles[nl++] = b;
+    }else{
+      gr_layer *L = &rs->layers[nl - 1];   /* joins the layer before, files too */
+      if( b ) bundles[nl - 1] = b;
+      L->nfiles = rs->layers[i].first_file + rs->layers[i].nfiles - L->first_file;
+    }
+    map[i] = (int)nl - 1;
+  }
+  for(it = rs->ast; it; it = it->next){
+    it->layer = map[it->layer];
+    if( it->kind==GR_I_BUNDLE && it!=bundles[it->layer] && it->layer > 0 )
+      ck_err(c, it->loc, "a bundle has one bundle statement; '%s' is already declared for %s", bundles[it->layer]->name, rs->layers[it->layer].root);
+  }
+  rs->nlayers = nl;
+  for(i = 0; i < nl; i++){
+    gr_layer *L = &rs->layers[i];
+    gr_item *x;
+    L->name = bundles[i] ? ck_keep(rs, bundles[i]->name) : NULL;
+    L->version = L->cann = NULL;
+    if( bundles[i] ){
+      L->loc = bundles[i]->loc;
+      for(x = bundles[i]->items; x; x = x->next){
+        if( x->kind==GR_I_VERSION && !L->version ) L->version = ck_keep(rs, x->str);
+        if( x->kind==GR_I_CANN && !L->cann ) L->cann = ck_keep(rs, x->str);
+      }
+    }
+  }
+  /* extends: each named bundle must be a layer below, in range */
+  for(i = 0; i < nl; i++){
+    gr_item *x;
+    for(x = bundles[i] ? bundles[i]->items : NULL; x; x = x->next){
+      size_t k;
+      if( x->kind!=GR_I_EXTENDS ) continue;
+      for(k = 0; k < i && !(rs->layers[k].name && strcmp(rs->layers[k].name, x->name)==0); k++) ;
+      if( k==i ){
+        ck_err(c, x->name_loc, "bundle '%s' extends '%s', which is not below it in the stack (give it first: --rules BASE --rules %s)",
+               bundles[i]->name, x->name, rs->layers[i].root);
+      }else if( x->str ){
+        int r = rs->layers[k].version ? in_range(rs->layers[k].version, x->str) : 0;
+        if( r < 0 ) ck_err(c, x->str_loc, "malformed version range \"%s\" (comparisons like \">=1.1, <2\")", x->str);
+        else if( r==0 ) ck_err(c, x->str_loc, "bundle '%s' needs '%s' %s, but the stack has version %s", bundles[i]->name, x->name, x->str,
+                               rs->layers[k].version ? rs->layers[k].version : "(none)");
+      }
+    }
+  }
+  /* the statements of layers above the base */
+  for(l = &rs->ast; *l; ){
+    gr_item *st = *l, **tl = NULL, *parent = NULL, *target;
+    const char *kw = kind_word(st->kind);
+    int below = st->layer;
+    if( st->kind==GR_I_BUNDLE || st->kind==GR_I_INCLUDE || kw==NULL ){
+      if( st->mod ){ ck_err(c, st->mod_loc, "this statement cannot be overridden, extended or replaced"); }
+      l = &st->next;
+      continue;
+    }
+    if( st->layer==0 ){
+      if( st->mod ) ck_err(c, st->mod_loc, "the base bundle cannot %s: there is no earlier bundle",
+                           st->mod==GR_MOD_OVERRIDE ? "override" : st->mod==GR_MOD_EXTEND ? "extend" : "replace");
+      l = &st->next;
+      continue;
+    }
+    if( st->mod==GR_MOD_EXTEND && st->kind!=GR_I_TABLE ){ ck_err(c, st->mod_loc, "only a table can be extended (extend table NAME { ... })"); l = &st->next; continue; }
+    if( st->mod==GR_MOD_REPLACE && st->kind!=GR_I_CASCADE ){ ck_err(c, st->mod_loc, "only a cascade can be replaced (replace cascade SLOT: ...)"); l = &st->next; continue; }
+    if( st->mod==GR_MOD_OVERRIDE && st->kind==GR_I_CASCADE ){ ck_err(c, st->mod_loc, "a cascade is changed with 'replace cascade %s: ...'", st->name); l = &st->next; continue; }
+    if( st->mod==GR_MOD_NONE ){
+      /* a new declaration: it must not redefine an earlier layer's name */
+      if( st->kind==GR_I_PRODUCT ){
+        gr_item *s2;
+        for(s2 = st->items; s2; s2 = s2->next){
+          gr_item **t2, *p2;
+          if( s2->kind==GR_I_SOC && s2->str && find_decl(rs->ast, GR_I_SOC, s2->str, below, &t2, &p2) ){
+            ck_where(where, sizeof where, (*t2)->str_loc);
+            ck_err(c, s2->str_loc, "soc \"%s\" is already declared by bundle '%s' (%s); a layer changes it only with 'override soc \"%s\" { ... }'",
+                   s2->str, rs->layers[p2->layer].name ? rs->layers[p2->layer].name : "?", where, s2->str);
+          }
+        }
+      }
+      target = find_decl(rs->ast, st->kind, item_name(st), below, &tl, &parent);
+      if( target ){
+        ck_where(where, sizeof where, item_loc(target));
+        ck_err(c, item_loc(st), "%s %s is already declared by bundle '%s' (%s); a layer changes it only with '%s %s %s ...'",
+               kw, item_name(st), rs->layers[target->layer].name ? rs->layers[target->layer].name : "?", where,
+               st->kind==GR_I_TABLE ? "override' or 'extend" : st->kind==GR_I_CASCADE ? "replace" : "override", kw, item_name(st));
+      }
+      l = &st->next;
+      continue;
+    }
+    target = find_decl(rs->ast, st->kind, item_name(st), below, &tl, &parent);
+    if( target==NULL ){
+      ck_err(c, item_loc(st), "%s of %s %s, which no earlier bundle declares",
+             st->mod==GR_MOD_OVERRIDE ? "override" : st->mod==GR_MOD_EXTEND ? "extension" : "replacement", kw, item_name(st));
+      l = &st->next;
+      continue;
+    }
+    /* overriding what another non-base layer already changed needs an order */
+    if( target->mod && target->layer > 0 && target->layer!=st->layer && rs->layers[target->layer].name &&
+        !layer_extends(rs, bundles[st->layer], rs->layers[target->layer].name) ){
+      const char *me = rs->layers[st->layer].name ? rs->layers[st->layer].name : "?", *other = rs->layers[target->layer].name;
+      ck_where(where, sizeof where, target->mod_loc);
+      ck_err(c, st->mod_loc, "bundles '%s' and '%s' (%s) both change %s %s, and '%s' does not extend '%s': "
+             "say which comes first with 'extends \"%s\";' in this bundle", me, other, where, kw, item_name(st), me, other, other);
+    }
+    /* rewrite: take the statement out of its place ... */
+    *l = st->next;
+    st->next = NULL;
+    if( st->mod==GR_MOD_EXTEND ){
+      /* ... and append its entries to the table */
+      gr_item **e = &target->items;
+      while( *e ) e = &(*e)->next;
+      *e = st->items;
+      st->items = NULL;
+      gr_item_free(st);
+      continue;
+    }
+    /* ... and put it where the overridden statement was */
+    st->next = target->next;
+    target->next = NULL;
+    *tl = st;                 /* a soc lands in its product block, keeping its layer */
+    if( l==&target->next ) l = &st->next;   /* target was just before st */
+    gr_item_free(target);
+  }
+  free(bundles);
+  free(map);
+  return c->nerr;
+}

@@ -1,0 +1,142 @@
+#!/bin/sh
+# t5300-bundle-layers.sh: a rule set as a stack of bundles. The example vendor
+# bundle (examples/vendor/acme) on top of the shipped rules: its new chip is
+# used, the report header lists both bundles, --explain names the vendor
+# bundle where its rule won, its own cases pass, and `gerules diff` between
+# its two releases lists exactly what 1.1.0 changed; then every layering
+# error is a located error of `gerules check`.
+
+test_description='bundle layers: extends, override, extend table, replace cascade'
+. "${top_srcdir:-..}/t/test-lib.sh"
+
+ACME="$top_srcdir/examples/vendor/acme"
+ACME10="$top_srcdir/examples/vendor/acme-1.0"
+MODEL="$ACME/tests/acme_model.json"
+BASE="$top_srcdir/rules"
+
+test_expect_success 'the stack checks, and check names both bundles' '
+	gerules check "$BASE" "$ACME" >out &&
+	test_grep "^ge-base [0-9.]* + acme 1.1.0: .*: ok\$" out
+'
+
+test_expect_success 'eval on the vendor chip: new chip used, the header lists the stack' '
+	gerules --rules "$BASE" --rules "$ACME" eval "$MODEL" --chip ACME_SOC -o ge.tiling_schedule_optimize=1 >out &&
+	head -n 1 out >header &&
+	test_grep "rules ge-base [0-9.]* (.*rules) + acme 1.1.0 (.*examples/vendor/acme)\$" header &&
+	test_grep "^chip:  ACME_SOC, ACME NPU series (acme)" out &&
+	test_grep "^attn  *AcmeAttention  *-  *device (acme_firmware_tiling)" out
+'
+
+test_expect_success '--explain names the vendor bundle where its rule won' '
+	gerules --rules "$BASE" --rules "$ACME" eval "$MODEL" --chip ACME_SOC -o ge.tiling_schedule_optimize=1 --explain attn >out &&
+	test_grep "^tiling = device   from acme_firmware_tiling" out &&
+	test_grep "acme_firmware_tiling  *won  *device   \[acme/acme.rules:[0-9]*, bundle acme 1.1.0\]" out &&
+	test_grep "tiling_sink  *beaten .*bundle ge-base " out &&
+	gerules --rules "$BASE" --rules "$ACME" eval "$MODEL" --chip ACME_SOC -o ge.tiling_schedule_optimize=1 \
+		--explain attn --format json >out.json &&
+	json_get out.json "[b[\"bundle\"] for s in d[\"slots\"] for b in s[\"candidates\"] if b[\"status\"] == \"won\" and s[\"slot\"] == \"tiling\"]" >won &&
+	echo "[\"acme 1.1.0\"]" >want && test_cmp want won
+'
+
+test_expect_success 'JSON reports carry the stack; GERULES_RULES takes a colon-separated stack' '
+	GERULES_RULES="$BASE:$ACME" gerules eval "$MODEL" --chip ACME_SOC --format json >out.json &&
+	json_get out.json "[(x[\"bundle\"], x[\"version\"]) for x in d[\"rules\"][\"stack\"]][1]" >got &&
+	echo "[\"acme\", \"1.1.0\"]" >want && test_cmp want got
+'
+
+test_expect_success 'the override changed the base option only for the stack' '
+	gerules --rules "$BASE" --rules "$ACME" explain TILING_SCHEDULE_OPTIMIZE >out &&
+	test_grep "acme" out &&
+	gerules explain TILING_SCHEDULE_OPTIMIZE >base &&
+	! grep -q "acme" base
+'
+
+test_expect_success 'the vendor cases pass on the stack' '
+	gerules --rules "$BASE" --rules "$ACME" test "$ACME/tests" >out &&
+	test_grep "^4 cases: 4 passed, 0 failed\$" out
+'
+
+test_expect_success 'diff between the two releases lists exactly what 1.1.0 changed' '
+	gerules diff "$BASE:$ACME10" "$BASE:$ACME" >out &&
+	sed -n "2,\$p" out | sed "s/^~ slot tiling: cascade .*/~ slot tiling: cascade (changed)/" >got &&
+	cat >want <<-\EOF &&
+	declarations:
+	~ bundle acme: version 1.0.0 -> 1.1.0
+	~ soc ACME_SOC: hardware ub_bytes 196608 -> 262144
+	+ soc ACME_SOC_PRO
+	~ option TILING_SCHEDULE_OPTIMIZE: on acme: unsupported -> supported
+	~ table tiling_sink_ops: entry "AcmeAttention" added
+	~ slot tiling: cascade (changed)
+	+ source acme_firmware_tiling
+	2 added, 0 removed, 5 changed
+	EOF
+	test_cmp want got &&
+	head -n 1 out >h && test_grep "^gerules diff: acme 1.0.0 (.*) -> acme 1.1.0 (.*)\$" h
+'
+
+test_expect_success 'diff with the graph: the node whose decision changes, with both outcomes' '
+	gerules diff "$BASE:$ACME10" "$BASE:$ACME" --graph "$MODEL" --chip ACME_SOC -o ge.tiling_schedule_optimize=1 >out &&
+	test_grep "^~ node attn: tiling: host (tiling_sink_unsupported_chip) -> device (acme_firmware_tiling)\$" out &&
+	test_grep "^- diagnostic warning GE1003 " out
+'
+
+# layering errors: each a located error of gerules check
+mkdir -p bad
+layer () {  # layer NAME TEXT: a one-file bundle bad/NAME
+	mkdir -p "bad/$1" && printf "%b" "$2" >"bad/$1/site.rules"
+}
+layer redef 'bundle "site" { version "1.0.0"; extends "ge-base"; }\noption TILING_SCHEDULE_OPTIMIZE { type bool; default "0"; }\n'
+layer socdup 'bundle "site" { version "1.0.0"; }\nproduct x "X" { soc "Ascend910B2" { ai_cores 1; } }\n'
+layer missing 'bundle "site" { version "1.0.0"; }\noverride soc "NoSuchSoc" { ai_cores 1; }\nextend table no_table { "x", }\nreplace cascade nope: a > b;\n'
+layer extends 'bundle "site" { version "1.0.0"; extends "ge-base" ">=99.0"; extends "other"; }\n'
+layer wrongmod 'bundle "site" { version "1.0.0"; }\nextend option PRECISION_MODE { type bool; }\noverride cascade tiling: tiling_static;\n'
+SOC910='ai_cores 2; cube_cores 24; vector_cores 48; ai_cpus 6; ub_bytes 196608; l1_bytes 524288; l0a_bytes 65536; l0b_bytes 65536; l0c_bytes 131072; l2_bytes 201326592; cube_mhz 1850; prefetch_num 8;'
+layer one "bundle \"one\" { version \"1.0.0\"; }\noverride soc \"Ascend910B1\" { $SOC910 }\n"
+layer two "bundle \"two\" { version \"1.0.0\"; }\noverride soc \"Ascend910B1\" { $SOC910 }\n"
+layer three "bundle \"three\" { version \"1.0.0\"; extends \"one\"; }\noverride soc \"Ascend910B1\" { $SOC910 }\n"
+
+test_expect_success 'a redefinition without override fails check with a located error' '
+	test_must_fail --exit 2 gerules check "$BASE" bad/redef >out 2>err &&
+	test_must_be_empty out &&
+	test_grep "^bad/redef/site.rules:2:8: error: option TILING_SCHEDULE_OPTIMIZE is already declared by bundle .ge-base. (.*options.rules:[0-9]*); a layer changes it only with .override option TILING_SCHEDULE_OPTIMIZE" err &&
+	test_grep "^ option TILING_SCHEDULE_OPTIMIZE" err &&
+	test_must_fail --exit 2 gerules check "$BASE" bad/socdup 2>err &&
+	test_grep "^bad/socdup/site.rules:2:21: error: soc \"Ascend910B2\" is already declared by bundle .ge-base." err
+'
+
+test_expect_success 'override, extend and replace of names no earlier bundle declares' '
+	test_must_fail --exit 2 gerules check "$BASE" bad/missing 2>err &&
+	test_grep "^bad/missing/site.rules:2:14: error: override of soc NoSuchSoc, which no earlier bundle declares" err &&
+	test_grep "^bad/missing/site.rules:3:14: error: extension of table no_table, which no earlier bundle declares" err &&
+	test_grep "^bad/missing/site.rules:4:17: error: replacement of cascade nope, which no earlier bundle declares" err
+'
+
+test_expect_success 'an unsatisfied extends: version out of range, bundle not below' '
+	test_must_fail --exit 2 gerules check "$BASE" bad/extends 2>err &&
+	test_grep "^bad/extends/site.rules:1:52: error: bundle .site. needs .ge-base. >=99.0, but the stack has version" err &&
+	test_grep "^bad/extends/site.rules:1:70: error: bundle .site. extends .other., which is not below it in the stack" err
+'
+
+test_expect_success 'extend only tables, replace only cascades' '
+	test_must_fail --exit 2 gerules check "$BASE" bad/wrongmod 2>err &&
+	test_grep "^bad/wrongmod/site.rules:2:1: error: only a table can be extended" err &&
+	test_grep "^bad/wrongmod/site.rules:3:1: error: a cascade is changed with .replace cascade tiling" err
+'
+
+test_expect_success 'two layers overriding the same SoC need an order (extends)' '
+	gerules --rules "$BASE" --rules bad/one chips >out && test_grep "^a2  *Ascend910B1  *2 " out &&
+	test_must_fail --exit 2 gerules check "$BASE" bad/one bad/two 2>err &&
+	test_grep "^bad/two/site.rules:2:1: error: bundles .two. and .one. (bad/one/site.rules:2) both change soc Ascend910B1, and .two. does not extend .one." err &&
+	gerules check "$BASE" bad/one bad/three >out &&
+	test_grep "^ge-base [0-9.]* + one 1.0.0 + three 1.0.0: " out
+'
+
+test_expect_success 'the base bundle cannot override, and files without a bundle statement join the layer before' '
+	mkdir -p alone && printf "bundle \"b\" { version \"1.0.0\"; }\noverride table t { \"x\", }\n" >alone/b.rules &&
+	test_must_fail --exit 2 gerules check alone 2>err &&
+	test_grep "^alone/b.rules:2:1: error: the base bundle cannot override" err &&
+	gerules check "$BASE/bundle.rules" "$BASE/chips.rules" >out &&
+	test_grep "^ge-base [0-9.]*: " out
+'
+
+test_done
