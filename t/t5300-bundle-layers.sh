@@ -139,4 +139,19 @@ test_expect_success 'the base bundle cannot override, and files without a bundle
 	test_grep "^ge-base [0-9.]*: " out
 '
 
+test_expect_success 'the shipped signature of the example verifies; both layers must be signed' '
+	GERULES_STATE="$TRASH/state"; export GERULES_STATE &&
+	cp -R "$BASE" sbase && chmod -R u+w sbase && rm -rf sbase/MANIFEST sbase/MANIFEST.sig &&
+	gerules bundle keygen site >/dev/null && gerules bundle sign --key site.key sbase >/dev/null &&
+	cat site.pub "$top_srcdir/examples/vendor/acme-release.pub" >trust &&
+	gerules --trust trust --rules sbase bundle verify "$ACME" >out &&
+	test_grep "acme 1.1.0 verified: .*signed by [0-9a-f]* (ACME release key" out &&
+	gerules --trust trust --rules sbase --rules "$ACME" eval "$MODEL" --chip ACME_SOC >/dev/null &&
+	test_must_fail --exit 2 gerules --trust trust --rules "$BASE" --rules "$ACME" chips >/dev/null 2>err &&
+	test_grep "the bundle is not signed" err &&
+	cp -R "$ACME" acme && chmod -R u+w acme && echo "# changed" >>acme/acme.rules &&
+	test_must_fail --exit 2 gerules --trust trust --rules sbase --rules acme chips >/dev/null 2>err &&
+	test_grep "^acme/acme.rules: error: changed since the bundle was signed" err
+'
+
 test_done

@@ -17,13 +17,14 @@
 
 static const char bundle_usage[] =
   "usage: gerules bundle keygen [--name NAME] OUT\n"
-  "       gerules bundle sign --key KEY [--key KEY2 ...] [--expires DATE | --valid-days N] PATH\n"
-  "       gerules [--trust FILE] bundle verify PATH...\n"
+  "       gerules [--rules BASE...] bundle sign --key KEY [--key KEY2 ...] [--expires DATE | --valid-days N] PATH\n"
+  "       gerules [--trust FILE] [--rules BASE...] bundle verify PATH...\n"
   "\n"
   "keygen writes OUT.key (the secret key, mode 0600; never overwritten) and OUT.pub (one\n"
   "trust-store line: 'key ID PUBLIC NAME'). sign writes PATH/MANIFEST (bundle name, version,\n"
   "CANN range, expiry, signer key ids and the SHA-256 of every file) and PATH/MANIFEST.sig (one\n"
-  "Ed25519 signature per key; several keys sign at once, for key rotation). The expiry is\n"
+  "Ed25519 signature per key; several keys sign at once, for key rotation); a layer is checked on\n"
+  "top of the bundles given with --rules before it is signed. The expiry is\n"
   "DATE (YYYY-MM-DD or YYYY-MM-DDTHH:MM:SSZ, UTC) or N days from now (default 365).\n"
   "verify checks PATH as every command does when a trust store is configured (--trust,\n"
   "$GERULES_TRUST or the installed trust folder): signatures, trusted and revoked keys, expiry,\n"
@@ -90,7 +91,7 @@ static int keygen(int argc, char **argv){
   return rc;
 }
 
-static int sign(int argc, char **argv){
+static int sign(cli_ctx *c, int argc, char **argv){
   gr_key *keys = NULL;
   size_t nkeys = 0, i;
   const char *path = NULL, *v, *expires = NULL, *days = NULL;
@@ -135,8 +136,17 @@ static int sign(int argc, char **argv){
     goto out;
   }
   root = gr_xstrdup(path);
-  /* a bundle is signed only when it checks: what is signed is what loads */
-  if( (rs = gr_ruleset_load((const char *const *)&root, 1, &d))==NULL ){
+  /* a bundle is signed only when it checks: what is signed is what loads
+  ** (a layer checks on top of the bundles given with --rules) */
+  {
+    const char **stack = gr_xcalloc(c->nrules_paths + 2, sizeof *stack);
+    size_t ns = 0, k;
+    for(k = 0; k < c->nrules_paths; k++) stack[ns++] = c->rules_paths[k];
+    stack[ns++] = root;
+    rs = gr_ruleset_load(stack, ns, &d);
+    free(stack);
+  }
+  if( rs==NULL ){
     cli_print_diags(&d);
     fprintf(stderr, "gerules bundle sign: error: %s has errors; it is not signed\n", path);
     goto out;
@@ -147,6 +157,14 @@ static int sign(int argc, char **argv){
     goto out;
   }
   o.name = rs->bundle_name; o.version = rs->bundle_version; o.cann = rs->bundle_cann;
+  if( rs->nlayers > 1 ){
+    const gr_layer *L = &rs->layers[rs->nlayers - 1];
+    if( L->name==NULL || L->version==NULL || !gr_semver_valid(L->version) ){
+      fprintf(stderr, "gerules bundle sign: error: %s: a signed bundle needs a bundle statement with a semantic version\n", path);
+      goto out;
+    }
+    o.name = L->name; o.version = L->version; o.cann = L->cann;
+  }
   o.keys = keys; o.nkeys = nkeys;
   if( gr_bundle_sign(root, &o, &d)!=0 ){ cli_print_diags(&d); goto out; }
   {
@@ -179,8 +197,14 @@ static int verify(cli_ctx *c, int argc, char **argv){
   c->no_record = 1;
   for(i = 0; i < argc; i++){
     const char *p = argv[i];
-    size_t before = c->nverified, k;
-    gr_ruleset *rs = cli_load_paths(c, &p, 1);
+    size_t before = c->nverified, k, ns = 0;
+    /* a layer is verified (and loaded) on top of the bundles given with --rules */
+    const char **stack = gr_xcalloc(c->nrules_paths + 2, sizeof *stack);
+    gr_ruleset *rs;
+    for(k = 0; k < c->nrules_paths; k++) stack[ns++] = c->rules_paths[k];
+    stack[ns++] = p;
+    rs = cli_load_paths(c, stack, ns);
+    free(stack);
     if( rs==NULL ){
       if( !c->refused ){ cli_print_diags(&c->diags); fprintf(stderr, "gerules bundle verify: %s has errors\n", p); }
       rc = EXIT_INPUT;
@@ -208,7 +232,7 @@ int cmd_bundle(cli_ctx *c, int argc, char **argv){
     for(i = 0; i < argc; i++) if( is_help(argv[i]) ){ fputs(bundle_usage, stdout); return 0; }
   }
   if( strcmp(argv[0], "keygen")==0 ) return keygen(argc - 1, argv + 1);
-  if( strcmp(argv[0], "sign")==0 ) return sign(argc - 1, argv + 1);
+  if( strcmp(argv[0], "sign")==0 ) return sign(c, argc - 1, argv + 1);
   if( strcmp(argv[0], "verify")==0 ) return verify(c, argc - 1, argv + 1);
   return cli_usage_error("bundle", "unknown subcommand '%s' (keygen, sign or verify)", argv[0]);
 }

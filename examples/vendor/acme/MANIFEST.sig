@@ -1,0 +1,2 @@
+gerules-signatures 1
+signature dc9a9a9551f427ac g663t59F1IsTO/57wY7+YvRKrY7FMm4nJnDW6Y7Tlg4= I79IP9ep4OcT4dWlSsFjL+jHwzlhE5iFVcUb/u19+nWHlfkggoqfhUTrwwKnV0LmeIEsxH4zWh7/J0G/haxOBQ==
