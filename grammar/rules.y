@@ -57,6 +57,9 @@ static gr_expr *bin(gr_parse *ps, int op, gr_token k, gr_expr *a, gr_expr *b){
   e->a = a; e->b = b;
   return gr_expr_deep(ps, e);
 }
+static void set_ge_code(gr_parse *ps, gr_item *it, gr_token s){
+  if( s.z ){ it->ge_code = sbody(s); it->ge_code_loc = LOC(s); }
+}
 static void set_diag(gr_parse *ps, gr_item *it, int sev, gr_token code, gr_token tmpl, const gr_token *once){
   it->flag3 = sev;
   it->code = gr_tok_str(code); it->code_loc = LOC(code);
@@ -87,7 +90,7 @@ static void set_diag(gr_parse *ps, gr_item *it, int sev, gr_token code, gr_token
   DEPRECATED DESCRIPTION EACH ENTRIES ERROR EXCEPT EXCLUSIVE FOR FORMAT GRAPH HARDWARE HOOK INCLUDE
   INI INITIAL KEY MATCHES MODE NEEDS NOTE ON ONCE OVER PATTERN PRODUCT RANGE REQUIRES RULE
   OVERRIDE EXTEND EXTENDS REPLACE
-  SECTION SEPARATOR SET SLOT SOC SOURCE SUPPORTED TABLE THEN TYPE UNSUPPORTED VALUE
+  SECTION SEPARATOR SET SLOT SOC SOURCE SUPPORTED TABLE THEN TYPE UNSUPPORTED VALUE GE_CODE
   VALUES VERSION WARNING WHEN.
 
 %right COLON.
@@ -170,10 +173,14 @@ action(A) ::= SET(K) ID(S) ASSIGN expr(V) BECAUSE STRING(T).
 
 %type diag {gr_item*}
 %destructor diag { (void)ps; gr_item_free($$); }
-diag(A) ::= sev(S) ID(C) STRING(T).
-  { A = gr_item_new(GR_I_RULE, LOC(C)); set_diag(ps, A, S, C, T, NULL); }
-diag(A) ::= sev(S) ID(C) STRING(T) ONCE(O).
-  { A = gr_item_new(GR_I_RULE, LOC(C)); set_diag(ps, A, S, C, T, &O); }
+diag(A) ::= sev(S) ID(C) gecode(G) STRING(T).
+  { A = gr_item_new(GR_I_RULE, LOC(C)); set_diag(ps, A, S, C, T, NULL); set_ge_code(ps, A, G); }
+diag(A) ::= sev(S) ID(C) gecode(G) STRING(T) ONCE(O).
+  { A = gr_item_new(GR_I_RULE, LOC(C)); set_diag(ps, A, S, C, T, &O); set_ge_code(ps, A, G); }
+
+/* `ge_code "E10006"`: the error code GE itself raises for this diagnostic */
+gecode(A) ::= .                    { A.z = NULL; A.n = 0; }
+gecode(A) ::= GE_CODE STRING(S).   { A = S; }
 
 %type sev {int}
 sev(A) ::= ERROR.    { A = GR_SEV_ERROR; }
@@ -326,6 +333,7 @@ expr(A) ::= OPTION(K) ID(N).
   { A = gr_expr_new(GR_E_OPTION, LOC(K)); A->s = gr_tok_str(N); A->sloc = LOC(N); }
 expr(A) ::= OPTION(K).     { A = gr_expr_new(GR_E_OPTSCOPE, LOC(K)); }
 expr(A) ::= RUN_MODE(K).   { A = gr_expr_new(GR_E_RUNMODE, LOC(K)); }
+expr(A) ::= ENTRY_POINT(K). { A = gr_expr_new(GR_E_ENTRYPOINT, LOC(K)); }
 expr(A) ::= CHIP(K).       { A = gr_expr_new(GR_E_CHIP, LOC(K)); }
 expr(A) ::= NODE(K).       { A = gr_expr_new(GR_E_NODE, LOC(K)); }
 expr(A) ::= GRAPH(K).      { A = gr_expr_new(GR_E_GRAPH, LOC(K)); }

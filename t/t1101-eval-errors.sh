@@ -299,8 +299,8 @@ test_expect_success 'input files are never modified, whatever the outcome' '
 	touch -d "2001-01-01 00:00:00" graph.json mistakes.ini opts.json opts.txt &&
 	ls -l --time-style=full-iso graph.json mistakes.ini opts.json opts.txt >before.ls &&
 	cksum graph.json mistakes.ini opts.json opts.txt >before.sum &&
-	gerules eval graph.json --chip Ascend910B1 -o ge.exec.op_precision_mode=mistakes.ini --options opts.json --format json >/dev/null &&
-	gerules eval graph.json --chip Ascend910B1 -o ge.exec.op_precision_mode=mistakes.ini --options opts.json --output graph.json.out &&
+	gerules eval graph.json --chip Ascend910B1 --entry session -o ge.exec.op_precision_mode=mistakes.ini --options opts.json --format json >/dev/null &&
+	gerules eval graph.json --chip Ascend910B1 --entry session -o ge.exec.op_precision_mode=mistakes.ini --options opts.json --output graph.json.out &&
 	test_must_fail --exit 1 gerules eval graph.json --chip Ascend310P3 -o ge.exec.op_precision_mode=mistakes.ini --options opts.txt >/dev/null &&
 	test_must_fail --exit 2 gerules eval graph.json --chip Ascend910B1 --options opts.json --format nope 2>/dev/null &&
 	test_must_fail --exit 2 gerules eval graph.json --chip Ascend910B1 --explain nope 2>/dev/null &&

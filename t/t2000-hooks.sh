@@ -216,7 +216,7 @@ test_expect_success 'example attention_must_sink: an error on A3 for an attentio
 
 test_expect_success 'example moe_like_matmul: MyFusedMoe gets what a MatMulV2 gets' '
 	for allow in 00 01 10 11; do
-		ex --chip Ascend910_9391 -o ALLOW_HF32=$allow -o PRECISION_MODE=must_keep_origin_dtype \
+		ex --chip Ascend910_9391 --entry session -o ALLOW_HF32=$allow -o PRECISION_MODE=must_keep_origin_dtype \
 		   --hook "$EX/moe_like_matmul.lua" --format json >moe.json 2>err &&
 		mm=$(json_get moe.json "[x for x in d[\"nodes\"] if x[\"name\"]==\"mm\"][0][\"precision_mode\"]") &&
 		for n in moe0 moe1; do
@@ -232,7 +232,7 @@ test_expect_success 'example moe_like_matmul: without a MatMulV2 it follows ALLO
 	  {"name":"e1","type":"MyFusedMoe","input":["x:0"]},{"name":"e2","type":"MyFusedMoe","input":["x:0"]}]}]}
 	EOF
 	printf "[ByNodeName]\ne2=high_precision\n" >moe.ini &&
-	"$GERULES" eval moe.json --chip Ascend910B1 -o ALLOW_HF32=01 -o ge.exec.op_precision_mode=moe.ini \
+	"$GERULES" eval moe.json --chip Ascend910B1 --entry session -o ALLOW_HF32=01 -o ge.exec.op_precision_mode=moe.ini \
 	   --hook "$EX/moe_like_matmul.lua" --all-nodes >out 2>err &&
 	test_grep "^e1 .*enable_hi_float_32_execution (hook)" out &&
 	test_grep "^e2 .*high_precision (by_node_name)" out &&

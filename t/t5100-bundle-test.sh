@@ -49,6 +49,7 @@ chip: Ascend910B1
 run-mode: training
 option: ge.exec.op_precision_mode={ini}
 arg: --options '{opts}'
+arg: --entry session
 exit: 0
 --- ini
 [ByNodeName]

@@ -51,7 +51,7 @@ void gr_diags_free(gr_diags *d){
   if( d==NULL ) return;
   for(i = 0; i < d->n; i++){
     gr_diag *x = &d->v[i];
-    free(x->code); free(x->msg); free(x->file); free(x->snippet);
+    free(x->code); free(x->ge_code); free(x->msg); free(x->file); free(x->snippet);
     free(x->option); free(x->node); free(x->rule); free(x->changed_by);
   }
   free(d->v);
@@ -106,6 +106,7 @@ void gr_diag_format(gr_buf *out, const gr_diag *d){
   }
   gr_buf_printf(out, "%s: ", gr_severity_name(d->sev));
   if( d->code ){ gr_buf_adds(out, "["); add_text(out, d->code); gr_buf_adds(out, "] "); }
+  if( d->ge_code ){ gr_buf_adds(out, "[GE "); add_text(out, d->ge_code); gr_buf_adds(out, "] "); }
   add_message(out, d->msg);
   if( d->changed_by ){
     gr_buf_printf(out, " [%s by ", d->sev < d->orig_sev ? "downgraded" : "raised");

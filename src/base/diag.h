@@ -27,6 +27,7 @@ typedef enum gr_severity { GR_SEV_NOTE = 0, GR_SEV_WARNING = 1, GR_SEV_ERROR = 2
 typedef struct gr_diag {
   gr_severity sev;
   char *code;          /* stable code from the rules (e.g. "GE1001"), or NULL */
+  char *ge_code;       /* the error code GE itself raises for this (e.g. "E10006"), or NULL */
   char *msg;
   char *file;          /* input file the location refers to, or NULL */
   uint32_t line, col;  /* 1-based; 0 = unknown */
@@ -62,7 +63,7 @@ int gr_diag_code_valid(const char *code);
 #define GR_DIAG_CODE_RULE "capital letters then digits (e.g. GE1001)"
 
 /* Formats one diagnostic compiler-style into out:
-**   file:line:col: severity: [CODE] message
+**   file:line:col: severity: [CODE] [GE E10001] message
 **      source line
 **          ^
 ** (the last two lines only when a snippet is present). */

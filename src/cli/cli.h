@@ -64,7 +64,7 @@ int  cli_format_arg(const char *cmd, const char *v, int *json);
 ** and hook list; the strings point into argv. */
 typedef struct cli_input {
   const char *cmd;
-  const char *graph, *chip, *run_mode;
+  const char *graph, *chip, *run_mode, *entry_point;
   int input_format;             /* --input-format, GR_FMT_AUTO by default */
   gr_optinputs opts;
   const char **hooks; size_t nhooks;

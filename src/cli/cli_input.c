@@ -20,6 +20,7 @@ void cli_input_init(cli_input *in, const char *cmd){
   memset(in, 0, sizeof *in);
   in->cmd = cmd;
   in->run_mode = "inference";
+  in->entry_point = "atc";
   gr_optinputs_init(&in->opts);
   gr_hooks_limits_default(&in->lim);
 }
@@ -76,6 +77,15 @@ int cli_input_arg(cli_input *in, int *i, int argc, char **argv){
       return -1;
     }
     in->run_mode = v;
+    return 1;
+  }
+  if( (k = cli_arg_value(cmd, "--entry", i, argc, argv, &v))!=0 ){
+    if( k < 0 ) return -1;
+    if( !gr_entry_point_valid(v) ){
+      cli_usage_error(cmd, "--entry is atc, ir-build or session, not '%s'", v);
+      return -1;
+    }
+    in->entry_point = v;
     return 1;
   }
   if( (k = cli_arg_value(cmd, "--input-format", i, argc, argv, &v))!=0 ){
@@ -208,6 +218,7 @@ void cli_eval_config(const cli_input *in, gr_graph *g, gr_hooks *hooks, gr_eval_
   memset(cfg, 0, sizeof *cfg);
   cfg->chip = in->chip;
   cfg->run_mode = in->run_mode;
+  cfg->entry_point = in->entry_point;
   cfg->inputs = in->opts.v;
   cfg->ninputs = in->opts.n;
   cfg->graph = g;

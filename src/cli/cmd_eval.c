@@ -34,6 +34,7 @@ static const char eval_usage[] =
   "  -o KEY=VALUE               an option by ir_option name, GE key or ATC flag (repeatable)\n"
   "  --options FILE             options from a JSON object or KEY=VALUE lines (repeatable)\n"
   "  --run-mode MODE            inference (default, as ATC) or training\n"
+  "  --entry atc|ir-build|session  the GE entry point whose checks apply (default atc)\n"
   "  --format F                 report format: text (default), json, html (one self-contained\n"
   "                             page with the graph) or dot (Graphviz)\n"
   "  --all-nodes                text: list every node, not only those that differ from the defaults\n"

@@ -157,6 +157,7 @@ static void relation_diag(gr_result *r, const gr_relation *rel, int option, int 
   gr_buf_init(&b);
   gr_render(&env, &rel->msg, &b);
   d = emit(r, rel->sev, rel->code, og, gr_buf_cstr(&b));
+  gr_diag_set(&d->ge_code, rel->ge_code);
   gr_diag_set(&d->option, r->rs->options[option].name);
   d->rule = rule_where(r, &rel->loc);
   gr_buf_free(&b);
@@ -234,6 +235,7 @@ static void rule_diag(gr_result *r, gr_env *env, const gr_rule *ru, const gr_ori
   gr_buf_init(&b);
   gr_render(env, &ru->msg, &b);
   d = emit(r, ru->sev, ru->code, og, gr_buf_cstr(&b));
+  gr_diag_set(&d->ge_code, ru->ge_code);
   gr_diag_set(&d->option, option);
   gr_diag_set(&d->node, node);
   d->rule = rule_where(r, &ru->loc);
@@ -672,6 +674,7 @@ gr_result *gr_eval(const gr_ruleset *rs, const gr_eval_config *cfg){
   r->g = cfg->graph;
   r->graph_file = cfg->graph_file;
   r->run_mode = cfg->run_mode ? cfg->run_mode : "inference";
+  r->entry_point = cfg->entry_point ? cfg->entry_point : "atc";
   r->inputs = cfg->inputs;
   r->ninputs = cfg->ninputs;
   r->hooks = cfg->hooks;
@@ -689,6 +692,12 @@ gr_result *gr_eval(const gr_ruleset *rs, const gr_eval_config *cfg){
       chip = r->inputs[in].value;     /* an unknown SoC is reported below, with a suggestion */
       break;
     }
+  }
+  if( !gr_entry_point_valid(r->entry_point) ){
+    char *m = gr_xasprintf("unknown entry point '%s': it is %s", r->entry_point, GR_ENTRY_POINTS);
+    fail(r, m);
+    free(m);
+    return r;
   }
   if( chip==NULL ) return fail(r, "no chip given: use --chip SOC (see 'gerules chips')");
   r->soc = gr_ruleset_find_soc(rs, chip);

@@ -90,6 +90,7 @@ typedef struct gr_eval_hooks {
 typedef struct gr_eval_config {
   const char *chip;             /* SoC string (required unless an option of type soc is set) */
   const char *run_mode;         /* "inference" (default) or "training" */
+  const char *entry_point;      /* "atc" (default), "ir-build" or "session": whose checks apply */
   gr_input *inputs; size_t ninputs;
   const gr_graph *graph;        /* NULL: options and global rules only */
   const char *graph_file;       /* display name of the graph file, for locations */
@@ -104,6 +105,7 @@ typedef struct gr_result {
   int soc, product;
   const char *soc_name;
   const char *run_mode;
+  const char *entry_point;
   gr_input *inputs; size_t ninputs;
   gr_optstate *opts;            /* one per option */
   gr_diags diags;

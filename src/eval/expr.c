@@ -334,6 +334,7 @@ gr_val gr_eval_expr(gr_env *env, const gr_expr *e){
     case GR_E_NULL: return v;
     case GR_E_LIST: return literal(env, e);
     case GR_E_RUNMODE: return v_str(r->run_mode);
+    case GR_E_ENTRYPOINT: return v_str(r->entry_point);
     case GR_E_CHIP: v.t = GR_T_CHIP; return v;
     case GR_E_GRAPH: v.t = GR_T_GRAPH; return v;
     case GR_E_NODE: v.t = GR_T_NODE; v.u.node = env->node; return v;
@@ -611,6 +612,7 @@ void gr_expr_print(gr_buf *b, const gr_expr *e){
     case GR_E_ENTRY: gr_buf_adds(b, "entry"); break;
     case GR_E_OPTSCOPE: gr_buf_adds(b, "option"); break;
     case GR_E_RUNMODE: gr_buf_adds(b, "run_mode"); break;
+    case GR_E_ENTRYPOINT: gr_buf_adds(b, "entry_point"); break;
     case GR_E_OPTION: gr_buf_printf(b, "option %s", e->s); break;
     case GR_E_OPTSET: gr_buf_printf(b, "option %s set", e->s); break;
     case GR_E_FIELD: print_sub(b, e->a, 5); gr_buf_printf(b, ".%s", e->s); break;

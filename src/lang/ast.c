@@ -62,7 +62,7 @@ gr_item *gr_item_new(int kind, gr_loc loc){
 void gr_item_free(gr_item *it){
   while( it ){
     gr_item *nx = it->next;
-    free(it->name); free(it->str); free(it->raw); free(it->code);
+    free(it->name); free(it->str); free(it->raw); free(it->code); free(it->ge_code);
     free(it->str2); free(it->raw2);
     gr_name_free(it->names);
     gr_name_free(it->names2);

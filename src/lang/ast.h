@@ -40,7 +40,8 @@ enum gr_expr_op {
   GR_E_NOT, GR_E_AND, GR_E_OR,
   GR_E_EQ, GR_E_NE, GR_E_LT, GR_E_LE, GR_E_GT, GR_E_GE,
   GR_E_IN, GR_E_NOTIN,
-  GR_E_ANY, GR_E_ALL  /* s = variable, a = list, b = body */
+  GR_E_ANY, GR_E_ALL, /* s = variable, a = list, b = body */
+  GR_E_ENTRYPOINT     /* entry_point: "atc", "ir-build" or "session" */
 };
 
 typedef struct gr_expr {
@@ -103,6 +104,7 @@ typedef struct gr_item {
   int flag2;                 /* rule: action (GR_ACT_*) */
   int flag3;                 /* rules and relations: severity (gr_severity) */
   char *code; gr_loc code_loc;   /* diagnostic code */
+  char *ge_code; gr_loc ge_code_loc;   /* rules and relations: GE's own error code, or NULL */
   char *str2; char *raw2; gr_loc str2_loc;   /* `because` template of a set-rule or branch */
   gr_loc once_loc;           /* where `once` was written */
   struct gr_item *items;     /* nested items, in source order */

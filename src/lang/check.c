@@ -952,6 +952,8 @@ static void do_relation(ck *c, gr_item *st, gr_relation *r){
   r->loc = st->loc;
   r->sev = (gr_severity)st->flag3;
   r->code = ck_keep(rs, st->code);
+  r->ge_code = ck_keep(rs, st->ge_code);
+  if( r->ge_code && !gr_diag_code_valid(r->ge_code) ) ck_err(c, st->ge_code_loc, "ge_code '%s' must be %s", r->ge_code, GR_DIAG_CODE_RULE);
   r->a = -1;
   if( r->kind!=GR_REL_CONFLICTS ){
     gr_option *o = ck_option_ref(c, st->names->s, st->names->loc);
@@ -1229,6 +1231,8 @@ static void check_all(ck *c){
       r->scope = st->flag;
       r->sev = (gr_severity)st->flag3;
       r->code = ck_keep(rs, st->code);
+      r->ge_code = ck_keep(rs, st->ge_code);
+      if( r->ge_code && !gr_diag_code_valid(r->ge_code) ) ck_err(c, st->ge_code_loc, "ge_code '%s' must be %s", r->ge_code, GR_DIAG_CODE_RULE);
       r->once = st->lo ? 1 : 0;
       if( !gr_diag_code_valid(r->code) ) ck_err(c, st->code_loc, "diagnostic code '%s' must be %s", r->code, GR_DIAG_CODE_RULE);
       if( r->once && r->scope!=GR_SCOPE_NODE ) ck_err(c, st->once_loc, "'once' is for rules 'for each node'");

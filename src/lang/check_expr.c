@@ -58,6 +58,9 @@ static void check_runmode_literal(ck *c, const gr_expr *a, const gr_expr *b){
   if( a->op==GR_E_RUNMODE && b->op==GR_E_STR && strcmp(b->s, "inference") && strcmp(b->s, "training") ){
     ck_err(c, b->loc, "run_mode is \"inference\" or \"training\", never '%s'", b->s);
   }
+  if( a->op==GR_E_ENTRYPOINT && b->op==GR_E_STR && !gr_entry_point_valid(b->s) ){
+    ck_err(c, b->loc, "entry_point is %s, never '%s'", GR_ENTRY_POINTS, b->s);
+  }
 }
 
 static uint8_t field_type(ck *c, gr_expr *e, uint8_t base){
@@ -178,7 +181,7 @@ static uint8_t check_expr_inner(ck *c, gr_expr *e){
       e->elem = el==GR_T_NULL ? GR_T_ANY : el;
       return GR_T_LIST;
     }
-    case GR_E_RUNMODE:
+    case GR_E_RUNMODE: case GR_E_ENTRYPOINT:
       e->dep = GR_DEP_GLOBAL; return GR_T_STR;
     case GR_E_CHIP:
       e->dep = GR_DEP_GLOBAL; return GR_T_CHIP;

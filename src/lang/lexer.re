@@ -103,6 +103,8 @@ loop:
     "requires"    { TOK(GR_TK_REQUIRES); }
     "rule"        { TOK(GR_TK_RULE); }
     "run_mode"    { TOK(GR_TK_RUN_MODE); }
+    "entry_point" { TOK(GR_TK_ENTRY_POINT); }
+    "ge_code"     { TOK(GR_TK_GE_CODE); }
     "section"     { TOK(GR_TK_SECTION); }
     "separator"   { TOK(GR_TK_SEPARATOR); }
     "set"         { TOK(GR_TK_SET); }

@@ -31,6 +31,10 @@ int gr_support_on(const gr_support *s, int product){
   return s->on ? s->on[product] : 1;
 }
 
+int gr_entry_point_valid(const char *s){
+  return s && (strcmp(s, "atc")==0 || strcmp(s, "ir-build")==0 || strcmp(s, "session")==0);
+}
+
 const char *gr_type_name(int t){
   static const char *names[] = { "any", "null", "bool", "int", "string", "list", "node",
     "input", "inputs", "attributes", "chip", "option", "entry", "relation option", "table", "graph" };

@@ -187,6 +187,7 @@ typedef struct gr_rule {
   int scope;              /* GR_SCOPE_* */
   gr_severity sev;
   const char *code;
+  const char *ge_code;    /* `ge_code "E10006"`: GE's own error code, or NULL */
   gr_template msg;
   int once;
   gr_branch br;           /* the condition, split for specialisation */
@@ -199,6 +200,7 @@ typedef struct gr_relation {
   int *others; size_t nothers;
   gr_severity sev;
   const char *code;
+  const char *ge_code;    /* `ge_code "E10006"`: GE's own error code, or NULL */
   gr_template msg;
   gr_loc loc;
 } gr_relation;
@@ -266,6 +268,12 @@ int  gr_ruleset_find(const gr_map *m, const char *name);
 int  gr_ruleset_find_soc(const gr_ruleset *rs, const char *soc);     /* exact first, then patterns */
 const gr_option *gr_ruleset_option_by_spelling(const gr_ruleset *rs, const char *spelling);
 int  gr_support_on(const gr_support *s, int product);
+/* The GE entry points an evaluation can model (`entry_point` in the rule
+** language, --entry on the command line): ATC, the aclgrph IR build API and
+** GE sessions. The language knows their names; what differs between them
+** is rule data. */
+#define GR_ENTRY_POINTS "\"atc\", \"ir-build\" or \"session\""
+int  gr_entry_point_valid(const char *s);
 const char *gr_type_name(int t);
 const char *gr_option_type_name(int t);
 

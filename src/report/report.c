@@ -99,6 +99,7 @@ static void json_diag(gr_jw *w, const gr_diag *d){
   gr_jw_obj(w);
   gr_jw_key(w, "severity"); gr_jw_str(w, gr_severity_name(d->sev));
   gr_jw_key(w, "code"); gr_jw_str(w, d->code);
+  gr_jw_key(w, "ge_code"); gr_jw_str(w, d->ge_code);
   gr_jw_key(w, "message"); gr_jw_str(w, d->msg);
   gr_jw_key(w, "option"); gr_jw_str(w, d->option);
   gr_jw_key(w, "node"); gr_jw_str(w, d->node);
@@ -363,6 +364,7 @@ void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro){
   gr_jw_key(&w, "product_title"); gr_jw_str(&w, rs->products[r->product].title);
   gr_jw_end_obj(&w);
   gr_jw_key(&w, "run_mode"); gr_jw_str(&w, r->run_mode);
+  gr_jw_key(&w, "entry_point"); gr_jw_str(&w, r->entry_point);
   if( g ){
     gr_jw_key(&w, "graph"); gr_jw_obj(&w);
     gr_jw_key(&w, "file"); gr_jw_str(&w, ro->graph_path);
@@ -443,8 +445,8 @@ void gr_report_text(gr_out *o, gr_result *r, const gr_result *baseline, const gr
   }else
   gr_out_printf(o, "gerules %s: rules %s%s%s (%s)\n", PACKAGE_VERSION, rs->bundle_name ? rs->bundle_name : "?",
                 rs->bundle_version ? " " : "", rs->bundle_version ? rs->bundle_version : "", ro->rules_path);
-  gr_out_printf(o, "chip:  %s, %s (%s), run mode %s\n", r->soc_name, rs->products[r->product].title,
-                rs->products[r->product].name, r->run_mode);
+  gr_out_printf(o, "chip:  %s, %s (%s), run mode %s, entry point %s\n", r->soc_name, rs->products[r->product].title,
+                rs->products[r->product].name, r->run_mode, r->entry_point);
   if( g ){
     gr_out_puts(o, "graph: "); gr_out_text(o, ro->graph_path, 0, 0);
     if( gr_graph_model_name(g)[0] ){ gr_out_puts(o, ", model \""); gr_out_text(o, gr_graph_model_name(g), 0, TEXT_CAP); gr_out_puts(o, "\""); }
