@@ -16,10 +16,12 @@
 #   python3 bench/gen_graph.py --ops 100000 -o /tmp/g100k.json
 #   python3 bench/gen_graph.py --ops 1000000 -o /tmp/g1m.json
 # environment: GERULES (default: _build/src/gerules next to this script),
-#   CHIP (default Ascend910B1), RUNS (default 3).
+#   GERULES_RULES (default: the rules/ of this source tree), CHIP (default
+#   Ascend910B1), RUNS (default 3).
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 GERULES=${GERULES:-$here/_build/src/gerules}
+GERULES_RULES=${GERULES_RULES:-$here/rules}; export GERULES_RULES
 CHIP=${CHIP:-Ascend910B1}
 RUNS=${RUNS:-3}
 test $# -gt 0 || set -- /tmp/g100k.json /tmp/g1m.json

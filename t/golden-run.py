@@ -14,7 +14,7 @@ Case file format
 ----------------
     # One or more comment lines first: the description (required). The first
     # line is the TAP test name; the rest says what the case proves and why
-    # (cite ge-options.md or the seed excerpt).
+    # (cite the upstream source, as doc/sources.md does).
     graph: examples/llm_decoder.json     a path relative to the source tree, or
                                          `inline` (then a `--- graph` block)
     chip: Ascend910B1                    --chip (optional: SOC_VERSION may name it)
@@ -57,7 +57,7 @@ matches some actual element; scalars must be equal; null means null.
 Every case also checks, whatever it expects: stdout is one JSON document (or
 empty when the exit status is 2), the summary counts equal the diagnostics,
 the exit status is 1 exactly when there is an error, a second run gives
-byte-identical output (DESIGN.md 4: deterministic), and stderr carries no
+byte-identical output (reports are deterministic), and stderr carries no
 sanitizer report (for runs against the ASan build).
 """
 import json

@@ -23,7 +23,7 @@ support () {
 	json_get opts.json "[x[\"supported\"] for x in d[\"$2\"] if x[\"name\"]==\"$3\"][0]"
 }
 
-# The seed excerpt and ge-options.md 4.3: TILING_SCHEDULE_OPTIMIZE is supported
+# The GE docs performance_tuning page and GE docs product support: TILING_SCHEDULE_OPTIMIZE is supported
 # on 950, A3, A2 and the Atlas inference series (310P), not on 310B, the Atlas
 # training series (910) or IPV350; OP_PRECISION_MODE on every chip.
 for row in \
@@ -49,7 +49,7 @@ do
 	"
 done
 
-# The seed excerpt: enable_float_32_execution only on A3 and A2 (and 950 in the
+# The GE docs performance_tuning page: enable_float_32_execution only on A3 and A2 (and 950 in the
 # GE repository); enable_hi_float_32_execution not supported in this release.
 for row in \
 	"Ascend910B1 true" \

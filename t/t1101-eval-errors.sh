@@ -5,7 +5,7 @@
 # column of the offending byte or value, 1-based), `file: error: ...` for a
 # file that cannot be read, `gerules eval: error: ...` for usage errors. Also:
 # `-` reads the graph from stdin, input files are never modified, and --output
-# is written atomically (DESIGN.md 5 and 9).
+# is written atomically (doc/gerules.1, EXIT STATUS and --output).
 test_description='gerules eval: input errors, stdin, untouched inputs, atomic --output'
 . "$(dirname "$0")/test-lib.sh"
 
@@ -236,7 +236,7 @@ test_expect_success 'a bad --run-mode' '
 '
 
 test_expect_success 'a bad --format' '
-	eval_error "gerules eval: error: unknown format '"'"'yaml'"'"' (text or json)\n(try '"'"'gerules eval --help'"'"')" \
+	eval_error "gerules eval: error: unknown format '"'"'yaml'"'"' (text, json, sarif, github, html or dot)\n(try '"'"'gerules eval --help'"'"')" \
 		ok.json --chip Ascend910B1 --format yaml
 '
 

@@ -22,6 +22,7 @@
 #include "options/optfile.h"
 #include "report/out.h"
 #include "report/report.h"
+#include "report/srclines.h"
 #include "report/html.h"
 #include "report/dot.h"
 
@@ -479,7 +480,9 @@ char *gerules_eval_report(gerules_eval *ev, const char *format, size_t *len){
     base = gr_eval(ev->rules->rs, &bc);
     if( base->fatal ){ gr_result_free(base); base = NULL; }
     gr_out_init_buf(&o, &b);
+    ro.src = gr_srclines_new();         /* source lines under the diagnostics, as the command */
     gr_report_text(&o, ev->r, base, &ro);
+    gr_srclines_free(ro.src);
     gr_result_free(base);
   }else if( strcmp(format, "html")==0 ){
     gr_out_init_buf(&o, &b);

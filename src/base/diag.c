@@ -95,41 +95,65 @@ static void add_message(gr_buf *out, const char *s){
   }
 }
 
-void gr_diag_format(gr_buf *out, const gr_diag *d){
+/* SGR colours as gcc uses them (GCC_COLORS' defaults): bold locations,
+** bold red errors, bold magenta warnings, bold cyan notes, green carets. */
+#define C_BOLD  "\033[1m"
+#define C_RESET "\033[m"
+static const char *sev_color(gr_severity s){
+  return s==GR_SEV_ERROR ? "\033[1;31m" : s==GR_SEV_WARNING ? "\033[1;35m" : "\033[1;36m";
+}
+
+void gr_diag_format_ex(gr_buf *out, const gr_diag *d, const char *snippet, size_t snlen, int color){
+  if( snippet==NULL && d->snippet ){ snippet = d->snippet; snlen = strlen(snippet); }
   if( d->file ){
+    if( color ) gr_buf_adds(out, C_BOLD);
     add_text(out, d->file);
     if( d->line ){
       gr_buf_printf(out, ":%u", d->line);
       if( d->col ) gr_buf_printf(out, ":%u", d->col);
     }
-    gr_buf_adds(out, ": ");
+    gr_buf_adds(out, ":");
+    if( color ) gr_buf_adds(out, C_RESET);
+    gr_buf_adds(out, " ");
   }
-  gr_buf_printf(out, "%s: ", gr_severity_name(d->sev));
-  if( d->code ){ gr_buf_adds(out, "["); add_text(out, d->code); gr_buf_adds(out, "] "); }
-  if( d->ge_code ){ gr_buf_adds(out, "[GE "); add_text(out, d->ge_code); gr_buf_adds(out, "] "); }
+  if( color ) gr_buf_printf(out, "%s%s:" C_RESET " ", sev_color(d->sev), gr_severity_name(d->sev));
+  else gr_buf_printf(out, "%s: ", gr_severity_name(d->sev));
   add_message(out, d->msg);
   if( d->changed_by ){
     gr_buf_printf(out, " [%s by ", d->sev < d->orig_sev ? "downgraded" : "raised");
     add_text(out, d->changed_by);
     gr_buf_adds(out, "]");
   }
+  if( d->code ){
+    gr_buf_adds(out, " [");
+    if( color ) gr_buf_adds(out, sev_color(d->sev));
+    add_text(out, d->code);
+    if( color ) gr_buf_adds(out, C_RESET);
+    gr_buf_adds(out, "]");
+  }
+  if( d->ge_code ){ gr_buf_adds(out, " [GE "); add_text(out, d->ge_code); gr_buf_adds(out, "]"); }
   gr_buf_addc(out, '\n');
-  if( d->snippet ){
+  if( snippet ){
     /* a window of the line around the column, so a huge line stays readable */
-    size_t len = strlen(d->snippet), from = 0, to = len, i, w;
+    size_t len = snlen, from = 0, to = len, i, w;
     size_t col = d->col ? d->col - 1 : 0;
+    if( len && snippet[len-1]=='\r' ) len--, to--;
     if( col > len ) col = len;
     if( len > 160 ){
       from = col > 70 ? col - 70 : 0;
       to = from + 150 < len ? from + 150 : len;
     }
     gr_buf_adds(out, from ? " ..." : " ");
-    gr_buf_add_printable(out, d->snippet + from, to - from, 0);
-    gr_buf_adds(out, to < len ? "...\n " : "\n ");
+    gr_buf_add_printable(out, snippet + from, to - from, 0);
+    gr_buf_adds(out, to < len ? "...\n" : "\n");
+    if( d->col==0 ) return;              /* a line but no column: no caret */
+    gr_buf_adds(out, " ");
     if( from ) gr_buf_adds(out, "   ");
     /* the caret goes under the same column of the escaped line */
-    w = gr_buf_add_printable(NULL, d->snippet + from, (col < to ? col : to) - from, 0);
+    w = gr_buf_add_printable(NULL, snippet + from, (col < to ? col : to) - from, 0);
     for(i = 0; i < w; i++) gr_buf_addc(out, ' ');
-    gr_buf_adds(out, "^\n");
+    gr_buf_adds(out, color ? "\033[1;32m^" C_RESET "\n" : "^\n");
   }
 }
+
+void gr_diag_format(gr_buf *out, const gr_diag *d){ gr_diag_format_ex(out, d, NULL, 0, 0); }

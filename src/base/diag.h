@@ -62,11 +62,15 @@ const char *gr_severity_name(gr_severity s);
 int gr_diag_code_valid(const char *code);
 #define GR_DIAG_CODE_RULE "capital letters then digits (e.g. GE1001)"
 
-/* Formats one diagnostic compiler-style into out:
-**   file:line:col: severity: [CODE] [GE E10001] message
-**      source line
-**          ^
-** (the last two lines only when a snippet is present). */
+/* Formats one diagnostic the way gcc does into out:
+**   file:line:col: severity: message [CODE] [GE E10001]
+**    source line
+**        ^
+** (the last two lines only when a snippet is present). Input text is
+** escaped (gr_buf_add_printable). _ex takes the source line from the caller
+** when the record has none (snippet NULL: the record's own), and colours
+** the line with SGR escapes as gcc does when color is set. */
 void gr_diag_format(gr_buf *out, const gr_diag *d);
+void gr_diag_format_ex(gr_buf *out, const gr_diag *d, const char *snippet, size_t snippet_len, int color);
 
 #endif

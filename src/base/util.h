@@ -52,7 +52,7 @@ void  gr_arena_free(gr_arena *a);
 
 /* Large zero-initialised allocations that may grow: backed by mmap with
 ** transparent huge pages requested, because page faults dominate the cost of
-** touching hundreds of megabytes on the target machines (DESIGN.md section 8). */
+** touching hundreds of megabytes on the target machines (doc/performance.md). */
 void *gr_big_alloc(size_t n);
 void *gr_big_realloc(void *p, size_t old_n, size_t new_n);
 void  gr_big_free(void *p, size_t n);

@@ -54,7 +54,13 @@ const char *cli_default_rules(void);
 ** else $GERULES_RULES split at ':', else the installed rule set. */
 size_t cli_rule_paths(cli_ctx *c, const char *const **out);
 const char *cli_installed_bundles(void);
+/* Diagnostics on stderr, gcc style: the source line and a caret (read from
+** the input file when the record has none), colour per cli_color(2). */
 void cli_print_diags(const gr_diags *d);
+/* Whether to colour output on fd: --color always/never, else a terminal
+** and NO_COLOR unset or empty (and TERM not "dumb"). */
+enum { CLI_COLOR_AUTO = 0, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
+int  cli_color(int fd);
 void cli_ctx_free(cli_ctx *c);
 int  cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int  cli_format_arg(const char *cmd, const char *v, int *json);
@@ -92,6 +98,22 @@ gr_result *cli_evaluate(const cli_input *in, const gr_ruleset *rs, const gr_eval
 ** returns -1 (exit 2). */
 struct gr_out;
 int  cli_open_output(const cli_input *in, const gr_result *r, const char *path, struct gr_out *o);
+
+/* cmd_eval.c: the options of `eval` that are about the report, shared with
+** `atc`, and the evaluation and reporting of one configuration. */
+enum { CLI_FMT_TEXT = 0, CLI_FMT_JSON, CLI_FMT_SARIF, CLI_FMT_GITHUB, CLI_FMT_HTML, CLI_FMT_DOT };
+enum { CLI_FAIL_ERROR = 0, CLI_FAIL_WARNING, CLI_FAIL_NEVER };
+typedef struct cli_eval_args {
+  const char *explain, *output;
+  int format, fail_on, quiet, all_nodes, provenance;
+} cli_eval_args;
+void cli_eval_args_init(cli_eval_args *a);
+/* argv[*i] is a report option (--format, --fail-on, -q, --output, ...): 1
+** taken, 0 not one, -1 usage error (printed). */
+int  cli_eval_arg(const char *cmd, cli_eval_args *a, int *i, int argc, char **argv);
+/* Loads rules, hooks and the graph, evaluates and writes the report; the
+** exit status (0, 1 per --fail-on, or 2). */
+int  cli_eval_run(cli_ctx *c, cli_input *in, const cli_eval_args *a);
 
 int cmd_check(cli_ctx *c, int argc, char **argv);
 int cmd_chips(cli_ctx *c, int argc, char **argv);

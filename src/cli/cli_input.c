@@ -232,15 +232,13 @@ gr_result *cli_evaluate(const cli_input *in, const gr_ruleset *rs, const gr_eval
   if( r->fatal ){               /* no chip, an unreadable input or a failing hook: exit 2 */
     for(i = 0; i < r->diags.n; i++){
       const gr_diag *d = &r->diags.v[i];
-      gr_buf b;
+      gr_diags one;
       if( d->file==NULL && d->code==NULL ){     /* about the command itself */
         fprintf(stderr, "gerules %s: %s: %s\n", in->cmd, gr_severity_name(d->sev), d->msg);
         continue;
       }
-      gr_buf_init(&b);
-      gr_diag_format(&b, d);
-      fwrite(b.p, 1, b.n, stderr);
-      gr_buf_free(&b);
+      one = r->diags; one.v = (gr_diag*)d; one.n = 1;
+      cli_print_diags(&one);
     }
     gr_result_free(r);
     return NULL;

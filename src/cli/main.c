@@ -11,7 +11,9 @@
 #include <string.h>
 #include <limits.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "cli/cli.h"
+#include "report/srclines.h"
 
 static const char usage_text[] =
   "usage: gerules [--rules PATH] COMMAND [ARGS]\n"
@@ -32,6 +34,7 @@ static const char usage_text[] =
   "global options:\n"
   "  --rules PATH                use this rule file or directory instead of the installed rules;\n"
   "                              repeat it to stack bundles (base first), or name an installed bundle\n"
+  "  --color auto|always|never   colour diagnostics (auto: on a terminal, unless NO_COLOR is set)\n"
   "  --trust FILE                trust the keys of this trust store (repeatable; or $GERULES_TRUST):\n"
   "                              then every command refuses a bundle that fails verification\n"
   "  --allow-downgrade           accept a signed bundle older than one accepted before\n"
@@ -62,23 +65,75 @@ static int is_dir(const char *p){
   return stat(p, &st)==0 && S_ISDIR(st.st_mode);
 }
 
+/* The installed rule set relative to the running binary: the relative path
+** from the configured bindir to pkgdatadir (both absolute, from configure),
+** applied to the directory /proc/self/exe names. So a tree installed with
+** DESTDIR, or copied elsewhere whole, still finds its own rules. */
+static int relocated_rules(char *out, size_t n){
+  char exe[PATH_MAX];
+  const char *bin = GR_BINDIR, *data = GR_PKGDATADIR, *p;
+  size_t common = 0, i, up = 0;
+  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  char *slash;
+  if( len <= 0 ) return 0;
+  exe[len] = 0;
+  if( (slash = strrchr(exe, '/'))==NULL ) return 0;
+  *slash = 0;
+  /* the longest common leading run of whole directory names */
+  for(i = 0; bin[i] && bin[i]==data[i]; i++) if( bin[i]=='/' ) common = i + 1;
+  if( bin[i]==0 && (data[i]=='/' || data[i]==0) ) common = i + (data[i]=='/');
+  for(p = bin + common; *p; p++) if( *p!='/' && (p==bin + common || p[-1]=='/') ) up++;
+  {
+    gr_buf b;
+    int ok;
+    gr_buf_init(&b);
+    gr_buf_adds(&b, exe);
+    for(i = 0; i < up; i++) gr_buf_adds(&b, "/..");
+    if( data[common] ) gr_buf_printf(&b, "/%s", data + common);
+    gr_buf_adds(&b, "/rules");
+    ok = b.n < n && realpath(gr_buf_cstr(&b), out)!=NULL;
+    gr_buf_free(&b);
+    return ok && is_dir(out);
+  }
+}
+
 const char *cli_default_rules(void){
   static char resolved[PATH_MAX];
   const char *env = getenv("GERULES_RULES");
   if( env && *env ) return env;
-  if( is_dir(GR_PKGDATADIR "/rules") ) return GR_PKGDATADIR "/rules";
-  /* an uninstalled build uses its source tree */
-  if( realpath(GR_SRCDIR "/rules", resolved) ) return resolved;
-  return GR_SRCDIR "/rules";
+  if( relocated_rules(resolved, sizeof resolved) ) return resolved;
+  /* where configure put it (also what the error names when it is missing) */
+  return GR_PKGDATADIR "/rules";
+}
+
+/* --color: set once by main() before any command runs. */
+static int color_mode = CLI_COLOR_AUTO;
+
+int cli_color(int fd){
+  const char *nc = getenv("NO_COLOR"), *term = getenv("TERM");
+  if( color_mode==CLI_COLOR_ALWAYS ) return 1;
+  if( color_mode==CLI_COLOR_NEVER ) return 0;
+  if( nc && *nc ) return 0;                   /* https://no-color.org */
+  if( term && strcmp(term, "dumb")==0 ) return 0;
+  return isatty(fd);
 }
 
 void cli_print_diags(const gr_diags *d){
   gr_buf b;
   size_t i;
+  int color = cli_color(2);
+  gr_srclines *src = gr_srclines_new();
   gr_buf_init(&b);
-  for(i = 0; i < d->n; i++) gr_diag_format(&b, &d->v[i]);
+  for(i = 0; i < d->n; i++){
+    const gr_diag *x = &d->v[i];
+    const char *snip = NULL;
+    size_t snlen = 0;
+    if( x->snippet==NULL && x->line ) snip = gr_srclines_get(src, x->file, x->line, &snlen);
+    gr_diag_format_ex(&b, x, snip, snlen, color);
+  }
   if( b.n ) fwrite(b.p, 1, b.n, stderr);
   gr_buf_free(&b);
+  gr_srclines_free(src);
 }
 
 gr_ruleset *cli_load_rules(cli_ctx *c){
@@ -127,6 +182,12 @@ int main(int argc, char **argv){
     }else if( strncmp(argv[i], "--rules=", 8)==0 ){
       c.rules_paths[c.nrules_paths++] = argv[i] + 8;
       if( c.nrules_paths==1 ) c.rules_path = argv[i] + 8;
+    }else if( strcmp(argv[i], "--color")==0 || strncmp(argv[i], "--color=", 8)==0 ){
+      const char *v = argv[i][7]=='=' ? argv[i] + 8 : i + 1 < argc ? argv[++i] : "";
+      if( strcmp(v, "auto")==0 ) color_mode = CLI_COLOR_AUTO;
+      else if( strcmp(v, "always")==0 ) color_mode = CLI_COLOR_ALWAYS;
+      else if( strcmp(v, "never")==0 ) color_mode = CLI_COLOR_NEVER;
+      else{ free(args); return cli_usage_error(NULL, "--color is auto, always or never, not '%s'", v); }
     }else if( strcmp(argv[i], "--trust")==0 || strncmp(argv[i], "--trust=", 8)==0 ){
       if( argv[i][7]==0 && i + 1 >= argc ){ free(args); return cli_usage_error(NULL, "--trust needs a file or directory"); }
       c.trust_paths[c.ntrust_paths++] = argv[i][7] ? argv[i] + 8 : argv[++i];

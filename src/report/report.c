@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/report.h"
+#include "report/srclines.h"
 #include "model/model.h"
 
 static void origin_text(gr_buf *b, const gr_origin *og){
@@ -427,12 +428,37 @@ static void cell_text(gr_buf *b, const gr_ruleset *rs, const gr_decision *d){
   else if( d->source==GR_SOURCE_HOOK ) gr_buf_adds(b, " (hook)");
 }
 
+void gr_report_diag(gr_buf *b, const gr_diag *d, const gr_report_opts *ro){
+  const char *snip = NULL;
+  size_t snlen = 0, at;
+  if( d->snippet==NULL && ro->src && d->line ) snip = gr_srclines_get(ro->src, d->file, d->line, &snlen);
+  at = b->n;
+  gr_diag_format_ex(b, d, snip, snlen, ro->color);
+  if( d->node || d->option ){
+    /* "(node X, option Y)" at the end of the first line */
+    gr_buf tail;
+    char *nl = memchr(b->p + at, '\n', b->n - at);
+    size_t cut = nl ? (size_t)(nl - b->p) : b->n;
+    gr_buf_init(&tail);
+    gr_buf_add(&tail, b->p + cut, b->n - cut);
+    b->n = cut;
+    gr_buf_adds(b, "  (");
+    if( d->node ){ gr_buf_adds(b, "node "); gr_buf_add_printable(b, d->node, strlen(d->node), 0); }
+    if( d->node && d->option ) gr_buf_adds(b, ", ");
+    if( d->option ){ gr_buf_adds(b, "option "); gr_buf_add_printable(b, d->option, strlen(d->option), 0); }
+    gr_buf_adds(b, ")");
+    gr_buf_add(b, tail.p, tail.n);
+    gr_buf_free(&tail);
+  }
+}
+
 void gr_report_text(gr_out *o, gr_result *r, const gr_result *baseline, const gr_report_opts *ro){
   const gr_ruleset *rs = r->rs;
   const gr_graph *g = r->g;
   gr_buf b;
   size_t i, s, nslots = rs->nslots;
   gr_buf_init(&b);
+  if( !ro->quiet ){
   if( rs->nlayers > 1 ){
     /* the whole stack, base first */
     size_t li;
@@ -468,29 +494,20 @@ void gr_report_text(gr_out *o, gr_result *r, const gr_result *baseline, const gr
     }
     gr_out_puts(o, ngiven ? ")\n" : "\n");
   }
+  }
   if( r->diags.n ){
-    gr_out_puts(o, "\n");
+    if( !ro->quiet ) gr_out_puts(o, "\n");
     for(i = 0; i < r->diags.n; i++){
-      const gr_diag *d = &r->diags.v[i];
       b.n = 0;
-      gr_diag_format(&b, d);
-      if( b.n && b.p[b.n-1]=='\n' ) b.n--;
+      gr_report_diag(&b, &r->diags.v[i], ro);
       gr_out_write(o, b.p, b.n);
-      if( d->node || d->option ){
-        gr_out_puts(o, "  (");
-        if( d->node ){ gr_out_puts(o, "node "); gr_out_text(o, d->node, 0, 0); }
-        if( d->node && d->option ) gr_out_puts(o, ", ");
-        if( d->option ){ gr_out_puts(o, "option "); gr_out_text(o, d->option, 0, 0); }
-        gr_out_puts(o, ")");
-      }
-      gr_out_puts(o, "\n");
     }
   }
-  gr_out_printf(o, "\nsummary: %u nodes, %zu error%s, %zu warning%s, %zu note%s\n", g ? gr_graph_nnodes(g) : 0,
+  gr_out_printf(o, "%ssummary: %u nodes, %zu error%s, %zu warning%s, %zu note%s\n", ro->quiet ? "" : "\n", g ? gr_graph_nnodes(g) : 0,
                 r->diags.count[GR_SEV_ERROR], r->diags.count[GR_SEV_ERROR]==1 ? "" : "s",
                 r->diags.count[GR_SEV_WARNING], r->diags.count[GR_SEV_WARNING]==1 ? "" : "s",
                 r->diags.count[GR_SEV_NOTE], r->diags.count[GR_SEV_NOTE]==1 ? "" : "s");
-  if( g && nslots ){
+  if( g && nslots && !ro->quiet ){
     uint32_t n, nn = gr_graph_nnodes(g), shown = 0;
     size_t wname = 4, wtype = 4, w;
     size_t *wv = calloc(nslots, sizeof *wv);

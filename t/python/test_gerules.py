@@ -79,7 +79,8 @@ class EvalTest(unittest.TestCase):
         self.assertEqual(e.status, 1)
         self.assertEqual(e.errors[0]["code"], "GE1002")
         self.assertEqual(e.errors[0]["option"], "PRECISION_MODE")
-        self.assertIn("error: [GE1002]", str(e))
+        self.assertIn("[GE1002]", str(e))
+        self.assertIn(": error: ", str(e))
         self.assertEqual(e.report["summary"]["errors"], 1)
 
 

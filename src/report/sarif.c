@@ -1,0 +1,221 @@
+/*
+** sarif.c: the SARIF 2.1.0 report (OASIS SARIF v2.1.0, the "sarif-2.1.0"
+** JSON schema) of one evaluation, for code-scanning services and IDEs.
+** Column numbers are counted in bytes like every gerules location, which is
+** what "unicodeCodePoints" gives for ASCII input; file names become URIs
+** relative to the working directory (uriBaseId SRCROOT) or file:// URIs.
+*/
+#include "config.h"
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "report/ci_report.h"
+
+/* RFC 3986: keep unreserved characters and '/', percent-encode the rest. */
+static void uri_path(gr_buf *b, const char *p){
+  static const char hex[] = "0123456789ABCDEF";
+  for(; *p; p++){
+    unsigned char c = (unsigned char)*p;
+    if( (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+        c=='-' || c=='.' || c=='_' || c=='~' || c=='/' ) gr_buf_addc(b, (char)c);
+    else{ gr_buf_addc(b, '%'); gr_buf_addc(b, hex[c >> 4]); gr_buf_addc(b, hex[c & 15]); }
+  }
+}
+
+/* A diagnostic's file is an artifact when it names a file (not "<command line>"). */
+static int is_file(const char *f){ return f && f[0] && f[0]!='<' && strcmp(f, "-"); }
+
+/* Whether a path has a ".." segment (SARIF consumers may resolve it
+** differently once symbolic links are involved: such paths are resolved). */
+static int has_dotdot(const char *p){
+  const char *q;
+  for(q = p; (q = strstr(q, "..")) != NULL; q += 2)
+    if( (q==p || q[-1]=='/') && (q[2]==0 || q[2]=='/') ) return 1;
+  return 0;
+}
+
+static void artifact(gr_jw *w, gr_buf *b, const char *file){
+  char real[PATH_MAX];
+  if( has_dotdot(file) && realpath(file, real) ) file = real;
+  gr_jw_key(w, "artifactLocation"); gr_jw_obj(w);
+  b->n = 0;
+  if( file[0]=='/' ){ gr_buf_adds(b, "file://"); uri_path(b, file); }
+  else uri_path(b, file);
+  gr_jw_key(w, "uri"); gr_jw_str(w, gr_buf_cstr(b));
+  if( file[0]!='/' ){ gr_jw_key(w, "uriBaseId"); gr_jw_str(w, "SRCROOT"); }
+  gr_jw_end_obj(w);
+}
+
+/* The index of code in codes[0..n), appending it when new. */
+static size_t code_index(const char ***codes, size_t *n, const char *code){
+  size_t i;
+  for(i = 0; i < *n; i++) if( strcmp((*codes)[i], code)==0 ) return i;
+  *codes = gr_xrealloc(*codes, (*n + 1) * sizeof **codes);
+  (*codes)[*n] = code;
+  return (*n)++;
+}
+
+/* The rule or relation of the rule set that produces code, for its help. */
+static void describe(const gr_ruleset *rs, const char *code, gr_buf *shortd, gr_buf *help){
+  size_t i;
+  for(i = 0; i < rs->nrules; i++){
+    const gr_rule *ru = &rs->rules[i];
+    if( ru->code && strcmp(ru->code, code)==0 ){
+      gr_buf_printf(shortd, "rule %s (%s)", ru->name, gr_severity_name(ru->sev));
+      gr_buf_printf(help, "Reported by the rule '%s' at %s:%u of the rule bundle. "
+                    "Run 'gerules explain %s' for what it means and how to fix it.",
+                    ru->name, gr_ruleset_short_path(rs, ru->loc.file), ru->loc.line, code);
+      return;
+    }
+  }
+  for(i = 0; i < rs->nrelations; i++){
+    const gr_relation *rl = &rs->relations[i];
+    if( rl->code && strcmp(rl->code, code)==0 ){
+      gr_buf_printf(shortd, "option relation (%s)", gr_severity_name(rl->sev));
+      gr_buf_printf(help, "Reported by the option relation at %s:%u of the rule bundle: options that "
+                    "exclude, require or conflict with each other. Run 'gerules explain %s'.",
+                    gr_ruleset_short_path(rs, rl->loc.file), rl->loc.line, code);
+      return;
+    }
+  }
+  if( strcmp(code, "gerules")==0 ){
+    gr_buf_adds(shortd, "a diagnostic without a code");
+    gr_buf_adds(help, "A diagnostic gerules itself or a site hook reported without a code.");
+    return;
+  }
+  gr_buf_printf(shortd, "input diagnostic %s", code);
+  gr_buf_printf(help, "Reported while reading an input file (an ini-format option file, an options "
+                "file) or by a site hook. Run 'gerules explain %s'.", code);
+}
+
+void gr_report_sarif(gr_out *o, const gr_result *r, const gr_report_opts *ro){
+  const gr_ruleset *rs = r->rs;
+  const char **codes = NULL;
+  size_t ncodes = 0, i, *idx;
+  gr_buf b, sd, help;
+  gr_jw w;
+  char cwd[PATH_MAX];
+  gr_buf_init(&b); gr_buf_init(&sd); gr_buf_init(&help);
+  idx = gr_xmalloc((r->diags.n + 1) * sizeof *idx);
+  for(i = 0; i < r->diags.n; i++) idx[i] = code_index(&codes, &ncodes, r->diags.v[i].code ? r->diags.v[i].code : "gerules");
+
+  gr_jw_init(&w, o, 6);
+  gr_jw_obj(&w);
+  gr_jw_key(&w, "$schema"); gr_jw_str(&w, "https://json.schemastore.org/sarif-2.1.0.json");
+  gr_jw_key(&w, "version"); gr_jw_str(&w, "2.1.0");
+  gr_jw_key(&w, "runs"); gr_jw_arr(&w);
+  gr_jw_obj(&w);
+  gr_jw_key(&w, "tool"); gr_jw_obj(&w);
+  gr_jw_key(&w, "driver"); gr_jw_obj(&w);
+  gr_jw_key(&w, "name"); gr_jw_str(&w, "gerules");
+  gr_jw_key(&w, "version"); gr_jw_str(&w, PACKAGE_VERSION);
+  gr_jw_key(&w, "semanticVersion"); gr_jw_str(&w, PACKAGE_VERSION);
+  gr_jw_key(&w, "rules"); gr_jw_arr(&w);
+  for(i = 0; i < ncodes; i++){
+    sd.n = 0; help.n = 0;
+    describe(rs, codes[i], &sd, &help);
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "id"); gr_jw_str(&w, codes[i]);
+    gr_jw_key(&w, "shortDescription"); gr_jw_obj(&w); gr_jw_key(&w, "text"); gr_jw_str(&w, gr_buf_cstr(&sd)); gr_jw_end_obj(&w);
+    gr_jw_key(&w, "fullDescription"); gr_jw_obj(&w); gr_jw_key(&w, "text"); gr_jw_str(&w, gr_buf_cstr(&help)); gr_jw_end_obj(&w);
+    gr_jw_key(&w, "help"); gr_jw_obj(&w); gr_jw_key(&w, "text"); gr_jw_str(&w, gr_buf_cstr(&help)); gr_jw_end_obj(&w);
+    gr_jw_end_obj(&w);
+  }
+  gr_jw_end_arr(&w);
+  gr_jw_end_obj(&w);     /* driver */
+  /* the rule bundle stack, base first */
+  gr_jw_key(&w, "extensions"); gr_jw_arr(&w);
+  for(i = 0; i < (rs->nlayers ? rs->nlayers : 1); i++){
+    const char *name = rs->nlayers ? rs->layers[i].name : rs->bundle_name;
+    const char *version = rs->nlayers ? rs->layers[i].version : rs->bundle_version;
+    const char *cann = rs->nlayers ? rs->layers[i].cann : rs->bundle_cann;
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "name"); gr_jw_str(&w, name ? name : "rules");
+    if( version ){ gr_jw_key(&w, "version"); gr_jw_str(&w, version); }
+    if( i==0 && rs->bundle_description ){
+      gr_jw_key(&w, "shortDescription"); gr_jw_obj(&w); gr_jw_key(&w, "text"); gr_jw_str(&w, rs->bundle_description); gr_jw_end_obj(&w);
+    }
+    gr_jw_key(&w, "properties"); gr_jw_obj(&w);
+    gr_jw_key(&w, "layer"); gr_jw_int(&w, (int64_t)i);
+    if( cann ){ gr_jw_key(&w, "cann"); gr_jw_str(&w, cann); }
+    if( rs->nlayers && rs->layers[i].root ){ gr_jw_key(&w, "root"); gr_jw_str(&w, rs->layers[i].root); }
+    gr_jw_end_obj(&w);
+    gr_jw_end_obj(&w);
+  }
+  gr_jw_end_arr(&w);
+  gr_jw_end_obj(&w);     /* tool */
+  if( getcwd(cwd, sizeof cwd) ){
+    gr_jw_key(&w, "originalUriBaseIds"); gr_jw_obj(&w);
+    gr_jw_key(&w, "SRCROOT"); gr_jw_obj(&w);
+    b.n = 0; gr_buf_adds(&b, "file://"); uri_path(&b, cwd); gr_buf_addc(&b, '/');
+    gr_jw_key(&w, "uri"); gr_jw_str(&w, gr_buf_cstr(&b));
+    gr_jw_end_obj(&w);
+    gr_jw_end_obj(&w);
+  }
+  gr_jw_key(&w, "columnKind"); gr_jw_str(&w, "unicodeCodePoints");
+  gr_jw_key(&w, "results"); gr_jw_arr(&w);
+  for(i = 0; i < r->diags.n; i++){
+    const gr_diag *d = &r->diags.v[i];
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "ruleId"); gr_jw_str(&w, codes[idx[i]]);
+    gr_jw_key(&w, "ruleIndex"); gr_jw_int(&w, (int64_t)idx[i]);
+    gr_jw_key(&w, "level"); gr_jw_str(&w, d->sev==GR_SEV_ERROR ? "error" : d->sev==GR_SEV_WARNING ? "warning" : "note");
+    b.n = 0;
+    gr_buf_adds(&b, d->msg);
+    if( d->changed_by ) gr_buf_printf(&b, " [%s by %s]", d->sev < d->orig_sev ? "downgraded" : "raised", d->changed_by);
+    gr_jw_key(&w, "message"); gr_jw_obj(&w); gr_jw_key(&w, "text"); gr_jw_str(&w, gr_buf_cstr(&b)); gr_jw_end_obj(&w);
+    if( is_file(d->file) || d->node || d->option ){
+      gr_jw_key(&w, "locations"); gr_jw_arr(&w);
+      gr_jw_obj(&w);
+      if( is_file(d->file) ){
+        gr_jw_key(&w, "physicalLocation"); gr_jw_obj(&w);
+        artifact(&w, &b, d->file);
+        if( d->line ){
+          gr_jw_key(&w, "region"); gr_jw_obj(&w);
+          gr_jw_key(&w, "startLine"); gr_jw_int(&w, d->line);
+          if( d->col ){ gr_jw_key(&w, "startColumn"); gr_jw_int(&w, d->col); }
+          gr_jw_end_obj(&w);
+        }
+        gr_jw_end_obj(&w);
+      }
+      if( d->node || d->option ){
+        gr_jw_key(&w, "logicalLocations"); gr_jw_arr(&w);
+        if( d->node ){
+          gr_jw_obj(&w);
+          gr_jw_key(&w, "name"); gr_jw_str(&w, d->node);
+          gr_jw_key(&w, "fullyQualifiedName"); gr_jw_str(&w, d->node);
+          gr_jw_key(&w, "kind"); gr_jw_str(&w, "object");
+          gr_jw_end_obj(&w);
+        }
+        if( d->option ){
+          gr_jw_obj(&w);
+          gr_jw_key(&w, "name"); gr_jw_str(&w, d->option);
+          gr_jw_key(&w, "kind"); gr_jw_str(&w, "variable");
+          gr_jw_end_obj(&w);
+        }
+        gr_jw_end_arr(&w);
+      }
+      gr_jw_end_obj(&w);
+      gr_jw_end_arr(&w);
+    }
+    if( d->rule || d->ge_code ){
+      gr_jw_key(&w, "properties"); gr_jw_obj(&w);
+      if( d->rule ){ gr_jw_key(&w, "rule"); gr_jw_str(&w, d->rule); }
+      if( d->ge_code ){ gr_jw_key(&w, "ge_code"); gr_jw_str(&w, d->ge_code); }
+      gr_jw_end_obj(&w);
+    }
+    gr_jw_end_obj(&w);
+  }
+  gr_jw_end_arr(&w);
+  gr_jw_key(&w, "properties"); gr_jw_obj(&w);
+  gr_jw_key(&w, "chip"); gr_jw_str(&w, r->soc_name);
+  if( ro->graph_path ){ gr_jw_key(&w, "graph"); gr_jw_str(&w, ro->graph_path); }
+  gr_jw_end_obj(&w);
+  gr_jw_end_obj(&w);     /* run */
+  gr_jw_end_arr(&w);
+  gr_jw_end_obj(&w);
+  free(idx);
+  free(codes);
+  gr_buf_free(&b); gr_buf_free(&sd); gr_buf_free(&help);
+}
