@@ -95,6 +95,35 @@ test_expect_success 'If branches become subgraphs with the captured value as Dat
 	test "$(json_get rep.json "[n[\"name\"] + \":\" + n[\"type\"] for n in d[\"nodes\"] if n[\"graph\"] != \"g\"]")" = "[\"g/branch_0_then_branch/x:Data\", \"g/branch_0_then_branch/then_relu:Relu\", \"g/branch_1_else_branch/x:Data\", \"g/branch_1_else_branch/else_neg:Neg\"]"
 '
 
+test_expect_success 'the decoder example: the ONNX model, its GE graph as JSON, .om and text dump decide alike' '
+	EX=$top_srcdir/examples &&
+	OPTS="--chip Ascend910B1 -o OP_PRECISION_MODE=$EX/op_precision.ini -o ALLOW_HF32=true -o TILING_SCHEDULE_OPTIMIZE=1 --format json" &&
+	"$PY" "$EX/ge_convert.py" "$EX/llm_decoder_onnx.json" --om dec.om --text dec.txt --binary dec.pb &&
+	gerules eval "$EX/llm_decoder_onnx.json" $OPTS >dec.json.out &&
+	gerules eval "$EX/llm_decoder.onnx" $OPTS >dec.onnx.out &&
+	gerules eval dec.om $OPTS >dec.om.out &&
+	gerules eval dec.txt $OPTS >dec.txt.out &&
+	gerules eval dec.pb $OPTS >dec.pb.out &&
+	"$PY" "$top_srcdir/t/data/readers/same_decisions.py" dec.json.out dec.onnx.out dec.om.out dec.txt.out dec.pb.out &&
+	test "$(json_get dec.onnx.out "d[\"graph\"][\"onnx_opset\"]")" = 16 &&
+	test "$(json_get dec.onnx.out "sorted(set(n[\"type\"] for n in d[\"nodes\"] if n[\"name\"].endswith(\"_proj\")))")" = "[\"BatchMatMulV2\"]"
+'
+
+test_expect_success 'the committed ONNX example is what examples/gen_onnx_example.py writes' '
+	mkdir regen && "$PY" "$top_srcdir/examples/gen_onnx_example.py" regen &&
+	cmp regen/llm_decoder.onnx "$top_srcdir/examples/llm_decoder.onnx" &&
+	cmp regen/llm_decoder_onnx.json "$top_srcdir/examples/llm_decoder_onnx.json"
+'
+
+test_expect_success 'advice: an [ByOpType] entry for MatMulV2 on a model whose ONNX MatMul became BatchMatMulV2' '
+	printf "[ByOpType]\nMatMulV2=enable_float_32_execution\n" >mm.ini &&
+	gerules eval init.onnx --chip Ascend910B1 -o OP_PRECISION_MODE=mm.ini --format json >rep.json &&
+	test "$(json_get rep.json "[x[\"code\"] for x in d[\"diagnostics\"] if x[\"code\"] == \"GE4010\"]")" = "[\"GE4010\"]" &&
+	test_grep "this model has BatchMatMulV2 nodes" rep.json &&
+	gerules eval "$top_srcdir/examples/convnet.json" --chip Ascend910B1 -o OP_PRECISION_MODE=mm.ini --format json >rep2.json &&
+	test "$(json_get rep2.json "[x[\"code\"] for x in d[\"diagnostics\"] if x[\"code\"] == \"GE4010\"]")" = "[]"
+'
+
 test_expect_success 'a truncated ONNX model is a located error' '
 	head -c 60 conditional.onnx >trunc.onnx &&
 	gerules eval trunc.onnx --chip Ascend910B1 >out 2>err; test $? = 2 &&

@@ -17,6 +17,8 @@
 #include "lang/ruleset.h"
 #include "model/graph.h"
 #include "model/model.h"
+#include "model/onnx_map.h"
+#include "model/onnx_rules.h"
 #include "options/optfile.h"
 #include "report/out.h"
 #include "report/report.h"
@@ -31,6 +33,7 @@ struct gerules_diags {
 
 struct gerules_rules {
   gr_ruleset *rs;
+  gr_opmap *opmap;              /* the ONNX op mapping of the rules, built once (lookups are reads) */
   char *path;                   /* shown in report headers */
 };
 
@@ -121,9 +124,15 @@ gerules_rules *gerules_rules_load(const char *const *paths, size_t npaths, gerul
   if( paths==NULL || npaths==0 ){ paths = &def; npaths = 1; }
   rs = gr_ruleset_load(paths, npaths, &d->own);
   if( rs ){
-    rules = gr_xcalloc(1, sizeof *rules);
-    rules->rs = rs;
-    rules->path = gr_xstrdup(paths[0]);
+    gr_opmap *map = gr_onnx_map_from_rules(rs, &d->own);   /* NULL: a bad onnx_ops row (an error) */
+    if( map ){
+      rules = gr_xcalloc(1, sizeof *rules);
+      rules->rs = rs;
+      rules->opmap = map;
+      rules->path = gr_xstrdup(paths[0]);
+    }else{
+      gr_ruleset_free(rs);
+    }
   }
   if( diags ) *diags = d;
   else gerules_diags_free(d);
@@ -132,6 +141,7 @@ gerules_rules *gerules_rules_load(const char *const *paths, size_t npaths, gerul
 
 void gerules_rules_free(gerules_rules *rules){
   if( rules==NULL ) return;
+  gr_opmap_free(rules->opmap);
   gr_ruleset_free(rules->rs);
   free(rules->path);
   free(rules);
@@ -318,6 +328,7 @@ gerules_eval *gerules_evaluate(const gerules_rules *rules, const gerules_request
     gr_model_opts mo;
     memset(&mo, 0, sizeof mo);
     mo.format = q->format;
+    mo.opmap = rules->opmap;
     ev->g = q->in_mem ? gr_model_load_mem(q->buf, q->len, &mo, &err) : gr_model_load_file(q->model, &mo, &err);
   }
   if( ev->g==NULL ){ input_error(ev, q->model, &err); return ev; }

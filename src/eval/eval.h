@@ -150,7 +150,8 @@ void gr_decision_detail(gr_result *r, uint32_t node, int32_t source, uint16_t br
                         gr_buf *reason, const gr_origin **input);
 
 /* ---- expression evaluation (expr.c) ---- */
-enum gr_list_kind { GR_LK_EXPR = 1, GR_LK_STRS, GR_LK_I64, GR_LK_GSTR, GR_LK_F64, GR_LK_KEYS, GR_LK_INPUTS, GR_LK_INI };
+enum gr_list_kind { GR_LK_EXPR = 1, GR_LK_STRS, GR_LK_I64, GR_LK_GSTR, GR_LK_F64, GR_LK_KEYS, GR_LK_INPUTS, GR_LK_INI,
+  GR_LK_GTYPES /* the graph's op types (graph.types): element i is type id i + 1 */ };
 
 typedef struct gr_val {
   uint8_t t;                    /* GR_T_* */

@@ -123,6 +123,7 @@ static gr_val list_at(gr_env *env, const gr_val *l, uint32_t i, const gr_expr **
     }
     case GR_LK_GSTR: return v_str(gr_graph_str(g, ((const uint32_t*)l->u.p)[i]));
     case GR_LK_KEYS: return v_str(((const gr_table*)l->u.p)->keys[i]);
+    case GR_LK_GTYPES: return v_str(gr_graph_type_name(g, i + 1));
     case GR_LK_INI: {
       const gr_ini *ini = l->u.p;
       uint32_t k, seen = 0;
@@ -461,6 +462,9 @@ gr_val gr_eval_expr(gr_env *env, const gr_expr *e){
           switch( e->ref ){
             case GR_F_NAME: return v_str(gr_graph_model_name(r->g));
             case GR_F_NODES: return v_int(gr_graph_nnodes(r->g));
+            case GR_F_TYPES:       /* type id 0 is "" (an op without a type): left out */
+              v.t = GR_T_LIST; v.lk = GR_LK_GTYPES; v.n = gr_graph_ntypes(r->g) ? gr_graph_ntypes(r->g) - 1 : 0; v.u.p = r->g;
+              return v;
             case GR_F_STATIC: case GR_F_DYNAMIC: {
               if( r->graph_dynamic < 0 ){
                 uint32_t n, nn = gr_graph_nnodes(r->g);

@@ -149,7 +149,8 @@ static uint8_t field_type(ck *c, gr_expr *e, uint8_t base){
       F("static", GR_F_STATIC, GR_T_BOOL);
       F("dynamic", GR_F_DYNAMIC, GR_T_BOOL);
       F("nodes", GR_F_NODES, GR_T_INT);
-      ck_err(c, e->sloc, "graph has no field '%s' (name, static, dynamic, nodes)", f);
+      if( strcmp(f, "types")==0 ){ e->ref = GR_F_TYPES; e->elem = GR_T_STR; return GR_T_LIST; }
+      ck_err(c, e->sloc, "graph has no field '%s' (name, static, dynamic, nodes, types)", f);
       return GR_T_ANY;
     case GR_T_ANY:
       return GR_T_ANY;

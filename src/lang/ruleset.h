@@ -54,7 +54,8 @@ enum gr_field {
   GR_F_VALUE_SUPPORTED, GR_F_EFFECTIVE, GR_F_GIVEN, GR_F_DEPRECATED, GR_F_SUGGESTION,
   GR_F_ORIGIN,                                                           /* option */
   GR_F_OPTION, GR_F_SECTION, GR_F_MATCHED, GR_F_FILE, GR_F_LINE,        /* entry */
-  GR_F_NODES                                                             /* graph: also NAME, STATIC, DYNAMIC */
+  GR_F_NODES,                                                            /* graph: also NAME, STATIC, DYNAMIC */
+  GR_F_TYPES                                                             /* graph: the op types its nodes have */
 };
 
 /* special names (gr_expr.ref of a GR_E_NAME that is not a table) */

@@ -42,7 +42,8 @@ static int key_cmp(const void *a, const void *b){
 
 /* One barycentre pass over the layers [a, b) of a graph (step +1 down, -1 up). */
 static void sweep(uint32_t *const *lay, const uint32_t *cnt, uint32_t nl, int down,
-                  const size_t *off, const uint32_t *adj, uint32_t *pos, key *tmp){
+                  const size_t *off, const uint32_t *adj, uint32_t *pos, key *tmp,
+                  const uint32_t *layer, const double *shift){
   uint32_t L, i;
   for(L = 0; L < nl; L++){
     uint32_t l = down ? L : nl - 1 - L, c = cnt[l];
@@ -51,8 +52,9 @@ static void sweep(uint32_t *const *lay, const uint32_t *cnt, uint32_t nl, int do
       uint32_t v = lay[l][i];
       size_t k, m = off[v + 1] - off[v];
       double s = 0;
-      for(k = off[v]; k < off[v + 1]; k++) s += pos[adj[k]];
-      tmp[i].bary = m ? s / (double)m : (double)i;
+      /* neighbours in their centred columns: layers of different widths compare */
+      for(k = off[v]; k < off[v + 1]; k++) s += pos[adj[k]] + shift[layer[adj[k]]];
+      tmp[i].bary = m ? s / (double)m - shift[l] : (double)i;
       tmp[i].pos = i;
       tmp[i].node = v;
     }
@@ -152,6 +154,7 @@ void gr_layout_compute(const gr_graph *g, unsigned sweeps, gr_layout *out){
     qsort(rk, n, sizeof *rk, rank_cmp);
     while( a < n ){
       uint32_t nl, width = 0, l, i, *cnt, **lay, *cells;
+      double *shift;
       for(b = a; b < n && rk[b].run==rk[a].run; b++) ;
       nl = rk[b - 1].layer + 1;
       cnt = gr_xcalloc((size_t)nl + 1, sizeof *cnt);
@@ -166,10 +169,13 @@ void gr_layout_compute(const gr_graph *g, unsigned sweeps, gr_layout *out){
         if( cnt[l] > width ) width = cnt[l];
         if( lay[l]==NULL ) lay[l] = cells;       /* an empty layer (cannot happen with longest paths) */
       }
+      shift = gr_xmalloc(((size_t)nl + 1) * sizeof *shift);
+      for(l = 0; l < nl; l++) shift[l] = (double)(width - cnt[l]) / 2.0;
       for(i = 0; i < sweeps; i++){
-        sweep(lay, cnt, nl, 1, in_off, pred, pos, tmp);
-        sweep(lay, cnt, nl, 0, out_off, succ, pos, tmp);
+        sweep(lay, cnt, nl, 1, in_off, pred, pos, tmp, out->layer, shift);
+        sweep(lay, cnt, nl, 0, out_off, succ, pos, tmp, out->layer, shift);
       }
+      free(shift);
       for(l = 0; l < nl; l++)
         for(i = 0; i < cnt[l]; i++) out->x[lay[l][i]] = offset + (double)(width - cnt[l]) / 2.0 + i;
       offset += width + 2;

@@ -1,6 +1,7 @@
 /*
 ** tiler.c: tiles a graph node by node (tiler.h). Built-in classes go through
-** a plan cache keyed by (class, spec): the first node of a distinct key is
+** a plan cache keyed by (class, spec), indexed by base/hashmap's gr_idmap
+** (the one hash table of the project): the first node of a distinct key is
 ** planned, validated and, with execute, run; later nodes point at that
 ** result. Custom tilings come from a gr_tcustom_source and are converted and
 ** validated per node. The placement (where GE computes the tiling) is read
@@ -9,6 +10,7 @@
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
+#include "base/hashmap.h"
 #include "tiling/tiler.h"
 
 struct gr_tiler {
@@ -18,9 +20,9 @@ struct gr_tiler {
   gr_tchip chip;
   gr_tnode cur;
   gr_tsummary sum;
-  /* the plan cache: shared results, and an open-addressing index over them */
+  /* the plan cache: shared results (id = index), found through the one map */
   gr_tshared **v; size_t n, cap;
-  size_t *slots; size_t nslots;     /* 0 empty, else index + 1 */
+  gr_idmap index;
 };
 
 /* ------------------------------------------------------------------ the plan cache */
@@ -30,29 +32,24 @@ static uint64_t key_hash(const char *cls, const gr_tspec *spec){
   return gr_hash(spec, sizeof *spec) ^ (uint64_t)(uintptr_t)cls * 0x9e3779b97f4a7c15ULL;
 }
 
+typedef struct key { const gr_tiler *t; const char *cls; const gr_tspec *spec; uint64_t h; } key;
+
+static int key_eq(const void *ctx, uint32_t id){
+  const key *k = ctx;
+  const gr_tshared *m = k->t->v[id];
+  return m->hash==k->h && m->cls==k->cls && memcmp(&m->spec, k->spec, sizeof *k->spec)==0;
+}
+
 static gr_tshared *cache_find(gr_tiler *t, const char *cls, const gr_tspec *spec, uint64_t h){
-  size_t j;
-  if( t->nslots==0 ) return NULL;
-  for(j = h & (t->nslots - 1); t->slots[j]; j = (j + 1) & (t->nslots - 1)){
-    gr_tshared *m = t->v[t->slots[j] - 1];
-    if( m->hash==h && m->cls==cls && memcmp(&m->spec, spec, sizeof *spec)==0 ) return m;
-  }
-  return NULL;
+  key k;
+  int64_t id;
+  k.t = t; k.cls = cls; k.spec = spec; k.h = h;
+  id = gr_idmap_find(&t->index, h, key_eq, &k);
+  return id < 0 ? NULL : t->v[id];
 }
 
 static gr_tshared *cache_add(gr_tiler *t, const char *cls, const gr_tparams *prm, const gr_tspec *spec, uint64_t h){
   gr_tshared *m;
-  size_t j;
-  if( (t->n + 1) * 2 > t->nslots ){
-    size_t nn = t->nslots ? t->nslots * 2 : 64, i;
-    free(t->slots);
-    t->slots = gr_xcalloc(nn, sizeof *t->slots);
-    t->nslots = nn;
-    for(i = 0; i < t->n; i++){
-      for(j = t->v[i]->hash & (nn - 1); t->slots[j]; j = (j + 1) & (nn - 1)){}
-      t->slots[j] = i + 1;
-    }
-  }
   if( t->n==t->cap ){ t->cap = t->cap ? t->cap * 2 : 16; t->v = gr_xrealloc(t->v, t->cap * sizeof *t->v); }
   m = gr_xcalloc(1, sizeof *m);
   m->cls = cls;
@@ -61,8 +58,8 @@ static gr_tshared *cache_add(gr_tiler *t, const char *cls, const gr_tparams *prm
   m->hash = h;
   gr_diags_init(&m->notes);
   t->v[t->n] = m;
-  for(j = h & (t->nslots - 1); t->slots[j]; j = (j + 1) & (t->nslots - 1)){}
-  t->slots[j] = ++t->n;
+  gr_idmap_add(&t->index, h, (uint32_t)t->n);
+  t->n++;
   return m;
 }
 
@@ -103,6 +100,7 @@ gr_tiler *gr_tiler_new(const gr_tiling_rules *tr, gr_result *r, const gr_tiler_o
     return NULL;
   }
   t = gr_xcalloc(1, sizeof *t);
+  gr_idmap_init(&t->index);
   t->tr = tr;
   t->r = r;
   if( opts ) t->o = *opts;
@@ -125,7 +123,7 @@ void gr_tiler_free(gr_tiler *t){
     free(t->v[i]);
   }
   free(t->v);
-  free(t->slots);
+  gr_idmap_free(&t->index);
   free(t->sum.no_strategy_by_type);
   free(t);
 }

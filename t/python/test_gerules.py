@@ -45,6 +45,22 @@ class EvalTest(unittest.TestCase):
         self.assertNotEqual([n["precision_mode"] for n in rep["nodes"]],
                             [n["precision_mode"] for n in rep2["nodes"]])
 
+    def test_onnx_model_is_the_commands(self):
+        try:
+            import onnx  # noqa: F401  (the models are built with the ONNX project's library)
+        except ImportError:
+            self.skipTest("no onnx module (Debian: python3-onnx)")
+        out = os.path.join(os.environ.get("TMPDIR", "/tmp"), "onnx")
+        os.makedirs(out, exist_ok=True)
+        subprocess.run([sys.executable, os.path.join(SRC, "t", "data", "readers", "onnx_models.py"), out], check=True,
+                       stdout=subprocess.DEVNULL)
+        m = os.path.join(out, "matmul.onnx")
+        rep = gerules.eval(m, chip="Ascend910B1", options={"ALLOW_HF32": "true"})
+        rc, js, _ = cli("eval", m, "--chip", "Ascend910B1", "-o", "ALLOW_HF32=true", "--format", "json")
+        self.assertLessEqual(rc, 1)
+        self.assertEqual(rep, json.loads(js))
+        self.assertEqual(rep["graph"]["format"], "onnx")
+
     def test_bool_option_and_pairs(self):
         a = gerules.eval(LLM, chip="Ascend910B1", options={"ALLOW_HF32": True})
         b = gerules.eval(LLM, chip="Ascend910B1", options=[("ALLOW_HF32", "true")])

@@ -15,7 +15,7 @@ def norm(report):
     diags = []
     for d in report["diagnostics"]:
         d = dict(d)
-        for k in ("file", "line", "col", "snippet"):
+        for k in ("file", "line", "col", "column", "snippet"):
             d.pop(k, None)
         diags.append(d)
     return nodes, diags
