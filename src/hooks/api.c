@@ -65,11 +65,7 @@ static int check_slot(lua_State *L, int i){
   const char *name = luaL_checkstring(L, i);
   int s = gr_ruleset_find(&need_ruleset(L)->slot_map, name);
   if( s < 0 ){
-    const char **names = lua_newuserdatauv(L, (h->rs->nslots + 1) * sizeof *names, 0);
-    const char *sug;
-    size_t k;
-    for(k = 0; k < h->rs->nslots; k++) names[k] = h->rs->slots[k].name;
-    sug = gr_suggest(name, names, h->rs->nslots);
+    const char *sug = gr_ruleset_suggest(h->rs, GR_NK_SLOT, name);
     if( sug ) return luaL_error(L, "no slot named '%s' in the rule set; did you mean '%s'?", name, sug);
     return luaL_error(L, "no slot named '%s' in the rule set", name);
   }

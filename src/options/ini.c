@@ -90,10 +90,7 @@ gr_ini *gr_ini_parse(const char *path, const char *text, size_t len, const gr_fo
       if( !allowed(f, rs, valz) ){
         const char *sug = NULL;
         if( f->entries_mode ){
-          const char **names = gr_xmalloc((rs->nmodes + 1) * sizeof *names);
-          for(k = 0; k < rs->nmodes; k++) names[k] = rs->modes[k].name;
-          sug = gr_suggest(valz, names, rs->nmodes);
-          free(names);
+          sug = gr_ruleset_suggest(rs, GR_NK_MODE, valz);
         }
         d = gr_diags_add(diags, GR_SEV_WARNING, path, line, (uint32_t)(val - raw) + 1,
                          "unknown %s '%s' for '%s' is skipped%s%s%s", f->entries_mode ? "mode" : "value", valz, keyz,

@@ -145,18 +145,18 @@ static void dims_text(gr_buf *b, const int64_t *d, uint32_t n){
   gr_buf_addc(b, ']');
 }
 
-/* a static-lifetime rendering for messages: four rotating slots, so up to
-** four may appear in one message (not thread-safe, like the rest of the planner) */
-static const char *dims_str(const int64_t *d, uint32_t n){
-  static char out[4][160];
-  static int which;
+/* A dims vector rendered for a message, returned by value: the text lives
+** until the end of the full expression that asked for it (C11 6.2.4p8), so
+** several may appear in one message and nothing is shared between calls. */
+typedef struct dims_txt { char s[160]; } dims_txt;
+static dims_txt dims_str(const int64_t *d, uint32_t n){
+  dims_txt t;
   gr_buf b;
-  char *s = out[which++ & 3];
   gr_buf_init(&b);
   dims_text(&b, d, n);
-  snprintf(s, 160, "%s", gr_buf_cstr(&b));
+  snprintf(t.s, sizeof t.s, "%s", gr_buf_cstr(&b));
   gr_buf_free(&b);
-  return s;
+  return t;
 }
 
 /* ------------------------------------------------------------------ rules */
@@ -403,7 +403,7 @@ static int static_dims(const int64_t *d, uint32_t nd, const char *what, gr_diags
   uint32_t i;
   for(i = 0; i < nd; i++) if( d[i] < 0 ){
     gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "%s has the dynamic shape %s: a plan needs static shapes (its tiling runs on the host at run time)",
-                  what, dims_str(d, nd));
+                  what, dims_str(d, nd).s);
     return -1;
   }
   if( nd > GR_TMAXDIM ){
@@ -538,13 +538,13 @@ static int spec_elementwise(const gr_tiling_rules *tr, const gr_graph *g, const 
     d = tensor_dims(g, &t[i], &nd);
     if( static_dims(d, nd, what, notes) ) return -1;
     if( nd > s->ndim ){
-      gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "input %u %s has more dims than the output %s", i, dims_str(d, nd), dims_str(s->out, s->ndim));
+      gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "input %u %s has more dims than the output %s", i, dims_str(d, nd).s, dims_str(s->out, s->ndim).s);
       return -1;
     }
     for(j = 0; j < nd; j++){
       int64_t od = s->out[s->ndim - nd + j];
       if( d[j] != od && d[j] != 1 ){
-        gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "input %u %s does not broadcast to the output %s", i, dims_str(d, nd), dims_str(s->out, s->ndim));
+        gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "input %u %s does not broadcast to the output %s", i, dims_str(d, nd).s, dims_str(s->out, s->ndim).s);
         return -1;
       }
     }
@@ -568,7 +568,7 @@ static int spec_reduce(const gr_tiling_rules *tr, const gr_graph *g, const gr_no
   y = tensor_dims(g, &t[n->n_in_desc], &ny);
   if( static_dims(y, ny, "output 0", notes) ) return -1;
   if( volume(d, nd) != volume(y, ny) ){
-    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "output 0 %s does not have the shape of input 0 %s", dims_str(y, ny), dims_str(d, nd));
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "output 0 %s does not have the shape of input 0 %s", dims_str(y, ny).s, dims_str(d, nd).s);
     return -1;
   }
   if( p->attr_axes && (a = gr_graph_attr(g, n, p->attr_axes))!=NULL ){
@@ -576,7 +576,7 @@ static int spec_reduce(const gr_tiling_rules *tr, const gr_graph *g, const gr_no
       const int64_t *ax = gr_graph_list_i64(g, a->u.list);
       if( a->n != 1 || (ax[0] != -1 && ax[0] != (int64_t)nd - 1) ){
         gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "the node reduces over %s=%s; the reduce_last strategy handles only the last axis",
-                      p->attr_axes, a->n ? dims_str(ax, a->n) : "[]");
+                      p->attr_axes, a->n ? dims_str(ax, a->n).s : "[]");
         return -1;
       }
     }else if( a->kind==GR_ATTR_I && a->u.i != -1 && a->u.i != (int64_t)nd - 1 ){
@@ -606,7 +606,7 @@ static int spec_reduce(const gr_tiling_rules *tr, const gr_graph *g, const gr_no
     if( static_dims(rd, rn, what, notes) ) return -1;
     if( volume(rd, rn) != s->cols ){
       gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "input %lld %s should hold one value per element of the last axis (%lld)",
-                    (long long)ri, dims_str(rd, rn), (long long)s->cols);
+                    (long long)ri, dims_str(rd, rn).s, (long long)s->cols);
       return -1;
     }
     s->fres[s->nres++] = (uint8_t)tensor_fmt(tr, g, &t[ri], what, notes);
@@ -618,7 +618,7 @@ static int spec_reduce(const gr_tiling_rules *tr, const gr_graph *g, const gr_no
     sd = tensor_dims(g, &t[n->n_in_desc + i], &sn);
     if( static_dims(sd, sn, what, notes) ) return -1;
     if( volume(sd, sn) != s->rows ){
-      gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "output %u %s should hold one value per row (%lld rows)", i, dims_str(sd, sn), (long long)s->rows);
+      gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "output %u %s should hold one value per row (%lld rows)", i, dims_str(sd, sn).s, (long long)s->rows);
       return -1;
     }
     s->fstat[s->nstat++] = (uint8_t)tensor_fmt(tr, g, &t[n->n_in_desc + i], what, notes);
@@ -644,7 +644,7 @@ static int spec_matmul(const gr_tiling_rules *tr, const gr_graph *g, const gr_no
   c = tensor_dims(g, &t[n->n_in_desc], &nc);
   if( static_dims(a, na, "input a", notes) || static_dims(b, nb, "input b", notes) || static_dims(c, nc, "output 0", notes) ) return -1;
   if( na < 2 || nb < 2 ){
-    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "matrix inputs need 2 dims or more, got %s and %s", dims_str(a, na), dims_str(b, nb));
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "matrix inputs need 2 dims or more, got %s and %s", dims_str(a, na).s, dims_str(b, nb).s);
     return -1;
   }
   s->trans_a = attr_bool(g, n, p->attr_ta, 0);
@@ -654,8 +654,8 @@ static int spec_matmul(const gr_tiling_rules *tr, const gr_graph *g, const gr_no
   k2 = s->trans_b ? b[nb - 1] : b[nb - 2];
   s->n = s->trans_b ? b[nb - 2] : b[nb - 1];
   if( k2 != s->k ){
-    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "inner dims differ: a %s%s has K=%lld, b %s%s has K=%lld", dims_str(a, na),
-                  s->trans_a ? " (transposed)" : "", (long long)s->k, dims_str(b, nb), s->trans_b ? " (transposed)" : "", (long long)k2);
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "inner dims differ: a %s%s has K=%lld, b %s%s has K=%lld", dims_str(a, na).s,
+                  s->trans_a ? " (transposed)" : "", (long long)s->k, dims_str(b, nb).s, s->trans_b ? " (transposed)" : "", (long long)k2);
     return -1;
   }
   lead_a = volume(a, na - 2);
@@ -667,7 +667,7 @@ static int spec_matmul(const gr_tiling_rules *tr, const gr_graph *g, const gr_no
     s->batch = s->batch_a = s->batch_b = 1;
   }else{
     if( nb > 2 && na > 2 && lead_a != lead_b && lead_a != 1 && lead_b != 1 ){
-      gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "batch dims of %s and %s do not broadcast", dims_str(a, na), dims_str(b, nb));
+      gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "batch dims of %s and %s do not broadcast", dims_str(a, na).s, dims_str(b, nb).s);
       return -1;
     }
     s->batch_a = lead_a;
@@ -681,7 +681,7 @@ static int spec_matmul(const gr_tiling_rules *tr, const gr_graph *g, const gr_no
     return limit_err(notes, "the output (batch x M x N)", sat_mul(sat_mul(s->batch, s->m), s->n));
   if( volume(c, nc) != s->batch * s->m * s->n ){
     gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "output %s does not hold batch x M x N = %lld x %lld x %lld elements",
-                  dims_str(c, nc), (long long)s->batch, (long long)s->m, (long long)s->n);
+                  dims_str(c, nc).s, (long long)s->batch, (long long)s->m, (long long)s->n);
     return -1;
   }
   s->nin = 2;
@@ -750,7 +750,7 @@ static int spec_attention(const gr_tiling_rules *tr, const gr_graph *g, const gr
     if( nq != 4 || nk != 4 || nv != 4 ) goto bad_rank;
     s->b = q[0]; s->sq = bn ? q[2] : q[1]; s->d = q[3]; s->skv = bn ? k[2] : k[1];
     if( (bn ? q[1] : q[2]) != s->heads ){
-      gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "query %s does not have %lld heads", dims_str(q, nq), (long long)s->heads);
+      gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "query %s does not have %lld heads", dims_str(q, nq).s, (long long)s->heads);
       return -1;
     }
     if( k[0] != s->b || (bn ? k[1] : k[2]) != s->kv_heads || k[3] != s->d || memcmp(k, v, 4 * sizeof *k) ) goto bad_kv;
@@ -758,7 +758,7 @@ static int spec_attention(const gr_tiling_rules *tr, const gr_graph *g, const gr
   if( over_limit(sat_mul(sat_mul(sat_mul(s->b, s->heads), s->sq), s->d)) )
     return limit_err(notes, "the query's element count", sat_mul(sat_mul(sat_mul(s->b, s->heads), s->sq), s->d));
   if( volume(o, no) != s->b * s->heads * s->sq * s->d ){
-    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "output %s does not have the query's %lld elements", dims_str(o, no),
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "output %s does not have the query's %lld elements", dims_str(o, no).s,
                   (long long)(s->b * s->heads * s->sq * s->d));
     return -1;
   }
@@ -774,11 +774,11 @@ static int spec_attention(const gr_tiling_rules *tr, const gr_graph *g, const gr
   return notes->count[GR_SEV_ERROR] ? -1 : 0;
 bad_rank:
   gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "query %s, key %s, value %s do not have the rank of layout %s",
-                dims_str(q, nq), dims_str(k, nk), dims_str(v, nv), lname);
+                dims_str(q, nq).s, dims_str(k, nk).s, dims_str(v, nv).s, lname);
   return -1;
 bad_kv:
   gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "key %s / value %s do not match query %s with %lld heads and %lld key/value heads",
-                dims_str(k, nk), dims_str(v, nv), dims_str(q, nq), (long long)s->heads, (long long)s->kv_heads);
+                dims_str(k, nk).s, dims_str(v, nv).s, dims_str(q, nq).s, (long long)s->heads, (long long)s->kv_heads);
   return -1;
 }
 
@@ -1060,13 +1060,13 @@ static void plan_counts(gr_tplan *p){
 static int finish(gr_tplan *p, const gr_tspec *s, const gr_tparams *prm, tb *t, gr_diags *notes){
   if( t->over ){
     if( t->need ) gr_tnote(notes, GR_SEV_ERROR, GR_TC_LIMIT, "the plan of tile %s over %s needs %llu tiles, more than the %zu a plan may enumerate; not enumerated",
-                           dims_str(p->tile, p->ndim), dims_str(p->shape, p->ndim), (unsigned long long)t->need, MAX_TILES);
+                           dims_str(p->tile, p->ndim).s, dims_str(p->shape, p->ndim).s, (unsigned long long)t->need, MAX_TILES);
     else gr_tnote(notes, GR_SEV_ERROR, GR_TC_LIMIT, "the plan needs more than %zu tiles; not enumerated", MAX_TILES);
     gr_tplan_free(p);
     return -1;
   }
   if( gr_tiling_layout(s, prm, p->tile, p->inner, p->buf, &p->nbuf, p->used) ){
-    gr_tnote(notes, GR_SEV_ERROR, GR_TC_MEMORY, "the tile %s cannot be laid out", dims_str(p->tile, p->ndim));
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_MEMORY, "the tile %s cannot be laid out", dims_str(p->tile, p->ndim).s);
     return -1;
   }
   if( p->strategy != GR_TS_CUSTOM ) rebalance(p);
@@ -1498,7 +1498,7 @@ int gr_tplan_from_custom(gr_tplan *plan, const gr_custom_tiling *c, const gr_tsp
   memset(plan, 0, sizeof *plan);
   plan->strategy = GR_TS_CUSTOM;
   if( c->ndim==0 || c->ndim > GR_TMAXDIM || c->ndim != spec->ndim ){
-    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "the hook's tiling has %u dims; the output %s has %u", c->ndim, dims_str(spec->out, spec->ndim), spec->ndim);
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "the hook's tiling has %u dims; the output %s has %u", c->ndim, dims_str(spec->out, spec->ndim).s, spec->ndim);
     return -1;
   }
   if( c->ntiles && (c->offsets==NULL || c->sizes==NULL) ){
@@ -1670,7 +1670,7 @@ static void check_coverage(const gr_tplan *p, gr_diags *notes){
       }
       gap_elems = v;
       gr_tnote(notes, GR_SEV_ERROR, GR_TC_COVERAGE, "element %s of the output %s is covered by no tile (gap of extent %s)",
-                    dims_str(pt, nd), dims_str(p->shape, nd), dims_str(ext, nd));
+                    dims_str(pt, nd).s, dims_str(p->shape, nd).s, dims_str(ext, nd).s);
     }else gap_elems += v;
   }
   if( gap_cells ){
@@ -1692,7 +1692,7 @@ static void check_coverage(const gr_tplan *p, gr_diags *notes){
     tile_text(&b1, p, over_tile);
     if( other < p->ntiles ) tile_text(&b2, p, other);
     gr_tnote(notes, GR_SEV_ERROR, GR_TC_COVERAGE, "tiles %zu %s and %zu %s overlap at element %s: %llu output elements are computed more than once",
-                  other, other < p->ntiles ? gr_buf_cstr(&b2) : "?", over_tile, gr_buf_cstr(&b1), dims_str(pt, nd),
+                  other, other < p->ntiles ? gr_buf_cstr(&b2) : "?", over_tile, gr_buf_cstr(&b1), dims_str(pt, nd).s,
                   (unsigned long long)over_elems);
     gr_buf_free(&b1); gr_buf_free(&b2);
   }
@@ -1731,7 +1731,7 @@ size_t gr_tiling_validate(gr_tplan *p, const gr_tspec *s, const gr_tparams *prm,
   }
   for(d = 0; d < nd; d++) if( over_limit(p->tile[d]) ){
     gr_tnote(notes, GR_SEV_ERROR, GR_TC_LIMIT, "the tile shape %s has a dim beyond the %lld elements a plan may describe",
-             dims_str(p->tile, nd), (long long)GR_TMAX_ELEMS);
+             dims_str(p->tile, nd).s, (long long)GR_TMAX_ELEMS);
     return notes->count[GR_SEV_ERROR] - before;
   }
   if( p->ntiles > MAX_TILES ){
@@ -1744,7 +1744,7 @@ size_t gr_tiling_validate(gr_tplan *p, const gr_tspec *s, const gr_tparams *prm,
     gr_tnote(notes, GR_SEV_ERROR, GR_TC_CORES, "block_dim %u exceeds the %u cores %s has for class %s", p->block_dim, cores, chip->soc, prm->cls);
   /* ---- the nominal tile ---- */
   for(d = 0; d < nd; d++) if( p->tile[d] <= 0 ){
-    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "the tile shape %s has a dim below 1", dims_str(p->tile, nd));
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "the tile shape %s has a dim below 1", dims_str(p->tile, nd).s);
     break;
   }
   /* per-core accounting only for a block_dim the chip has (never sized from
@@ -1771,7 +1771,7 @@ size_t gr_tiling_validate(gr_tplan *p, const gr_tspec *s, const gr_tparams *prm,
       }
       if( p->tile[d] > 0 && l[d] > p->tile[d] ){
         if( reported++ < 8 ) gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "tile %zu has extent %lld in dim %u, larger than the tile shape %s its buffers are sized for",
-                                           t, (long long)l[d], d, dims_str(p->tile, nd));
+                                           t, (long long)l[d], d, dims_str(p->tile, nd).s);
         bad = 1;
       }
       if( bad ) break;
@@ -1794,7 +1794,7 @@ size_t gr_tiling_validate(gr_tplan *p, const gr_tspec *s, const gr_tparams *prm,
   /* ---- memory: recompute what the nominal tile needs ---- */
   lay_ok = gr_tiling_layout(s, prm, p->tile, p->inner, need, &nneed, needu)==0;
   if( !lay_ok ){
-    gr_tnote(notes, GR_SEV_ERROR, GR_TC_MEMORY, "the tile shape %s (inner %lld, %lld) cannot be laid out", dims_str(p->tile, nd),
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_MEMORY, "the tile shape %s (inner %lld, %lld) cannot be laid out", dims_str(p->tile, nd).s,
                   (long long)p->inner[0], (long long)p->inner[1]);
   }else{
     int lvl;
@@ -1806,13 +1806,13 @@ size_t gr_tiling_validate(gr_tplan *p, const gr_tspec *s, const gr_tparams *prm,
         gr_buf_init(&b);
         bufs_text(&b, need, nneed, lvl);
         gr_tnote(notes, GR_SEV_ERROR, GR_TC_MEMORY, "the %s working set of tile %s is %llu bytes (%s), more than the %llu bytes of %s's %s",
-                      gr_tmem_name(lvl), dims_str(p->tile, nd), (unsigned long long)needed, b.n ? gr_buf_cstr(&b) : "declared",
+                      gr_tmem_name(lvl), dims_str(p->tile, nd).s, (unsigned long long)needed, b.n ? gr_buf_cstr(&b) : "declared",
                       (unsigned long long)chip->cap[lvl], chip->soc, gr_tmem_name(lvl));
         gr_buf_free(&b);
       }
       if( p->used[lvl] < needu[lvl] || (p->strategy != GR_TS_CUSTOM && p->used[lvl] != needu[lvl]) ){
         gr_tnote(notes, GR_SEV_ERROR, GR_TC_STATED, "the plan states %llu bytes of %s, but tile %s needs %llu",
-                      (unsigned long long)p->used[lvl], gr_tmem_name(lvl), dims_str(p->tile, nd), (unsigned long long)needu[lvl]);
+                      (unsigned long long)p->used[lvl], gr_tmem_name(lvl), dims_str(p->tile, nd).s, (unsigned long long)needu[lvl]);
       }
     }
     /* buffer by buffer (built-in strategies state each one) */
@@ -1824,7 +1824,7 @@ size_t gr_tiling_validate(gr_tplan *p, const gr_tspec *s, const gr_tparams *prm,
           gr_tnote(notes, GR_SEV_ERROR, GR_TC_STATED, "buffer %zu is %s in %s, expected %s in %s", i, a->name, gr_tmem_name(a->level), b->name, gr_tmem_name(b->level));
         }else if( a->bytes < b->bytes ){
           gr_tnote(notes, GR_SEV_ERROR, GR_TC_STATED, "buffer %s states %llu bytes, but tile %s needs %llu (with padding to %u bytes)",
-                        a->name, (unsigned long long)a->bytes, dims_str(p->tile, nd), (unsigned long long)b->bytes, prm->align);
+                        a->name, (unsigned long long)a->bytes, dims_str(p->tile, nd).s, (unsigned long long)b->bytes, prm->align);
         }else if( a->copies < b->copies ){
           gr_tnote(notes, GR_SEV_ERROR, GR_TC_STATED, "buffer %s states %u cop%s, but double buffering needs %u", a->name, a->copies,
                         a->copies==1 ? "y" : "ies", b->copies);
@@ -1858,7 +1858,7 @@ size_t gr_tiling_validate(gr_tplan *p, const gr_tspec *s, const gr_tparams *prm,
                   (unsigned long long)p->loops_per_core, (unsigned long long)maxtiles);
   if( p->tail_tiles != tails )
     gr_tnote(notes, GR_SEV_ERROR, GR_TC_STATED, "the plan states %zu tail tiles, but %zu tiles are smaller than the tile shape %s",
-                  p->tail_tiles, tails, dims_str(p->tile, nd));
+                  p->tail_tiles, tails, dims_str(p->tile, nd).s);
   /* ---- balance ---- */
   p->imbalance = 0;
   if( percore && total > 0 ){
