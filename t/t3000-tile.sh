@@ -196,24 +196,7 @@ done
 # GERULES_PROGRESS_DELAY=0 removes the meter's one-second delay, so nothing
 # here depends on the machine's speed
 PY=${PYTHON3:-python3}
-cat >pty_run.py <<'PYEOF'
-import os, pty, sys
-pid, fd = pty.fork()
-if pid == 0:
-    os.execvp(sys.argv[1], sys.argv[1:])
-out = b""
-while True:
-    try:
-        b = os.read(fd, 65536)
-    except OSError:
-        break
-    if not b:
-        break
-    out += b
-_, st = os.waitpid(pid, 0)
-sys.stdout.buffer.write(out)
-sys.exit(os.waitstatus_to_exitcode(st))
-PYEOF
+cp "$top_srcdir/t/pty-run.py" pty_run.py
 
 test_expect_success 'progress: a graph of 20000 nodes' '
 	"$PY" "$top_srcdir/bench/gen_graph.py" --ops 20000 -o big.json

@@ -15,24 +15,7 @@ fi
 
 # runs a command with stdin, stdout and stderr on a pseudo-terminal; prints
 # everything the terminal received (stdout and stderr mixed), exit status kept
-cat >pty_run.py <<'PYEOF'
-import os, pty, sys
-pid, fd = pty.fork()
-if pid == 0:
-    os.execvp(sys.argv[1], sys.argv[1:])
-out = b""
-while True:
-    try:
-        b = os.read(fd, 65536)
-    except OSError:
-        break
-    if not b:
-        break
-    out += b
-_, st = os.waitpid(pid, 0)
-sys.stdout.buffer.write(out)
-sys.exit(os.waitstatus_to_exitcode(st))
-PYEOF
+cp "$top_srcdir/t/pty-run.py" pty_run.py
 
 test_expect_success 'a big model for the meter' '
 	"$PY" "$top_srcdir/bench/gen_graph.py" --ops 20000 -o big.json &&
