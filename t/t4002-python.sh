@@ -30,7 +30,7 @@ fi
 # a sanitizer build's library needs its runtime loaded first in python3
 if test -n "$GR_SAN_FLAGS"; then
 	LD_PRELOAD="$(${GR_CC:-cc} -print-file-name=libasan.so) $(${GR_CC:-cc} -print-file-name=libubsan.so)"
-	ASAN_OPTIONS=detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0   # after the caller's: Python and numpy leak by design
 	export LD_PRELOAD ASAN_OPTIONS
 fi
 PYTHONPATH=$(dirname "$mod") GERULES_LIBRARY=$lib TMPDIR=$TRASH \
