@@ -70,23 +70,7 @@ test_expect_success 'no colour into a file or a pipe; --color=always colours; --
 
 test_expect_success 'on a terminal: colour by default, none with NO_COLOR' '
 	if ! "$PY" -c "import pty" 2>/dev/null; then echo "# no pty module: nothing to test"; exit 0; fi
-	cat >pty_run.py <<-\EOF &&
-	import os, pty, sys
-	pid, fd = pty.fork()
-	if pid == 0:
-	    os.execvp(sys.argv[1], sys.argv[1:])
-	out = b""
-	while True:
-	    try:
-	        b = os.read(fd, 65536)
-	    except OSError:
-	        break
-	    if not b:
-	        break
-	    out += b
-	os.waitpid(pid, 0)
-	sys.stdout.buffer.write(out)
-	EOF
+	cp "$top_srcdir/t/pty-run.py" pty_run.py &&
 	env -u NO_COLOR TERM=xterm "$PY" pty_run.py "$GERULES" eval "$LLM" --chip Ascend910B1 -o OP_PRECISION_MODE=mistakes.ini >tty.out &&
 	test_grep "$(printf "\033\\[1;35mwarning:")" tty.out &&
 	NO_COLOR=1 TERM=xterm "$PY" pty_run.py "$GERULES" eval "$LLM" --chip Ascend910B1 -o OP_PRECISION_MODE=mistakes.ini >tty.out &&
