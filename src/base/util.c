@@ -177,8 +177,9 @@ int gr_strpool_find(const gr_strpool *p, const char *s, size_t n, uint32_t *id){
   return 1;
 }
 
-uint32_t gr_strpool_intern(gr_strpool *p, const char *s, size_t n){
-  uint64_t h = gr_hash(s, n);
+uint32_t gr_strpool_intern(gr_strpool *p, const char *s, size_t n){ return gr_strpool_intern_h(p, s, n, gr_hash(s, n)); }
+
+uint32_t gr_strpool_intern_h(gr_strpool *p, const char *s, size_t n, uint64_t h){
   pool_key k = { p, s, n };
   int64_t found = gr_idmap_find(&p->index, h, pool_eq, &k);
   uint32_t id;

@@ -82,6 +82,8 @@ typedef struct gr_strpool {
 
 void        gr_strpool_init(gr_strpool *p);
 uint32_t    gr_strpool_intern(gr_strpool *p, const char *s, size_t n);
+/* The same with h = gr_hash(s, n) already computed (e.g. for a prefetch). */
+uint32_t    gr_strpool_intern_h(gr_strpool *p, const char *s, size_t n, uint64_t h);
 /* Sizes the hash table for about n strings, avoiding repeated rehashing. */
 void        gr_strpool_reserve(gr_strpool *p, size_t n);
 int         gr_strpool_find(const gr_strpool *p, const char *s, size_t n, uint32_t *id);

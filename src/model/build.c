@@ -120,7 +120,7 @@ int gr_build_graph(gr_build *b, const char *name, size_t n){
   return intern(b, &g->strs, name, n, &g->graphs[g->ngraphs - 1].name);
 }
 
-int gr_build_op(gr_build *b, const char *name, size_t nn, const char *type, size_t tn, uint32_t line, uint32_t col){
+int gr_build_op_ids(gr_build *b, uint32_t name, uint32_t type, uint32_t line, uint32_t col){
   gr_graph *g = b->g;
   gr_node *n;
   if( b->failed ) return 0;
@@ -134,12 +134,18 @@ int gr_build_op(gr_build *b, const char *name, size_t nn, const char *type, size
   n->attr0 = (uint32_t)g->nattrs;
   n->graph = (uint16_t)(g->ngraphs - 1);
   n->line = line; n->col = col;
+  n->name = name; n->type = type;
   b->cur = (uint32_t)g->nnodes++;
   g->graphs[g->ngraphs - 1].nnodes++;
   b->in_op = 1;
   b->edge_sort = 0;
-  if( !intern(b, &g->strs, name, nn, &n->name) ) return 0;
-  return intern(b, &g->types, type, tn, &g->nodes[b->cur].type);
+  return 1;
+}
+
+int gr_build_op(gr_build *b, const char *name, size_t nn, const char *type, size_t tn, uint32_t line, uint32_t col){
+  uint32_t ni, ti;
+  if( !intern(b, &b->g->strs, name, nn, &ni) || !intern(b, &b->g->types, type, tn, &ti) ) return 0;
+  return gr_build_op_ids(b, ni, ti, line, col);
 }
 
 int gr_build_op_name(gr_build *b, const char *name, size_t nn){
@@ -158,9 +164,15 @@ int gr_build_op_type(gr_build *b, const char *type, size_t tn){
 }
 
 int gr_build_edge(gr_build *b, const char *src, size_t n, int32_t idx){
+  uint32_t id = GR_NONE;
+  if( b->failed || !b->in_op ) return 0;
+  if( n && !intern(b, &b->g->strs, src, n, &id) ) return 0;
+  return gr_build_edge_id(b, id, idx);
+}
+
+int gr_build_edge_id(gr_build *b, uint32_t id, int32_t idx){
   gr_graph *g = b->g;
   gr_node *nd;
-  uint32_t id = GR_NONE;
   if( b->failed || !b->in_op ) return 0;
   nd = &g->nodes[b->cur];
   if( idx==-1 ){
@@ -168,7 +180,6 @@ int gr_build_edge(gr_build *b, const char *src, size_t n, int32_t idx){
   }else if( nd->n_data==MAX_PER_OP ){
     return gr_build_fail(b, nd->line, nd->col, "op has more than %u inputs", MAX_PER_OP);
   }
-  if( n && !intern(b, &g->strs, src, n, &id) ) return 0;
   if( !GROW(b, g->edges, g->nedges, g->cap_edges) ) return 0;
   g->edges[g->nedges].src = id;
   g->edges[g->nedges].index = idx;
@@ -207,6 +218,45 @@ bad:
 
 int gr_build_tensor(gr_build *b, int output, const char *dtype, size_t dn, const char *layout, size_t ln,
                     const int64_t *dims, uint32_t ndim){
+  uint16_t dt = 0, ly = 0;
+  uint32_t sh = 0;
+  if( b->failed || !b->in_op ) return 0;
+  if( dn && !intern16(b, &b->g->dtypes, dtype, dn, &dt) ) return 0;
+  if( ln && !intern16(b, &b->g->layouts, layout, ln, &ly) ) return 0;
+  if( ndim && !gr_build_shape(b, dims, ndim, &sh) ) return 0;
+  return gr_build_tensor_ids(b, output, dt, ly, sh);
+}
+
+int gr_build_shape(gr_build *b, const int64_t *dims, uint32_t ndim, uint32_t *id){
+  if( b->failed ) return 0;
+  if( ndim > MAX_DIMS ){
+    const gr_node *nd = b->in_op ? &b->g->nodes[b->cur] : NULL;
+    return gr_build_fail(b, nd ? nd->line : 0, nd ? nd->col : 0, "shape has more than %u dims", MAX_DIMS);
+  }
+  *id = ndim ? gr_graph_intern_shape(b->g, dims, ndim) : 0;
+  return 1;
+}
+
+const int64_t *gr_build_shape_dims(const gr_build *b, uint32_t shape, uint32_t *ndim){ return gr_graph_shape(b->g, shape, ndim); }
+const char *gr_build_str_get(const gr_build *b, uint32_t id){ return gr_strpool_get(&b->g->strs, id); }
+void gr_build_reserve(gr_build *b, size_t n){ gr_strpool_reserve(&b->g->strs, gr_strpool_count(&b->g->strs) + n); }
+void gr_build_prefetch_str(const gr_build *b, uint64_t h){ gr_strpool_prefetch(&b->g->strs, h); }
+int gr_build_str_h(gr_build *b, const char *s, size_t n, uint64_t h, uint32_t *id){
+  if( b->failed ) return 0;
+  if( n > MAX_STR ) return gr_build_fail(b, 0, 0, "string longer than %u bytes", MAX_STR);
+  if( n && memchr(s, 0, n) ) return gr_build_fail(b, 0, 0, "string contains a NUL character");
+  if( b->g->strs.nbytes + n + 1 > 0xffffffffu ) return gr_build_fail(b, 0, 0, "too much string data (more than 4 GiB)");
+  *id = gr_strpool_intern_h(&b->g->strs, n ? s : "", n, h);
+  return 1;
+}
+int gr_build_str(gr_build *b, const char *s, size_t n, uint32_t *id){ return intern(b, &b->g->strs, s, n, id); }
+int gr_build_type(gr_build *b, const char *s, size_t n, uint32_t *id){ return intern(b, &b->g->types, s, n, id); }
+int gr_build_dtype(gr_build *b, const char *s, size_t n, uint16_t *id){
+  if( n==0 ){ *id = 0; return !b->failed; }
+  return intern16(b, &b->g->dtypes, s, n, id);
+}
+
+int gr_build_tensor_ids(gr_build *b, int output, uint16_t dtype, uint16_t layout, uint32_t shape){
   gr_graph *g = b->g;
   gr_node *nd;
   gr_tensor *t;
@@ -215,7 +265,6 @@ int gr_build_tensor(gr_build *b, int output, const char *dtype, size_t dn, const
   nd = &g->nodes[b->cur];
   cnt = output ? &nd->n_out_desc : &nd->n_in_desc;
   if( *cnt==MAX_PER_OP ) return gr_build_fail(b, nd->line, nd->col, "op has more than %u %s", MAX_PER_OP, output ? "outputs" : "inputs");
-  if( ndim > MAX_DIMS ) return gr_build_fail(b, nd->line, nd->col, "shape has more than %u dims", MAX_DIMS);
   if( !output && nd->n_out_desc ){
     /* an input desc after an output desc: move the outputs up by one */
     size_t k = (size_t)nd->tensor0 + nd->n_in_desc;
@@ -227,31 +276,44 @@ int gr_build_tensor(gr_build *b, int output, const char *dtype, size_t dn, const
     if( !GROW(b, g->tensors, g->ntensors, g->cap_tensors) ) return 0;
     t = &g->tensors[g->ntensors++];
   }
-  memset(t, 0, sizeof *t);
-  if( dn && !intern16(b, &g->dtypes, dtype, dn, &t->dtype) ) return 0;
-  if( ln && !intern16(b, &g->layouts, layout, ln, &t->layout) ) return 0;
-  t->shape = ndim ? gr_graph_intern_shape(g, dims, ndim) : 0;
+  t->dtype = dtype; t->layout = layout; t->shape = shape;
   nd = &g->nodes[b->cur];
   (*(output ? &nd->n_out_desc : &nd->n_in_desc))++;
   if( g->shapes[t->shape].neg ) nd->flags |= GR_NODE_DYNAMIC;
   return 1;
 }
 
-static gr_attr *new_attr(gr_build *b, const char *key, size_t kn, int kind){
+static gr_attr *new_attr_id(gr_build *b, uint32_t k, int kind){
   gr_graph *g = b->g;
   gr_node *nd;
   gr_attr *a;
-  uint32_t k;
   if( b->failed || !b->in_op ) return NULL;
   nd = &g->nodes[b->cur];
   if( nd->n_attr==MAX_PER_OP ){ gr_build_fail(b, nd->line, nd->col, "op has more than %u attributes", MAX_PER_OP); return NULL; }
-  if( !intern(b, &g->strs, key, kn, &k) ) return NULL;
   if( !GROW(b, g->attrs, g->nattrs, g->cap_attrs) ) return NULL;
   a = &g->attrs[g->nattrs++];
   memset(a, 0, sizeof *a);
   a->key = k; a->kind = (uint32_t)kind;
   g->nodes[b->cur].n_attr++;
   return a;
+}
+
+static gr_attr *new_attr(gr_build *b, const char *key, size_t kn, int kind){
+  uint32_t k;
+  if( b->failed || !b->in_op ) return NULL;
+  if( !intern(b, &b->g->strs, key, kn, &k) ) return NULL;
+  return new_attr_id(b, k, kind);
+}
+
+int gr_build_attr_s_ids(gr_build *b, uint32_t key, uint32_t val){
+  gr_attr *a = new_attr_id(b, key, GR_ATTR_S);
+  if( a ) a->u.str = val;
+  return a!=NULL;
+}
+int gr_build_attr_i_id(gr_build *b, uint32_t key, int64_t v){
+  gr_attr *a = new_attr_id(b, key, GR_ATTR_I);
+  if( a ) a->u.i = v;
+  return a!=NULL;
 }
 
 int gr_build_attr_i(gr_build *b, const char *key, size_t kn, int64_t v){

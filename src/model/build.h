@@ -62,6 +62,31 @@ int  gr_build_list_f(gr_build *b, double v);
 int  gr_build_list_s(gr_build *b, const char *s, size_t n);
 void gr_build_list_end(gr_build *b);
 
+/* Id-based forms, for a reader that meets the same strings and shapes again
+** and again (the ONNX reader): a string, op type, dtype or shape interned
+** once is then given by id, with no hashing per use. The ids are those of
+** graph.h (name pool, type pool, dtype pool, shape ids). */
+int  gr_build_str(gr_build *b, const char *s, size_t n, uint32_t *id);
+int  gr_build_type(gr_build *b, const char *s, size_t n, uint32_t *id);
+int  gr_build_dtype(gr_build *b, const char *s, size_t n, uint16_t *id);
+int  gr_build_shape(gr_build *b, const int64_t *dims, uint32_t ndim, uint32_t *id);
+/* The dims of a shape id (valid until the next shape is added). */
+const int64_t *gr_build_shape_dims(const gr_build *b, uint32_t shape, uint32_t *ndim);
+const char *gr_build_str_get(const gr_build *b, uint32_t id);
+/* Sizes the name pool for about n more strings (no rehash while they come). */
+void gr_build_reserve(gr_build *b, size_t n);
+/* Starts loading the name pool's slot of a string whose gr_hash is h, so
+** that interning it a little later (gr_build_str_h) does not wait for
+** memory. */
+void gr_build_prefetch_str(const gr_build *b, uint64_t h);
+int  gr_build_str_h(gr_build *b, const char *s, size_t n, uint64_t h, uint32_t *id);
+int  gr_build_op_ids(gr_build *b, uint32_t name, uint32_t type, uint32_t line, uint32_t col);
+/* src GR_NONE = an unconnected optional input */
+int  gr_build_edge_id(gr_build *b, uint32_t src, int32_t index);
+int  gr_build_tensor_ids(gr_build *b, int output, uint16_t dtype, uint16_t layout, uint32_t shape);
+int  gr_build_attr_s_ids(gr_build *b, uint32_t key, uint32_t val);
+int  gr_build_attr_i_id(gr_build *b, uint32_t key, int64_t v);
+
 /* Number of ops so far, and of graphs. */
 uint32_t gr_build_nops(const gr_build *b);
 uint32_t gr_build_ngraphs(const gr_build *b);

@@ -28,7 +28,7 @@ typedef struct row {
   gr_opmap_ir *ir; size_t nir;
 } row;
 
-typedef struct entry { row *rows; size_t nrows; } entry;
+typedef struct gr_opmap_entry { row *rows; size_t nrows; } entry;
 
 struct gr_opmap {
   gr_map keys;          /* "domain::op_type" -> entry* */
@@ -271,9 +271,16 @@ int gr_opmap_known(const gr_opmap *m, const char *domain, size_t dn, const char 
   return get(m, domain, dn, op, on)!=NULL;
 }
 
+const gr_opmap_entry *gr_opmap_find(const gr_opmap *m, const char *domain, size_t dn, const char *op, size_t on){
+  return get(m, domain, dn, op, on);
+}
+
 int gr_opmap_lookup(const gr_opmap *m, const char *domain, size_t dn, const char *op, size_t on, int64_t version,
                     const gr_onnx_node_view *nv, const gr_opmap_ir **ir, size_t *nir){
-  entry *e = get(m, domain, dn, op, on);
+  return gr_opmap_match(get(m, domain, dn, op, on), version, nv, ir, nir);
+}
+
+int gr_opmap_match(const gr_opmap_entry *e, int64_t version, const gr_onnx_node_view *nv, const gr_opmap_ir **ir, size_t *nir){
   size_t i, k, c;
   int registered = 0;
   if( !e ) return 0;

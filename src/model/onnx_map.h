@@ -50,6 +50,11 @@ typedef struct gr_opmap_ir { const char *type; const char *suffix; } gr_opmap_ir
 ** (GE's plugin would fail to parse the node). */
 int gr_opmap_lookup(const gr_opmap *m, const char *domain, size_t dn, const char *op, size_t on, int64_t version,
                     const gr_onnx_node_view *nv, const gr_opmap_ir **ir, size_t *nir);
+/* The same lookup in two steps, for a reader that meets the same op type
+** many times: the key's rows once (NULL when unmapped), then the match. */
+typedef struct gr_opmap_entry gr_opmap_entry;
+const gr_opmap_entry *gr_opmap_find(const gr_opmap *m, const char *domain, size_t dn, const char *op, size_t on);
+int gr_opmap_match(const gr_opmap_entry *e, int64_t version, const gr_onnx_node_view *nv, const gr_opmap_ir **ir, size_t *nir);
 /* Whether the key has any row at any version (for messages). */
 int gr_opmap_known(const gr_opmap *m, const char *domain, size_t dn, const char *op, size_t on);
 
