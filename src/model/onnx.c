@@ -35,6 +35,7 @@
 #include "model/build.h"
 #include "model/onnx_map.h"
 #include "model/pbwire.h"
+#include "base/hashmap.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,31 +43,40 @@
 
 #define MAX_OPSETS 64
 #define MAX_NESTING 32
+#define NO_SHAPE 0xffffffffu       /* prod.shape: not known */
 
 typedef struct span { const unsigned char *p; size_t n; } span;
 typedef GR_VEC(span) spans;
 
-/* what produced a tensor name in a graph scope */
+/* What produced a tensor name in a graph scope. Ids are the builder's. */
 typedef struct prod {
-  const char *op; size_t opn;      /* the IR op (arena copy) */
+  uint32_t op;                     /* name id of the producing IR op */
   int32_t index;
-  const char *dtype;               /* static string or "" */
-  int64_t *dims; uint32_t ndim;    /* arena; NULL with ndim 0 = unknown */
-  int has_shape;
+  uint16_t dtype;                  /* dtype id, 0 = unknown */
+  uint32_t shape;                  /* shape id, NO_SHAPE = unknown */
+  int is_init;                     /* an initializer (so an input of that name is no Data) */
 } prod;
 
-typedef struct scope {
-  struct scope *parent;
-  gr_map names;                    /* tensor name (arena) -> prod* */
-} scope;
+/* One tensor name of one scope (a graph, or a temporary set); the name points
+** into the model (or the arena) and is never copied. */
+typedef struct tname { const unsigned char *p; size_t n; uint32_t scope; prod pr; } tname;
 
 typedef struct pending {           /* a branch graph waiting to be read */
   span g;
   char *name;                      /* subgraph instance name */
-  scope *parent;
-  char **captured; size_t ncaptured;
+  uint32_t parent;                 /* scope of the enclosing graph */
+  span *captured; size_t ncaptured;
   int depth;
 } pending;
+
+/* An op type met before: its key and its mapping rows, looked up once. */
+typedef struct opinfo {
+  span domain, op;
+  int found;                       /* the domain has an opset */
+  int64_t ver;
+  uint32_t key;                    /* name id of "domain::V::op_type" */
+  const gr_opmap_entry *e;
+} opinfo;
 
 typedef struct ox {
   gr_build *b;
@@ -75,9 +85,23 @@ typedef struct ox {
   struct { const char *d; size_t dn; int64_t v; } opset[MAX_OPSETS]; size_t nopsets;
   gr_arena arena;
   GR_VEC(pending) queue;
-  GR_VEC(scope*) scopes;
+  /* tensor names of every scope: one table, keyed by (scope, name) */
+  gr_idmap tn_index; GR_VEC(tname) tn; uint32_t nscopes;
+  gr_idmap op_index; GR_VEC(opinfo) ops;
   uint64_t unnamed;
-  gr_buf tmp, tmp2;
+  /* hashes of a node's name and tensor names, computed when it was
+  ** prefetched (hs[cur]: the node being added; the other: the next one) */
+  struct nhash { int valid; uint64_t name; GR_VEC(uint64_t) in, out; } hs[2];
+  int cur;
+  gr_buf tmp, name;
+  GR_VEC(int64_t) dims;            /* scratch dim vector */
+  GR_VEC(prod) ins;                /* the current node's input producers */
+  GR_VEC(unsigned char) inok;      /* ... and whether each was found */
+  /* ids interned once */
+  uint32_t k_node, k_op, k_index, k_parent, k_unreg, k_unparse, v_init, v_constant;
+  uint32_t t_const, t_fileconst, t_data;
+  uint32_t sh_dyn;                 /* [-2] */
+  uint16_t dt[23];                 /* ONNX elem type -> dtype id, 0xffff = not yet */
 } ox;
 
 static size_t off(ox *x, const unsigned char *p){ return (size_t)(p - x->base); }
@@ -93,9 +117,15 @@ static int bad(ox *x, const unsigned char *at, const char *what){
   if( r_ < 0 ) return bad((x), c_.p, "a field's tag or length is invalid or runs past the end"); \
 }while(0)
 
-static char *adup(ox *x, const void *s, size_t n){ return gr_arena_strndup(&x->arena, s, n); }
-
 static int has_nul(const unsigned char *p, size_t n){ return memchr(p, 0, n)!=NULL; }
+
+/* Appends a decimal number (no printf on the per-node path). */
+static void add_u64(gr_buf *b, uint64_t v){
+  char d[24];
+  int k = 0;
+  do{ d[k++] = (char)('0' + v % 10); v /= 10; }while( v );
+  while( k ) gr_buf_addc(b, d[--k]);
+}
 
 /* ---- types ---- */
 
@@ -109,30 +139,43 @@ static const char *ge_dtype(int64_t t){
   return t >= 0 && t < (int64_t)(sizeof m / sizeof *m) ? m[t] : "";
 }
 
+/* The dtype id of an ONNX elem type (0 when GE has none). */
+static uint16_t dtype_id(ox *x, int64_t t){
+  const char *s;
+  if( t < 0 || t >= 23 ) return 0;
+  if( x->dt[t]==0xffff ){
+    s = ge_dtype(t);
+    if( !gr_build_dtype(x->b, s, strlen(s), &x->dt[t]) ) return 0;
+  }
+  return x->dt[t];
+}
+
+/* The shape id of the scratch dim vector. */
+static int dims_shape(ox *x, uint32_t *shape){
+  return gr_build_shape(x->b, x->dims.v, (uint32_t)x->dims.n, shape);
+}
+
 /* dims of a TensorShapeProto: dim_value, else -1 */
-static int shape_dims(ox *x, span sh, int64_t **dims, uint32_t *nd){
+static int shape_dims(ox *x, span sh, uint32_t *shape){
   pb_field f, g;
-  GR_VEC(int64_t) v = { 0 };
+  x->dims.n = 0;
   FOR_FIELDS(x, sh, f, {
     if( f.num==1 && f.wt==PB_LEN ){
       span d = { f.data, f.len };
       int64_t val = -1;
       FOR_FIELDS(x, d, g, { if( g.num==1 && g.wt==PB_VARINT ) val = (int64_t)g.v; });
-      if( v.n >= 65535 ){ free(v.v); return gr_build_fail(x->b, 0, 0, "a shape at byte %zu has more than 65535 dims", off(x, f.data)); }
-      gr_vec_push(v, val);
+      if( x->dims.n >= 65535 ) return gr_build_fail(x->b, 0, 0, "a shape at byte %zu has more than 65535 dims", off(x, f.data));
+      gr_vec_push(x->dims, val);
     }
   });
-  *nd = (uint32_t)v.n;
-  *dims = v.n ? gr_arena_alloc(&x->arena, v.n * sizeof **dims) : NULL;
-  if( v.n ) memcpy(*dims, v.v, v.n * sizeof **dims);
-  free(v.v);
-  return 1;
+  return dims_shape(x, shape);
 }
 
-/* ValueInfoProto: name, tensor elem_type and dims. */
-static int value_info(ox *x, span vi, span *name, int64_t *elem, int64_t **dims, uint32_t *nd, int *has_shape){
+/* ValueInfoProto: name, tensor elem_type and shape (shape 0 = [] when the
+** type has no shape, as GE reads it). */
+static int value_info(ox *x, span vi, span *name, int64_t *elem, uint32_t *shape){
   pb_field f, g, h;
-  name->p = NULL; name->n = 0; *elem = 0; *dims = NULL; *nd = 0; *has_shape = 0;
+  name->p = NULL; name->n = 0; *elem = 0; *shape = 0;
   FOR_FIELDS(x, vi, f, {
     if( f.num==1 && f.wt==PB_LEN ){ name->p = f.data; name->n = f.len; }
     else if( f.num==2 && f.wt==PB_LEN ){
@@ -144,8 +187,7 @@ static int value_info(ox *x, span vi, span *name, int64_t *elem, int64_t **dims,
             if( h.num==1 && h.wt==PB_VARINT ) *elem = (int64_t)h.v;
             else if( h.num==2 && h.wt==PB_LEN ){
               span sh = { h.data, h.len };
-              *has_shape = 1;
-              if( !shape_dims(x, sh, dims, nd) ) return 0;
+              if( !shape_dims(x, sh, shape) ) return 0;
             }
           });
         }
@@ -155,61 +197,91 @@ static int value_info(ox *x, span vi, span *name, int64_t *elem, int64_t **dims,
   return 1;
 }
 
-/* TensorProto header: name, dims, data_type, whether external. Data never read. */
-static int tensor_head(ox *x, span t, span *name, int64_t *dtype, int64_t **dims, uint32_t *nd, int *external){
+/* TensorProto header: name, dims, data_type, whether external. The data
+** (raw_data, the typed fields) is stepped over, never read or copied. */
+static int tensor_head(ox *x, span t, span *name, int64_t *dtype, uint32_t *shape, int *external){
   pb_field f;
-  GR_VEC(int64_t) v = { 0 };
   name->p = NULL; name->n = 0; *dtype = 0; *external = 0;
+  x->dims.n = 0;
   FOR_FIELDS(x, t, f, {
-    if( f.num==1 && f.wt==PB_VARINT ){ gr_vec_push(v, (int64_t)f.v); }
+    if( f.num==1 && f.wt==PB_VARINT ){ gr_vec_push(x->dims, (int64_t)f.v); }
     else if( f.num==1 && f.wt==PB_LEN ){
       pb_cur c = { f.data, f.data + f.len };
       uint64_t d;
       while( c.p < c.end ){
-        if( !pb_varint(&c, &d) ){ free(v.v); return bad(x, c.p, "bad packed dims"); }
-        gr_vec_push(v, (int64_t)d);
+        if( !pb_varint(&c, &d) ) return bad(x, c.p, "bad packed dims");
+        gr_vec_push(x->dims, (int64_t)d);
+        if( x->dims.n > 65535 ) break;
       }
     }
     else if( f.num==2 && f.wt==PB_VARINT ) *dtype = (int64_t)f.v;
     else if( f.num==8 && f.wt==PB_LEN ){ name->p = f.data; name->n = f.len; }
     else if( f.num==14 && f.wt==PB_VARINT ) *external = f.v==1;
-    if( v.n > 65535 ){ free(v.v); return gr_build_fail(x->b, 0, 0, "a tensor at byte %zu has more than 65535 dims", off(x, t.p)); }
+    if( x->dims.n > 65535 ) return gr_build_fail(x->b, 0, 0, "a tensor at byte %zu has more than 65535 dims", off(x, t.p));
   });
-  *nd = (uint32_t)v.n;
-  *dims = v.n ? gr_arena_alloc(&x->arena, v.n * sizeof **dims) : NULL;
-  if( v.n ) memcpy(*dims, v.v, v.n * sizeof **dims);
-  free(v.v);
+  return dims_shape(x, shape);
+}
+
+/* ---- tensor names ---- */
+
+static uint64_t tn_hash(const unsigned char *p, size_t n, uint32_t scope){
+  return gr_hash_u64(gr_hash(p, n) ^ ((uint64_t)scope * 0x9e3779b97f4a7c15ULL));
+}
+
+typedef struct tn_key { const ox *x; const unsigned char *p; size_t n; uint32_t scope; } tn_key;
+static int tn_eq(const void *ctx, uint32_t id){
+  const tn_key *k = ctx;
+  const tname *t = &k->x->tn.v[id];
+  return t->scope==k->scope && t->n==k->n && memcmp(t->p, k->p, k->n)==0;
+}
+
+static uint32_t scope_new(ox *x){ return x->nscopes++; }
+
+/* The producer of a name in a scope, or NULL. The pointer is valid until the
+** next define. */
+static const prod *lookup_h(ox *x, uint32_t scope, const unsigned char *p, size_t n, uint64_t h){
+  tn_key k = { x, p, n, scope };
+  int64_t i = gr_idmap_find(&x->tn_index, h, tn_eq, &k);
+  return i >= 0 ? &x->tn.v[i].pr : NULL;
+}
+static const prod *lookup(ox *x, uint32_t scope, const unsigned char *p, size_t n){
+  return lookup_h(x, scope, p, n, tn_hash(p, n, scope));
+}
+
+/* Defines a name; a later definition keeps the first (SSA has none).
+** Returns 1 when the name was new. */
+static int define_h(ox *x, uint32_t scope, const unsigned char *p, size_t n, const prod *pr, uint64_t h){
+  tn_key k = { x, p, n, scope };
+  tname t;
+  if( gr_idmap_find(&x->tn_index, h, tn_eq, &k) >= 0 ) return 0;
+  t.p = p; t.n = n; t.scope = scope; t.pr = *pr;
+  gr_vec_push(x->tn, t);
+  gr_idmap_add(&x->tn_index, h, (uint32_t)(x->tn.n - 1));
   return 1;
 }
-
-/* ---- scopes ---- */
-
-static scope *scope_new(ox *x, scope *parent){
-  scope *s = gr_arena_calloc(&x->arena, sizeof *s);
-  s->parent = parent;
-  gr_map_init(&s->names);
-  gr_vec_push(x->scopes, s);
-  return s;
+static int define(ox *x, uint32_t scope, const unsigned char *p, size_t n, const prod *pr){
+  return define_h(x, scope, p, n, pr, tn_hash(p, n, scope));
 }
 
-static prod *lookup(scope *s, const char *name){
-  for(; s; s = s->parent){
-    prod *p = gr_map_get(&s->names, name);
-    if( p ) return p;
-  }
-  return NULL;
+/* The hashes of the node being added, when its prefetch computed them for
+** this many inputs / outputs. */
+static const struct nhash *cur_hashes(ox *x, size_t nin, size_t nout){
+  const struct nhash *h = &x->hs[x->cur];
+  return h->valid && h->in.n==nin && h->out.n==nout ? h : NULL;
 }
 
-static void define(ox *x, scope *s, const unsigned char *name, size_t n, const char *op, size_t opn, int32_t idx,
-                   const char *dtype, int64_t *dims, uint32_t nd, int has_shape){
-  prod *p = gr_arena_calloc(&x->arena, sizeof *p);
-  p->op = op; p->opn = opn; p->index = idx; p->dtype = dtype; p->dims = dims; p->ndim = nd; p->has_shape = has_shape;
-  gr_map_put(&s->names, adup(x, name, n), p);   /* a later definition keeps the first (SSA: none) */
+static prod mkprod(uint32_t op, int32_t index, uint16_t dtype, uint32_t shape, int is_init){
+  prod p;
+  p.op = op; p.index = index; p.dtype = dtype; p.shape = shape; p.is_init = is_init;
+  return p;
 }
 
-static int is_dynamic(const prod *p){
-  uint32_t i;
-  for(i = 0; i < p->ndim; i++) if( p->dims[i] < 0 ) return 1;
+static int is_dynamic(ox *x, const prod *p){
+  uint32_t i, nd;
+  const int64_t *d;
+  if( p->shape==NO_SHAPE ) return 0;
+  d = gr_build_shape_dims(x->b, p->shape, &nd);
+  for(i = 0; i < nd; i++) if( d[i] < 0 ) return 1;
   return 0;
 }
 
@@ -291,17 +363,6 @@ static int parse_node(ox *x, span np, onode *o){
   return 1;
 }
 
-static int64_t opset_of(ox *x, span d, int *found){
-  size_t i;
-  const unsigned char *dp = d.p;
-  size_t dn = d.n;
-  if( dn==0 ){ dp = (const unsigned char*)"ai.onnx"; dn = 7; }
-  for(i = x->nopsets; i-- > 0; )    /* a later duplicate entry wins */
-    if( x->opset[i].dn==dn && memcmp(x->opset[i].d, dp, dn)==0 ){ *found = 1; return x->opset[i].v; }
-  *found = 0;
-  return 0;
-}
-
 /* The ONNX node's own attributes, copied onto an IR op. */
 static int copy_attrs(ox *x, const onode *o){
   size_t i;
@@ -353,316 +414,394 @@ static int copy_attrs(ox *x, const onode *o){
   return 1;
 }
 
-/* Inputs of an op from ONNX tensor names; input descs from the producers. */
-static int connect(ox *x, scope *s, const span *in, size_t nin, int *dyn){
+/* Inputs of an op from ONNX tensor names: the edges, then the input descs
+** from the producers. Sets *dyn when an input's shape is dynamic. */
+static int connect(ox *x, uint32_t s, const span *in, size_t nin, const struct nhash *hh, int *dyn){
   size_t i;
-  gr_buf *t = &x->tmp2;
+  x->ins.n = 0; x->inok.n = 0;
   for(i = 0; i < nin; i++){
-    prod *p;
-    if( in[i].n==0 || has_nul(in[i].p, in[i].n) ){ if( !gr_build_edge(x->b, "", 0, 0) ) return 0; continue; }
-    t->n = 0; gr_buf_add(t, in[i].p, in[i].n); gr_buf_cstr(t);
-    p = lookup(s, t->p);
-    if( !p ){ if( !gr_build_edge(x->b, "", 0, 0) ) return 0; continue; }   /* GE: "maybe option input" */
-    if( !gr_build_edge(x->b, p->op, p->opn, p->index) ) return 0;
+    const prod *p = NULL;
+    prod none = mkprod(GR_NONE, 0, 0, NO_SHAPE, 0);
+    if( in[i].n && !has_nul(in[i].p, in[i].n) ) p = hh ? lookup_h(x, s, in[i].p, in[i].n, hh->in.v[i]) : lookup(x, s, in[i].p, in[i].n);
+    gr_vec_push(x->ins, p ? *p : none);
+    gr_vec_push(x->inok, (unsigned char)(p!=NULL));
+    /* GE: a name nobody produces "maybe option input": unconnected */
+    if( !gr_build_edge_id(x->b, p ? p->op : GR_NONE, p ? p->index : 0) ) return 0;
   }
   for(i = 0; i < nin; i++){
-    prod *p;
-    if( in[i].n==0 || has_nul(in[i].p, in[i].n) ) continue;
-    t->n = 0; gr_buf_add(t, in[i].p, in[i].n); gr_buf_cstr(t);
-    if( (p = lookup(s, t->p))==NULL ) continue;
-    if( is_dynamic(p) ) *dyn = 1;
-    if( !gr_build_tensor(x->b, 0, p->dtype, strlen(p->dtype), "", 0, p->dims, p->ndim) ) return 0;
+    const prod *p = &x->ins.v[i];
+    if( !x->inok.v[i] ) continue;
+    if( is_dynamic(x, p) ) *dyn = 1;
+    if( !gr_build_tensor_ids(x->b, 0, p->dtype, 0, p->shape==NO_SHAPE ? 0 : p->shape) ) return 0;
   }
   return 1;
 }
 
-static int64_t dyn_dims[1] = { -2 };
-
-/* The op names of this node: prefix (subgraph) + name or <op_type>_<n>. */
-static const char *node_name(ox *x, const char *prefix, const onode *o, size_t *len){
-  gr_buf *t = &x->tmp;
+/* The op name of this node, prefix (subgraph) + name or <op_type>_<n>, in
+** x->name; interned as *id. */
+static int node_name(ox *x, const char *prefix, const onode *o, uint32_t *id){
+  gr_buf *t = &x->name;
   t->n = 0;
   if( prefix ){ gr_buf_adds(t, prefix); gr_buf_addc(t, '/'); }
-  if( o->name.n && !has_nul(o->name.p, o->name.n) ) gr_buf_add(t, o->name.p, o->name.n);
-  else { gr_buf_add(t, o->op.p, o->op.n); gr_buf_printf(t, "_%llu", (unsigned long long)x->unnamed++); }
-  *len = t->n;
-  return adup(x, t->p, t->n);
+  if( o->name.n && !has_nul(o->name.p, o->name.n) ){
+    const struct nhash *h = &x->hs[x->cur];
+    gr_buf_add(t, o->name.p, o->name.n);
+    if( !prefix && h->valid ) return gr_build_str_h(x->b, t->p, t->n, h->name, id);
+  }else { gr_buf_add(t, o->op.p, o->op.n); gr_buf_addc(t, '_'); add_u64(t, x->unnamed++); }
+  return gr_build_str(x->b, t->p, t->n, id);
 }
 
-static void queue_branch(ox *x, span g, const char *gname, const char *node, int idx, const char *which, scope *parent,
-                         char **cap, size_t ncap, int depth){
+static void queue_branch(ox *x, span g, const char *gname, const char *node, size_t nn, int idx, const char *which,
+                         uint32_t parent, span *cap, size_t ncap, int depth){
   pending pd;
   pd.g = g;
-  pd.name = gr_xasprintf("%s/%s_%d_%s", gname, node, idx, which);
+  pd.name = gr_xasprintf("%s/%.*s_%d_%s", gname, (int)nn, node, idx, which);
   pd.parent = parent;
   pd.captured = cap; pd.ncaptured = ncap;
   pd.depth = depth;
   gr_vec_push(x->queue, pd);
 }
 
-static int cmpstr(const void *a, const void *b){ return strcmp(*(char *const*)a, *(char *const*)b); }
+static int cmpspan(const void *a, const void *b){
+  const span *p = a, *q = b;
+  size_t n = p->n < q->n ? p->n : q->n;
+  int c = memcmp(p->p, q->p, n);
+  return c ? c : (p->n > q->n) - (p->n < q->n);
+}
 
-/* Names a branch graph consumes that it neither produces nor declares. */
-static int captures(ox *x, span g, scope *outer, char ***out, size_t *nout){
+/* Adds the names a branch graph consumes that it neither produces nor
+** declares, and that the enclosing scope defines, to *cap (once each, via
+** the set scope `seen`). */
+static int captures(ox *x, span g, uint32_t outer, uint32_t seen, spans *cap){
   pb_field f, h;
-  gr_map own;
-  GR_VEC(char*) cap = { 0 };
-  GR_VEC(span) used = { 0 };
+  uint32_t own = scope_new(x);
+  prod one = mkprod(0, 0, 0, NO_SHAPE, 0);
+  spans used = { 0 };
   size_t i;
-  gr_map_init(&own);
   FOR_FIELDS(x, g, f, {
     if( f.wt!=PB_LEN ) continue;
     if( f.num==11 || f.num==5 ){          /* inputs, initializers: names */
       span sp = { f.data, f.len };
-      FOR_FIELDS(x, sp, h, { if( h.wt==PB_LEN && ((f.num==11 && h.num==1) || (f.num==5 && h.num==8)) ) gr_map_put(&own, adup(x, h.data, h.len), (void*)1); });
+      FOR_FIELDS(x, sp, h, { if( h.wt==PB_LEN && ((f.num==11 && h.num==1) || (f.num==5 && h.num==8)) ) define(x, own, h.data, h.len, &one); });
     }else if( f.num==1 ){
       span sp = { f.data, f.len };
       FOR_FIELDS(x, sp, h, {
-        if( h.wt==PB_LEN && h.num==2 ) gr_map_put(&own, adup(x, h.data, h.len), (void*)1);
+        if( h.wt==PB_LEN && h.num==2 ) define(x, own, h.data, h.len, &one);
         else if( h.wt==PB_LEN && h.num==1 && h.len ){ span u = { h.data, h.len }; gr_vec_push(used, u); }
       });
     }
   });
   for(i = 0; i < used.n; i++){
-    char *nm = adup(x, used.v[i].p, used.v[i].n);
-    size_t k;
-    int seen = 0;
-    if( gr_map_get(&own, nm) || !lookup(outer, nm) ) continue;
-    for(k = 0; k < cap.n; k++) if( strcmp(cap.v[k], nm)==0 ) seen = 1;
-    if( !seen ) gr_vec_push(cap, nm);
+    span u = used.v[i];
+    if( has_nul(u.p, u.n) || lookup(x, own, u.p, u.n) || !lookup(x, outer, u.p, u.n) ) continue;
+    if( define(x, seen, u.p, u.n, &one) ) gr_vec_push(*cap, u);
   }
   free(used.v);
-  gr_map_free(&own);
-  if( cap.n ) qsort(cap.v, cap.n, sizeof *cap.v, cmpstr);
-  *out = cap.v; *nout = cap.n;
   return 1;
 }
 
-static int add_node(ox *x, scope *s, const char *prefix, const char *gname, onode *o, int depth){
+/* The key and mapping rows of the node's op type (cached per type). */
+static const opinfo *op_info(ox *x, const onode *o){
+  uint64_t h = gr_hash_u64(gr_hash(o->domain.p, o->domain.n) * 31 ^ gr_hash(o->op.p, o->op.n));
+  gr_idmap_it it = gr_idmap_probe(&x->op_index, h);
+  uint32_t id;
+  opinfo oi;
+  gr_buf *t = &x->tmp;
+  size_t i;
+  const unsigned char *dp = o->domain.p;
+  size_t dn = o->domain.n;
+  while( gr_idmap_next(&x->op_index, &it, &id) ){
+    const opinfo *c = &x->ops.v[id];
+    if( c->domain.n==o->domain.n && c->op.n==o->op.n && memcmp(c->domain.p, o->domain.p, o->domain.n)==0
+        && memcmp(c->op.p, o->op.p, o->op.n)==0 ) return c;
+  }
+  oi.domain = o->domain; oi.op = o->op;
+  if( dn==0 ){ dp = (const unsigned char*)"ai.onnx"; dn = 7; }
+  oi.found = 0; oi.ver = 0;
+  for(i = x->nopsets; i-- > 0; )    /* a later duplicate entry wins */
+    if( x->opset[i].dn==dn && memcmp(x->opset[i].d, dp, dn)==0 ){ oi.found = 1; oi.ver = x->opset[i].v; break; }
+  oi.e = oi.found ? gr_opmap_find(x->map, (const char*)o->domain.p, o->domain.n, (const char*)o->op.p, o->op.n) : NULL;
+  t->n = 0;
+  gr_buf_add(t, dp, dn);
+  if( oi.found ){ gr_buf_adds(t, "::"); if( oi.ver < 0 ){ gr_buf_addc(t, '-'); add_u64(t, (uint64_t)0 - (uint64_t)oi.ver); } else add_u64(t, (uint64_t)oi.ver); gr_buf_adds(t, "::"); }
+  else gr_buf_adds(t, "::?::");
+  gr_buf_add(t, o->op.p, o->op.n);
+  if( has_nul((const unsigned char*)t->p, t->n) ){ gr_build_fail(x->b, 0, 0, "an op type or domain at byte %zu contains a NUL byte", off(x, o->op.p)); return NULL; }
+  if( !gr_build_str(x->b, t->p, t->n, &oi.key) ) return NULL;
+  gr_vec_push(x->ops, oi);
+  gr_idmap_add(&x->op_index, h, (uint32_t)(x->ops.n - 1));
+  return &x->ops.v[x->ops.n - 1];
+}
+
+static int is_constant_op(const onode *o){
+  return (o->domain.n==0 || (o->domain.n==7 && memcmp(o->domain.p, "ai.onnx", 7)==0)) && o->op.n==8 && memcmp(o->op.p, "Constant", 8)==0;
+}
+
+/* An output desc of the current op: dynamic [-2] when an input is, else no
+** shape. */
+static int out_desc(ox *x, int dyn){ return gr_build_tensor_ids(x->b, 1, 0, 0, dyn ? x->sh_dyn : 0); }
+
+static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, onode *o, int depth){
   gr_build *b = x->b;
-  size_t nl, i;
-  const char *name = node_name(x, prefix, o, &nl);
-  int found, dyn = 0, r;
-  int64_t ver;
+  size_t i;
+  uint32_t name;
+  int dyn = 0, r;
   const gr_opmap_ir *ir = NULL;
   size_t nir = 0;
   gr_onnx_node_view nv;
-  char **cap = NULL;
-  size_t ncap = 0;
-  gr_buf key;
+  const opinfo *oi;
+  spans cap = { 0 };
+  const struct nhash *hh = cur_hashes(x, o->in.n, o->out.n);
 
+  if( !node_name(x, prefix, o, &name) ) return 0;
   /* Constant: the parser maps it itself */
-  if( (o->domain.n==0 || (o->domain.n==7 && memcmp(o->domain.p, "ai.onnx", 7)==0)) && o->op.n==8 && memcmp(o->op.p, "Constant", 8)==0 ){
-    span tn; int64_t dt = 0, *dims = NULL; uint32_t nd = 0; int ext = 0;
-    if( o->has_value && !tensor_head(x, o->value_tensor, &tn, &dt, &dims, &nd, &ext) ) return 0;
-    if( !gr_build_op(b, name, nl, ext ? "FileConstant" : "Const", ext ? 12 : 5, 0, 0) ) return 0;
-    if( !gr_build_attr_s(b, "_onnx_node", 10, name, nl) || !gr_build_attr_s(b, "_onnx_op", 8, "Constant", 8) ) return 0;
-    if( !gr_build_tensor(b, 1, ge_dtype(dt), strlen(ge_dtype(dt)), "", 0, dims, nd) ) return 0;
-    for(i = 0; i < o->out.n; i++)
-      define(x, s, o->out.v[i].p, o->out.v[i].n, name, nl, (int32_t)i, ge_dtype(dt), dims, nd, o->has_value);
+  if( is_constant_op(o) ){
+    span tn; int64_t dt = 0; uint32_t sh = 0; int ext = 0;
+    uint16_t did;
+    if( o->has_value && !tensor_head(x, o->value_tensor, &tn, &dt, &sh, &ext) ) return 0;
+    did = dtype_id(x, dt);
+    if( !gr_build_op_ids(b, name, ext ? x->t_fileconst : x->t_const, 0, 0)
+        || !gr_build_attr_s_ids(b, x->k_node, name) || !gr_build_attr_s_ids(b, x->k_op, x->v_constant)
+        || !gr_build_tensor_ids(b, 1, did, 0, sh) ) return 0;
+    for(i = 0; i < o->out.n; i++){
+      prod p = mkprod(name, (int32_t)i, did, o->has_value ? sh : NO_SHAPE, 0);
+      define(x, s, o->out.v[i].p, o->out.v[i].n, &p);
+    }
     return 1;
   }
+  if( (oi = op_info(x, o))==NULL ) return 0;
   memset(&nv, 0, sizeof nv);
   for(i = 0; i < o->in.n; i++) if( o->in.v[i].n ) nv.ninputs++;
   nv.attrs = o->attrs.v; nv.nattrs = o->attrs.n;
-  ver = opset_of(x, o->domain, &found);
-  r = found ? gr_opmap_lookup(x->map, (const char*)o->domain.p, o->domain.n, (const char*)o->op.p, o->op.n, ver, &nv, &ir, &nir) : 0;
-  gr_buf_init(&key);
-  if( o->domain.n ) gr_buf_add(&key, o->domain.p, o->domain.n); else gr_buf_adds(&key, "ai.onnx");
-  if( found ) gr_buf_printf(&key, "::%lld::", (long long)ver); else gr_buf_adds(&key, "::?::");
-  gr_buf_add(&key, o->op.p, o->op.n);
+  r = oi->e ? gr_opmap_match(oi->e, oi->ver, &nv, &ir, &nir) : 0;
   /* If: its branches, and the values they capture as extra inputs */
   if( r==1 && o->nbranch_attrs ){
-    char **c1 = NULL, **c2 = NULL;
-    size_t n1 = 0, n2 = 0, k;
-    if( depth >= MAX_NESTING ){ gr_buf_free(&key); return gr_build_fail(b, 0, 0, "If branches nested more than %d deep", MAX_NESTING); }
-    if( o->then_g.p && !captures(x, o->then_g, s, &c1, &n1) ){ gr_buf_free(&key); return 0; }
-    if( o->else_g.p && !captures(x, o->else_g, s, &c2, &n2) ){ free(c1); gr_buf_free(&key); return 0; }
-    cap = gr_xmalloc((n1 + n2 + 1) * sizeof *cap);
-    for(k = 0; k < n1; k++) cap[ncap++] = c1[k];
-    for(k = 0; k < n2; k++){
-      size_t j; int seen = 0;
-      for(j = 0; j < ncap; j++) if( strcmp(cap[j], c2[k])==0 ) seen = 1;
-      if( !seen ) cap[ncap++] = c2[k];
+    uint32_t seen = scope_new(x);
+    if( depth >= MAX_NESTING ) return gr_build_fail(b, 0, 0, "If branches nested more than %d deep", MAX_NESTING);
+    if( (o->then_g.p && !captures(x, o->then_g, s, seen, &cap)) || (o->else_g.p && !captures(x, o->else_g, s, seen, &cap)) ){
+      free(cap.v);
+      return 0;
     }
-    if( ncap ) qsort(cap, ncap, sizeof *cap, cmpstr);
-    free(c1); free(c2);
+    if( cap.n ) qsort(cap.v, cap.n, sizeof *cap.v, cmpspan);
   }
   if( r!=1 ){
+    uint32_t type;
     /* not mapped: keep the ONNX op type; the rule set reports it */
-    if( !gr_build_op(b, name, nl, (const char*)o->op.p, o->op.n, 0, 0)
-        || !gr_build_attr_s(b, "_onnx_node", 10, name, nl)
-        || !gr_build_attr_s(b, r==0 ? "_onnx_unregistered" : "_onnx_unparsable", r==0 ? 18 : 16, key.p, key.n)
-        || !connect(x, s, o->in.v, o->in.n, &dyn) ){ gr_buf_free(&key); return 0; }
+    if( !gr_build_type(b, (const char*)o->op.p, o->op.n, &type)
+        || !gr_build_op_ids(b, name, type, 0, 0)
+        || !gr_build_attr_s_ids(b, x->k_node, name)
+        || !gr_build_attr_s_ids(b, r==0 ? x->k_unreg : x->k_unparse, oi->key)
+        || !connect(x, s, o->in.v, o->in.n, hh, &dyn) ) return 0;
     for(i = 0; i < o->out.n; i++){
-      if( !gr_build_tensor(b, 1, "", 0, "", 0, dyn ? dyn_dims : NULL, dyn ? 1 : 0) ){ gr_buf_free(&key); return 0; }
-      define(x, s, o->out.v[i].p, o->out.v[i].n, name, nl, (int32_t)i, "", dyn ? dyn_dims : NULL, dyn ? 1 : 0, dyn);
+      prod p = mkprod(name, (int32_t)i, 0, dyn ? x->sh_dyn : NO_SHAPE, 0);
+      if( !out_desc(x, dyn) ) return 0;
+      define(x, s, o->out.v[i].p, o->out.v[i].n, &p);
     }
-    gr_buf_free(&key);
     return 1;
   }
   /* mapped: the chain of IR ops */
   {
-    const char *prev = NULL;
-    size_t prevn = 0, k;
+    uint32_t prev = 0, k;
+    size_t base = x->name.n;
     for(k = 0; k < nir; k++){
-      gr_buf *t = &x->tmp;
-      const char *opname;
-      size_t on;
-      t->n = 0;
-      gr_buf_add(t, name, nl);
-      gr_buf_adds(t, ir[k].suffix);
-      on = t->n;
-      opname = adup(x, t->p, t->n);
-      if( !gr_build_op(b, opname, on, ir[k].type, strlen(ir[k].type), 0, 0)
-          || !gr_build_attr_s(b, "_onnx_node", 10, name, nl)
-          || !gr_build_attr_s(b, "_onnx_op", 8, key.p, key.n) ){ gr_buf_free(&key); free(cap); return 0; }
+      uint32_t opname, type;
+      if( ir[k].suffix[0] ){
+        x->name.n = base;
+        gr_buf_adds(&x->name, ir[k].suffix);
+        if( !gr_build_str(b, x->name.p, x->name.n, &opname) ){ free(cap.v); return 0; }
+        x->name.n = base;
+      }else opname = name;
+      if( !gr_build_type(b, ir[k].type, strlen(ir[k].type), &type)
+          || !gr_build_op_ids(b, opname, type, 0, 0)
+          || !gr_build_attr_s_ids(b, x->k_node, name)
+          || !gr_build_attr_s_ids(b, x->k_op, oi->key) ){ free(cap.v); return 0; }
       if( k==0 ){
-        if( !connect(x, s, o->in.v, o->in.n, &dyn) ){ gr_buf_free(&key); free(cap); return 0; }
-        for(i = 0; i < ncap; i++){
-          prod *p = lookup(s, cap[i]);
-          if( p && !gr_build_edge(b, p->op, p->opn, p->index) ){ gr_buf_free(&key); free(cap); return 0; }
-          if( p && is_dynamic(p) ) dyn = 1;
+        if( !connect(x, s, o->in.v, o->in.n, hh, &dyn) ){ free(cap.v); return 0; }
+        for(i = 0; i < cap.n; i++){
+          const prod *p = lookup(x, s, cap.v[i].p, cap.v[i].n);
+          if( p && !gr_build_edge_id(b, p->op, p->index) ){ free(cap.v); return 0; }
+          if( p && is_dynamic(x, p) ) dyn = 1;
         }
       }else{
-        if( !gr_build_edge(b, prev, prevn, 0) ){ gr_buf_free(&key); free(cap); return 0; }
-        if( !gr_build_tensor(b, 0, "", 0, "", 0, dyn ? dyn_dims : NULL, dyn ? 1 : 0) ){ gr_buf_free(&key); free(cap); return 0; }
+        if( !gr_build_edge_id(b, prev, 0) || !gr_build_tensor_ids(b, 0, 0, 0, dyn ? x->sh_dyn : 0) ){ free(cap.v); return 0; }
       }
       if( k==nir - 1 || ir[k].suffix[0]==0 ){
-        if( !copy_attrs(x, o) ){ gr_buf_free(&key); free(cap); return 0; }
+        if( !copy_attrs(x, o) ){ free(cap.v); return 0; }
       }
       if( k==nir - 1 ){
         for(i = 0; i < o->out.n; i++){
-          if( !gr_build_tensor(b, 1, "", 0, "", 0, dyn ? dyn_dims : NULL, dyn ? 1 : 0) ){ gr_buf_free(&key); free(cap); return 0; }
-          define(x, s, o->out.v[i].p, o->out.v[i].n, opname, on, (int32_t)i, "", dyn ? dyn_dims : NULL, dyn ? 1 : 0, dyn);
+          prod p = mkprod(opname, (int32_t)i, 0, dyn ? x->sh_dyn : NO_SHAPE, 0);
+          if( !out_desc(x, dyn) ){ free(cap.v); return 0; }
+          if( hh ) define_h(x, s, o->out.v[i].p, o->out.v[i].n, &p, hh->out.v[i]);
+          else define(x, s, o->out.v[i].p, o->out.v[i].n, &p);
         }
-      }else if( !gr_build_tensor(b, 1, "", 0, "", 0, dyn ? dyn_dims : NULL, dyn ? 1 : 0) ){ gr_buf_free(&key); free(cap); return 0; }
-      prev = opname; prevn = on;
+      }else if( !out_desc(x, dyn) ){ free(cap.v); return 0; }
+      prev = opname;
     }
   }
-  gr_buf_free(&key);
-  if( o->then_g.p ) queue_branch(x, o->then_g, gname, prefix ? name + strlen(prefix) + 1 : name, 0, "then_branch", s, cap, ncap, depth + 1);
-  if( o->else_g.p ){
-    char **cap2 = NULL;
-    if( ncap ){ cap2 = gr_xmalloc(ncap * sizeof *cap2); memcpy(cap2, cap, ncap * sizeof *cap2); }
-    queue_branch(x, o->else_g, gname, prefix ? name + strlen(prefix) + 1 : name, 1, "else_branch", s, cap2, ncap, depth + 1);
+  {
+    /* the node's name without the graph prefix */
+    const char *nm = x->name.p + (prefix ? strlen(prefix) + 1 : 0);
+    size_t nn = x->name.n - (prefix ? strlen(prefix) + 1 : 0);
+    if( o->then_g.p ){
+      span *c = cap.n ? gr_xmalloc(cap.n * sizeof *c) : NULL;
+      if( cap.n ) memcpy(c, cap.v, cap.n * sizeof *c);
+      queue_branch(x, o->then_g, gname, nm, nn, 0, "then_branch", s, c, cap.n, depth + 1);
+    }
+    if( o->else_g.p ){
+      span *c = cap.n ? gr_xmalloc(cap.n * sizeof *c) : NULL;
+      if( cap.n ) memcpy(c, cap.v, cap.n * sizeof *c);
+      queue_branch(x, o->else_g, gname, nm, nn, 1, "else_branch", s, c, cap.n, depth + 1);
+    }
   }
-  if( !o->then_g.p && !o->else_g.p ) free(cap);
+  free(cap.v);
   return 1;
+}
+
+/* Starts loading the hash slots a node will need (its name in the name
+** pool, its inputs in the tensor-name table) while the node before it is
+** processed: the tables are larger than the caches, and this hides most of
+** the wait (measured: bench/readers.sh). */
+static void prefetch_node(ox *x, uint32_t s, const char *prefix, span np){
+  pb_cur c = { np.p, np.p + np.n };
+  pb_field f;
+  struct nhash *h = &x->hs[!x->cur];
+  h->valid = 1; h->name = 0; h->in.n = h->out.n = 0;
+  while( pb_next(&c, &f) > 0 ){
+    if( f.wt!=PB_LEN ) continue;
+    if( f.num==3 ){ h->name = gr_hash(f.data, f.len); if( !prefix ) gr_build_prefetch_str(x->b, h->name); }
+    else if( f.num==1 || f.num==2 ){
+      uint64_t th = tn_hash(f.data, f.len, s);
+      if( f.num==1 ) gr_vec_push(h->in, th); else gr_vec_push(h->out, th);
+      if( x->tn_index.nslots ) __builtin_prefetch(&x->tn_index.slots[(size_t)(th >> 32) & (x->tn_index.nslots - 1)]);
+    }
+  }
 }
 
 /* ---- graphs ---- */
 
-typedef struct init { span name; span t; } init;
+typedef struct init { span name; span t; int64_t dt; uint32_t shape; int ext; } init;
 
-static int cmp_init(const void *a, const void *b){
-  const init *p = a, *q = b;
-  size_t n = p->name.n < q->name.n ? p->name.n : q->name.n;
-  int c = memcmp(p->name.p, q->name.p, n);
-  return c ? c : (p->name.n > q->name.n) - (p->name.n < q->name.n);
-}
+static int cmp_init(const void *a, const void *b){ return cmpspan(&((const init*)a)->name, &((const init*)b)->name); }
 
-static int read_graph(ox *x, span g, const char *gname_in, scope *parent, char **captured, size_t ncaptured, int depth){
+static int read_graph(ox *x, span g, const char *gname_in, uint32_t parent, int has_parent, span *captured, size_t ncaptured, int depth){
   gr_build *b = x->b;
   pb_field f;
   spans nodes = { 0 }, inputs = { 0 };
   GR_VEC(init) inits = { 0 };
   span gname = { NULL, 0 };
-  scope *s = scope_new(x, NULL);
-  const char *prefix = parent ? gname_in : NULL;
+  uint32_t s = scope_new(x);
+  const char *prefix = has_parent ? gname_in : NULL;
   const char *gn;
   size_t i;
   int64_t index = 0;
   onode o;
-  int ok = 1;
-  gr_map init_names;
   memset(&o, 0, sizeof o);
-  gr_map_init(&init_names);
   FOR_FIELDS(x, g, f, {
     if( f.wt!=PB_LEN ) continue;
     if( f.num==1 ){ span sp = { f.data, f.len }; gr_vec_push(nodes, sp); }
     else if( f.num==2 ){ gname.p = f.data; gname.n = f.len; }
-    else if( f.num==5 ){ init in; in.t.p = f.data; in.t.n = f.len; in.name.p = NULL; in.name.n = 0; gr_vec_push(inits, in); }
+    else if( f.num==5 ){ init in; memset(&in, 0, sizeof in); in.t.p = f.data; in.t.n = f.len; gr_vec_push(inits, in); }
     else if( f.num==11 ){ span sp = { f.data, f.len }; gr_vec_push(inputs, sp); }
   });
   /* a branch sees the enclosing graph only through its captured Data nodes */
-  (void)parent;
-  if( parent ) gn = gname_in;
-  else gn = gname.n && !has_nul(gname.p, gname.n) ? adup(x, gname.p, gname.n) : "";
+  if( has_parent ) gn = gname_in;
+  else gn = gname.n && !has_nul(gname.p, gname.n) ? gr_arena_strndup(&x->arena, (const char*)gname.p, gname.n) : "";
   if( !gr_build_graph(b, gn, strlen(gn)) ) goto out;
-  /* initializers, in sorted name order */
-  for(i = 0; i < inits.n && ok; i++){
-    int64_t dt, *dims; uint32_t nd; int ext;
-    ok = tensor_head(x, inits.v[i].t, &inits.v[i].name, &dt, &dims, &nd, &ext);
+  /* every op and tensor name of the graph, about: no rehash on the way */
+  gr_build_reserve(b, nodes.n + 2 * inits.n + inputs.n + ncaptured);
+  {
+    size_t want = x->tn.n + nodes.n + inits.n + inputs.n + ncaptured;
+    gr_idmap_reserve(&x->tn_index, want);
+    if( x->tn.cap < want ){ x->tn.v = gr_xrealloc(x->tn.v, want * sizeof *x->tn.v); x->tn.cap = want; }
   }
-  if( !ok ) goto out;
+  /* initializers, in sorted name order */
+  for(i = 0; i < inits.n; i++)
+    if( !tensor_head(x, inits.v[i].t, &inits.v[i].name, &inits.v[i].dt, &inits.v[i].shape, &inits.v[i].ext) ) goto out;
   if( inits.n ) qsort(inits.v, inits.n, sizeof *inits.v, cmp_init);
   for(i = 0; i < inits.n; i++){
-    span tn; int64_t dt, *dims; uint32_t nd; int ext;
+    const init *in = &inits.v[i];
     gr_buf *t = &x->tmp;
-    const char *nm;
-    size_t nn;
-    if( !tensor_head(x, inits.v[i].t, &tn, &dt, &dims, &nd, &ext) ) goto out;
-    if( has_nul(tn.p, tn.n) ){ gr_build_fail(b, 0, 0, "an initializer name at byte %zu contains a NUL byte", off(x, tn.p)); goto out; }
+    uint32_t nm, onnx_name;
+    uint16_t did = dtype_id(x, in->dt);
+    prod p;
+    if( has_nul(in->name.p, in->name.n) ){ gr_build_fail(b, 0, 0, "an initializer name at byte %zu contains a NUL byte", off(x, in->name.p)); goto out; }
     t->n = 0;
     if( prefix ){ gr_buf_adds(t, prefix); gr_buf_addc(t, '/'); }
-    gr_buf_add(t, tn.p, tn.n);
-    gr_buf_printf(t, "_Initializer_%zu", i);
-    nn = t->n;
-    nm = adup(x, t->p, t->n);
-    if( !gr_build_op(b, nm, nn, ext ? "FileConstant" : "Const", ext ? 12 : 5, 0, 0)
-        || !gr_build_attr_s(b, "_onnx_node", 10, (const char*)tn.p, tn.n)
-        || !gr_build_attr_s(b, "_onnx_op", 8, "initializer", 11)
-        || !gr_build_tensor(b, 1, ge_dtype(dt), strlen(ge_dtype(dt)), "", 0, dims, nd) ) goto out;
-    define(x, s, tn.p, tn.n, nm, nn, 0, ge_dtype(dt), dims, nd, 1);
-    gr_map_put(&init_names, adup(x, tn.p, tn.n), (void*)1);
+    gr_buf_add(t, in->name.p, in->name.n);
+    gr_buf_adds(t, "_Initializer_");
+    add_u64(t, i);
+    if( !gr_build_str(b, t->p, t->n, &nm) || !gr_build_str(b, (const char*)in->name.p, in->name.n, &onnx_name)
+        || !gr_build_op_ids(b, nm, in->ext ? x->t_fileconst : x->t_const, 0, 0)
+        || !gr_build_attr_s_ids(b, x->k_node, onnx_name)
+        || !gr_build_attr_s_ids(b, x->k_op, x->v_init)
+        || !gr_build_tensor_ids(b, 1, did, 0, in->shape) ) goto out;
+    p = mkprod(nm, 0, did, in->shape, 1);
+    define(x, s, in->name.p, in->name.n, &p);
   }
   /* captured values first, then the declared inputs: Data nodes */
   for(i = 0; i < ncaptured; i++){
-    prod *p = lookup(parent, captured[i]);
+    const prod *pp = lookup(x, parent, captured[i].p, captured[i].n);
+    prod outer = pp ? *pp : mkprod(0, 0, 0, NO_SHAPE, 0), p;
     gr_buf *t = &x->tmp;
-    const char *nm;
-    size_t nn;
+    uint32_t nm, sh = outer.shape==NO_SHAPE ? 0 : outer.shape;
     t->n = 0;
-    gr_buf_adds(t, prefix); gr_buf_addc(t, '/'); gr_buf_adds(t, captured[i]);
-    nn = t->n; nm = adup(x, t->p, t->n);
-    if( !gr_build_op(b, nm, nn, "Data", 4, 0, 0) || !gr_build_attr_i(b, "index", 5, index++)
-        || !gr_build_attr_i(b, "_parent_node_index", 18, (int64_t)i + 1)
-        || !gr_build_tensor(b, 1, p ? p->dtype : "", p ? strlen(p->dtype) : 0, "", 0, p ? p->dims : NULL, p ? p->ndim : 0) ) goto out;
-    define(x, s, (const unsigned char*)captured[i], strlen(captured[i]), nm, nn, 0, p ? p->dtype : "", p ? p->dims : NULL, p ? p->ndim : 0, p!=NULL);
+    gr_buf_adds(t, prefix); gr_buf_addc(t, '/'); gr_buf_add(t, captured[i].p, captured[i].n);
+    if( !gr_build_str(b, t->p, t->n, &nm) || !gr_build_op_ids(b, nm, x->t_data, 0, 0) || !gr_build_attr_i_id(b, x->k_index, index++)
+        || !gr_build_attr_i_id(b, x->k_parent, (int64_t)i + 1)
+        || !gr_build_tensor_ids(b, 1, outer.dtype, 0, sh) ) goto out;
+    p = mkprod(nm, 0, outer.dtype, outer.shape, 0);
+    define(x, s, captured[i].p, captured[i].n, &p);
   }
   for(i = 0; i < inputs.n; i++){
-    span nm; int64_t elem, *dims; uint32_t nd; int has_shape;
+    span nm; int64_t elem; uint32_t sh, on;
     gr_buf *t = &x->tmp;
-    const char *on;
-    size_t onl;
-    if( !value_info(x, inputs.v[i], &nm, &elem, &dims, &nd, &has_shape) ) goto out;
+    const prod *known;
+    uint16_t did;
+    prod p;
+    if( !value_info(x, inputs.v[i], &nm, &elem, &sh) ) goto out;
     if( nm.n==0 || has_nul(nm.p, nm.n) ) continue;
-    t->n = 0; gr_buf_add(t, nm.p, nm.n); gr_buf_cstr(t);
-    if( gr_map_get(&init_names, t->p) ) continue;     /* an initializer-backed input is a Const */
+    if( (known = lookup(x, s, nm.p, nm.n))!=NULL && known->is_init ) continue;   /* an initializer-backed input is a Const */
     t->n = 0;
     if( prefix ){ gr_buf_adds(t, prefix); gr_buf_addc(t, '/'); }
     gr_buf_add(t, nm.p, nm.n);
-    onl = t->n; on = adup(x, t->p, t->n);
-    if( !gr_build_op(b, on, onl, "Data", 4, 0, 0) || !gr_build_attr_i(b, "index", 5, index++)
-        || !gr_build_tensor(b, 1, ge_dtype(elem), strlen(ge_dtype(elem)), "", 0, dims, nd) ) goto out;
-    define(x, s, nm.p, nm.n, on, onl, 0, ge_dtype(elem), dims, nd, has_shape);
+    did = dtype_id(x, elem);
+    if( !gr_build_str(b, t->p, t->n, &on) || !gr_build_op_ids(b, on, x->t_data, 0, 0) || !gr_build_attr_i_id(b, x->k_index, index++)
+        || !gr_build_tensor_ids(b, 1, did, 0, sh) ) goto out;
+    p = mkprod(on, 0, did, sh, 0);
+    define(x, s, nm.p, nm.n, &p);
   }
+  x->hs[0].valid = x->hs[1].valid = 0;
   for(i = 0; i < nodes.n; i++){
+    x->cur = !x->cur;                 /* the hashes the last prefetch computed: node i's */
+    x->hs[!x->cur].valid = 0;
+    if( i + 1 < nodes.n ) prefetch_node(x, s, prefix, nodes.v[i + 1]);
     if( !parse_node(x, nodes.v[i], &o) ) goto out;
     if( !add_node(x, s, prefix, gn, &o, depth) ) goto out;
   }
 out:
   free(nodes.v); free(inputs.v); free(inits.v);
   free(o.in.v); free(o.out.v); free(o.attrs.v); free(o.attr_raw.v);
-  gr_map_free(&init_names);
   return !gr_build_failed(b);
+}
+
+/* The ids every node uses, interned once. */
+static int common_ids(ox *x){
+  gr_build *b = x->b;
+  static const int64_t dyn[1] = { -2 };
+  memset(x->dt, 0xff, sizeof x->dt);
+  return gr_build_str(b, "_onnx_node", 10, &x->k_node) && gr_build_str(b, "_onnx_op", 8, &x->k_op)
+      && gr_build_str(b, "index", 5, &x->k_index) && gr_build_str(b, "_parent_node_index", 18, &x->k_parent)
+      && gr_build_str(b, "_onnx_unregistered", 18, &x->k_unreg) && gr_build_str(b, "_onnx_unparsable", 16, &x->k_unparse)
+      && gr_build_str(b, "initializer", 11, &x->v_init) && gr_build_str(b, "Constant", 8, &x->v_constant)
+      && gr_build_type(b, "Const", 5, &x->t_const) && gr_build_type(b, "FileConstant", 12, &x->t_fileconst)
+      && gr_build_type(b, "Data", 4, &x->t_data) && gr_build_shape(b, dyn, 1, &x->sh_dyn);
 }
 
 gr_graph *gr_read_onnx(const unsigned char *p, size_t n, const struct gr_opmap *map, gr_error *err){
   ox x;
   pb_field f, h;
-  span root = { p, n }, graph = { NULL, 0 };
+  span graph = { NULL, 0 };
   gr_graph *g;
   size_t i;
   int64_t ai_onnx = 0;
@@ -672,15 +811,16 @@ gr_graph *gr_read_onnx(const unsigned char *p, size_t n, const struct gr_opmap *
   x.map = map;
   x.base = p;
   gr_arena_init(&x.arena);
-  gr_buf_init(&x.tmp); gr_buf_init(&x.tmp2);
+  gr_buf_init(&x.tmp); gr_buf_init(&x.name);
+  gr_idmap_init(&x.tn_index); gr_idmap_init(&x.op_index);
+  ok = common_ids(&x);
   {
     pb_cur c = { p, p + n };
-    int r;
-    while( (r = pb_next(&c, &f)) > 0 ){
+    int r = 0;
+    while( ok && (r = pb_next(&c, &f)) > 0 ){
       if( f.num==7 && f.wt==PB_LEN ){ graph.p = f.data; graph.n = f.len; }
       else if( f.num==8 && f.wt==PB_LEN ){
-        span os = { f.data, f.len };
-        pb_cur c2 = { os.p, os.p + os.n };
+        pb_cur c2 = { f.data, f.data + f.len };
         const char *d = ""; size_t dn = 0; int64_t v = 0; int r2;
         while( (r2 = pb_next(&c2, &h)) > 0 ){
           if( h.num==1 && h.wt==PB_LEN ){ d = (const char*)h.data; dn = h.len; }
@@ -691,25 +831,23 @@ gr_graph *gr_read_onnx(const unsigned char *p, size_t n, const struct gr_opmap *
         if( x.nopsets==MAX_OPSETS ){ gr_build_fail(x.b, 0, 0, "more than %d opset_import entries", MAX_OPSETS); ok = 0; break; }
         x.opset[x.nopsets].d = d; x.opset[x.nopsets].dn = dn; x.opset[x.nopsets].v = v; x.nopsets++;
         if( dn==7 && memcmp(d, "ai.onnx", 7)==0 ) ai_onnx = v;
-      }else if( f.num==2 && f.wt==PB_LEN && !gr_build_failed(x.b) ){
-        (void)0;
       }
     }
     if( ok && r < 0 ){ bad(&x, c.p, "a field's tag or length is invalid or runs past the end"); ok = 0; }
-    (void)root;
   }
   if( ok && graph.p==NULL ){ gr_build_fail(x.b, 0, 0, "the ONNX model has no graph (GE: E16004 \"ONNX model has no graph.\")"); ok = 0; }
-  if( ok ) ok = read_graph(&x, graph, NULL, NULL, NULL, 0, 0);
+  if( ok ) ok = read_graph(&x, graph, NULL, 0, 0, NULL, 0, 0);
   for(i = 0; ok && i < x.queue.n; i++){
     pending pd = x.queue.v[i];
-    scope *parent = pd.parent;
-    ok = read_graph(&x, pd.g, pd.name, parent, pd.captured, pd.ncaptured, pd.depth);
+    ok = read_graph(&x, pd.g, pd.name, pd.parent, 1, pd.captured, pd.ncaptured, pd.depth);
   }
   for(i = 0; i < x.queue.n; i++){ free(x.queue.v[i].name); free(x.queue.v[i].captured); }
   gr_vec_free(x.queue);
-  for(i = 0; i < x.scopes.n; i++) gr_map_free(&x.scopes.v[i]->names);
-  gr_vec_free(x.scopes);
-  gr_buf_free(&x.tmp); gr_buf_free(&x.tmp2);
+  gr_idmap_free(&x.tn_index); gr_vec_free(x.tn);
+  gr_idmap_free(&x.op_index); gr_vec_free(x.ops);
+  gr_vec_free(x.dims); gr_vec_free(x.ins); gr_vec_free(x.inok);
+  for(i = 0; i < 2; i++){ gr_vec_free(x.hs[i].in); gr_vec_free(x.hs[i].out); }
+  gr_buf_free(&x.tmp); gr_buf_free(&x.name);
   g = gr_build_finish(x.b, err);
   gr_arena_free(&x.arena);
   if( g ) gr_graph_set_format(g, GR_FMT_ONNX, ai_onnx);
