@@ -35,7 +35,8 @@ typedef struct tx {
   /* the token just read */
   int t; unsigned char punct; uint32_t tline, tcol;
   const char *ts; size_t tn;           /* its text (T_ID, T_NUM, T_BAD) */
-  gr_buf str;                          /* decoded string (T_STR, adjacent parts joined) */
+  gr_buf str;                          /* decoded string when it had escapes or parts */
+  const char *sp; size_t sn;           /* the string of a T_STR: into the input, or str */
   int peeked;
   gr_build *b;
   int depth;
@@ -66,7 +67,11 @@ static void utf8(gr_buf *b, uint32_t c){
 /* Decodes the quoted text s..e (without the quotes) onto x->str. */
 static int unescape(tx *x, const unsigned char *s, const unsigned char *e){
   while( s < e ){
-    unsigned c = *s++;
+    unsigned c;
+    const unsigned char *bs = memchr(s, '\\', (size_t)(e - s));
+    if( bs==NULL ){ gr_buf_add(&x->str, s, (size_t)(e - s)); break; }
+    if( bs > s ){ gr_buf_add(&x->str, s, (size_t)(bs - s)); s = bs; }
+    c = *s++;
     if( c!='\\' ){ gr_buf_addc(&x->str, (char)c); continue; }
     c = *s++;
     switch( c ){
@@ -147,6 +152,15 @@ loop:
     [{}<>:[\],;]     { x->punct = x->tok[0]; return x->t = T_PUNCT; }
   */
 str:
+  /* the common case, no escape and no adjacent part: the bytes in place */
+  if( !memchr(q0, '\\', (size_t)(x->cur - 1 - q0)) ){
+    const unsigned char *p = x->cur;
+    while( *p==' ' || *p=='\t' || *p=='\r' ) p++;
+    if( p >= x->lim || (*p!='"' && *p!='\'') ){
+      x->sp = (const char*)q0; x->sn = (size_t)(x->cur - 1 - q0);
+      return x->t = T_STR;
+    }
+  }
   x->str.n = 0;
   if( !unescape(x, q0, x->cur - 1) ) return x->t = T_BAD;
   /* adjacent strings are one */
@@ -164,6 +178,7 @@ str:
       x->cur = e + 1;
     }
   }
+  x->sp = x->str.p ? x->str.p : ""; x->sn = x->str.n;
   return x->t = T_STR;
 }
 
@@ -252,6 +267,18 @@ static int parse_int_tok(tx *x, int64_t *v){
   char buf[64], *end;
   long long r;
   if( x->t!=T_NUM || x->tn >= sizeof buf ) return 0;
+  {
+    /* plain decimal of at most 18 digits (every dim and most values): no strtoll */
+    const char *p = x->ts, *q = x->ts + x->tn;
+    int neg = p < q && *p=='-';
+    int64_t a = 0;
+    if( neg ) p++;
+    if( p < q && q - p <= 18 && (*p!='0' || q - p==1) ){
+      const char *d = p;
+      while( d < q && *d >= '0' && *d <= '9' ){ a = a * 10 + (*d - '0'); d++; }
+      if( d==q ){ *v = neg ? -a : a; return 1; }
+    }
+  }
   memcpy(buf, x->ts, x->tn); buf[x->tn] = 0;
   errno = 0;
   r = strtoll(buf, &end, 0);
@@ -348,8 +375,8 @@ static int el_b(tx *x, void *ud){
 static int el_s(tx *x, void *ud){
   tattr *a = ud;
   if( x->t!=T_STR ) return bad_token(x, "a string");
-  if( memchr(x->str.p, 0, x->str.n) ) a->other = 1;
-  gr_buf_add(&a->ls, x->str.p, x->str.n);
+  if( memchr(x->sp, 0, x->sn) ) a->other = 1;
+  gr_buf_add(&a->ls, x->sp, x->sn);
   gr_vec_push(a->lsoff, a->ls.n);
   return 1;
 }
@@ -415,8 +442,8 @@ static int parse_attr_value(tx *x, tattr *a, char close){
       switch( what ){
       case 's':
         if( x->t!=T_STR ) return bad_token(x, "a string");
-        a->s.n = 0; gr_buf_add(&a->s, x->str.p, x->str.n);
-        a->kind = memchr(x->str.p, 0, x->str.n) ? GR_ATTR_OTHER : GR_ATTR_S;
+        a->s.n = 0; gr_buf_add(&a->s, x->sp, x->sn);
+        a->kind = memchr(x->sp, 0, x->sn) ? GR_ATTR_OTHER : GR_ATTR_S;
         break;
       case 'i':
         if( !parse_int_tok(x, &a->i) ) return bad_token(x, "an integer");
@@ -508,7 +535,7 @@ static int parse_attr(tx *x, tattr *a, char close){
       if( (k = field_start(x, &c2))!=1 ) return k ? fail(x, "key is a string, not a message") : 0;
       next(x);
       if( x->t!=T_STR ) return bad_token(x, "a string");
-      key->n = 0; gr_buf_add(key, x->str.p, x->str.n);
+      key->n = 0; gr_buf_add(key, x->sp, x->sn);
       have_key = 1;
     }else if( KEY("value") ){
       if( (k = field_start(x, &c2))!=2 ) return k ? fail(x, "value is a message") : 0;
@@ -554,7 +581,7 @@ static int parse_desc(tx *x, int out, tdesc *d, char close){
       if( (k = field_start(x, &c2))!=1 ) return k ? fail(x, "layout is a string, not a message") : 0;
       next(x);
       if( x->t!=T_STR ) return bad_token(x, "a string");
-      d->layout.n = 0; gr_buf_add(&d->layout, x->str.p, x->str.n);
+      d->layout.n = 0; gr_buf_add(&d->layout, x->sp, x->sn);
     }else if( KEY("shape") ){
       if( (k = field_start(x, &c2))!=2 ) return k ? fail(x, "shape is a message") : 0;
       d->dims.n = 0;
@@ -582,7 +609,7 @@ static int parse_desc(tx *x, int out, tdesc *d, char close){
 static int el_input(tx *x, void *ud){
   (void)ud;
   if( x->t!=T_STR ) return bad_token(x, "a string");
-  return gr_build_input(x->b, x->str.n ? x->str.p : "", x->str.n);
+  return gr_build_input(x->b, x->sn ? x->sp : "", x->sn);
 }
 
 typedef struct tstate { tattr a; tdesc d; } tstate;
@@ -601,7 +628,7 @@ static int parse_op(tx *x, tstate *st, char close){
       if( (k = field_start(x, &c2))!=1 ) return k ? fail(x, "%s is a string, not a message", is_name ? "name" : "type") : 0;
       next(x);
       if( x->t!=T_STR ) return bad_token(x, "a string");
-      if( is_name ? !gr_build_op_name(b, x->str.p, x->str.n) : !gr_build_op_type(b, x->str.n ? x->str.p : "", x->str.n) ) return 0;
+      if( is_name ? !gr_build_op_name(b, x->sp, x->sn) : !gr_build_op_type(b, x->sn ? x->sp : "", x->sn) ) return 0;
     }else if( KEY("input") ){
       if( (k = field_start(x, &c2))!=1 ) return k ? fail(x, "input is a string, not a message") : 0;
       if( !repeated(x, el_input, NULL) ) return 0;
@@ -632,7 +659,7 @@ static int parse_graph(tx *x, tstate *st, char close){
       if( (k = field_start(x, &c2))!=1 ) return k ? fail(x, "name is a string, not a message") : 0;
       next(x);
       if( x->t!=T_STR ) return bad_token(x, "a string");
-      if( !gr_build_graph_name(b, x->str.p, x->str.n) ) return 0;
+      if( !gr_build_graph_name(b, x->sp, x->sn) ) return 0;
     }else if( KEY("op") ){
       if( (k = field_start(x, &c2))!=2 ) return k ? fail(x, "op is a message") : 0;
       if( !parse_op(x, st, c2) ) return 0;
@@ -656,7 +683,7 @@ static int parse_model(tx *x, tstate *st){
       if( (k = field_start(x, &c2))!=1 ) return k ? fail(x, "name is a string, not a message") : 0;
       next(x);
       if( x->t!=T_STR ) return bad_token(x, "a string");
-      if( !gr_build_model_name(b, x->str.p, x->str.n) ) return 0;
+      if( !gr_build_model_name(b, x->sp, x->sn) ) return 0;
     }else if( KEY("graph") ){
       if( (k = field_start(x, &c2))!=2 ) return k ? fail(x, "graph is a message") : 0;
       if( !parse_graph(x, st, c2) ) return 0;
