@@ -601,7 +601,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
   }
   /* mapped: the chain of IR ops */
   {
-    uint32_t prev = 0, k;
+    uint32_t prev = 0, k, opnames[GR_OPMAP_MAX_IR];
     size_t base = x->name.n;
     for(k = 0; k < nir; k++){
       uint32_t opname, type;
@@ -615,7 +615,25 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
           || !gr_build_op_ids(b, opname, type, 0, 0)
           || !gr_build_attr_s_ids(b, x->k_node, name)
           || !gr_build_attr_s_ids(b, x->k_op, oi->key) ){ free(cap.v); return 0; }
-      if( k==0 ){
+      opnames[k] = opname;
+      if( ir[k].explicit_inputs ){
+        size_t j;
+        for(j = 0; j < ir[k].nin; j++){
+          const gr_opmap_in *w = &ir[k].in[j];
+          if( w->from_op ){
+            if( !gr_build_edge_id(b, opnames[w->src], w->index) || !gr_build_tensor_ids(b, 0, 0, 0, dyn ? x->sh_dyn : 0) ){ free(cap.v); return 0; }
+          }else if( (size_t)w->src < o->in.n && o->in.v[w->src].n ){
+            if( !connect(x, s, &o->in.v[w->src], 1, NULL, &dyn) ){ free(cap.v); return 0; }
+          }
+        }
+        if( k==0 ){
+          /* the dynamic flag follows every input of the node */
+          for(i = 0; i < o->in.n; i++){
+            const prod *p = o->in.v[i].n ? lookup(x, s, o->in.v[i].p, o->in.v[i].n) : NULL;
+            if( p && is_dynamic(x, p) ) dyn = 1;
+          }
+        }
+      }else if( k==0 ){
         if( !connect(x, s, o->in.v, o->in.n, hh, &dyn) ){ free(cap.v); return 0; }
         for(i = 0; i < cap.n; i++){
           const prod *p = lookup(x, s, cap.v[i].p, cap.v[i].n);

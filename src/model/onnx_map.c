@@ -200,11 +200,39 @@ int gr_opmap_add(gr_opmap *m, const char *key, const char *text, char *err, size
     while( *x.p && (isalnum((unsigned char)*x.p) || *x.p=='_') ) x.p++;
     n = (size_t)(x.p - w);
     if( n==0 ){ free(r.conds); free(r.ir); return perr(&x, "expected an IR op type%s", ""); }
+    if( r.nir==GR_OPMAP_MAX_IR ){ free(r.conds); free(r.ir); return perr(&x, "more than %s IR ops in one row", "32"); }
     r.ir = gr_xrealloc(r.ir, (r.nir + 1) * sizeof *r.ir);
+    memset(&r.ir[r.nir], 0, sizeof r.ir[r.nir]);
     r.ir[r.nir].type = dup(&x, w, n);
     s = x.p;
-    while( *x.p && *x.p!=' ' && *x.p!='\t' ) x.p++;   /* the suffix, e.g. /bias_add */
+    while( *x.p && *x.p!=' ' && *x.p!='\t' && *x.p!='(' ) x.p++;   /* the suffix, e.g. /bias_add */
     r.ir[r.nir].suffix = dup(&x, s, (size_t)(x.p - s));
+    if( *x.p=='(' ){
+      /* the op's inputs: N (node input) or @K[:J] (an earlier IR op's output) */
+      gr_opmap_in *in = gr_arena_alloc(&m->arena, 16 * sizeof *in);
+      size_t nin = 0;
+      x.p++;
+      ws(&x);
+      while( *x.p!=')' ){
+        int64_t v, j = 0;
+        int from_op = 0;
+        if( nin==16 ){ free(r.conds); free(r.ir); return perr(&x, "more than %s inputs for one IR op", "16"); }
+        if( *x.p=='@' ){ from_op = 1; x.p++; }
+        if( !isdigit((unsigned char)*x.p) || !num(&x, &v) || v > 1000 ){ free(r.conds); free(r.ir); return perr(&x, "expected an input: N (the node's input N) or @K (the K-th IR op's output)%s", ""); }
+        if( from_op && *x.p==':' ){
+          x.p++;
+          if( !isdigit((unsigned char)*x.p) || !num(&x, &j) || j > 1000 ){ free(r.conds); free(r.ir); return perr(&x, "expected an output index after ':'%s", ""); }
+        }
+        if( from_op && v >= (int64_t)r.nir ){ free(r.conds); free(r.ir); return perr(&x, "@K must name an earlier IR op of the row (counted from 0)%s", ""); }
+        in[nin].from_op = from_op; in[nin].src = (int)v; in[nin].index = (int)j;
+        nin++;
+        ws(&x);
+        if( *x.p==',' ){ x.p++; ws(&x); continue; }
+        if( *x.p!=')' ){ free(r.conds); free(r.ir); return perr(&x, "expected ',' or ')' in the input list%s", ""); }
+      }
+      x.p++;
+      r.ir[r.nir].explicit_inputs = 1; r.ir[r.nir].nin = nin; r.ir[r.nir].in = in;
+    }
     r.nir++;
   }
   if( r.nir==0 ){ free(r.conds); return perr(&x, "no IR op type after '=>'%s", ""); }

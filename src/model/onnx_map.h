@@ -1,7 +1,7 @@
 /*
 ** onnx_map.h: the ONNX op mapping the ONNX reader applies, built from rule
 ** data (rules/onnx.rules, table onnx_ops): for every `domain::op_type` key,
-** rows of "OPSETS [if CONDITION [and CONDITION]...] => IR[SUFFIX] ...". The
+** rows of "OPSETS [if CONDITION [and CONDITION]...] => IR[SUFFIX][(INPUTS)] ...". The
 ** lookup is GE's: the model's opset for the node's domain must be one of a
 ** row's opsets exactly (no fallback to a lower version); among the rows
 ** registered at that version, the first whose conditions hold gives the IR
@@ -43,7 +43,17 @@ typedef struct gr_onnx_node_view {
   const gr_onnx_attr_view *attrs; size_t nattrs;
 } gr_onnx_node_view;
 
-typedef struct gr_opmap_ir { const char *type; const char *suffix; } gr_opmap_ir;
+/* One IR op of a row. Its inputs are either the default (the first op of a
+** row takes the node's inputs, every other one the previous op's output 0)
+** or the list the row gives in parentheses: N is the ONNX node's input N
+** (left out when the node has no such input), @K (or @K:J) is output 0 (J)
+** of the row's K-th IR op, counted from 0, which must come earlier. */
+#define GR_OPMAP_MAX_IR 32
+typedef struct gr_opmap_in { int from_op; int src; int index; } gr_opmap_in;
+typedef struct gr_opmap_ir {
+  const char *type; const char *suffix;
+  int explicit_inputs; size_t nin; gr_opmap_in *in;
+} gr_opmap_ir;
 
 /* The lookup: 1 = mapped (*ir, *nir set); 0 = no row registered at this
 ** version (GE's E13010); -1 = registered but no row's conditions hold
