@@ -11,7 +11,7 @@
 ** indexes into attr_value_enum; GE's enum_attr_utils.cc) are expanded as
 ** Pb2Json does. The same code reads each MODEL_DEF partition of an .om.
 **
-** Measured (bench/readers, 100K-op model): protobuf-c's unpack with the
+** Measured (bench/readers.sh, 100K-op model): protobuf-c's unpack with the
 ** arena below is the bulk of the time; the replay adds a fraction of it
 ** (see doc/performance.md for the figures), within the 1.5x target, so
 ** nothing here is hand-written beyond the replay.
