@@ -138,6 +138,26 @@ test_expect_success 'advice: an [ByOpType] entry for MatMulV2 on a model whose O
 	test "$(json_get rep2.json "[x[\"code\"] for x in d[\"diagnostics\"] if x[\"code\"] == \"GE4010\"]")" = "[]"
 '
 
+test_expect_success 'shape inference: output shapes from the inputs, attributes and constant shapes' '
+	gerules tile shapes.onnx --chip Ascend910B1 --format json >tile.json; test $? -le 1 &&
+	"$PY" -c "
+import json; d = json.load(open(\"tile.json\"))
+n = {x[\"name\"]: x for x in d[\"nodes\"]}
+space = lambda k: n[k][\"plan\"][\"index_space\"]
+assert space(\"relu\") == [1 * 8 * 16 * 16], space(\"relu\")           # Conv 32x32, pads 1, stride 2
+assert space(\"mm\") == [1, 1, 10], space(\"mm\")                       # MaxPool 2/2, Reshape [1,-1] = [1,512]; plans show [batch, M, N]
+assert space(\"mm_t\") == [1, 10, 4], space(\"mm_t\")                      # Transpose perm [1,0]
+assert space(\"mm_mean\") == [1, 1, 6], space(\"mm_mean\")                 # ReduceMean keepdims, Flatten
+assert space(\"relu_concat\") == [20], space(\"relu_concat\")           # Concat axis 1
+assert space(\"mm_gather\") == [1, 6, 7], space(\"mm_gather\")          # Gather [512,10] by [2,3]: [2,3,10], rows 2*3
+assert space(\"relu_cast\") == [512], space(\"relu_cast\")
+assert n[\"mm_dyn\"][\"skipped\"] and n[\"mm_dyn\"][\"tiling\"] == \"host\", n[\"mm_dyn\"]          # [n,16] x [16,4]
+assert n[\"relu_expand\"].get(\"plan\") is None, n[\"relu_expand\"]          # Expand: no shape function, no shape
+" &&
+	gerules eval shapes.onnx --chip Ascend910B1 --format json >rep.json &&
+	test "$(json_get rep.json "[n[\"tiling_source\"] for n in d[\"nodes\"] if n[\"name\"] in (\"mm\", \"mm_dyn\", \"relu_expand\")]")" = "[\"tiling_static\", \"tiling_dynamic_shape\", \"tiling_static\"]"
+'
+
 test_expect_success 'a truncated ONNX model is a located error' '
 	head -c 60 conditional.onnx >trunc.onnx &&
 	gerules eval trunc.onnx --chip Ascend910B1 >out 2>err; test $? = 2 &&

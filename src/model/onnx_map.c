@@ -28,7 +28,7 @@ typedef struct row {
   gr_opmap_ir *ir; size_t nir;
 } row;
 
-typedef struct gr_opmap_entry { row *rows; size_t nrows; } entry;
+typedef struct gr_opmap_entry { row *rows; size_t nrows; int shape; } entry;
 
 struct gr_opmap {
   gr_map keys;          /* "domain::op_type" -> entry* */
@@ -325,3 +325,27 @@ int gr_opmap_match(const gr_opmap_entry *e, int64_t version, const gr_onnx_node_
   }
   return registered ? -1 : 0;
 }
+
+/* ---- shape functions ---- */
+
+static const char *const shape_fns[GR_SF_COUNT] = {
+  "", "same", "cast", "broadcast", "broadcast_bool", "where", "matmul", "gemm", "conv", "pool", "global_pool",
+  "reshape", "flatten", "transpose", "concat", "gather", "reduce", "unsqueeze", "squeeze", "shape"
+};
+
+int gr_opmap_set_shape(gr_opmap *m, const char *key, const char *fn, char *err, size_t errlen){
+  entry *e = gr_map_get(&m->keys, key);
+  int i;
+  if( !e ){ snprintf(err, errlen, "no row of table onnx_ops has key '%s'", key); return -1; }
+  for(i = 1; i < GR_SF_COUNT; i++) if( strcmp(shape_fns[i], fn)==0 ){ e->shape = i; return 0; }
+  {
+    gr_buf b;
+    gr_buf_init(&b);
+    for(i = 1; i < GR_SF_COUNT; i++) gr_buf_printf(&b, "%s%s", i > 1 ? ", " : "", shape_fns[i]);
+    snprintf(err, errlen, "unknown shape function '%s' (expected one of %s)", fn, b.p);
+    gr_buf_free(&b);
+  }
+  return -1;
+}
+
+int gr_opmap_shape(const gr_opmap_entry *e){ return e ? e->shape : GR_SF_NONE; }

@@ -65,6 +65,22 @@ int gr_opmap_lookup(const gr_opmap *m, const char *domain, size_t dn, const char
 typedef struct gr_opmap_entry gr_opmap_entry;
 const gr_opmap_entry *gr_opmap_find(const gr_opmap *m, const char *domain, size_t dn, const char *op, size_t on);
 int gr_opmap_match(const gr_opmap_entry *e, int64_t version, const gr_onnx_node_view *nv, const gr_opmap_ir **ir, size_t *nir);
+/* Shape inference: the shape function of an ONNX op (ONNX operator
+** semantics; which op has which is rule data, table onnx_shapes). The
+** names, in this order: "same" (output = input 0), "cast" (input 0's shape,
+** dtype from `to`), "broadcast", "broadcast_bool", "where" (numpy
+** broadcasting of every input; dtype of input 0, bool, input 1), "matmul",
+** "gemm", "conv", "pool", "global_pool", "reshape" (a constant shape
+** input), "flatten", "transpose", "concat", "gather", "reduce",
+** "unsqueeze", "squeeze", "shape". */
+enum { GR_SF_NONE, GR_SF_SAME, GR_SF_CAST, GR_SF_BCAST, GR_SF_BCAST_BOOL, GR_SF_WHERE, GR_SF_MATMUL, GR_SF_GEMM,
+       GR_SF_CONV, GR_SF_POOL, GR_SF_GPOOL, GR_SF_RESHAPE, GR_SF_FLATTEN, GR_SF_TRANSPOSE, GR_SF_CONCAT,
+       GR_SF_GATHER, GR_SF_REDUCE, GR_SF_UNSQUEEZE, GR_SF_SQUEEZE, GR_SF_SHAPE, GR_SF_COUNT };
+/* Sets the shape function of key "domain::op_type" (which must have rows);
+** 0, or -1 with a message in err. */
+int gr_opmap_set_shape(gr_opmap *m, const char *key, const char *fn, char *err, size_t errlen);
+int gr_opmap_shape(const gr_opmap_entry *e);
+
 /* Whether the key has any row at any version (for messages). */
 int gr_opmap_known(const gr_opmap *m, const char *domain, size_t dn, const char *op, size_t on);
 

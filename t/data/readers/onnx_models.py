@@ -12,6 +12,9 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
   external.onnx      an initializer with external data (FileConstant; the data file is absent)
   if.onnx            If with then/else branches capturing an outer value (subgraphs)
   matmul.onnx        a MatMul (BatchMatMulV2) next to a Gemm (MatMulV2), for the advice test
+  shapes.onnx        shape inference: Conv, MaxPool, Reshape by a constant, MatMul, Transpose,
+                     ReduceMean, Flatten, Concat, Gather, Cast, a dynamic MatMul, and an op with
+                     no shape function (Expand), each ending in a tiled op whose plan shows it
 
 With --corpus, also corpus/*.onnx: one model per operator schema the onnx library knows,
 with the schema's minimal inputs and outputs, at opsets 11, 17 and 19 (where the schema
@@ -106,6 +109,33 @@ def main():
     save(model([h.make_node("MatMul", ["x", "w"], ["m"], name="attn_q"),
                 h.make_node("Gemm", ["m", "w"], ["y"], name="fc")],
                [x], [vi("y", None)], [const("w", [4, 4])]), out, "matmul.onnx")
+    i64 = lambda name, vals: h.make_tensor(name, T.INT64, [len(vals)], vals)
+    N = h.make_node
+    save(model([N("Conv", ["x", "cw"], ["c"], name="conv", pads=[1, 1, 1, 1], strides=[2, 2]),
+                N("Relu", ["c"], ["r"], name="relu"),
+                N("MaxPool", ["r"], ["p"], name="pool", kernel_shape=[2, 2], strides=[2, 2]),
+                N("Reshape", ["p", "flat"], ["f"], name="reshape"),
+                N("MatMul", ["f", "w2"], ["m"], name="mm"),
+                N("Transpose", ["m"], ["mt"], name="transpose", perm=[1, 0]),
+                N("MatMul", ["mt", "w3"], ["m2"], name="mm_t"),
+                N("ReduceMean", ["p"], ["rm"], name="mean", axes=[2, 3], keepdims=1),
+                N("Flatten", ["rm"], ["fl"], name="flatten"),
+                N("MatMul", ["fl", "w4"], ["m3"], name="mm_mean"),
+                N("Concat", ["m", "m"], ["cc"], name="concat", axis=1),
+                N("Relu", ["cc"], ["ccr"], name="relu_concat"),
+                N("Gather", ["w2", "idx"], ["g"], name="gather", axis=0),
+                N("MatMul", ["g", "w5"], ["m4"], name="mm_gather"),
+                N("Cast", ["f"], ["f16"], name="cast", to=T.FLOAT16),
+                N("Relu", ["f16"], ["f16r"], name="relu_cast"),
+                N("MatMul", ["t", "w6"], ["m5"], name="mm_dyn"),
+                N("Expand", ["x", "eshape"], ["e"], name="expand"),
+                N("Relu", ["e"], ["er"], name="relu_expand")],
+               [vi("x", [1, 3, 32, 32]), vi("t", ["n", 16])],
+               [vi(o, None) for o in ("m2", "m3", "ccr", "m4", "f16r", "m5", "er")],
+               [const("cw", [8, 3, 3, 3]), i64("flat", [1, -1]), const("w2", [512, 10]), const("w3", [1, 4]),
+                const("w4", [8, 6]), const("w5", [10, 7]), const("w6", [16, 4]),
+                h.make_tensor("idx", T.INT64, [2, 3], [0, 1, 2, 3, 4, 5]), i64("eshape", [1, 3, 32, 32])]),
+         out, "shapes.onnx")
     if "--corpus" in sys.argv:
         corpus(os.path.join(out, "corpus"))
 
