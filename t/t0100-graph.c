@@ -208,7 +208,9 @@ static void test_main_graph(void){
   ok(gr_graph_attr(g, &nd[x], "a_s")==NULL, "attr of another node is not found");
   ok(gr_graph_find_str(g, "a_b", &id) && gr_graph_attr_id(g, &nd[mm], id)==gr_graph_attr(g, &nd[mm], "a_b"),
      "attr by key id");
-  ok(!gr_graph_find_str(g, "atc_cmdline", &id), "model attrs are skipped");
+  ok(gr_graph_model_attr(g, "atc_cmdline") && strcmp(gr_graph_model_attr(g, "atc_cmdline"), "x")==0 &&
+     gr_graph_attr(g, &nd[mm], "atc_cmdline")==NULL && gr_graph_model_attr(g, "a_s")==NULL,
+     "model string attrs are the model's, not an op's");
 
   /* proto defaults */
   is_str(gr_graph_str(g, nd[4].name), "", "op without name: \"\"");
