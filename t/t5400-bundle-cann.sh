@@ -18,7 +18,7 @@ unset GERULES_TRUST
 # bindir and pkgdatadir as make expands them
 printf 'gr-print-dirs:\n\t@echo "$(bindir)"; echo "$(pkgdatadir)"\n' >print.mk
 { read -r BINDIR && read -r PKGDATADIR; } <<EOF
-$($MAKE -s --no-print-directory -C "$top_builddir" -f Makefile -f "$TRASH/print.mk" gr-print-dirs)
+$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL $MAKE -s --no-print-directory -C "$top_builddir" -f Makefile -f "$TRASH/print.mk" gr-print-dirs)
 EOF
 STAGE=$TRASH/stage
 BIN=$STAGE$BINDIR/gerules
