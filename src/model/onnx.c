@@ -636,7 +636,7 @@ static int infer(ox *x, int fn, const onode *o, ishape *out){
     for(k = 0; k < sp; k++){
       int64_t in = a.d[k + 2], s = ns >= 0 ? st[k] : 1, dil = ndl >= 0 ? dl[k] : 1;
       int64_t pads = np >= 0 && !same && !valid ? pd[k] + pd[k + sp] : 0, ek, num;
-      if( s <= 0 || dil <= 0 || ks[k] <= 0 || pads < 0 || in < 0 || in > ((int64_t)1 << 40)
+      if( s <= 0 || s > ((int64_t)1 << 40) || dil <= 0 || ks[k] <= 0 || pads < 0 || in < 0 || in > ((int64_t)1 << 40)
           || dil > ((int64_t)1 << 20) || ks[k] > ((int64_t)1 << 20) || pads > ((int64_t)1 << 40) ){ out->d[k + 2] = -1; continue; }
       if( same ){ out->d[k + 2] = (in + s - 1) / s; continue; }
       ek = dil * (ks[k] - 1) + 1;
