@@ -635,7 +635,9 @@ static int infer(ox *x, int fn, const onode *o, ishape *out){
     out->d[1] = fn==GR_SF_CONV ? b.d[0] : a.d[1];
     for(k = 0; k < sp; k++){
       int64_t in = a.d[k + 2], s = ns >= 0 ? st[k] : 1, dil = ndl >= 0 ? dl[k] : 1;
-      int64_t pads = np >= 0 && !same && !valid ? pd[k] + pd[k + sp] : 0, ek, num;
+      int64_t p0 = np >= 0 && !same && !valid ? pd[k] : 0, p1 = np >= 0 && !same && !valid ? pd[k + sp] : 0, pads, ek, num;
+      if( p0 < 0 || p1 < 0 || p0 > ((int64_t)1 << 40) || p1 > ((int64_t)1 << 40) ){ out->d[k + 2] = -1; continue; }
+      pads = p0 + p1;
       if( s <= 0 || s > ((int64_t)1 << 40) || dil <= 0 || ks[k] <= 0 || pads < 0 || in < 0 || in > ((int64_t)1 << 40)
           || dil > ((int64_t)1 << 20) || ks[k] > ((int64_t)1 << 20) || pads > ((int64_t)1 << 40) ){ out->d[k + 2] = -1; continue; }
       if( same ){ out->d[k + 2] = (in + s - 1) / s; continue; }
