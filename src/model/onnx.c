@@ -125,7 +125,7 @@ static int bad(ox *x, const unsigned char *at, const char *what){
   if( r_ < 0 ) return bad((x), c_.p, "a field's tag or length is invalid or runs past the end"); \
 }while(0)
 
-static int has_nul(const unsigned char *p, size_t n){ return memchr(p, 0, n)!=NULL; }
+static int has_nul(const unsigned char *p, size_t n){ return n && memchr(p, 0, n)!=NULL; }
 
 /* Appends a decimal number (no printf on the per-node path). */
 static void add_u64(gr_buf *b, uint64_t v){
@@ -240,7 +240,7 @@ typedef struct tn_key { const ox *x; const unsigned char *p; size_t n; uint32_t 
 static int tn_eq(const void *ctx, uint32_t id){
   const tn_key *k = ctx;
   const tname *t = &k->x->tn.v[id];
-  return t->scope==k->scope && t->n==k->n && memcmp(t->p, k->p, k->n)==0;
+  return t->scope==k->scope && t->n==k->n && (k->n==0 || memcmp(t->p, k->p, k->n)==0);
 }
 
 static uint32_t scope_new(ox *x){ return x->nscopes++; }
@@ -635,7 +635,9 @@ static int infer(ox *x, int fn, const onode *o, ishape *out){
     out->d[1] = fn==GR_SF_CONV ? b.d[0] : a.d[1];
     for(k = 0; k < sp; k++){
       int64_t in = a.d[k + 2], s = ns >= 0 ? st[k] : 1, dil = ndl >= 0 ? dl[k] : 1;
-      int64_t pads = np >= 0 && !same && !valid ? pd[k] + pd[k + sp] : 0, ek, num;
+      int64_t p0 = np >= 0 && !same && !valid ? pd[k] : 0, p1 = np >= 0 && !same && !valid ? pd[k + sp] : 0, pads, ek, num;
+      if( p0 < 0 || p1 < 0 || p0 > ((int64_t)1 << 40) || p1 > ((int64_t)1 << 40) ){ out->d[k + 2] = -1; continue; }
+      pads = p0 + p1;
       if( s <= 0 || s > ((int64_t)1 << 40) || dil <= 0 || ks[k] <= 0 || pads < 0 || in < 0 || in > ((int64_t)1 << 40)
           || dil > ((int64_t)1 << 20) || ks[k] > ((int64_t)1 << 20) || pads > ((int64_t)1 << 40) ){ out->d[k + 2] = -1; continue; }
       if( same ){ out->d[k + 2] = (in + s - 1) / s; continue; }
@@ -835,7 +837,7 @@ static void queue_branch(ox *x, span g, const char *gname, const char *node, siz
 static int cmpspan(const void *a, const void *b){
   const span *p = a, *q = b;
   size_t n = p->n < q->n ? p->n : q->n;
-  int c = memcmp(p->p, q->p, n);
+  int c = n ? memcmp(p->p, q->p, n) : 0;     /* an absent name is NULL */
   return c ? c : (p->n > q->n) - (p->n < q->n);
 }
 
@@ -882,8 +884,8 @@ static const opinfo *op_info(ox *x, const onode *o){
   size_t dn = o->domain.n;
   while( gr_idmap_next(&x->op_index, &it, &id) ){
     const opinfo *c = &x->ops.v[id];
-    if( c->domain.n==o->domain.n && c->op.n==o->op.n && memcmp(c->domain.p, o->domain.p, o->domain.n)==0
-        && memcmp(c->op.p, o->op.p, o->op.n)==0 ) return c;
+    if( c->domain.n==o->domain.n && c->op.n==o->op.n && (o->domain.n==0 || memcmp(c->domain.p, o->domain.p, o->domain.n)==0)
+        && (o->op.n==0 || memcmp(c->op.p, o->op.p, o->op.n)==0) ) return c;
   }
   oi.domain = o->domain; oi.op = o->op;
   if( dn==0 ){ dp = (const unsigned char*)"ai.onnx"; dn = 7; }
