@@ -105,6 +105,7 @@ typedef struct ox {
   GR_VEC(int64_t) dims;            /* scratch dim vector */
   GR_VEC(prod) ins;                /* the current node's input producers */
   GR_VEC(unsigned char) inok;      /* ... and whether each was found */
+  spans used;                      /* scratch: the names a branch consumes */
   /* ids interned once */
   uint32_t k_node, k_op, k_index, k_parent, k_unreg, k_unparse, v_init, v_constant;
   uint32_t t_const, t_fileconst, t_data;
@@ -848,8 +849,8 @@ static int captures(ox *x, span g, uint32_t outer, uint32_t seen, spans *cap){
   pb_field f, h;
   uint32_t own = scope_new(x);
   prod one = mkprod(0, 0, 0, NO_SHAPE, 0);
-  spans used = { 0 };
   size_t i;
+  x->used.n = 0;                    /* the reader's scratch: freed at its end, also after a malformed field */
   FOR_FIELDS(x, g, f, {
     if( f.wt!=PB_LEN ) continue;
     if( f.num==11 || f.num==5 ){          /* inputs, initializers: names */
@@ -859,16 +860,15 @@ static int captures(ox *x, span g, uint32_t outer, uint32_t seen, spans *cap){
       span sp = { f.data, f.len };
       FOR_FIELDS(x, sp, h, {
         if( h.wt==PB_LEN && h.num==2 ) define(x, own, h.data, h.len, &one);
-        else if( h.wt==PB_LEN && h.num==1 && h.len ){ span u = { h.data, h.len }; gr_vec_push(used, u); }
+        else if( h.wt==PB_LEN && h.num==1 && h.len ){ span u = { h.data, h.len }; gr_vec_push(x->used, u); }
       });
     }
   });
-  for(i = 0; i < used.n; i++){
-    span u = used.v[i];
+  for(i = 0; i < x->used.n; i++){
+    span u = x->used.v[i];
     if( has_nul(u.p, u.n) || lookup(x, own, u.p, u.n) || !lookup(x, outer, u.p, u.n) ) continue;
     if( define(x, seen, u.p, u.n, &one) ) gr_vec_push(*cap, u);
   }
-  free(used.v);
   return 1;
 }
 
@@ -1089,13 +1089,19 @@ static int read_graph(ox *x, span g, const char *gname_in, uint32_t parent, int 
   int64_t index = 0;
   onode o;
   memset(&o, 0, sizeof o);
-  FOR_FIELDS(x, g, f, {
-    if( f.wt!=PB_LEN ) continue;
-    if( f.num==1 ){ span sp = { f.data, f.len }; gr_vec_push(nodes, sp); }
-    else if( f.num==2 ){ gname.p = f.data; gname.n = f.len; }
-    else if( f.num==5 ){ init in; memset(&in, 0, sizeof in); in.t.p = f.data; in.t.n = f.len; gr_vec_push(inits, in); }
-    else if( f.num==11 ){ span sp = { f.data, f.len }; gr_vec_push(inputs, sp); }
-  });
+  {
+    /* not FOR_FIELDS: a malformed field must free the vectors (goto out) */
+    pb_cur c = { g.p, g.p + g.n };
+    int r;
+    while( (r = pb_next(&c, &f)) > 0 ){
+      if( f.wt!=PB_LEN ) continue;
+      if( f.num==1 ){ span sp = { f.data, f.len }; gr_vec_push(nodes, sp); }
+      else if( f.num==2 ){ gname.p = f.data; gname.n = f.len; }
+      else if( f.num==5 ){ init in; memset(&in, 0, sizeof in); in.t.p = f.data; in.t.n = f.len; gr_vec_push(inits, in); }
+      else if( f.num==11 ){ span sp = { f.data, f.len }; gr_vec_push(inputs, sp); }
+    }
+    if( r < 0 ){ bad(x, c.p, "a field's tag or length is invalid or runs past the end"); goto out; }
+  }
   /* a branch sees the enclosing graph only through its captured Data nodes */
   if( has_parent ) gn = gname_in;
   else gn = gname.n && !has_nul(gname.p, gname.n) ? gr_arena_strndup(&x->arena, (const char*)gname.p, gname.n) : "";
@@ -1238,7 +1244,7 @@ gr_graph *gr_read_onnx(const unsigned char *p, size_t n, const struct gr_opmap *
   gr_vec_free(x.queue);
   gr_idmap_free(&x.tn_index); gr_vec_free(x.tn);
   gr_idmap_free(&x.op_index); gr_vec_free(x.ops);
-  gr_vec_free(x.dims); gr_vec_free(x.ins); gr_vec_free(x.inok);
+  gr_vec_free(x.dims); gr_vec_free(x.ins); gr_vec_free(x.inok); gr_vec_free(x.used);
   for(i = 0; i < 2; i++){ gr_vec_free(x.hs[i].in); gr_vec_free(x.hs[i].out); }
   gr_buf_free(&x.tmp); gr_buf_free(&x.name);
   g = gr_build_finish(x.b, err);
