@@ -291,7 +291,9 @@ static entry *get(const gr_opmap *m, const char *domain, size_t dn, const char *
   char buf[512];
   if( dn==0 ){ domain = "ai.onnx"; dn = 7; }
   if( dn + on + 3 > sizeof buf ) return NULL;
-  memcpy(buf, domain, dn); memcpy(buf + dn, "::", 2); memcpy(buf + dn + 2, op, on); buf[dn + 2 + on] = 0;
+  memcpy(buf, domain, dn); memcpy(buf + dn, "::", 2);
+  if( on ) memcpy(buf + dn + 2, op, on);          /* a node without op_type: op is NULL */
+  buf[dn + 2 + on] = 0;
   return gr_map_get(&m->keys, buf);
 }
 
