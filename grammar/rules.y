@@ -91,7 +91,7 @@ static void set_diag(gr_parse *ps, gr_item *it, int sev, gr_token code, gr_token
   INI INITIAL KEY MATCHES MODE NEEDS NOTE ON ONCE OVER PATTERN PRODUCT RANGE REQUIRES RULE
   OVERRIDE EXTEND EXTENDS REPLACE
   SECTION SEPARATOR SET SLOT SOC SOURCE SUPPORTED TABLE THEN TYPE UNSUPPORTED VALUE GE_CODE
-  VALUES VERSION WARNING WHEN.
+  VALUES VERSION WARNING WHEN NO EFFECT.
 
 %right COLON.
 %left OR.
@@ -253,6 +253,9 @@ item(A) ::= SECTION(K) ID(N) MATCHES expr(E) SEMI.
 item(A) ::= INITIAL(K) ID(N) SEMI.          { A = mk(ps, GR_I_INITIAL, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); }
 item(A) ::= ENTRIES(K) MODE SEMI.           { A = mk(ps, GR_I_ENTRIES_MODE, K); }
 item(A) ::= ENTRIES(K) strlist(L) SEMI.     { A = mk(ps, GR_I_ENTRIES, K); A->names = gr_name_reverse(L); }
+/* in a slot: `no effect when COND because "why";` (the decided value does not take effect) */
+item(A) ::= NO(K) EFFECT WHEN expr(C) BECAUSE STRING(T) SEMI.
+  { A = mk(ps, GR_I_NOEFFECT, K); A->e = C; A->str2 = sbody(T); A->raw2 = rbody(T); A->str2_loc = LOC(T); }
 
 /* ---- table entries ---- */
 %type tentries {gr_item*}
