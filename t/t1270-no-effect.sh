@@ -172,6 +172,16 @@ test_expect_success 'the checker: a clause may read decided slots (a source may 
 	gerules --rules base.rules check
 '
 
+test_expect_success 'the checker: no other slot may write the SLOT_effect / SLOT_no_effect_reason report fields' '
+	cat base.rules >clash.rules &&
+	printf "slot speed_effect { values \"x\"; }\nsource o2 for speed_effect when true value \"x\";\ncascade speed_effect: o2;\n" >>clash.rules &&
+	test_must_fail --exit 2 gerules --rules clash.rules check 2>e7 &&
+	test_grep "error: slot speed_effect would write the report field .speed_effect. that slot speed.s .no effect. clauses write" e7 &&
+	sed "s/values \"fast\", \"slow\";/values \"fast\", \"slow\"; key \"speed_no_effect_reason\";/" base.rules >clash2.rules &&
+	test_must_fail --exit 2 gerules --rules clash2.rules check 2>e8 &&
+	test_grep "report field .speed_no_effect_reason." e8
+'
+
 test_expect_success 'the words no and effect still serve as names' '
 	sed -e "s/table slow_ops/table no/" -e "s/in slow_ops/in no/" base.rules >kw.rules &&
 	gerules --rules kw.rules check &&

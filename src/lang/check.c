@@ -735,7 +735,27 @@ static void do_slot(ck *c, gr_item *st, gr_slot *s){
     }
     for(j = 0; j < rs->nslots; j++){
       const gr_slot *o = &rs->slots[j];
-      if( o==s || o->name==NULL || o->report_key==NULL ) continue;
+      const gr_slot *pair[2][2] = { { s, o }, { o, s } };
+      size_t q;
+      if( o->name==NULL || o->report_key==NULL ) continue;
+      /* a slot with `no effect` clauses also writes SLOT_effect and SLOT_no_effect_reason */
+      for(q = 0; q < 2; q++){
+        const gr_slot *a = pair[q][0], *x = pair[q][1];
+        static const char *suffix[] = { "_effect", "_no_effect_reason" };
+        size_t m, len = strlen(a->name);
+        if( a->nnoeffect==0 || (q==1 && o==s) ) continue;
+        for(m = 0; m < 2; m++){
+          const char *f[2] = { x->name, x->report_key };
+          size_t z;
+          for(z = 0; z < 2; z++){
+            if( (x!=a || z==1) && strncmp(f[z], a->name, len)==0 && strcmp(f[z] + len, suffix[m])==0 ){
+              ck_err(c, st->name_loc, "slot %s would write the report field '%s' that slot %s's 'no effect' clauses write",
+                     x->name, f[z], a->name);
+            }
+          }
+        }
+      }
+      if( o==s ) continue;
       if( strcmp(o->name, s->report_key)==0 || strcmp(o->report_key, s->name)==0 || strcmp(o->report_key, s->report_key)==0 ){
         ck_err(c, st->name_loc, "slot %s and slot %s would both write the report field '%s'", s->name, o->name,
             strcmp(o->name, s->report_key)==0 || strcmp(o->report_key, s->report_key)==0 ? s->report_key : s->name);
