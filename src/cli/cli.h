@@ -49,6 +49,17 @@ const char *cli_installed_trust(void);
 const char *cli_state_file(void);
 void cli_trust_free(cli_ctx *c);
 const char *cli_default_rules(void);
+/* main.c: leaf (a file, or a directory with want_dir) of the installed
+** pkgdatadir found relative to the running binary; 1 with out set. */
+int  cli_relocated_data(const char *leaf, int want_dir, char *out, size_t n);
+/* cmd_explain.c: `gerules explain CODE` (cmd_explain hands it every name
+** shaped like a diagnostic code), and where gerules' own code texts are:
+** $GERULES_CODES, else gerules-codes.rules in the installed pkgdatadir. */
+int  cli_explain_code(cli_ctx *c, const gr_ruleset *rs, const char *code, int json);
+const char *cli_own_codes_path(void);
+/* The schema_version of every JSON document gerules writes (the schemas in
+** doc/schemas/ state it): bumped when a document changes incompatibly. */
+#define CLI_SCHEMA_VERSION 1
 /* The stack of rule-set paths in use, base first: every --rules (a name
 ** that is no path is an installed bundle, DATADIR/gerules/bundles/NAME),
 ** else $GERULES_RULES split at ':', else the installed rule set. */

@@ -399,9 +399,10 @@ int cmd_options(cli_ctx *c, int argc, char **argv){
 /* explain */
 
 static const char explain_usage[] =
-  "usage: gerules explain NAME [--format text|json]\n"
+  "usage: gerules explain NAME|CODE [--format text|json]\n"
   "Describes an option (by name, GE key or alias), a precision mode, a slot, a source,\n"
-  "a rule, a table, a product line or a SoC, from the rule set.\n";
+  "a rule, a table, a product line or a SoC, from the rule set; or a diagnostic code\n"
+  "(GE2004, GR0204): what it means, when it fires, an example and the fix.\n";
 
 static void where_line(gr_buf *b, gr_loc l){ gr_buf_printf(b, "%s:%u", l.file, l.line); }
 
@@ -614,6 +615,7 @@ int cmd_explain(cli_ctx *c, int argc, char **argv){
   }
   if( name==NULL ) return cli_usage_error("explain", "expected a NAME");
   if( (rs = cli_load_rules(c))==NULL ) return EXIT_INPUT;
+  if( gr_diag_code_valid(name) ) return cli_explain_code(c, rs, name, json);   /* cmd_explain.c */
   if( json ) return explain_json(rs, name);
   gr_buf_init(&b);
   if( (op = gr_ruleset_option_by_spelling(rs, name))!=NULL ){

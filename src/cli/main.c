@@ -65,11 +65,12 @@ static int is_dir(const char *p){
   return stat(p, &st)==0 && S_ISDIR(st.st_mode);
 }
 
-/* The installed rule set relative to the running binary: the relative path
-** from the configured bindir to pkgdatadir (both absolute, from configure),
-** applied to the directory /proc/self/exe names. So a tree installed with
-** DESTDIR, or copied elsewhere whole, still finds its own rules. */
-static int relocated_rules(char *out, size_t n){
+/* An installed data file or directory relative to the running binary: the
+** relative path from the configured bindir to pkgdatadir (both absolute, from
+** configure), applied to the directory /proc/self/exe names. So a tree
+** installed with DESTDIR, or copied elsewhere whole, still finds its own
+** rules (and gerules-codes.rules). */
+int cli_relocated_data(const char *leaf, int want_dir, char *out, size_t n){
   char exe[PATH_MAX];
   const char *bin = GR_BINDIR, *data = GR_PKGDATADIR, *p;
   size_t common = 0, i, up = 0;
@@ -90,10 +91,10 @@ static int relocated_rules(char *out, size_t n){
     gr_buf_adds(&b, exe);
     for(i = 0; i < up; i++) gr_buf_adds(&b, "/..");
     if( data[common] ) gr_buf_printf(&b, "/%s", data + common);
-    gr_buf_adds(&b, "/rules");
+    gr_buf_printf(&b, "/%s", leaf);
     ok = b.n < n && realpath(gr_buf_cstr(&b), out)!=NULL;
     gr_buf_free(&b);
-    return ok && is_dir(out);
+    return ok && (want_dir ? is_dir(out) : access(out, R_OK)==0 && !is_dir(out));
   }
 }
 
@@ -101,7 +102,7 @@ const char *cli_default_rules(void){
   static char resolved[PATH_MAX];
   const char *env = getenv("GERULES_RULES");
   if( env && *env ) return env;
-  if( relocated_rules(resolved, sizeof resolved) ) return resolved;
+  if( cli_relocated_data("rules", 1, resolved, sizeof resolved) ) return resolved;
   /* where configure put it (also what the error names when it is missing) */
   return GR_PKGDATADIR "/rules";
 }

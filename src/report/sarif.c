@@ -59,6 +59,12 @@ static size_t code_index(const char ***codes, size_t *n, const char *code){
 /* The rule or relation of the rule set that produces code, for its help. */
 static void describe(const gr_ruleset *rs, const char *code, gr_buf *shortd, gr_buf *help){
   size_t i;
+  gr_code_text t;
+  if( gr_code_text_get(rs, GR_CODES_TABLE, code, &t) ){     /* the code's own text (rules/codes.rules) */
+    gr_buf_adds(shortd, t.title);
+    gr_buf_printf(help, "%s Fix: %s Run 'gerules explain %s' for an example.", t.fires, t.fix, code);
+    return;
+  }
   for(i = 0; i < rs->nrules; i++){
     const gr_rule *ru = &rs->rules[i];
     if( ru->code && strcmp(ru->code, code)==0 ){
