@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "lang/check.h"
+#include "lang/regex.h"
 
 /* ------------------------------------------------------------------ */
 /* messages and small helpers */
@@ -57,6 +58,25 @@ const char *ck_a_type(int t){
   static const char *names[] = { "a value of any type", "null", "a bool", "an int", "a string", "a list", "a node",
     "an input", "node.input", "node.attr", "the chip", "an option", "an entry", "a relation option", "a table", "the graph" };
   return t >= 0 && t < (int)(sizeof names / sizeof *names) ? names[t] : "?";
+}
+
+/* Compiles the /pattern/ body pat written at loc (the opening '/'). On a
+** refused pattern, reports it at the construct refused and returns 0. The
+** body lost one byte for each \/ the lexer unescaped (regex_body in
+** grammar/rules.y), and a '/' can only come from one, so each '/' before
+** the offset moves the column one further. What regcomp itself refuses is
+** reported at the pattern. */
+static int ck_regex(ck *c, regex_t *re, const char *pat, gr_loc loc){
+  char m[256];
+  size_t off, k;
+  if( gr_regex_compile(re, pat, &off, m, sizeof m)==0 ) return 1;
+  if( off!=SIZE_MAX ){
+    uint32_t col = loc.col + 1;
+    for(k = 0; k < off && pat[k]; k++) col += pat[k]=='/' ? 2 : 1;
+    loc.col = col;
+  }
+  ck_err(c, loc, "invalid pattern /%s/: %s", pat, m);
+  return 0;
 }
 
 /* map values are index + 1, so that NULL means absent */
@@ -270,15 +290,7 @@ static void do_product(ck *c, gr_item *st, int pi){
         s->caps = gr_arena_calloc(&rs->arena, rs->ncaps + 1);
         memcpy(s->caps, p->caps, rs->ncaps);
         if( s->is_pattern ){
-          char *anchored = gr_xasprintf("^(%s)$", s->name);
-          int rc = regcomp(&s->re, anchored, REG_EXTENDED | REG_NOSUB);
-          free(anchored);
-          if( rc!=0 ){
-            char m[256];
-            regerror(rc, &s->re, m, sizeof m);
-            ck_err(c, it->str_loc, "invalid pattern /%s/: %s", s->name, m);
-            s->is_pattern = 2;   /* nothing to regfree */
-          }
+          if( !ck_regex(c, &s->re, s->name, it->str_loc) ) s->is_pattern = 2;   /* nothing to regfree */
         }else{
           if( s->name[0]==0 ) ck_err(c, it->str_loc, "a soc name cannot be empty");
           else{
@@ -333,7 +345,7 @@ static void check_soc_overlaps(ck *c){
     for(j = 0; j < rs->nsocs; j++){
       const gr_soc *p = &rs->socs[j];
       if( p->is_pattern!=1 || p->product==rs->socs[i].product ) continue;
-      if( regexec(&p->re, rs->socs[i].name, 0, NULL, 0)==0 ){
+      if( gr_regex_whole(&p->re, rs->socs[i].name) ){
         char w[256];
         ck_where(w, sizeof w, p->loc);
         ck_err(c, rs->socs[i].loc, "soc '%s' of product '%s' also matches the pattern /%s/ of product '%s' (%s)",
@@ -543,19 +555,9 @@ static void do_option_body(ck *c, gr_item *st, gr_option *o){
         o->has_range = 1; o->lo = it->lo; o->hi = it->hi;
         break;
       case GR_I_PATTERN: {
-        char *anchored;
-        int rc;
         if( o->type!=GR_OT_STRING ) ck_err(c, it->loc, "only string options have a pattern");
         if( o->has_pattern ){ ck_err(c, it->loc, "option %s has two patterns", o->name); break; }
-        anchored = gr_xasprintf("^(%s)$", it->str);
-        rc = regcomp(&o->re, anchored, REG_EXTENDED | REG_NOSUB);
-        free(anchored);
-        if( rc!=0 ){
-          char m[256];
-          regerror(rc, &o->re, m, sizeof m);
-          ck_err(c, it->str_loc, "invalid pattern /%s/: %s", it->str, m);
-          regfree(&o->re);
-        }else{
+        if( ck_regex(c, &o->re, it->str, it->str_loc) ){
           o->has_pattern = 1;
           o->pattern = ck_keep(rs, it->str);
         }

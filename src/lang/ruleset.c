@@ -84,7 +84,7 @@ int gr_ruleset_find_soc(const gr_ruleset *rs, const char *soc){
   size_t k;
   if( i >= 0 ) return i;
   for(k = 0; k < rs->nsocs; k++){
-    if( rs->socs[k].is_pattern==1 && regexec(&rs->socs[k].re, soc, 0, NULL, 0)==0 ) return (int)k;
+    if( rs->socs[k].is_pattern==1 && gr_regex_whole(&rs->socs[k].re, soc) ) return (int)k;
   }
   return -1;
 }

@@ -20,7 +20,7 @@
 #ifndef GR_RULESET_H
 #define GR_RULESET_H
 
-#include <regex.h>
+#include "lang/regex.h"
 #include <stddef.h>
 #include <stdint.h>
 #include "base/util.h"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t1120-explain-codes.sh: `gerules explain CODE`. Every diagnostic code the
+# t1125-explain-codes.sh: `gerules explain CODE`. Every diagnostic code the
 # shipped rules can produce (found in the rule files' `then SEVERITY CODE`
 # and relations) and every code the C sources raise (a "GRnnnn" string
 # literal under src/) has a text: what it means, when it fires, an example
