@@ -73,8 +73,12 @@ test_expect_success '... and its report names the rules it used: the copy, not t
 	! grep -F "$SRC" out
 '
 
-test_expect_success '... and finds the texts of gerules'"'"' own codes it installed' '
+test_expect_success '... and finds the texts of gerules'"'"' own codes and the JSON schemas it installed' '
 	test -f "$ELSEWHERE/share/gerules/gerules-codes.rules" &&
+	for sc in eval eval-explain tile chips options explain check diff test
+	do
+		test -f "$ELSEWHERE/share/gerules/schemas/$sc.schema.json" || { echo "schema $sc not installed"; return 1; }
+	done &&
 	run_installed "$ELSEWHERE" explain GR0204 >out 2>err &&
 	test_must_be_empty err &&
 	test_grep "^GR0204: " out &&

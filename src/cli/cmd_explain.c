@@ -99,11 +99,12 @@ static int print_code(const gr_ruleset *rs, const gr_ruleset *own, const gr_code
     gr_out_init_fd(&o, 1);
     gr_jw_init(&w, &o, 2);
     gr_jw_obj(&w);
-    gr_jw_key(&w, "schema_version"); gr_jw_int(&w, CLI_SCHEMA_VERSION);
+    gr_jw_schema_version(&w);
     gr_jw_key(&w, "name"); gr_jw_str(&w, code);
     gr_jw_key(&w, "matches"); gr_jw_arr(&w);
     gr_jw_obj(&w);
     gr_jw_key(&w, "kind"); gr_jw_str(&w, "code");
+    gr_jw_key(&w, "name"); gr_jw_str(&w, code);
     gr_jw_key(&w, "code"); gr_jw_str(&w, code);
     gr_jw_key(&w, "origin"); gr_jw_str(&w, trs==rs ? "rules" : "gerules");
     gr_jw_key(&w, "title"); gr_jw_str(&w, t ? t->title : NULL);
