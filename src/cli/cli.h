@@ -35,6 +35,10 @@ typedef struct cli_ctx {
   int no_record;                /* bundle verify: do not update the anti-rollback state */
   gr_trust trust;
   gr_verified *verified; size_t nverified;
+  /* choosing among installed releases of a bundle (cli_rules.c) */
+  const char *cann;             /* --cann, or NULL */
+  const char *graph_hint;       /* the graph of this run, whose atc_version says the release when --cann is absent */
+  char *graph_cann; const char *graph_cann_key; int graph_cann_done;   /* read from graph_hint */
 } cli_ctx;
 
 /* Loads the rule set (--rules, $GERULES_RULES, the installed set, or the
@@ -49,9 +53,6 @@ const char *cli_installed_trust(void);
 const char *cli_state_file(void);
 void cli_trust_free(cli_ctx *c);
 const char *cli_default_rules(void);
-/* main.c: leaf (a file, or a directory with want_dir) of the installed
-** pkgdatadir found relative to the running binary; 1 with out set. */
-int  cli_relocated_data(const char *leaf, int want_dir, char *out, size_t n);
 /* cmd_explain.c: `gerules explain CODE` (cmd_explain hands it every name
 ** shaped like a diagnostic code), and where gerules' own code texts are:
 ** $GERULES_CODES, else gerules-codes.rules in the installed pkgdatadir. */
@@ -63,6 +64,9 @@ const char *cli_own_codes_path(void);
 ** else $GERULES_RULES split at ':', else the installed rule set. */
 size_t cli_rule_paths(cli_ctx *c, const char *const **out);
 const char *cli_installed_bundles(void);
+/* The data directory: relocated beside the binary when it holds rules/, else
+** the configured one (static storage). */
+const char *cli_data_dir(void);
 /* Diagnostics on stderr, gcc style: the source line and a caret (read from
 ** the input file when the record has none), colour per cli_color(2). */
 void cli_print_diags(const gr_diags *d);

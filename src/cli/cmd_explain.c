@@ -23,8 +23,8 @@ const char *cli_own_codes_path(void){
   static char path[4096];
   const char *env = getenv("GERULES_CODES");
   if( env && *env ) return env;
-  if( cli_relocated_data(GR_OWN_CODES_FILE, 0, path, sizeof path) ) return path;
-  return GR_PKGDATADIR "/" GR_OWN_CODES_FILE;
+  snprintf(path, sizeof path, "%s/%s", cli_data_dir(), GR_OWN_CODES_FILE);   /* relocated like the rules */
+  return path;
 }
 
 /* gerules' own code texts, loaded once per run (NULL when the file is
