@@ -255,7 +255,7 @@ test_expect_success '-o as the last argument' '
 '
 
 test_expect_success 'an unknown eval option' '
-	eval_error "gerules eval: error: unknown option '"'"'--chips'"'"'\n(try '"'"'gerules eval --help'"'"')" ok.json --chips Ascend910B1
+	eval_error "gerules eval: error: unknown option '"'"'--chips'"'"'; did you mean '"'"'--chip'"'"'?\n(try '"'"'gerules eval --help'"'"')" ok.json --chips Ascend910B1
 '
 
 test_expect_success '--explain names an unknown node' '

@@ -23,7 +23,7 @@ test_expect_success 'setup: an ini with a misspelt node name, a misspelt mode an
 test_expect_success 'ini diagnostics: gcc layout, code last, the source line and a caret under the column' '
 	warn_run >out 2>err &&
 	cat >expect <<-\EOF &&
-	mistakes.ini:2:19: warning: [ByNodeName] layer0/attn/q_prj=high_precision matches no node of that name in the graph; check the spelling of the node name [GE4004]  (option OP_PRECISION_MODE)
+	mistakes.ini:2:19: warning: [ByNodeName] layer0/attn/q_prj=high_precision matches no node of that name in the graph; did you mean '"'"'layer0/attn/q_proj'"'"'? [GE4004]  (option OP_PRECISION_MODE)
 	 layer0/attn/q_prj=high_precision
 	                   ^
 	EOF

@@ -9,7 +9,8 @@
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${GERULES:=$top_srcdir/src/gerules}"
 : "${GERULES_RULES:=$top_srcdir/rules}"
-export top_srcdir GERULES GERULES_RULES
+: "${GERULES_CODES:=$top_srcdir/doc/gerules-codes.rules}"
+export top_srcdir GERULES GERULES_RULES GERULES_CODES
 LC_ALL=C; export LC_ALL
 
 test_count=0

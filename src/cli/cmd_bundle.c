@@ -65,7 +65,7 @@ static int keygen(int argc, char **argv){
   int i, k, rc = EXIT_INPUT;
   for(i = 0; i < argc; i++){
     if( (k = cli_arg_value("bundle keygen", "--name", &i, argc, argv, &v))!=0 ){ if( k < 0 ) return EXIT_INPUT; name = v; continue; }
-    if( argv[i][0]=='-' ) return cli_usage_error("bundle keygen", "unknown option '%s'", argv[i]);
+    if( argv[i][0]=='-' ) return cli_unknown_option("bundle keygen", bundle_usage, argv[i]);
     if( out ) return cli_usage_error("bundle keygen", "one output name only");
     out = argv[i];
   }
@@ -115,7 +115,7 @@ static int sign(cli_ctx *c, int argc, char **argv){
     }
     if( (k = cli_arg_value("bundle sign", "--expires", &ii, argc, argv, &v))!=0 ){ i = (size_t)ii; if( k < 0 ) goto out; expires = v; continue; }
     if( (k = cli_arg_value("bundle sign", "--valid-days", &ii, argc, argv, &v))!=0 ){ i = (size_t)ii; if( k < 0 ) goto out; days = v; continue; }
-    if( argv[i][0]=='-' ){ cli_usage_error("bundle sign", "unknown option '%s'", argv[i]); goto out; }
+    if( argv[i][0]=='-' ){ cli_unknown_option("bundle sign", bundle_usage, argv[i]); goto out; }
     if( path ){ cli_usage_error("bundle sign", "one bundle at a time"); goto out; }
     path = argv[i];
   }
@@ -187,7 +187,7 @@ out:
 static int verify(cli_ctx *c, int argc, char **argv){
   int i, rc = 0;
   if( argc==0 ) return cli_usage_error("bundle verify", "no bundle given");
-  for(i = 0; i < argc; i++) if( argv[i][0]=='-' ) return cli_usage_error("bundle verify", "unknown option '%s'", argv[i]);
+  for(i = 0; i < argc; i++) if( argv[i][0]=='-' ) return cli_unknown_option("bundle verify", bundle_usage, argv[i]);
   if( cli_trust_setup(c)!=0 ) return EXIT_INPUT;
   if( !c->trusting ){
     fprintf(stderr, "gerules bundle verify: error: no trust store (give --trust FILE, set GERULES_TRUST, or install keys in %s)\n",

@@ -98,7 +98,7 @@ int cmd_eval(cli_ctx *c, int argc, char **argv){
     if( strcmp(argv[i], "--help")==0 || strcmp(argv[i], "-h")==0 ){ fputs(eval_usage, stdout); cli_input_free(&in); return 0; }
     if( (k = cli_eval_arg("eval", &a, &i, argc, argv))!=0 ){ if( k < 0 ) goto usage; continue; }
     if( (k = cli_input_arg(&in, &i, argc, argv))!=0 ){ if( k < 0 ) goto usage; continue; }
-    cli_usage_error("eval", "unknown option '%s'", argv[i]);
+    cli_unknown_option("eval", eval_usage, argv[i]);
     goto usage;
   }
   if( in.graph==NULL ){ cli_usage_error("eval", "no graph file given"); goto usage; }
@@ -130,8 +130,7 @@ int cli_eval_run(cli_ctx *c, cli_input *in, const cli_eval_args *ap){
     gr_hooks_free(hooks);
     return EXIT_INPUT;
   }
-  if( a.explain && !gr_graph_find_node(g, a.explain, &explain_node) ){
-    fprintf(stderr, "gerules eval: error: no node named '%s' in %s\n", a.explain, in->graph);
+  if( a.explain && cli_find_node(in->cmd, g, a.explain, in->graph, &explain_node)!=0 ){
     rc = EXIT_INPUT;
     goto done;
   }

@@ -220,7 +220,7 @@ int main(int argc, char **argv){
       return 0;
     }else if( cmd==NULL && argv[i][0]=='-' ){
       free(args);
-      return cli_usage_error(NULL, "unknown option '%s'", argv[i]);
+      return cli_unknown_option(NULL, NULL, argv[i]);
     }else if( cmd==NULL ){
       cmd = argv[i];
     }else{

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "eval/eval.h"
+#include "model/qualname.h"
 
 typedef struct cand_entry {       /* one branch that may apply to nodes of a type */
   const gr_branch *br;
@@ -202,6 +203,34 @@ static void apply_relations(gr_result *r){
   }
 }
 
+/* "; did you mean 'x'?" for an ini key that matches nothing: the closest
+** node name of the graph (a subgraph node also by its qualified name), or
+** the closest op type of this model (qualname.c); "" when none is close. */
+static const char *entry_suggestion(gr_result *r, int m, const char *key){
+  const char *s = NULL, *onnx_op = NULL;
+  char *out;
+  gr_buf b;
+  gr_buf_init(&b);
+  if( m==GR_MATCH_NAME ){
+    uint32_t n = gr_graph_suggest_node(r->g, key);
+    if( n!=GR_NONE ){
+      s = gr_graph_str(r->g, gr_graph_nodes(r->g)[n].name);
+      gr_node_qualified(r->g, n, &b);
+    }
+  }else if( m==GR_MATCH_TYPE ){
+    s = gr_graph_suggest_type(r->g, key, &onnx_op);
+  }
+  if( s==NULL ){ gr_buf_free(&b); return ""; }
+  if( m==GR_MATCH_TYPE && onnx_op ) out = gr_xasprintf("; did you mean '%s' (the IR type GE's ONNX parser gives this model's %s nodes)?", s, onnx_op);
+  else if( m==GR_MATCH_TYPE ) out = gr_xasprintf("; did you mean '%s' (an op type of this model)?", s);
+  else if( strcmp(gr_buf_cstr(&b), s) ) out = gr_xasprintf("; did you mean '%s' (%s)?", s, gr_buf_cstr(&b));
+  else out = gr_xasprintf("; did you mean '%s'?", s);
+  s = gr_arena_strndup(&r->arena, out, strlen(out));
+  free(out);
+  gr_buf_free(&b);
+  return s;
+}
+
 static void load_ini_files(gr_result *r){
   const gr_ruleset *rs = r->rs;
   size_t i, k;
@@ -226,6 +255,7 @@ static void load_ini_files(gr_result *r){
       else if( m==GR_MATCH_NAME ) en->matched = gr_graph_find_node(r->g, en->key, &id);
       else if( m==GR_MATCH_TYPE ) en->matched = gr_graph_find_type(r->g, en->key, &id);
       else en->matched = 1;
+      en->suggestion = en->matched ? "" : entry_suggestion(r, m, en->key);
     }
   }
 }
@@ -506,7 +536,12 @@ static void node_rule_diag(gr_result *r, gr_env *env, const gr_rule *ru, const g
   gr_origin og;
   og.file = r->graph_file ? r->graph_file : "<graph>";
   og.line = nd->line; og.col = nd->col;
-  rule_diag(r, env, ru, &og, NULL, gr_graph_str(r->g, nd->name));
+  if( gr_graph_ngraphs(r->g) > 1 ){     /* the graph-qualified name tells subgraph nodes apart */
+    gr_buf b;
+    gr_buf_init(&b);
+    rule_diag(r, env, ru, &og, NULL, gr_node_qname(r->g, (uint32_t)(nd - gr_graph_nodes(r->g)), &b));
+    gr_buf_free(&b);
+  }else rule_diag(r, env, ru, &og, NULL, gr_graph_str(r->g, nd->name));
 }
 
 static int entry_applies(gr_env *env, const cand_entry *e, gr_val *value){

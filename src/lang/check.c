@@ -1419,5 +1419,6 @@ int gr_check_all(gr_ruleset *rs, const ck_sources *src, gr_diags *diags){
   gr_check_layers(&c);
   if( c.nerr ) return c.nerr;
   check_all(&c);
+  if( c.nerr==0 ) ck_codes(&c);
   return c.nerr;
 }

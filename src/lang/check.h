@@ -47,6 +47,10 @@ int gr_check_layers(ck *c);
 /* Runs every check over rs->ast, filling rs; returns the number of errors. */
 int gr_check_all(gr_ruleset *rs, const ck_sources *src, gr_diags *diags);
 
+/* codes.c: the rows of table diagnostic_codes, and a row for every code of
+** a rule or relation when the table is declared (run last). */
+void ck_codes(ck *c);
+
 /* ---- messages (check.c) ---- */
 const char *ck_text_of(const ck_sources *src, const char *file);
 void ck_err(ck *c, gr_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -336,6 +336,15 @@ enum gr_name_kind {
 ** word, or NULL when none is close. The one entry point for every kind of
 ** rule-set name; the result points into the rule set. */
 const char *gr_ruleset_suggest(const gr_ruleset *rs, unsigned kinds, const char *word);
+/* codes.c: the text of a diagnostic code, from a table that maps each code
+** to [TITLE, WHEN IT FIRES, EXAMPLE, FIX] (GR_CODES_TABLE for the rule set's
+** codes; gerules' own GR codes use another table in another file). The
+** strings point into the rule set. 1 found, 0 not. */
+#define GR_CODES_TABLE "diagnostic_codes"
+typedef struct gr_code_text { const char *code, *title, *fires, *example, *fix; gr_loc loc; } gr_code_text;
+int gr_code_text_get(const gr_ruleset *rs, const char *table, const char *code, gr_code_text *out);
+/* The code of that table closest to word (a mistyped code), or NULL. */
+const char *gr_code_suggest(const gr_ruleset *rs, const char *table, const char *word);
 /* The same over the declared values of an option. */
 const char *gr_option_suggest_value(const gr_option *o, const char *word);
 

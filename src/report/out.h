@@ -66,6 +66,11 @@ int  gr_out_flush(gr_out *o);
 int  gr_out_close(gr_out *o, gr_error *e);          /* flush, fsync-free rename for files */
 void gr_out_abort(gr_out *o);                       /* discard (removes the temp file) */
 
+/* The schema_version member every JSON document of gerules starts with
+** (doc/schemas/ states it; bumped when a document changes incompatibly). */
+#define GR_JSON_SCHEMA_VERSION 1
+#define gr_jw_schema_version(w) (gr_jw_key((w), "schema_version"), gr_jw_int((w), GR_JSON_SCHEMA_VERSION))
+
 typedef struct gr_jw {
   gr_out *o;
   int depth, pretty;

@@ -14,6 +14,7 @@
 #include "report/report.h"
 #include "report/srclines.h"
 #include "model/model.h"
+#include "model/qualname.h"
 
 static void origin_text(gr_buf *b, const gr_origin *og){
   if( og==NULL ) return;
@@ -96,7 +97,7 @@ static void detail(gr_result *r, uint32_t node, int32_t source, uint16_t branch,
 /* ------------------------------------------------------------------ */
 /* JSON */
 
-static void json_diag(gr_jw *w, const gr_diag *d){
+void gr_report_diag_json(gr_jw *w, const gr_diag *d){
   gr_jw_obj(w);
   gr_jw_key(w, "severity"); gr_jw_str(w, gr_severity_name(d->sev));
   gr_jw_key(w, "code"); gr_jw_str(w, d->code);
@@ -352,6 +353,7 @@ void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro){
   gr_buf_init(&tmp);
   gr_jw_init(&w, o, 2);
   gr_jw_obj(&w);
+  gr_jw_schema_version(&w);
   gr_jw_key(&w, "gerules"); gr_jw_str(&w, PACKAGE_VERSION);
   gr_jw_key(&w, "rules"); gr_jw_obj(&w);
   gr_jw_key(&w, "bundle"); gr_jw_str(&w, rs->bundle_name);
@@ -412,7 +414,7 @@ void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro){
   }
   gr_jw_end_arr(&w);
   gr_jw_key(&w, "diagnostics"); gr_jw_arr(&w);
-  for(i = 0; i < r->diags.n; i++) json_diag(&w, &r->diags.v[i]);
+  for(i = 0; i < r->diags.n; i++) gr_report_diag_json(&w, &r->diags.v[i]);
   gr_jw_end_arr(&w);
   gr_jw_key(&w, "summary"); gr_jw_obj(&w);
   gr_jw_key(&w, "nodes"); gr_jw_int(&w, g ? gr_graph_nnodes(g) : 0);
@@ -532,6 +534,11 @@ void gr_report_text(gr_out *o, gr_result *r, const gr_result *baseline, const gr
   if( g && nslots && !ro->quiet ){
     uint32_t n, nn = gr_graph_nnodes(g), shown = 0;
     size_t wname = 4, wtype = 4, w;
+    /* more than one graph: nodes are named graph-qualified (then_g/mm), so
+    ** two nodes of one name in two subgraphs are two distinct rows */
+    int qualified = gr_graph_ngraphs(g) > 1;
+    gr_buf qb;
+    gr_buf_init(&qb);
     size_t *wv = calloc(nslots, sizeof *wv);
     uint8_t *show = calloc(nn + 1, 1);
     for(s = 0; s < nslots; s++) wv[s] = strlen(rs->slots[s].name);
@@ -544,7 +551,7 @@ void gr_report_text(gr_out *o, gr_result *r, const gr_result *baseline, const gr
       }
       if( !diff ) continue;
       show[n] = 1; shown++;
-      if( (w = gr_text_width(gr_graph_str(g, nd->name), NAME_CAP)) > wname ) wname = w;
+      if( (w = gr_text_width(qualified ? gr_node_qname(g, n, &qb) : gr_graph_str(g, nd->name), NAME_CAP)) > wname ) wname = w;
       if( (w = gr_text_width(gr_graph_type_name(g, nd->type), TYPE_CAP)) > wtype ) wtype = w;
       for(s = 0; s < nslots; s++){
         b.n = 0;
@@ -562,7 +569,7 @@ void gr_report_text(gr_out *o, gr_result *r, const gr_result *baseline, const gr
     for(n = 0; n < nn; n++){
       const gr_node *nd = &gr_graph_nodes(g)[n];
       if( !show[n] ) continue;
-      gr_out_text(o, gr_graph_str(g, nd->name), wname, NAME_CAP);
+      gr_out_text(o, qualified ? gr_node_qname(g, n, &qb) : gr_graph_str(g, nd->name), wname, NAME_CAP);
       gr_out_puts(o, "  ");
       gr_out_text(o, gr_graph_type_name(g, nd->type), wtype, TYPE_CAP);
       for(s = 0; s < nslots; s++){
@@ -575,6 +582,7 @@ void gr_report_text(gr_out *o, gr_result *r, const gr_result *baseline, const gr
     }
     free(wv);
     free(show);
+    gr_buf_free(&qb);
   }
   gr_buf_free(&b);
 }
@@ -793,6 +801,7 @@ void gr_report_explain(gr_out *o, gr_result *r, uint32_t node, int json, const g
   if( json ){
     gr_jw_init(&x.w, o, 3);
     gr_jw_obj(&x.w);
+    gr_jw_schema_version(&x.w);
     gr_jw_key(&x.w, "node"); gr_jw_str(&x.w, gr_graph_str(g, nd->name));
     gr_jw_key(&x.w, "type"); gr_jw_str(&x.w, type);
     gr_jw_key(&x.w, "graph"); gr_jw_str(&x.w, gr_graph_graph_name(g, nd->graph));

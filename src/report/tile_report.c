@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "report/tile_report.h"
+#include "model/qualname.h"
 
 static void jw_dims(gr_jw *w, const int64_t *d, uint32_t n){
   uint32_t i;
@@ -86,6 +87,7 @@ static void json_node(gr_tile_report *rp, const gr_tnode *no){
   const gr_texec *x = gr_tnode_exec(no);
   gr_jw_obj(w);
   gr_jw_key(w, "name"); gr_jw_str(w, gr_graph_str(g, n->name));
+  gr_jw_key(w, "graph"); gr_jw_str(w, gr_graph_graph_name(g, n->graph));
   gr_jw_key(w, "type"); gr_jw_str(w, gr_graph_type_name(g, n->type));
   gr_jw_key(w, "class"); if( no->cls ) gr_jw_str(w, no->cls); else gr_jw_null(w);
   gr_jw_key(w, "strategy"); if( no->cls && no->strategy ) gr_jw_str(w, gr_tstrategy_name(no->strategy)); else gr_jw_null(w);
@@ -153,8 +155,11 @@ static void text_node(gr_tile_report *rp, const gr_tnode *no){
   const gr_texec *x = gr_tnode_exec(no);
   size_t i;
   int l;
-  gr_out_printf(o, "%s (%s)  class %s [%s]  tiling %s\n", gr_graph_str(g, n->name), gr_graph_type_name(g, n->type),
+  gr_buf qb;
+  gr_buf_init(&qb);       /* subgraph nodes by their graph-qualified name (then_g/mm) */
+  gr_out_printf(o, "%s (%s)  class %s [%s]  tiling %s\n", gr_node_qname(g, no->node, &qb), gr_graph_type_name(g, n->type),
                 no->cls, gr_tstrategy_name(no->strategy), no->placement ? no->placement : "-");
+  gr_buf_free(&qb);
   if( p ){
     char bi[32], bo[32];
     gr_out_printf(o, "  plan     %u core%s, tile ", p->block_dim, p->block_dim==1 ? "" : "s");
@@ -211,6 +216,7 @@ void gr_tile_report_begin(gr_tile_report *rp, gr_out *o, int json, int execute, 
     int l;
     gr_jw_init(w, o, 2);
     gr_jw_obj(w);
+    gr_jw_schema_version(w);
     gr_jw_key(w, "chip");
     gr_jw_obj(w);
     gr_jw_key(w, "soc"); gr_jw_str(w, r->soc_name);
