@@ -804,6 +804,7 @@ gr_result *gr_eval(const gr_ruleset *rs, const gr_eval_config *cfg){
   for(i = 0; i < rs->noptions; i++) gr_option_state(r, (int)i);
   run_scoped_rules(r);
   if( r->hooks && r->hooks->begin && r->hooks->begin(r->hooks->ctx, r)!=0 ){ r->fatal = 1; return r; }
+  if( r->g ) gr_partition_run(r);
   if( r->g ) decide_nodes(r, cfg->keep_candidates);
   else if( r->hooks && r->hooks->end && r->hooks->end(r->hooks->ctx, r)!=0 ) r->fatal = 1;
   return r;
@@ -821,6 +822,7 @@ void gr_result_free(gr_result *r){
     gr_big_free(r->dec, nn * (r->rs->nslots ? r->rs->nslots : 1) * sizeof *r->dec);
     gr_big_free(r->cand_first, nn * sizeof *r->cand_first);
   }
+  gr_partition_free(r);
   free(r->cand);
   free(r->ovr);
   if( r->ovr_index ) gr_big_free(r->ovr_index, (size_t)gr_graph_nnodes(r->g) * r->rs->nslots * sizeof *r->ovr_index);
