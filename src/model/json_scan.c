@@ -33,6 +33,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #if defined(__SSE2__)
 # include <emmintrin.h>
@@ -42,6 +44,7 @@ size_t gr_js_test_chunk;
 
 #define DEF_CHUNK     (256u << 10)
 #define DEF_MAX_TOKEN ((size_t)64 << 20)
+#define MAP_DROP      ((size_t)8 << 20)     /* give back mapped pages in steps of this */
 
 /* What the next significant byte may be. */
 enum {
@@ -140,6 +143,37 @@ static int too_long(gr_js *s, const char *q, const char *what){
 
 /* ---- windows ---- */
 
+/* Mapped input: the window [win, end) only grows over the mapping, so a
+** token that reached its end is simply scanned again with more bytes after
+** it. The pages behind keep go back to the kernel (they stay in the page
+** cache; only this process's resident size drops), and the fd's offset is
+** moved to the window's end for a progress meter. Returns 1 when bytes
+** were added, 0 after an error (reported), -1 when the mapping is used up
+** (the caller goes on with read()). */
+static int extend_map(gr_js *s, const char *keep){
+  const char *mend = s->map + s->map_len;
+  size_t klen = (size_t)(s->end - keep), step = s->chunk, done;
+  struct stat st;
+  if( s->end==mend ) return -1;
+  if( gr_js_test_chunk && step > gr_js_test_chunk ) step = gr_js_test_chunk;
+  if( step < klen ) step = klen;                 /* re-scanning stays linear */
+  if( step > (size_t)(mend - s->end) ) step = (size_t)(mend - s->end);
+  /* a shrunk file would fault on its vanished pages: stop before them */
+  if( fstat(s->fd, &st)==0 && (uint64_t)st.st_size < s->map_off + s->map_len ){
+    fail_at(s, GR_JS_E_READ, keep, "cannot read: the file shrank while it was being read");
+    s->err.line = s->err.col = 0;
+    return 0;
+  }
+  done = (size_t)(keep - s->map) / MAP_DROP * MAP_DROP;
+  if( done > s->map_drop ){
+    madvise((void*)(uintptr_t)(s->map + s->map_drop), done - s->map_drop, MADV_DONTNEED);
+    s->map_drop = done;
+  }
+  s->end += step;
+  lseek(s->fd, (off_t)(s->map_off + (uint64_t)(s->end - s->map)), SEEK_SET);
+  return 1;
+}
+
 /* Keeps [keep, end) and adds input after it. Returns 1 when bytes were
 ** added; 0 at the end of input (s->eof is set) or after a read error
 ** (reported). The kept bytes start the new window at s->p. */
@@ -147,6 +181,10 @@ static int refill(gr_js *s, const char *keep){
   size_t klen = (size_t)(s->end - keep), need = klen ? klen : 1, got = 0, want;
   size_t nl_off;
   count_to(s, keep);
+  if( s->map ){
+    int r = extend_map(s, keep);
+    if( r >= 0 ){ s->p = keep; return r; }
+  }
   nl_off = (size_t)(s->nl - keep);       /* newlines are counted up to here (normally keep itself) */
   s->base += (uint64_t)(keep - s->win);
   want = klen + (klen > s->chunk ? klen : s->chunk);
@@ -162,6 +200,10 @@ static int refill(gr_js *s, const char *keep){
   s->win = s->p = s->buf;
   s->nl = s->buf + nl_off;
   s->end = s->buf + klen;
+  if( s->map ){       /* the kept bytes are copied out: the mapping is done with */
+    munmap((void*)(uintptr_t)s->map, s->map_len);
+    s->map = NULL;
+  }
   while( got < need ){
     size_t room = s->cap - klen - got, req = room < s->chunk ? room : s->chunk;
     if( gr_js_test_chunk && req > gr_js_test_chunk ) req = gr_js_test_chunk;
@@ -633,14 +675,43 @@ void gr_js_init_mem(gr_js *s, const char *buf, size_t len, unsigned max_depth, s
   }
 }
 
+/* Maps the rest of a regular file from the fd's offset (the offset rounded
+** down to a page; the window starts at the offset itself). Measured on the
+** 290 MB benchmark graph: the read() copy into the window was about 5% of
+** a whole `eval --format json`. Anything that cannot be mapped (a pipe, an
+** empty rest, a file system without mmap) is read instead. */
+static void map_file(gr_js *s){
+  struct stat st;
+  off_t pos;
+  uint64_t start, page;
+  void *m;
+  if( fstat(s->fd, &st)!=0 || !S_ISREG(st.st_mode) ) return;
+  pos = lseek(s->fd, 0, SEEK_CUR);
+  if( pos < 0 || st.st_size <= pos ) return;
+  page = (uint64_t)sysconf(_SC_PAGESIZE);
+  start = (uint64_t)pos / page * page;
+  if( (uint64_t)st.st_size - start > SIZE_MAX / 2 ) return;
+  m = mmap(NULL, (size_t)((uint64_t)st.st_size - start), PROT_READ, MAP_PRIVATE, s->fd, (off_t)start);
+  if( m==MAP_FAILED ) return;
+  s->map = m;
+  s->map_len = (size_t)((uint64_t)st.st_size - start);
+  s->map_off = start;
+  madvise(m, s->map_len, MADV_SEQUENTIAL);
+  s->win = s->p = s->end = s->nl = s->map + ((uint64_t)pos - start);
+}
+
 void gr_js_init_fd(gr_js *s, int fd, size_t chunk, unsigned max_depth, size_t max_token){
   init_common(s, max_depth, max_token);
   s->fd = fd;
-  own_window(s, chunk);
+  s->chunk = chunk ? chunk : DEF_CHUNK;
+  map_file(s);
+  if( s->map==NULL ) own_window(s, chunk);
 }
 
 void gr_js_free(gr_js *s){
   if( s==NULL ) return;
+  if( s->map ) munmap((void*)(uintptr_t)s->map, s->map_len);
+  s->map = NULL;
   free(s->buf);
   free(s->sbuf);
   s->buf = s->sbuf = NULL;
