@@ -79,10 +79,19 @@ size_t gerules_diags_count(const gerules_diags *d);                  /* 0 for NU
 size_t gerules_diags_count_severity(const gerules_diags *d, gerules_severity sev);
 /* Fills *out with diagnostic i (strings borrowed from d); -1 when out of range. */
 int    gerules_diags_get(const gerules_diags *d, size_t i, gerules_diag *out);
-/* Every diagnostic compiler-style ("file:line:col: error: [CODE] message",
-** the source line and a caret where known), one after the other; caller
+/* Every diagnostic compiler-style ("file:line:col: error: message [CODE]",
+** then the source line and a caret where the location is known: the line is
+** read from the input file when the record carries none), one after the
+** other, exactly as the gerules command prints them without colour; caller
 ** frees with gerules_free. "" when there is none. */
 char  *gerules_diags_format(const gerules_diags *d);
+/* (v2) Diagnostic i alone: like gerules_diags_format, the source line read
+** from the input file only with GERULES_RENDER_SOURCE, and with gcc's
+** colours with GERULES_RENDER_COLOR. Caller frees with gerules_free; NULL when i is out
+** of range. */
+#define GERULES_RENDER_SOURCE 1
+#define GERULES_RENDER_COLOR  2
+char  *gerules_diag_render(const gerules_diags *d, size_t i, unsigned flags);
 void   gerules_diags_free(gerules_diags *d);
 
 /* ---------------------------------------------------------------- rule sets */
@@ -161,6 +170,32 @@ int gerules_request_add_options_file(gerules_request *req, const char *path);
 int gerules_request_add_hook(gerules_request *req, const char *path);
 /* Whether the JSON report carries per-node provenance (default 1). */
 int gerules_request_set_provenance(gerules_request *req, int on);
+/* (v2) The model read from an open file descriptor (a pipe, stdin, a file
+** the caller opened to watch its progress): read by gerules_evaluate, never
+** closed; name is shown in messages. */
+int gerules_request_set_model_fd(gerules_request *req, int fd, const char *name);
+/* (v2) An option the caller read from its own configuration: key and value
+** of the given lengths, and where it came from (file NULL means the command
+** line; line and column 0 when unknown), shown as the provenance of the
+** decisions it makes. Ordered with the other options. -1 for a key or value
+** holding a NUL byte (never taken for the shorter name before it). */
+int gerules_request_add_option_at(gerules_request *req, const char *key, size_t key_len,
+                                  const char *value, size_t value_len,
+                                  const char *file, unsigned line, unsigned column);
+/* (v2) The GE entry point whose checks, defaults and error codes apply:
+** "atc" (the default), "ir-build" (aclgrphBuildInitialize/Model) or
+** "session"; -1 for anything else. */
+int gerules_request_set_entry(gerules_request *req, const char *entry);
+/* (v2) The limits of the Lua hooks: memory per hook state in bytes, Lua
+** instructions and seconds per evaluation (all hooks together); 0 keeps a
+** limit's default (64 MiB, 100000000, 10 s). */
+int gerules_request_set_hook_limits(gerules_request *req, size_t memory_bytes,
+                                    unsigned long long instructions, double timeout_seconds);
+/* (v2) Where the lines Lua hooks print go, as they come (fn is called on
+** the evaluating thread, with ud). Without it they are kept for
+** gerules_eval_log. */
+typedef void (*gerules_log_fn)(void *ud, const char *line);
+int gerules_request_set_log(gerules_request *req, gerules_log_fn fn, void *ud);
 
 /* ---------------------------------------------------------------- evaluations */
 
@@ -215,6 +250,25 @@ char *gerules_eval_report(gerules_eval *ev, const char *format, size_t *len);
 /* The full decision chain of one node (what `gerules eval --explain` shows),
 ** as text (json 0) or JSON (json 1). NULL when node is out of range. */
 char *gerules_eval_explain(gerules_eval *ev, size_t node, int json, size_t *len);
+
+/* (v2) Writes a report while it is made, without holding it in memory (a
+** 1M-node JSON report is hundreds of MB): format "text", "json", "sarif"
+** (SARIF 2.1.0), "github" (workflow annotations), "html" or "dot"; node -1
+** for the whole report, or a node index for its decision chain (format
+** "text" or "json"). flags: */
+#define GERULES_REPORT_ALL_NODES 1   /* text: every node, not only those that differ from the defaults */
+#define GERULES_REPORT_QUIET     2   /* text: the diagnostics and the summary only */
+#define GERULES_REPORT_COLOR     4   /* text: gcc-style colours */
+/* gerules_eval_write writes to fd (not closed). gerules_eval_write_file
+** replaces path atomically (a temporary beside it, renamed at the end): it
+** refuses a path that is one of the files the evaluation read (the model,
+** options and ini files, hooks, rule files) or that exists and is not a
+** regular file, and leaves path untouched on any error. Both return 0, or
+** -1 with *diags (when not NULL) set to a new list saying why (free it). */
+int gerules_eval_write(gerules_eval *ev, const char *format, unsigned flags, long node,
+                       int fd, gerules_diags **diags);
+int gerules_eval_write_file(gerules_eval *ev, const char *format, unsigned flags, long node,
+                            const char *path, gerules_diags **diags);
 
 #ifdef __cplusplus
 }

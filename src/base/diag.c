@@ -125,6 +125,7 @@ static const char *sev_color(gr_severity s){
 
 void gr_diag_format_ex(gr_buf *out, const gr_diag *d, const char *snippet, size_t snlen, int color){
   if( snippet==NULL && d->snippet ){ snippet = d->snippet; snlen = strlen(snippet); }
+  if( snippet && d->col && d->col - 1 > snlen ) snippet = NULL;    /* past a cut line: no wrong caret */
   if( d->file ){
     if( color ) gr_buf_adds(out, C_BOLD);
     add_text(out, d->file);

@@ -1,0 +1,29 @@
+/*
+** gerules_internal.h: the one thing the gerules command needs beyond the
+** public API (gerules.h), which it otherwise uses for every evaluation and
+** report: wrapping a rule set it loaded itself, and the model of an
+** evaluation for its node look-up. The command loads rules
+** through its bundle verification and trust store (src/cli/cli_rules.c),
+** which the public loader does not have yet; everything after loading goes
+** through gerules_request / gerules_evaluate / gerules_eval_write like any
+** embedder's code.
+**
+** Ownership: gr_api_rules_adopt borrows rs (the caller frees it, after
+** gerules_rules_free of the wrapper and of every evaluation made from it);
+** the wrapper copies path.
+*/
+#ifndef GR_API_INTERNAL_H
+#define GR_API_INTERNAL_H
+
+#include "api/gerules.h"
+#include "lang/ruleset.h"
+#include "base/diag.h"
+
+/* NULL (with the error in d) when the rules' ONNX mapping rows are bad. */
+gerules_rules *gr_api_rules_adopt(gr_ruleset *rs, const char *path, gr_diags *d);
+/* The model an evaluation read (NULL for status 2), for the command's node
+** lookup by graph-qualified name with suggestions (cli_find_node). */
+struct gr_graph;
+const struct gr_graph *gr_api_eval_graph(const gerules_eval *ev);
+
+#endif
