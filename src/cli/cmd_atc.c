@@ -53,7 +53,7 @@ static const char atc_usage[] =
   "  --no-provenance            json: leave out the per-node provenance arrays\n"
   "\n"
   "example:\n"
-  "  gerules atc --model=llm.onnx --framework=5 --soc_version=Ascend910B1 --output=llm \\\n"
+  "  gerules atc --model=llm.onnx --framework=5 --soc_version=SOC --output=llm \\\n"
   "      --input_shape=\"hidden_states:1,-1,4096\" --precision_mode=force_fp32 --log=error\n"
   "\n"
   "exit status: 0 no error, 1 the configuration has errors, 2 usage error, bad ATC command line or bad input\n";
@@ -64,6 +64,8 @@ static const char atc_usage[] =
 typedef struct atc_data {
   const gr_ruleset *rs;
   const gr_table *flags, *roles, *values, *value_errors, *frameworks, *formats, *input_ops, *messages;
+  const gr_table *framework_modes;    /* the --mode values that need --framework (a set) */
+  const gr_table *defaults;           /* ATC's default values of some flags */
 } atc_data;
 
 static const gr_table *table(const gr_ruleset *rs, const char *name){
@@ -115,6 +117,8 @@ static int atc_data_load(atc_data *d, const gr_ruleset *rs){
     *slots[i] = t;
   }
   d->input_ops = table(rs, "atc_input_ops");
+  d->framework_modes = table(rs, "atc_framework_modes");
+  d->defaults = table(rs, "atc_flag_defaults");
   for(j = 0; j < d->flags->n; j++){
     const char *ty = list_str(d->flags->vals[j], 0);
     if( strncmp(d->flags->keys[j], "--", 2)!=0 || ty==NULL
@@ -348,6 +352,7 @@ typedef struct atc_shapes {
   const atc_data *d;
   const char *framework;  /* --framework, or NULL */
   const char *mode;       /* --mode, or NULL */
+  const char *mode_default;   /* ATC's default of --mode (atc_flag_defaults) */
   GR_VEC(shape_item) items;
 } atc_shapes;
 
@@ -506,12 +511,11 @@ static int atc_graph_hook(const cli_input *in, gr_graph *g, const gr_ruleset *rs
   if( sh->framework ){
     const char *want = str_of(d->formats, sh->framework);
     if( want && gr_model_format_by_name(want)!=fmt && format_is_framework(d, fmt) ){
-      fprintf(stderr, "gerules atc: error: --framework=%s reads %s models, but %s is not one (gerules reads it as %s)\n",
-              sh->framework, str_of(d->frameworks, sh->framework), in->graph, gr_model_format_name(fmt));
+      atc_error(message(d, "framework_mismatch", "framework", sh->framework, "name", str_of(d->frameworks, sh->framework),
+                        "model", in->graph, "format", gr_model_format_name(fmt), (char *)NULL), NULL, NULL);
       return -1;
     }
-  }else if( format_is_framework(d, fmt) && (sh->mode==NULL || strcmp(sh->mode, "0")==0 || strcmp(sh->mode, "3")==0 || strcmp(sh->mode, "30")==0) ){
-    /* main_impl.cc CheckWeightAndFrameWork: modes 0, 3 and 30 need --framework */
+  }else if( format_is_framework(d, fmt) && has_key(d->framework_modes, sh->mode ? sh->mode : sh->mode_default) ){
     char *sup = message(d, "E10007_framework", (char *)NULL);
     atc_error(message(d, "E10007", "parameter", "framework", "support", sup, (char *)NULL), "E10007", NULL);
     free(sup);
@@ -612,14 +616,18 @@ int cmd_atc(cli_ctx *c, int argc, char **argv){
     goto out;
   }
   if( fw && str_of(d.formats, fw)==NULL ){
-    fprintf(stderr, "gerules atc: error: --framework=%s: gerules cannot read %s models; convert the model with "
-            "'atc --mode=1 --framework=%s --om=%s --json=MODEL.json' and give gerules atc --model=MODEL.json "
-            "(without --framework)\n", fw, str_of(d.frameworks, fw) ? str_of(d.frameworks, fw) : "these", fw, model);
+    rc = atc_error(message(&d, "framework_unreadable", "framework", fw, "name", str_of(d.frameworks, fw) ? str_of(d.frameworks, fw) : "these",
+                           "model", model, (char *)NULL), NULL, NULL);
     goto out;
   }
   sh.d = &d;
   sh.framework = fw;
-  sh.mode = flag_value(&cmd, "--mode");
+  {
+    const char *mode_flag = role_flag(&d, "mode");
+    sh.mode = mode_flag ? flag_value(&cmd, mode_flag) : NULL;
+    sh.mode_default = mode_flag ? str_of(d.defaults, mode_flag) : NULL;
+    if( sh.mode_default==NULL ) sh.mode_default = "";
+  }
   if( shapes && *shapes && parse_shapes(&sh, shapes)!=0 ) goto out;
   in.graph = model;
   in.graph_hook = atc_graph_hook;
