@@ -89,7 +89,7 @@ static void set_diag(gr_parse *ps, gr_item *it, int sev, gr_token code, gr_token
 %fallback ID ALL ALIAS BECAUSE BUNDLE CANN CAPABILITY CAPS CASCADE CONFLICTS DEFAULT
   DEPRECATED DESCRIPTION EACH ENTRIES ERROR EXCEPT EXCLUSIVE FOR FORMAT GRAPH HARDWARE HOOK INCLUDE
   INI INITIAL KEY MATCHES MODE NEEDS NOTE ON ONCE OVER PATTERN PRODUCT RANGE REQUIRES RULE
-  OVERRIDE EXTEND EXTENDS REPLACE
+  OVERRIDE EXTEND EXTENDS REPLACE PARTITION SEED NEUTRAL LIMIT
   SECTION SEPARATOR SET SLOT SOC SOURCE SUPPORTED TABLE THEN TYPE UNSUPPORTED VALUE GE_CODE
   VALUES VERSION WARNING WHEN.
 
@@ -138,6 +138,10 @@ stmt(A) ::= TABLE(K) ID(N) STRING(D) LBRACE tentries(L) RBRACE.
     A->str = sbody(D); A->str_loc = LOC(D); A->items = gr_item_reverse(L); }
 stmt(A) ::= SLOT(K) ID(N) LBRACE items(L) RBRACE.
   { A = mk(ps, GR_I_SLOT, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->items = gr_item_reverse(L); }
+/* `partition NAME { seed ...; neutral ...; limit ...; }`: a graph clustering
+** whose per-node outcome reads as partition(NAME).FIELD */
+stmt(A) ::= PARTITION(K) ID(N) LBRACE items(L) RBRACE.
+  { A = mk(ps, GR_I_PARTITION, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->items = gr_item_reverse(L); }
 stmt(A) ::= SOURCE(K) ID(N) FOR ID(S) branch(B) SEMI.
   { A = mk(ps, GR_I_SOURCE, K); A->name = gr_tok_str(N); A->name_loc = LOC(N);
     A->names = name_of_id(ps, S); A->items = B; }
@@ -251,6 +255,12 @@ item(A) ::= FORMAT(K) ID(N) LBRACE items(I) RBRACE.
 item(A) ::= SECTION(K) ID(N) MATCHES expr(E) SEMI.
   { A = mk(ps, GR_I_SECTION, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->e = E; }
 item(A) ::= INITIAL(K) ID(N) SEMI.          { A = mk(ps, GR_I_INITIAL, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); }
+item(A) ::= SEED(K) ID(N) WHEN expr(C) SEMI.
+  { A = mk(ps, GR_I_SEED, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->e = C; }
+item(A) ::= NEUTRAL(K) WHEN expr(C) SEMI.   { A = mk(ps, GR_I_NEUTRAL, K); A->e = C; }
+item(A) ::= LIMIT(K) expr(E) SEMI.          { A = mk(ps, GR_I_LIMIT, K); A->e2 = E; }
+item(A) ::= LIMIT(K) expr(E) WHEN expr(C) SEMI.
+  { A = mk(ps, GR_I_LIMIT, K); A->e2 = E; A->e = C; }
 item(A) ::= ENTRIES(K) MODE SEMI.           { A = mk(ps, GR_I_ENTRIES_MODE, K); }
 item(A) ::= ENTRIES(K) strlist(L) SEMI.     { A = mk(ps, GR_I_ENTRIES, K); A->names = gr_name_reverse(L); }
 
@@ -348,6 +358,10 @@ expr(A) ::= expr(B) LBRACKET(K) expr(C) RBRACKET.
 expr(A) ::= INI(K) LPAREN ID(N) RPAREN DOT ID(S).
   { A = gr_expr_new(GR_E_INI, LOC(K)); A->s = gr_tok_str(N); A->sloc = LOC(N);
     A->s2 = gr_tok_str(S); A->s2loc = LOC(S); }
+
+expr(A) ::= PARTITION(K) LPAREN ID(N) RPAREN DOT ID(F).
+  { A = gr_expr_new(GR_E_PARTITION, LOC(K)); A->s = gr_tok_str(N); A->sloc = LOC(N);
+    A->s2 = gr_tok_str(F); A->s2loc = LOC(F); }
 
 elist(A) ::= expr(A).
 elist(A) ::= elist(B) COMMA expr(C).  { C->next = B; A = C; }

@@ -7,7 +7,8 @@
 ** the JSON tokenizer (json_scan.h) through the loader and directly: every
 ** kind of malformed JSON, strings with escapes and UTF-8, numbers, and the
 ** same results whatever the chunking (tiny test chunks, a pipe fed one byte
-** per write).
+** per write, a mapped file scanned in tiny windows); a mapped file that grows
+** or shrinks while it is scanned.
 */
 #include "config.h"
 #include "model/graph.h"
@@ -208,7 +209,9 @@ static void test_main_graph(void){
   ok(gr_graph_attr(g, &nd[x], "a_s")==NULL, "attr of another node is not found");
   ok(gr_graph_find_str(g, "a_b", &id) && gr_graph_attr_id(g, &nd[mm], id)==gr_graph_attr(g, &nd[mm], "a_b"),
      "attr by key id");
-  ok(!gr_graph_find_str(g, "atc_cmdline", &id), "model attrs are skipped");
+  ok(gr_graph_model_attr(g, "atc_cmdline") && strcmp(gr_graph_model_attr(g, "atc_cmdline"), "x")==0 &&
+     gr_graph_attr(g, &nd[mm], "atc_cmdline")==NULL && gr_graph_model_attr(g, "a_s")==NULL,
+     "model string attrs are the model's, not an op's");
 
   /* proto defaults */
   is_str(gr_graph_str(g, nd[4].name), "", "op without name: \"\"");
@@ -556,6 +559,18 @@ static void describe(gr_buf *b, const char *json, size_t len, int how){
   b->n = 0;
   if( how==0 ){
     g = gr_graph_load_mem(json, len, &e);
+  }else if( how==2 ){
+    /* a regular file, mapped by the scanner, behind 3 bytes of another file */
+    char path[] = "/tmp/t0100-map-XXXXXX";
+    int fd = mkstemp(path);
+    if( fd < 0 || write(fd, "xyz", 3)!=3 || write(fd, json, len)!=(ssize_t)len || lseek(fd, 3, SEEK_SET)!=3 ){
+      gr_buf_adds(b, "temporary file failed");
+      if( fd >= 0 ){ close(fd); unlink(path); }
+      return;
+    }
+    g = gr_graph_load_fd(fd, &e);
+    close(fd);
+    unlink(path);
   }else{
     /* a pipe fed one byte per write by a child */
     int fd[2];
@@ -617,7 +632,7 @@ static void test_chunking(void){
   static const size_t chunks[] = { 1, 2, 3, 5, 7, 16, 17 };
   gr_buf whole, part;
   size_t i, c;
-  int bad = 0, fdbad = 0;
+  int bad = 0, fdbad = 0, mapbad = 0;
   gr_buf_init(&whole); gr_buf_init(&part);
   for(i = 0; i < sizeof docs / sizeof *docs + 1; i++){
     const char *d = i < sizeof docs / sizeof *docs ? docs[i] : main_json;
@@ -631,6 +646,11 @@ static void test_chunking(void){
         if( bad++ < 5 ) diag("doc %zu, chunk %zu:\n# %.*s\n# vs whole:\n# %.*s", i, chunks[c],
                              (int)part.n, part.p, (int)whole.n, whole.p);
       }
+      describe(&part, d, len, 2);
+      if( part.n!=whole.n || memcmp(part.p, whole.p, whole.n)!=0 ){
+        if( mapbad++ < 5 ) diag("doc %zu, mapped file, window %zu:\n# %.*s\n# vs whole:\n# %.*s", i, chunks[c],
+                                (int)part.n, part.p, (int)whole.n, whole.p);
+      }
     }
     gr_js_test_chunk = 0;
     describe(&part, d, len, 1);
@@ -640,6 +660,7 @@ static void test_chunking(void){
   }
   ok(bad==0, "tiny test chunks (1, 2, 3, 5, 7, 16, 17 bytes) give the same graphs and errors as one buffer");
   ok(fdbad==0, "a pipe fed one byte per write gives the same graphs and errors");
+  ok(mapbad==0, "a mapped file scanned in tiny windows, from an fd offset inside a page, gives the same graphs and errors");
   /* a large escaped string read one byte at a time stays linear */
   {
     gr_buf b;
@@ -659,6 +680,37 @@ static void test_chunking(void){
   gr_buf_free(&whole); gr_buf_free(&part);
 }
 
+/* ---- a regular file: mapped, and read where it grows ---- */
+
+static void test_mapped(void){
+  char path[] = "/tmp/t0100-grow-XXXXXX";
+  gr_js s;
+  gr_js_tok t;
+  int fd = mkstemp(path), k, n = 0, ints = 0;
+  off_t off;
+  if( !ok(fd >= 0 && write(fd, "[1, 2", 5)==5 && lseek(fd, 0, SEEK_SET)==0, "temporary file for the mapping tests") ) return;
+  gr_js_init_fd(&s, fd, 0, 16, 0);
+  ok(s.map!=NULL, "a regular file is mapped");
+  /* the file grows after it was mapped: the rest is read from the fd */
+  ok(pwrite(fd, ", 3]\n", 5, 5)==5, "the file grows");
+  while( (k = gr_js_next(&s, &t))!=GR_JS_EOF && k!=GR_JS_ERROR ){ n++; if( k==GR_JS_INT ) ints += (int)t.i; }
+  ok(k==GR_JS_EOF && n==5 && ints==6, "what the file gained after mapping is read too");
+  off = lseek(fd, 0, SEEK_CUR);
+  is((int)off, 10, "the fd's offset follows the scan (progress meters poll it)");
+  gr_js_free(&s);
+  /* the file shrinks after it was mapped: a read error, not a fault */
+  if( ftruncate(fd, 0)==0 && pwrite(fd, "[\"abcdefgh\", 12345, true]", 26, 0)==26 && lseek(fd, 0, SEEK_SET)==0 ){
+    gr_js_init_fd(&s, fd, 0, 16, 0);
+    ok(ftruncate(fd, 4)==0, "the file shrinks");
+    k = gr_js_next(&s, &t);
+    ok(k==GR_JS_ERROR && gr_js_errkind(&s)==GR_JS_E_READ && strstr(gr_js_error(&s)->msg, "shrank")
+       && gr_js_error(&s)->line==0, "a file that shrank while mapped is a read error at 0:0");
+    gr_js_free(&s);
+  }
+  close(fd);
+  unlink(path);
+}
+
 int main(void){
   test_main_graph();
   test_errors();
@@ -666,5 +718,6 @@ int main(void){
   test_json_errors();
   test_scanner();
   test_chunking();
+  test_mapped();
   return done_testing();
 }

@@ -76,7 +76,8 @@ test_expect_success 'diff between the two releases lists exactly what 1.1.0 chan
 
 test_expect_success 'diff with the graph: the node whose decision changes, with both outcomes' '
 	gerules diff "$BASE:$ACME10" "$BASE:$ACME" --graph "$MODEL" --chip ACME_SOC -o ge.tiling_schedule_optimize=1 >out &&
-	test_grep "^~ node attn: tiling: host (tiling_sink_unsupported_chip) -> device (acme_firmware_tiling)\$" out &&
+	test_grep "^~ node attn: tiling: host (tiling_op_cannot_sink) -> device (acme_firmware_tiling)\$" out &&
+	test_grep "^~ node attn: execution: dynamic (execution_seed) -> static (execution_static_graph)\$" out &&
 	test_grep "^- diagnostic warning GE1003 " out
 '
 

@@ -136,5 +136,27 @@ int  gr_state_record(const char *state_file, const char *name, const char *versi
 int  gr_semver_valid(const char *v);
 /* <0, 0, >0 by semantic-version precedence; invalid versions sort first. */
 int  gr_semver_cmp(const char *a, const char *b);
+/* CANN releases ("8.0.RC2", "8.1.RC1", "8.0.0", "9.1", "8.0.RC2.alpha003"):
+** valid 1 / 0; compared part by part (a number after an "RCn" after a build
+** name; a missing part is 0). A range is comparisons separated by commas,
+** ">=8.0.RC2, <=9.1": 1 when v is in it, 0 not, -1 when v or the range is
+** malformed. When v is outside, bound (64 bytes, may be NULL) gets the first
+** bound it misses and *side -1 (v is below the range) or 1 (above).
+** gr_cann_closer: <0 when a is nearer to v than b, >0 farther, 0 as near. */
+int  gr_cann_valid(const char *v);
+int  gr_cann_cmp(const char *a, const char *b);
+int  gr_cann_in_range(const char *v, const char *range, char bound[64], int *side);
+int  gr_cann_closer(const char *v, const char *a, const char *b);
+
+/* ---- installed releases (installed.c) ---- */
+typedef struct gr_installed { char *dir, *name, *version, *cann; } gr_installed;
+/* The directories of folder whose bundle statement names `name`, newest
+** version first (unreadable or unparsable directories are not releases;
+** loading the chosen one reports its errors). */
+size_t gr_installed_list(const char *folder, const char *name, gr_installed **out);
+void   gr_installed_free(gr_installed *v, size_t n);
+/* The release to use for CANN release cann: the newest whose range contains
+** it (*covered 1), else the nearest (*covered 0); cann NULL: the newest. */
+size_t gr_installed_pick(const gr_installed *v, size_t n, const char *cann, int *covered);
 
 #endif

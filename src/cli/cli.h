@@ -35,6 +35,10 @@ typedef struct cli_ctx {
   int no_record;                /* bundle verify: do not update the anti-rollback state */
   gr_trust trust;
   gr_verified *verified; size_t nverified;
+  /* choosing among installed releases of a bundle (cli_rules.c) */
+  const char *cann;             /* --cann, or NULL */
+  const char *graph_hint;       /* the graph of this run, whose atc_version says the release when --cann is absent */
+  char *graph_cann; const char *graph_cann_key; int graph_cann_done;   /* read from graph_hint */
 } cli_ctx;
 
 /* Loads the rule set (--rules, $GERULES_RULES, the installed set, or the
@@ -54,6 +58,9 @@ const char *cli_default_rules(void);
 ** else $GERULES_RULES split at ':', else the installed rule set. */
 size_t cli_rule_paths(cli_ctx *c, const char *const **out);
 const char *cli_installed_bundles(void);
+/* The data directory: relocated beside the binary when it holds rules/, else
+** the configured one (static storage). */
+const char *cli_data_dir(void);
 /* Diagnostics on stderr, gcc style: the source line and a caret (read from
 ** the input file when the record has none), colour per cli_color(2). */
 void cli_print_diags(const gr_diags *d);

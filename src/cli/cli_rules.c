@@ -30,7 +30,75 @@ static int has_entries(const char *dir){
 }
 
 const char *cli_installed_bundles(void){
-  return GR_PKGDATADIR "/bundles";
+  static char buf[PATH_MAX + 16];
+  snprintf(buf, sizeof buf, "%s/bundles", cli_data_dir());
+  return buf;
+}
+
+/* The CANN release the graph of this run was built for: its model attribute
+** atc_version (the ATC release that wrote it), else opp_version (the operator
+** package's), the model attributes GE's generator writes (hicann/ge,
+** GeGenerator::Impl::SetAtcVersionInfo / SetOppVersionInfo: ATTR_MODEL_ATC_VERSION,
+** ATTR_MODEL_OPP_VERSION). NULL when there is no
+** graph, it is standard input, or it has neither; a graph that does not
+** load says nothing here (loading it for the run reports why). */
+static const char *graph_cann(cli_ctx *c){
+  static const char *const keys[] = { "atc_version", "opp_version" };
+  if( !c->graph_cann_done && c->graph_hint && strcmp(c->graph_hint, "-")!=0 ){
+    gr_model_opts mo;
+    gr_error err;
+    gr_graph *g;
+    size_t i;
+    memset(&mo, 0, sizeof mo);
+    memset(&err, 0, sizeof err);
+    if( (g = gr_model_load_file(c->graph_hint, &mo, &err))!=NULL ){
+      for(i = 0; i < 2 && c->graph_cann==NULL; i++){
+        const char *v = gr_graph_model_attr(g, keys[i]);
+        if( v && gr_cann_valid(v) ){ c->graph_cann = gr_xstrdup(v); c->graph_cann_key = keys[i]; }
+      }
+      gr_graph_free(g);
+    }
+  }
+  c->graph_cann_done = 1;
+  return c->graph_cann;
+}
+
+/* --rules NAME, not a path: the installed release of bundle NAME for the
+** CANN release in use (--cann, else the graph's), saying which. NULL when
+** none is installed. */
+static char *installed_release(cli_ctx *c, const char *name){
+  gr_installed *v;
+  size_t n = gr_installed_list(cli_installed_bundles(), name, &v), k;
+  const char *cann = c->cann;
+  char *from, *dir;
+  int covered;
+  if( n==0 ){
+    struct stat st;
+    char *inst = gr_xasprintf("%s/%s", cli_installed_bundles(), name);
+    if( stat(inst, &st)==0 ) return inst;       /* a directory named so, whatever it declares */
+    free(inst);
+    return NULL;
+  }
+  if( cann ) from = gr_xstrdup("--cann");
+  else if( n > 1 && graph_cann(c) ){            /* reading the graph twice is worth it only to choose */
+    cann = c->graph_cann;
+    from = gr_xasprintf("the %s of %s", c->graph_cann_key, c->graph_hint);
+  }else from = NULL;
+  k = gr_installed_pick(v, n, cann, &covered);
+  if( cann && covered )
+    fprintf(stderr, "gerules: note: bundle '%s': using %s (%s), the newest of %zu installed release%s whose CANN range (%s) contains %s (%s)\n",
+            name, v[k].version ? v[k].version : "without a version", v[k].dir, n, n==1 ? "" : "s", v[k].cann, cann, from);
+  else if( cann )
+    fprintf(stderr, "gerules: warning: no installed release of bundle '%s' describes CANN %s (%s); using the nearest, %s (%s, CANN %s)\n",
+            name, cann, from, v[k].version ? v[k].version : "without a version", v[k].dir, v[k].cann ? v[k].cann : "range not given");
+  else if( n > 1 )
+    fprintf(stderr, "gerules: note: bundle '%s': using %s (%s), the newest of %zu installed releases (no --cann%s)\n",
+            name, v[k].version ? v[k].version : "without a version", v[k].dir, n,
+            c->graph_hint ? ", and the graph records no CANN release" : "");
+  dir = gr_xstrdup(v[k].dir);
+  free(from);
+  gr_installed_free(v, n);
+  return dir;
 }
 
 static void use_path(cli_ctx *c, const char *p, size_t l){
@@ -38,9 +106,8 @@ static void use_path(cli_ctx *c, const char *p, size_t l){
   char *one = gr_xstrndup(p, l);
   if( stat(one, &st)!=0 && strchr(one, '/')==NULL ){
     /* not a path: an installed bundle of that name */
-    char *inst = gr_xasprintf("%s/%s", cli_installed_bundles(), one);
-    if( stat(inst, &st)==0 ){ free(one); one = inst; }
-    else free(inst);
+    char *inst = installed_release(c, one);
+    if( inst ){ free(one); one = inst; }
   }
   c->use_paths = gr_xrealloc(c->use_paths, (c->nuse_paths + 1) * sizeof *c->use_paths);
   c->use_paths[c->nuse_paths++] = one;
@@ -63,7 +130,9 @@ size_t cli_rule_paths(cli_ctx *c, const char *const **out){
 }
 
 const char *cli_installed_trust(void){
-  return GR_PKGDATADIR "/trust";
+  static char buf[PATH_MAX + 16];
+  snprintf(buf, sizeof buf, "%s/trust", cli_data_dir());
+  return buf;
 }
 
 /* $GERULES_STATE, else $XDG_STATE_HOME/gerules/accepted-bundles, else
@@ -215,6 +284,8 @@ void cli_trust_free(cli_ctx *c){
   free(c->verified);
   c->verified = NULL; c->nverified = 0;
   gr_trust_free(&c->trust);
+  free(c->graph_cann);
+  c->graph_cann = NULL;
   for(i = 0; i < c->nuse_paths; i++) free(c->use_paths[i]);
   free(c->use_paths);
   c->use_paths = NULL; c->nuse_paths = 0;

@@ -104,6 +104,7 @@ int cmd_eval(cli_ctx *c, int argc, char **argv){
     goto usage;
   }
   if( in.graph==NULL ){ cli_usage_error("eval", "no graph file given"); goto usage; }
+  c->graph_hint = in.graph;     /* its CANN release may choose the installed bundle */
   rc = cli_eval_run(c, &in, &a);
   cli_input_free(&in);
   return rc;

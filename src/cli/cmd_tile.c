@@ -123,6 +123,7 @@ int cmd_tile(cli_ctx *c, int argc, char **argv){
   }
   if( in.graph==NULL ){ cli_usage_error("tile", "no graph file given"); goto usage; }
   if( a.node && a.type ){ cli_usage_error("tile", "--node and --type cannot be combined"); goto usage; }
+  c->graph_hint = in.graph;     /* its CANN release may choose the installed bundle */
   if( (rs = cli_load_rules(c))==NULL ){ rc = EXIT_INPUT; goto out_free; }
   if( gr_tiling_rules_init(&tr, rs, &err) ){
     fprintf(stderr, "gerules tile: error: %s\n", err.msg);

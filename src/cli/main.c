@@ -39,6 +39,8 @@ static const char usage_text[] =
   "  --trust FILE                trust the keys of this trust store (repeatable; or $GERULES_TRUST):\n"
   "                              then every command refuses a bundle that fails verification\n"
   "  --allow-downgrade           accept a signed bundle older than one accepted before\n"
+  "  --cann VERSION              the CANN release in use: picks among installed releases of a\n"
+  "                              --rules NAME bundle (default: the graph's atc_version)\n"
   "  --version                   print the version\n"
   "  --help                      print this help (gerules COMMAND --help for a command)\n"
   "\n"
@@ -66,11 +68,12 @@ static int is_dir(const char *p){
   return stat(p, &st)==0 && S_ISDIR(st.st_mode);
 }
 
-/* The installed rule set relative to the running binary: the relative path
-** from the configured bindir to pkgdatadir (both absolute, from configure),
-** applied to the directory /proc/self/exe names. So a tree installed with
-** DESTDIR, or copied elsewhere whole, still finds its own rules. */
-static int relocated_rules(char *out, size_t n){
+/* The installed data directory relative to the running binary: the relative
+** path from the configured bindir to pkgdatadir (both absolute, from
+** configure), applied to the directory /proc/self/exe names, when it holds
+** the rules. So a tree installed with DESTDIR, or copied elsewhere whole,
+** still finds its own rules and installed bundles. */
+static int relocated_datadir(char *out, size_t n){
   char exe[PATH_MAX];
   const char *bin = GR_BINDIR, *data = GR_PKGDATADIR, *p;
   size_t common = 0, i, up = 0;
@@ -91,20 +94,30 @@ static int relocated_rules(char *out, size_t n){
     gr_buf_adds(&b, exe);
     for(i = 0; i < up; i++) gr_buf_adds(&b, "/..");
     if( data[common] ) gr_buf_printf(&b, "/%s", data + common);
-    gr_buf_adds(&b, "/rules");
-    ok = b.n < n && realpath(gr_buf_cstr(&b), out)!=NULL;
+    ok = b.n + 7 < n && realpath(gr_buf_cstr(&b), out)!=NULL;
     gr_buf_free(&b);
-    return ok && is_dir(out);
+    if( ok ){
+      size_t l = strlen(out);
+      if( (ok = l + 7 <= n) ){ memcpy(out + l, "/rules", 7); ok = is_dir(out); out[l] = 0; }
+    }
+    return ok;
   }
 }
 
-const char *cli_default_rules(void){
+const char *cli_data_dir(void){
   static char resolved[PATH_MAX];
+  static int done, found;
+  if( !done ){ found = relocated_datadir(resolved, sizeof resolved - 16); done = 1; }
+  /* where configure put it (also what the errors name when it is missing) */
+  return found ? resolved : GR_PKGDATADIR;
+}
+
+const char *cli_default_rules(void){
+  static char buf[PATH_MAX + 8];
   const char *env = getenv("GERULES_RULES");
   if( env && *env ) return env;
-  if( relocated_rules(resolved, sizeof resolved) ) return resolved;
-  /* where configure put it (also what the error names when it is missing) */
-  return GR_PKGDATADIR "/rules";
+  snprintf(buf, sizeof buf, "%s/rules", cli_data_dir());
+  return buf;
 }
 
 /* --color: set once by main() before any command runs. */
@@ -194,6 +207,10 @@ int main(int argc, char **argv){
       c.trust_paths[c.ntrust_paths++] = argv[i][7] ? argv[i] + 8 : argv[++i];
     }else if( strcmp(argv[i], "--allow-downgrade")==0 ){
       c.allow_downgrade = 1;
+    }else if( strcmp(argv[i], "--cann")==0 || strncmp(argv[i], "--cann=", 7)==0 ){
+      if( argv[i][6]==0 && i + 1 >= argc ){ free(args); return cli_usage_error(NULL, "--cann needs a CANN release (for example 8.1.RC1)"); }
+      c.cann = argv[i][6] ? argv[i] + 7 : argv[++i];
+      if( !gr_cann_valid(c.cann) ){ free(args); return cli_usage_error(NULL, "--cann: '%s' is not a CANN release (for example 8.0.RC2, 8.1.RC1, 8.0.0)", c.cann); }
     }else if( cmd==NULL && strcmp(argv[i], "--version")==0 ){
       printf("gerules %s\n", PACKAGE_VERSION);
       free(args);

@@ -9,8 +9,10 @@
 ** once; conjuncts that depend on the op type are decided once per distinct
 ** type of the graph (types are interned, so a node finds its candidate list
 ** by indexing with its type id); branches keyed on a node name go into a
-** name index probed once per node. Only the remaining per-node conjuncts run
-** for each node, so adding rules for other op types or node names adds no
+** name index probed once per node. Per-node conjuncts that the graph decides
+** for a whole type (node.static when all its nodes are static, an attribute
+** no node has) are folded there too. Only the remaining per-node conjuncts
+** run for each node, so adding rules for other op types or node names adds no
 ** per-node cost.
 */
 #include "config.h"
@@ -28,6 +30,7 @@ typedef struct cand_entry {       /* one branch that may apply to nodes of a typ
   uint16_t bidx;
   uint8_t check_type;             /* type conjuncts still to evaluate (name-index hits) */
   uint8_t has_value;              /* value cached */
+  uint64_t item_mask;             /* per-node conjuncts still to evaluate (bit i: conj[i]; bit 63: 63 and up) */
   gr_val value;
 } cand_entry;
 
@@ -42,6 +45,7 @@ typedef struct name_hit { uint32_t str; cand_list slots_and_rules; } name_hit;
 
 typedef struct plan {
   size_t nslots;
+  uint8_t *type_shapes;           /* per type: TS_STATIC and/or TS_DYNAMIC, the kinds of nodes it has */
   cand_list *per_type;            /* [type * (nslots + 1) + k]; k == nslots: node rules */
   /* name index: graph string id -> candidates */
   gr_idmap nh_index;                /* hash of a string id -> its entry in nh */
@@ -298,6 +302,68 @@ static int conj_holds(gr_env *env, const gr_branch *br, uint8_t lo, uint8_t hi){
   return 1;
 }
 
+/* Bit of conjunct i in a cand_entry's item_mask. */
+static uint64_t conj_bit(size_t i){ return (uint64_t)1 << (i < 63 ? i : 63); }
+
+/* The per-node conjuncts of br in mask, in order. */
+static int item_conj_hold(gr_env *env, const gr_branch *br, uint64_t mask){
+  size_t i;
+  for(i = 0; i < br->nconj; i++){
+    if( !(mask & conj_bit(i)) ) continue;
+    if( !gr_eval_cond(env, br->conj[i]) ) return 0;
+  }
+  return 1;
+}
+
+enum { TS_STATIC = 1, TS_DYNAMIC = 2 };
+
+/* Whether e is node.attr["KEY"] for a KEY that is no string of the graph at
+** all: no node has that attribute, so it is null for every node. */
+static int absent_attr(const gr_graph *g, const gr_expr *e){
+  uint32_t id;
+  return e->op==GR_E_INDEX && e->a && e->a->op==GR_E_FIELD && e->a->ref==GR_F_ATTR && e->a->a
+      && e->a->a->op==GR_E_NODE && e->b && e->b->op==GR_E_STR && !gr_graph_find_str(g, e->b->s, &id);
+}
+
+/* A per-node conjunct decided for every node of one op type, when the graph
+** allows it: 1 or 0, or -1 when it takes the node itself. Folded: parts that
+** depend on the type only, node.static / node.dynamic when the type's nodes
+** are all of one kind, an attribute no node of the graph has, and not / and /
+** or over those. Measured reason: on the synthetic graphs every node ran
+** `node.dynamic`, `node.static` and two `node.attr[...] != null` tests of
+** ONNX-only rules, which doubled the evaluation's instructions per node
+** (9.4M to 21.7M on 10K ops). env has the type set and no node. */
+static int fold_item(gr_env *env, const plan *p, uint32_t type, const gr_expr *e){
+  const gr_graph *g = env->r->g;
+  int a, b;
+  if( e->dep <= GR_DEP_TYPE ) return gr_eval_cond(env, e);
+  switch( e->op ){
+    case GR_E_NOT:
+      a = fold_item(env, p, type, e->a);
+      return a < 0 ? -1 : !a;
+    case GR_E_AND: case GR_E_OR:
+      a = fold_item(env, p, type, e->a);
+      b = fold_item(env, p, type, e->b);
+      if( e->op==GR_E_AND ) return a==0 || b==0 ? 0 : a==1 && b==1 ? 1 : -1;
+      return a==1 || b==1 ? 1 : a==0 && b==0 ? 0 : -1;
+    case GR_E_FIELD:
+      if( e->a && e->a->op==GR_E_NODE && (e->ref==GR_F_STATIC || e->ref==GR_F_DYNAMIC) ){
+        uint8_t k = p->type_shapes[type];
+        if( k==TS_STATIC ) return e->ref==GR_F_STATIC;
+        if( k==TS_DYNAMIC ) return e->ref==GR_F_DYNAMIC;
+      }
+      return -1;
+    case GR_E_EQ: case GR_E_NE:
+      if( (absent_attr(g, e->a) && e->b->op==GR_E_NULL) || (absent_attr(g, e->b) && e->a->op==GR_E_NULL) )
+        return e->op==GR_E_EQ;
+      return -1;
+    case GR_E_IN: case GR_E_NOTIN:
+      return absent_attr(g, e->a) ? 0 : -1;      /* null is in nothing and not-in nothing */
+    default:
+      return -1;
+  }
+}
+
 static int nh_eq(const void *ctx, uint32_t id){
   const void *const *k = ctx;
   return ((const plan *)k[0])->nh[id].str==*(const uint32_t *)k[1];
@@ -347,7 +413,9 @@ static void add_branch(gr_result *r, plan *p, const gr_branch *br, int32_t sourc
   slot_k = source >= 0 ? (size_t)r->rs->sources[source].slot : p->nslots;
   if( br->name_key || br->name_table ){
     /* indexed by node name: only nodes with that name ever see it */
+    size_t i;
     e.check_type = 1;
+    for(i = 0; i < br->nconj; i++) if( br->conj[i]->dep==GR_DEP_ITEM ) e.item_mask |= conj_bit(i);
     if( br->name_key ){
       uint32_t id;
       if( gr_graph_find_str(g, br->name_key, &id) ) nh_add(p, id, e);
@@ -362,8 +430,18 @@ static void add_branch(gr_result *r, plan *p, const gr_branch *br, int32_t sourc
   }
   for(t = 0; t < nt; t++){
     cand_entry x = e;
+    size_t i;
+    int dead = 0;
     env.type_name = gr_graph_type_name(g, t);
     if( !conj_holds(&env, br, GR_DEP_TYPE, GR_DEP_TYPE) ) continue;
+    for(i = 0; i < br->nconj && !dead; i++){
+      int f;
+      if( br->conj[i]->dep!=GR_DEP_ITEM ) continue;
+      f = fold_item(&env, p, t, br->conj[i]);
+      if( f==0 ) dead = 1;
+      else if( f < 0 ) x.item_mask |= conj_bit(i);
+    }
+    if( dead ) continue;
     if( br->value && br->value_dep <= GR_DEP_TYPE ){
       x.value = gr_eval_expr(&env, br->value);
       x.has_value = 1;
@@ -390,6 +468,12 @@ static void build_plan(gr_result *r, plan *p){
   memset(p, 0, sizeof *p);
   p->nslots = rs->nslots;
   p->per_type = gr_xcalloc(nt * (rs->nslots + 1) + 1, sizeof *p->per_type);
+  p->type_shapes = gr_xcalloc(nt + 1, 1);
+  {
+    const gr_node *nodes = gr_graph_nodes(r->g);
+    uint32_t n, nn = gr_graph_nnodes(r->g);
+    for(n = 0; n < nn; n++) p->type_shapes[nodes[n].type] |= nodes[n].flags & GR_NODE_DYNAMIC ? TS_DYNAMIC : TS_STATIC;
+  }
   for(s = 0; s < rs->nslots; s++){
     const gr_slot *sl = &rs->slots[s];
     for(i = 0; i < sl->ncascade; i++){
@@ -407,6 +491,7 @@ static void free_plan(plan *p, size_t nt){
   size_t i;
   for(i = 0; i < nt * (p->nslots + 1); i++) free(p->per_type[i].v);
   free(p->per_type);
+  free(p->type_shapes);
   for(i = 0; i < p->nnh; i++) free(p->nh[i].slots_and_rules.v);
   free(p->nh);
   gr_idmap_free(&p->nh_index);
@@ -427,7 +512,7 @@ static void node_rule_diag(gr_result *r, gr_env *env, const gr_rule *ru, const g
 static int entry_applies(gr_env *env, const cand_entry *e, gr_val *value){
   const gr_branch *br = e->br;
   if( e->check_type && !conj_holds(env, br, GR_DEP_TYPE, GR_DEP_TYPE) ) return 0;
-  if( br->cond_dep==GR_DEP_ITEM && !conj_holds(env, br, GR_DEP_ITEM, GR_DEP_ITEM) ) return 0;
+  if( e->item_mask && !item_conj_hold(env, br, e->item_mask) ) return 0;
   if( br->value==NULL ){ value->t = GR_T_BOOL; return 1; }
   if( e->has_value ) *value = e->value;
   else *value = gr_eval_expr(env, br->value);
@@ -719,6 +804,7 @@ gr_result *gr_eval(const gr_ruleset *rs, const gr_eval_config *cfg){
   for(i = 0; i < rs->noptions; i++) gr_option_state(r, (int)i);
   run_scoped_rules(r);
   if( r->hooks && r->hooks->begin && r->hooks->begin(r->hooks->ctx, r)!=0 ){ r->fatal = 1; return r; }
+  if( r->g ) gr_partition_run(r);
   if( r->g ) decide_nodes(r, cfg->keep_candidates);
   else if( r->hooks && r->hooks->end && r->hooks->end(r->hooks->ctx, r)!=0 ) r->fatal = 1;
   return r;
@@ -736,6 +822,7 @@ void gr_result_free(gr_result *r){
     gr_big_free(r->dec, nn * (r->rs->nslots ? r->rs->nslots : 1) * sizeof *r->dec);
     gr_big_free(r->cand_first, nn * sizeof *r->cand_first);
   }
+  gr_partition_free(r);
   free(r->cand);
   free(r->ovr);
   if( r->ovr_index ) gr_big_free(r->ovr_index, (size_t)gr_graph_nnodes(r->g) * r->rs->nslots * sizeof *r->ovr_index);

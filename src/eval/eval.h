@@ -76,6 +76,24 @@ typedef struct gr_override {
   const char *reason;             /* optional text from the hook */
 } gr_override;
 
+/* The outcome of one partition (partition.c): per node, why it is on its
+** side (enum gr_pcause; 0 while clustering), the seed that held (1-based,
+** 0 none), the size of its static cluster, and for cause "path" a dynamic
+** node before and after it. */
+typedef struct gr_part_node {
+  uint8_t cause;
+  uint8_t pad;
+  uint16_t seed;
+  uint32_t size;
+  uint32_t from, to;
+} gr_part_node;
+typedef struct gr_part_result {
+  gr_part_node *v;              /* one per node */
+  int has_limit;
+  int64_t limit;
+  uint32_t nseeds;              /* nodes that are seeds */
+} gr_part_result;
+
 struct gr_result;
 /* Site policies plug in here (src/hooks implements them with Lua). Each call
 ** returns 0, or -1 after adding an error diagnostic and setting r->fatal. */
@@ -119,6 +137,7 @@ typedef struct gr_result {
   gr_arena arena;
   int fatal;                    /* evaluation failed (see gr_eval): exit 2 */
   int graph_dynamic;            /* -1 not computed yet, else whether any node is dynamic */
+  gr_part_result *part;         /* one per partition of the rule set; NULL without a graph */
 } gr_result;
 
 /* Evaluates. Never returns NULL. It fails in one way only: r->fatal is set
@@ -183,6 +202,14 @@ void   gr_render(gr_env *env, const gr_template *t, gr_buf *out);
 const gr_optstate *gr_option_state(gr_result *r, int oi);
 int    gr_value_supported(const gr_ruleset *rs, const gr_option *o, const char *value, int product);
 int    gr_mode_supported(const gr_ruleset *rs, const char *mode, int product, const char **reason);
+
+/* ---- partitions (partition.c) ---- */
+/* Clusters the graph for every partition of the rule set (before the nodes'
+** slots are decided, which may read the outcome); frees the outcome. */
+void   gr_partition_run(gr_result *r);
+void   gr_partition_free(gr_result *r);
+/* partition(NAME).FIELD for the current node. */
+gr_val gr_partition_field(gr_env *env, const gr_expr *e);
 
 /* Prints an expression back in rule-language syntax (for explain and docs). */
 void gr_expr_print(gr_buf *b, const gr_expr *e);

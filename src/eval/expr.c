@@ -514,6 +514,7 @@ gr_val gr_eval_expr(gr_env *env, const gr_expr *e){
         }
         default: return v;
       }
+    case GR_E_PARTITION: return gr_partition_field(env, e);
     case GR_E_INI: {
       const gr_optstate *st = &r->opts[e->ref];
       if( st->ini==NULL || !st->effective ) return v;
@@ -622,6 +623,7 @@ void gr_expr_print(gr_buf *b, const gr_expr *e){
     case GR_E_FIELD: print_sub(b, e->a, 5); gr_buf_printf(b, ".%s", e->s); break;
     case GR_E_INDEX: print_sub(b, e->a, 5); gr_buf_addc(b, '['); gr_expr_print(b, e->b); gr_buf_addc(b, ']'); break;
     case GR_E_INI: gr_buf_printf(b, "ini(%s).%s", e->s, e->s2); break;
+    case GR_E_PARTITION: gr_buf_printf(b, "partition(%s).%s", e->s, e->s2); break;
     case GR_E_HAS: gr_buf_printf(b, "chip has %s", e->s); break;
     case GR_E_SUPPORTS:
       gr_buf_printf(b, "chip supports %s", e->s);

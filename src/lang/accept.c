@@ -62,7 +62,7 @@ int gr_option_accepts(const gr_ruleset *rs, const gr_option *o, const char *v, u
       return 1;
     }
     case GR_OT_STRING:
-      if( o->has_pattern && regexec(&o->re, v, 0, NULL, 0)!=0 ) return reject(problem, "expected text matching /%s/", o->pattern);
+      if( o->has_pattern && !gr_regex_whole(&o->re, v) ) return reject(problem, "expected text matching /%s/", o->pattern);
       return 1;
     case GR_OT_FILE: {
       struct stat st;

@@ -41,7 +41,8 @@ enum gr_expr_op {
   GR_E_EQ, GR_E_NE, GR_E_LT, GR_E_LE, GR_E_GT, GR_E_GE,
   GR_E_IN, GR_E_NOTIN,
   GR_E_ANY, GR_E_ALL, /* s = variable, a = list, b = body */
-  GR_E_ENTRYPOINT     /* entry_point: "atc", "ir-build" or "session" */
+  GR_E_ENTRYPOINT,    /* entry_point: "atc", "ir-build" or "session" */
+  GR_E_PARTITION      /* partition(s).s2: the current node's outcome of a partition */
 };
 
 typedef struct gr_expr {
@@ -72,7 +73,8 @@ enum gr_item_kind {
   GR_I_DESCRIPTION, GR_I_VERSION, GR_I_CANN, GR_I_CAPS, GR_I_HWVAL, GR_I_KEY, GR_I_ALIAS,
   GR_I_TYPE, GR_I_VALUES, GR_I_VALUES_MODE, GR_I_RANGE, GR_I_PATTERN, GR_I_SEPARATOR,
   GR_I_DEFAULT, GR_I_SUPPORT, GR_I_VALUE_BLOCK, GR_I_DEPRECATED, GR_I_FORMAT, GR_I_SECTION,
-  GR_I_INITIAL, GR_I_ENTRIES, GR_I_ENTRIES_MODE, GR_I_HOOK, GR_I_EXTENDS
+  GR_I_INITIAL, GR_I_ENTRIES, GR_I_ENTRIES_MODE, GR_I_HOOK, GR_I_EXTENDS,
+  GR_I_PARTITION, GR_I_SEED, GR_I_NEUTRAL, GR_I_LIMIT
 };
 
 /* how a layer's statement changes an earlier layer's declaration (gr_item.mod) */

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "lang/check.h"
+#include "lang/regex.h"
 
 /* ------------------------------------------------------------------ */
 /* messages and small helpers */
@@ -57,6 +58,25 @@ const char *ck_a_type(int t){
   static const char *names[] = { "a value of any type", "null", "a bool", "an int", "a string", "a list", "a node",
     "an input", "node.input", "node.attr", "the chip", "an option", "an entry", "a relation option", "a table", "the graph" };
   return t >= 0 && t < (int)(sizeof names / sizeof *names) ? names[t] : "?";
+}
+
+/* Compiles the /pattern/ body pat written at loc (the opening '/'). On a
+** refused pattern, reports it at the construct refused and returns 0. The
+** body lost one byte for each \/ the lexer unescaped (regex_body in
+** grammar/rules.y), and a '/' can only come from one, so each '/' before
+** the offset moves the column one further. What regcomp itself refuses is
+** reported at the pattern. */
+static int ck_regex(ck *c, regex_t *re, const char *pat, gr_loc loc){
+  char m[256];
+  size_t off, k;
+  if( gr_regex_compile(re, pat, &off, m, sizeof m)==0 ) return 1;
+  if( off!=SIZE_MAX ){
+    uint32_t col = loc.col + 1;
+    for(k = 0; k < off && pat[k]; k++) col += pat[k]=='/' ? 2 : 1;
+    loc.col = col;
+  }
+  ck_err(c, loc, "invalid pattern /%s/: %s", pat, m);
+  return 0;
 }
 
 /* map values are index + 1, so that NULL means absent */
@@ -164,7 +184,7 @@ static void bad_item(ck *c, gr_item *it, const char *block){
     "exclusive", "requires", "conflicts", "description", "version", "cann", "caps", "hardware value",
     "key", "alias", "type", "values", "values mode", "range", "pattern", "separator", "default",
     "support statement", "value block", "deprecated", "format", "section", "initial", "entries",
-    "entries mode", "hook", "extends" };
+    "entries mode", "hook", "extends", "partition", "seed", "neutral", "limit" };
   const char *n = it->kind > 0 && it->kind < (int)(sizeof names / sizeof *names) ? names[it->kind] : "item";
   if( it->kind==GR_I_HWVAL ) ck_err(c, it->name_loc, "'%s %lld' is not allowed in %s (a hardware value belongs in a soc block)",
                                  it->name, (long long)it->lo, block);
@@ -270,15 +290,7 @@ static void do_product(ck *c, gr_item *st, int pi){
         s->caps = gr_arena_calloc(&rs->arena, rs->ncaps + 1);
         memcpy(s->caps, p->caps, rs->ncaps);
         if( s->is_pattern ){
-          char *anchored = gr_xasprintf("^(%s)$", s->name);
-          int rc = regcomp(&s->re, anchored, REG_EXTENDED | REG_NOSUB);
-          free(anchored);
-          if( rc!=0 ){
-            char m[256];
-            regerror(rc, &s->re, m, sizeof m);
-            ck_err(c, it->str_loc, "invalid pattern /%s/: %s", s->name, m);
-            s->is_pattern = 2;   /* nothing to regfree */
-          }
+          if( !ck_regex(c, &s->re, s->name, it->str_loc) ) s->is_pattern = 2;   /* nothing to regfree */
         }else{
           if( s->name[0]==0 ) ck_err(c, it->str_loc, "a soc name cannot be empty");
           else{
@@ -333,7 +345,7 @@ static void check_soc_overlaps(ck *c){
     for(j = 0; j < rs->nsocs; j++){
       const gr_soc *p = &rs->socs[j];
       if( p->is_pattern!=1 || p->product==rs->socs[i].product ) continue;
-      if( regexec(&p->re, rs->socs[i].name, 0, NULL, 0)==0 ){
+      if( gr_regex_whole(&p->re, rs->socs[i].name) ){
         char w[256];
         ck_where(w, sizeof w, p->loc);
         ck_err(c, rs->socs[i].loc, "soc '%s' of product '%s' also matches the pattern /%s/ of product '%s' (%s)",
@@ -543,19 +555,9 @@ static void do_option_body(ck *c, gr_item *st, gr_option *o){
         o->has_range = 1; o->lo = it->lo; o->hi = it->hi;
         break;
       case GR_I_PATTERN: {
-        char *anchored;
-        int rc;
         if( o->type!=GR_OT_STRING ) ck_err(c, it->loc, "only string options have a pattern");
         if( o->has_pattern ){ ck_err(c, it->loc, "option %s has two patterns", o->name); break; }
-        anchored = gr_xasprintf("^(%s)$", it->str);
-        rc = regcomp(&o->re, anchored, REG_EXTENDED | REG_NOSUB);
-        free(anchored);
-        if( rc!=0 ){
-          char m[256];
-          regerror(rc, &o->re, m, sizeof m);
-          ck_err(c, it->str_loc, "invalid pattern /%s/: %s", it->str, m);
-          regfree(&o->re);
-        }else{
+        if( ck_regex(c, &o->re, it->str, it->str_loc) ){
           o->has_pattern = 1;
           o->pattern = ck_keep(rs, it->str);
         }
@@ -789,6 +791,65 @@ static void check_branch(ck *c, gr_branch *b, const gr_slot *slot, const char *r
   }
   b->nvars = c->maxslots;
   c->in_source = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* partitions */
+
+/* One `partition` block: seeds and neutral conditions are node conditions
+** (checked like source branches, without slot values and without any
+** partition outcome, which they decide); limits are ints that depend on the
+** chip and the options only, since one limit holds for the whole graph. */
+static void do_partition(ck *c, gr_item *st, gr_partition *p){
+  gr_ruleset *rs = c->rs;
+  gr_item *it;
+  size_t ns = 0, nn = 0, nl = 0, k;
+  p->name = ck_keep(rs, st->name);
+  p->loc = st->name_loc;
+  for(it = st->items; it; it = it->next){
+    if( it->kind==GR_I_SEED ) ns++;
+    else if( it->kind==GR_I_NEUTRAL ) nn++;
+    else if( it->kind==GR_I_LIMIT ) nl++;
+  }
+  p->seeds = gr_arena_calloc(&rs->arena, (ns + 1) * sizeof *p->seeds);
+  p->neutral = gr_arena_calloc(&rs->arena, (nn + 1) * sizeof *p->neutral);
+  p->limits = gr_arena_calloc(&rs->arena, (nl + 1) * sizeof *p->limits);
+  c->in_partition = 1;
+  for(it = st->items; it; it = it->next){
+    gr_branch *br = NULL;
+    switch( it->kind ){
+      case GR_I_DESCRIPTION: once_str(c, &p->description, it, "the partition description"); break;
+      case GR_I_SEED:
+        for(k = 0; k < p->nseeds; k++){
+          if( strcmp(p->seeds[k].name, it->name)==0 ){
+            char where[256];
+            ck_where(where, sizeof where, p->seeds[k].br.loc);
+            ck_err(c, it->name_loc, "partition %s has two seeds named '%s' (first at %s)", p->name, it->name, where);
+          }
+        }
+        p->seeds[p->nseeds].name = ck_keep(rs, it->name);
+        br = &p->seeds[p->nseeds++].br;
+        break;
+      case GR_I_NEUTRAL: br = &p->neutral[p->nneutral++]; break;
+      case GR_I_LIMIT: {
+        gr_default *d = &p->limits[p->nlimits++];
+        c->scope = -1; c->nvars = 0; c->maxslots = 0; c->allow_other = 0; c->allow_count = 0;
+        d->value = it->e2; d->cond = it->e; d->loc = it->loc;
+        ck_want(c, d->value, GR_T_INT, "a partition limit");
+        if( d->cond ) ck_want(c, d->cond, GR_T_BOOL, "the condition of a partition limit");
+        if( c->maxslots ) ck_err(c, it->loc, "a partition limit cannot use quantifiers");
+        break;
+      }
+      default: bad_item(c, it, "a partition block");
+    }
+    if( br ){
+      br->cond = it->e; br->loc = it->loc; br->source = -1;
+      check_branch(c, br, NULL, NULL);
+      prepare_branch(c, br, it->kind==GR_I_SEED ? "seed" : "neutral condition", it->kind==GR_I_SEED ? it->name : p->name);
+    }
+  }
+  c->in_partition = 0;
+  if( p->nseeds==0 ) ck_err(c, st->name_loc, "partition %s has no seed: nothing could ever be on its dynamic side", p->name);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1041,7 +1102,7 @@ static void check_default_cycles(ck *c){
 static void check_all(ck *c){
   gr_ruleset *rs = c->rs;
   gr_item *st;
-  size_t nprod = 0, nsoc = 0, nopt = 0, nmode = 0, ntab = 0, nslot = 0, nsrc = 0, nrule = 0, nrel = 0, ncap = 0, nhw = 0;
+  size_t nprod = 0, nsoc = 0, nopt = 0, nmode = 0, ntab = 0, nslot = 0, nsrc = 0, nrule = 0, nrel = 0, ncap = 0, nhw = 0, npart = 0;
   gr_loc *cap_locs, *hw_locs, *prod_locs, *opt_locs, *mode_locs, *tab_locs, *slot_locs, *src_locs;
   size_t i;
 
@@ -1062,6 +1123,7 @@ static void check_all(ck *c){
       case GR_I_SOURCE: nsrc++; break;
       case GR_I_RULE: if( st->flag2==GR_ACT_SET ) nsrc++; else nrule++; break;
       case GR_I_EXCLUSIVE: case GR_I_REQUIRES: case GR_I_CONFLICTS: nrel++; break;
+      case GR_I_PARTITION: npart++; break;
       default: break;
     }
   }
@@ -1078,6 +1140,7 @@ static void check_all(ck *c){
   rs->sources = gr_arena_calloc(&rs->arena, (nsrc + 1) * sizeof *rs->sources);
   rs->rules = gr_arena_calloc(&rs->arena, (nrule + 1) * sizeof *rs->rules);
   rs->relations = gr_arena_calloc(&rs->arena, (nrel + 1) * sizeof *rs->relations);
+  rs->partitions = gr_arena_calloc(&rs->arena, (npart + 1) * sizeof *rs->partitions);
   cap_locs = gr_xcalloc(ncap + 1, sizeof(gr_loc));
   hw_locs = gr_xcalloc(nhw + 1, sizeof(gr_loc));
   prod_locs = gr_xcalloc(nprod + 1, sizeof(gr_loc));
@@ -1179,6 +1242,19 @@ static void check_all(ck *c){
     }
   }
   check_default_cycles(c);
+  /* partitions, before the sources and rules that read their outcome */
+  {
+    gr_loc *part_locs = gr_xcalloc(npart + 1, sizeof(gr_loc));
+    for(st = rs->ast; st; st = st->next){
+      if( st->kind!=GR_I_PARTITION ) continue;
+      part_locs[rs->npartitions] = st->name_loc;
+      if( !declare(c, &rs->partition_map, "partition", ck_keep(rs, st->name), st->name_loc, part_locs, (int)rs->npartitions) ) continue;
+      rs->partitions[rs->npartitions].index = (int)rs->npartitions;
+      do_partition(c, st, &rs->partitions[rs->npartitions]);
+      rs->npartitions++;
+    }
+    free(part_locs);
+  }
   /* sources and rules share one namespace */
   for(st = rs->ast; st; st = st->next){
     if( st->kind==GR_I_SOURCE || (st->kind==GR_I_RULE && st->flag2==GR_ACT_SET) ){

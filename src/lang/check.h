@@ -35,6 +35,7 @@ typedef struct ck {
   int allow_other;        /* relation templates */
   int allow_count;        /* `once` templates */
   int in_source;          /* checking a source branch: slot values are not available */
+  int in_partition;       /* checking a partition's conditions: no partition outcome yet */
   struct { const char *name; uint8_t type, dep; int slot; } vars[GR_MAXVARS];
   int nvars, maxslots;
 } ck;

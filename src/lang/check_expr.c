@@ -63,6 +63,20 @@ static void check_runmode_literal(ck *c, const gr_expr *a, const gr_expr *b){
   }
 }
 
+/* `partition(P).cause == "lit"` and `.seed == "lit"`: a word it can have. */
+static void check_partition_literal(ck *c, const gr_expr *a, const gr_expr *b){
+  const gr_partition *p = a->ptr;
+  size_t k;
+  if( a->op!=GR_E_PARTITION || b->op!=GR_E_STR || p==NULL ) return;
+  if( a->ref==GR_PF_CAUSE ){
+    for(k = 1; gr_pcause_name((int)k); k++) if( strcmp(gr_pcause_name((int)k), b->s)==0 ) return;
+    ck_err(c, b->loc, "partition(%s).cause is %s, never '%s'", p->name, GR_PCAUSES, b->s);
+  }else if( a->ref==GR_PF_SEED ){
+    for(k = 0; k < p->nseeds; k++) if( strcmp(p->seeds[k].name, b->s)==0 ) return;
+    ck_err(c, b->loc, "partition %s has no seed '%s'", p->name, b->s);
+  }
+}
+
 static uint8_t field_type(ck *c, gr_expr *e, uint8_t base){
   const char *f = e->s;
   gr_ruleset *rs = c->rs;
@@ -269,6 +283,7 @@ static uint8_t check_expr_inner(ck *c, gr_expr *e){
       }
       check_option_literal(c, e->a, e->b); check_option_literal(c, e->b, e->a);
       check_runmode_literal(c, e->a, e->b); check_runmode_literal(c, e->b, e->a);
+      check_partition_literal(c, e->a, e->b); check_partition_literal(c, e->b, e->a);
       return GR_T_BOOL;
     case GR_E_LT: case GR_E_LE: case GR_E_GT: case GR_E_GE:
       ck_want(c, e->a, GR_T_INT, "an operand of an ordering comparison");
@@ -385,6 +400,34 @@ static uint8_t check_expr_inner(ck *c, gr_expr *e){
           ck_err(c, e->loc, "%s cannot be indexed with [ ]", ck_a_type(bt));
           return GR_T_ANY;
       }
+    }
+    case GR_E_PARTITION: {
+      static const struct { const char *name; uint8_t code, type; } pf[] = {
+        { "dynamic", GR_PF_DYNAMIC, GR_T_BOOL }, { "static", GR_PF_STATIC, GR_T_BOOL },
+        { "cause", GR_PF_CAUSE, GR_T_STR }, { "seed", GR_PF_SEED, GR_T_STR },
+        { "size", GR_PF_SIZE, GR_T_INT }, { "limit", GR_PF_LIMIT, GR_T_INT },
+        { "from", GR_PF_FROM, GR_T_NODE }, { "to", GR_PF_TO, GR_T_NODE } };
+      int pi = gr_ruleset_find(&rs->partition_map, e->s);
+      size_t k;
+      e->dep = GR_DEP_ITEM;
+      if( c->scope!=GR_SCOPE_NODE ){
+        ck_err(c, e->loc, "'partition(%s)' is a node's outcome: only available in sources and in rules 'for each node'", e->s);
+        return GR_T_ANY;
+      }
+      if( c->in_partition ){
+        ck_err(c, e->loc, "a partition's seeds, neutral conditions and limits cannot read a partition's outcome");
+        return GR_T_ANY;
+      }
+      if( pi < 0 ){
+        ck_err(c, e->sloc, "unknown partition '%s'", e->s);
+        return GR_T_ANY;
+      }
+      e->ptr = &rs->partitions[pi]; e->ref2 = pi;
+      for(k = 0; k < sizeof pf / sizeof *pf; k++){
+        if( strcmp(pf[k].name, e->s2)==0 ){ e->ref = pf[k].code; return pf[k].type; }
+      }
+      ck_err(c, e->s2loc, "a partition has no field '%s' (dynamic, static, cause, seed, size, limit, from, to)", e->s2);
+      return GR_T_ANY;
     }
     case GR_E_INI: {
       gr_option *o = ck_option_ref(c, e->s, e->sloc);

@@ -37,6 +37,7 @@ static const char *kind_word(int k){
     case GR_I_SOURCE: return "source";
     case GR_I_CASCADE: return "cascade";
     case GR_I_RULE: return "rule";
+    case GR_I_PARTITION: return "partition";
     default: return NULL;
   }
 }

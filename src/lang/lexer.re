@@ -83,9 +83,11 @@ loop:
     "ini"         { TOK(GR_TK_INI); }
     "initial"     { TOK(GR_TK_INITIAL); }
     "key"         { TOK(GR_TK_KEY); }
+    "limit"       { TOK(GR_TK_LIMIT); }
     "matches"     { TOK(GR_TK_MATCHES); }
     "mode"        { TOK(GR_TK_MODE); }
     "needs"       { TOK(GR_TK_NEEDS); }
+    "neutral"     { TOK(GR_TK_NEUTRAL); }
     "node"        { TOK(GR_TK_NODE); }
     "not"         { TOK(GR_TK_NOT); }
     "note"        { TOK(GR_TK_NOTE); }
@@ -96,6 +98,7 @@ loop:
     "or"          { TOK(GR_TK_OR); }
     "over"        { TOK(GR_TK_OVER); }
     "override"    { TOK(GR_TK_OVERRIDE); }
+    "partition"   { TOK(GR_TK_PARTITION); }
     "pattern"     { TOK(GR_TK_PATTERN); }
     "product"     { TOK(GR_TK_PRODUCT); }
     "range"       { TOK(GR_TK_RANGE); }
@@ -106,6 +109,7 @@ loop:
     "entry_point" { TOK(GR_TK_ENTRY_POINT); }
     "ge_code"     { TOK(GR_TK_GE_CODE); }
     "section"     { TOK(GR_TK_SECTION); }
+    "seed"        { TOK(GR_TK_SEED); }
     "separator"   { TOK(GR_TK_SEPARATOR); }
     "set"         { TOK(GR_TK_SET); }
     "slot"        { TOK(GR_TK_SLOT); }

@@ -35,6 +35,11 @@ int gr_entry_point_valid(const char *s){
   return s && (strcmp(s, "atc")==0 || strcmp(s, "ir-build")==0 || strcmp(s, "session")==0);
 }
 
+const char *gr_pcause_name(int cause){
+  static const char *const names[] = { NULL, "neutral", "seed", "path", "small", "all", "cluster", "static_graph" };
+  return cause > 0 && cause < (int)(sizeof names / sizeof *names) ? names[cause] : NULL;
+}
+
 const char *gr_type_name(int t){
   static const char *names[] = { "any", "null", "bool", "int", "string", "list", "node",
     "input", "inputs", "attributes", "chip", "option", "entry", "relation option", "table", "graph" };
@@ -84,7 +89,7 @@ int gr_ruleset_find_soc(const gr_ruleset *rs, const char *soc){
   size_t k;
   if( i >= 0 ) return i;
   for(k = 0; k < rs->nsocs; k++){
-    if( rs->socs[k].is_pattern==1 && regexec(&rs->socs[k].re, soc, 0, NULL, 0)==0 ) return (int)k;
+    if( rs->socs[k].is_pattern==1 && gr_regex_whole(&rs->socs[k].re, soc) ) return (int)k;
   }
   return -1;
 }
@@ -373,6 +378,7 @@ void gr_ruleset_free(gr_ruleset *rs){
   gr_map_free(&rs->cap_map); gr_map_free(&rs->hw_map); gr_map_free(&rs->product_map); gr_map_free(&rs->soc_map);
   gr_map_free(&rs->option_map); gr_map_free(&rs->spelling_map); gr_map_free(&rs->mode_map);
   gr_map_free(&rs->table_map); gr_map_free(&rs->slot_map); gr_map_free(&rs->source_map); gr_map_free(&rs->rule_map);
+  gr_map_free(&rs->partition_map);
   gr_item_free(rs->ast);
   gr_arena_free(&rs->arena);
   free(rs);

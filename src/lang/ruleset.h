@@ -20,7 +20,7 @@
 #ifndef GR_RULESET_H
 #define GR_RULESET_H
 
-#include <regex.h>
+#include "lang/regex.h"
 #include <stddef.h>
 #include <stdint.h>
 #include "base/util.h"
@@ -206,6 +206,29 @@ typedef struct gr_relation {
   gr_loc loc;
 } gr_relation;
 
+/* A graph clustering (`partition NAME { ... }`, evaluated by
+** src/eval/partition.c): which nodes are seeds of the "dynamic" side (each
+** seed names why), which are neutral (in no cluster, counted nowhere), and
+** the smallest static cluster kept static (the first `limit` whose
+** condition holds; none = no limit; negative = every node dynamic). */
+typedef struct gr_pseed { const char *name; gr_branch br; } gr_pseed;
+typedef struct gr_partition {
+  int index;
+  const char *name, *description;
+  gr_pseed *seeds; size_t nseeds;
+  gr_branch *neutral; size_t nneutral;
+  gr_default *limits; size_t nlimits;
+  gr_loc loc;
+} gr_partition;
+
+/* The outcome of a partition for one node, as partition(NAME).cause reads
+** it (the checker accepts only these words in comparisons with it). */
+#define GR_PCAUSES "\"neutral\", \"seed\", \"path\", \"small\", \"all\", \"cluster\" or \"static_graph\""
+enum gr_pcause { GR_PC_NEUTRAL = 1, GR_PC_SEED, GR_PC_PATH, GR_PC_SMALL, GR_PC_ALL, GR_PC_CLUSTER, GR_PC_STATIC_GRAPH };
+/* The fields of partition(NAME).FIELD (gr_expr.ref of a GR_E_PARTITION). */
+enum gr_pfield { GR_PF_DYNAMIC = 1, GR_PF_STATIC, GR_PF_CAUSE, GR_PF_SEED, GR_PF_SIZE, GR_PF_LIMIT, GR_PF_FROM, GR_PF_TO };
+const char *gr_pcause_name(int cause);     /* "seed"...; NULL for 0 */
+
 /* An expression tree the rule set owns outside rs->ast (a template
 ** placeholder); the list nodes live in the arena. */
 typedef struct gr_owned_expr { gr_expr *e; struct gr_owned_expr *next; } gr_owned_expr;
@@ -241,9 +264,10 @@ typedef struct gr_ruleset {
   gr_source *sources; size_t nsources;
   gr_rule *rules; size_t nrules;
   gr_relation *relations; size_t nrelations;
+  gr_partition *partitions; size_t npartitions;
 
   gr_map cap_map, hw_map, product_map, soc_map, option_map, spelling_map,
-         mode_map, table_map, slot_map, source_map, rule_map;   /* name -> index + 1 */
+         mode_map, table_map, slot_map, source_map, rule_map, partition_map;   /* name -> index + 1 */
 
   gr_item *ast;             /* every statement of every file */
   struct gr_owned_expr *owned_exprs;   /* parsed template placeholders */

@@ -90,6 +90,13 @@ int gr_build_model_name(gr_build *b, const char *s, size_t n){
   return intern(b, &b->g->strs, s, n, &b->g->model_name);
 }
 
+int gr_build_model_attr(gr_build *b, const char *key, size_t kn, const char *s, size_t n){
+  uint32_t k, v;
+  if( !intern(b, &b->g->strs, key, kn, &k) || !intern(b, &b->g->strs, s, n, &v) ) return 0;
+  gr_graph_add_model_attr(b->g, k, v);
+  return 1;
+}
+
 /* Data inputs before control inputs, input descs before output descs. */
 static void end_op(gr_build *b){
   gr_graph *g = b->g;

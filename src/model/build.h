@@ -31,6 +31,9 @@ int  gr_build_fail(gr_build *b, uint32_t line, uint32_t col, const char *fmt, ..
 int  gr_build_failed(const gr_build *b);
 
 int  gr_build_model_name(gr_build *b, const char *s, size_t n);
+/* A string attribute of the model (ModelDef.attr); beyond the limit they
+** are dropped (they only inform, e.g. of the compiler's release). */
+int  gr_build_model_attr(gr_build *b, const char *key, size_t kn, const char *s, size_t n);
 /* Starts a graph: the ops added next belong to it. */
 int  gr_build_graph(gr_build *b, const char *name, size_t n);
 /* Starts an op of the current graph (line/col 0 for binary input). */

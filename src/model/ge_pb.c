@@ -227,6 +227,11 @@ int gr_ge_pb_add(gr_build *b, const unsigned char *p, size_t n, uint64_t base, i
   r.b = b;
   cmap_init(&r.cm, m);
   if( m->name && (!first_only_name || gr_build_ngraphs(b)==0) ) ok = gr_build_model_name(b, m->name, strlen(m->name));
+  for(i = 0; ok && i < m->n_attr; i++){          /* the model's own string attributes */
+    const Ge__Proto__AttrDef *v = m->attr[i]->value;
+    if( m->attr[i]->key && v && v->value_case==GE__PROTO__ATTR_DEF__VALUE_S && v->s.len && !memchr(v->s.data, 0, v->s.len) )
+      ok = gr_build_model_attr(b, m->attr[i]->key, strlen(m->attr[i]->key), (const char*)v->s.data, v->s.len);
+  }
   for(i = 0; ok && i < m->n_graph; i++){
     const Ge__Proto__GraphDef *gd = m->graph[i];
     const char *gname = gd->name ? gd->name : "";

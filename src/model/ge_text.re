@@ -492,8 +492,9 @@ static int emit_attr(tx *x, const char *key, size_t kn, tattr *a){
   return gr_build_list(b, key, kn, GR_ATTR_LIST_I) && (gr_build_list_end(b), 1);
 }
 
-/* attr { key: "k" value { ... } } */
-static int parse_attr(tx *x, tattr *a, char close){
+/* attr { key: "k" value { ... } }: of the current op, or (model 1) of the
+** model itself, which keeps string attributes only */
+static int parse_attr(tx *x, tattr *a, char close, int model){
   gr_buf *key = &x->tmp;
   int have_key = 0;
   a->kind = GR_ATTR_OTHER;
@@ -519,6 +520,7 @@ static int parse_attr(tx *x, tattr *a, char close){
     }
   }
   (void)have_key;
+  if( model ) return a->kind!=GR_ATTR_S || !key->n || !a->s.n || gr_build_model_attr(x->b, key->p, key->n, a->s.p, a->s.n);
   return emit_attr(x, key->n ? key->p : "", key->n, a);
 }
 
@@ -607,7 +609,7 @@ static int parse_op(tx *x, tstate *st, char close){
       if( !repeated(x, el_input, NULL) ) return 0;
     }else if( KEY("attr") ){
       if( (k = field_start(x, &c2))!=2 ) return k ? fail(x, "attr is a message") : 0;
-      if( !parse_attr(x, &st->a, c2) ) return 0;
+      if( !parse_attr(x, &st->a, c2, 0) ) return 0;
     }else if( KEY("input_desc") || KEY("output_desc") ){
       int out = x->ts[0]=='o';
       if( (k = field_start(x, &c2))!=2 ) return k ? fail(x, "%s is a message", out ? "output_desc" : "input_desc") : 0;
@@ -660,6 +662,9 @@ static int parse_model(tx *x, tstate *st){
     }else if( KEY("graph") ){
       if( (k = field_start(x, &c2))!=2 ) return k ? fail(x, "graph is a message") : 0;
       if( !parse_graph(x, st, c2) ) return 0;
+    }else if( KEY("attr") ){
+      if( (k = field_start(x, &c2))!=2 ) return k ? fail(x, "attr is a message") : 0;
+      if( !parse_attr(x, &st->a, c2, 1) ) return 0;
     }else{
       if( (k = field_start(x, &c2))==0 ) return 0;
       if( k==1 ? !skip_scalar(x) : !skip_message(x, c2) ) return 0;

@@ -124,6 +124,21 @@ const char *gr_graph_graph_name(const gr_graph *g, uint32_t i){
 }
 const char *gr_graph_model_name(const gr_graph *g){ return gr_strpool_get(&g->strs, g->model_name); }
 int gr_graph_format(const gr_graph *g){ return g->format; }
+
+const char *gr_graph_model_attr(const gr_graph *g, const char *key){
+  size_t i = g->nmattrs;
+  while( i-- ) if( strcmp(gr_strpool_get(&g->strs, g->mattrs[2*i]), key)==0 ) return gr_strpool_get(&g->strs, g->mattrs[2*i + 1]);
+  return NULL;
+}
+
+int gr_graph_add_model_attr(gr_graph *g, uint32_t key, uint32_t value){
+  if( g->nmattrs >= GR_MAX_MODEL_ATTRS ) return 0;
+  g->mattrs = gr_xrealloc(g->mattrs, (g->nmattrs + 1) * 2 * sizeof *g->mattrs);
+  g->mattrs[2*g->nmattrs] = key;
+  g->mattrs[2*g->nmattrs + 1] = value;
+  g->nmattrs++;
+  return 1;
+}
 int64_t gr_graph_onnx_opset(const gr_graph *g){ return g->onnx_opset; }
 
 /* ---- strings, types, lookup ---- */
@@ -231,5 +246,6 @@ void gr_graph_free(gr_graph *g){
   gr_idmap_free(&g->shape_index);
   gr_big_free(g->graphs, g->cap_graphs * sizeof *g->graphs);
   gr_big_free(g->name_node, g->n_name_node * sizeof *g->name_node);
+  free(g->mattrs);
   free(g);
 }

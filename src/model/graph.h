@@ -88,6 +88,9 @@ const gr_node *gr_graph_nodes(const gr_graph *g);              /* array of nnode
 uint32_t       gr_graph_ngraphs(const gr_graph *g);
 const char    *gr_graph_graph_name(const gr_graph *g, uint32_t i);  /* "" when unnamed */
 const char    *gr_graph_model_name(const gr_graph *g);          /* ModelDef.name or "" */
+/* A string attribute of the model itself (ModelDef.attr, e.g. the release of
+** the compiler that wrote it), the last one of that key; NULL when absent. */
+const char    *gr_graph_model_attr(const gr_graph *g, const char *key);
 /* The format the graph was read from (model.h, gr_model_format_name: "json",
 ** "om", "onnx", ...) and, for ONNX, the model's ai.onnx opset (0 otherwise). */
 int            gr_graph_format(const gr_graph *g);
@@ -157,6 +160,7 @@ struct gr_graph {
   gr_idmap   shape_index;                       /* hash of a dim vector -> shape id */
   gr_graph_info *graphs; size_t ngraphs, cap_graphs;
   uint32_t   model_name;           /* string id */
+  uint32_t  *mattrs; size_t nmattrs;            /* model string attributes: key, value id pairs */
   int        format;               /* enum gr_model_format (model.h); 0 = not set */
   int64_t    onnx_opset;
   uint32_t  *name_node; size_t n_name_node;     /* string id -> first node of that name, GR_NONE */
@@ -164,6 +168,9 @@ struct gr_graph {
 
 gr_graph *gr_graph_new(void);      /* empty graph: pools initialised, shape 0 = [] */
 uint32_t  gr_graph_intern_shape(gr_graph *g, const int64_t *dims, uint32_t ndim);
+/* Records a model string attribute (ids in strs); 0 past GR_MAX_MODEL_ATTRS. */
+#define GR_MAX_MODEL_ATTRS 4096
+int       gr_graph_add_model_attr(gr_graph *g, uint32_t key, uint32_t value);
 
 /* After loading: every edge's src, a string id of the source op's name, is
 ** replaced by that op's node index within the same graph, and name_node is

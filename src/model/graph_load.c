@@ -45,6 +45,7 @@ typedef struct want { const char *field; unsigned char elem; const char *expect;
 static const want
   W_MODEL_NAME   = { "name", 0, "a string" },
   W_MODEL_GRAPH  = { "graph", 0, "an array" },
+  W_MODEL_ATTR   = { "attr", 0, "an array" },
   W_GRAPH_ELEM   = { "graph", 1, "an object" },
   W_GRAPH_NAME   = { "name", 0, "a string" },
   W_GRAPH_OP     = { "op", 0, "an array" },
@@ -788,6 +789,42 @@ static void note_foreign(loader *l, uint64_t off, const char *what){
   gr_js_pos(&l->js, off, &l->foreign_line, &l->foreign_col);
 }
 
+/* The model's own attributes, [{"key": K, "value": {"s": S}}, ...]: the
+** string ones are kept (gr_graph_model_attr), any other value is skipped. */
+static int parse_model_attrs(loader *l){
+  gr_graph *g = l->g;
+  int k = next(l), r;
+  if( k==GR_JS_NULL ) return 1;
+  if( k!=GR_JS_ARRAY ) return bad_type(l, &W_MODEL_ATTR);
+  while( (k = next(l))==GR_JS_OBJECT ){
+    uint32_t key = 0, val = 0;
+    int has = 0;
+    while( (r = member(l)) > 0 ){
+      if( KEY("key") ){
+        k = next(l);
+        if( k==GR_JS_STRING ){ if( !intern(l, &g->strs, l->t.s, l->t.n, &key) ) return 0; has |= 1; }
+        else if( k!=GR_JS_NULL ) return bad_type(l, &W_ATTR_KEY);
+      }else if( KEY("value") ){
+        k = next(l);
+        if( k==GR_JS_OBJECT ){
+          while( (r = member(l)) > 0 ){
+            if( KEY("s") ){
+              k = next(l);
+              if( k==GR_JS_STRING ){ if( !intern(l, &g->strs, l->t.s, l->t.n, &val) ) return 0; has |= 2; }
+              else if( k!=GR_JS_NULL ) return bad_type(l, &W_AV_S);
+            }else if( !skip_value(l) ) return 0;
+          }
+          if( r < 0 ) return 0;
+        }else if( k!=GR_JS_NULL ) return bad_type(l, &W_ATTR_VALUE);
+      }else if( !skip_value(l) ) return 0;
+    }
+    if( r < 0 ) return 0;
+    if( has==3 ) gr_graph_add_model_attr(g, key, val);
+  }
+  if( k!=GR_JS_ARRAY_END ) return bad_type(l, &W_ATTR_ELEM);
+  return 1;
+}
+
 static int parse_model(loader *l){
   gr_graph *g = l->g;
   int r, k;
@@ -818,6 +855,8 @@ static int parse_model(loader *l){
       if( k==GR_JS_STRING ){
         if( !intern(l, &g->strs, l->t.s, l->t.n, &g->model_name) ) return 0;
       }else if( k!=GR_JS_NULL ) return bad_type(l, &W_MODEL_NAME);
+    }else if( KEY("attr") ){
+      if( !parse_model_attrs(l) ) return 0;
     }else if( KEY("graph") ){
       k = next(l);
       l->seen_graph = 1;

@@ -12,7 +12,8 @@
 **
 ** Ownership: the caller owns the gr_js struct, the file descriptor (never
 ** closed here) and the memory buffer (never modified; it must outlive the
-** scanner); the scanner owns its read and string buffers, freed by
+** scanner); the scanner owns its read and string buffers and its mapping of
+** a regular file, freed by
 ** gr_js_free(). A token's text (t->s, t->n) points into the caller's buffer or
 ** into the scanner's buffers and is valid only until the next call on that
 ** scanner. Nothing here prints or exits.
@@ -67,6 +68,9 @@ typedef struct gr_js {
   int fd;                       /* -1 for memory input */
   const char *mem; size_t mem_len, mem_off;   /* memory input read in slices (test chunk size) */
   char *buf; size_t cap;        /* owned window for chunked input */
+  const char *map; size_t map_len;  /* a regular file mapped read-only (NULL: none) */
+  size_t map_drop;              /* bytes at the start of map whose pages were given back */
+  uint64_t map_off;             /* file offset of map[0] */
   size_t chunk;                 /* read size */
   size_t max_token;             /* longest string or number token, in input bytes */
   char *sbuf; size_t scap;      /* decoded strings */
@@ -86,7 +90,14 @@ typedef struct gr_js {
 /* Setting up. max_depth is clamped to 1..GR_JS_DEPTH_CAP (nesting of arrays
 ** and objects, the outermost counting 1); max_token bounds one string or
 ** number in input bytes (0 = 64 MiB). From an fd, reads of `chunk` bytes
-** (0 = 256 KiB); the fd is read until end of file. */
+** (0 = 256 KiB); the fd is read until end of file. A regular file is mapped
+** instead (from the fd's offset) and scanned in windows of `chunk` bytes
+** without a copy: its pages are given back behind the scan, so the mapping
+** never holds more than a few MiB of the file resident, and the fd's offset
+** follows the scan (a progress meter polls it). The file's size is checked
+** before each window: a file that shrinks while being scanned is a read
+** error (it would otherwise fault on the vanished pages); what a growing
+** file adds after the mapped size is read from the fd. */
 void gr_js_init_mem(gr_js *s, const char *buf, size_t len, unsigned max_depth, size_t max_token);
 void gr_js_init_fd(gr_js *s, int fd, size_t chunk, unsigned max_depth, size_t max_token);
 void gr_js_free(gr_js *s);

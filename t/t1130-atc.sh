@@ -1,5 +1,5 @@
 #!/bin/sh
-# t1120-atc.sh: `gerules atc ATC-FLAGS...` on the shipped example models: a
+# t1130-atc.sh: `gerules atc ATC-FLAGS...` on the shipped example models: a
 # real ATC command line gives the decisions of the equivalent `gerules eval`
 # (the JSON node decisions compared), flags gerules does not model are
 # listed once as notes, ATC's --output is never written, both value forms

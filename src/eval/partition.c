@@ -1,0 +1,311 @@
+/*
+** partition.c: the graph clustering behind `partition NAME { ... }` (see
+** doc/rule-language.md section 7.1). The rule file says which nodes are seeds
+** of the dynamic side, which are neutral and how small a static cluster may
+** be; this file only clusters, in time linear in nodes + edges:
+**
+**   1. classify every node: neutral, a seed (the first seed that holds), or
+**      static. Conditions are specialised as eval.c does: conjuncts that
+**      depend on the chip and options are decided once, those on the op type
+**      once per type, and only the rest per node;
+**   2. a negative limit makes every non-neutral node dynamic ("all"); a graph
+**      without seeds stays static ("static_graph");
+**   3. seeds joined by an edge form dynamic components (union-find). One
+**      topological pass over predecessor edges gives each static node the
+**      component of its nearest dynamic ancestors, one reverse pass that of
+**      its nearest dynamic descendants; a static node whose two sides name
+**      the same component (or more than one) lies on a path between two
+**      connected dynamic nodes and becomes dynamic ("path");
+**   4. the remaining static nodes joined by an edge form static clusters
+**      (union-find); a cluster with fewer nodes than the limit becomes
+**      dynamic ("small"), the others stay static ("cluster").
+** Edges are data and control inputs alike; neutral nodes carry no path and
+** count in no cluster. What this approximates of GE's partitioner (merges
+** refused because they would close a cycle, clusters that grow while GE
+** merges) is stated in rules/partition.rules, next to the GE facts.
+*/
+#include "config.h"
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "eval/eval.h"
+
+#define LBL_NONE  GR_NONE            /* no dynamic node on that side */
+#define LBL_MULTI (GR_NONE - 1)      /* more than one dynamic component */
+
+static uint32_t uf_find(uint32_t *up, uint32_t x){
+  while( up[x]!=x ){ up[x] = up[up[x]]; x = up[x]; }
+  return x;
+}
+static void uf_union(uint32_t *up, uint32_t a, uint32_t b){
+  a = uf_find(up, a); b = uf_find(up, b);
+  if( a!=b ){ if( a < b ) up[b] = a; else up[a] = b; }
+}
+
+static int conj_in(gr_env *env, const gr_branch *br, uint8_t lo, uint8_t hi){
+  size_t i;
+  for(i = 0; i < br->nconj; i++){
+    const gr_expr *c = br->conj[i];
+    if( c->dep < lo || c->dep > hi ) continue;
+    if( !gr_eval_cond(env, c) ) return 0;
+  }
+  return 1;
+}
+
+/* Branches of one partition (neutral first, then seeds) and, per op type,
+** which of them can still hold after the global and per-type conjuncts. */
+typedef struct pbranches {
+  const gr_branch **v; size_t n, nneutral;
+  uint8_t *ok;                      /* [type * n + b] */
+} pbranches;
+
+static void prepare(gr_result *r, const gr_partition *p, pbranches *pb){
+  const gr_graph *g = r->g;
+  uint32_t t, nt = gr_graph_ntypes(g);
+  size_t b;
+  gr_env env;
+  pb->n = p->nneutral + p->nseeds;
+  pb->nneutral = p->nneutral;
+  pb->v = gr_xcalloc(pb->n + 1, sizeof *pb->v);
+  for(b = 0; b < p->nneutral; b++) pb->v[b] = &p->neutral[b];
+  for(b = 0; b < p->nseeds; b++) pb->v[p->nneutral + b] = &p->seeds[b].br;
+  pb->ok = gr_xcalloc((size_t)nt * pb->n + 1, 1);
+  gr_env_init(&env, r);
+  for(b = 0; b < pb->n; b++){
+    if( !conj_in(&env, pb->v[b], GR_DEP_CONST, GR_DEP_GLOBAL) ) continue;
+    for(t = 0; t < nt; t++){
+      env.type_name = gr_graph_type_name(g, t);
+      pb->ok[(size_t)t * pb->n + b] = (uint8_t)conj_in(&env, pb->v[b], GR_DEP_TYPE, GR_DEP_TYPE);
+    }
+  }
+}
+
+/* A topological order of every node over predecessor edges (iterative
+** post-order DFS; an edge back into the current path, which a valid graph
+** does not have, is ignored). */
+static uint32_t *topo_order(const gr_graph *g){
+  uint32_t nn = gr_graph_nnodes(g), n, k = 0;
+  const gr_node *nodes = gr_graph_nodes(g);
+  uint32_t *order = gr_big_alloc((size_t)nn * sizeof *order + 1);
+  uint32_t *stack = gr_big_alloc((size_t)nn * sizeof *stack + 1);
+  uint32_t *next = gr_big_alloc((size_t)nn * sizeof *next + 1);    /* next edge to look at */
+  uint8_t *state = gr_big_alloc((size_t)nn + 1);                   /* 0 new, 1 on stack, 2 done */
+  for(n = 0; n < nn; n++){
+    uint32_t sp = 0;
+    if( state[n] ) continue;
+    stack[sp++] = n; state[n] = 1;
+    while( sp ){
+      uint32_t x = stack[sp - 1];
+      const gr_node *nd = &nodes[x];
+      const gr_edge *ed = gr_graph_edges(g, nd);
+      uint32_t ne = (uint32_t)nd->n_data + nd->n_ctrl;
+      while( next[x] < ne && (ed[next[x]].src==GR_NONE || state[ed[next[x]].src]) ) next[x]++;
+      if( next[x] < ne ){
+        uint32_t y = ed[next[x]++].src;
+        state[y] = 1;
+        stack[sp++] = y;
+        continue;
+      }
+      state[x] = 2;
+      order[k++] = x;
+      sp--;
+    }
+  }
+  gr_big_free(stack, (size_t)nn * sizeof *stack + 1);
+  gr_big_free(next, (size_t)nn * sizeof *next + 1);
+  gr_big_free(state, (size_t)nn + 1);
+  return order;
+}
+
+static uint32_t lbl_join(uint32_t a, uint32_t b){
+  if( a==LBL_NONE ) return b;
+  if( b==LBL_NONE || a==b ) return a;
+  return LBL_MULTI;
+}
+
+static void run_one(gr_result *r, const gr_partition *p, gr_part_result *pr){
+  const gr_graph *g = r->g;
+  const gr_node *nodes = gr_graph_nodes(g);
+  uint32_t nn = gr_graph_nnodes(g), n, k, nseed = 0;
+  size_t b;
+  pbranches pb;
+  gr_env env;
+  gr_part_node *v;
+
+  /* the limit: the first whose condition holds */
+  gr_env_init(&env, r);
+  pr->has_limit = 0;
+  for(b = 0; b < p->nlimits; b++){
+    if( p->limits[b].cond && !gr_eval_cond(&env, p->limits[b].cond) ) continue;
+    {
+      gr_val lv = gr_eval_expr(&env, p->limits[b].value);
+      if( lv.t!=GR_T_INT ) continue;        /* an unset option: the next limit applies */
+      pr->has_limit = 1; pr->limit = lv.u.i;
+    }
+    break;
+  }
+
+  /* 1. classify */
+  pr->v = v = gr_big_alloc((size_t)nn * sizeof *v + 1);
+  memset(&pb, 0, sizeof pb);
+  prepare(r, p, &pb);
+  for(n = 0; n < nn; n++){
+    const uint8_t *ok = &pb.ok[(size_t)nodes[n].type * pb.n];
+    env.node = n;
+    env.type_name = gr_graph_type_name(g, nodes[n].type);
+    v[n].from = v[n].to = GR_NONE;
+    for(b = 0; b < pb.n; b++){
+      if( !ok[b] || !conj_in(&env, pb.v[b], GR_DEP_ITEM, GR_DEP_ITEM) ) continue;
+      if( b < pb.nneutral ) v[n].cause = GR_PC_NEUTRAL;
+      else { v[n].cause = GR_PC_SEED; v[n].seed = (uint16_t)(b - pb.nneutral + 1); nseed++; }
+      break;
+    }
+  }
+  free(pb.v);
+  free(pb.ok);
+
+  /* 2. the whole-graph outcomes */
+  if( (pr->has_limit && pr->limit < 0) || nseed==0 ){
+    uint8_t c = nseed==0 && !(pr->has_limit && pr->limit < 0) ? GR_PC_STATIC_GRAPH : GR_PC_ALL;
+    for(n = 0; n < nn; n++) if( v[n].cause!=GR_PC_NEUTRAL ) v[n].cause = c;
+    pr->nseeds = nseed;
+    return;
+  }
+  pr->nseeds = nseed;
+
+  {
+    uint32_t *up = gr_big_alloc((size_t)nn * sizeof *up + 1);
+    uint32_t *order = topo_order(g);
+    uint32_t *anc = gr_big_alloc((size_t)nn * sizeof *anc + 1);
+    uint32_t *desc = gr_big_alloc((size_t)nn * sizeof *desc + 1);
+    for(n = 0; n < nn; n++){ up[n] = n; anc[n] = desc[n] = LBL_NONE; }
+
+    /* 3. dynamic components, then the nodes between them */
+    for(n = 0; n < nn; n++){
+      const gr_edge *ed = gr_graph_edges(g, &nodes[n]);
+      uint32_t ne = (uint32_t)nodes[n].n_data + nodes[n].n_ctrl;
+      if( v[n].cause!=GR_PC_SEED ) continue;
+      for(k = 0; k < ne; k++) if( ed[k].src!=GR_NONE && v[ed[k].src].cause==GR_PC_SEED ) uf_union(up, n, ed[k].src);
+    }
+    for(k = 0; k < nn; k++){          /* forward: nearest dynamic ancestors */
+      uint32_t x = order[k];
+      const gr_edge *ed = gr_graph_edges(g, &nodes[x]);
+      uint32_t ne = (uint32_t)nodes[x].n_data + nodes[x].n_ctrl, e;
+      if( v[x].cause!=0 ) continue;
+      for(e = 0; e < ne; e++){
+        uint32_t y = ed[e].src;
+        if( y==GR_NONE || v[y].cause==GR_PC_NEUTRAL ) continue;
+        if( v[y].cause==GR_PC_SEED ){
+          anc[x] = lbl_join(anc[x], uf_find(up, y));
+          if( v[x].from==GR_NONE ) v[x].from = y;
+        }else{
+          anc[x] = lbl_join(anc[x], anc[y]);
+          if( v[x].from==GR_NONE ) v[x].from = v[y].from;
+        }
+      }
+    }
+    for(k = nn; k-- > 0; ){           /* backward: nearest dynamic descendants */
+      uint32_t x = order[k];
+      const gr_edge *ed = gr_graph_edges(g, &nodes[x]);
+      uint32_t ne = (uint32_t)nodes[x].n_data + nodes[x].n_ctrl, e;
+      uint32_t lbl, wit;
+      if( v[x].cause==GR_PC_NEUTRAL ) continue;
+      if( v[x].cause==GR_PC_SEED ){ lbl = uf_find(up, x); wit = x; }
+      else { lbl = desc[x]; wit = v[x].to; }
+      if( lbl==LBL_NONE ) continue;
+      for(e = 0; e < ne; e++){
+        uint32_t y = ed[e].src;
+        if( y==GR_NONE || v[y].cause!=0 ) continue;
+        desc[y] = lbl_join(desc[y], lbl);
+        if( v[y].to==GR_NONE ) v[y].to = wit;
+      }
+    }
+    for(n = 0; n < nn; n++){
+      if( v[n].cause!=0 ) continue;
+      if( anc[n]!=LBL_NONE && desc[n]!=LBL_NONE && (anc[n]==desc[n] || anc[n]==LBL_MULTI || desc[n]==LBL_MULTI) ){
+        v[n].cause = GR_PC_PATH;
+      }else{
+        v[n].from = v[n].to = GR_NONE;
+      }
+    }
+
+    /* 4. static clusters and their sizes */
+    for(n = 0; n < nn; n++) up[n] = n;
+    for(n = 0; n < nn; n++){
+      const gr_edge *ed = gr_graph_edges(g, &nodes[n]);
+      uint32_t ne = (uint32_t)nodes[n].n_data + nodes[n].n_ctrl;
+      if( v[n].cause!=0 ) continue;
+      for(k = 0; k < ne; k++) if( ed[k].src!=GR_NONE && v[ed[k].src].cause==0 ) uf_union(up, n, ed[k].src);
+    }
+    memset(anc, 0, (size_t)nn * sizeof *anc);       /* reused: cluster sizes by root */
+    for(n = 0; n < nn; n++) if( v[n].cause==0 ) anc[uf_find(up, n)]++;
+    for(n = 0; n < nn; n++){
+      if( v[n].cause!=0 ) continue;
+      v[n].size = anc[uf_find(up, n)];
+      v[n].cause = pr->has_limit && (int64_t)v[n].size < pr->limit ? GR_PC_SMALL : GR_PC_CLUSTER;
+    }
+    gr_big_free(up, (size_t)nn * sizeof *up + 1);
+    gr_big_free(order, (size_t)nn * sizeof *order + 1);
+    gr_big_free(anc, (size_t)nn * sizeof *anc + 1);
+    gr_big_free(desc, (size_t)nn * sizeof *desc + 1);
+  }
+}
+
+void gr_partition_run(gr_result *r){
+  const gr_ruleset *rs = r->rs;
+  size_t i;
+  if( r->g==NULL || rs->npartitions==0 ) return;
+#if SIZE_MAX <= UINT32_MAX
+  /* per-node arrays of at most 16 bytes: only a 32-bit size_t can overflow */
+  if( gr_graph_nnodes(r->g) > (SIZE_MAX - 1) / sizeof(gr_part_node) ){ r->fatal = 1; return; }
+#endif
+  r->part = gr_xcalloc(rs->npartitions, sizeof *r->part);
+  for(i = 0; i < rs->npartitions; i++) run_one(r, &rs->partitions[i], &r->part[i]);
+}
+
+void gr_partition_free(gr_result *r){
+  size_t i;
+  if( r->part==NULL ) return;
+  for(i = 0; i < r->rs->npartitions; i++){
+    if( r->part[i].v ) gr_big_free(r->part[i].v, (size_t)gr_graph_nnodes(r->g) * sizeof *r->part[i].v + 1);
+  }
+  free(r->part);
+  r->part = NULL;
+}
+
+gr_val gr_partition_field(gr_env *env, const gr_expr *e){
+  const gr_result *r = env->r;
+  const gr_part_result *pr;
+  const gr_part_node *pn;
+  gr_val v;
+  memset(&v, 0, sizeof v);
+  v.t = GR_T_NULL;
+  if( r->part==NULL || env->node==GR_NONE || e->ref2 < 0 ) return v;
+  pr = &r->part[e->ref2];
+  pn = &pr->v[env->node];
+  switch( e->ref ){
+    case GR_PF_DYNAMIC: case GR_PF_STATIC: {
+      int dyn = pn->cause==GR_PC_SEED || pn->cause==GR_PC_PATH || pn->cause==GR_PC_SMALL || pn->cause==GR_PC_ALL;
+      v.t = GR_T_BOOL; v.u.i = e->ref==GR_PF_DYNAMIC ? dyn : !dyn;
+      return v;
+    }
+    case GR_PF_CAUSE:
+      if( gr_pcause_name(pn->cause) ){ v.t = GR_T_STR; v.u.s = gr_pcause_name(pn->cause); }
+      return v;
+    case GR_PF_SEED:
+      if( pn->seed ){ v.t = GR_T_STR; v.u.s = r->rs->partitions[e->ref2].seeds[pn->seed - 1].name; }
+      return v;
+    case GR_PF_SIZE:
+      if( pn->cause==GR_PC_SMALL || pn->cause==GR_PC_CLUSTER ){ v.t = GR_T_INT; v.u.i = pn->size; }
+      return v;
+    case GR_PF_LIMIT:
+      if( pr->has_limit ){ v.t = GR_T_INT; v.u.i = pr->limit; }
+      return v;
+    case GR_PF_FROM: case GR_PF_TO: {
+      uint32_t x = e->ref==GR_PF_FROM ? pn->from : pn->to;
+      if( x!=GR_NONE ){ v.t = GR_T_NODE; v.u.node = x; }
+      return v;
+    }
+  }
+  return v;
+}
