@@ -61,6 +61,7 @@ struct gerules_request {
   GR_VEC(char *) hooks;
   gr_hooks_limits lim;
   gerules_log_fn log; void *log_ud;
+  gr_api_graph_hook graph_hook; void *graph_hook_ud;   /* gerules_internal.h */
   int provenance;
 };
 
@@ -358,6 +359,11 @@ int gerules_request_set_hook_limits(gerules_request *q, size_t memory, unsigned 
   return 0;
 }
 
+void gr_api_request_set_graph_hook(gerules_request *q, gr_api_graph_hook fn, void *ud){
+  q->graph_hook = fn;
+  q->graph_hook_ud = ud;
+}
+
 int gerules_request_set_log(gerules_request *q, gerules_log_fn fn, void *ud){
   if( q==NULL ) return -1;
   q->log = fn;
@@ -466,6 +472,7 @@ gerules_eval *gerules_evaluate(const gerules_rules *rules, const gerules_request
           : gr_model_load_file(q->model, &mo, &err);
   }
   if( ev->g==NULL ){ input_error(ev, q->model, &err); return ev; }
+  if( q->graph_hook && q->graph_hook(q->graph_hook_ud, ev->g, rules->rs)!=0 ){ ev->status = 2; return ev; }
   if( load_hooks(ev, q)!=0 ) return ev;
 
   memset(&cfg, 0, sizeof cfg);
@@ -509,7 +516,7 @@ void gerules_eval_free(gerules_eval *ev){
   free(ev);
 }
 
-const struct gr_graph *gr_api_eval_graph(const gerules_eval *ev){ return ev && ev->r ? ev->g : NULL; }
+const gr_graph *gr_api_eval_graph(const gerules_eval *ev){ return ev && ev->r ? ev->g : NULL; }
 
 int gerules_eval_status(const gerules_eval *ev){ return ev ? ev->status : 2; }
 const gerules_diags *gerules_eval_diags(const gerules_eval *ev){ return ev ? &ev->diags : NULL; }

@@ -1,8 +1,9 @@
 /*
 ** gerules_internal.h: the one thing the gerules command needs beyond the
 ** public API (gerules.h), which it otherwise uses for every evaluation and
-** report: wrapping a rule set it loaded itself, and the model of an
-** evaluation for its node look-up. The command loads rules
+** report: wrapping a rule set it loaded itself, changing the model before
+** it is evaluated (atc's --input_shape) and the model of an evaluation for
+** its node look-up. The command loads rules
 ** through its bundle verification and trust store (src/cli/cli_rules.c),
 ** which the public loader does not have yet; everything after loading goes
 ** through gerules_request / gerules_evaluate / gerules_eval_write like any
@@ -18,12 +19,17 @@
 #include "api/gerules.h"
 #include "lang/ruleset.h"
 #include "base/diag.h"
+#include "model/graph.h"
 
 /* NULL (with the error in d) when the rules' ONNX mapping rows are bad. */
 gerules_rules *gr_api_rules_adopt(gr_ruleset *rs, const char *path, gr_diags *d);
 /* The model an evaluation read (NULL for status 2), for the command's node
 ** lookup by graph-qualified name with suggestions (cli_find_node). */
-struct gr_graph;
-const struct gr_graph *gr_api_eval_graph(const gerules_eval *ev);
+const gr_graph *gr_api_eval_graph(const gerules_eval *ev);
+/* A change to the model after it is read and before it is evaluated (the
+** atc command's --input_shape): fn returns 0, or -1 to end the evaluation
+** with status 2 (fn has said why; no diagnostic is added). */
+typedef int (*gr_api_graph_hook)(void *ud, gr_graph *g, const gr_ruleset *rs);
+void gr_api_request_set_graph_hook(gerules_request *q, gr_api_graph_hook fn, void *ud);
 
 #endif

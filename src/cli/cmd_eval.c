@@ -40,6 +40,7 @@ static const char eval_usage[] =
   "  --chip SOC                 the SoC (or give the SOC_VERSION option)\n"
   "  --input-format FMT         auto (default: detected from the content), json, ge-text, ge-binary, om, onnx\n"
   "  -o KEY=VALUE               an option by ir_option name, GE key or ATC flag (repeatable)\n"
+  "  --FLAG=VALUE               an option by its ATC flag, as ATC takes it (--precision_mode=force_fp32)\n"
   "  --options FILE             options from a JSON object or KEY=VALUE lines (repeatable)\n"
   "  --run-mode MODE            inference (default, as ATC) or training\n"
   "  --entry atc|ir-build|session  the GE entry point whose checks apply (default atc)\n"
@@ -104,6 +105,7 @@ int cmd_eval(cli_ctx *c, int argc, char **argv){
     if( strcmp(argv[i], "--help")==0 || strcmp(argv[i], "-h")==0 ){ fputs(eval_usage, stdout); cli_input_free(&in); return 0; }
     if( (k = cli_eval_arg("eval", &a, &i, argc, argv))!=0 ){ if( k < 0 ) goto usage; continue; }
     if( (k = cli_input_arg(&in, &i, argc, argv))!=0 ){ if( k < 0 ) goto usage; continue; }
+    if( (k = cli_alias_arg(c, &in, &i, argc, argv))!=0 ){ if( k < 0 ) goto usage; continue; }
     cli_unknown_option("eval", eval_usage, argv[i]);
     goto usage;
   }
@@ -183,6 +185,13 @@ static int open_model(const cli_input *in, gr_progress *pr){
   return fd;
 }
 
+/* A command's change to the loaded model before it is evaluated (atc:
+** --input_shape); it prints its own errors. */
+static int run_graph_hook(void *ud, gr_graph *g, const gr_ruleset *rs){
+  const cli_input *in = ud;
+  return in->graph_hook(in, g, rs);
+}
+
 int cli_eval_run(cli_ctx *c, cli_input *in, const cli_eval_args *ap){
   static const char *const formats[] = { "text", "json", "sarif", "github", "html", "dot" };
   const cli_eval_args a = *ap;
@@ -210,6 +219,7 @@ int cli_eval_run(cli_ctx *c, cli_input *in, const cli_eval_args *ap){
   memset(&pr, 0, sizeof pr);
   fd = open_model(in, &pr);
   q = make_request(in, &a, fd);
+  if( in->graph_hook ) gr_api_request_set_graph_hook(q, run_graph_hook, in);
   if( fd > 0 ) gr_progress_watch(&pr, gr_progress_fd_offset, &fd);
   ev = gerules_evaluate(rules, q);
   if( fd > 0 ){ gr_progress_done(&pr); close(fd); }

@@ -97,11 +97,11 @@ static const char *spelling_suggestion(gr_result *r, const char *key){
   const char *s, *k = key;
   char *out;
   while( *k=='-' ) k++;
-  s = gr_ruleset_suggest(rs, GR_NK_SPELLING, k);
+  s = gr_ruleset_suggest(rs, GR_NK_SPELLING | GR_NK_ATC_FLAG, k);
   if( s==NULL ) return "";
   {
     int oi = gr_ruleset_find(&rs->spelling_map, s);
-    out = gr_xasprintf("; did you mean '%s'%s%s%s?", s, oi >= 0 && strcmp(rs->options[oi].name, s) ? " (" : "",
+    out = gr_xasprintf("; did you mean '%s%s'%s%s%s?", oi < 0 ? "--" : "", s, oi >= 0 && strcmp(rs->options[oi].name, s) ? " (" : "",
                        oi >= 0 && strcmp(rs->options[oi].name, s) ? rs->options[oi].name : "",
                        oi >= 0 && strcmp(rs->options[oi].name, s) ? ")" : "");
   }

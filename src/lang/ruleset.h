@@ -332,7 +332,10 @@ enum gr_name_kind {
   GR_NK_PRODUCT  = 1u << 7,
   GR_NK_SOC      = 1u << 8,   /* exact SoC names (not patterns) */
   GR_NK_CAP      = 1u << 9,   /* capabilities */
-  GR_NK_HW       = 1u << 10   /* hardware properties */
+  GR_NK_HW       = 1u << 10,  /* hardware properties */
+  GR_NK_ATC_FLAG = 1u << 11   /* ATC command-line flags: the keys of table atc_flags
+                              ** (doc/rule-language.md 6.2), offered and returned
+                              ** without their leading dashes */
 };
 /* "Did you mean": the declared name of one of the given kinds closest to
 ** word, or NULL when none is close. The one entry point for every kind of
