@@ -315,7 +315,6 @@ static int item_conj_hold(gr_env *env, const gr_branch *br, uint64_t mask){
   return 1;
 }
 
-enum { TS_STATIC = 1, TS_DYNAMIC = 2 };
 
 /* Whether e is node.attr["KEY"] for a KEY that is no string of the graph at
 ** all: no node has that attribute, so it is null for every node. */
@@ -323,6 +322,14 @@ static int absent_attr(const gr_graph *g, const gr_expr *e){
   uint32_t id;
   return e->op==GR_E_INDEX && e->a && e->a->op==GR_E_FIELD && e->a->ref==GR_F_ATTR && e->a->a
       && e->a->a->op==GR_E_NODE && e->b && e->b->op==GR_E_STR && !gr_graph_find_str(g, e->b->s, &id);
+}
+
+uint8_t *gr_type_shapes(const gr_graph *g){
+  const gr_node *nodes = gr_graph_nodes(g);
+  uint32_t n, nn = gr_graph_nnodes(g);
+  uint8_t *ts = gr_xcalloc((size_t)gr_graph_ntypes(g) + 1, 1);
+  for(n = 0; n < nn; n++) ts[nodes[n].type] |= nodes[n].flags & GR_NODE_DYNAMIC ? GR_TS_DYNAMIC : GR_TS_STATIC;
+  return ts;
 }
 
 /* A per-node conjunct decided for every node of one op type, when the graph
@@ -333,29 +340,34 @@ static int absent_attr(const gr_graph *g, const gr_expr *e){
 ** `node.dynamic`, `node.static` and two `node.attr[...] != null` tests of
 ** ONNX-only rules, which doubled the evaluation's instructions per node
 ** (9.4M to 21.7M on 10K ops). env has the type set and no node. */
-static int fold_item(gr_env *env, const plan *p, uint32_t type, const gr_expr *e){
+int gr_fold_item(gr_env *env, const uint8_t *type_shapes, uint32_t type, const gr_expr *e){
   const gr_graph *g = env->r->g;
   int a, b;
   if( e->dep <= GR_DEP_TYPE ) return gr_eval_cond(env, e);
+  if( (b = gr_partition_fold(env, type, e)) >= 0 ) return b;
   switch( e->op ){
     case GR_E_NOT:
-      a = fold_item(env, p, type, e->a);
+      a = gr_fold_item(env, type_shapes, type, e->a);
       return a < 0 ? -1 : !a;
     case GR_E_AND: case GR_E_OR:
-      a = fold_item(env, p, type, e->a);
-      b = fold_item(env, p, type, e->b);
+      a = gr_fold_item(env, type_shapes, type, e->a);
+      b = gr_fold_item(env, type_shapes, type, e->b);
       if( e->op==GR_E_AND ) return a==0 || b==0 ? 0 : a==1 && b==1 ? 1 : -1;
       return a==1 || b==1 ? 1 : a==0 && b==0 ? 0 : -1;
     case GR_E_FIELD:
       if( e->a && e->a->op==GR_E_NODE && (e->ref==GR_F_STATIC || e->ref==GR_F_DYNAMIC) ){
-        uint8_t k = p->type_shapes[type];
-        if( k==TS_STATIC ) return e->ref==GR_F_STATIC;
-        if( k==TS_DYNAMIC ) return e->ref==GR_F_DYNAMIC;
+        uint8_t k = type_shapes[type];
+        if( k==GR_TS_STATIC ) return e->ref==GR_F_STATIC;
+        if( k==GR_TS_DYNAMIC ) return e->ref==GR_F_DYNAMIC;
       }
       return -1;
     case GR_E_EQ: case GR_E_NE:
       if( (absent_attr(g, e->a) && e->b->op==GR_E_NULL) || (absent_attr(g, e->b) && e->a->op==GR_E_NULL) )
         return e->op==GR_E_EQ;
+      /* an absent attribute is null, and null equals no literal */
+      if( (absent_attr(g, e->a) && (e->b->op==GR_E_STR || e->b->op==GR_E_INT || e->b->op==GR_E_BOOL))
+          || (absent_attr(g, e->b) && (e->a->op==GR_E_STR || e->a->op==GR_E_INT || e->a->op==GR_E_BOOL)) )
+        return e->op==GR_E_NE;
       return -1;
     case GR_E_IN: case GR_E_NOTIN:
       return absent_attr(g, e->a) ? 0 : -1;      /* null is in nothing and not-in nothing */
@@ -437,7 +449,7 @@ static void add_branch(gr_result *r, plan *p, const gr_branch *br, int32_t sourc
     for(i = 0; i < br->nconj && !dead; i++){
       int f;
       if( br->conj[i]->dep!=GR_DEP_ITEM ) continue;
-      f = fold_item(&env, p, t, br->conj[i]);
+      f = gr_fold_item(&env, p->type_shapes, t, br->conj[i]);
       if( f==0 ) dead = 1;
       else if( f < 0 ) x.item_mask |= conj_bit(i);
     }
@@ -468,12 +480,7 @@ static void build_plan(gr_result *r, plan *p){
   memset(p, 0, sizeof *p);
   p->nslots = rs->nslots;
   p->per_type = gr_xcalloc(nt * (rs->nslots + 1) + 1, sizeof *p->per_type);
-  p->type_shapes = gr_xcalloc(nt + 1, 1);
-  {
-    const gr_node *nodes = gr_graph_nodes(r->g);
-    uint32_t n, nn = gr_graph_nnodes(r->g);
-    for(n = 0; n < nn; n++) p->type_shapes[nodes[n].type] |= nodes[n].flags & GR_NODE_DYNAMIC ? TS_DYNAMIC : TS_STATIC;
-  }
+  p->type_shapes = gr_type_shapes(r->g);
   for(s = 0; s < rs->nslots; s++){
     const gr_slot *sl = &rs->slots[s];
     for(i = 0; i < sl->ncascade; i++){

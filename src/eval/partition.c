@@ -12,9 +12,9 @@
 **      without seeds stays static ("static_graph");
 **   3. seeds joined by an edge form dynamic components (union-find). One
 **      topological pass over predecessor edges gives each static node the
-**      component of its nearest dynamic ancestors, one reverse pass that of
-**      its nearest dynamic descendants; a static node whose two sides name
-**      the same component (or more than one) lies on a path between two
+**      components of its nearest dynamic ancestors (at most two are kept),
+**      one reverse pass those of its nearest dynamic descendants; a static
+**      node whose two sides share a component lies on a path between two
 **      connected dynamic nodes and becomes dynamic ("path");
 **   4. the remaining static nodes joined by an edge form static clusters
 **      (union-find); a cluster with fewer nodes than the limit becomes
@@ -31,7 +31,6 @@
 #include "eval/eval.h"
 
 #define LBL_NONE  GR_NONE            /* no dynamic node on that side */
-#define LBL_MULTI (GR_NONE - 1)      /* more than one dynamic component */
 
 static uint32_t uf_find(uint32_t *up, uint32_t x){
   while( up[x]!=x ){ up[x] = up[up[x]]; x = up[x]; }
@@ -56,10 +55,10 @@ static int conj_in(gr_env *env, const gr_branch *br, uint8_t lo, uint8_t hi){
 ** which of them can still hold after the global and per-type conjuncts. */
 typedef struct pbranches {
   const gr_branch **v; size_t n, nneutral;
-  uint8_t *ok;                      /* [type * n + b] */
+  uint8_t *ok;                      /* [type * n + b]: 0 never, 1 test the node, 2 always */
 } pbranches;
 
-static void prepare(gr_result *r, const gr_partition *p, pbranches *pb){
+static void prepare(gr_result *r, const gr_partition *p, const uint8_t *shapes, pbranches *pb){
   const gr_graph *g = r->g;
   uint32_t t, nt = gr_graph_ntypes(g);
   size_t b;
@@ -72,10 +71,22 @@ static void prepare(gr_result *r, const gr_partition *p, pbranches *pb){
   pb->ok = gr_xcalloc((size_t)nt * pb->n + 1, 1);
   gr_env_init(&env, r);
   for(b = 0; b < pb->n; b++){
-    if( !conj_in(&env, pb->v[b], GR_DEP_CONST, GR_DEP_GLOBAL) ) continue;
+    const gr_branch *br = pb->v[b];
+    if( !conj_in(&env, br, GR_DEP_CONST, GR_DEP_GLOBAL) ) continue;
     for(t = 0; t < nt; t++){
+      uint8_t ok = 2;
+      size_t i;
       env.type_name = gr_graph_type_name(g, t);
-      pb->ok[(size_t)t * pb->n + b] = (uint8_t)conj_in(&env, pb->v[b], GR_DEP_TYPE, GR_DEP_TYPE);
+      if( !conj_in(&env, br, GR_DEP_TYPE, GR_DEP_TYPE) ) continue;
+      /* per-node conjuncts the graph decides for the whole type (eval.c) */
+      for(i = 0; i < br->nconj && ok; i++){
+        int f;
+        if( br->conj[i]->dep!=GR_DEP_ITEM ) continue;
+        f = gr_fold_item(&env, shapes, t, br->conj[i]);
+        if( f==0 ) ok = 0;
+        else if( f < 0 ) ok = 1;
+      }
+      pb->ok[(size_t)t * pb->n + b] = ok;
     }
   }
 }
@@ -117,10 +128,21 @@ static uint32_t *topo_order(const gr_graph *g){
   return order;
 }
 
-static uint32_t lbl_join(uint32_t a, uint32_t b){
-  if( a==LBL_NONE ) return b;
-  if( b==LBL_NONE || a==b ) return a;
-  return LBL_MULTI;
+/* The dynamic groups nearest to a node on one side, with a node of each:
+** at most two are kept (a third is dropped, so a node reached from many
+** groups is absorbed only through the first two). */
+typedef struct lset { uint32_t l[2], w[2]; } lset;
+
+static void lset_add(lset *s, uint32_t lbl, uint32_t wit){
+  int i;
+  for(i = 0; i < 2; i++){
+    if( s->l[i]==lbl ) return;
+    if( s->l[i]==LBL_NONE ){ s->l[i] = lbl; s->w[i] = wit; return; }
+  }
+}
+static void lset_merge(lset *s, const lset *o){
+  int i;
+  for(i = 0; i < 2 && o->l[i]!=LBL_NONE; i++) lset_add(s, o->l[i], o->w[i]);
 }
 
 static void run_one(gr_result *r, const gr_partition *p, gr_part_result *pr){
@@ -148,14 +170,18 @@ static void run_one(gr_result *r, const gr_partition *p, gr_part_result *pr){
   /* 1. classify */
   pr->v = v = gr_big_alloc((size_t)nn * sizeof *v + 1);
   memset(&pb, 0, sizeof pb);
-  prepare(r, p, &pb);
+  {
+    uint8_t *shapes = gr_type_shapes(g);
+    prepare(r, p, shapes, &pb);
+    free(shapes);
+  }
   for(n = 0; n < nn; n++){
     const uint8_t *ok = &pb.ok[(size_t)nodes[n].type * pb.n];
     env.node = n;
     env.type_name = gr_graph_type_name(g, nodes[n].type);
     v[n].from = v[n].to = GR_NONE;
     for(b = 0; b < pb.n; b++){
-      if( !ok[b] || !conj_in(&env, pb.v[b], GR_DEP_ITEM, GR_DEP_ITEM) ) continue;
+      if( !ok[b] || (ok[b]==1 && !conj_in(&env, pb.v[b], GR_DEP_ITEM, GR_DEP_ITEM)) ) continue;
       if( b < pb.nneutral ) v[n].cause = GR_PC_NEUTRAL;
       else { v[n].cause = GR_PC_SEED; v[n].seed = (uint16_t)(b - pb.nneutral + 1); nseed++; }
       break;
@@ -176,9 +202,12 @@ static void run_one(gr_result *r, const gr_partition *p, gr_part_result *pr){
   {
     uint32_t *up = gr_big_alloc((size_t)nn * sizeof *up + 1);
     uint32_t *order = topo_order(g);
-    uint32_t *anc = gr_big_alloc((size_t)nn * sizeof *anc + 1);
-    uint32_t *desc = gr_big_alloc((size_t)nn * sizeof *desc + 1);
-    for(n = 0; n < nn; n++){ up[n] = n; anc[n] = desc[n] = LBL_NONE; }
+    lset *anc = gr_big_alloc((size_t)nn * sizeof *anc + 1);
+    lset *desc = gr_big_alloc((size_t)nn * sizeof *desc + 1);
+    for(n = 0; n < nn; n++){
+      up[n] = n;
+      anc[n].l[0] = anc[n].l[1] = desc[n].l[0] = desc[n].l[1] = LBL_NONE;
+    }
 
     /* 3. dynamic components, then the nodes between them */
     for(n = 0; n < nn; n++){
@@ -195,39 +224,42 @@ static void run_one(gr_result *r, const gr_partition *p, gr_part_result *pr){
       for(e = 0; e < ne; e++){
         uint32_t y = ed[e].src;
         if( y==GR_NONE || v[y].cause==GR_PC_NEUTRAL ) continue;
-        if( v[y].cause==GR_PC_SEED ){
-          anc[x] = lbl_join(anc[x], uf_find(up, y));
-          if( v[x].from==GR_NONE ) v[x].from = y;
-        }else{
-          anc[x] = lbl_join(anc[x], anc[y]);
-          if( v[x].from==GR_NONE ) v[x].from = v[y].from;
-        }
+        if( v[y].cause==GR_PC_SEED ) lset_add(&anc[x], uf_find(up, y), y);
+        else lset_merge(&anc[x], &anc[y]);
       }
     }
     for(k = nn; k-- > 0; ){           /* backward: nearest dynamic descendants */
       uint32_t x = order[k];
       const gr_edge *ed = gr_graph_edges(g, &nodes[x]);
       uint32_t ne = (uint32_t)nodes[x].n_data + nodes[x].n_ctrl, e;
-      uint32_t lbl, wit;
+      lset own, *from;
       if( v[x].cause==GR_PC_NEUTRAL ) continue;
-      if( v[x].cause==GR_PC_SEED ){ lbl = uf_find(up, x); wit = x; }
-      else { lbl = desc[x]; wit = v[x].to; }
-      if( lbl==LBL_NONE ) continue;
+      if( v[x].cause==GR_PC_SEED ){
+        own.l[0] = uf_find(up, x); own.w[0] = x; own.l[1] = LBL_NONE;
+        from = &own;
+      }else from = &desc[x];
+      if( from->l[0]==LBL_NONE ) continue;
       for(e = 0; e < ne; e++){
         uint32_t y = ed[e].src;
         if( y==GR_NONE || v[y].cause!=0 ) continue;
-        desc[y] = lbl_join(desc[y], lbl);
-        if( v[y].to==GR_NONE ) v[y].to = wit;
+        lset_merge(&desc[y], from);
       }
     }
     for(n = 0; n < nn; n++){
+      int i, j;
       if( v[n].cause!=0 ) continue;
-      if( anc[n]!=LBL_NONE && desc[n]!=LBL_NONE && (anc[n]==desc[n] || anc[n]==LBL_MULTI || desc[n]==LBL_MULTI) ){
-        v[n].cause = GR_PC_PATH;
-      }else{
-        v[n].from = v[n].to = GR_NONE;
+      for(i = 0; i < 2 && v[n].cause==0; i++){
+        for(j = 0; j < 2; j++){
+          if( anc[n].l[i]==LBL_NONE || anc[n].l[i]!=desc[n].l[j] ) continue;
+          v[n].cause = GR_PC_PATH; v[n].from = anc[n].w[i]; v[n].to = desc[n].w[j];
+          break;
+        }
       }
     }
+    gr_big_free(desc, (size_t)nn * sizeof *desc + 1);
+    gr_big_free(anc, (size_t)nn * sizeof *anc + 1);
+    {
+    uint32_t *size = gr_big_alloc((size_t)nn * sizeof *size + 1);
 
     /* 4. static clusters and their sizes */
     for(n = 0; n < nn; n++) up[n] = n;
@@ -237,18 +269,53 @@ static void run_one(gr_result *r, const gr_partition *p, gr_part_result *pr){
       if( v[n].cause!=0 ) continue;
       for(k = 0; k < ne; k++) if( ed[k].src!=GR_NONE && v[ed[k].src].cause==0 ) uf_union(up, n, ed[k].src);
     }
-    memset(anc, 0, (size_t)nn * sizeof *anc);       /* reused: cluster sizes by root */
-    for(n = 0; n < nn; n++) if( v[n].cause==0 ) anc[uf_find(up, n)]++;
+    for(n = 0; n < nn; n++) if( v[n].cause==0 ) size[uf_find(up, n)]++;
     for(n = 0; n < nn; n++){
       if( v[n].cause!=0 ) continue;
-      v[n].size = anc[uf_find(up, n)];
+      v[n].size = size[uf_find(up, n)];
       v[n].cause = pr->has_limit && (int64_t)v[n].size < pr->limit ? GR_PC_SMALL : GR_PC_CLUSTER;
+    }
+    gr_big_free(size, (size_t)nn * sizeof *size + 1);
     }
     gr_big_free(up, (size_t)nn * sizeof *up + 1);
     gr_big_free(order, (size_t)nn * sizeof *order + 1);
-    gr_big_free(anc, (size_t)nn * sizeof *anc + 1);
-    gr_big_free(desc, (size_t)nn * sizeof *desc + 1);
   }
+}
+
+/* Per op type, a node whose cause and seed all nodes of the type share. */
+static void type_reps(const gr_graph *g, gr_part_result *pr){
+  uint32_t n, nn = gr_graph_nnodes(g), nt = gr_graph_ntypes(g);
+  const gr_node *nodes = gr_graph_nodes(g);
+  uint8_t *mixed = gr_xcalloc((size_t)nt + 1, 1);
+  pr->type_rep = gr_xcalloc((size_t)nt + 1, sizeof *pr->type_rep);
+  for(n = 0; n < nt; n++) pr->type_rep[n] = GR_NONE;
+  for(n = 0; n < nn; n++){
+    uint32_t t = nodes[n].type, rep = pr->type_rep[t];
+    if( rep==GR_NONE ){ if( !mixed[t] ) pr->type_rep[t] = n; continue; }
+    if( pr->v[rep].cause!=pr->v[n].cause || pr->v[rep].seed!=pr->v[n].seed ){ mixed[t] = 1; pr->type_rep[t] = GR_NONE; }
+  }
+  free(mixed);
+}
+
+int gr_partition_fold(gr_env *env, uint32_t type, const gr_expr *e){
+  const gr_result *r = env->r;
+  const gr_expr *pe = e;
+  uint32_t rep, saved;
+  int v;
+  if( r->part==NULL || env->node!=GR_NONE ) return -1;
+  if( e->op==GR_E_EQ || e->op==GR_E_NE ){
+    if( e->a->op==GR_E_PARTITION && e->b->dep==GR_DEP_CONST ) pe = e->a;
+    else if( e->b->op==GR_E_PARTITION && e->a->dep==GR_DEP_CONST ) pe = e->b;
+    else return -1;
+  }
+  if( pe->op!=GR_E_PARTITION || pe->ref2 < 0 || r->part[pe->ref2].type_rep==NULL ) return -1;
+  if( pe->ref!=GR_PF_DYNAMIC && pe->ref!=GR_PF_STATIC && pe->ref!=GR_PF_CAUSE && pe->ref!=GR_PF_SEED ) return -1;
+  if( type >= gr_graph_ntypes(r->g) || (rep = r->part[pe->ref2].type_rep[type])==GR_NONE ) return -1;
+  saved = env->node;
+  env->node = rep;
+  v = gr_eval_cond(env, e);
+  env->node = saved;
+  return v;
 }
 
 void gr_partition_run(gr_result *r){
@@ -260,7 +327,10 @@ void gr_partition_run(gr_result *r){
   if( gr_graph_nnodes(r->g) > (SIZE_MAX - 1) / sizeof(gr_part_node) ){ r->fatal = 1; return; }
 #endif
   r->part = gr_xcalloc(rs->npartitions, sizeof *r->part);
-  for(i = 0; i < rs->npartitions; i++) run_one(r, &rs->partitions[i], &r->part[i]);
+  for(i = 0; i < rs->npartitions; i++){
+    run_one(r, &rs->partitions[i], &r->part[i]);
+    type_reps(r->g, &r->part[i]);
+  }
 }
 
 void gr_partition_free(gr_result *r){
@@ -268,6 +338,7 @@ void gr_partition_free(gr_result *r){
   if( r->part==NULL ) return;
   for(i = 0; i < r->rs->npartitions; i++){
     if( r->part[i].v ) gr_big_free(r->part[i].v, (size_t)gr_graph_nnodes(r->g) * sizeof *r->part[i].v + 1);
+    free(r->part[i].type_rep);
   }
   free(r->part);
   r->part = NULL;
