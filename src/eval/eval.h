@@ -92,7 +92,6 @@ typedef struct gr_part_result {
   int has_limit;
   int64_t limit;
   uint32_t nseeds;              /* nodes that are seeds */
-  uint32_t *type_rep;           /* per op type: a node standing for all of them (same cause and seed), else GR_NONE */
 } gr_part_result;
 
 struct gr_result;
@@ -204,25 +203,11 @@ const gr_optstate *gr_option_state(gr_result *r, int oi);
 int    gr_value_supported(const gr_ruleset *rs, const gr_option *o, const char *value, int product);
 int    gr_mode_supported(const gr_ruleset *rs, const char *mode, int product, const char **reason);
 
-/* ---- per-type folding (eval.c) ---- */
-/* Per op type, the kinds of nodes it has: GR_TS_STATIC and/or GR_TS_DYNAMIC
-** (malloc'ed, one byte per type). */
-enum { GR_TS_STATIC = 1, GR_TS_DYNAMIC = 2 };
-uint8_t *gr_type_shapes(const gr_graph *g);
-/* Whether the per-node conjunct e holds (1) or fails (0) for every node of
-** op type `type`, or -1 when it depends on the node. env has the type set
-** and no node. */
-int    gr_fold_item(gr_env *env, const uint8_t *type_shapes, uint32_t type, const gr_expr *e);
-
 /* ---- partitions (partition.c) ---- */
 /* Clusters the graph for every partition of the rule set (before the nodes'
 ** slots are decided, which may read the outcome); frees the outcome. */
 void   gr_partition_run(gr_result *r);
 void   gr_partition_free(gr_result *r);
-/* A conjunct over partition(NAME) decided for a whole op type, when every node
-** of the type has the same cause and seed: 1 or 0, else -1 (also for any
-** other expression). */
-int    gr_partition_fold(gr_env *env, uint32_t type, const gr_expr *e);
 /* partition(NAME).FIELD for the current node. */
 gr_val gr_partition_field(gr_env *env, const gr_expr *e);
 

@@ -51,6 +51,62 @@ static int conj_in(gr_env *env, const gr_branch *br, uint8_t lo, uint8_t hi){
   return 1;
 }
 
+/* Per op type, the kinds of nodes it has. */
+enum { TS_STATIC = 1, TS_DYNAMIC = 2 };
+static uint8_t *type_shapes(const gr_graph *g){
+  const gr_node *nodes = gr_graph_nodes(g);
+  uint32_t n, nn = gr_graph_nnodes(g);
+  uint8_t *ts = gr_xcalloc((size_t)gr_graph_ntypes(g) + 1, 1);
+  for(n = 0; n < nn; n++) ts[nodes[n].type] |= nodes[n].flags & GR_NODE_DYNAMIC ? TS_DYNAMIC : TS_STATIC;
+  return ts;
+}
+
+static int absent_attr(const gr_graph *g, const gr_expr *e){
+  uint32_t id;
+  return e->op==GR_E_INDEX && e->a && e->a->op==GR_E_FIELD && e->a->ref==GR_F_ATTR && e->a->a
+      && e->a->a->op==GR_E_NODE && e->b && e->b->op==GR_E_STR && !gr_graph_find_str(g, e->b->s, &id);
+}
+static int is_lit(const gr_expr *e){
+  return e->op==GR_E_STR || e->op==GR_E_INT || e->op==GR_E_BOOL || e->op==GR_E_NULL;
+}
+
+/* A seed's per-node conjunct decided for every node of one op type: 1 or 0,
+** -1 when it takes the node. Folded: node.static / node.dynamic when the
+** type's nodes are all of one kind, an attribute no node of the graph has
+** compared with a literal, and not / and / or over those. Measured reason:
+** the shipped seeds test three attributes on every node, which made the
+** partition's classification the largest part of its cost on the 100K-op
+** benchmark graph. env has the type set and no node. */
+static int fold(gr_env *env, const uint8_t *ts, uint32_t type, const gr_expr *e){
+  const gr_graph *g = env->r->g;
+  int a, b;
+  if( e->dep <= GR_DEP_TYPE ) return gr_eval_cond(env, e);
+  switch( e->op ){
+    case GR_E_NOT:
+      a = fold(env, ts, type, e->a);
+      return a < 0 ? -1 : !a;
+    case GR_E_AND: case GR_E_OR:
+      a = fold(env, ts, type, e->a);
+      b = fold(env, ts, type, e->b);
+      if( e->op==GR_E_AND ) return a==0 || b==0 ? 0 : a==1 && b==1 ? 1 : -1;
+      return a==1 || b==1 ? 1 : a==0 && b==0 ? 0 : -1;
+    case GR_E_FIELD:
+      if( e->a && e->a->op==GR_E_NODE && (e->ref==GR_F_STATIC || e->ref==GR_F_DYNAMIC) ){
+        if( ts[type]==TS_STATIC ) return e->ref==GR_F_STATIC;
+        if( ts[type]==TS_DYNAMIC ) return e->ref==GR_F_DYNAMIC;
+      }
+      return -1;
+    case GR_E_EQ: case GR_E_NE:      /* an absent attribute is null */
+      if( (absent_attr(g, e->a) && is_lit(e->b)) || (absent_attr(g, e->b) && is_lit(e->a)) ){
+        const gr_expr *lit = absent_attr(g, e->a) ? e->b : e->a;
+        return (lit->op==GR_E_NULL) == (e->op==GR_E_EQ);
+      }
+      return -1;
+    default:
+      return -1;
+  }
+}
+
 /* Branches of one partition (neutral first, then seeds) and, per op type,
 ** which of them can still hold after the global and per-type conjuncts. */
 typedef struct pbranches {
@@ -82,7 +138,7 @@ static void prepare(gr_result *r, const gr_partition *p, const uint8_t *shapes, 
       for(i = 0; i < br->nconj && ok; i++){
         int f;
         if( br->conj[i]->dep!=GR_DEP_ITEM ) continue;
-        f = gr_fold_item(&env, shapes, t, br->conj[i]);
+        f = fold(&env, shapes, t, br->conj[i]);
         if( f==0 ) ok = 0;
         else if( f < 0 ) ok = 1;
       }
@@ -171,7 +227,7 @@ static void run_one(gr_result *r, const gr_partition *p, gr_part_result *pr){
   pr->v = v = gr_big_alloc((size_t)nn * sizeof *v + 1);
   memset(&pb, 0, sizeof pb);
   {
-    uint8_t *shapes = gr_type_shapes(g);
+    uint8_t *shapes = type_shapes(g);
     prepare(r, p, shapes, &pb);
     free(shapes);
   }
@@ -282,42 +338,6 @@ static void run_one(gr_result *r, const gr_partition *p, gr_part_result *pr){
   }
 }
 
-/* Per op type, a node whose cause and seed all nodes of the type share. */
-static void type_reps(const gr_graph *g, gr_part_result *pr){
-  uint32_t n, nn = gr_graph_nnodes(g), nt = gr_graph_ntypes(g);
-  const gr_node *nodes = gr_graph_nodes(g);
-  uint8_t *mixed = gr_xcalloc((size_t)nt + 1, 1);
-  pr->type_rep = gr_xcalloc((size_t)nt + 1, sizeof *pr->type_rep);
-  for(n = 0; n < nt; n++) pr->type_rep[n] = GR_NONE;
-  for(n = 0; n < nn; n++){
-    uint32_t t = nodes[n].type, rep = pr->type_rep[t];
-    if( rep==GR_NONE ){ if( !mixed[t] ) pr->type_rep[t] = n; continue; }
-    if( pr->v[rep].cause!=pr->v[n].cause || pr->v[rep].seed!=pr->v[n].seed ){ mixed[t] = 1; pr->type_rep[t] = GR_NONE; }
-  }
-  free(mixed);
-}
-
-int gr_partition_fold(gr_env *env, uint32_t type, const gr_expr *e){
-  const gr_result *r = env->r;
-  const gr_expr *pe = e;
-  uint32_t rep, saved;
-  int v;
-  if( r->part==NULL || env->node!=GR_NONE ) return -1;
-  if( e->op==GR_E_EQ || e->op==GR_E_NE ){
-    if( e->a->op==GR_E_PARTITION && e->b->dep==GR_DEP_CONST ) pe = e->a;
-    else if( e->b->op==GR_E_PARTITION && e->a->dep==GR_DEP_CONST ) pe = e->b;
-    else return -1;
-  }
-  if( pe->op!=GR_E_PARTITION || pe->ref2 < 0 || r->part[pe->ref2].type_rep==NULL ) return -1;
-  if( pe->ref!=GR_PF_DYNAMIC && pe->ref!=GR_PF_STATIC && pe->ref!=GR_PF_CAUSE && pe->ref!=GR_PF_SEED ) return -1;
-  if( type >= gr_graph_ntypes(r->g) || (rep = r->part[pe->ref2].type_rep[type])==GR_NONE ) return -1;
-  saved = env->node;
-  env->node = rep;
-  v = gr_eval_cond(env, e);
-  env->node = saved;
-  return v;
-}
-
 void gr_partition_run(gr_result *r){
   const gr_ruleset *rs = r->rs;
   size_t i;
@@ -329,7 +349,6 @@ void gr_partition_run(gr_result *r){
   r->part = gr_xcalloc(rs->npartitions, sizeof *r->part);
   for(i = 0; i < rs->npartitions; i++){
     run_one(r, &rs->partitions[i], &r->part[i]);
-    type_reps(r->g, &r->part[i]);
   }
 }
 
@@ -338,7 +357,6 @@ void gr_partition_free(gr_result *r){
   if( r->part==NULL ) return;
   for(i = 0; i < r->rs->npartitions; i++){
     if( r->part[i].v ) gr_big_free(r->part[i].v, (size_t)gr_graph_nnodes(r->g) * sizeof *r->part[i].v + 1);
-    free(r->part[i].type_rep);
   }
   free(r->part);
   r->part = NULL;

@@ -2,20 +2,23 @@
 ** json_scan.c: the streaming JSON tokenizer of json_scan.h.
 **
 ** Why hand-written: the whole `gerules eval --format json` on the 1M-op,
-** 290 MB benchmark graph must take at most 1.5x the time of a bare yajl
-** parse (yajl with no-op callbacks, bench/bare-parse: 0.87 s on the
-** reference machine, so about 1.3 s for load + evaluate + report), yet the
-** yajl-based loader alone took 1.43-1.71 s (1.65x the floor): yajl's own
-** tokenizing and its callback dispatch used up the budget before evaluation
-** even started. This tokenizer does only what the loader needs: it finds
-** string ends 16 bytes at a time with SSE2 (one signed compare flags control
-** and non-ASCII bytes together; UTF-8 is checked only where such bytes
-** occur), hands out unescaped strings in place and decodes only escaped
-** ones, converts integers straight to int64 while checking the number
-** grammar, folds ':' into the key token, and counts newlines only when a
-** position is asked for. Measured on that file (medians of 5 runs, 2-core
-** VM): yajl bare parse 0.855 s, this tokenizer alone (bench/scan-only)
-** 0.454 s, the graph loader on it 0.632 s (1.431 s on yajl before).
+** 290 MB benchmark graph must cost at most the CPU time of a bare yajl
+** parse of the file (yajl with no-op callbacks, bench/bare-parse), and yajl
+** alone already uses that budget: a yajl-based loader took 1.43-1.71 s where
+** the bare parse took 0.87 s (1.65x), before evaluation and report even
+** started. This tokenizer does only what the loader needs: it finds string
+** ends 16 bytes at a time with SSE2 (one signed compare flags control and
+** non-ASCII bytes together; UTF-8 is checked only where such bytes occur),
+** hands out unescaped strings in place and decodes only escaped ones,
+** converts integers straight to int64 while checking the number grammar,
+** folds ':' into the key token and a ',' after a value into that value,
+** counts newlines 64 bytes per test and only up to a position asked for,
+** and scans a regular file where it is mapped, without a copy. Measured
+** (2026-12-01, 1M-op graph, 7 alternating paired runs on the loaded 2-core
+** VM, CPU user+sys): this tokenizer alone (bench/scan-only, reading and
+** scanning) 0.56x the bare yajl parse; folding the commas took its
+** instructions from 125 to 112 per token (callgrind, 10K-op graph) and the
+** whole eval from 1.33x to 1.27x the yajl parse.
 **
 ** Input comes in windows: the whole buffer for memory input, or a buffer
 ** refilled from the fd in chunks. A token that reaches the end of a window is
@@ -71,6 +74,22 @@ static void count_to(gr_js *s, const char *q){
 #if defined(__SSE2__)
   {
     const __m128i nlv = _mm_set1_epi8('\n');
+    /* one test per 64 bytes: most 64-byte blocks of a graph have no newline
+    ** (a compact file has none); measured, this halves the counting's
+    ** instructions on the benchmark graph */
+    while( q - p >= 64 ){
+      __m128i a = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)(const void*)p), nlv);
+      __m128i b = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)(const void*)(p + 16)), nlv);
+      __m128i c = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)(const void*)(p + 32)), nlv);
+      __m128i d = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)(const void*)(p + 48)), nlv);
+      if( _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))) ){
+        uint64_t m = (uint64_t)(unsigned)_mm_movemask_epi8(a) | (uint64_t)(unsigned)_mm_movemask_epi8(b) << 16
+                   | (uint64_t)(unsigned)_mm_movemask_epi8(c) << 32 | (uint64_t)(unsigned)_mm_movemask_epi8(d) << 48;
+        n += (unsigned)__builtin_popcountll(m);
+        last = p + 63 - __builtin_clzll(m);
+      }
+      p += 64;
+    }
     while( q - p >= 16 ){
       unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)(const void*)p), nlv));
       if( m ){ n += (unsigned)__builtin_popcount(m); last = p + 31 - __builtin_clz(m); }
@@ -489,7 +508,19 @@ static inline int top_is_object(const gr_js *s){
   return (int)((s->stack[d >> 6] >> (d & 63)) & 1);
 }
 
-static inline void after_value(gr_js *s){ s->state = s->depth ? S_AFTER : S_DONE; }
+/* After a value ending just before `after`: a ',' right after it (the
+** usual case, compact or pretty) is consumed here, so the next call goes
+** straight to the key or value instead of a round through S_AFTER. */
+static inline void finish_value(gr_js *s, const char *after){
+  if( s->depth==0 ){ s->state = S_DONE; s->p = after; return; }
+  if( after < s->end && *after==',' ){
+    s->p = after + 1;
+    s->state = top_is_object(s) ? S_KEY : S_VALUE;
+    return;
+  }
+  s->p = after;
+  s->state = S_AFTER;
+}
 
 static int open_container(gr_js *s, const char *p, int obj, gr_js_tok *t){
   unsigned d = s->depth;
@@ -506,8 +537,7 @@ static int open_container(gr_js *s, const char *p, int obj, gr_js_tok *t){
 
 static int close_container(gr_js *s, const char *p, int obj, gr_js_tok *t){
   s->depth--;
-  after_value(s);
-  s->p = p + 1;
+  finish_value(s, p + 1);
   t->flags = 0;
   return t->type = obj ? GR_JS_OBJECT_END : GR_JS_ARRAY_END;
 }
@@ -535,7 +565,7 @@ int gr_js_next(gr_js *s, gr_js_tok *t){
   }
   for(;;){
     p = s->p;
-    while( p < s->end && IS_WS(*p) ) p++;
+    if( p < s->end && (unsigned char)*p <= ' ' ) while( p < s->end && IS_WS(*p) ) p++;
     if( p==s->end ){
       if( s->eof ) return at_eof(s, t);
       s->p = p;
@@ -569,7 +599,8 @@ int gr_js_next(gr_js *s, gr_js_tok *t){
       r = scan_string(s, p, t, &after);
       if( r < 0 ) return t->type = GR_JS_ERROR;
       if( r==0 ) goto more;
-      for(k = after; k < s->end && IS_WS(*k); k++){}
+      k = after;
+      if( k < s->end && *k!=':' ) while( k < s->end && IS_WS(*k) ) k++;
       if( k==s->end && !s->eof ) goto more;
       if( k==s->end || *k!=':' ) return t->type = fail_expect(s, k, "expected ':' after an object key");
       s->p = k + 1;
@@ -612,8 +643,7 @@ int gr_js_next(gr_js *s, gr_js_tok *t){
                                          : top_is_object(s) ? "expected a value after ':'"
                                          : "expected a value after ','");
       }
-      s->p = after;
-      after_value(s);
+      finish_value(s, after);
       return t->type;
 
     case S_DONE:
