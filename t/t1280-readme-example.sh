@@ -9,7 +9,7 @@ README=$top_srcdir/README.md
 # The rule-set path of the first output line depends on where the tree is.
 test_expect_success 'the README has its first command and its output' '
 	awk "/^\`\`\`sh\$/{n++; next} /^\`\`\`/{if(n==1) exit} n==1" "$README" >block &&
-	sed -n "s|.*&& \\(\\./src/gerules eval .*\\)\$|\\1|p" block >cmd &&
+	sed -n "s|.*&& \\(\\./src/gerules --rules rules eval .*\\)\$|\\1|p" block >cmd &&
 	test "$(wc -l <cmd)" -eq 1 &&
 	awk "/^\`\`\`text\$/{t=1; next} /^\`\`\`/{if(t) exit} t" "$README" >expect.raw &&
 	test -s expect.raw
