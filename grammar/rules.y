@@ -81,7 +81,7 @@ static void set_diag(gr_parse *ps, gr_item *it, int sev, gr_token code, gr_token
   else gr_parse_error(ps, gr_parse_eof_loc(ps), "unexpected end of input");
 }
 %stack_overflow {
-  gr_parse_error(ps, (gr_loc){ps->file, 0, 0}, "rule file is nested too deeply");
+  gr_parse_error(ps, ps->tok_loc, "nested too deeply (the parser holds at most 1000 open constructs)");
 }
 
 /* Keywords that may also serve as identifiers (a field called `type`, a

@@ -5,7 +5,7 @@
 #    text input has a byte cap, a sparse terabyte graph is no reservation;
 #  - --output never destroys an input, a device, a FIFO or a symlink target,
 #    and its temporary is a fresh exclusive file beside the target;
-#  - the text report escapes control bytes and caps its column widths;
+#  - the text reports (eval and tile) escape control bytes and cap their column widths;
 #  - NUL bytes in option names or KEY=VALUE files are located errors, and a
 #    --seed out of range is an error, not clamped.
 test_description='hardening: bounded reads, safe --output, terminal-safe text, exact option acceptance'
@@ -183,6 +183,29 @@ json.dump({\"graph\": [{\"name\": \"g\", \"op\": ops}]}, open(\"wide.json\", \"w
 	gerules eval wide.json --chip Ascend910B1 --all-nodes >out 2>err &&
 	test $(wc -c <out) -lt 20000 &&
 	test_grep "^n0  *XXXXXXXXXX*\\.\\.\\. " out &&
+	test $(awk "{ if (length(\$0) > m) m = length(\$0) } END { print m }" out) -lt 300
+'
+
+test_expect_success 'the tile text report escapes node names, op types and the graph path too' '
+	/usr/bin/python3 -c "
+import json
+d = lambda s: [{\"dtype\": \"DT_FLOAT16\", \"shape\": {\"dim\": s}, \"layout\": \"ND\"}]
+ops = [{\"name\": \"a\", \"type\": \"Data\", \"output_desc\": d([4, 64])},
+       {\"name\": \"evil\x1b[2J\nx.json:1:1: error: forged\", \"type\": \"Add\", \"input\": [\"a:0\", \"a:0\"],
+        \"input_desc\": d([4, 64]) + d([4, 64]), \"output_desc\": d([4, 64])},
+       {\"name\": \"N\" * 100000, \"type\": \"Add\", \"input\": [\"a:0\", \"a:0\"],
+        \"input_desc\": d([4, 64]) + d([4, 64]), \"output_desc\": d([4, 64])},
+       {\"name\": \"odd\", \"type\": \"Odd\x1b]0;owned\x07\nx.json:2:2: error: forged\", \"input\": [\"a:0\"]}]
+json.dump({\"graph\": [{\"name\": \"g\", \"op\": ops}]}, open(\"tevil\x1b[1m.json\", \"w\"))
+" &&
+	gerules tile "$(printf "tevil\033[1m.json")" --chip Ascend910B1 >out 2>err &&
+	! grep "$(printf "\033")" out &&
+	! grep "$(printf "\007")" out &&
+	! grep "^x.json:" out &&
+	test_grep "^graph tevil\\\\x1b\\[1m.json, 4 nodes" out &&
+	test_grep "^evil\\\\x1b\\[2J\\\\nx.json:1:1: error: forged (Add)  class " out &&
+	test_grep "without a tiling strategy: Data x1, Odd\\\\x1b\\]0;owned\\\\x07\\\\nx.json:2:2: erro\\.\\.\\. x1$" out &&
+	test_grep "^NNNNNNNNNN*\\.\\.\\. (Add)  class " out &&
 	test $(awk "{ if (length(\$0) > m) m = length(\$0) } END { print m }" out) -lt 300
 '
 

@@ -25,6 +25,7 @@
 #include "report/srclines.h"
 #include "report/html.h"
 #include "report/dot.h"
+#include "api/load_options.h"
 
 struct gerules_diags {
   const gr_diags *d;            /* the list shown: own, or an evaluation's */
@@ -117,12 +118,17 @@ static gerules_diags *diags_new(void){
 /* ------------------------------------------------------------------ rule sets */
 
 gerules_rules *gerules_rules_load(const char *const *paths, size_t npaths, gerules_diags **diags){
+  return gerules_rules_load_with(paths, npaths, NULL, diags);
+}
+
+gerules_rules *gerules_rules_load_with(const char *const *paths, size_t npaths, const gerules_load_options *o,
+                                       gerules_diags **diags){
   const char *def = gerules_default_rules();
   gerules_diags *d = diags_new();
   gerules_rules *rules = NULL;
   gr_ruleset *rs;
   if( paths==NULL || npaths==0 ){ paths = &def; npaths = 1; }
-  rs = gr_ruleset_load(paths, npaths, &d->own);
+  rs = gr_api_load_guarded(paths, npaths, o, &d->own);    /* verified as the command does (load_options.c) */
   if( rs ){
     gr_opmap *map = gr_onnx_map_from_rules(rs, &d->own);   /* NULL: a bad onnx_ops row (an error) */
     if( map ){

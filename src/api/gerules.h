@@ -49,7 +49,7 @@
 extern "C" {
 #endif
 
-#define GERULES_API_VERSION 1
+#define GERULES_API_VERSION 2    /* 2 added the functions marked "(v2)" */
 
 /* The package version ("0.1.0"); static. */
 const char *gerules_version(void);
@@ -92,9 +92,35 @@ typedef struct gerules_rules gerules_rules;
 /* Loads and checks rule files and directories (every *.rules below a
 ** directory); paths NULL or npaths 0 loads gerules_default_rules(). Returns
 ** NULL when there is any error. When diags is not NULL, *diags receives a
-** new list with every error and warning (also on success; free it). */
+** new list with every error and warning (also on success; free it).
+** Bundles are verified as the gerules command verifies them: when a trust
+** store is configured ($GERULES_TRUST, colon-separated, else the installed
+** trust folder when it holds a file), each bundle of the stack must be
+** signed by a trusted, unrevoked key, unexpired, with exactly the files it
+** was signed with, and not older than the newest version of its name
+** accepted before (the state file $GERULES_STATE, else
+** $XDG_STATE_HOME/gerules/accepted-bundles or
+** ~/.local/state/gerules/accepted-bundles, which a successful load
+** updates); otherwise NULL, with one error per problem naming the file and
+** the reason, then "refusing the rule set: ...". doc/vendor-guide.md. */
 gerules_rules *gerules_rules_load(const char *const *paths, size_t npaths, gerules_diags **diags);
 void gerules_rules_free(gerules_rules *rules);
+
+/* (v2) The trust policy of a load, the options the gerules command has:
+** gerules_rules_load_with(paths, n, NULL, diags) is gerules_rules_load. */
+typedef struct gerules_load_options gerules_load_options;
+gerules_load_options *gerules_load_options_new(void);
+void gerules_load_options_free(gerules_load_options *o);
+/* A trust store file or directory, as `--trust` (repeatable): replaces
+** $GERULES_TRUST and the installed trust folder. */
+int gerules_load_options_add_trust(gerules_load_options *o, const char *path);
+/* As `--allow-downgrade` (on 1): accept a signed bundle older than one of
+** its name accepted before. */
+int gerules_load_options_set_allow_downgrade(gerules_load_options *o, int on);
+/* The anti-rollback state file, instead of $GERULES_STATE or the default. */
+int gerules_load_options_set_state_file(gerules_load_options *o, const char *path);
+gerules_rules *gerules_rules_load_with(const char *const *paths, size_t npaths,
+                                       const gerules_load_options *o, gerules_diags **diags);
 
 const char *gerules_rules_name(const gerules_rules *rules);      /* the bundle name, or NULL */
 const char *gerules_rules_version(const gerules_rules *rules);   /* the bundle version, or NULL */

@@ -18,6 +18,7 @@
 #include "hooks/hooks.h"
 #include "options/optfile.h"
 #include "bundle/bundle.h"
+#include "bundle/guard.h"
 
 #define EXIT_CONFIG 1      /* the configuration has errors */
 #define EXIT_INPUT 2       /* usage error, unreadable or malformed input */
@@ -33,8 +34,7 @@ typedef struct cli_ctx {
   int allow_downgrade;          /* --allow-downgrade */
   int trust_ready, trust_failed, trusting, refused;
   int no_record;                /* bundle verify: do not update the anti-rollback state */
-  gr_trust trust;
-  gr_verified *verified; size_t nverified;
+  gr_guard guard;               /* the trust policy and the bundles it verified (src/bundle/guard.h) */
   /* choosing among installed releases of a bundle (cli_rules.c) */
   const char *cann;             /* --cann, or NULL */
   const char *graph_hint;       /* the graph of this run, whose atc_version says the release when --cann is absent */

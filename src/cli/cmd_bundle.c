@@ -197,7 +197,7 @@ static int verify(cli_ctx *c, int argc, char **argv){
   c->no_record = 1;
   for(i = 0; i < argc; i++){
     const char *p = argv[i];
-    size_t before = c->nverified, k, ns = 0;
+    size_t before = c->guard.nverified, k, ns = 0;
     /* a layer is verified (and loaded) on top of the bundles given with --rules */
     const char **stack = gr_xcalloc(c->nrules_paths + 2, sizeof *stack);
     gr_ruleset *rs;
@@ -213,8 +213,8 @@ static int verify(cli_ctx *c, int argc, char **argv){
       gr_diags_init(&c->diags);
       continue;
     }
-    for(k = before; k < c->nverified; k++){
-      const gr_verified *v = &c->verified[k];
+    for(k = before; k < c->guard.nverified; k++){
+      const gr_verified *v = &c->guard.verified[k];
       size_t s;
       printf("%s: %s %s verified: %zu file%s, signed by", p, v->name, v->version, v->nfiles, v->nfiles==1 ? "" : "s");
       for(s = 0; s < v->nsigners; s++) printf("%s %s", s ? "," : "", v->signers[s]);

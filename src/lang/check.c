@@ -21,16 +21,16 @@
 /* ------------------------------------------------------------------ */
 /* messages and small helpers */
 
-const char *ck_text_of(const ck_sources *src, const char *file){
+const gr_lineidx *ck_lines_of(const ck_sources *src, const char *file){
   size_t i;
   if( src==NULL ) return NULL;
-  for(i = 0; i < src->n; i++) if( src->files[i]==file ) return src->texts[i];
+  for(i = 0; i < src->n; i++) if( src->files[i]==file ) return &src->lines[i];
   return NULL;
 }
 
 static void vreport(ck *c, gr_severity sev, gr_loc loc, const char *fmt, va_list ap){
   gr_diag *d = gr_diags_vadd(c->diags, sev, loc.file, loc.line, loc.col, fmt, ap);
-  if( loc.line ) d->snippet = gr_source_line(ck_text_of(c->src, loc.file), loc.line);
+  if( loc.line ) d->snippet = gr_lineidx_dup(ck_lines_of(c->src, loc.file), loc.line);
   if( sev==GR_SEV_ERROR ) c->nerr++;
 }
 void ck_err(ck *c, gr_loc loc, const char *fmt, ...){

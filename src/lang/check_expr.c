@@ -492,7 +492,7 @@ void ck_template(ck *c, gr_template *t, const char *raw, gr_loc loc){
       part.lit = gr_arena_strndup(&rs->arena, lit.p ? lit.p : "", lit.n);
       lit.n = 0;
       body = gr_lex_unescape(p + 1, (size_t)(q - p - 1));
-      e = gr_parse_placeholder(loc.file, ck_text_of(c->src, loc.file), body, strlen(body), l.line, l.col + 1, c->diags);
+      e = gr_parse_placeholder(loc.file, ck_lines_of(c->src, loc.file), body, strlen(body), l.line, l.col + 1, c->diags);
       if( e==NULL ){
         c->nerr++;
       }else{

@@ -277,7 +277,9 @@ typedef struct gr_ruleset {
 /* Loads rule files and directories (every *.rules below a directory, sorted),
 ** follows includes, and checks everything. Returns NULL when there is any
 ** error; every error and warning is appended to diags (compiler style, with
-** the source line). */
+** the source line), errors up to GR_MAX_RULE_ERRORS, then one note saying
+** the rest were not reported (the load still fails). */
+#define GR_MAX_RULE_ERRORS 100
 gr_ruleset *gr_ruleset_load(const char *const *paths, size_t npaths, gr_diags *diags);
 void gr_ruleset_free(gr_ruleset *rs);
 

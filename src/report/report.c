@@ -417,9 +417,9 @@ void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro){
 
 /* Column caps of the text table: input text (a 16 MB op type) must not make
 ** every row that wide; longer cells are cut with "...". */
-#define NAME_CAP 60
-#define TYPE_CAP 40
-#define TEXT_CAP 80
+#define NAME_CAP GR_TEXT_NAME_CAP
+#define TYPE_CAP GR_TEXT_TYPE_CAP
+#define TEXT_CAP GR_TEXT_CELL_CAP
 
 /* A slot's cell: "value (source)". */
 static void cell_text(gr_buf *b, const gr_ruleset *rs, const gr_decision *d){
