@@ -94,7 +94,7 @@ static void set_diag(gr_parse *ps, gr_item *it, int sev, gr_token code, gr_token
   INI INITIAL KEY MATCHES MODE NEEDS NOTE ON ONCE OVER PATTERN PRODUCT RANGE REQUIRES RULE
   OVERRIDE EXTEND EXTENDS REPLACE PARTITION SEED NEUTRAL LIMIT
   SECTION SEPARATOR SET SLOT SOC SOURCE SUPPORTED TABLE THEN TYPE UNSUPPORTED VALUE GE_CODE
-  VALUES VERSION WARNING WHEN.
+  VALUES VERSION WARNING WHEN NO EFFECT.
 
 %right COLON.
 %left OR.
@@ -286,6 +286,9 @@ item(A) ::= LIMIT(K) expr(E) WHEN expr(C) SEMI.
   { A = mk(ps, GR_I_LIMIT, K); A->e2 = E; A->e = C; }
 item(A) ::= ENTRIES(K) MODE SEMI.           { A = mk(ps, GR_I_ENTRIES_MODE, K); }
 item(A) ::= ENTRIES(K) strlist(L) SEMI.     { A = mk(ps, GR_I_ENTRIES, K); A->names = gr_name_reverse(L); }
+/* in a slot: `no effect when COND because "why";` (the decided value does not take effect) */
+item(A) ::= NO(K) EFFECT WHEN expr(C) BECAUSE STRING(T) SEMI.
+  { A = mk(ps, GR_I_NOEFFECT, K); A->e = C; A->str2 = sbody(T); A->raw2 = rbody(T); A->str2_loc = LOC(T); }
 
 /* ---- table entries ---- */
 %type tentries {gr_item*}

@@ -420,6 +420,9 @@ int gerules_eval_decision(gerules_eval *ev, size_t node, size_t slot, gerules_de
   out->value = d->value;
   gr_buf_init(&reason);
   gr_buf_init(&tmp);
+  out->effect = gr_decision_effect(ev->r, (uint32_t)node, slot, &tmp);
+  out->no_effect_reason = out->effect ? NULL : keep(ev, &tmp);
+  tmp.n = 0;
   if( d->source==GR_SOURCE_HOOK ){
     const gr_override *ov = gr_result_find_override(ev->r, (uint32_t)node, (int)slot);
     out->source = "hook";

@@ -197,6 +197,9 @@ typedef struct gerules_decision {
   const char *reason;     /* why, in words, or NULL */
   const char *input;      /* the user input behind the value ("op_precision.ini:3",
                              "<command line>"), or NULL */
+  int effect;             /* 1: the value takes effect (also for a NULL value); 0: the rule
+                             set says it does not (a slot's `no effect` clause holds) */
+  const char *no_effect_reason;   /* when effect is 0, why ("PRECISION_MODE=force_fp16"); else NULL */
 } gerules_decision;
 
 /* Fills *out with node's decision for slot (an index of gerules_rules_slot_*);

@@ -83,6 +83,10 @@ typedef struct cli_input {
   const char **hooks; size_t nhooks;
   const char **optfiles; size_t noptfiles;     /* --options files, in order */
   gr_hooks_limits lim;
+  /* run on the loaded graph before it is evaluated (`gerules atc`:
+  ** --framework and --input_shape); nonzero = exit 2, already printed */
+  int (*graph_hook)(const struct cli_input *in, gr_graph *g, const gr_ruleset *rs);
+  void *graph_hook_data;
 } cli_input;
 void cli_input_init(cli_input *in, const char *cmd);
 void cli_input_free(cli_input *in);
@@ -131,5 +135,9 @@ int cmd_tile(cli_ctx *c, int argc, char **argv);
 int cmd_bundle(cli_ctx *c, int argc, char **argv);
 int cmd_test(cli_ctx *c, int argc, char **argv);
 int cmd_diff(cli_ctx *c, int argc, char **argv);
+/* cmd_atc.c: `gerules atc ATC-FLAGS...`, and eval's --FLAG=VALUE for an
+** option alias: 1 taken (added to in's options), 0 not an alias, -1 error. */
+int cmd_atc(cli_ctx *c, int argc, char **argv);
+int cli_alias_arg(cli_ctx *c, cli_input *in, int *i, int argc, char **argv);
 
 #endif

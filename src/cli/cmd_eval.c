@@ -34,6 +34,7 @@ static const char eval_usage[] =
   "  --chip SOC                 the SoC (or give the SOC_VERSION option)\n"
   "  --input-format FMT         auto (default: detected from the content), json, ge-text, ge-binary, om, onnx\n"
   "  -o KEY=VALUE               an option by ir_option name, GE key or ATC flag (repeatable)\n"
+  "  --FLAG=VALUE               an option by its ATC flag, as ATC takes it (--precision_mode=force_fp32)\n"
   "  --options FILE             options from a JSON object or KEY=VALUE lines (repeatable)\n"
   "  --run-mode MODE            inference (default, as ATC) or training\n"
   "  --entry atc|ir-build|session  the GE entry point whose checks apply (default atc)\n"
@@ -98,6 +99,7 @@ int cmd_eval(cli_ctx *c, int argc, char **argv){
     if( strcmp(argv[i], "--help")==0 || strcmp(argv[i], "-h")==0 ){ fputs(eval_usage, stdout); cli_input_free(&in); return 0; }
     if( (k = cli_eval_arg("eval", &a, &i, argc, argv))!=0 ){ if( k < 0 ) goto usage; continue; }
     if( (k = cli_input_arg(&in, &i, argc, argv))!=0 ){ if( k < 0 ) goto usage; continue; }
+    if( (k = cli_alias_arg(c, &in, &i, argc, argv))!=0 ){ if( k < 0 ) goto usage; continue; }
     cli_usage_error("eval", "unknown option '%s'", argv[i]);
     goto usage;
   }
@@ -130,6 +132,7 @@ int cli_eval_run(cli_ctx *c, cli_input *in, const cli_eval_args *ap){
     gr_hooks_free(hooks);
     return EXIT_INPUT;
   }
+  if( in->graph_hook && in->graph_hook(in, g, rs)!=0 ){ rc = EXIT_INPUT; goto done; }
   if( a.explain && !gr_graph_find_node(g, a.explain, &explain_node) ){
     fprintf(stderr, "gerules eval: error: no node named '%s' in %s\n", a.explain, in->graph);
     rc = EXIT_INPUT;

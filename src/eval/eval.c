@@ -96,11 +96,11 @@ static const char *spelling_suggestion(gr_result *r, const char *key){
   const char *s, *k = key;
   char *out;
   while( *k=='-' ) k++;
-  s = gr_ruleset_suggest(rs, GR_NK_SPELLING, k);
+  s = gr_ruleset_suggest(rs, GR_NK_SPELLING | GR_NK_ATC_FLAG, k);
   if( s==NULL ) return "";
   {
     int oi = gr_ruleset_find(&rs->spelling_map, s);
-    out = gr_xasprintf("; did you mean '%s'%s%s%s?", s, oi >= 0 && strcmp(rs->options[oi].name, s) ? " (" : "",
+    out = gr_xasprintf("; did you mean '%s%s'%s%s%s?", oi < 0 ? "--" : "", s, oi >= 0 && strcmp(rs->options[oi].name, s) ? " (" : "",
                        oi >= 0 && strcmp(rs->options[oi].name, s) ? rs->options[oi].name : "",
                        oi >= 0 && strcmp(rs->options[oi].name, s) ? ")" : "");
   }
@@ -975,6 +975,7 @@ void gr_result_free(gr_result *r){
   gr_partition_free(r);
   free(r->cand);
   free(r->ovr);
+  free(r->noeffect_global);
   if( r->ovr_index ) gr_big_free(r->ovr_index, (size_t)gr_graph_nnodes(r->g) * r->rs->nslots * sizeof *r->ovr_index);
   gr_diags_free(&r->diags);
   gr_arena_free(&r->arena);

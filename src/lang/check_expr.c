@@ -105,6 +105,7 @@ static uint8_t field_type(ck *c, gr_expr *e, uint8_t base){
       F("outputs", GR_F_OUTPUTS, GR_T_INT);
       F("input", GR_F_INPUT, GR_T_INPUTS);
       F("attr", GR_F_ATTR, GR_T_ATTRS);
+      if( strcmp(f, "dtypes")==0 ){ e->ref = GR_F_DTYPES; e->elem = GR_T_STR; return GR_T_LIST; }
       {
         size_t k;
         for(k = 0; k < rs->nslots; k++){
@@ -120,7 +121,7 @@ static uint8_t field_type(ck *c, gr_expr *e, uint8_t base){
           return GR_T_STR;
         }
       }
-      ck_err(c, e->sloc, "node has no field '%s' (name, type, graph, static, dynamic, inputs, outputs, input, attr, or a slot)", f);
+      ck_err(c, e->sloc, "node has no field '%s' (name, type, graph, static, dynamic, inputs, outputs, input, attr, dtypes, or a slot)", f);
       return GR_T_ANY;
     case GR_T_INPUT:
       F("connected", GR_F_CONNECTED, GR_T_BOOL);

@@ -67,6 +67,7 @@ loop:
     "deprecated"  { TOK(GR_TK_DEPRECATED); }
     "description" { TOK(GR_TK_DESCRIPTION); }
     "each"        { TOK(GR_TK_EACH); }
+    "effect"      { TOK(GR_TK_EFFECT); }
     "entries"     { TOK(GR_TK_ENTRIES); }
     "entry"       { TOK(GR_TK_ENTRY); }
     "error"       { TOK(GR_TK_ERROR); }
@@ -91,6 +92,7 @@ loop:
     "mode"        { TOK(GR_TK_MODE); }
     "needs"       { TOK(GR_TK_NEEDS); }
     "neutral"     { TOK(GR_TK_NEUTRAL); }
+    "no"          { TOK(GR_TK_NO); }
     "node"        { TOK(GR_TK_NODE); }
     "not"         { TOK(GR_TK_NOT); }
     "note"        { TOK(GR_TK_NOTE); }

@@ -121,6 +121,14 @@ const char *gr_ruleset_suggest(const gr_ruleset *rs, unsigned kinds, const char 
   if( kinds & GR_NK_HW ) maps[nm++] = &rs->hw_map;
   gr_suggest_begin(&sg, word);
   for(m = 0; m < nm; m++) for(j = 0; j < maps[m]->n; j++) gr_suggest_offer(&sg, maps[m]->e[j].key);
+  if( kinds & GR_NK_ATC_FLAG ){
+    int t = gr_ruleset_find(&rs->table_map, "atc_flags");
+    for(j = 0; t >= 0 && j < rs->tables[t].n; j++){
+      const char *k = rs->tables[t].keys[j];
+      while( *k=='-' ) k++;
+      gr_suggest_offer(&sg, k);
+    }
+  }
   return gr_suggest_best(&sg);
 }
 

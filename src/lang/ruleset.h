@@ -55,7 +55,8 @@ enum gr_field {
   GR_F_ORIGIN,                                                           /* option */
   GR_F_OPTION, GR_F_SECTION, GR_F_MATCHED, GR_F_FILE, GR_F_LINE,        /* entry */
   GR_F_NODES,                                                            /* graph: also NAME, STATIC, DYNAMIC */
-  GR_F_TYPES                                                             /* graph: the op types its nodes have */
+  GR_F_TYPES,                                                            /* graph: the op types its nodes have */
+  GR_F_DTYPES                                                            /* node: dtypes of its input and output descs */
 };
 
 /* special names (gr_expr.ref of a GR_E_NAME that is not a table) */
@@ -179,6 +180,10 @@ typedef struct gr_slot {
   int values_mode;
   const char **values; size_t nvalues;
   int *cascade; size_t ncascade;   /* source indexes, highest precedence first */
+  /* `no effect when COND because "why"` clauses, in order: the first that
+  ** holds for a node says why its decided value does not take effect
+  ** (branches with a condition and a reason, no value; source -1) */
+  gr_branch *noeffect; size_t nnoeffect;
   gr_loc loc;
 } gr_slot;
 
@@ -327,7 +332,10 @@ enum gr_name_kind {
   GR_NK_PRODUCT  = 1u << 7,
   GR_NK_SOC      = 1u << 8,   /* exact SoC names (not patterns) */
   GR_NK_CAP      = 1u << 9,   /* capabilities */
-  GR_NK_HW       = 1u << 10   /* hardware properties */
+  GR_NK_HW       = 1u << 10,  /* hardware properties */
+  GR_NK_ATC_FLAG = 1u << 11   /* ATC command-line flags: the keys of table atc_flags
+                              ** (doc/rule-language.md 6.2), offered and returned
+                              ** without their leading dashes */
 };
 /* "Did you mean": the declared name of one of the given kinds closest to
 ** word, or NULL when none is close. The one entry point for every kind of

@@ -52,6 +52,7 @@ typedef struct gr_explain_row {
   const char *bundle;         /* CAND in a stack of bundles: "name version" of the branch's bundle, else NULL */
   const char *reason;         /* rendered `because` (CAND) or the hook's reason, or NULL */
   const char *failed;         /* CAND: the false conjunct, or the value expression that was null */
+  const char *no_effect;      /* SLOT: why the decided value does not take effect, or NULL when it does */
 } gr_explain_row;
 void gr_explain_walk(gr_result *r, uint32_t node, void (*fn)(void *ud, const gr_explain_row *row), void *ud);
 

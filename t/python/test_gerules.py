@@ -174,6 +174,22 @@ class RulesTest(unittest.TestCase):
         with self.assertRaises(KeyError):
             ev.decision(name, "no such slot")
 
+    def test_decision_effect(self):
+        # ALLOW_HF32=true under ATC's default force_fp16: GE records HF32 but it has no effect
+        # (rules/precision.rules `no effect` clauses; doc/json-schema.md SLOT_effect)
+        ev = self.rules.evaluate(LLM, chip="Ascend910B1", options={"ALLOW_HF32": "true"})
+        rep = ev.json()
+        seen = 0
+        for n in rep["nodes"]:
+            d = ev.decision(n["name"], "precision_mode")
+            self.assertEqual(d["effect"], n.get("precision_mode_effect", True))
+            self.assertEqual(d["no_effect_reason"], n.get("precision_mode_no_effect_reason"))
+            seen += not d["effect"]
+        self.assertEqual(seen, 15)
+        self.assertEqual(ev.decision("lm_head", "precision_mode")["no_effect_reason"], "PRECISION_MODE=force_fp16")
+        t = ev.decision("lm_head", "tiling")
+        self.assertEqual((t["effect"], t["no_effect_reason"]), (True, None))
+
     def test_text_report_is_the_commands(self):
         ev = self.rules.evaluate(LLM, chip="Ascend910B1", options={"ALLOW_HF32": "true"})
         rc, out, _ = cli("eval", LLM, "--chip", "Ascend910B1", "-o", "ALLOW_HF32=true")
