@@ -3,11 +3,12 @@
 ** public API (gerules.h), which it otherwise uses for every evaluation and
 ** report: wrapping a rule set it loaded itself, changing the model before
 ** it is evaluated (atc's --input_shape) and the model of an evaluation for
-** its node look-up. The command loads rules
-** through its bundle verification and trust store (src/cli/cli_rules.c),
-** which the public loader does not have yet; everything after loading goes
-** through gerules_request / gerules_evaluate / gerules_eval_write like any
-** embedder's code.
+** its node look-up. The command loads its rule stack once per run in
+** src/cli/cli_rules.c (with --trust, --allow-downgrade and the CANN choice
+** among installed bundles), verifying each bundle with the same loader as
+** gerules_rules_load_with (src/bundle/guard.c), and keeps that set for
+** every command; everything after loading goes through gerules_request /
+** gerules_evaluate / gerules_eval_write like any embedder's code.
 **
 ** Ownership: gr_api_rules_adopt borrows rs (the caller frees it, after
 ** gerules_rules_free of the wrapper and of every evaluation made from it);
