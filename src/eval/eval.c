@@ -334,7 +334,7 @@ static void run_scoped_rules(gr_result *r){
 /* ------------------------------------------------------------------ */
 /* the per-node plan */
 
-static int conj_holds(gr_env *env, const gr_branch *br, uint8_t lo, uint8_t hi){
+int gr_conj_holds(gr_env *env, const gr_branch *br, uint8_t lo, uint8_t hi){
   size_t i;
   for(i = 0; i < br->nconj; i++){
     const gr_expr *c = br->conj[i];
@@ -506,7 +506,7 @@ static void add_branch(gr_result *r, plan *p, const gr_branch *br, int32_t sourc
   memset(&e, 0, sizeof e);
   e.br = br; e.source = source; e.rule = rule; e.bidx = bidx;
   gr_env_init(&env, r);
-  if( !conj_holds(&env, br, GR_DEP_CONST, GR_DEP_GLOBAL) ) return;
+  if( !gr_conj_holds(&env, br, GR_DEP_CONST, GR_DEP_GLOBAL) ) return;
   slot_k = source >= 0 ? (size_t)r->rs->sources[source].slot : p->nslots;
   if( br->name_key || br->name_table ){
     /* indexed by node name: only nodes with that name ever see it */
@@ -530,7 +530,7 @@ static void add_branch(gr_result *r, plan *p, const gr_branch *br, int32_t sourc
     size_t i;
     int dead = 0;
     env.type_name = gr_graph_type_name(g, t);
-    if( !conj_holds(&env, br, GR_DEP_TYPE, GR_DEP_TYPE) ) continue;
+    if( !gr_conj_holds(&env, br, GR_DEP_TYPE, GR_DEP_TYPE) ) continue;
     for(i = 0; i < br->nconj && !dead; i++){
       int f;
       if( br->conj[i]->dep!=GR_DEP_ITEM ) continue;
@@ -667,7 +667,7 @@ static int entry_applies(gr_env *env, const cand_entry *e, gr_val *value){
     if( !part_test(env, e) ) return 0;
     goto conds_hold;
   }
-  if( e->check_type && !conj_holds(env, br, GR_DEP_TYPE, GR_DEP_TYPE) ) return 0;
+  if( e->check_type && !gr_conj_holds(env, br, GR_DEP_TYPE, GR_DEP_TYPE) ) return 0;
   if( e->item_mask && !item_conj_hold(env, br, e->item_mask) ) return 0;
 conds_hold:
   if( br->value==NULL ){ value->t = GR_T_BOOL; return 1; }

@@ -205,6 +205,9 @@ typedef struct gr_env {
 void   gr_env_init(gr_env *env, gr_result *r);
 gr_val gr_eval_expr(gr_env *env, const gr_expr *e);
 int    gr_eval_cond(gr_env *env, const gr_expr *e);         /* NULL = true */
+/* Whether every conjunct of br whose dependency level is in [lo, hi] holds
+** (the others are skipped): the evaluator's per-level test of a branch. */
+int    gr_conj_holds(gr_env *env, const gr_branch *br, uint8_t lo, uint8_t hi);
 /* Renders a template into out (values, lists joined with ", "). */
 void   gr_render(gr_env *env, const gr_template *t, gr_buf *out);
 /* Value of option `oi` in this evaluation (computing its default lazily). */

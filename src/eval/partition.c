@@ -41,16 +41,6 @@ static void uf_union(uint32_t *up, uint32_t a, uint32_t b){
   if( a!=b ){ if( a < b ) up[b] = a; else up[a] = b; }
 }
 
-static int conj_in(gr_env *env, const gr_branch *br, uint8_t lo, uint8_t hi){
-  size_t i;
-  for(i = 0; i < br->nconj; i++){
-    const gr_expr *c = br->conj[i];
-    if( c->dep < lo || c->dep > hi ) continue;
-    if( !gr_eval_cond(env, c) ) return 0;
-  }
-  return 1;
-}
-
 /* Per op type, the kinds of nodes it has. */
 enum { TS_STATIC = 1, TS_DYNAMIC = 2 };
 static uint8_t *type_shapes(const gr_graph *g){
@@ -128,12 +118,12 @@ static void prepare(gr_result *r, const gr_partition *p, const uint8_t *shapes, 
   gr_env_init(&env, r);
   for(b = 0; b < pb->n; b++){
     const gr_branch *br = pb->v[b];
-    if( !conj_in(&env, br, GR_DEP_CONST, GR_DEP_GLOBAL) ) continue;
+    if( !gr_conj_holds(&env, br, GR_DEP_CONST, GR_DEP_GLOBAL) ) continue;
     for(t = 0; t < nt; t++){
       uint8_t ok = 2;
       size_t i;
       env.type_name = gr_graph_type_name(g, t);
-      if( !conj_in(&env, br, GR_DEP_TYPE, GR_DEP_TYPE) ) continue;
+      if( !gr_conj_holds(&env, br, GR_DEP_TYPE, GR_DEP_TYPE) ) continue;
       /* per-node conjuncts the graph decides for the whole type (eval.c) */
       for(i = 0; i < br->nconj && ok; i++){
         int f;
@@ -237,7 +227,7 @@ static void run_one(gr_result *r, const gr_partition *p, gr_part_result *pr){
     env.type_name = gr_graph_type_name(g, nodes[n].type);
     v[n].from = v[n].to = GR_NONE;
     for(b = 0; b < pb.n; b++){
-      if( !ok[b] || (ok[b]==1 && !conj_in(&env, pb.v[b], GR_DEP_ITEM, GR_DEP_ITEM)) ) continue;
+      if( !ok[b] || (ok[b]==1 && !gr_conj_holds(&env, pb.v[b], GR_DEP_ITEM, GR_DEP_ITEM)) ) continue;
       if( b < pb.nneutral ) v[n].cause = GR_PC_NEUTRAL;
       else { v[n].cause = GR_PC_SEED; v[n].seed = (uint16_t)(b - pb.nneutral + 1); nseed++; }
       break;
