@@ -89,13 +89,7 @@ test_expect_success 'test -q: the summary only when every case passes' '
 if test -x "$MT"
 then
 	test_expect_success 'the SARIF validator finds no error in the check and tile logs' '
-		for f in c.sarif c2.sarif t.sarif
-		do
-			"$MT" validate "$f" >v.out 2>&1
-			sed "s/^/# /" v.out &&
-			! grep -i " error SARIF\\|: error " v.out &&
-			test_grep "Analysis completed successfully" v.out || return 1
-		done
+		test_sarif_valid "$MT" c.sarif c2.sarif t.sarif
 	'
 else
 	test_count=$((test_count + 1))

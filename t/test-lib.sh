@@ -104,6 +104,19 @@ input_error_run () {
 	test_must_be_empty out &&
 	test_cmp expect err
 }
+# test_sarif_valid VALIDATOR FILE...: Microsoft's SARIF validator (the
+# sarif-multitool at VALIDATOR) reports no error for any FILE; its output is
+# kept in the log as comments.
+test_sarif_valid () {
+	mt=$1 && shift &&
+	for f
+	do
+		"$mt" validate "$f" >v.out 2>&1
+		sed "s/^/# /" v.out &&
+		! grep -i " error SARIF\\|: error " v.out &&
+		test_grep "Analysis completed successfully" v.out || return 1
+	done
+}
 # eval_error EXPECTED ARGS...: input_error for `gerules eval ARGS`.
 eval_error () {
 	msg=$1 && shift &&
