@@ -57,6 +57,9 @@ static gr_expr *bin(gr_parse *ps, int op, gr_token k, gr_expr *a, gr_expr *b){
   e->a = a; e->b = b;
   return gr_expr_deep(ps, e);
 }
+static int vop_code(gr_token t){
+  return t.z[0]=='=' ? GR_E_EQ : t.z[0]=='>' ? (t.n==2 ? GR_E_GE : GR_E_GT) : (t.n==2 ? GR_E_LE : GR_E_LT);
+}
 static void set_ge_code(gr_parse *ps, gr_item *it, gr_token s){
   if( s.z ){ it->ge_code = sbody(s); it->ge_code_loc = LOC(s); }
 }
@@ -81,7 +84,7 @@ static void set_diag(gr_parse *ps, gr_item *it, int sev, gr_token code, gr_token
   else gr_parse_error(ps, gr_parse_eof_loc(ps), "unexpected end of input");
 }
 %stack_overflow {
-  gr_parse_error(ps, (gr_loc){ps->file, 0, 0}, "rule file is nested too deeply");
+  gr_parse_error(ps, ps->tok_loc, "nested too deeply (the parser holds at most 1000 open constructs)");
 }
 
 /* Keywords that may also serve as identifiers (a field called `type`, a
@@ -91,7 +94,7 @@ static void set_diag(gr_parse *ps, gr_item *it, int sev, gr_token code, gr_token
   INI INITIAL KEY MATCHES MODE NEEDS NOTE ON ONCE OVER PATTERN PRODUCT RANGE REQUIRES RULE
   OVERRIDE EXTEND EXTENDS REPLACE PARTITION SEED NEUTRAL LIMIT
   SECTION SEPARATOR SET SLOT SOC SOURCE SUPPORTED TABLE THEN TYPE UNSUPPORTED VALUE GE_CODE
-  VALUES VERSION WARNING WHEN.
+  VALUES VERSION WARNING WHEN NO EFFECT.
 
 %right COLON.
 %left OR.
@@ -218,8 +221,28 @@ item(A) ::= DESCRIPTION(K) STRING(S) SEMI.  { A = mk(ps, GR_I_DESCRIPTION, K); A
 item(A) ::= VERSION(K) STRING(S) SEMI.      { A = mk(ps, GR_I_VERSION, K); A->str = sbody(S); A->str_loc = LOC(S); }
 item(A) ::= EXTENDS(K) STRING(N) SEMI.
   { A = mk(ps, GR_I_EXTENDS, K); A->name = sbody(N); A->name_loc = LOC(N); }
+item(A) ::= EXTENDS(K) STRING(N) vrange(R) SEMI.
+  { A = mk(ps, GR_I_EXTENDS, K); A->name = sbody(N); A->name_loc = LOC(N); A->items = gr_item_reverse(R); A->str_loc = A->items->loc; }
+/* the range as a string, as before the range was grammar: the checker says how to write it */
 item(A) ::= EXTENDS(K) STRING(N) STRING(R) SEMI.
-  { A = mk(ps, GR_I_EXTENDS, K); A->name = sbody(N); A->name_loc = LOC(N); A->str = sbody(R); A->str_loc = LOC(R); }
+  { A = mk(ps, GR_I_EXTENDS, K); A->name = sbody(N); A->name_loc = LOC(N); A->str = sbody(R); A->str_loc = LOC(R); A->flag = 1; }
+/* a version range: comparisons separated by commas, `>= 1.1, < 2`; each is
+** an item (flag: the GR_E_* comparison, str: the version as written) */
+%type vrange {gr_item*}
+%destructor vrange { (void)ps; gr_item_free($$); }
+vrange(A) ::= vcmp(C).                    { A = C; }
+vrange(A) ::= vrange(B) COMMA vcmp(C).    { A = C; C->next = B; }
+%type vcmp {gr_item*}
+%destructor vcmp { (void)ps; gr_item_free($$); }
+vcmp(A) ::= vop(O) vnum(V).               { A = gr_item_new(GR_I_VERSION, LOC(O)); A->flag = vop_code(O); A->str = gr_xstrndup(V.z, V.n); A->str_loc = LOC(V); }
+vcmp(A) ::= vnum(V).                      { A = gr_item_new(GR_I_VERSION, LOC(V)); A->flag = GR_E_EQ; A->str = gr_xstrndup(V.z, V.n); A->str_loc = LOC(V); }
+vop(A) ::= GE(T).     { A = T; }
+vop(A) ::= GT(T).     { A = T; }
+vop(A) ::= LE(T).     { A = T; }
+vop(A) ::= LT(T).     { A = T; }
+vop(A) ::= EQ(T).     { A = T; }
+vnum(A) ::= VERNUM(T). { A = T; }
+vnum(A) ::= INT(T).    { A = T; }
 item(A) ::= CANN(K) STRING(S) SEMI.         { A = mk(ps, GR_I_CANN, K); A->str = sbody(S); A->str_loc = LOC(S); }
 item(A) ::= HOOK(K) STRING(S) SEMI.         { A = mk(ps, GR_I_HOOK, K); A->str = sbody(S); A->str_loc = LOC(S); }
 item(A) ::= CAPS(K) idlist(L) SEMI.         { A = mk(ps, GR_I_CAPS, K); A->names = gr_name_reverse(L); }
@@ -263,6 +286,9 @@ item(A) ::= LIMIT(K) expr(E) WHEN expr(C) SEMI.
   { A = mk(ps, GR_I_LIMIT, K); A->e2 = E; A->e = C; }
 item(A) ::= ENTRIES(K) MODE SEMI.           { A = mk(ps, GR_I_ENTRIES_MODE, K); }
 item(A) ::= ENTRIES(K) strlist(L) SEMI.     { A = mk(ps, GR_I_ENTRIES, K); A->names = gr_name_reverse(L); }
+/* in a slot: `no effect when COND because "why";` (the decided value does not take effect) */
+item(A) ::= NO(K) EFFECT WHEN expr(C) BECAUSE STRING(T) SEMI.
+  { A = mk(ps, GR_I_NOEFFECT, K); A->e = C; A->str2 = sbody(T); A->raw2 = rbody(T); A->str2_loc = LOC(T); }
 
 /* ---- table entries ---- */
 %type tentries {gr_item*}

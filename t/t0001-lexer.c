@@ -52,12 +52,12 @@ static const struct { const char *word; int code; } keywords[] = {
   {"because", GR_TK_BECAUSE}, {"bundle", GR_TK_BUNDLE}, {"cann", GR_TK_CANN},
   {"capability", GR_TK_CAPABILITY}, {"caps", GR_TK_CAPS}, {"cascade", GR_TK_CASCADE},
   {"chip", GR_TK_CHIP}, {"conflicts", GR_TK_CONFLICTS}, {"default", GR_TK_DEFAULT},
-  {"deprecated", GR_TK_DEPRECATED}, {"description", GR_TK_DESCRIPTION}, {"each", GR_TK_EACH},
+  {"deprecated", GR_TK_DEPRECATED}, {"description", GR_TK_DESCRIPTION}, {"each", GR_TK_EACH}, {"effect", GR_TK_EFFECT},
   {"entries", GR_TK_ENTRIES}, {"entry", GR_TK_ENTRY}, {"error", GR_TK_ERROR},
   {"except", GR_TK_EXCEPT}, {"exclusive", GR_TK_EXCLUSIVE}, {"false", GR_TK_FALSE},
   {"for", GR_TK_FOR}, {"format", GR_TK_FORMAT}, {"has", GR_TK_HAS}, {"hardware", GR_TK_HARDWARE}, {"hook", GR_TK_HOOK},
   {"in", GR_TK_IN}, {"include", GR_TK_INCLUDE}, {"ini", GR_TK_INI}, {"initial", GR_TK_INITIAL},
-  {"key", GR_TK_KEY}, {"matches", GR_TK_MATCHES}, {"mode", GR_TK_MODE}, {"needs", GR_TK_NEEDS},
+  {"key", GR_TK_KEY}, {"matches", GR_TK_MATCHES}, {"mode", GR_TK_MODE}, {"needs", GR_TK_NEEDS}, {"no", GR_TK_NO},
   {"node", GR_TK_NODE}, {"not", GR_TK_NOT}, {"note", GR_TK_NOTE}, {"null", GR_TK_NULL},
   {"on", GR_TK_ON}, {"once", GR_TK_ONCE}, {"option", GR_TK_OPTION}, {"or", GR_TK_OR},
   {"over", GR_TK_OVER}, {"pattern", GR_TK_PATTERN}, {"product", GR_TK_PRODUCT},
@@ -85,7 +85,7 @@ static const char *tkname(int code){
   static const struct { const char *name; int code; } names[] = {
     {"EOF", 0}, {"BAD_CHAR", GR_LEX_BAD_CHAR}, {"BAD_STRING", GR_LEX_BAD_STRING},
     {"BAD_PATTERN", GR_LEX_BAD_PATTERN}, {"BAD_ESCAPE", GR_LEX_BAD_ESCAPE},
-    {"ID", GR_TK_ID}, {"INT", GR_TK_INT}, {"STRING", GR_TK_STRING}, {"REGEX", GR_TK_REGEX},
+    {"ID", GR_TK_ID}, {"INT", GR_TK_INT}, {"VERNUM", GR_TK_VERNUM}, {"STRING", GR_TK_STRING}, {"REGEX", GR_TK_REGEX},
     {"LBRACE", GR_TK_LBRACE}, {"RBRACE", GR_TK_RBRACE}, {"LPAREN", GR_TK_LPAREN},
     {"RPAREN", GR_TK_RPAREN}, {"LBRACKET", GR_TK_LBRACKET}, {"RBRACKET", GR_TK_RBRACKET},
     {"SEMI", GR_TK_SEMI}, {"COMMA", GR_TK_COMMA}, {"COLON", GR_TK_COLON}, {"DOT", GR_TK_DOT},
@@ -127,7 +127,7 @@ static void test_keywords(void){
   }
   snprintf(name, sizeof name, "all %zu keywords of the language lex as their own token", NKEYWORDS);
   is(bad, 0, name);
-  is(NKEYWORDS, 68, "the keyword table covers the 68 keywords of doc/rule-language.md section 1");
+  is(NKEYWORDS, 70, "the keyword table covers the 70 keywords of doc/rule-language.md section 1");
   is(badid, 0, "a keyword followed by identifier characters is one identifier (longest match)");
   is(badcaps, 0, "keywords are case-sensitive: a capitalised keyword is an identifier");
 }
@@ -199,6 +199,9 @@ static void test_integers(void){
   is(t.n, 5, "... of 5 bytes");
   is_str(LEXALL("0..7"), "INT:1:1:0 DOTDOT:1:2:.. INT:1:4:7 EOF:1:5", "'0..7' is INT DOTDOT INT");
   is_str(LEXALL("1 .. -3"), "INT:1:1:1 DOTDOT:1:3:.. INT:1:6:-3 EOF:1:8", "a range with a negative bound");
+  is_str(LEXALL(">= 1.1, <2.0.0-rc.1+b7"), "GE:1:1:>= VERNUM:1:4:1.1 COMMA:1:7:, LT:1:9:< VERNUM:1:10:2.0.0-rc.1+b7 EOF:1:23",
+         "versions of an extends range are VERNUM tokens, pre-release and build included");
+  is_str(LEXALL("1.2..3"), "VERNUM:1:1:1.2 DOTDOT:1:4:.. INT:1:6:3 EOF:1:7", "'1.2..3' is a version, then '..'");
   is_str(LEXALL("0xg"), "INT:1:1:0 ID:1:2:xg EOF:1:4", "'0x' without a hex digit is INT 0 then an identifier");
   is(lex1("-", &t), GR_LEX_BAD_CHAR, "a lone '-' is a bad character");
   is(lex1("- 5", &t), GR_LEX_BAD_CHAR, "'-' separated from its digits is a bad character");

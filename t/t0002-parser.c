@@ -423,17 +423,23 @@ static void test_keyword_identifiers(void){
 static void test_placeholder(void){
   gr_diags d;
   gr_expr *e;
+  gr_lineidx lines;
   gr_diags_init(&d);
-  e = gr_parse_placeholder("t.rules", "x", "option A", 8, 3, 10, &d);
+  gr_lineidx_init(&lines, "x", 1);
+  e = gr_parse_placeholder("t.rules", &lines, "option A", 8, 3, 10, &d);
   is_str(sx(e), "(option A)", "a template placeholder parses as an expression");
   ok(e && e->loc.line==3 && e->loc.col==10, "... located at the given line:col");
   gr_expr_free(e);
-  e = gr_parse_placeholder("t.rules", "x", "a b", 3, 1, 20, &d);
+  e = gr_parse_placeholder("t.rules", &lines, "a b", 3, 1, 20, &d);
   ok(e==NULL && d.n==1 && d.v[0].col==22 && strcmp(d.v[0].msg, "syntax error near 'b'")==0,
      "a bad placeholder: syntax error located inside the template (col 22)");
   gr_expr_free(e);
-  e = gr_parse_placeholder("t.rules", "x", "", 0, 1, 5, &d);
+  e = gr_parse_placeholder("t.rules", &lines, "", 0, 1, 5, &d);
   ok(e==NULL && d.n==2 && strcmp(d.v[1].msg, "unexpected end of input")==0, "an empty placeholder is an error");
+  e = gr_parse_placeholder("t.rules", &lines, "a ==", 4, 1, 30, &d);
+  ok(e==NULL && d.n==3 && strcmp(d.v[2].msg, "unexpected end of input")==0 && d.v[2].line==1 && d.v[2].col==34,
+     "a placeholder that ends too early: located at the placeholder's end");
+  gr_lineidx_free(&lines);
   gr_diags_free(&d);
 }
 

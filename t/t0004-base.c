@@ -2,16 +2,71 @@
 ** t0004-base.c: the shared building blocks: the one hash table (gr_idmap)
 ** under forced tag collisions, growth and reserve; the strpool and string
 ** map on top of it; and the suggestion distance (transpositions count one
-** edit, case is ignored, ties do not depend on the order names come in).
+** edit, case is ignored, ties do not depend on the order names come in);
+** the line index of a text (caret snippets) and the diagnostics list's cap
+** on errors.
 */
 #include "config.h"
 #include <stdlib.h>
+#include <string.h>
+#include "base/diag.h"
 #include "base/hashmap.h"
+#include "base/lineidx.h"
 #include "base/suggest.h"
 #include "base/util.h"
 #include "tap.h"
 
 static const uint64_t *keys_of;
+static void test_lineidx(void){
+  gr_lineidx ix;
+  const char *t = "one\r\ntwo\n\nlast";
+  size_t len = 0;
+  const char *p;
+  char *s;
+  gr_lineidx_init(&ix, t, strlen(t));
+  is(ix.n, 4, "lineidx: four lines, the last without a newline");
+  s = gr_lineidx_dup(&ix, 1); is_str(s, "one", "lineidx: line 1 without its \\r\\n"); free(s);
+  s = gr_lineidx_dup(&ix, 2); is_str(s, "two", "lineidx: line 2"); free(s);
+  p = gr_lineidx_get(&ix, 3, &len); ok(p && len==0, "lineidx: an empty line");
+  s = gr_lineidx_dup(&ix, 4); is_str(s, "last", "lineidx: the last line"); free(s);
+  ok(gr_lineidx_dup(&ix, 5)==NULL && gr_lineidx_dup(&ix, 0)==NULL, "lineidx: no line 0, none past the end");
+  gr_lineidx_free(&ix);
+  gr_lineidx_init(&ix, "a\n", 2);
+  is(ix.n, 2, "lineidx: a final newline starts an empty last line");
+  p = gr_lineidx_get(&ix, 2, &len); ok(p && len==0, "... which is empty");
+  gr_lineidx_free(&ix);
+  gr_lineidx_init(&ix, NULL, 0);
+  ok(gr_lineidx_dup(&ix, 1)==NULL && gr_lineidx_dup(NULL, 1)==NULL, "lineidx: no text, no lines");
+  gr_lineidx_free(&ix);
+}
+
+static void test_diag_cap(void){
+  gr_diags d;
+  gr_diag *x;
+  int k;
+  size_t prev;
+  gr_diags_init(&d);
+  gr_diags_add(&d, GR_SEV_ERROR, "f", 1, 1, "before");
+  prev = gr_diags_cap_errors(&d, 3);
+  is(prev, 0, "cap: there was no cap");
+  for(k = 0; k < 10; k++){
+    x = gr_diags_add(&d, GR_SEV_ERROR, "f", (uint32_t)k + 2, 1, "e%d", k);
+    x->snippet = gr_xstrdup("line");           /* a dropped record may still be filled in */
+    gr_diags_add(&d, GR_SEV_WARNING, "f", 1, 1, "w%d", k);
+  }
+  is(d.count[GR_SEV_ERROR], 4, "cap: the error before and 3 more are kept");
+  is(d.dropped, 7, "cap: the other 7 are counted as dropped");
+  is(d.count[GR_SEV_WARNING], 10, "cap: warnings are not capped");
+  is(d.count[GR_SEV_NOTE], 1, "cap: one note says so");
+  ok(d.n==15 && d.v[7].sev==GR_SEV_NOTE && d.v[7].file==NULL, "... right after the last error kept");
+  like(d.v[7].msg, "too many errors; stopping (only the first 4 are reported)", "... in gcc's words");
+  is_str(d.v[5].msg, "e2", "cap: the errors kept are the first ones");
+  d.error_cap = prev;
+  gr_diags_add(&d, GR_SEV_ERROR, "f", 1, 1, "after");
+  is(d.count[GR_SEV_ERROR], 5, "cap: restoring the previous cap keeps errors again");
+  gr_diags_free(&d);                              /* frees the spill record too (ASan) */
+}
+
 static int key_eq(const void *ctx, uint32_t id){ return keys_of[id]==*(const uint64_t *)ctx; }
 
 int main(void){
@@ -68,5 +123,7 @@ int main(void){
   { static const char *sec[] = { "ByOpType", "ByNodeName" };
     is_str(gr_suggest("ByNodename", sec, 2), "ByNodeName", "suggest: a case slip finds the section"); }
   free(keys);
+  test_lineidx();
+  test_diag_cap();
   return done_testing();
 }

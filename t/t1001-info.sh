@@ -299,7 +299,7 @@ test_expect_success '--rules without a path exits 2' '
 
 test_expect_success 'unknown arguments and formats of the info commands exit 2' '
 	test_must_fail --exit 2 g chips --bogus 2>err &&
-	test_grep "^gerules chips: error: unexpected argument '"'"'--bogus'"'"'$" err &&
+	test_grep "^gerules chips: error: unknown option '"'"'--bogus'"'"'$" err &&
 	test_must_fail --exit 2 g chips --format xml 2>err &&
 	test_grep "^gerules chips: error: unknown format '"'"'xml'"'"' (text or json)$" err &&
 	test_must_fail --exit 2 g options --format 2>err &&

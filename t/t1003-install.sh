@@ -26,7 +26,7 @@ prefix=$(sed -n 's/^prefix = //p' "$top_builddir/Makefile")
 run_installed () {
 	root=$1; shift
 	mkdir -p "$TRASH/cwd" &&
-	(cd "$TRASH/cwd" && env -u GERULES_RULES -u top_srcdir "$root/bin/gerules" "$@")
+	(cd "$TRASH/cwd" && env -u GERULES_RULES -u GERULES_CODES -u top_srcdir "$root/bin/gerules" "$@")
 }
 
 # The read-only data of a binary: a string compiled into it is there, while
@@ -71,6 +71,18 @@ test_expect_success 'the staged tree, copied elsewhere, evaluates an installed e
 test_expect_success '... and its report names the rules it used: the copy, not the prefix or the sources' '
 	test_grep "^gerules .*: rules ge-base .* ($ELSEWHERE/share/gerules/rules)$" out &&
 	! grep -F "$SRC" out
+'
+
+test_expect_success '... and finds the texts of gerules'"'"' own codes and the JSON schemas it installed' '
+	test -f "$ELSEWHERE/share/gerules/gerules-codes.rules" &&
+	for sc in eval eval-explain tile chips options explain check diff test
+	do
+		test -f "$ELSEWHERE/share/gerules/schemas/$sc.schema.json" || { echo "schema $sc not installed"; return 1; }
+	done &&
+	run_installed "$ELSEWHERE" explain GR0204 >out 2>err &&
+	test_must_be_empty err &&
+	test_grep "^GR0204: " out &&
+	test_grep "text at $ELSEWHERE/share/gerules/gerules-codes.rules:" out
 '
 
 test_expect_success '... and checks its own rules clean' '

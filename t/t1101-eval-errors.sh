@@ -9,18 +9,6 @@
 test_description='gerules eval: input errors, stdin, untouched inputs, atomic --output'
 . "$(dirname "$0")/test-lib.sh"
 
-# eval_error EXPECTED ARGS...: `gerules eval ARGS` exits 2, prints nothing on
-# stdout and exactly EXPECTED (one or more lines, \n-separated) on stderr.
-eval_error () {
-	printf '%b\n' "$1" >expect && shift &&
-	gerules eval "$@" >out 2>err
-	rc=$?
-	if test $rc -ne 2; then
-		echo "exit status $rc, expected 2"; sed 's/^/| /' err; return 1
-	fi
-	test_must_be_empty out &&
-	test_cmp expect err
-}
 
 OK_GRAPH='{"graph": [{"name": "g", "op": [{"name": "a", "type": "Data"}, {"name": "b", "type": "Relu", "input": ["a:0"]}]}]}'
 
@@ -255,7 +243,7 @@ test_expect_success '-o as the last argument' '
 '
 
 test_expect_success 'an unknown eval option' '
-	eval_error "gerules eval: error: unknown option '"'"'--chips'"'"'\n(try '"'"'gerules eval --help'"'"')" ok.json --chips Ascend910B1
+	eval_error "gerules eval: error: unknown option '"'"'--chips'"'"'; did you mean '"'"'--chip'"'"'?\n(try '"'"'gerules eval --help'"'"')" ok.json --chips Ascend910B1
 '
 
 test_expect_success '--explain names an unknown node' '

@@ -5,24 +5,11 @@
 #    text input has a byte cap, a sparse terabyte graph is no reservation;
 #  - --output never destroys an input, a device, a FIFO or a symlink target,
 #    and its temporary is a fresh exclusive file beside the target;
-#  - the text report escapes control bytes and caps its column widths;
+#  - the text reports (eval and tile) escape control bytes and cap their column widths;
 #  - NUL bytes in option names or KEY=VALUE files are located errors, and a
 #    --seed out of range is an error, not clamped.
 test_description='hardening: bounded reads, safe --output, terminal-safe text, exact option acceptance'
 . "$(dirname "$0")/test-lib.sh"
-
-# input_error EXPECTED ARGS...: `gerules ARGS` exits 2, prints nothing on
-# stdout and exactly EXPECTED on stderr.
-input_error () {
-	printf '%b\n' "$1" >expect && shift &&
-	gerules "$@" >out 2>err
-	rc=$?
-	if test $rc -ne 2; then
-		echo "exit status $rc, expected 2"; sed 's/^/| /' err; return 1
-	fi
-	test_must_be_empty out &&
-	test_cmp expect err
-}
 
 OK_GRAPH='{"graph": [{"name": "g", "op": [{"name": "a", "type": "Data"}, {"name": "b", "type": "Relu", "input": ["a:0"]}]}]}'
 
@@ -69,7 +56,10 @@ test_expect_success 'an endless pipe as an ini file stops at its cap' '
 test_expect_success 'a sparse 1 TB graph file is a located error, not a terabyte reservation' '
 	if truncate -s 1T sparse.json 2>/dev/null
 	then
-		input_error "sparse.json:1:1: error: expected a JSON value, found byte 0x00" eval sparse.json --chip Ascend910B1 --input-format json
+		# the source line is shown as a window of 150 bytes, escaped, then the caret
+		zeros=$(printf "\\\\\\\\x00%.0s" $(seq 150)) &&
+		input_error_exact "sparse.json:1:1: error: expected a JSON value, found byte 0x00\n $zeros...\n ^" \
+			eval sparse.json --chip Ascend910B1 --input-format json
 	else
 		echo "# the file system refuses a 1 TB sparse file; nothing to test"
 	fi
@@ -79,7 +69,9 @@ test_expect_success 'a sparse 1 TB graph that starts like JSON is read without a
 	if truncate -s 1T sparse2.json 2>/dev/null
 	then
 		printf "{\"graph\": [" | dd of=sparse2.json conv=notrunc 2>/dev/null &&
-		input_error "sparse2.json:1:12: error: expected a value or '"'"']'"'"', found byte 0x00" eval sparse2.json --chip Ascend910B1 --input-format json
+		zeros=$(printf "\\\\\\\\x00%.0s" $(seq 139)) &&
+		input_error_exact "sparse2.json:1:12: error: expected a value or '"'"']'"'"', found byte 0x00\n {\"graph\": [$zeros...\n            ^" \
+			eval sparse2.json --chip Ascend910B1 --input-format json
 	else
 		echo "# the file system refuses a 1 TB sparse file; nothing to test"
 	fi
@@ -186,6 +178,29 @@ json.dump({\"graph\": [{\"name\": \"g\", \"op\": ops}]}, open(\"wide.json\", \"w
 	test $(awk "{ if (length(\$0) > m) m = length(\$0) } END { print m }" out) -lt 300
 '
 
+test_expect_success 'the tile text report escapes node names, op types and the graph path too' '
+	/usr/bin/python3 -c "
+import json
+d = lambda s: [{\"dtype\": \"DT_FLOAT16\", \"shape\": {\"dim\": s}, \"layout\": \"ND\"}]
+ops = [{\"name\": \"a\", \"type\": \"Data\", \"output_desc\": d([4, 64])},
+       {\"name\": \"evil\x1b[2J\nx.json:1:1: error: forged\", \"type\": \"Add\", \"input\": [\"a:0\", \"a:0\"],
+        \"input_desc\": d([4, 64]) + d([4, 64]), \"output_desc\": d([4, 64])},
+       {\"name\": \"N\" * 100000, \"type\": \"Add\", \"input\": [\"a:0\", \"a:0\"],
+        \"input_desc\": d([4, 64]) + d([4, 64]), \"output_desc\": d([4, 64])},
+       {\"name\": \"odd\", \"type\": \"Odd\x1b]0;owned\x07\nx.json:2:2: error: forged\", \"input\": [\"a:0\"]}]
+json.dump({\"graph\": [{\"name\": \"g\", \"op\": ops}]}, open(\"tevil\x1b[1m.json\", \"w\"))
+" &&
+	gerules tile "$(printf "tevil\033[1m.json")" --chip Ascend910B1 >out 2>err &&
+	! grep "$(printf "\033")" out &&
+	! grep "$(printf "\007")" out &&
+	! grep "^x.json:" out &&
+	test_grep "^graph tevil\\\\x1b\\[1m.json, 4 nodes" out &&
+	test_grep "^evil\\\\x1b\\[2J\\\\nx.json:1:1: error: forged (Add)  class " out &&
+	test_grep "without a tiling strategy: Data x1, Odd\\\\x1b\\]0;owned\\\\x07\\\\nx.json:2:2: erro\\.\\.\\. x1$" out &&
+	test_grep "^NNNNNNNNNN*\\.\\.\\. (Add)  class " out &&
+	test $(awk "{ if (length(\$0) > m) m = length(\$0) } END { print m }" out) -lt 300
+'
+
 # ---- class 11: exact acceptance, located errors ----
 
 test_expect_success 'a JSON options key with an escaped NUL is not taken for the name before it' '
@@ -202,7 +217,7 @@ test_expect_success 'a JSON options value with an escaped NUL is refused too' '
 
 test_expect_success 'a NUL byte in a KEY=VALUE options file is located' '
 	printf "PRECISION_MODE=force_fp16\nALLOW\000HF32=true\n" >nul.txt &&
-	input_error "nul.txt:2:6: error: a NUL byte (an options file is text)" \
+	input_error_exact "nul.txt:2:6: error: a NUL byte (an options file is text)\n ALLOW\\\\x00HF32=true\n      ^" \
 		eval ok.json --chip Ascend910B1 --options nul.txt
 '
 

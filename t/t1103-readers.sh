@@ -19,16 +19,6 @@ CONV="$PY $EX/ge_convert.py"
 SAME="$PY $top_srcdir/t/data/readers/same_decisions.py"
 OPTS="--chip Ascend910B1 -o OP_PRECISION_MODE=$EX/op_precision.ini -o ALLOW_HF32=true -o TILING_SCHEDULE_OPTIMIZE=1 --format json"
 
-eval_error () {
-	printf '%b\n' "$1" >expect && shift &&
-	gerules eval "$@" >out 2>err
-	rc=$?
-	if test $rc -ne 2; then
-		echo "exit status $rc, expected 2"; sed 's/^/| /' err; return 1
-	fi
-	test_must_be_empty out &&
-	test_cmp expect err
-}
 
 for m in llm_decoder llm_decoder_dynamic llm_decoder_const convnet; do
 	test_expect_success "$m: every GE form gives the decisions of the JSON" "

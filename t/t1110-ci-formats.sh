@@ -23,7 +23,7 @@ test_expect_success 'setup: an ini with a misspelt node name, a misspelt mode an
 test_expect_success 'ini diagnostics: gcc layout, code last, the source line and a caret under the column' '
 	warn_run >out 2>err &&
 	cat >expect <<-\EOF &&
-	mistakes.ini:2:19: warning: [ByNodeName] layer0/attn/q_prj=high_precision matches no node of that name in the graph; check the spelling of the node name [GE4004]  (option OP_PRECISION_MODE)
+	mistakes.ini:2:19: warning: [ByNodeName] layer0/attn/q_prj=high_precision matches no node of that name in the graph; did you mean '"'"'layer0/attn/q_proj'"'"'? [GE4004]  (option OP_PRECISION_MODE)
 	 layer0/attn/q_prj=high_precision
 	                   ^
 	EOF
@@ -137,13 +137,7 @@ then
 		cp mistakes.ini "odd name%.ini" &&
 		gerules eval "$LLM" --chip Ascend910B1 -o "OP_PRECISION_MODE=odd name%.ini" -o PRECISION_MODE=bogus --format sarif >r2.sarif
 		test $? = 1 &&
-		for f in r.sarif r2.sarif
-		do
-			"$top_srcdir/node_modules/.bin/sarif-multitool" validate "$f" >v.out 2>&1
-			sed "s/^/# /" v.out &&
-			! grep -i " error SARIF\\|: error " v.out &&
-			test_grep "Analysis completed successfully" v.out || return 1
-		done
+		test_sarif_valid "$top_srcdir/node_modules/.bin/sarif-multitool" r.sarif r2.sarif
 	'
 else
 	test_count=$((test_count + 1))

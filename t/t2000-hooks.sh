@@ -33,11 +33,12 @@ test_expect_success 'hooks run once (not again for the text report baseline)' '
 	test "$(grep -c nodes: err)" = 1
 '
 
-test_expect_success 'a syntax error: file:line: error:, exit 2, nothing on stdout' '
+test_expect_success 'a syntax error: file:line: error: and the line, exit 2, nothing on stdout' '
 	printf "local a = 1\nlocal b = = 2\n" >syn.lua &&
 	test_must_fail --exit 2 m --hook syn.lua >out 2>err &&
 	test_must_be_empty out &&
 	echo "syn.lua:2: error: unexpected symbol near '"'"'='"'"'" >expect &&
+	test_add_source expect &&
 	test_cmp expect err
 '
 

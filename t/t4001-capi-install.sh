@@ -23,7 +23,7 @@ test_expect_success 'make install into a staging directory' '
 	pc=$(find "$dest" -name gerules.pc) && test -n "$pc" &&
 	echo "$(dirname "$pc")" >pcdir &&
 	hdr=$(find "$dest" -name gerules.h) && test -n "$hdr" &&
-	find "$dest" -name "libgerules.so.0" | grep . &&
+	find "$dest" -name "libgerules.so.1" | grep . &&
 	rules=$(find "$dest" -type d -path "*/gerules/rules") && test -n "$rules" && echo "$rules" >rulesdir
 '
 
@@ -38,11 +38,11 @@ test_expect_success 'pkg-config knows gerules, in its own version' '
 '
 
 test_expect_success 'the library exports the public API only' '
-	lib=$(find "$dest" -name "libgerules.so.0.*" -type f) &&
+	lib=$(find "$dest" -name "libgerules.so.1.*" -type f) &&
 	nm -D --defined-only "$lib" | awk "{print \$3}" | grep -v "^gerules_" >others;
 	test_must_be_empty others &&
 	nm -D --defined-only "$lib" | grep " gerules_evaluate$" &&
-	objdump -p "$lib" | test_grep "SONAME *libgerules.so.0" -
+	objdump -p "$lib" | test_grep "SONAME *libgerules.so.1" -
 '
 
 test_expect_success 'the example builds against the installed library with pkg-config' '
@@ -67,19 +67,24 @@ test_expect_success 'it prints the decisions the gerules command reports' '
 	    slots = {}
 	    for cell in f[2:]:
 	        slot, rest = cell.split("=", 1)
+	        rest, _, why = rest.partition(" [no effect: ")
 	        val, _, src = rest.partition(" (")
-	        slots[slot] = (None if val == "-" else val, src[:-1] if src else None)
+	        slots[slot] = (None if val == "-" else val, src[:-1] if src else None, why[:-1] if why else None)
 	    got[f[0]] = (f[1], slots)
 	d = json.load(open(sys.argv[2]))
 	assert len(got) == d["summary"]["nodes"] == len(d["nodes"]), (len(got), d["summary"])
-	sources = set()
+	sources, reasons = set(), set()
 	for n in d["nodes"]:
 	    typ, slots = got[n["name"]]
 	    assert typ == n["type"], n
 	    for slot, srckey in (("precision_mode", "precision_source"), ("tiling", "tiling_source")):
-	        assert slots[slot] == (n[slot], n[srckey]), (n["name"], slot, slots[slot], n[slot], n[srckey])
+	        want = (n[slot], n[srckey], n.get(slot + "_no_effect_reason"))
+	        assert slots[slot] == want, (n["name"], slot, slots[slot], want)
+	        assert (n.get(slot + "_effect") is False) == (want[2] is not None), n
 	        sources.add(n[srckey])
+	        if want[2]: reasons.add(want[2])
 	assert len(sources) >= 4, sources     # several rules decided: not a trivial model
+	assert reasons == {"PRECISION_MODE=force_fp16"}, reasons   # gerules_decision carries the no-effect reason
 	PYEOF
 '
 

@@ -21,7 +21,7 @@ if ! (cd "$top_builddir" && ${GR_MAKE:-make} install DESTDIR="$dest") >install.l
 	exit 1
 fi
 mod=$(find "$dest" -name gerules.py | head -1)
-lib=$(find "$dest" -name "libgerules.so.0" | head -1)
+lib=$(find "$dest" -name "libgerules.so.1" | head -1)
 if test -z "$mod" || test -z "$lib"; then
 	echo "not ok 1 - the module and the library are installed ($mod, $lib)"
 	echo "1..1"

@@ -89,7 +89,9 @@ layer () {  # layer NAME TEXT: a one-file bundle bad/NAME
 layer redef 'bundle "site" { version "1.0.0"; extends "ge-base"; }\noption TILING_SCHEDULE_OPTIMIZE { type bool; default "0"; }\n'
 layer socdup 'bundle "site" { version "1.0.0"; }\nproduct x "X" { soc "Ascend910B2" { ai_cores 1; } }\n'
 layer missing 'bundle "site" { version "1.0.0"; }\noverride soc "NoSuchSoc" { ai_cores 1; }\nextend table no_table { "x", }\nreplace cascade nope: a > b;\n'
-layer extends 'bundle "site" { version "1.0.0"; extends "ge-base" ">=99.0"; extends "other"; }\n'
+layer extends 'bundle "site" { version "1.0.0"; extends "ge-base" >= 99.0, < 100; extends "other"; }\n'
+layer ranges 'bundle "site" { version "1.0.0";\n  extends "ge-base" >= 1.0, <= 01.5;\n  extends "ge-base" >= 2, < 1.5;\n  extends "ge-base" ">=1.0";\n  extends "ge-base" >= 1.2.3.4; }\n'
+layer rangesyntax 'bundle "site" { version "1.0.0"; extends "ge-base" >= ; }\n'
 layer wrongmod 'bundle "site" { version "1.0.0"; }\nextend option PRECISION_MODE { type bool; }\noverride cascade tiling: tiling_static;\n'
 SOC910='ai_cores 2; cube_cores 24; vector_cores 48; ai_cpus 6; ub_bytes 196608; l1_bytes 524288; l0a_bytes 65536; l0b_bytes 65536; l0c_bytes 131072; l2_bytes 201326592; cube_mhz 1850; prefetch_num 8;'
 layer one "bundle \"one\" { version \"1.0.0\"; }\noverride soc \"Ascend910B1\" { $SOC910 }\n"
@@ -114,8 +116,19 @@ test_expect_success 'override, extend and replace of names no earlier bundle dec
 
 test_expect_success 'an unsatisfied extends: version out of range, bundle not below' '
 	test_must_fail --exit 2 gerules check "$BASE" bad/extends 2>err &&
-	test_grep "^bad/extends/site.rules:1:52: error: bundle .site. needs .ge-base. >=99.0, but the stack has version" err &&
-	test_grep "^bad/extends/site.rules:1:70: error: bundle .site. extends .other., which is not below it in the stack" err
+	test_grep "^bad/extends/site.rules:1:52: error: bundle .site. needs .ge-base. >=99.0, <100, but the stack has version" err &&
+	test_grep "^bad/extends/site.rules:1:76: error: bundle .site. extends .other., which is not below it in the stack" err
+'
+
+test_expect_success 'a version range is grammar: malformed, empty, quoted ranges are located errors' '
+	test_must_fail --exit 2 gerules check "$BASE" bad/ranges >out 2>err &&
+	test_must_be_empty out &&
+	test_grep "^bad/ranges/site.rules:2:32: error: malformed version .01.5. in the range of extends \"ge-base\"" err &&
+	test_grep "^bad/ranges/site.rules:3:21: error: the range .>=2, <1.5. of extends \"ge-base\" holds no version\$" err &&
+	test_grep "^bad/ranges/site.rules:4:21: error: a version range is written without quotes: extends \"ge-base\" >=1.0;\$" err &&
+	test_grep "^bad/ranges/site.rules:5:24: error: malformed version .1.2.3.4." err &&
+	test_must_fail --exit 2 gerules check "$BASE" bad/rangesyntax 2>err &&
+	test_grep "^bad/rangesyntax/site.rules:1:55: error: syntax error near .;." err
 '
 
 test_expect_success 'extend only tables, replace only cascades' '

@@ -9,7 +9,8 @@
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${GERULES:=$top_srcdir/src/gerules}"
 : "${GERULES_RULES:=$top_srcdir/rules}"
-export top_srcdir GERULES GERULES_RULES
+: "${GERULES_CODES:=$top_srcdir/doc/gerules-codes.rules}"
+export top_srcdir GERULES GERULES_RULES GERULES_CODES
 LC_ALL=C; export LC_ALL
 
 test_count=0
@@ -59,6 +60,68 @@ test_must_fail () {
 }
 
 test_cmp () { diff -u "$1" "$2"; }
+# test_add_source EXPECT: when the first line of EXPECT is a diagnostic
+# located in a file ("F:L:C: error: ..." or "F:L: error: ..."), inserts after
+# it what gerules prints under it, as gcc does: the source line (indented by
+# one space) and, with a column, the caret line. For short printable lines.
+test_add_source () {
+	awk '
+	NR == 1 && match($0, /^[^:]+:[0-9]+(:[0-9]+)?: (error|warning|note): /) {
+		print
+		split(substr($0, 1, RLENGTH), loc, ":")
+		f = loc[1]; l = loc[2] + 0; c = loc[3] ~ /^[0-9]+$/ ? loc[3] + 0 : 0
+		n = 0; src = ""
+		while ((getline line < f) > 0) if (++n == l) { src = line; break }
+		close(f)
+		if (n == l) {
+			print " " src
+			if (c) { pad = ""; for (i = 1; i < c; i++) pad = pad " "; print " " pad "^" }
+		}
+		next
+	}
+	{ print }' "$1" >"$1.src" && mv "$1.src" "$1"
+}
+
+# input_error_exact EXPECTED ARGS...: `gerules ARGS` exits 2, prints nothing
+# on stdout and exactly EXPECTED (one or more lines, \n-separated) on stderr.
+input_error_exact () {
+	printf '%b\n' "$1" >expect && shift &&
+	input_error_run "$@"
+}
+# input_error EXPECTED ARGS...: the same, with the source line and caret that
+# gerules prints under a located first line added to EXPECTED (test_add_source).
+input_error () {
+	printf '%b\n' "$1" >expect && shift &&
+	test_add_source expect &&
+	input_error_run "$@"
+}
+input_error_run () {
+	gerules "$@" >out 2>err
+	rc=$?
+	if test $rc -ne 2; then
+		echo "exit status $rc, expected 2"; sed 's/^/| /' err; return 1
+	fi
+	test_must_be_empty out &&
+	test_cmp expect err
+}
+# test_sarif_valid VALIDATOR FILE...: Microsoft's SARIF validator (the
+# sarif-multitool at VALIDATOR) reports no error for any FILE; its output is
+# kept in the log as comments.
+test_sarif_valid () {
+	mt=$1 && shift &&
+	for f
+	do
+		"$mt" validate "$f" >v.out 2>&1
+		sed "s/^/# /" v.out &&
+		! grep -i " error SARIF\\|: error " v.out &&
+		test_grep "Analysis completed successfully" v.out || return 1
+	done
+}
+# eval_error EXPECTED ARGS...: input_error for `gerules eval ARGS`.
+eval_error () {
+	msg=$1 && shift &&
+	input_error "$msg" eval "$@"
+}
 
 # test_grep PATTERN FILE: like grep, but shows the file when nothing matches.
 test_grep () {

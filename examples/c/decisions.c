@@ -5,7 +5,8 @@
 **
 **   NODE<TAB>TYPE<TAB>slot=value (source)<TAB>slot=value (source)...
 **
-** ("-" for a slot no source decided), then the diagnostics compiler-style on
+** ("-" for a slot no source decided; " [no effect: why]" after a value the
+** rule set says does not take effect), then the diagnostics compiler-style on
 ** stderr. Exit status: that of the evaluation (0, 1 configuration errors,
 ** 2 bad input). Build it against an installed gerules:
 **
@@ -63,6 +64,7 @@ int main(int argc, char **argv){
       gerules_eval_decision(ev, n, s, &d);
       printf("\t%s=%s", d.slot, d.value ? d.value : "-");
       if( d.source ) printf(" (%s)", d.source);
+      if( !d.effect ) printf(" [no effect: %s]", d.no_effect_reason);
     }
     printf("\n");
   }

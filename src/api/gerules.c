@@ -25,6 +25,9 @@
 #include "report/srclines.h"
 #include "report/html.h"
 #include "report/dot.h"
+#include "report/ci_report.h"
+#include "api/load_options.h"
+#include "api/gerules_internal.h"
 
 struct gerules_diags {
   const gr_diags *d;            /* the list shown: own, or an evaluation's */
@@ -33,20 +36,32 @@ struct gerules_diags {
 
 struct gerules_rules {
   gr_ruleset *rs;
+  int borrowed;                 /* rs belongs to the caller (gr_api_rules_adopt) */
   gr_opmap *opmap;              /* the ONNX op mapping of the rules, built once (lookups are reads) */
   char *path;                   /* shown in report headers */
 };
 
-typedef struct req_opt { int file; char *key, *value; } req_opt;
+/* One option of a request: KEY=VALUE (key/value with their lengths and
+** origin) or an options file (file set, key is the path). */
+typedef struct req_opt {
+  int file;
+  char *key, *value; size_t klen, vlen;
+  char *origin; unsigned line, col;     /* origin NULL: the command line */
+} req_opt;
 
 struct gerules_request {
-  char *model;                  /* path, or the display name of buf */
+  char *model;                  /* path, or the display name of buf / fd */
   char *buf; size_t len; int in_mem;
+  int fd;                       /* >= 0: read the model from it (set_model_fd) */
   char *chip;
   int format;                   /* GR_FMT_*, GR_FMT_AUTO: detect */
   const char *run_mode;         /* static */
+  const char *entry;            /* static: "atc", "ir-build" or "session" */
   GR_VEC(req_opt) opts;
   GR_VEC(char *) hooks;
+  gr_hooks_limits lim;
+  gerules_log_fn log; void *log_ud;
+  gr_api_graph_hook graph_hook; void *graph_hook_ud;   /* gerules_internal.h */
   int provenance;
 };
 
@@ -61,6 +76,8 @@ struct gerules_eval {
   gr_buf log;
   char *graph_name;
   int provenance;
+  gr_eval_config cfg;           /* what was evaluated (the text report's "default" run reuses it) */
+  GR_VEC(char *) read;          /* the files the request named (model, options files, hooks) */
   gr_arena arena;               /* strings of gerules_eval_decision */
 };
 
@@ -93,11 +110,42 @@ int gerules_diags_get(const gerules_diags *d, size_t i, gerules_diag *out){
   return 0;
 }
 
+
+char *gerules_diag_render(const gerules_diags *d, size_t i, unsigned flags){
+  const gr_diag *x;
+  gr_srclines *src = NULL;
+  const char *snip = NULL;
+  size_t snlen = 0;
+  gr_buf b;
+  if( d==NULL || i >= d->d->n ) return NULL;
+  x = &d->d->v[i];
+  if( (flags & GERULES_RENDER_SOURCE) && x->snippet==NULL && x->line && x->file ){
+    src = gr_srclines_new();
+    snip = gr_srclines_get(src, x->file, x->line, &snlen);
+  }
+  gr_buf_init(&b);
+  gr_diag_format_ex(&b, x, snip, snlen, (flags & GERULES_RENDER_COLOR)!=0);
+  gr_srclines_free(src);
+  gr_buf_cstr(&b);
+  return gr_buf_detach(&b);
+}
+
+/* Like the command: source lines read from the input files where a record
+** has none (one reader for the whole list). */
 char *gerules_diags_format(const gerules_diags *d){
+  gr_srclines *src = gr_srclines_new();
   gr_buf b;
   size_t i;
   gr_buf_init(&b);
-  for(i = 0; d && i < d->d->n; i++) gr_diag_format(&b, &d->d->v[i]);
+  for(i = 0; d && i < d->d->n; i++){
+    const gr_diag *x = &d->d->v[i];
+    const char *snip = NULL;
+    size_t snlen = 0;
+    if( x->snippet==NULL && x->line && x->file ) snip = gr_srclines_get(src, x->file, x->line, &snlen);
+    gr_diag_format_ex(&b, x, snip, snlen, 0);
+  }
+  gr_srclines_free(src);
+  gr_buf_cstr(&b);
   return gr_buf_detach(&b);
 }
 
@@ -117,12 +165,17 @@ static gerules_diags *diags_new(void){
 /* ------------------------------------------------------------------ rule sets */
 
 gerules_rules *gerules_rules_load(const char *const *paths, size_t npaths, gerules_diags **diags){
+  return gerules_rules_load_with(paths, npaths, NULL, diags);
+}
+
+gerules_rules *gerules_rules_load_with(const char *const *paths, size_t npaths, const gerules_load_options *o,
+                                       gerules_diags **diags){
   const char *def = gerules_default_rules();
   gerules_diags *d = diags_new();
   gerules_rules *rules = NULL;
   gr_ruleset *rs;
   if( paths==NULL || npaths==0 ){ paths = &def; npaths = 1; }
-  rs = gr_ruleset_load(paths, npaths, &d->own);
+  rs = gr_api_load_guarded(paths, npaths, o, &d->own);    /* verified as the command does (load_options.c) */
   if( rs ){
     gr_opmap *map = gr_onnx_map_from_rules(rs, &d->own);   /* NULL: a bad onnx_ops row (an error) */
     if( map ){
@@ -139,10 +192,22 @@ gerules_rules *gerules_rules_load(const char *const *paths, size_t npaths, gerul
   return rules;
 }
 
+gerules_rules *gr_api_rules_adopt(gr_ruleset *rs, const char *path, gr_diags *d){
+  gerules_rules *rules;
+  gr_opmap *map = gr_onnx_map_from_rules(rs, d);
+  if( map==NULL ) return NULL;
+  rules = gr_xcalloc(1, sizeof *rules);
+  rules->rs = rs;
+  rules->borrowed = 1;
+  rules->opmap = map;
+  rules->path = gr_xstrdup(path);
+  return rules;
+}
+
 void gerules_rules_free(gerules_rules *rules){
   if( rules==NULL ) return;
   gr_opmap_free(rules->opmap);
-  gr_ruleset_free(rules->rs);
+  if( !rules->borrowed ) gr_ruleset_free(rules->rs);
   free(rules->path);
   free(rules);
 }
@@ -164,7 +229,10 @@ long gerules_rules_find_slot(const gerules_rules *rules, const char *name){
 gerules_request *gerules_request_new(void){
   gerules_request *q = gr_xcalloc(1, sizeof *q);
   q->run_mode = "inference";
+  q->entry = "atc";
+  q->fd = -1;
   q->provenance = 1;
+  gr_hooks_limits_default(&q->lim);
   return q;
 }
 
@@ -174,7 +242,7 @@ void gerules_request_free(gerules_request *q){
   free(q->model);
   free(q->buf);
   free(q->chip);
-  for(i = 0; i < q->opts.n; i++){ free(q->opts.v[i].key); free(q->opts.v[i].value); }
+  for(i = 0; i < q->opts.n; i++){ free(q->opts.v[i].key); free(q->opts.v[i].value); free(q->opts.v[i].origin); }
   gr_vec_free(q->opts);
   for(i = 0; i < q->hooks.n; i++) free(q->hooks.v[i]);
   gr_vec_free(q->hooks);
@@ -184,8 +252,17 @@ void gerules_request_free(gerules_request *q){
 int gerules_request_set_model(gerules_request *q, const char *path){
   if( q==NULL || path==NULL || !*path ) return -1;
   free(q->model); free(q->buf);
-  q->buf = NULL; q->len = 0; q->in_mem = 0;
+  q->buf = NULL; q->len = 0; q->in_mem = 0; q->fd = -1;
   q->model = gr_xstrdup(path);
+  return 0;
+}
+
+int gerules_request_set_model_fd(gerules_request *q, int fd, const char *name){
+  if( q==NULL || fd < 0 ) return -1;
+  free(q->model); free(q->buf);
+  q->buf = NULL; q->len = 0; q->in_mem = 0;
+  q->fd = fd;
+  q->model = gr_xstrdup(name && *name ? name : "<fd>");
   return 0;
 }
 
@@ -198,6 +275,7 @@ int gerules_request_set_model_buffer(gerules_request *q, const void *buf, size_t
   q->buf[len] = 0;
   q->len = len;
   q->in_mem = 1;
+  q->fd = -1;
   return 0;
 }
 
@@ -225,23 +303,71 @@ int gerules_request_set_run_mode(gerules_request *q, const char *mode){
   return 0;
 }
 
-int gerules_request_set_option(gerules_request *q, const char *key, const char *value){
+int gerules_request_add_option_at(gerules_request *q, const char *key, size_t klen,
+                                  const char *value, size_t vlen,
+                                  const char *file, unsigned line, unsigned col){
   req_opt o;
-  if( q==NULL || key==NULL || !*key || value==NULL ) return -1;
-  o.file = 0;
-  o.key = gr_xstrdup(key);
-  o.value = gr_xstrdup(value);
+  if( q==NULL || key==NULL || klen==0 || (value==NULL && vlen) ) return -1;
+  /* the evaluator's option names and values are C strings: a NUL would make
+  ** "ALLOW_HF32\0junk" the option ALLOW_HF32, so it is refused here as the
+  ** options files refuse it */
+  if( memchr(key, 0, klen) || (vlen && memchr(value, 0, vlen)) ) return -1;
+  memset(&o, 0, sizeof o);
+  o.key = gr_xstrndup(key, klen);
+  o.klen = klen;
+  o.value = gr_xstrndup(value ? value : "", vlen);
+  o.vlen = vlen;
+  o.origin = file ? gr_xstrdup(file) : NULL;
+  o.line = line;
+  o.col = col;
   gr_vec_push(q->opts, o);
   return 0;
+}
+
+int gerules_request_set_option(gerules_request *q, const char *key, const char *value){
+  if( key==NULL || value==NULL ) return -1;
+  return gerules_request_add_option_at(q, key, strlen(key), value, strlen(value), NULL, 0, 0);
 }
 
 int gerules_request_add_options_file(gerules_request *q, const char *path){
   req_opt o;
   if( q==NULL || path==NULL || !*path ) return -1;
+  memset(&o, 0, sizeof o);
   o.file = 1;
   o.key = gr_xstrdup(path);
-  o.value = NULL;
   gr_vec_push(q->opts, o);
+  return 0;
+}
+
+int gerules_request_set_entry(gerules_request *q, const char *entry){
+  static const char *const known[] = { "atc", "ir-build", "session" };
+  size_t i;
+  if( q==NULL || entry==NULL ) return -1;
+  for(i = 0; i < sizeof known / sizeof *known; i++){
+    if( strcmp(entry, known[i])==0 && gr_entry_point_valid(entry) ){ q->entry = known[i]; return 0; }
+  }
+  return -1;
+}
+
+int gerules_request_set_hook_limits(gerules_request *q, size_t memory, unsigned long long instructions, double timeout){
+  gr_hooks_limits def;
+  if( q==NULL || !(timeout >= 0) || timeout > 86400 ) return -1;
+  gr_hooks_limits_default(&def);
+  q->lim.memory = memory ? memory : def.memory;
+  q->lim.instructions = instructions ? (uint64_t)instructions : def.instructions;
+  q->lim.timeout = timeout > 0 ? timeout : def.timeout;
+  return 0;
+}
+
+void gr_api_request_set_graph_hook(gerules_request *q, gr_api_graph_hook fn, void *ud){
+  q->graph_hook = fn;
+  q->graph_hook_ud = ud;
+}
+
+int gerules_request_set_log(gerules_request *q, gerules_log_fn fn, void *ud){
+  if( q==NULL ) return -1;
+  q->log = fn;
+  q->log_ud = ud;
   return 0;
 }
 
@@ -279,8 +405,9 @@ static int load_hooks(gerules_eval *ev, const gerules_request *q){
   gr_error err;
   size_t i;
   if( rs->nhook_files==0 && q->hooks.n==0 ) return 0;
-  ev->hooks = gr_hooks_new(rs, NULL);
-  gr_hooks_set_log(ev->hooks, hook_log, &ev->log);
+  ev->hooks = gr_hooks_new(rs, &q->lim);
+  if( q->log ) gr_hooks_set_log(ev->hooks, q->log, q->log_ud);
+  else gr_hooks_set_log(ev->hooks, hook_log, &ev->log);
   for(i = 0; i < rs->nhook_files + q->hooks.n; i++){
     const char *path = i < rs->nhook_files ? rs->hook_files[i] : q->hooks.v[i - rs->nhook_files];
     memset(&err, 0, sizeof err);
@@ -291,6 +418,11 @@ static int load_hooks(gerules_eval *ev, const gerules_request *q){
     }
   }
   return 0;
+}
+
+static void note_read(gerules_eval *ev, const char *path){
+  char *p = gr_xstrdup(path);
+  gr_vec_push(ev->read, p);
 }
 
 gerules_eval *gerules_evaluate(const gerules_rules *rules, const gerules_request *q){
@@ -311,9 +443,13 @@ gerules_eval *gerules_evaluate(const gerules_rules *rules, const gerules_request
   for(i = 0; i < q->opts.n; i++){
     const req_opt *o = &q->opts.v[i];
     if( !o->file ){
-      gr_optinputs_add(&ev->opts, o->key, strlen(o->key), o->value, strlen(o->value), "<command line>", 0, 0);
+      /* the evaluation outlives the request: its copy of the origin */
+      const char *origin = o->origin ? gr_arena_strndup(&ev->opts.arena, o->origin, strlen(o->origin)) : "<command line>";
+      gr_optinputs_add(&ev->opts, o->key, o->klen, o->value, o->vlen, origin, o->line, o->col);
+      if( o->origin && o->line ) note_read(ev, o->origin);     /* a file the caller read */
       continue;
     }
+    note_read(ev, o->key);
     memset(&err, 0, sizeof err);
     if( gr_optfile_read(&ev->opts, o->key, &err)!=0 ){ input_error(ev, o->key, &err); return ev; }
   }
@@ -323,26 +459,33 @@ gerules_eval *gerules_evaluate(const gerules_rules *rules, const gerules_request
     return ev;
   }
   ev->graph_name = gr_xstrdup(q->model);
+  if( !q->in_mem ) note_read(ev, q->model);
+  for(i = 0; i < q->hooks.n; i++) note_read(ev, q->hooks.v[i]);
   memset(&err, 0, sizeof err);
   {
     gr_model_opts mo;
     memset(&mo, 0, sizeof mo);
     mo.format = q->format;
     mo.opmap = rules->opmap;
-    ev->g = q->in_mem ? gr_model_load_mem(q->buf, q->len, &mo, &err) : gr_model_load_file(q->model, &mo, &err);
+    ev->g = q->in_mem ? gr_model_load_mem(q->buf, q->len, &mo, &err)
+          : q->fd >= 0 ? gr_model_load_fd(q->fd, &mo, &err)
+          : gr_model_load_file(q->model, &mo, &err);
   }
   if( ev->g==NULL ){ input_error(ev, q->model, &err); return ev; }
+  if( q->graph_hook && q->graph_hook(q->graph_hook_ud, ev->g, rules->rs)!=0 ){ ev->status = 2; return ev; }
   if( load_hooks(ev, q)!=0 ) return ev;
 
   memset(&cfg, 0, sizeof cfg);
   cfg.chip = q->chip;
   cfg.run_mode = q->run_mode;
+  cfg.entry_point = q->entry;
   cfg.inputs = ev->opts.v;
   cfg.ninputs = ev->opts.n;
   cfg.graph = ev->g;
   cfg.graph_file = ev->graph_name;
   cfg.keep_candidates = q->provenance;
   cfg.hooks = ev->hooks ? gr_hooks_vtable(ev->hooks) : NULL;
+  ev->cfg = cfg;
   ev->r = gr_eval(rules->rs, &cfg);
   if( ev->r->fatal ){                 /* no or unknown chip, an unreadable input, a failing hook */
     gr_diags_free(&ev->diags.own);    /* empty so far: take the result's list over */
@@ -367,9 +510,13 @@ void gerules_eval_free(gerules_eval *ev){
   gr_diags_free(&ev->diags.own);
   gr_buf_free(&ev->log);
   gr_arena_free(&ev->arena);
+  for(size_t i = 0; i < ev->read.n; i++) free(ev->read.v[i]);
+  gr_vec_free(ev->read);
   free(ev->graph_name);
   free(ev);
 }
+
+const gr_graph *gr_api_eval_graph(const gerules_eval *ev){ return ev && ev->r ? ev->g : NULL; }
 
 int gerules_eval_status(const gerules_eval *ev){ return ev ? ev->status : 2; }
 const gerules_diags *gerules_eval_diags(const gerules_eval *ev){ return ev ? &ev->diags : NULL; }
@@ -414,6 +561,9 @@ int gerules_eval_decision(gerules_eval *ev, size_t node, size_t slot, gerules_de
   out->value = d->value;
   gr_buf_init(&reason);
   gr_buf_init(&tmp);
+  out->effect = gr_decision_effect(ev->r, (uint32_t)node, slot, &tmp);
+  out->no_effect_reason = out->effect ? NULL : keep(ev, &tmp);
+  tmp.n = 0;
   if( d->source==GR_SOURCE_HOOK ){
     const gr_override *ov = gr_result_find_override(ev->r, (uint32_t)node, (int)slot);
     out->source = "hook";
@@ -445,11 +595,59 @@ int gerules_eval_decision(gerules_eval *ev, size_t node, size_t slot, gerules_de
   return 0;
 }
 
-static void report_opts(const gerules_eval *ev, gr_report_opts *ro){
+static void report_opts(const gerules_eval *ev, unsigned flags, gr_report_opts *ro){
   memset(ro, 0, sizeof *ro);
   ro->provenance = ev->provenance;
   ro->rules_path = ev->rules->path;
   ro->graph_path = ev->graph_name;
+  ro->all_nodes = (flags & GERULES_REPORT_ALL_NODES)!=0;
+  ro->quiet = (flags & GERULES_REPORT_QUIET)!=0;
+  ro->color = (flags & GERULES_REPORT_COLOR)!=0;
+}
+
+/* The report formats by name; node >= 0 asks for one node's chain. */
+enum { RF_TEXT, RF_JSON, RF_SARIF, RF_GITHUB, RF_HTML, RF_DOT };
+static int report_format(const gerules_eval *ev, const char *format, long node){
+  static const char *const names[] = { "text", "json", "sarif", "github", "html", "dot" };
+  int f;
+  if( ev==NULL || ev->r==NULL || format==NULL ) return -1;
+  for(f = 0; f < (int)(sizeof names / sizeof *names); f++) if( strcmp(format, names[f])==0 ) break;
+  if( f==(int)(sizeof names / sizeof *names) ) return -1;
+  if( node >= 0 && ((size_t)node >= gr_graph_nnodes(ev->g) || (f!=RF_TEXT && f!=RF_JSON)) ) return -1;
+  if( node < -1 ) return -1;
+  return f;
+}
+
+/* Writes report f into o (the one place every output path goes through). */
+static void write_report(gerules_eval *ev, int f, unsigned flags, long node, gr_out *o){
+  gr_report_opts ro;
+  report_opts(ev, flags, &ro);
+  if( node >= 0 ){
+    gr_report_explain(o, ev->r, (uint32_t)node, f==RF_JSON, &ro);
+    return;
+  }
+  switch( f ){
+  case RF_JSON:   gr_report_json(o, ev->r, &ro); break;
+  case RF_SARIF:  gr_report_sarif(o, ev->r, &ro); break;
+  case RF_GITHUB: gr_report_github(o, ev->r, &ro); break;
+  case RF_HTML:   gr_report_html(o, ev->r, &ro); break;
+  case RF_DOT:    gr_report_dot(o, ev->r, &ro); break;
+  default: {
+    /* "default" means the same chip, run mode and entry point without
+    ** options or hooks; a quiet or every-node listing does not need it */
+    gr_result *base = NULL;
+    if( !ro.all_nodes && !ro.quiet ){
+      gr_eval_config bc = ev->cfg;
+      bc.inputs = NULL; bc.ninputs = 0; bc.keep_candidates = 0; bc.hooks = NULL;
+      bc.chip = ev->r->soc_name;
+      base = gr_eval(ev->rules->rs, &bc);
+      if( base->fatal ){ gr_result_free(base); base = NULL; }
+    }
+    ro.src = gr_srclines_new();         /* source lines under the diagnostics */
+    gr_report_text(o, ev->r, base, &ro);
+    gr_srclines_free(ro.src);
+    gr_result_free(base);
+  } }
 }
 
 static char *finish(gr_out *o, gr_buf *b, size_t *len){
@@ -459,51 +657,74 @@ static char *finish(gr_out *o, gr_buf *b, size_t *len){
 }
 
 char *gerules_eval_report(gerules_eval *ev, const char *format, size_t *len){
-  gr_report_opts ro;
   gr_out o;
   gr_buf b;
-  if( ev==NULL || ev->r==NULL || format==NULL ) return NULL;
-  report_opts(ev, &ro);
+  int f = report_format(ev, format, -1);
+  if( f < 0 || f==RF_SARIF || f==RF_GITHUB ) return NULL;    /* v1 formats only */
   gr_buf_init(&b);
-  if( strcmp(format, "json")==0 ){
-    gr_out_init_buf(&o, &b);
-    gr_report_json(&o, ev->r, &ro);
-  }else if( strcmp(format, "text")==0 ){
-    /* "default" means the same chip and run mode without options or hooks */
-    gr_eval_config bc;
-    gr_result *base;
-    memset(&bc, 0, sizeof bc);
-    bc.chip = ev->r->soc_name;
-    bc.run_mode = ev->r->run_mode;
-    bc.graph = ev->g;
-    bc.graph_file = ev->graph_name;
-    base = gr_eval(ev->rules->rs, &bc);
-    if( base->fatal ){ gr_result_free(base); base = NULL; }
-    gr_out_init_buf(&o, &b);
-    ro.src = gr_srclines_new();         /* source lines under the diagnostics, as the command */
-    gr_report_text(&o, ev->r, base, &ro);
-    gr_srclines_free(ro.src);
-    gr_result_free(base);
-  }else if( strcmp(format, "html")==0 ){
-    gr_out_init_buf(&o, &b);
-    gr_report_html(&o, ev->r, &ro);
-  }else if( strcmp(format, "dot")==0 ){
-    gr_out_init_buf(&o, &b);
-    gr_report_dot(&o, ev->r, &ro);
-  }else{
-    return NULL;
-  }
+  gr_out_init_buf(&o, &b);
+  write_report(ev, f, 0, -1, &o);
   return finish(&o, &b, len);
 }
 
 char *gerules_eval_explain(gerules_eval *ev, size_t node, int json, size_t *len){
-  gr_report_opts ro;
   gr_out o;
   gr_buf b;
   if( node >= gerules_eval_node_count(ev) ) return NULL;
-  report_opts(ev, &ro);
   gr_buf_init(&b);
   gr_out_init_buf(&o, &b);
-  gr_report_explain(&o, ev->r, (uint32_t)node, json ? 1 : 0, &ro);
+  write_report(ev, json ? RF_JSON : RF_TEXT, 0, (long)node, &o);
   return finish(&o, &b, len);
+}
+
+static int write_failed(gerules_diags **diags, const char *file, const char *fmt, const char *arg){
+  if( diags ){
+    *diags = diags_new();
+    gr_diags_add(&(*diags)->own, GR_SEV_ERROR, file, 0, 0, fmt, arg);
+  }
+  return -1;
+}
+
+int gerules_eval_write(gerules_eval *ev, const char *format, unsigned flags, long node,
+                       int fd, gerules_diags **diags){
+  gr_out o;
+  gr_error err;
+  int f = report_format(ev, format, node);
+  if( diags ) *diags = NULL;
+  if( f < 0 ) return write_failed(diags, NULL, "no such report: '%s' (or no such node, or a failed evaluation)", format ? format : "");
+  if( fd < 0 ) return write_failed(diags, NULL, "%s", "no file descriptor to write to");
+  gr_out_init_fd(&o, fd);
+  write_report(ev, f, flags, node, &o);
+  memset(&err, 0, sizeof err);
+  if( gr_out_close(&o, &err)!=0 ) return write_failed(diags, NULL, "%s", err.msg);
+  return 0;
+}
+
+int gerules_eval_write_file(gerules_eval *ev, const char *format, unsigned flags, long node,
+                            const char *path, gerules_diags **diags){
+  const gr_ruleset *rs;
+  const char **v;
+  size_t n = 0, i;
+  gr_error err;
+  gr_out o;
+  int rc, f = report_format(ev, format, node);
+  if( diags ) *diags = NULL;
+  if( f < 0 ) return write_failed(diags, NULL, "no such report: '%s' (or no such node, or a failed evaluation)", format ? format : "");
+  if( path==NULL || !*path ) return write_failed(diags, NULL, "%s", "no output file given");
+  /* every file this evaluation read: the request's, the rule files, the
+  ** bundle's hooks and the files given as option values (an op_precision ini) */
+  rs = ev->rules->rs;
+  v = gr_xmalloc((ev->read.n + rs->nfiles + rs->nhook_files + rs->noptions + 1) * sizeof *v);
+  for(i = 0; i < ev->read.n; i++) v[n++] = ev->read.v[i];
+  for(i = 0; i < rs->nfiles; i++) v[n++] = rs->files[i];
+  for(i = 0; i < rs->nhook_files; i++) v[n++] = rs->hook_files[i];
+  for(i = 0; i < rs->noptions; i++) if( ev->r->opts[i].ini ) v[n++] = ev->r->opts[i].value;
+  memset(&err, 0, sizeof err);
+  rc = gr_out_check_inputs(path, v, n, &err);
+  free(v);
+  if( rc==0 ) rc = gr_out_open_file(&o, path, &err);
+  if( rc!=0 ) return write_failed(diags, NULL, "%s", err.msg);
+  write_report(ev, f, flags, node, &o);
+  if( gr_out_close(&o, &err)!=0 ) return write_failed(diags, NULL, "%s", err.msg);
+  return 0;
 }

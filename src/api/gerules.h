@@ -49,7 +49,7 @@
 extern "C" {
 #endif
 
-#define GERULES_API_VERSION 1
+#define GERULES_API_VERSION 2    /* 2 added the functions marked "(v2)" */
 
 /* The package version ("0.1.0"); static. */
 const char *gerules_version(void);
@@ -79,10 +79,19 @@ size_t gerules_diags_count(const gerules_diags *d);                  /* 0 for NU
 size_t gerules_diags_count_severity(const gerules_diags *d, gerules_severity sev);
 /* Fills *out with diagnostic i (strings borrowed from d); -1 when out of range. */
 int    gerules_diags_get(const gerules_diags *d, size_t i, gerules_diag *out);
-/* Every diagnostic compiler-style ("file:line:col: error: [CODE] message",
-** the source line and a caret where known), one after the other; caller
+/* Every diagnostic compiler-style ("file:line:col: error: message [CODE]",
+** then the source line and a caret where the location is known: the line is
+** read from the input file when the record carries none), one after the
+** other, exactly as the gerules command prints them without colour; caller
 ** frees with gerules_free. "" when there is none. */
 char  *gerules_diags_format(const gerules_diags *d);
+/* (v2) Diagnostic i alone: like gerules_diags_format, the source line read
+** from the input file only with GERULES_RENDER_SOURCE, and with gcc's
+** colours with GERULES_RENDER_COLOR. Caller frees with gerules_free; NULL when i is out
+** of range. */
+#define GERULES_RENDER_SOURCE 1
+#define GERULES_RENDER_COLOR  2
+char  *gerules_diag_render(const gerules_diags *d, size_t i, unsigned flags);
 void   gerules_diags_free(gerules_diags *d);
 
 /* ---------------------------------------------------------------- rule sets */
@@ -92,9 +101,35 @@ typedef struct gerules_rules gerules_rules;
 /* Loads and checks rule files and directories (every *.rules below a
 ** directory); paths NULL or npaths 0 loads gerules_default_rules(). Returns
 ** NULL when there is any error. When diags is not NULL, *diags receives a
-** new list with every error and warning (also on success; free it). */
+** new list with every error and warning (also on success; free it).
+** Bundles are verified as the gerules command verifies them: when a trust
+** store is configured ($GERULES_TRUST, colon-separated, else the installed
+** trust folder when it holds a file), each bundle of the stack must be
+** signed by a trusted, unrevoked key, unexpired, with exactly the files it
+** was signed with, and not older than the newest version of its name
+** accepted before (the state file $GERULES_STATE, else
+** $XDG_STATE_HOME/gerules/accepted-bundles or
+** ~/.local/state/gerules/accepted-bundles, which a successful load
+** updates); otherwise NULL, with one error per problem naming the file and
+** the reason, then "refusing the rule set: ...". doc/vendor-guide.md. */
 gerules_rules *gerules_rules_load(const char *const *paths, size_t npaths, gerules_diags **diags);
 void gerules_rules_free(gerules_rules *rules);
+
+/* (v2) The trust policy of a load, the options the gerules command has:
+** gerules_rules_load_with(paths, n, NULL, diags) is gerules_rules_load. */
+typedef struct gerules_load_options gerules_load_options;
+gerules_load_options *gerules_load_options_new(void);
+void gerules_load_options_free(gerules_load_options *o);
+/* A trust store file or directory, as `--trust` (repeatable): replaces
+** $GERULES_TRUST and the installed trust folder. */
+int gerules_load_options_add_trust(gerules_load_options *o, const char *path);
+/* As `--allow-downgrade` (on 1): accept a signed bundle older than one of
+** its name accepted before. */
+int gerules_load_options_set_allow_downgrade(gerules_load_options *o, int on);
+/* The anti-rollback state file, instead of $GERULES_STATE or the default. */
+int gerules_load_options_set_state_file(gerules_load_options *o, const char *path);
+gerules_rules *gerules_rules_load_with(const char *const *paths, size_t npaths,
+                                       const gerules_load_options *o, gerules_diags **diags);
 
 const char *gerules_rules_name(const gerules_rules *rules);      /* the bundle name, or NULL */
 const char *gerules_rules_version(const gerules_rules *rules);   /* the bundle version, or NULL */
@@ -135,6 +170,32 @@ int gerules_request_add_options_file(gerules_request *req, const char *path);
 int gerules_request_add_hook(gerules_request *req, const char *path);
 /* Whether the JSON report carries per-node provenance (default 1). */
 int gerules_request_set_provenance(gerules_request *req, int on);
+/* (v2) The model read from an open file descriptor (a pipe, stdin, a file
+** the caller opened to watch its progress): read by gerules_evaluate, never
+** closed; name is shown in messages. */
+int gerules_request_set_model_fd(gerules_request *req, int fd, const char *name);
+/* (v2) An option the caller read from its own configuration: key and value
+** of the given lengths, and where it came from (file NULL means the command
+** line; line and column 0 when unknown), shown as the provenance of the
+** decisions it makes. Ordered with the other options. -1 for a key or value
+** holding a NUL byte (never taken for the shorter name before it). */
+int gerules_request_add_option_at(gerules_request *req, const char *key, size_t key_len,
+                                  const char *value, size_t value_len,
+                                  const char *file, unsigned line, unsigned column);
+/* (v2) The GE entry point whose checks, defaults and error codes apply:
+** "atc" (the default), "ir-build" (aclgrphBuildInitialize/Model) or
+** "session"; -1 for anything else. */
+int gerules_request_set_entry(gerules_request *req, const char *entry);
+/* (v2) The limits of the Lua hooks: memory per hook state in bytes, Lua
+** instructions and seconds per evaluation (all hooks together); 0 keeps a
+** limit's default (64 MiB, 100000000, 10 s). */
+int gerules_request_set_hook_limits(gerules_request *req, size_t memory_bytes,
+                                    unsigned long long instructions, double timeout_seconds);
+/* (v2) Where the lines Lua hooks print go, as they come (fn is called on
+** the evaluating thread, with ud). Without it they are kept for
+** gerules_eval_log. */
+typedef void (*gerules_log_fn)(void *ud, const char *line);
+int gerules_request_set_log(gerules_request *req, gerules_log_fn fn, void *ud);
 
 /* ---------------------------------------------------------------- evaluations */
 
@@ -171,6 +232,9 @@ typedef struct gerules_decision {
   const char *reason;     /* why, in words, or NULL */
   const char *input;      /* the user input behind the value ("op_precision.ini:3",
                              "<command line>"), or NULL */
+  int effect;             /* 1: the value takes effect (also for a NULL value); 0: the rule
+                             set says it does not (a slot's `no effect` clause holds) */
+  const char *no_effect_reason;   /* when effect is 0, why ("PRECISION_MODE=force_fp16"); else NULL */
 } gerules_decision;
 
 /* Fills *out with node's decision for slot (an index of gerules_rules_slot_*);
@@ -186,6 +250,25 @@ char *gerules_eval_report(gerules_eval *ev, const char *format, size_t *len);
 /* The full decision chain of one node (what `gerules eval --explain` shows),
 ** as text (json 0) or JSON (json 1). NULL when node is out of range. */
 char *gerules_eval_explain(gerules_eval *ev, size_t node, int json, size_t *len);
+
+/* (v2) Writes a report while it is made, without holding it in memory (a
+** 1M-node JSON report is hundreds of MB): format "text", "json", "sarif"
+** (SARIF 2.1.0), "github" (workflow annotations), "html" or "dot"; node -1
+** for the whole report, or a node index for its decision chain (format
+** "text" or "json"). flags: */
+#define GERULES_REPORT_ALL_NODES 1   /* text: every node, not only those that differ from the defaults */
+#define GERULES_REPORT_QUIET     2   /* text: the diagnostics and the summary only */
+#define GERULES_REPORT_COLOR     4   /* text: gcc-style colours */
+/* gerules_eval_write writes to fd (not closed). gerules_eval_write_file
+** replaces path atomically (a temporary beside it, renamed at the end): it
+** refuses a path that is one of the files the evaluation read (the model,
+** options and ini files, hooks, rule files) or that exists and is not a
+** regular file, and leaves path untouched on any error. Both return 0, or
+** -1 with *diags (when not NULL) set to a new list saying why (free it). */
+int gerules_eval_write(gerules_eval *ev, const char *format, unsigned flags, long node,
+                       int fd, gerules_diags **diags);
+int gerules_eval_write_file(gerules_eval *ev, const char *format, unsigned flags, long node,
+                            const char *path, gerules_diags **diags);
 
 #ifdef __cplusplus
 }

@@ -10,16 +10,40 @@
 
 void gr_diags_init(gr_diags *d){ memset(d, 0, sizeof *d); }
 
+static void diag_clear(gr_diag *x){
+  free(x->code); free(x->ge_code); free(x->msg); free(x->file); free(x->snippet);
+  free(x->option); free(x->node); free(x->rule); free(x->changed_by);
+  memset(x, 0, sizeof *x);
+}
+
+size_t gr_diags_cap_errors(gr_diags *d, size_t more){
+  size_t prev = d->error_cap;
+  d->error_cap = more ? d->count[GR_SEV_ERROR] + more : 0;
+  return prev;
+}
+
 gr_diag *gr_diags_vadd(gr_diags *d, gr_severity sev, const char *file, uint32_t line, uint32_t col,
                        const char *fmt, va_list ap){
   gr_diag *x;
   gr_buf b;
-  if( d->n==d->cap ){
-    d->cap = d->cap ? d->cap * 2 : 16;
-    d->v = gr_xrealloc(d->v, d->cap * sizeof *d->v);
+  if( sev==GR_SEV_ERROR && d->error_cap && d->count[GR_SEV_ERROR] >= d->error_cap ){
+    if( d->dropped++==0 ){
+      size_t cap = d->error_cap;
+      d->error_cap = 0;
+      gr_diags_add(d, GR_SEV_NOTE, NULL, 0, 0, "too many errors; stopping (only the first %zu are reported)", cap);
+      d->error_cap = cap;
+    }
+    x = &d->spill;
+    diag_clear(x);
+  }else{
+    if( d->n==d->cap ){
+      d->cap = d->cap ? d->cap * 2 : 16;
+      d->v = gr_xrealloc(d->v, d->cap * sizeof *d->v);
+    }
+    x = &d->v[d->n++];
+    memset(x, 0, sizeof *x);
+    d->count[sev]++;
   }
-  x = &d->v[d->n++];
-  memset(x, 0, sizeof *x);
   x->sev = sev;
   x->orig_sev = sev;
   x->file = file ? gr_xstrdup(file) : NULL;
@@ -27,7 +51,6 @@ gr_diag *gr_diags_vadd(gr_diags *d, gr_severity sev, const char *file, uint32_t 
   gr_buf_init(&b);
   gr_buf_vprintf(&b, fmt, ap);
   x->msg = gr_buf_detach(&b);
-  d->count[sev]++;
   return x;
 }
 
@@ -49,11 +72,8 @@ void gr_diag_set(char **field, const char *value){
 void gr_diags_free(gr_diags *d){
   size_t i;
   if( d==NULL ) return;
-  for(i = 0; i < d->n; i++){
-    gr_diag *x = &d->v[i];
-    free(x->code); free(x->ge_code); free(x->msg); free(x->file); free(x->snippet);
-    free(x->option); free(x->node); free(x->rule); free(x->changed_by);
-  }
+  for(i = 0; i < d->n; i++) diag_clear(&d->v[i]);
+  diag_clear(&d->spill);
   free(d->v);
   memset(d, 0, sizeof *d);
 }
@@ -105,6 +125,7 @@ static const char *sev_color(gr_severity s){
 
 void gr_diag_format_ex(gr_buf *out, const gr_diag *d, const char *snippet, size_t snlen, int color){
   if( snippet==NULL && d->snippet ){ snippet = d->snippet; snlen = strlen(snippet); }
+  if( snippet && d->col && d->col - 1 > snlen ) snippet = NULL;    /* past a cut line: no wrong caret */
   if( d->file ){
     if( color ) gr_buf_adds(out, C_BOLD);
     add_text(out, d->file);

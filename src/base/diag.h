@@ -43,6 +43,12 @@ typedef struct gr_diags {
   gr_diag *v;
   size_t n, cap;
   size_t count[3];     /* by severity */
+  /* An optional cap on the errors kept (gr_diags_cap_errors): past it an
+  ** error is counted in `dropped` and written to `spill`, a scratch record
+  ** reused for each, so callers may still fill in the record they get. */
+  size_t error_cap;    /* 0: no cap */
+  size_t dropped;
+  gr_diag spill;
 } gr_diags;
 
 void     gr_diags_init(gr_diags *d);
@@ -51,6 +57,11 @@ gr_diag *gr_diags_add(gr_diags *d, gr_severity sev, const char *file, uint32_t l
 gr_diag *gr_diags_vadd(gr_diags *d, gr_severity sev, const char *file, uint32_t line, uint32_t col,
                        const char *fmt, va_list ap);
 void     gr_diag_set(char **field, const char *value);       /* copies value (NULL clears) */
+/* Keeps at most `more` further errors (0: no cap); returns the previous cap
+** to restore. The first error past the cap adds one note, "too many errors;
+** stopping (only the first N are reported)", as gcc's -fmax-errors does;
+** later ones are only counted in d->dropped. */
+size_t   gr_diags_cap_errors(gr_diags *d, size_t more);
 void     gr_diags_free(gr_diags *d);
 static inline size_t gr_diags_errors(const gr_diags *d){ return d->count[GR_SEV_ERROR]; }
 

@@ -258,7 +258,7 @@ void gr_buf_grow(gr_buf *b, size_t extra){
 }
 void gr_buf_add(gr_buf *b, const void *p, size_t n){
   gr_buf_grow(b, n);
-  if( n ) memcpy(b->p + b->n, p, n);     /* p may be NULL when n is 0 */
+  if( n ) memcpy(b->p + b->n, p, n);   /* an empty piece may come as (NULL, 0): memcpy(NULL) is UB */
   b->n += n;
 }
 void gr_buf_adds(gr_buf *b, const char *s){ gr_buf_add(b, s, strlen(s)); }

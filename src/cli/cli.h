@@ -18,6 +18,7 @@
 #include "hooks/hooks.h"
 #include "options/optfile.h"
 #include "bundle/bundle.h"
+#include "bundle/guard.h"
 
 #define EXIT_CONFIG 1      /* the configuration has errors */
 #define EXIT_INPUT 2       /* usage error, unreadable or malformed input */
@@ -33,8 +34,7 @@ typedef struct cli_ctx {
   int allow_downgrade;          /* --allow-downgrade */
   int trust_ready, trust_failed, trusting, refused;
   int no_record;                /* bundle verify: do not update the anti-rollback state */
-  gr_trust trust;
-  gr_verified *verified; size_t nverified;
+  gr_guard guard;               /* the trust policy and the bundles it verified (src/bundle/guard.h) */
   /* choosing among installed releases of a bundle (cli_rules.c) */
   const char *cann;             /* --cann, or NULL */
   const char *graph_hint;       /* the graph of this run, whose atc_version says the release when --cann is absent */
@@ -53,6 +53,12 @@ const char *cli_installed_trust(void);
 const char *cli_state_file(void);
 void cli_trust_free(cli_ctx *c);
 const char *cli_default_rules(void);
+/* cmd_explain.c: `gerules explain CODE` (cmd_explain hands it every name
+** shaped like a diagnostic code), and where gerules' own code texts are:
+** $GERULES_CODES, else gerules-codes.rules in the installed pkgdatadir. */
+int  cli_explain_code(cli_ctx *c, const gr_ruleset *rs, const char *code, int json);
+const char *cli_own_codes_path(void);
+
 /* The stack of rule-set paths in use, base first: every --rules (a name
 ** that is no path is an installed bundle, DATADIR/gerules/bundles/NAME),
 ** else $GERULES_RULES split at ':', else the installed rule set. */
@@ -71,6 +77,13 @@ int  cli_color(int fd);
 void cli_ctx_free(cli_ctx *c);
 int  cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int  cli_format_arg(const char *cmd, const char *v, int *json);
+/* cli_names.c: "unknown option 'ARG'; did you mean '--x'?" among the flags
+** the command's usage text lists and the global ones (returns exit 2), and
+** the node a user-typed name designates (graph-qualified or plain; 0 with
+** *node set, else -1 with the error printed: unknown, with the closest
+** name, or ambiguous, with the qualified candidates). */
+int  cli_unknown_option(const char *cmd, const char *usage, const char *arg);
+int  cli_find_node(const char *cmd, const gr_graph *g, const char *name, const char *graph_path, uint32_t *node);
 
 /* cli_input.c: the inputs eval and tile share (graph, --chip, --run-mode,
 ** -o, --options, --hook and its limits). cli_input owns its option inputs
@@ -83,6 +96,10 @@ typedef struct cli_input {
   const char **hooks; size_t nhooks;
   const char **optfiles; size_t noptfiles;     /* --options files, in order */
   gr_hooks_limits lim;
+  /* run on the loaded graph before it is evaluated (`gerules atc`:
+  ** --framework and --input_shape); nonzero = exit 2, already printed */
+  int (*graph_hook)(const struct cli_input *in, gr_graph *g, const gr_ruleset *rs);
+  void *graph_hook_data;
 } cli_input;
 void cli_input_init(cli_input *in, const char *cmd);
 void cli_input_free(cli_input *in);
@@ -122,6 +139,16 @@ int  cli_eval_arg(const char *cmd, cli_eval_args *a, int *i, int argc, char **ar
 ** exit status (0, 1 per --fail-on, or 2). */
 int  cli_eval_run(cli_ctx *c, cli_input *in, const cli_eval_args *a);
 
+/* cli_gate.c: --format, --fail-on and -q for the commands besides eval
+** (check, tile, test), which gate a CI step the same way eval does. */
+typedef struct cli_gate { int format, fail_on, quiet; } cli_gate;
+/* formats: a mask of 1u << CLI_FMT_*, the ones the command writes. 1 taken,
+** 0 not a gate option, -1 usage error (printed). */
+int  cli_gate_arg(const char *cmd, unsigned formats, cli_gate *g, int *i, int argc, char **argv);
+/* 1 when d holds what --fail-on fails on (errors by default, also warnings
+** with --fail-on warning, nothing with never), else 0. */
+int  cli_gate_fails(const cli_gate *g, const gr_diags *d);
+
 int cmd_check(cli_ctx *c, int argc, char **argv);
 int cmd_chips(cli_ctx *c, int argc, char **argv);
 int cmd_options(cli_ctx *c, int argc, char **argv);
@@ -131,5 +158,9 @@ int cmd_tile(cli_ctx *c, int argc, char **argv);
 int cmd_bundle(cli_ctx *c, int argc, char **argv);
 int cmd_test(cli_ctx *c, int argc, char **argv);
 int cmd_diff(cli_ctx *c, int argc, char **argv);
+/* cmd_atc.c: `gerules atc ATC-FLAGS...`, and eval's --FLAG=VALUE for an
+** option alias: 1 taken (added to in's options), 0 not an alias, -1 error. */
+int cmd_atc(cli_ctx *c, int argc, char **argv);
+int cli_alias_arg(cli_ctx *c, cli_input *in, int *i, int argc, char **argv);
 
 #endif

@@ -126,8 +126,11 @@ int cli_input_arg(cli_input *in, int *i, int argc, char **argv){
     in->optfiles = gr_xrealloc(in->optfiles, (in->noptfiles + 1) * sizeof *in->optfiles);
     in->optfiles[in->noptfiles++] = v;
     if( gr_optfile_read(&in->opts, v, &err)!=0 ){
-      if( err.line ) fprintf(stderr, "%s:%u:%u: error: %s\n", v, err.line, err.col, err.msg);
-      else fprintf(stderr, "%s: error: %s\n", v, err.msg);
+      gr_diags d;               /* printed as every located error is: with the line and a caret */
+      gr_diags_init(&d);
+      gr_diags_add(&d, GR_SEV_ERROR, v, err.line, err.col, "%s", err.msg);
+      cli_print_diags(&d);
+      gr_diags_free(&d);
       return -1;
     }
     return 1;

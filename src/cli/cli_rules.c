@@ -1,13 +1,12 @@
 /*
 ** cli_rules.c: the one place the gerules command loads rule sets. Every
-** command (eval, tile, check, chips, options, explain, and later diff and
-** test) comes through cli_load_paths, so when a trust store is configured
-** (--trust, $GERULES_TRUST, or an installed trust folder) no command can use
-** a bundle that fails verification: each bundle directory is verified
-** (signatures, trust, expiry, files, anti-rollback) before it is read, every
-** file the loader then read and every hook file the bundle names must be one
-** of the verified files, and only then is the newest accepted version
-** recorded in the anti-rollback state file.
+** command (eval, tile, check, chips, options, explain, diff, test) comes
+** through cli_load_paths, which loads under the trust policy of the command
+** line (--trust, $GERULES_TRUST or the installed trust folder;
+** --allow-downgrade) with src/bundle/guard.c, the loader libgerules uses
+** too: when a trust store is configured no command can use a bundle that
+** fails verification. It also turns a --rules NAME into the installed
+** release of that bundle for the CANN release in use.
 */
 #include "config.h"
 #include <errno.h>
@@ -18,16 +17,6 @@
 #include <sys/stat.h>
 #include <dirent.h>
 #include "cli/cli.h"
-
-static int has_entries(const char *dir){
-  DIR *d = opendir(dir);
-  struct dirent *e;
-  int n = 0;
-  if( d==NULL ) return 0;
-  while( (e = readdir(d))!=NULL ) if( e->d_name[0]!='.' ){ n = 1; break; }
-  closedir(d);
-  return n;
-}
 
 const char *cli_installed_bundles(void){
   static char buf[PATH_MAX + 16];
@@ -135,155 +124,67 @@ const char *cli_installed_trust(void){
   return buf;
 }
 
-/* $GERULES_STATE, else $XDG_STATE_HOME/gerules/accepted-bundles, else
-** $HOME/.local/state/gerules/accepted-bundles; NULL when none is set. */
 const char *cli_state_file(void){
   static char buf[PATH_MAX];
-  const char *s = getenv("GERULES_STATE"), *x = getenv("XDG_STATE_HOME"), *h = getenv("HOME");
-  int n;
-  if( s && *s ) return s;
-  if( x && *x ) n = snprintf(buf, sizeof buf, "%s/gerules/accepted-bundles", x);
-  else if( h && *h ) n = snprintf(buf, sizeof buf, "%s/.local/state/gerules/accepted-bundles", h);
-  else return NULL;
-  return n > 0 && (size_t)n < sizeof buf ? buf : NULL;
+  return gr_default_state_file(buf, sizeof buf);
+}
+
+/* The diagnostics of verification: located ones as every diagnostic, the
+** others (the verdict, warnings about the state file) as the command's. */
+static void print_trust(const gr_diags *d){
+  size_t i;
+  for(i = 0; i < d->n; i++){
+    const gr_diag *x = &d->v[i];
+    if( x->file==NULL ) fprintf(stderr, "gerules: %s: %s\n", gr_severity_name(x->sev), x->msg);
+    else{
+      gr_diags one = *d;            /* a view of this one record */
+      one.v = (gr_diag *)x;
+      one.n = one.cap = 1;
+      cli_print_diags(&one);
+    }
+  }
 }
 
 int cli_trust_setup(cli_ctx *c){
-  size_t i;
-  const char *env = getenv("GERULES_TRUST");
-  if( c->trust_ready ) return c->trust_failed ? -1 : 0;
-  c->trust_ready = 1;
-  gr_trust_init(&c->trust);
-  if( c->ntrust_paths ){
-    for(i = 0; i < c->ntrust_paths; i++) if( gr_trust_add(&c->trust, c->trust_paths[i], &c->diags)!=0 ) c->trust_failed = 1;
-    c->trusting = 1;
-  }else if( env && *env ){
-    const char *p = env, *el;
-    size_t l;
-    while( gr_split_next(&p, ":", &el, &l) ){
-      char *one;
-      if( l==0 ) continue;
-      one = gr_xstrndup(el, l);
-      if( gr_trust_add(&c->trust, one, &c->diags)!=0 ) c->trust_failed = 1;
-      free(one);
-    }
-    c->trusting = 1;
-  }else if( has_entries(cli_installed_trust()) ){
-    if( gr_trust_add(&c->trust, cli_installed_trust(), &c->diags)!=0 ) c->trust_failed = 1;
-    c->trusting = 1;
+  gr_diags d;
+  if( !c->trust_ready ){
+    gr_guard_opts o;
+    memset(&o, 0, sizeof o);
+    o.trust_paths = c->trust_paths;
+    o.ntrust = c->ntrust_paths;
+    o.installed_trust = cli_installed_trust();
+    o.allow_downgrade = c->allow_downgrade;
+    gr_guard_init(&c->guard, &o);
+    c->trust_ready = 1;
   }
-  if( c->trusting && gr_crypto_init()!=0 ){
-    gr_diags_add(&c->diags, GR_SEV_ERROR, NULL, 0, 0, "cannot initialise libsodium");
+  gr_diags_init(&d);
+  if( gr_guard_setup(&c->guard, &d)!=0 ){
+    if( !c->trust_failed ) print_trust(&d);
     c->trust_failed = 1;
   }
-  if( c->trust_failed ){
-    cli_print_diags(&c->diags);
-    fprintf(stderr, "gerules: the trust store has errors\n");
-    return -1;
-  }
-  return 0;
-}
-
-/* The bundle directory a --rules path belongs to: the path itself, or the
-** directory holding a rule file. */
-static char *bundle_root(const char *path){
-  struct stat st;
-  const char *slash;
-  size_t l = strlen(path);
-  while( l > 1 && path[l-1]=='/' ) l--;
-  if( stat(path, &st)==0 && S_ISDIR(st.st_mode) ) return gr_xstrndup(path, l);
-  slash = strrchr(path, '/');
-  if( slash==NULL ) return gr_xstrdup(".");
-  if( slash==path ) return gr_xstrdup("/");
-  return gr_xstrndup(path, (size_t)(slash - path));
-}
-
-static void refuse(cli_ctx *c, gr_diags *d){
-  cli_print_diags(d);
-  fprintf(stderr, "gerules: refusing the rule set: it does not pass verification against the trust store (%zu problem%s)\n",
-          gr_diags_errors(d), gr_diags_errors(d)==1 ? "" : "s");
-  (void)c;
-}
-
-/* Every file read and every hook file must be one of the verified files. */
-static int check_loaded(cli_ctx *c, const gr_ruleset *rs, gr_diags *d){
-  size_t i;
-  char why[PATH_MAX + 128];
-  int nerr = 0;
-  for(i = 0; i < rs->nfiles + rs->nhook_files; i++){
-    const char *f = i < rs->nfiles ? rs->files[i] : rs->hook_files[i - rs->nfiles];
-    gr_error e;
-    size_t len;
-    char *text = gr_read_file(f, &len, &e);
-    if( text==NULL ){ gr_diags_add(d, GR_SEV_ERROR, f, 0, 0, "cannot read: %s", e.msg); nerr++; continue; }
-    if( !gr_verified_has(c->verified, c->nverified, f, text, len, why, sizeof why) ){
-      gr_diags_add(d, GR_SEV_ERROR, f, 0, 0, "%s", why);
-      nerr++;
-    }
-    free(text);
-  }
-  return nerr ? -1 : 0;
+  gr_diags_free(&d);
+  c->trusting = c->guard.trusting;
+  return c->trust_failed ? -1 : 0;
 }
 
 gr_ruleset *cli_load_paths(cli_ctx *c, const char *const *paths, size_t n){
   gr_ruleset *rs;
-  size_t i;
   gr_diags vd;
+  int refused;
   if( cli_trust_setup(c)!=0 ) return NULL;
-  if( !c->trusting ) return gr_ruleset_load(paths, n, &c->diags);
+  c->guard.o.no_record = c->no_record;
   gr_diags_init(&vd);
-  for(i = 0; i < n; i++){
-    gr_verify_opts o;
-    gr_verified v;
-    char *root = bundle_root(paths[i]);
-    memset(&o, 0, sizeof o);
-    o.trust = &c->trust;
-    o.now = time(NULL);
-    o.state_file = cli_state_file();
-    o.allow_downgrade = c->allow_downgrade;
-    if( gr_bundle_verify(root, &o, &v, &vd)==0 ){
-      c->verified = gr_xrealloc(c->verified, (c->nverified + 1) * sizeof *c->verified);
-      c->verified[c->nverified++] = v;
-    }
-    free(root);
-  }
-  if( gr_diags_errors(&vd) ){
-    refuse(c, &vd);
-    gr_diags_free(&vd);
-    c->refused = 1;
-    return NULL;
-  }
-  rs = gr_ruleset_load(paths, n, &c->diags);
-  if( rs && check_loaded(c, rs, &vd)!=0 ){
-    refuse(c, &vd);
-    gr_diags_free(&vd);
-    gr_ruleset_free(rs);
-    c->refused = 1;
-    return NULL;
-  }
-  if( rs ){
-    const char *sf = cli_state_file();
-    for(i = 0; sf && !c->no_record && i < c->nverified; i++){
-      if( gr_state_record(sf, c->verified[i].name, c->verified[i].version, &vd)!=0 ){
-        /* the bundle is verified; failing to record it only weakens anti-rollback */
-        cli_print_diags(&vd);
-        fprintf(stderr, "gerules: warning: the anti-rollback state was not updated\n");
-        gr_diags_free(&vd);
-        gr_diags_init(&vd);
-      }
-    }
-    if( sf==NULL && !c->no_record ) fprintf(stderr, "gerules: warning: no anti-rollback state file (set GERULES_STATE or HOME)\n");
-  }
+  rs = gr_guard_load(&c->guard, paths, n, &c->diags, &vd, &refused);
+  print_trust(&vd);
+  if( refused ) c->refused = 1;
   gr_diags_free(&vd);
   return rs;
 }
 
 void cli_trust_free(cli_ctx *c){
   size_t i;
-  for(i = 0; i < c->nverified; i++) gr_verified_free(&c->verified[i]);
-  free(c->verified);
-  c->verified = NULL; c->nverified = 0;
-  gr_trust_free(&c->trust);
+  if( c->trust_ready ) gr_guard_free(&c->guard);
+  c->trust_ready = 0;
   free(c->graph_cann);
   c->graph_cann = NULL;
   for(i = 0; i < c->nuse_paths; i++) free(c->use_paths[i]);

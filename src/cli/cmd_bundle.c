@@ -65,7 +65,7 @@ static int keygen(int argc, char **argv){
   int i, k, rc = EXIT_INPUT;
   for(i = 0; i < argc; i++){
     if( (k = cli_arg_value("bundle keygen", "--name", &i, argc, argv, &v))!=0 ){ if( k < 0 ) return EXIT_INPUT; name = v; continue; }
-    if( argv[i][0]=='-' ) return cli_usage_error("bundle keygen", "unknown option '%s'", argv[i]);
+    if( argv[i][0]=='-' ) return cli_unknown_option("bundle keygen", bundle_usage, argv[i]);
     if( out ) return cli_usage_error("bundle keygen", "one output name only");
     out = argv[i];
   }
@@ -115,7 +115,7 @@ static int sign(cli_ctx *c, int argc, char **argv){
     }
     if( (k = cli_arg_value("bundle sign", "--expires", &ii, argc, argv, &v))!=0 ){ i = (size_t)ii; if( k < 0 ) goto out; expires = v; continue; }
     if( (k = cli_arg_value("bundle sign", "--valid-days", &ii, argc, argv, &v))!=0 ){ i = (size_t)ii; if( k < 0 ) goto out; days = v; continue; }
-    if( argv[i][0]=='-' ){ cli_usage_error("bundle sign", "unknown option '%s'", argv[i]); goto out; }
+    if( argv[i][0]=='-' ){ cli_unknown_option("bundle sign", bundle_usage, argv[i]); goto out; }
     if( path ){ cli_usage_error("bundle sign", "one bundle at a time"); goto out; }
     path = argv[i];
   }
@@ -187,7 +187,7 @@ out:
 static int verify(cli_ctx *c, int argc, char **argv){
   int i, rc = 0;
   if( argc==0 ) return cli_usage_error("bundle verify", "no bundle given");
-  for(i = 0; i < argc; i++) if( argv[i][0]=='-' ) return cli_usage_error("bundle verify", "unknown option '%s'", argv[i]);
+  for(i = 0; i < argc; i++) if( argv[i][0]=='-' ) return cli_unknown_option("bundle verify", bundle_usage, argv[i]);
   if( cli_trust_setup(c)!=0 ) return EXIT_INPUT;
   if( !c->trusting ){
     fprintf(stderr, "gerules bundle verify: error: no trust store (give --trust FILE, set GERULES_TRUST, or install keys in %s)\n",
@@ -197,7 +197,7 @@ static int verify(cli_ctx *c, int argc, char **argv){
   c->no_record = 1;
   for(i = 0; i < argc; i++){
     const char *p = argv[i];
-    size_t before = c->nverified, k, ns = 0;
+    size_t before = c->guard.nverified, k, ns = 0;
     /* a layer is verified (and loaded) on top of the bundles given with --rules */
     const char **stack = gr_xcalloc(c->nrules_paths + 2, sizeof *stack);
     gr_ruleset *rs;
@@ -213,8 +213,8 @@ static int verify(cli_ctx *c, int argc, char **argv){
       gr_diags_init(&c->diags);
       continue;
     }
-    for(k = before; k < c->nverified; k++){
-      const gr_verified *v = &c->verified[k];
+    for(k = before; k < c->guard.nverified; k++){
+      const gr_verified *v = &c->guard.verified[k];
       size_t s;
       printf("%s: %s %s verified: %zu file%s, signed by", p, v->name, v->version, v->nfiles, v->nfiles==1 ? "" : "s");
       for(s = 0; s < v->nsigners; s++) printf("%s %s", s ? "," : "", v->signers[s]);

@@ -160,7 +160,7 @@ int cmd_diff(cli_ctx *c, int argc, char **argv){
       if( k < 0 ) goto out;
       if( k > 0 ) continue;
     }
-    cli_usage_error("diff", "unknown option '%s'", argv[i]);
+    cli_unknown_option("diff", diff_usage, argv[i]);
     goto out;
   }
   if( neu==NULL ){ cli_usage_error("diff", "give two rule sets: OLD NEW"); goto out; }
@@ -181,6 +181,7 @@ int cmd_diff(cli_ctx *c, int argc, char **argv){
     gr_jw w;
     gr_jw_init(&w, &o, 2);
     gr_jw_obj(&w);
+    gr_jw_schema_version(&w);
     side_json(&w, "old", old, ra);
     side_json(&w, "new", neu, rb);
     gr_jw_key(&w, "changes");

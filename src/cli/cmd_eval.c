@@ -23,6 +23,12 @@
 #include "report/srclines.h"
 #include "report/html.h"
 #include "report/dot.h"
+#include "report/progress.h"
+#include "api/gerules.h"
+#include "api/gerules_internal.h"
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char eval_usage[] =
   "usage: gerules eval GRAPH [options]\n"
@@ -34,6 +40,7 @@ static const char eval_usage[] =
   "  --chip SOC                 the SoC (or give the SOC_VERSION option)\n"
   "  --input-format FMT         auto (default: detected from the content), json, ge-text, ge-binary, om, onnx\n"
   "  -o KEY=VALUE               an option by ir_option name, GE key or ATC flag (repeatable)\n"
+  "  --FLAG=VALUE               an option by its ATC flag, as ATC takes it (--precision_mode=force_fp32)\n"
   "  --options FILE             options from a JSON object or KEY=VALUE lines (repeatable)\n"
   "  --run-mode MODE            inference (default, as ATC) or training\n"
   "  --entry atc|ir-build|session  the GE entry point whose checks apply (default atc)\n"
@@ -98,7 +105,8 @@ int cmd_eval(cli_ctx *c, int argc, char **argv){
     if( strcmp(argv[i], "--help")==0 || strcmp(argv[i], "-h")==0 ){ fputs(eval_usage, stdout); cli_input_free(&in); return 0; }
     if( (k = cli_eval_arg("eval", &a, &i, argc, argv))!=0 ){ if( k < 0 ) goto usage; continue; }
     if( (k = cli_input_arg(&in, &i, argc, argv))!=0 ){ if( k < 0 ) goto usage; continue; }
-    cli_usage_error("eval", "unknown option '%s'", argv[i]);
+    if( (k = cli_alias_arg(c, &in, &i, argc, argv))!=0 ){ if( k < 0 ) goto usage; continue; }
+    cli_unknown_option("eval", eval_usage, argv[i]);
     goto usage;
   }
   if( in.graph==NULL ){ cli_usage_error("eval", "no graph file given"); goto usage; }
@@ -111,95 +119,149 @@ usage:
   return EXIT_INPUT;
 }
 
+static void hook_line(void *ud, const char *line){
+  (void)ud;
+  fprintf(stderr, "%s\n", line);
+}
+
+/* The request the command line describes, in the public API's terms: the
+** options in their order with the place each came from (the command line
+** or an options file, already read and checked by cli_input_arg). */
+static gerules_request *make_request(const cli_input *in, const cli_eval_args *a, int fd){
+  gerules_request *q = gerules_request_new();
+  size_t i;
+  if( fd >= 0 ) gerules_request_set_model_fd(q, fd, cli_graph_name(in));
+  else gerules_request_set_model(q, in->graph);
+  if( in->input_format!=GR_FMT_AUTO ) gerules_request_set_model_format(q, gr_model_format_name(in->input_format));
+  gerules_request_set_chip(q, in->chip);
+  gerules_request_set_run_mode(q, in->run_mode);
+  gerules_request_set_entry(q, in->entry_point);
+  gerules_request_set_hook_limits(q, in->lim.memory, in->lim.instructions, in->lim.timeout);
+  gerules_request_set_log(q, hook_line, NULL);
+  for(i = 0; i < in->opts.n; i++){
+    const gr_input *o = &in->opts.v[i];
+    int cmdline = o->origin.line==0;
+    gerules_request_add_option_at(q, o->key, strlen(o->key), o->value, strlen(o->value),
+                                  cmdline ? NULL : o->origin.file, o->origin.line, o->origin.col);
+  }
+  for(i = 0; i < in->nhooks; i++) gerules_request_add_hook(q, in->hooks[i]);
+  /* provenance costs memory per node: keep it only where it is shown */
+  gerules_request_set_provenance(q, (a->format==CLI_FMT_JSON && a->provenance) || a->explain);
+  return q;
+}
+
+/* Diagnostics of a failed evaluation (exit 2), as the command prints them:
+** those about the command itself as "gerules CMD: error: ...". */
+static void print_failure(const cli_input *in, const gerules_diags *d){
+  unsigned flags = GERULES_RENDER_SOURCE | (cli_color(2) ? GERULES_RENDER_COLOR : 0);
+  size_t i;
+  for(i = 0; i < gerules_diags_count(d); i++){
+    gerules_diag x;
+    char *s;
+    gerules_diags_get(d, i, &x);
+    if( x.file==NULL && x.code==NULL ){
+      fprintf(stderr, "gerules %s: %s: %s\n", in->cmd, x.severity==GERULES_ERROR ? "error" : x.severity==GERULES_WARNING ? "warning" : "note", x.message);
+      continue;
+    }
+    s = gerules_diag_render(d, i, flags);
+    fputs(s, stderr);
+    gerules_free(s);
+  }
+}
+
+/* The model file as a descriptor, so that the meter can follow the reader's
+** offset; -1 for stdin and for a file that does not open (the library then
+** reports the error with the file name). */
+static int open_model(const cli_input *in, gr_progress *pr){
+  struct stat st;
+  int fd, reg;
+  char *what;
+  if( strcmp(in->graph, "-")==0 ) return 0;
+  if( (fd = open(in->graph, O_RDONLY | O_CLOEXEC)) < 0 ) return -1;
+  reg = fstat(fd, &st)==0 && S_ISREG(st.st_mode);
+  what = gr_xasprintf("loading %s", in->graph);
+  gr_progress_init(pr, reg ? 2 : -1, what, reg ? (uint64_t)st.st_size : 0, "bytes");
+  free(what);
+  return fd;
+}
+
+/* A command's change to the loaded model before it is evaluated (atc:
+** --input_shape); it prints its own errors. */
+static int run_graph_hook(void *ud, gr_graph *g, const gr_ruleset *rs){
+  const cli_input *in = ud;
+  return in->graph_hook(in, g, rs);
+}
+
 int cli_eval_run(cli_ctx *c, cli_input *in, const cli_eval_args *ap){
+  static const char *const formats[] = { "text", "json", "sarif", "github", "html", "dot" };
   const cli_eval_args a = *ap;
+  const char *const *use;
   gr_ruleset *rs;
-  gr_graph *g = NULL;
-  gr_result *r = NULL, *base = NULL;
-  gr_eval_config cfg;
-  gr_report_opts ro;
-  gr_error err;
-  gr_out o;
-  gr_hooks *hooks = NULL;
-  int rc = 0, json = a.format==CLI_FMT_JSON;
-  uint32_t explain_node = GR_NONE;
-  memset(&err, 0, sizeof err);
-  memset(&ro, 0, sizeof ro);
-  if( (rs = cli_load_rules(c))==NULL || cli_load_hooks(in, rs, &hooks)!=0 ) return EXIT_INPUT;
-  if( (g = cli_load_graph(in, rs))==NULL ){
-    gr_hooks_free(hooks);
+  gerules_rules *rules;
+  gerules_request *q;
+  gerules_eval *ev = NULL;
+  gerules_diags *wd = NULL;
+  gr_progress pr;
+  uint32_t explain_node = 0;
+  unsigned flags = 0;
+  int rc, fd, status;
+  if( (a.format==CLI_FMT_HTML || a.format==CLI_FMT_DOT) && a.explain ){
+    cli_usage_error(in->cmd, "--explain prints text or json, not %s", formats[a.format]);
     return EXIT_INPUT;
   }
-  if( a.explain && !gr_graph_find_node(g, a.explain, &explain_node) ){
-    fprintf(stderr, "gerules eval: error: no node named '%s' in %s\n", a.explain, in->graph);
+  if( (rs = cli_load_rules(c))==NULL ) return EXIT_INPUT;
+  cli_rule_paths(c, &use);
+  if( (rules = gr_api_rules_adopt(rs, use[0], &c->diags))==NULL ){
+    cli_print_diags(&c->diags);
+    return EXIT_INPUT;
+  }
+
+  memset(&pr, 0, sizeof pr);
+  fd = open_model(in, &pr);
+  q = make_request(in, &a, fd);
+  if( in->graph_hook ) gr_api_request_set_graph_hook(q, run_graph_hook, in);
+  if( fd > 0 ) gr_progress_watch(&pr, gr_progress_fd_offset, &fd);
+  ev = gerules_evaluate(rules, q);
+  if( fd > 0 ){ gr_progress_done(&pr); close(fd); }
+  gerules_request_free(q);
+  if( (status = gerules_eval_status(ev))==2 ){
+    print_failure(in, gerules_eval_diags(ev));
+    rc = EXIT_INPUT;
+    goto done;
+  }
+  /* by plain or graph-qualified name; an ambiguous or unknown name is an error with suggestions */
+  if( a.explain && cli_find_node(in->cmd, gr_api_eval_graph(ev), a.explain, in->graph, &explain_node)!=0 ){
     rc = EXIT_INPUT;
     goto done;
   }
 
-  cli_eval_config(in, g, hooks, &cfg);
-  cfg.keep_candidates = (json && a.provenance) || a.explain;
-  if( (a.format==CLI_FMT_HTML || a.format==CLI_FMT_DOT) && a.explain ){
-    cli_usage_error(in->cmd, "--explain prints text or json, not %s", a.format==CLI_FMT_HTML ? "html" : "dot");
-    rc = EXIT_INPUT;
-    goto done;
-  }
-  if( (r = cli_evaluate(in, rs, &cfg))==NULL ){ rc = EXIT_INPUT; goto done; }
-  if( a.format==CLI_FMT_TEXT && !a.explain && !a.all_nodes && !a.quiet ){
-    /* the same chip and run mode without any option: what "default" means */
-    gr_eval_config bc = cfg;
-    bc.inputs = NULL; bc.ninputs = 0; bc.keep_candidates = 0;
-    bc.hooks = NULL;              /* "default" means without site policies too */
-    if( in->chip==NULL ) bc.chip = r->soc_name;
-    base = gr_eval(rs, &bc);
-    if( base->fatal ){ gr_result_free(base); base = NULL; }
-  }
-
-  memset(&ro, 0, sizeof ro);
-  ro.all_nodes = a.all_nodes;
-  ro.provenance = a.provenance;
-  {
-    const char *const *use;
-    cli_rule_paths(c, &use);
-    ro.rules_path = use[0];
-  }
-  ro.graph_path = cfg.graph_file;
-  ro.quiet = a.quiet;
-  ro.color = a.output==NULL && a.format==CLI_FMT_TEXT && cli_color(1);
-  if( a.format==CLI_FMT_TEXT ) ro.src = gr_srclines_new();
+  if( a.all_nodes ) flags |= GERULES_REPORT_ALL_NODES;
+  if( a.quiet ) flags |= GERULES_REPORT_QUIET;
+  if( a.output==NULL && a.format==CLI_FMT_TEXT && cli_color(1) ) flags |= GERULES_REPORT_COLOR;
   fflush(stdout);
-  if( a.output ){
-    if( cli_open_output(in, r, a.output, &o)!=0 ){
-      rc = EXIT_INPUT;
-      goto done;
-    }
-  }else{
-    gr_out_init_fd(&o, 1);
-  }
-  if( a.format==CLI_FMT_HTML ) gr_report_html(&o, r, &ro);
-  else if( a.format==CLI_FMT_DOT ) gr_report_dot(&o, r, &ro);
-  else if( a.explain ) gr_report_explain(&o, r, explain_node, json, &ro);
-  else if( json ) gr_report_json(&o, r, &ro);
-  else if( a.format==CLI_FMT_SARIF ) gr_report_sarif(&o, r, &ro);
-  else if( a.format==CLI_FMT_GITHUB ) gr_report_github(&o, r, &ro);
-  else gr_report_text(&o, r, base, &ro);
-  if( gr_out_close(&o, &err)!=0 ){
-    fprintf(stderr, "gerules eval: error: %s\n", err.msg);
+  if( (a.output ? gerules_eval_write_file(ev, formats[a.format], flags, a.explain ? (long)explain_node : -1, a.output, &wd)
+                : gerules_eval_write(ev, formats[a.format], flags, a.explain ? (long)explain_node : -1, 1, &wd))!=0 ){
+    gerules_diag x;
+    gerules_diags_get(wd, 0, &x);
+    fprintf(stderr, "gerules %s: error: %s\n", in->cmd, x.message);
     rc = EXIT_INPUT;
     goto done;
   }
-  if( a.format!=CLI_FMT_TEXT || a.explain ){
-    /* the diagnostics are in the report; say the outcome on stderr too */
-    if( r->diags.count[GR_SEV_ERROR] ) fprintf(stderr, "gerules %s: %zu error%s in the configuration\n", in->cmd,
-                                               r->diags.count[GR_SEV_ERROR], r->diags.count[GR_SEV_ERROR]==1 ? "" : "s");
+  {
+    const gerules_diags *d = gerules_eval_diags(ev);
+    size_t errors = gerules_diags_count_severity(d, GERULES_ERROR);
+    size_t warnings = gerules_diags_count_severity(d, GERULES_WARNING);
+    if( a.format!=CLI_FMT_TEXT || a.explain ){
+      /* the diagnostics are in the report; say the outcome on stderr too */
+      if( errors ) fprintf(stderr, "gerules %s: %zu error%s in the configuration\n", in->cmd, errors, errors==1 ? "" : "s");
+    }
+    if( a.fail_on==CLI_FAIL_NEVER ) rc = 0;
+    else if( a.fail_on==CLI_FAIL_WARNING ) rc = errors + warnings ? EXIT_CONFIG : 0;
+    else rc = errors ? EXIT_CONFIG : 0;
   }
-  if( a.fail_on==CLI_FAIL_NEVER ) rc = 0;
-  else if( a.fail_on==CLI_FAIL_WARNING ) rc = r->diags.count[GR_SEV_ERROR] + r->diags.count[GR_SEV_WARNING] ? EXIT_CONFIG : 0;
-  else rc = r->diags.count[GR_SEV_ERROR] ? EXIT_CONFIG : 0;
 done:
-  gr_srclines_free(ro.src);
-  gr_result_free(base);
-  gr_result_free(r);
-  gr_graph_free(g);
-  gr_hooks_free(hooks);
+  gerules_diags_free(wd);
+  gerules_eval_free(ev);
+  gerules_rules_free(rules);
   return rc;
 }

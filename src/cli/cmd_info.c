@@ -12,6 +12,8 @@
 #include "cli/cli.h"
 #include "eval/eval.h"
 #include "report/out.h"
+#include "report/report.h"
+#include "report/ci_report.h"
 
 #define S(n) ((n)==1 ? "" : "s")
 
@@ -21,24 +23,79 @@ static int is_help(const char *a){ return strcmp(a, "--help")==0 || strcmp(a, "-
 /* check */
 
 static const char check_usage[] =
-  "usage: gerules check [FILE|DIR...]\n"
-  "Checks rule files (default: the rule set in use) and reports every error.\n";
+  "usage: gerules check [--format text|json|sarif] [--fail-on error|warning|never] [-q] [FILE|DIR...]\n"
+  "Checks rule files (default: the rule set in use) and reports every error.\n"
+  "  --format FMT               text (default), json (doc/schemas/check.schema.json) or sarif\n"
+  "  --fail-on LEVEL            exit 1 on warnings too (warning), or never for warnings (never);\n"
+  "                             a rule set with errors always exits 2\n"
+  "  -q, --quiet                text: the diagnostics only, no summary line\n";
+
+/* `gerules check --format json`: the rule set's counts, its diagnostics. */
+static void check_json(gr_out *o, const gr_ruleset *rs, const gr_diags *d){
+  gr_jw w;
+  size_t i;
+  gr_jw_init(&w, o, 2);
+  gr_jw_obj(&w);
+  gr_jw_schema_version(&w);
+  gr_jw_key(&w, "gerules"); gr_jw_str(&w, PACKAGE_VERSION);
+  gr_jw_key(&w, "ok"); gr_jw_bool(&w, rs!=NULL);
+  gr_jw_key(&w, "rules");
+  if( rs==NULL ) gr_jw_null(&w);
+  else{
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "layers"); gr_jw_arr(&w);
+    for(i = 0; i < rs->nlayers; i++){
+      gr_jw_obj(&w);
+      gr_jw_key(&w, "bundle"); gr_jw_str(&w, rs->layers[i].name);
+      gr_jw_key(&w, "version"); gr_jw_str(&w, rs->layers[i].version);
+      gr_jw_key(&w, "path"); gr_jw_str(&w, rs->layers[i].root);
+      gr_jw_end_obj(&w);
+    }
+    gr_jw_end_arr(&w);
+    gr_jw_key(&w, "files"); gr_jw_int(&w, (int64_t)rs->nfiles);
+    gr_jw_key(&w, "products"); gr_jw_int(&w, (int64_t)rs->nproducts);
+    gr_jw_key(&w, "socs"); gr_jw_int(&w, (int64_t)rs->nsocs);
+    gr_jw_key(&w, "options"); gr_jw_int(&w, (int64_t)rs->noptions);
+    gr_jw_key(&w, "modes"); gr_jw_int(&w, (int64_t)rs->nmodes);
+    gr_jw_key(&w, "tables"); gr_jw_int(&w, (int64_t)rs->ntables);
+    gr_jw_key(&w, "slots"); gr_jw_int(&w, (int64_t)rs->nslots);
+    gr_jw_key(&w, "sources"); gr_jw_int(&w, (int64_t)rs->nsources);
+    gr_jw_key(&w, "rules"); gr_jw_int(&w, (int64_t)rs->nrules);
+    gr_jw_key(&w, "relations"); gr_jw_int(&w, (int64_t)rs->nrelations);
+    gr_jw_end_obj(&w);
+  }
+  gr_jw_key(&w, "diagnostics"); gr_jw_arr(&w);
+  for(i = 0; i < d->n; i++) gr_report_diag_json(&w, &d->v[i]);
+  gr_jw_end_arr(&w);
+  gr_jw_key(&w, "summary"); gr_jw_obj(&w);
+  gr_jw_key(&w, "errors"); gr_jw_int(&w, (int64_t)d->count[GR_SEV_ERROR]);
+  gr_jw_key(&w, "warnings"); gr_jw_int(&w, (int64_t)d->count[GR_SEV_WARNING]);
+  gr_jw_key(&w, "notes"); gr_jw_int(&w, (int64_t)d->count[GR_SEV_NOTE]);
+  gr_jw_end_obj(&w);
+  gr_jw_end_obj(&w);
+}
 
 int cmd_check(cli_ctx *c, int argc, char **argv){
   const char **paths = calloc((size_t)argc + 1, sizeof *paths);
   size_t n = 0;
-  int i;
+  int i, k;
   gr_ruleset *rs;
+  cli_gate g;
+  memset(&g, 0, sizeof g);
   for(i = 0; i < argc; i++){
     if( is_help(argv[i]) ){ fputs(check_usage, stdout); free(paths); return 0; }
-    if( argv[i][0]=='-' && argv[i][1] ){ free(paths); return cli_usage_error("check", "unknown option '%s'", argv[i]); }
+    if( (k = cli_gate_arg("check", 1u << CLI_FMT_TEXT | 1u << CLI_FMT_JSON | 1u << CLI_FMT_SARIF, &g, &i, argc, argv))!=0 ){
+      if( k < 0 ){ free(paths); return EXIT_INPUT; }
+      continue;
+    }
+    if( argv[i][0]=='-' && argv[i][1] ){ free(paths); return cli_unknown_option("check", check_usage, argv[i]); }
     paths[n++] = argv[i];
   }
   if( n==0 ){
     const char *const *use;
-    size_t k, nu = cli_rule_paths(c, &use);
+    size_t nu = cli_rule_paths(c, &use);
     paths = gr_xrealloc(paths, (nu + 1) * sizeof *paths);
-    for(k = 0; k < nu; k++) paths[n++] = use[k];
+    for(k = 0; k < (int)nu; k++) paths[n++] = use[k];
   }
   rs = cli_load_paths(c, paths, n);
   if( c->refused || c->trust_failed ){ free(paths); return EXIT_INPUT; }
@@ -47,31 +104,46 @@ int cmd_check(cli_ctx *c, int argc, char **argv){
     if( m==NULL ){ gr_ruleset_free(rs); rs = NULL; }
     gr_opmap_free(m);
   }
+  if( g.format!=CLI_FMT_TEXT ){
+    /* the document describes the rule set's errors too, so it is written
+    ** whatever the outcome (the exit status still says 2 for errors) */
+    gr_out o;
+    fflush(stdout);
+    gr_out_init_fd(&o, 1);
+    if( g.format==CLI_FMT_JSON ) check_json(&o, rs, &c->diags);
+    else gr_report_sarif_diags(&o, rs, &c->diags, NULL, NULL);
+    free(paths);
+    k = gr_out_close(&o, NULL)!=0 ? EXIT_INPUT : rs==NULL ? EXIT_INPUT : cli_gate_fails(&g, &c->diags) ? EXIT_CONFIG : 0;
+    gr_ruleset_free(rs);
+    return k;
+  }
   cli_print_diags(&c->diags);
   free(paths);
   if( rs==NULL ){
     fprintf(stderr, "gerules check: %zu error%s\n", gr_diags_errors(&c->diags), gr_diags_errors(&c->diags)==1 ? "" : "s");
     return EXIT_INPUT;
   }
-  if( rs->nlayers > 1 ){
-    size_t li;
-    for(li = 0; li + 1 < rs->nlayers; li++)
-      printf("%s%s%s + ", rs->layers[li].name ? rs->layers[li].name : "?", rs->layers[li].version ? " " : "",
-             rs->layers[li].version ? rs->layers[li].version : "");
+  if( !g.quiet ){
+    if( rs->nlayers > 1 ){
+      size_t li;
+      for(li = 0; li + 1 < rs->nlayers; li++)
+        printf("%s%s%s + ", rs->layers[li].name ? rs->layers[li].name : "?", rs->layers[li].version ? " " : "",
+               rs->layers[li].version ? rs->layers[li].version : "");
+    }
+    printf("%s%s%s: %zu file%s, %zu product line%s, %zu SoC%s, %zu option%s, %zu mode%s, %zu table%s, "
+           "%zu slot%s, %zu source%s, %zu rule%s, %zu relation%s: ok",
+           rs->nlayers > 1 ? rs->layers[rs->nlayers - 1].name : rs->bundle_name ? rs->bundle_name : "rules",
+           (rs->nlayers > 1 ? rs->layers[rs->nlayers - 1].version : rs->bundle_version) ? " " : "",
+           rs->nlayers > 1 ? (rs->layers[rs->nlayers - 1].version ? rs->layers[rs->nlayers - 1].version : "") : rs->bundle_version ? rs->bundle_version : "",
+           rs->nfiles, S(rs->nfiles),
+           rs->nproducts, S(rs->nproducts), rs->nsocs, S(rs->nsocs), rs->noptions, S(rs->noptions),
+           rs->nmodes, S(rs->nmodes), rs->ntables, S(rs->ntables), rs->nslots, S(rs->nslots),
+           rs->nsources, S(rs->nsources), rs->nrules, S(rs->nrules), rs->nrelations, S(rs->nrelations));
+    if( c->diags.count[GR_SEV_WARNING] ) printf(" (%zu warning%s)", c->diags.count[GR_SEV_WARNING], c->diags.count[GR_SEV_WARNING]==1 ? "" : "s");
+    printf("\n");
   }
-  printf("%s%s%s: %zu file%s, %zu product line%s, %zu SoC%s, %zu option%s, %zu mode%s, %zu table%s, "
-         "%zu slot%s, %zu source%s, %zu rule%s, %zu relation%s: ok",
-         rs->nlayers > 1 ? rs->layers[rs->nlayers - 1].name : rs->bundle_name ? rs->bundle_name : "rules",
-         (rs->nlayers > 1 ? rs->layers[rs->nlayers - 1].version : rs->bundle_version) ? " " : "",
-         rs->nlayers > 1 ? (rs->layers[rs->nlayers - 1].version ? rs->layers[rs->nlayers - 1].version : "") : rs->bundle_version ? rs->bundle_version : "",
-         rs->nfiles, S(rs->nfiles),
-         rs->nproducts, S(rs->nproducts), rs->nsocs, S(rs->nsocs), rs->noptions, S(rs->noptions),
-         rs->nmodes, S(rs->nmodes), rs->ntables, S(rs->ntables), rs->nslots, S(rs->nslots),
-         rs->nsources, S(rs->nsources), rs->nrules, S(rs->nrules), rs->nrelations, S(rs->nrelations));
-  if( c->diags.count[GR_SEV_WARNING] ) printf(" (%zu warning%s)", c->diags.count[GR_SEV_WARNING], c->diags.count[GR_SEV_WARNING]==1 ? "" : "s");
-  printf("\n");
   gr_ruleset_free(rs);
-  return 0;
+  return cli_gate_fails(&g, &c->diags) ? EXIT_CONFIG : 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -96,6 +168,7 @@ int cmd_chips(cli_ctx *c, int argc, char **argv){
     if( is_help(argv[i]) ){ fputs(chips_usage, stdout); return 0; }
     if( strcmp(argv[i], "--format")==0 ){ if( cli_format_arg("chips", i + 1 < argc ? argv[++i] : NULL, &json) ) return EXIT_INPUT; }
     else if( strncmp(argv[i], "--format=", 9)==0 ){ if( cli_format_arg("chips", argv[i] + 9, &json) ) return EXIT_INPUT; }
+    else if( argv[i][0]=='-' ) return cli_unknown_option("chips", chips_usage, argv[i]);
     else return cli_usage_error("chips", "unexpected argument '%s'", argv[i]);
   }
   if( (rs = cli_load_rules(c))==NULL ) return EXIT_INPUT;
@@ -105,6 +178,7 @@ int cmd_chips(cli_ctx *c, int argc, char **argv){
     gr_jw w;
     gr_jw_init(&w, &o, 2);
     gr_jw_obj(&w);
+    gr_jw_schema_version(&w);
     gr_jw_key(&w, "chips"); gr_jw_arr(&w);
     for(s = 0; s < rs->nsocs; s++){
       const gr_soc *sc = &rs->socs[s];
@@ -206,6 +280,7 @@ int cmd_options(cli_ctx *c, int argc, char **argv){
     else if( strncmp(argv[i], "--chip=", 7)==0 ) chip = argv[i] + 7;
     else if( strcmp(argv[i], "--run-mode")==0 ){ if( i + 1 >= argc ) return cli_usage_error("options", "--run-mode needs a value"); run_mode = argv[++i]; }
     else if( strncmp(argv[i], "--run-mode=", 11)==0 ) run_mode = argv[i] + 11;
+    else if( argv[i][0]=='-' ) return cli_unknown_option("options", options_usage, argv[i]);
     else return cli_usage_error("options", "unexpected argument '%s'", argv[i]);
   }
   if( strcmp(run_mode, "inference") && strcmp(run_mode, "training") ) return cli_usage_error("options", "--run-mode is inference or training, not '%s'", run_mode);
@@ -229,6 +304,7 @@ int cmd_options(cli_ctx *c, int argc, char **argv){
     if( json ){
       gr_jw_init(&w, &o, 2);
       gr_jw_obj(&w);
+      gr_jw_schema_version(&w);
       gr_jw_key(&w, "chip"); gr_jw_obj(&w);
       gr_jw_key(&w, "soc"); gr_jw_str(&w, chip);
       gr_jw_key(&w, "product"); gr_jw_str(&w, rs->products[product].name);
@@ -300,6 +376,7 @@ int cmd_options(cli_ctx *c, int argc, char **argv){
     if( json ){
       gr_jw_init(&w, &o, 2);
       gr_jw_obj(&w);
+      gr_jw_schema_version(&w);
       gr_jw_key(&w, "products"); gr_jw_arr(&w);
       for(k = 0; k < rs->nproducts; k++) gr_jw_str(&w, rs->products[k].name);
       gr_jw_end_arr(&w);
@@ -399,9 +476,10 @@ int cmd_options(cli_ctx *c, int argc, char **argv){
 /* explain */
 
 static const char explain_usage[] =
-  "usage: gerules explain NAME [--format text|json]\n"
+  "usage: gerules explain NAME|CODE [--format text|json]\n"
   "Describes an option (by name, GE key or alias), a precision mode, a slot, a source,\n"
-  "a rule, a table, a product line or a SoC, from the rule set.\n";
+  "a rule, a table, a product line or a SoC, from the rule set; or a diagnostic code\n"
+  "(GE2004, GR0204): what it means, when it fires, an example and the fix.\n";
 
 static void where_line(gr_buf *b, gr_loc l){ gr_buf_printf(b, "%s:%u", l.file, l.line); }
 
@@ -434,6 +512,7 @@ static int explain_json(const gr_ruleset *rs, const char *name){
   gr_out_init_fd(&o, 1);
   gr_jw_init(&w, &o, 2);
   gr_jw_obj(&w);
+  gr_jw_schema_version(&w);
   gr_jw_key(&w, "name"); gr_jw_str(&w, name);
   gr_jw_key(&w, "matches"); gr_jw_arr(&w);
   if( op ){
@@ -614,6 +693,7 @@ int cmd_explain(cli_ctx *c, int argc, char **argv){
   }
   if( name==NULL ) return cli_usage_error("explain", "expected a NAME");
   if( (rs = cli_load_rules(c))==NULL ) return EXIT_INPUT;
+  if( gr_diag_code_valid(name) ) return cli_explain_code(c, rs, name, json);   /* cmd_explain.c */
   if( json ) return explain_json(rs, name);
   gr_buf_init(&b);
   if( (op = gr_ruleset_option_by_spelling(rs, name))!=NULL ){

@@ -21,14 +21,17 @@
 #include <unistd.h>
 #include "cli/cli.h"
 #include "bundle/cases.h"
+#include "report/out.h"
 
 static const char test_usage[] =
-  "usage: gerules test [--format text|tap] [--min-coverage PERCENT] [--coverage] [CASE|DIR...]\n"
+  "usage: gerules test [--format text|tap|json] [-q] [--min-coverage PERCENT] [--coverage] [CASE|DIR...]\n"
   "Runs golden case files (*.case; default: the tests/ folder of the rule set in use) against the\n"
   "rule set: each runs 'gerules eval GRAPH --format json' and compares the exit status, stderr and\n"
   "a subset of the report with what the case expects. Prints a coverage summary of which sources,\n"
   "cascade branches and rules the cases hit (--coverage: list what none hits); --min-coverage\n"
   "fails (exit 1) when the branches and rules hit are below PERCENT of all of them.\n"
+  "--format json writes one document (doc/schemas/test.schema.json); -q prints only the failing\n"
+  "cases and the summary.\n"
   "\n"
   "case file:\n"
   "  # title (required: the first comment lines describe the case)\n"
@@ -116,7 +119,7 @@ typedef struct tester {
   cli_ctx *c;
   char self[PATH_MAX];
   char **rules; size_t nrules;        /* absolute --rules paths for the child */
-  int tap;
+  int tap, json, quiet;
 } tester;
 
 /* Runs one parsed case; appends failures to fails; returns their count. */
@@ -225,15 +228,21 @@ int cmd_test(cli_ctx *c, int argc, char **argv){
   gr_ruleset *rs;
   gr_coverage cv;
   gr_diags pd;
+  gr_out jo;            /* --format json */
+  gr_jw jw;
+  gr_buf pb;
+  gr_buf_init(&pb);
   memset(&t, 0, sizeof t);
   t.c = c;
   for(i = 0; i < argc; i++){
     if( is_help(argv[i]) ){ fputs(test_usage, stdout); return 0; }
     if( (k = cli_arg_value("test", "--format", &i, argc, argv, &v))!=0 ){
       if( k < 0 ) goto usage;
+      t.tap = t.json = 0;
       if( strcmp(v, "tap")==0 ) t.tap = 1;
+      else if( strcmp(v, "json")==0 ) t.json = 1;
       else if( strcmp(v, "text")==0 ) t.tap = 0;
-      else { cli_usage_error("test", "unknown format '%s' (text or tap)", v); goto usage; }
+      else { cli_usage_error("test", "unknown format '%s' (text, tap or json)", v); goto usage; }
       continue;
     }
     if( (k = cli_arg_value("test", "--min-coverage", &i, argc, argv, &v))!=0 ){
@@ -245,7 +254,8 @@ int cmd_test(cli_ctx *c, int argc, char **argv){
       continue;
     }
     if( strcmp(argv[i], "--coverage")==0 ){ list = 1; continue; }
-    if( argv[i][0]=='-' && argv[i][1] ){ cli_usage_error("test", "unknown option '%s'", argv[i]); goto usage; }
+    if( strcmp(argv[i], "-q")==0 || strcmp(argv[i], "--quiet")==0 ){ t.quiet = 1; continue; }
+    if( argv[i][0]=='-' && argv[i][1] ){ cli_unknown_option("test", test_usage, argv[i]); goto usage; }
     paths = gr_xrealloc(paths, (npaths + 1) * sizeof *paths);
     paths[npaths++] = argv[i];
   }
@@ -301,12 +311,36 @@ int cmd_test(cli_ctx *c, int argc, char **argv){
   }
   gr_diags_free(&pd);
   gr_coverage_init(&cv, rs);
+  if( t.json ){ gr_out_init_fd(&jo, 1); gr_jw_init(&jw, &jo, 2); gr_jw_obj(&jw); gr_jw_schema_version(&jw);
+                gr_jw_key(&jw, "gerules"); gr_jw_str(&jw, PACKAGE_VERSION); gr_jw_key(&jw, "cases"); gr_jw_arr(&jw); }
   if( t.tap ) printf("1..%zu\n", nfiles);
   for(f = 0; f < nfiles; f++){
     gr_buf fails;
     int n;
     gr_buf_init(&fails);
     n = run_case(&t, &cases[f], &cv, &fails);
+    if( t.json ){       /* {"file", "title", "passed", "failures": [line...]} */
+      const char *p = gr_buf_cstr(&fails), *e;
+      gr_jw_obj(&jw);
+      gr_jw_key(&jw, "file"); gr_jw_str(&jw, files[f]);
+      gr_jw_key(&jw, "title"); gr_jw_str(&jw, cases[f].desc[0]);
+      gr_jw_key(&jw, "passed"); gr_jw_bool(&jw, n==0);
+      gr_jw_key(&jw, "failures"); gr_jw_arr(&jw);
+      for(; *p; p = *e ? e + 1 : e){
+        char *line;
+        e = strchr(p, '\n');
+        if( e==NULL ) e = p + strlen(p);
+        line = gr_xstrndup(p, (size_t)(e - p));
+        gr_jw_str(&jw, line);
+        free(line);
+      }
+      gr_jw_end_arr(&jw);
+      gr_jw_end_obj(&jw);
+      if( n==0 ) npass++;
+      gr_buf_free(&fails);
+      continue;
+    }
+    if( t.quiet && n==0 ){ npass++; gr_buf_free(&fails); continue; }
     if( t.tap ) printf("%s %zu - %s: %s\n", n ? "not ok" : "ok", f + 1, files[f], cases[f].desc[0]);
     else printf("%s %s: %s\n", n ? "FAIL" : "PASS", files[f], cases[f].desc[0]);
     if( n ){
@@ -328,6 +362,28 @@ int cmd_test(cli_ctx *c, int argc, char **argv){
     double total;
     gr_coverage_counts(&cv, &sh, &sa, &bh, &ba, &rh, &ra);
     total = pct(bh + rh, ba + ra);
+    if( t.json ){
+      gr_jw_end_arr(&jw);
+      gr_jw_key(&jw, "summary"); gr_jw_obj(&jw);
+      gr_jw_key(&jw, "cases"); gr_jw_int(&jw, (int64_t)nfiles);
+      gr_jw_key(&jw, "passed"); gr_jw_int(&jw, (int64_t)npass);
+      gr_jw_key(&jw, "failed"); gr_jw_int(&jw, (int64_t)(nfiles - npass));
+      gr_jw_end_obj(&jw);
+      gr_jw_key(&jw, "coverage"); gr_jw_obj(&jw);
+      gr_jw_key(&jw, "sources"); gr_jw_obj(&jw); gr_jw_key(&jw, "hit"); gr_jw_int(&jw, (int64_t)sh); gr_jw_key(&jw, "of"); gr_jw_int(&jw, (int64_t)sa); gr_jw_end_obj(&jw);
+      gr_jw_key(&jw, "branches"); gr_jw_obj(&jw); gr_jw_key(&jw, "hit"); gr_jw_int(&jw, (int64_t)bh); gr_jw_key(&jw, "of"); gr_jw_int(&jw, (int64_t)ba); gr_jw_end_obj(&jw);
+      gr_jw_key(&jw, "rules"); gr_jw_obj(&jw); gr_jw_key(&jw, "hit"); gr_jw_int(&jw, (int64_t)rh); gr_jw_key(&jw, "of"); gr_jw_int(&jw, (int64_t)ra); gr_jw_end_obj(&jw);
+      gr_jw_key(&jw, "percent"); pb.n = 0; gr_buf_printf(&pb, "%.1f", total); gr_jw_raw(&jw, gr_buf_cstr(&pb));
+      gr_jw_key(&jw, "min_coverage"); if( min ){ pb.n = 0; gr_buf_printf(&pb, "%g", minv); gr_jw_raw(&jw, gr_buf_cstr(&pb)); } else gr_jw_null(&jw);
+      gr_jw_end_obj(&jw);
+      gr_jw_end_obj(&jw);
+      if( gr_out_close(&jo, NULL)!=0 ) rc = EXIT_INPUT;
+      if( npass < nfiles ) rc = EXIT_CONFIG;
+      if( min && total < minv ) rc = EXIT_CONFIG;
+      gr_buf_free(&pb);
+      gr_coverage_free(&cv);
+      goto out;
+    }
     printf("%s%zu case%s: %zu passed, %zu failed\n", lead, nfiles, nfiles==1 ? "" : "s", npass, nfiles - npass);
     printf("%scoverage: sources %zu/%zu (%.1f%%), cascade branches %zu/%zu (%.1f%%), rules %zu/%zu (%.1f%%); "
            "branches and rules %zu/%zu (%.1f%%)\n", lead, sh, sa, pct(sh, sa), bh, ba, pct(bh, ba), rh, ra, pct(rh, ra),

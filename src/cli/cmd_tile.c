@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "model/qualname.h"
+#include "report/ci_report.h"
 #include "eval/eval.h"
 #include "model/graph.h"
 #include "hooks/hooks.h"
@@ -43,7 +45,9 @@ static const char tile_usage[] =
   "                             --hook-memory, --hook-instructions, --hook-timeout as for eval\n"
   "  -o KEY=VALUE, --options FILE, --run-mode MODE   options, as for eval\n"
   "                             (they decide where each node's tiling runs)\n"
-  "  --format text|json         report format (default text)\n"
+  "  --format text|json|sarif   report format (default text; sarif: every finding as a SARIF 2.1.0 result)\n"
+  "  --fail-on LEVEL            exit 1 on: error (default: an invalid plan or a mismatch), warning, never\n"
+  "  -q, --quiet                text: only the nodes with findings, and the summary\n"
   "  --output FILE              write the report to FILE (atomically) instead of stdout\n"
   "\n"
   "exit status: 0 every plan valid (and every execution matched), 1 some plan\n"
@@ -53,7 +57,31 @@ typedef struct tile_args {
   const char *node, *type, *output;
   int json, execute;
   uint64_t seed;
+  cli_gate gate;              /* --format sarif, --fail-on, -q (cli_gate.c) */
 } tile_args;
+
+/* Every finding of the run as one diagnostics list, for SARIF and
+** --fail-on: the evaluation's, then each tiled node's own and shared
+** findings located at the node (its graph-qualified name, its line). */
+static void tile_findings(gr_diags *all, const gr_result *r, const gr_tnode *no, const char *graph_file){
+  const gr_diags *lists[2];
+  const gr_graph *g = r->g;
+  const gr_node *n = &gr_graph_nodes(g)[no->node];
+  size_t l, i;
+  gr_buf qb;
+  gr_buf_init(&qb);
+  lists[0] = &no->notes;
+  lists[1] = gr_tnode_shared_notes(no);
+  for(l = 0; l < 2; l++){
+    for(i = 0; lists[l] && i < lists[l]->n; i++){
+      const gr_diag *d = &lists[l]->v[i];
+      gr_diag *x = gr_diags_add(all, d->sev, d->file ? d->file : graph_file, d->file ? d->line : n->line, d->file ? d->col : n->col, "%s", d->msg);
+      gr_diag_set(&x->code, d->code);
+      gr_diag_set(&x->node, gr_node_qname(g, no->node, &qb));
+    }
+  }
+  gr_buf_free(&qb);
+}
 
 /* ---- Lua tiling functions as the tiler's custom source ---- */
 
@@ -72,6 +100,7 @@ static void hook_release(void *ctx, gr_custom_tiling *t){ (void)ctx; gr_custom_t
 
 int cmd_tile(cli_ctx *c, int argc, char **argv){
   tile_args a;
+  gr_diags all;               /* every finding (SARIF, --fail-on) */
   cli_input in;
   gr_ruleset *rs;
   gr_graph *g = NULL;
@@ -92,6 +121,7 @@ int cmd_tile(cli_ctx *c, int argc, char **argv){
   uint32_t only = GR_NONE, type_id = GR_NONE, node, nn;
 
   memset(&a, 0, sizeof a);
+  gr_diags_init(&all);
   a.seed = 1;
   cli_input_init(&in, "tile");
   memset(&err, 0, sizeof err);
@@ -112,13 +142,14 @@ int cmd_tile(cli_ctx *c, int argc, char **argv){
       }
       continue;
     }
-    if( (k = cli_arg_value("tile", "--format", &i, argc, argv, &v))!=0 ){
-      if( k < 0 || cli_format_arg("tile", v, &a.json) ) goto usage;
+    if( (k = cli_gate_arg("tile", 1u << CLI_FMT_TEXT | 1u << CLI_FMT_JSON | 1u << CLI_FMT_SARIF, &a.gate, &i, argc, argv))!=0 ){
+      if( k < 0 ) goto usage;
+      a.json = a.gate.format==CLI_FMT_JSON;
       continue;
     }
     if( strcmp(argv[i], "--execute")==0 ){ a.execute = 1; continue; }
     if( (k = cli_input_arg(&in, &i, argc, argv))!=0 ){ if( k < 0 ) goto usage; continue; }
-    cli_usage_error("tile", "unknown option '%s'", argv[i]);
+    cli_unknown_option("tile", tile_usage, argv[i]);
     goto usage;
   }
   if( in.graph==NULL ){ cli_usage_error("tile", "no graph file given"); goto usage; }
@@ -131,8 +162,7 @@ int cmd_tile(cli_ctx *c, int argc, char **argv){
     goto out_free;
   }
   if( (g = cli_load_graph(&in, rs))==NULL ){ rc = EXIT_INPUT; goto out_free; }
-  if( a.node && !gr_graph_find_node(g, a.node, &only) ){
-    fprintf(stderr, "gerules tile: error: no node named '%s' in %s\n", a.node, in.graph);
+  if( a.node && cli_find_node("tile", g, a.node, in.graph, &only)!=0 ){
     rc = EXIT_INPUT;
     goto out_free;
   }
@@ -172,7 +202,12 @@ int cmd_tile(cli_ctx *c, int argc, char **argv){
     }
   }else gr_out_init_fd(&o, 1);
   opened = 1;
-  gr_tile_report_begin(&rep, &o, a.json, a.execute, t, r, cfg.graph_file);
+  for(k = 0; k < (int)r->diags.n; k++){
+    const gr_diag *d = &r->diags.v[k];
+    gr_diag *x = gr_diags_add(&all, d->sev, d->file, d->line, d->col, "%s", d->msg);
+    gr_diag_set(&x->code, d->code); gr_diag_set(&x->node, d->node); gr_diag_set(&x->option, d->option); gr_diag_set(&x->rule, d->rule);
+  }
+  if( a.gate.format!=CLI_FMT_SARIF ) gr_tile_report_begin(&rep, &o, a.json, a.execute, t, r, cfg.graph_file);
   nn = gr_graph_nnodes(g);
   /* "tile:  41% (410000 of 1000000 nodes, 3 s)" on a terminal only */
   gr_progress_init(&pg, 2, "tile", nn, "nodes");
@@ -181,10 +216,19 @@ int cmd_tile(cli_ctx *c, int argc, char **argv){
     gr_progress_update(&pg, node);
     if( only != GR_NONE && node != only ) continue;
     if( type_id != GR_NONE && n->type != type_id ) continue;
-    gr_tile_report_node(&rep, gr_tiler_node(t, node));
+    {
+      const gr_tnode *no = gr_tiler_node(t, node);
+      size_t before = all.n;
+      tile_findings(&all, r, no, cfg.graph_file);
+      if( a.gate.format==CLI_FMT_SARIF ) continue;
+      /* -q: a node with nothing to say is left out of the text report */
+      if( a.gate.quiet && !a.json && all.n==before ) continue;
+      gr_tile_report_node(&rep, no);
+    }
   }
   gr_progress_done(&pg);
-  gr_tile_report_end(&rep);
+  if( a.gate.format==CLI_FMT_SARIF ) gr_report_sarif_diags(&o, rs, &all, r->soc_name, in.graph);
+  else gr_tile_report_end(&rep);
   opened = 0;
   if( gr_out_close(&o, &err)!=0 ){
     fprintf(stderr, "gerules tile: error: %s\n", err.msg);
@@ -193,9 +237,12 @@ int cmd_tile(cli_ctx *c, int argc, char **argv){
   }
   sum = gr_tiler_summary(t);
   rc = sum->invalid || sum->mismatched ? EXIT_CONFIG : 0;
+  if( a.gate.fail_on==CLI_FAIL_NEVER ) rc = 0;
+  else if( a.gate.fail_on==CLI_FAIL_WARNING && all.count[GR_SEV_WARNING] ) rc = EXIT_CONFIG;
   if( a.json && rc ) fprintf(stderr, "gerules tile: %zu invalid plan%s, %zu mismatched execution%s\n",
                              sum->invalid, sum->invalid==1 ? "" : "s", sum->mismatched, sum->mismatched==1 ? "" : "s");
 out_free:
+  gr_diags_free(&all);
   if( opened ) gr_out_abort(&o);
   gr_tiler_free(t);
   gr_result_free(r);

@@ -23,6 +23,7 @@ static const char usage_text[] =
   "commands:\n"
   "  eval GRAPH [options]        resolve every node's precision mode and tiling placement\n"
   "  tile GRAPH --chip SOC       plan, validate (and --execute) every node's tiling\n"
+  "  atc ATC-FLAGS...            evaluate the configuration of an ATC command line, as given\n"
   "  check [FILE|DIR...]         check rule files (default: the rule set in use)\n"
   "  chips [--format F]          list product lines and SoCs with their hardware\n"
   "  options [--chip SOC]        list options, values, defaults and product support\n"
@@ -220,7 +221,7 @@ int main(int argc, char **argv){
       return 0;
     }else if( cmd==NULL && argv[i][0]=='-' ){
       free(args);
-      return cli_usage_error(NULL, "unknown option '%s'", argv[i]);
+      return cli_unknown_option(NULL, NULL, argv[i]);
     }else if( cmd==NULL ){
       cmd = argv[i];
     }else{
@@ -241,8 +242,9 @@ int main(int argc, char **argv){
   else if( strcmp(cmd, "bundle")==0 ) rc = cmd_bundle(&c, nargs, args);
   else if( strcmp(cmd, "test")==0 ) rc = cmd_test(&c, nargs, args);
   else if( strcmp(cmd, "diff")==0 ) rc = cmd_diff(&c, nargs, args);
+  else if( strcmp(cmd, "atc")==0 ) rc = cmd_atc(&c, nargs, args);
   else{
-    static const char *cmds[] = { "eval", "tile", "check", "chips", "options", "explain", "bundle", "test", "diff" };
+    static const char *cmds[] = { "eval", "tile", "check", "chips", "options", "explain", "bundle", "test", "diff", "atc" };
     const char *s = gr_suggest(cmd, cmds, sizeof cmds / sizeof *cmds);
     if( s ) rc = cli_usage_error(NULL, "unknown command '%s'; did you mean '%s'?", cmd, s);
     else rc = cli_usage_error(NULL, "unknown command '%s'", cmd);

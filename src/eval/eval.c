@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "eval/eval.h"
+#include "model/qualname.h"
 
 typedef struct cand_entry {       /* one branch that may apply to nodes of a type */
   const gr_branch *br;
@@ -31,6 +32,12 @@ typedef struct cand_entry {       /* one branch that may apply to nodes of a typ
   uint8_t check_type;             /* type conjuncts still to evaluate (name-index hits) */
   uint8_t has_value;              /* value cached */
   uint64_t item_mask;             /* per-node conjuncts still to evaluate (bit i: conj[i]; bit 63: 63 and up) */
+  /* when the one per-node conjunct left is partition(P).cause/.seed ==/!= "lit":
+  ** that test, compiled (see compile_part_test) */
+  uint8_t pt_kind;                /* 0 none, PT_CAUSE, PT_SEED */
+  uint8_t pt_eq;                  /* 1 for ==, 0 for != */
+  uint16_t pt_part;               /* the partition */
+  uint16_t pt_want;               /* cause value or 1-based seed; 0 = no such name (never equal) */
   gr_val value;
 } cand_entry;
 
@@ -43,9 +50,15 @@ static void cl_push(cand_list *l, cand_entry e){
 
 typedef struct name_hit { uint32_t str; cand_list slots_and_rules; } name_hit;
 
+typedef struct once_state { uint32_t first; int64_t count; } once_state;
+
 typedef struct plan {
   size_t nslots;
   uint8_t *type_shapes;           /* per type: TS_STATIC and/or TS_DYNAMIC, the kinds of nodes it has */
+  uint32_t *type_count, *type_first;   /* per type: its number of nodes, its first node */
+  uint32_t **part_kinds;          /* per partition, per type: cause | seed << 8 shared by all its nodes,
+                                  ** or PK_MIXED; NULL until a conjunct asks */
+  size_t nparts;
   cand_list *per_type;            /* [type * (nslots + 1) + k]; k == nslots: node rules */
   /* name index: graph string id -> candidates */
   gr_idmap nh_index;                /* hash of a string id -> its entry in nh */
@@ -84,11 +97,11 @@ static const char *spelling_suggestion(gr_result *r, const char *key){
   const char *s, *k = key;
   char *out;
   while( *k=='-' ) k++;
-  s = gr_ruleset_suggest(rs, GR_NK_SPELLING, k);
+  s = gr_ruleset_suggest(rs, GR_NK_SPELLING | GR_NK_ATC_FLAG, k);
   if( s==NULL ) return "";
   {
     int oi = gr_ruleset_find(&rs->spelling_map, s);
-    out = gr_xasprintf("; did you mean '%s'%s%s%s?", s, oi >= 0 && strcmp(rs->options[oi].name, s) ? " (" : "",
+    out = gr_xasprintf("; did you mean '%s%s'%s%s%s?", oi < 0 ? "--" : "", s, oi >= 0 && strcmp(rs->options[oi].name, s) ? " (" : "",
                        oi >= 0 && strcmp(rs->options[oi].name, s) ? rs->options[oi].name : "",
                        oi >= 0 && strcmp(rs->options[oi].name, s) ? ")" : "");
   }
@@ -202,6 +215,34 @@ static void apply_relations(gr_result *r){
   }
 }
 
+/* "; did you mean 'x'?" for an ini key that matches nothing: the closest
+** node name of the graph (a subgraph node also by its qualified name), or
+** the closest op type of this model (qualname.c); "" when none is close. */
+static const char *entry_suggestion(gr_result *r, int m, const char *key){
+  const char *s = NULL, *onnx_op = NULL;
+  char *out;
+  gr_buf b;
+  gr_buf_init(&b);
+  if( m==GR_MATCH_NAME ){
+    uint32_t n = gr_graph_suggest_node(r->g, key);
+    if( n!=GR_NONE ){
+      s = gr_graph_str(r->g, gr_graph_nodes(r->g)[n].name);
+      gr_node_qualified(r->g, n, &b);
+    }
+  }else if( m==GR_MATCH_TYPE ){
+    s = gr_graph_suggest_type(r->g, key, &onnx_op);
+  }
+  if( s==NULL ){ gr_buf_free(&b); return ""; }
+  if( m==GR_MATCH_TYPE && onnx_op ) out = gr_xasprintf("; did you mean '%s' (the IR type GE's ONNX parser gives this model's %s nodes)?", s, onnx_op);
+  else if( m==GR_MATCH_TYPE ) out = gr_xasprintf("; did you mean '%s' (an op type of this model)?", s);
+  else if( strcmp(gr_buf_cstr(&b), s) ) out = gr_xasprintf("; did you mean '%s' (%s)?", s, gr_buf_cstr(&b));
+  else out = gr_xasprintf("; did you mean '%s'?", s);
+  s = gr_arena_strndup(&r->arena, out, strlen(out));
+  free(out);
+  gr_buf_free(&b);
+  return s;
+}
+
 static void load_ini_files(gr_result *r){
   const gr_ruleset *rs = r->rs;
   size_t i, k;
@@ -226,6 +267,7 @@ static void load_ini_files(gr_result *r){
       else if( m==GR_MATCH_NAME ) en->matched = gr_graph_find_node(r->g, en->key, &id);
       else if( m==GR_MATCH_TYPE ) en->matched = gr_graph_find_type(r->g, en->key, &id);
       else en->matched = 1;
+      en->suggestion = en->matched ? "" : entry_suggestion(r, m, en->key);
     }
   }
 }
@@ -292,7 +334,7 @@ static void run_scoped_rules(gr_result *r){
 /* ------------------------------------------------------------------ */
 /* the per-node plan */
 
-static int conj_holds(gr_env *env, const gr_branch *br, uint8_t lo, uint8_t hi){
+int gr_conj_holds(gr_env *env, const gr_branch *br, uint8_t lo, uint8_t hi){
   size_t i;
   for(i = 0; i < br->nconj; i++){
     const gr_expr *c = br->conj[i];
@@ -325,6 +367,51 @@ static int absent_attr(const gr_graph *g, const gr_expr *e){
       && e->a->a->op==GR_E_NODE && e->b && e->b->op==GR_E_STR && !gr_graph_find_str(g, e->b->s, &id);
 }
 
+#define PK_UNSET 0xffffffffu
+#define PK_MIXED 0xfffffffeu
+
+/* Per type, the partition outcome (cause and seed) its nodes share, if they
+** do: one pass over the partition's per-node results, on first use. */
+static const uint32_t *part_kinds(const gr_result *r, plan *p, int k){
+  uint32_t n, nn, nt = gr_graph_ntypes(r->g), t, *v;
+  const gr_node *nodes = gr_graph_nodes(r->g);
+  if( r->part==NULL || k < 0 || (size_t)k >= r->rs->npartitions ) return NULL;
+  if( p->part_kinds==NULL ){
+    p->part_kinds = gr_xcalloc(r->rs->npartitions + 1, sizeof *p->part_kinds);
+    p->nparts = r->rs->npartitions;
+  }
+  if( p->part_kinds[k] ) return p->part_kinds[k];
+  v = p->part_kinds[k] = gr_xmalloc(((size_t)nt + 1) * sizeof *v);
+  for(t = 0; t <= nt; t++) v[t] = PK_UNSET;
+  nn = gr_graph_nnodes(r->g);
+  for(n = 0; n < nn; n++){
+    const gr_part_node *pn = &r->part[k].v[n];
+    uint32_t kind = pn->cause | (uint32_t)pn->seed << 8, *slot = &v[nodes[n].type];
+    if( *slot==PK_UNSET ) *slot = kind;
+    else if( *slot!=kind ) *slot = PK_MIXED;
+  }
+  return v;
+}
+
+/* partition(P).cause / .seed / .dynamic / .static for every node of type t:
+** 1 with the value in *out when all its nodes agree, else 0. */
+static int part_uniform(gr_env *env, plan *p, uint32_t t, const gr_expr *e, gr_val *out){
+  const gr_result *r = env->r;
+  const uint32_t *kinds;
+  gr_env one;
+  uint32_t first;
+  if( e->op!=GR_E_PARTITION || (e->ref!=GR_PF_CAUSE && e->ref!=GR_PF_SEED && e->ref!=GR_PF_DYNAMIC
+                                 && e->ref!=GR_PF_STATIC) ) return 0;
+  kinds = part_kinds(r, p, e->ref2);
+  if( kinds==NULL || p->type_count[t]==0 || kinds[t]==PK_MIXED || kinds[t]==PK_UNSET ) return 0;
+  /* these fields depend only on cause and seed: the type's first node stands for all */
+  first = p->type_first[t];
+  one = *env;
+  one.node = first;
+  *out = gr_partition_field(&one, e);
+  return 1;
+}
+
 /* A per-node conjunct decided for every node of one op type, when the graph
 ** allows it: 1 or 0, or -1 when it takes the node itself. Folded: parts that
 ** depend on the type only, node.static / node.dynamic when the type's nodes
@@ -333,11 +420,15 @@ static int absent_attr(const gr_graph *g, const gr_expr *e){
 ** `node.dynamic`, `node.static` and two `node.attr[...] != null` tests of
 ** ONNX-only rules, which doubled the evaluation's instructions per node
 ** (9.4M to 21.7M on 10K ops). env has the type set and no node. */
-static int fold_item(gr_env *env, const plan *p, uint32_t type, const gr_expr *e){
+static int fold_item(gr_env *env, plan *p, uint32_t type, const gr_expr *e){
   const gr_graph *g = env->r->g;
+  gr_val v;
   int a, b;
   if( e->dep <= GR_DEP_TYPE ) return gr_eval_cond(env, e);
   switch( e->op ){
+    case GR_E_PARTITION:
+      if( (e->ref==GR_PF_DYNAMIC || e->ref==GR_PF_STATIC) && part_uniform(env, p, type, e, &v) ) return v.u.i!=0;
+      return -1;
     case GR_E_NOT:
       a = fold_item(env, p, type, e->a);
       return a < 0 ? -1 : !a;
@@ -353,10 +444,14 @@ static int fold_item(gr_env *env, const plan *p, uint32_t type, const gr_expr *e
         if( k==TS_DYNAMIC ) return e->ref==GR_F_DYNAMIC;
       }
       return -1;
-    case GR_E_EQ: case GR_E_NE:
+    case GR_E_EQ: case GR_E_NE: {
+      const gr_expr *x = e->a->op==GR_E_STR ? e->b : e->a, *lit = e->a->op==GR_E_STR ? e->a : e->b;
       if( (absent_attr(g, e->a) && e->b->op==GR_E_NULL) || (absent_attr(g, e->b) && e->a->op==GR_E_NULL) )
         return e->op==GR_E_EQ;
+      if( lit->op==GR_E_STR && part_uniform(env, p, type, x, &v) )
+        return (v.t==GR_T_STR && strcmp(v.u.s, lit->s)==0) == (e->op==GR_E_EQ);
       return -1;
+    }
     case GR_E_IN: case GR_E_NOTIN:
       return absent_attr(g, e->a) ? 0 : -1;      /* null is in nothing and not-in nothing */
     default:
@@ -400,6 +495,8 @@ static uint64_t cand_key(const gr_ruleset *rs, const cand_entry *e){
   return ((uint64_t)0xffff << 48) | ((uint64_t)(uint32_t)e->rule << 16);
 }
 
+static void compile_part_test(const gr_result *r, cand_entry *e, size_t c);
+
 static void add_branch(gr_result *r, plan *p, const gr_branch *br, int32_t source, int32_t rule, uint16_t bidx){
   const gr_graph *g = r->g;
   uint32_t t, nt = gr_graph_ntypes(g);
@@ -409,7 +506,7 @@ static void add_branch(gr_result *r, plan *p, const gr_branch *br, int32_t sourc
   memset(&e, 0, sizeof e);
   e.br = br; e.source = source; e.rule = rule; e.bidx = bidx;
   gr_env_init(&env, r);
-  if( !conj_holds(&env, br, GR_DEP_CONST, GR_DEP_GLOBAL) ) return;
+  if( !gr_conj_holds(&env, br, GR_DEP_CONST, GR_DEP_GLOBAL) ) return;
   slot_k = source >= 0 ? (size_t)r->rs->sources[source].slot : p->nslots;
   if( br->name_key || br->name_table ){
     /* indexed by node name: only nodes with that name ever see it */
@@ -433,7 +530,7 @@ static void add_branch(gr_result *r, plan *p, const gr_branch *br, int32_t sourc
     size_t i;
     int dead = 0;
     env.type_name = gr_graph_type_name(g, t);
-    if( !conj_holds(&env, br, GR_DEP_TYPE, GR_DEP_TYPE) ) continue;
+    if( !gr_conj_holds(&env, br, GR_DEP_TYPE, GR_DEP_TYPE) ) continue;
     for(i = 0; i < br->nconj && !dead; i++){
       int f;
       if( br->conj[i]->dep!=GR_DEP_ITEM ) continue;
@@ -442,6 +539,7 @@ static void add_branch(gr_result *r, plan *p, const gr_branch *br, int32_t sourc
       else if( f < 0 ) x.item_mask |= conj_bit(i);
     }
     if( dead ) continue;
+    for(i = 0; i < br->nconj && i < 63; i++) if( x.item_mask==conj_bit(i) ) compile_part_test(r, &x, i);
     if( br->value && br->value_dep <= GR_DEP_TYPE ){
       x.value = gr_eval_expr(&env, br->value);
       x.has_value = 1;
@@ -469,10 +567,16 @@ static void build_plan(gr_result *r, plan *p){
   p->nslots = rs->nslots;
   p->per_type = gr_xcalloc(nt * (rs->nslots + 1) + 1, sizeof *p->per_type);
   p->type_shapes = gr_xcalloc(nt + 1, 1);
+  p->type_count = gr_xcalloc(nt + 1, sizeof *p->type_count);
+  p->type_first = gr_xcalloc(nt + 1, sizeof *p->type_first);
   {
     const gr_node *nodes = gr_graph_nodes(r->g);
     uint32_t n, nn = gr_graph_nnodes(r->g);
-    for(n = 0; n < nn; n++) p->type_shapes[nodes[n].type] |= nodes[n].flags & GR_NODE_DYNAMIC ? TS_DYNAMIC : TS_STATIC;
+    for(n = 0; n < nn; n++){
+      uint32_t t = nodes[n].type;
+      p->type_shapes[t] |= nodes[n].flags & GR_NODE_DYNAMIC ? TS_DYNAMIC : TS_STATIC;
+      if( p->type_count[t]++==0 ) p->type_first[t] = n;
+    }
   }
   for(s = 0; s < rs->nslots; s++){
     const gr_slot *sl = &rs->slots[s];
@@ -492,6 +596,12 @@ static void free_plan(plan *p, size_t nt){
   for(i = 0; i < nt * (p->nslots + 1); i++) free(p->per_type[i].v);
   free(p->per_type);
   free(p->type_shapes);
+  free(p->type_count);
+  free(p->type_first);
+  if( p->part_kinds ){
+    for(i = 0; i < p->nparts; i++) free(p->part_kinds[i]);
+    free(p->part_kinds);
+  }
   for(i = 0; i < p->nnh; i++) free(p->nh[i].slots_and_rules.v);
   free(p->nh);
   gr_idmap_free(&p->nh_index);
@@ -500,19 +610,66 @@ static void free_plan(plan *p, size_t nt){
 /* ------------------------------------------------------------------ */
 /* nodes */
 
-typedef struct once_state { uint32_t first; int64_t count; } once_state;
-
 static void node_rule_diag(gr_result *r, gr_env *env, const gr_rule *ru, const gr_node *nd){
   gr_origin og;
   og.file = r->graph_file ? r->graph_file : "<graph>";
   og.line = nd->line; og.col = nd->col;
-  rule_diag(r, env, ru, &og, NULL, gr_graph_str(r->g, nd->name));
+  if( gr_graph_ngraphs(r->g) > 1 ){     /* the graph-qualified name tells subgraph nodes apart */
+    gr_buf b;
+    gr_buf_init(&b);
+    rule_diag(r, env, ru, &og, NULL, gr_node_qname(r->g, (uint32_t)(nd - gr_graph_nodes(r->g)), &b));
+    gr_buf_free(&b);
+  }else rule_diag(r, env, ru, &og, NULL, gr_graph_str(r->g, nd->name));
+}
+
+enum { PT_CAUSE = 1, PT_SEED };
+
+/* Compiles conjunct c of e, when it is partition(P).cause or .seed == or !=
+** a string literal and the only per-node conjunct left, into a compare of
+** the node's partition outcome: the evaluator's walk of it costs about 25x
+** more, and the execution slot's sources and the partition's own
+** conditions put up to a dozen of them on every node of a partially
+** dynamic graph (measured: 6,408 of 10K nodes of the synthetic graph). */
+static void compile_part_test(const gr_result *r, cand_entry *e, size_t c){
+  const gr_expr *x = e->br->conj[c], *f, *lit;
+  const gr_partition *pa;
+  size_t k;
+  if( (x->op!=GR_E_EQ && x->op!=GR_E_NE) || e->item_mask!=conj_bit(c) || c >= 63 || r->part==NULL ) return;
+  f = x->a->op==GR_E_STR ? x->b : x->a;
+  lit = x->a->op==GR_E_STR ? x->a : x->b;
+  if( lit->op!=GR_E_STR || f->op!=GR_E_PARTITION || f->ref2 < 0 || (size_t)f->ref2 >= r->rs->npartitions
+      || f->ref2 > 0xffff ) return;
+  pa = &r->rs->partitions[f->ref2];
+  e->pt_want = 0;
+  if( f->ref==GR_PF_CAUSE ){
+    int cause;
+    for(cause = 1; gr_pcause_name(cause); cause++) if( strcmp(gr_pcause_name(cause), lit->s)==0 ){ e->pt_want = (uint16_t)cause; break; }
+    e->pt_kind = PT_CAUSE;
+  }else if( f->ref==GR_PF_SEED ){
+    for(k = 0; k < pa->nseeds && k < 0xffff; k++) if( strcmp(pa->seeds[k].name, lit->s)==0 ){ e->pt_want = (uint16_t)(k + 1); break; }
+    e->pt_kind = PT_SEED;
+  }else{
+    return;
+  }
+  e->pt_eq = x->op==GR_E_EQ;
+  e->pt_part = (uint16_t)f->ref2;
+}
+
+static int part_test(const gr_env *env, const cand_entry *e){
+  const gr_part_node *pn = &env->r->part[e->pt_part].v[env->node];
+  int v = e->pt_kind==PT_CAUSE ? pn->cause : pn->seed;
+  return (e->pt_want!=0 && v==e->pt_want)==e->pt_eq;
 }
 
 static int entry_applies(gr_env *env, const cand_entry *e, gr_val *value){
   const gr_branch *br = e->br;
-  if( e->check_type && !conj_holds(env, br, GR_DEP_TYPE, GR_DEP_TYPE) ) return 0;
+  if( e->pt_kind ){
+    if( !part_test(env, e) ) return 0;
+    goto conds_hold;
+  }
+  if( e->check_type && !gr_conj_holds(env, br, GR_DEP_TYPE, GR_DEP_TYPE) ) return 0;
   if( e->item_mask && !item_conj_hold(env, br, e->item_mask) ) return 0;
+conds_hold:
   if( br->value==NULL ){ value->t = GR_T_BOOL; return 1; }
   if( e->has_value ) *value = e->value;
   else *value = gr_eval_expr(env, br->value);
@@ -535,12 +692,11 @@ static void add_cand(gr_result *r, uint32_t node, uint16_t slot, const cand_entr
 /* Runs the candidates of one slot (s < nslots) or the node rules (s == nslots)
 ** for node n, merging its type list with its name-index hits in order. */
 static void run_node_part(gr_result *r, const plan *p, gr_env *env, uint32_t n, size_t s,
-                          int keep, once_state *once){
+                          const cand_list *hits, int keep, once_state *once){
   const gr_ruleset *rs = r->rs;
   const gr_node *nd = &gr_graph_nodes(r->g)[n];
   size_t nslots = rs->nslots;
   const cand_list *l = &p->per_type[(size_t)nd->type * (nslots + 1) + s];
-  const cand_list *hits = nh_find(p, nd->name);
   size_t i = 0, j = 0;
   gr_decision *d = s < nslots ? &r->dec[(size_t)n * nslots + s] : NULL;
   int32_t last_source = -1;
@@ -569,7 +725,8 @@ static void run_node_part(gr_result *r, const plan *p, gr_env *env, uint32_t n, 
     }else{
       const gr_rule *ru = &rs->rules[e->rule];
       if( ru->once && once ){
-        if( once[e->rule].count++==0 ) once[e->rule].first = n;
+        once[e->rule].count++;
+        if( n < once[e->rule].first ) once[e->rule].first = n;
       }else if( !ru->once ){
         node_rule_diag(r, env, ru, nd);
       }
@@ -581,6 +738,31 @@ static void env_at(gr_env *env, gr_result *r, uint32_t n){
   gr_env_init(env, r);
   env->node = n;
   env->type_name = gr_graph_type_name(r->g, gr_graph_nodes(r->g)[n].type);
+}
+
+/* A `once` node rule that holds for every node of a type (nothing left to
+** evaluate per node) needs no visit of those nodes: its count grows by the
+** type's number of nodes and its first node is the type's first. Such
+** entries leave the type's list. Measured reason: with 10,000 extra site
+** rules (bench/gen_rules.py), each node walked about ten `once` checks of
+** its type. */
+static void fold_once_rules(gr_result *r, plan *p, once_state *once){
+  const gr_ruleset *rs = r->rs;
+  uint32_t t, nt = gr_graph_ntypes(r->g);
+  for(t = 0; t < nt; t++){
+    cand_list *l = &p->per_type[(size_t)t * (p->nslots + 1) + p->nslots];
+    size_t i, k = 0;
+    for(i = 0; i < l->n; i++){
+      const cand_entry *e = &l->v[i];
+      if( e->source < 0 && rs->rules[e->rule].once && e->item_mask==0 && !e->check_type ){
+        once[e->rule].count += p->type_count[t];
+        if( p->type_count[t] && p->type_first[t] < once[e->rule].first ) once[e->rule].first = p->type_first[t];
+        continue;
+      }
+      l->v[k++] = *e;
+    }
+    l->n = k;
+  }
 }
 
 static void decide_nodes(gr_result *r, int keep){
@@ -596,6 +778,7 @@ static void decide_nodes(gr_result *r, int keep){
 
   build_plan(r, &p);
   for(k = 0; k < rs->nrules; k++) once[k].first = GR_NONE;
+  fold_once_rules(r, &p, once);
   r->dec = gr_big_alloc((size_t)nn * (nslots ? nslots : 1) * sizeof *r->dec);
   r->cand_first = gr_big_alloc((size_t)nn * sizeof *r->cand_first);
   if( h && h->node ){
@@ -606,15 +789,17 @@ static void decide_nodes(gr_result *r, int keep){
   gr_env_init(&env, r);
   for(n = 0; n < nn && !r->fatal; n++){
     const gr_node *nd = &gr_graph_nodes(g)[n];
+    const cand_list *hits;
     env.node = n;
     env.type_name = gr_graph_type_name(g, nd->type);
     r->cand_first[n] = GR_NONE;
-    for(s = 0; s < nslots; s++) run_node_part(r, &p, &env, n, s, keep, once);
+    hits = nh_find(&p, nd->name);     /* once per node, for every slot */
+    for(s = 0; s < nslots; s++) run_node_part(r, &p, &env, n, s, hits, keep, once);
     if( hook_types && hook_types[nd->type] ){
       if( h->node(h->ctx, r, n)!=0 ){ r->fatal = 1; break; }
       env_at(&env, r, n);
     }
-    run_node_part(r, &p, &env, n, nslots, keep, once);
+    run_node_part(r, &p, &env, n, nslots, hits, keep, once);
   }
   /* `once` rules report now, so end-stage hooks see (and may re-grade) them */
   for(k = 0; k < rs->nrules && !r->fatal; k++){
@@ -638,7 +823,7 @@ static void decide_nodes(gr_result *r, int keep){
       for(m = first_end_ovr; m < k; m++) if( r->ovr[m].node==r->ovr[k].node ) break;
       if( m < k ) continue;          /* this node was checked again already */
       env_at(&env, r, r->ovr[k].node);
-      run_node_part(r, &p, &env, r->ovr[k].node, nslots, 0, NULL);
+      run_node_part(r, &p, &env, r->ovr[k].node, nslots, nh_find(&p, gr_graph_nodes(g)[r->ovr[k].node].name), 0, NULL);
     }
   }
   free(hook_types);
@@ -825,6 +1010,7 @@ void gr_result_free(gr_result *r){
   gr_partition_free(r);
   free(r->cand);
   free(r->ovr);
+  free(r->noeffect_global);
   if( r->ovr_index ) gr_big_free(r->ovr_index, (size_t)gr_graph_nnodes(r->g) * r->rs->nslots * sizeof *r->ovr_index);
   gr_diags_free(&r->diags);
   gr_arena_free(&r->arena);

@@ -138,6 +138,8 @@ typedef struct gr_result {
   int fatal;                    /* evaluation failed (see gr_eval): exit 2 */
   int graph_dynamic;            /* -1 not computed yet, else whether any node is dynamic */
   gr_part_result *part;         /* one per partition of the rule set; NULL without a graph */
+  uint8_t *noeffect_global;     /* per `no effect` clause (slot-major): 0 not computed, 1 its
+                                   node-independent conjuncts hold, 2 they do not (detail.c) */
 } gr_result;
 
 /* Evaluates. Never returns NULL. It fails in one way only: r->fatal is set
@@ -168,9 +170,16 @@ int gr_result_set_severity(gr_result *r, size_t diag, gr_severity sev, const gr_
 void gr_decision_detail(gr_result *r, uint32_t node, int32_t source, uint16_t branch,
                         gr_buf *reason, const gr_origin **input);
 
+/* Whether the decision of slot `slot` for node `node` takes effect: 0 when
+** one of the slot's `no effect when ... because ...` clauses holds for the
+** node (the first one that does appends its rendered reason to reason,
+** unless NULL), 1 otherwise, also for a null value (detail.c). */
+int gr_decision_effect(gr_result *r, uint32_t node, size_t slot, gr_buf *reason);
+
 /* ---- expression evaluation (expr.c) ---- */
 enum gr_list_kind { GR_LK_EXPR = 1, GR_LK_STRS, GR_LK_I64, GR_LK_GSTR, GR_LK_F64, GR_LK_KEYS, GR_LK_INPUTS, GR_LK_INI,
-  GR_LK_GTYPES /* the graph's op types (graph.types): element i is type id i + 1 */ };
+  GR_LK_GTYPES /* the graph's op types (graph.types): element i is type id i + 1 */,
+  GR_LK_DTYPES /* node.dtypes: the dtype names of node aux's input then output descs */ };
 
 typedef struct gr_val {
   uint8_t t;                    /* GR_T_* */
@@ -196,6 +205,9 @@ typedef struct gr_env {
 void   gr_env_init(gr_env *env, gr_result *r);
 gr_val gr_eval_expr(gr_env *env, const gr_expr *e);
 int    gr_eval_cond(gr_env *env, const gr_expr *e);         /* NULL = true */
+/* Whether every conjunct of br whose dependency level is in [lo, hi] holds
+** (the others are skipped): the evaluator's per-level test of a branch. */
+int    gr_conj_holds(gr_env *env, const gr_branch *br, uint8_t lo, uint8_t hi);
 /* Renders a template into out (values, lists joined with ", "). */
 void   gr_render(gr_env *env, const gr_template *t, gr_buf *out);
 /* Value of option `oi` in this evaluation (computing its default lazily). */

@@ -124,6 +124,7 @@ static gr_val list_at(gr_env *env, const gr_val *l, uint32_t i, const gr_expr **
     case GR_LK_GSTR: return v_str(gr_graph_str(g, ((const uint32_t*)l->u.p)[i]));
     case GR_LK_KEYS: return v_str(((const gr_table*)l->u.p)->keys[i]);
     case GR_LK_GTYPES: return v_str(gr_graph_type_name(g, i + 1));
+    case GR_LK_DTYPES: return v_str(gr_graph_dtype_name(g, gr_graph_tensors(g, &gr_graph_nodes(g)[l->aux])[i].dtype));
     case GR_LK_INI: {
       const gr_ini *ini = l->u.p;
       uint32_t k, seen = 0;
@@ -228,6 +229,7 @@ static gr_val node_field(gr_env *env, uint32_t node, const gr_expr *e){
     case GR_F_OUTPUTS: return v_int(n->n_out_desc);
     case GR_F_INPUT: v.t = GR_T_INPUTS; v.lk = GR_LK_INPUTS; v.aux = node; v.n = n->n_data; return v;
     case GR_F_ATTR: v.t = GR_T_ATTRS; v.aux = node; return v;
+    case GR_F_DTYPES: v.t = GR_T_LIST; v.lk = GR_LK_DTYPES; v.aux = node; v.n = (uint32_t)n->n_in_desc + n->n_out_desc; return v;
     case GR_F_SLOT: case GR_F_SLOT_SOURCE: {
       const gr_result *r = env->r;
       const gr_decision *d;
@@ -292,6 +294,7 @@ static gr_val entry_field(gr_env *env, const gr_expr *e){
     case GR_F_MATCHED: return v_bool(en->matched);
     case GR_F_FILE: return v_str(env->ini ? env->ini->path : NULL);
     case GR_F_LINE: return v_int(en->line);
+    case GR_F_SUGGESTION: return v_str(en->suggestion ? en->suggestion : "");
   }
   return v_null();
 }

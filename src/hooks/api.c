@@ -18,6 +18,7 @@
 #include <lualib.h>
 #include "hooks/internal.h"
 #include "hooks/lpattern.h"
+#include "model/qualname.h"
 
 #define NODE_MT "gerules.node"
 
@@ -726,7 +727,12 @@ static int diag_common(lua_State *L, gr_severity sev, int code_i, uint32_t about
                + (option ? strlen(option) : 0), 0);
   d = gr_diags_add(&h->r->diags, sev, sc->path, line, 0, "%s", msg);
   gr_diag_set(&d->code, code);
-  if( about_node!=GR_NONE ) gr_diag_set(&d->node, gr_graph_str(h->r->g, node_at(h, about_node)->name));
+  if( about_node!=GR_NONE ){     /* graph-qualified, as the evaluator's node diagnostics */
+    gr_buf qb;
+    gr_buf_init(&qb);
+    gr_diag_set(&d->node, gr_node_qname(h->r->g, about_node, &qb));
+    gr_buf_free(&qb);
+  }
   gr_diag_set(&d->option, option);
   if( line ) snprintf(rule, sizeof rule, "%s:%u", sc->path, line);
   else snprintf(rule, sizeof rule, "%s", sc->path);

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include "lang/lexer.h"
 #include "base/diag.h"
+#include "base/lineidx.h"
 
 typedef struct gr_loc { const char *file; uint32_t line, col; } gr_loc;
 
@@ -74,7 +75,8 @@ enum gr_item_kind {
   GR_I_TYPE, GR_I_VALUES, GR_I_VALUES_MODE, GR_I_RANGE, GR_I_PATTERN, GR_I_SEPARATOR,
   GR_I_DEFAULT, GR_I_SUPPORT, GR_I_VALUE_BLOCK, GR_I_DEPRECATED, GR_I_FORMAT, GR_I_SECTION,
   GR_I_INITIAL, GR_I_ENTRIES, GR_I_ENTRIES_MODE, GR_I_HOOK, GR_I_EXTENDS,
-  GR_I_PARTITION, GR_I_SEED, GR_I_NEUTRAL, GR_I_LIMIT
+  GR_I_PARTITION, GR_I_SEED, GR_I_NEUTRAL, GR_I_LIMIT,
+  GR_I_NOEFFECT
 };
 
 /* how a layer's statement changes an earlier layer's declaration (gr_item.mod) */
@@ -131,6 +133,9 @@ gr_item *gr_item_reverse(gr_item *list);
 typedef struct gr_parse {
   const char *file;          /* display name, borrowed */
   const char *text;          /* the whole source, for snippets */
+  const gr_lineidx *lines;   /* its line index, borrowed; NULL: scan text */
+  gr_loc tok_loc;            /* the token being fed to the parser */
+  gr_loc eof_loc;            /* where input ends, when it is not text's end (a placeholder) */
   gr_diags *diags;
   int nerr;
   gr_item *head, **tail;     /* statements in source order */
@@ -152,10 +157,12 @@ void  grParserFree(void *p, void (*freeProc)(void *));
 /* parse.c: one file (or one template placeholder) into statements. Errors
 ** go to ps->diags; the result list is ps->head. Returns 0 on success. */
 int gr_parse_text(gr_parse *ps, const char *text, size_t len);
-gr_expr *gr_parse_placeholder(const char *file, const char *file_text, const char *text, size_t len,
+gr_expr *gr_parse_placeholder(const char *file, const gr_lineidx *file_lines, const char *text, size_t len,
                               uint32_t line, uint32_t col, gr_diags *diags);
 
-/* The source line containing `line` (without newline), malloc'ed. */
+/* The source line containing `line` (without newline), malloc'ed; a scan
+** from the top of text, for a one-off (every repeated use goes through a
+** gr_lineidx). */
 char *gr_source_line(const char *text, uint32_t line);
 
 #endif

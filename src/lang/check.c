@@ -21,16 +21,16 @@
 /* ------------------------------------------------------------------ */
 /* messages and small helpers */
 
-const char *ck_text_of(const ck_sources *src, const char *file){
+const gr_lineidx *ck_lines_of(const ck_sources *src, const char *file){
   size_t i;
   if( src==NULL ) return NULL;
-  for(i = 0; i < src->n; i++) if( src->files[i]==file ) return src->texts[i];
+  for(i = 0; i < src->n; i++) if( src->files[i]==file ) return &src->lines[i];
   return NULL;
 }
 
 static void vreport(ck *c, gr_severity sev, gr_loc loc, const char *fmt, va_list ap){
   gr_diag *d = gr_diags_vadd(c->diags, sev, loc.file, loc.line, loc.col, fmt, ap);
-  if( loc.line ) d->snippet = gr_source_line(ck_text_of(c->src, loc.file), loc.line);
+  if( loc.line ) d->snippet = gr_lineidx_dup(ck_lines_of(c->src, loc.file), loc.line);
   if( sev==GR_SEV_ERROR ) c->nerr++;
 }
 void ck_err(ck *c, gr_loc loc, const char *fmt, ...){
@@ -184,7 +184,7 @@ static void bad_item(ck *c, gr_item *it, const char *block){
     "exclusive", "requires", "conflicts", "description", "version", "cann", "caps", "hardware value",
     "key", "alias", "type", "values", "values mode", "range", "pattern", "separator", "default",
     "support statement", "value block", "deprecated", "format", "section", "initial", "entries",
-    "entries mode", "hook", "extends", "partition", "seed", "neutral", "limit" };
+    "entries mode", "hook", "extends", "partition", "seed", "neutral", "limit", "no effect clause" };
   const char *n = it->kind > 0 && it->kind < (int)(sizeof names / sizeof *names) ? names[it->kind] : "item";
   if( it->kind==GR_I_HWVAL ) ck_err(c, it->name_loc, "'%s %lld' is not allowed in %s (a hardware value belongs in a soc block)",
                                  it->name, (long long)it->lo, block);
@@ -715,6 +715,7 @@ static void do_slot(ck *c, gr_item *st, gr_slot *s){
         for(nm = it->names; nm; nm = nm->next) s->values[s->nvalues++] = ck_keep(rs, nm->s);
         break;
       }
+      case GR_I_NOEFFECT: s->nnoeffect++; break;     /* checked once sources exist (check_noeffect) */
       default: bad_item(c, it, "a slot block");
     }
   }
@@ -726,7 +727,7 @@ static void do_slot(ck *c, gr_item *st, gr_slot *s){
   /* slot names and report keys become node fields and report keys */
   {
     static const char *fixed[] = { "name", "type", "graph", "static", "dynamic", "inputs", "outputs",
-                                   "input", "attr", "provenance", "class", "plan", "problems", "valid", "execute" };
+                                   "input", "attr", "dtypes", "provenance", "class", "plan", "problems", "valid", "execute" };
     size_t k, j;
     for(k = 0; k < sizeof fixed / sizeof *fixed; k++){
       if( strcmp(s->name, fixed[k])==0 ) ck_err(c, st->name_loc, "'%s' cannot name a slot: it is a fixed node field", s->name);
@@ -734,7 +735,27 @@ static void do_slot(ck *c, gr_item *st, gr_slot *s){
     }
     for(j = 0; j < rs->nslots; j++){
       const gr_slot *o = &rs->slots[j];
-      if( o==s || o->name==NULL || o->report_key==NULL ) continue;
+      const gr_slot *pair[2][2] = { { s, o }, { o, s } };
+      size_t q;
+      if( o->name==NULL || o->report_key==NULL ) continue;
+      /* a slot with `no effect` clauses also writes SLOT_effect and SLOT_no_effect_reason */
+      for(q = 0; q < 2; q++){
+        const gr_slot *a = pair[q][0], *x = pair[q][1];
+        static const char *suffix[] = { "_effect", "_no_effect_reason" };
+        size_t m, len = strlen(a->name);
+        if( a->nnoeffect==0 || (q==1 && o==s) ) continue;
+        for(m = 0; m < 2; m++){
+          const char *f[2] = { x->name, x->report_key };
+          size_t z;
+          for(z = 0; z < 2; z++){
+            if( (x!=a || z==1) && strncmp(f[z], a->name, len)==0 && strcmp(f[z] + len, suffix[m])==0 ){
+              ck_err(c, st->name_loc, "slot %s would write the report field '%s' that slot %s's 'no effect' clauses write",
+                     x->name, f[z], a->name);
+            }
+          }
+        }
+      }
+      if( o==s ) continue;
       if( strcmp(o->name, s->report_key)==0 || strcmp(o->report_key, s->name)==0 || strcmp(o->report_key, s->report_key)==0 ){
         ck_err(c, st->name_loc, "slot %s and slot %s would both write the report field '%s'", s->name, o->name,
             strcmp(o->name, s->report_key)==0 || strcmp(o->report_key, s->report_key)==0 ? s->report_key : s->name);
@@ -791,6 +812,31 @@ static void check_branch(ck *c, gr_branch *b, const gr_slot *slot, const char *r
   }
   b->nvars = c->maxslots;
   c->in_source = 0;
+}
+
+/* A slot's `no effect when COND because "why";` clauses: node scope, and,
+** unlike a source, the decided values of the node's slots are readable
+** (node.SLOT): the clause judges a decision already made. */
+static void check_noeffect(ck *c, gr_item *st, gr_slot *s){
+  gr_item *it;
+  size_t k = 0;
+  if( s->nnoeffect==0 ) return;
+  s->noeffect = gr_arena_calloc(&c->rs->arena, s->nnoeffect * sizeof *s->noeffect);
+  for(it = st->items; it; it = it->next){
+    gr_branch *b;
+    if( it->kind!=GR_I_NOEFFECT ) continue;
+    b = &s->noeffect[k++];
+    b->cond = it->e; b->loc = it->loc; b->source = -1;
+    b->because.loc = it->str2_loc;
+    c->scope = GR_SCOPE_NODE; c->nvars = 0; c->maxslots = 0;
+    c->allow_other = 0; c->allow_count = 0; c->in_source = 0;
+    ck_want(c, b->cond, GR_T_BOOL, "a 'no effect' condition");
+    c->nvars = 0;
+    ck_push_witnesses(c, b->cond);
+    ck_template(c, &b->because, it->raw2, b->because.loc);
+    b->nvars = c->maxslots;
+    prepare_branch(c, b, "'no effect' clause of slot", s->name);
+  }
 }
 
 /* ------------------------------------------------------------------ */
@@ -1342,6 +1388,12 @@ static void check_all(ck *c){
   }
   do_cascades(c, rs->ast);
   ck_shadowing(c);
+  {
+    size_t si = 0;
+    for(st = rs->ast; st; st = st->next){
+      if( st->kind==GR_I_SLOT && gr_ruleset_find(&rs->slot_map, st->name)==(int)si ) check_noeffect(c, st, &rs->slots[si++]);
+    }
+  }
 
   /* statements that belong inside a block, found at top level, cannot happen
   ** (the grammar has no such production); coverage warnings: */
@@ -1367,5 +1419,6 @@ int gr_check_all(gr_ruleset *rs, const ck_sources *src, gr_diags *diags){
   gr_check_layers(&c);
   if( c.nerr ) return c.nerr;
   check_all(&c);
+  if( c.nerr==0 ) ck_codes(&c);
   return c.nerr;
 }

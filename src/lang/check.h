@@ -17,11 +17,11 @@
 #include <stdarg.h>
 #include "lang/ruleset.h"
 
-/* The source files being checked (their texts are kept only while checking,
-** for the snippet of each error). */
+/* The source files being checked (their texts and line indexes are kept
+** only while checking, for the snippet of each error). */
 typedef struct ck_sources {
   const char *const *files;   /* rs->files */
-  char **texts;               /* one per file */
+  const gr_lineidx *lines;    /* one per file, over the loader's texts */
   size_t n;
 } ck_sources;
 
@@ -47,8 +47,12 @@ int gr_check_layers(ck *c);
 /* Runs every check over rs->ast, filling rs; returns the number of errors. */
 int gr_check_all(gr_ruleset *rs, const ck_sources *src, gr_diags *diags);
 
+/* codes.c: the rows of table diagnostic_codes, and a row for every code of
+** a rule or relation when the table is declared (run last). */
+void ck_codes(ck *c);
+
 /* ---- messages (check.c) ---- */
-const char *ck_text_of(const ck_sources *src, const char *file);
+const gr_lineidx *ck_lines_of(const ck_sources *src, const char *file);
 void ck_err(ck *c, gr_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void ck_warn(ck *c, gr_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* "file:line" of a location, for "first defined at" */

@@ -105,6 +105,7 @@ static uint8_t field_type(ck *c, gr_expr *e, uint8_t base){
       F("outputs", GR_F_OUTPUTS, GR_T_INT);
       F("input", GR_F_INPUT, GR_T_INPUTS);
       F("attr", GR_F_ATTR, GR_T_ATTRS);
+      if( strcmp(f, "dtypes")==0 ){ e->ref = GR_F_DTYPES; e->elem = GR_T_STR; return GR_T_LIST; }
       {
         size_t k;
         for(k = 0; k < rs->nslots; k++){
@@ -120,7 +121,7 @@ static uint8_t field_type(ck *c, gr_expr *e, uint8_t base){
           return GR_T_STR;
         }
       }
-      ck_err(c, e->sloc, "node has no field '%s' (name, type, graph, static, dynamic, inputs, outputs, input, attr, or a slot)", f);
+      ck_err(c, e->sloc, "node has no field '%s' (name, type, graph, static, dynamic, inputs, outputs, input, attr, dtypes, or a slot)", f);
       return GR_T_ANY;
     case GR_T_INPUT:
       F("connected", GR_F_CONNECTED, GR_T_BOOL);
@@ -152,7 +153,8 @@ static uint8_t field_type(ck *c, gr_expr *e, uint8_t base){
       F("matched", GR_F_MATCHED, GR_T_BOOL);
       F("file", GR_F_FILE, GR_T_STR);
       F("line", GR_F_LINE, GR_T_INT);
-      ck_err(c, e->sloc, "entry has no field '%s' (option, section, key, value, matched, file, line)", f);
+      F("suggestion", GR_F_SUGGESTION, GR_T_STR);
+      ck_err(c, e->sloc, "entry has no field '%s' (option, section, key, value, matched, file, line, suggestion)", f);
       return GR_T_ANY;
     case GR_T_OTHER:
       F("name", GR_F_NAME, GR_T_STR);
@@ -492,7 +494,7 @@ void ck_template(ck *c, gr_template *t, const char *raw, gr_loc loc){
       part.lit = gr_arena_strndup(&rs->arena, lit.p ? lit.p : "", lit.n);
       lit.n = 0;
       body = gr_lex_unescape(p + 1, (size_t)(q - p - 1));
-      e = gr_parse_placeholder(loc.file, ck_text_of(c->src, loc.file), body, strlen(body), l.line, l.col + 1, c->diags);
+      e = gr_parse_placeholder(loc.file, ck_lines_of(c->src, loc.file), body, strlen(body), l.line, l.col + 1, c->diags);
       if( e==NULL ){
         c->nerr++;
       }else{

@@ -13,7 +13,8 @@
 ** these, an override/extend/replace of a name no earlier layer declares, a
 ** second override of something an earlier non-base layer already overrode
 ** when this layer does not `extends` that one (no order between them), and
-** an `extends "NAME" "RANGE"` the layers below do not satisfy. The statement
+** an `extends "NAME" >= 1.1, < 2` whose range is malformed or empty or
+** that the layers below do not satisfy. The statement
 ** list is then rewritten (the override takes the overridden statement's
 ** place) so the checker sees one consistent rule set whose every item keeps
 ** the location, hence the layer, it was written in.
@@ -23,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lang/check.h"
+#include "bundle/bundle.h"
 
 static const char *kind_word(int k){
   switch( k ){
@@ -45,44 +47,78 @@ static const char *kind_word(int k){
 static const char *item_name(const gr_item *it){ return it->kind==GR_I_SOC ? it->str : it->name; }
 static gr_loc item_loc(const gr_item *it){ return it->kind==GR_I_SOC ? it->str_loc : it->name_loc; }
 
-/* ---- versions: MAJOR.MINOR.PATCH compared numerically; ranges ">=1.1, <2" ---- */
-static int vcmp(const char *a, const char *b){
-  for(;;){
-    char *ea, *eb;
-    long x = strtol(a, &ea, 10), y = strtol(b, &eb, 10);
-    if( x!=y ) return x < y ? -1 : 1;
-    a = ea; b = eb;
-    if( *a!='.' && *b!='.' ) return 0;
-    if( *a=='.' ) a++;
-    if( *b=='.' ) b++;
-    if( !*a && !*b ) return 0;
-  }
+/* ---- version ranges: `extends "NAME" >= 1.1, < 2` (parsed by the grammar
+** into one GR_I_VERSION item per comparison) ---- */
+
+static const char *op_text(int op){
+  switch( op ){ case GR_E_GE: return ">="; case GR_E_GT: return ">"; case GR_E_LE: return "<="; case GR_E_LT: return "<"; default: return "=="; }
 }
 
-/* 1 when version v satisfies every comparison of range; -1 malformed. */
-static int in_range(const char *v, const char *range){
-  const char *p = range, *el;
-  size_t l;
-  int ok = 1;
-  while( gr_split_next(&p, ",", &el, &l) ){
-    char op[3] = "", num[64];
-    size_t k = 0;
-    int c;
-    while( k < l && k < 2 && (el[k]=='<' || el[k]=='>' || el[k]=='=') ){ op[k] = el[k]; k++; }
-    op[k] = 0;
-    while( k < l && el[k]==' ' ) k++;
-    if( l - k==0 || l - k >= sizeof num ) return -1;
-    memcpy(num, el + k, l - k); num[l - k] = 0;
-    if( num[0] < '0' || num[0] > '9' ) return -1;
-    c = vcmp(v, num);
-    if( strcmp(op, ">=")==0 ) ok &= c >= 0;
-    else if( strcmp(op, ">")==0 ) ok &= c > 0;
-    else if( strcmp(op, "<=")==0 ) ok &= c <= 0;
-    else if( strcmp(op, "<")==0 ) ok &= c < 0;
-    else if( strcmp(op, "=")==0 || strcmp(op, "==")==0 || op[0]==0 ) ok &= c==0;
-    else return -1;
+/* A version of a range as a full semantic version ("1.1" is 1.1.0): 0 when
+** it is none (more than three numbers, leading zeros, a sign, '_', hex). */
+static int full_version(const char *v, char *out, size_t n){
+  const char *p;
+  int parts = 1;
+  for(p = v; *p && *p!='-' && *p!='+'; p++) if( *p=='.' ) parts++;
+  if( parts > 3 || strlen(v) + 5 >= n ) return 0;
+  snprintf(out, n, "%.*s%s%s", (int)(p - v), v, parts==1 ? ".0.0" : parts==2 ? ".0" : "", p);
+  return gr_semver_valid(out);
+}
+
+static int holds(int op, int c){
+  switch( op ){ case GR_E_GE: return c >= 0; case GR_E_GT: return c > 0; case GR_E_LE: return c <= 0; case GR_E_LT: return c < 0; default: return c==0; }
+}
+
+/* 1 when version v is in the range of x. */
+static int in_range(const char *v, const gr_item *x){
+  const gr_item *a;
+  char fv[128];
+  for(a = x->items; a; a = a->next){
+    full_version(a->str, fv, sizeof fv);
+    if( !holds(a->flag, gr_semver_cmp(v, fv)) ) return 0;
   }
-  return ok;
+  return 1;
+}
+
+/* Checks the range of an extends item: each version well-formed, and some
+** version in it (every bound against every other). 0 when it is usable. */
+static int check_range(ck *c, const gr_item *x, gr_buf *text){
+  const gr_item *a;
+  char va[128];
+  int bad = 0;
+  for(a = x->items; a; a = a->next){
+    gr_buf_printf(text, "%s%s%s", a==x->items ? "" : ", ", op_text(a->flag), a->str);
+    if( !full_version(a->str, va, sizeof va) ){
+      ck_err(c, a->str_loc, "malformed version '%s' in the range of extends \"%s\" (MAJOR[.MINOR[.PATCH]][-PRE], e.g. 1.1 or 2.0.0-rc.1)",
+             a->str, x->name);
+      bad = 1;
+    }
+  }
+  if( bad ) return -1;
+  {
+    /* the greatest lower bound, the least upper bound, and any == */
+    char lo[128] = "", hi[128] = "", eq[128] = "";
+    int lo_strict = 0, hi_strict = 0, empty = 0;
+    for(a = x->items; a; a = a->next){
+      full_version(a->str, va, sizeof va);
+      if( a->flag==GR_E_GE || a->flag==GR_E_GT ){
+        int k = lo[0] ? gr_semver_cmp(va, lo) : 1;
+        if( k > 0 || (k==0 && a->flag==GR_E_GT) ){ memcpy(lo, va, sizeof lo); lo_strict = a->flag==GR_E_GT; }
+      }else if( a->flag==GR_E_LE || a->flag==GR_E_LT ){
+        int k = hi[0] ? gr_semver_cmp(va, hi) : -1;
+        if( k < 0 || (k==0 && a->flag==GR_E_LT) ){ memcpy(hi, va, sizeof hi); hi_strict = a->flag==GR_E_LT; }
+      }else if( eq[0] && gr_semver_cmp(eq, va)!=0 ) empty = 1;
+      else memcpy(eq, va, sizeof eq);
+    }
+    if( lo[0] && hi[0] ){
+      int k = gr_semver_cmp(lo, hi);
+      if( k > 0 || (k==0 && (lo_strict || hi_strict)) ) empty = 1;
+    }
+    if( eq[0] && !in_range(eq, x) ) empty = 1;
+    if( !empty ) return 0;
+  }
+  ck_err(c, x->items->loc, "the range '%s' of extends \"%s\" holds no version", gr_buf_cstr(text), x->name);
+  return -1;
 }
 
 /* ---- finding declarations of earlier layers ---- */
@@ -167,11 +203,17 @@ int gr_check_layers(ck *c){
       if( k==i ){
         ck_err(c, x->name_loc, "bundle '%s' extends '%s', which is not below it in the stack (give it first: --rules BASE --rules %s)",
                bundles[i]->name, x->name, rs->layers[i].root);
-      }else if( x->str ){
-        int r = rs->layers[k].version ? in_range(rs->layers[k].version, x->str) : 0;
-        if( r < 0 ) ck_err(c, x->str_loc, "malformed version range \"%s\" (comparisons like \">=1.1, <2\")", x->str);
-        else if( r==0 ) ck_err(c, x->str_loc, "bundle '%s' needs '%s' %s, but the stack has version %s", bundles[i]->name, x->name, x->str,
-                               rs->layers[k].version ? rs->layers[k].version : "(none)");
+      }
+      if( x->flag ){                       /* the range written as a string */
+        ck_err(c, x->str_loc, "a version range is written without quotes: extends \"%s\" %s;", x->name, x->str);
+      }else if( x->items ){
+        gr_buf text;
+        gr_buf_init(&text);
+        if( check_range(c, x, &text)==0 && k < i &&
+            !(rs->layers[k].version && gr_semver_valid(rs->layers[k].version) && in_range(rs->layers[k].version, x)) )
+          ck_err(c, x->str_loc, "bundle '%s' needs '%s' %s, but the stack has version %s", bundles[i]->name, x->name, gr_buf_cstr(&text),
+                 rs->layers[k].version ? rs->layers[k].version : "(none)");
+        gr_buf_free(&text);
       }
     }
   }

@@ -1,6 +1,7 @@
 /*
 ** lexer.re: the rule-language tokenizer, turned into lexer.c by re2c. It
-** recognises comments, identifiers and keywords, strings, integers, /patterns/
+** recognises comments, identifiers and keywords, strings, integers, versions
+** (1.1, 1.2.0-rc.1: only `extends` ranges take them), /patterns/
 ** and punctuation, and tracks line and column. The buffer carries a NUL
 ** sentinel at its end; an embedded NUL is an ordinary (invalid) byte, so a
 ** stray NUL never ends the input early.
@@ -41,6 +42,8 @@ loop:
     hex  = "-"? "0" [xX] [0-9a-fA-F_]+;
     sch  = [^"\\\n\x00] | "\\" [^\n\x00];
     pch  = [^/\\\n\x00] | "\\" [^\n\x00];
+    vid  = [0-9A-Za-z-]+;
+    vnum = [0-9]+ ("." [0-9]+)+ ("-" vid ("." vid)*)? ("+" vid ("." vid)*)?;
 
     $                 { return 0; }
     *                 { tok->n = 1; return GR_LEX_BAD_CHAR; }
@@ -64,6 +67,7 @@ loop:
     "deprecated"  { TOK(GR_TK_DEPRECATED); }
     "description" { TOK(GR_TK_DESCRIPTION); }
     "each"        { TOK(GR_TK_EACH); }
+    "effect"      { TOK(GR_TK_EFFECT); }
     "entries"     { TOK(GR_TK_ENTRIES); }
     "entry"       { TOK(GR_TK_ENTRY); }
     "error"       { TOK(GR_TK_ERROR); }
@@ -88,6 +92,7 @@ loop:
     "mode"        { TOK(GR_TK_MODE); }
     "needs"       { TOK(GR_TK_NEEDS); }
     "neutral"     { TOK(GR_TK_NEUTRAL); }
+    "no"          { TOK(GR_TK_NO); }
     "node"        { TOK(GR_TK_NODE); }
     "not"         { TOK(GR_TK_NOT); }
     "note"        { TOK(GR_TK_NOTE); }
@@ -130,6 +135,7 @@ loop:
 
     id            { TOK(GR_TK_ID); }
     dec | hex     { TOK(GR_TK_INT); }
+    vnum          { TOK(GR_TK_VERNUM); }
 
     ["] sch* ["]  {
                     for(p = lx->tok + 1; p < lx->cur - 1; p++){

@@ -29,6 +29,7 @@ gr_loc gr_parse_eof_loc(const gr_parse *ps){
   gr_loc l = { ps->file, 1, 1 };
   const char *t = ps->text, *last = NULL, *p;
   uint32_t line = 1, col = 1;
+  if( ps->eof_loc.line ) return ps->eof_loc;
   if( t==NULL ) return l;
   /* the last byte that is not blank and not inside a comment */
   for(p = t; *p; p++){
@@ -47,7 +48,7 @@ void gr_parse_error(gr_parse *ps, gr_loc loc, const char *fmt, ...){
   va_start(ap, fmt);
   d = gr_diags_vadd(ps->diags, GR_SEV_ERROR, loc.file ? loc.file : ps->file, loc.line, loc.col, fmt, ap);
   va_end(ap);
-  if( loc.line ) d->snippet = gr_source_line(ps->text, loc.line);
+  if( loc.line ) d->snippet = ps->lines ? gr_lineidx_dup(ps->lines, loc.line) : gr_source_line(ps->text, loc.line);
   ps->nerr++;
 }
 
@@ -73,6 +74,7 @@ static int drive(gr_parse *ps, gr_lexer *lx, void *parser, uint32_t line, uint32
     code = gr_lex(lx, &tok);
     if( line ){ tok.line = line; tok.col += col - 1; }
     if( code < 0 ){ lex_error(ps, code, tok); break; }
+    ps->tok_loc = gr_tok_loc(ps->file, tok);    /* for %stack_overflow, which gets no token */
     grParser(parser, code, tok, ps);
   }while( code!=0 && ps->nerr==0 );
   return ps->nerr ? -1 : 0;
@@ -92,7 +94,7 @@ int gr_parse_text(gr_parse *ps, const char *text, size_t len){
   return rc;
 }
 
-gr_expr *gr_parse_placeholder(const char *file, const char *file_text, const char *text, size_t len,
+gr_expr *gr_parse_placeholder(const char *file, const gr_lineidx *file_lines, const char *text, size_t len,
                               uint32_t line, uint32_t col, gr_diags *diags){
   gr_parse ps;
   gr_lexer lx;
@@ -100,7 +102,8 @@ gr_expr *gr_parse_placeholder(const char *file, const char *file_text, const cha
   void *parser;
   char *copy = gr_xstrndup(text, len);     /* the lexer needs a NUL sentinel */
   memset(&ps, 0, sizeof ps);
-  ps.file = file; ps.text = file_text; ps.diags = diags;
+  ps.file = file; ps.lines = file_lines; ps.diags = diags;
+  ps.eof_loc.file = file; ps.eof_loc.line = line; ps.eof_loc.col = col + (uint32_t)len;
   ps.head = NULL; ps.tail = &ps.head;
   gr_lex_init(&lx, copy, len);
   parser = grParserAlloc(gr_xmalloc);

@@ -121,6 +121,14 @@ const char *gr_ruleset_suggest(const gr_ruleset *rs, unsigned kinds, const char 
   if( kinds & GR_NK_HW ) maps[nm++] = &rs->hw_map;
   gr_suggest_begin(&sg, word);
   for(m = 0; m < nm; m++) for(j = 0; j < maps[m]->n; j++) gr_suggest_offer(&sg, maps[m]->e[j].key);
+  if( kinds & GR_NK_ATC_FLAG ){
+    int t = gr_ruleset_find(&rs->table_map, "atc_flags");
+    for(j = 0; t >= 0 && j < rs->tables[t].n; j++){
+      const char *k = rs->tables[t].keys[j];
+      while( *k=='-' ) k++;
+      gr_suggest_offer(&sg, k);
+    }
+  }
   return gr_suggest_best(&sg);
 }
 
@@ -136,6 +144,7 @@ typedef struct loader {
   gr_diags *diags;
   int nerr;
   char **texts; size_t captexts;   /* one per rs->files entry */
+  gr_lineidx *lines;               /* the line index of each text */
   gr_map seen;            /* real path -> 1 */
   char **stack; size_t nstack, capstack;   /* real paths being loaded (include cycles) */
   gr_item **tail;
@@ -151,10 +160,12 @@ static const char *add_file(loader *ld, const char *name, char *text){
     if( rs->nfiles ) memcpy(files, rs->files, rs->nfiles * sizeof *files);
     rs->files = files;
     ld->texts = gr_xrealloc(ld->texts, cap * sizeof *ld->texts);
+    ld->lines = gr_xrealloc(ld->lines, cap * sizeof *ld->lines);
     ld->captexts = cap;
   }
   rs->files[rs->nfiles] = gr_arena_strndup(&rs->arena, name, strlen(name));
   ld->texts[rs->nfiles] = text;
+  gr_lineidx_init(&ld->lines[rs->nfiles], text, strlen(text));
   return rs->files[rs->nfiles++];
 }
 
@@ -166,9 +177,9 @@ static void load_error(loader *ld, const gr_loc *from, const char *fmt, ...){
   gr_diag *d;
   va_start(ap, fmt);
   if( from ){
-    ck_sources src = { ld->rs->files, ld->texts, ld->rs->nfiles };
+    ck_sources src = { ld->rs->files, ld->lines, ld->rs->nfiles };
     d = gr_diags_vadd(ld->diags, GR_SEV_ERROR, from->file, from->line, from->col, fmt, ap);
-    d->snippet = gr_source_line(ck_text_of(&src, from->file), from->line);
+    d->snippet = gr_lineidx_dup(ck_lines_of(&src, from->file), from->line);
   }else{
     d = gr_diags_vadd(ld->diags, GR_SEV_ERROR, NULL, 0, 0, fmt, ap);
   }
@@ -274,6 +285,7 @@ static int load_one(loader *ld, const char *path, const gr_loc *from){
 
   memset(&ps, 0, sizeof ps);
   ps.file = name;
+  ps.lines = &ld->lines[ld->rs->nfiles - 1];
   ps.diags = ld->diags;
   gr_parse_text(&ps, text, len);
   ld->nerr += ps.nerr;
@@ -319,6 +331,7 @@ gr_ruleset *gr_ruleset_load(const char *const *paths, size_t npaths, gr_diags *d
   loader ld;
   size_t i;
   int nerr;
+  size_t prev_cap = gr_diags_cap_errors(diags, GR_MAX_RULE_ERRORS);
   gr_arena_init(&rs->arena);
   memset(&ld, 0, sizeof ld);
   ld.rs = rs; ld.diags = diags; ld.tail = &rs->ast;
@@ -347,11 +360,13 @@ gr_ruleset *gr_ruleset_load(const char *const *paths, size_t npaths, gr_diags *d
   free(ld.stack);
   nerr = ld.nerr;
   if( nerr==0 ){
-    ck_sources src = { rs->files, ld.texts, rs->nfiles };
+    ck_sources src = { rs->files, ld.lines, rs->nfiles };
     nerr = gr_check_all(rs, &src, diags);
   }
-  for(i = 0; i < rs->nfiles; i++) free(ld.texts[i]);
+  for(i = 0; i < rs->nfiles; i++){ free(ld.texts[i]); gr_lineidx_free(&ld.lines[i]); }
   free(ld.texts);
+  free(ld.lines);
+  diags->error_cap = prev_cap;
   if( nerr ){
     gr_ruleset_free(rs);
     return NULL;

@@ -55,7 +55,8 @@ enum gr_field {
   GR_F_ORIGIN,                                                           /* option */
   GR_F_OPTION, GR_F_SECTION, GR_F_MATCHED, GR_F_FILE, GR_F_LINE,        /* entry */
   GR_F_NODES,                                                            /* graph: also NAME, STATIC, DYNAMIC */
-  GR_F_TYPES                                                             /* graph: the op types its nodes have */
+  GR_F_TYPES,                                                            /* graph: the op types its nodes have */
+  GR_F_DTYPES                                                            /* node: dtypes of its input and output descs */
 };
 
 /* special names (gr_expr.ref of a GR_E_NAME that is not a table) */
@@ -179,6 +180,10 @@ typedef struct gr_slot {
   int values_mode;
   const char **values; size_t nvalues;
   int *cascade; size_t ncascade;   /* source indexes, highest precedence first */
+  /* `no effect when COND because "why"` clauses, in order: the first that
+  ** holds for a node says why its decided value does not take effect
+  ** (branches with a condition and a reason, no value; source -1) */
+  gr_branch *noeffect; size_t nnoeffect;
   gr_loc loc;
 } gr_slot;
 
@@ -277,7 +282,9 @@ typedef struct gr_ruleset {
 /* Loads rule files and directories (every *.rules below a directory, sorted),
 ** follows includes, and checks everything. Returns NULL when there is any
 ** error; every error and warning is appended to diags (compiler style, with
-** the source line). */
+** the source line), errors up to GR_MAX_RULE_ERRORS, then one note saying
+** the rest were not reported (the load still fails). */
+#define GR_MAX_RULE_ERRORS 100
 gr_ruleset *gr_ruleset_load(const char *const *paths, size_t npaths, gr_diags *diags);
 void gr_ruleset_free(gr_ruleset *rs);
 
@@ -325,12 +332,24 @@ enum gr_name_kind {
   GR_NK_PRODUCT  = 1u << 7,
   GR_NK_SOC      = 1u << 8,   /* exact SoC names (not patterns) */
   GR_NK_CAP      = 1u << 9,   /* capabilities */
-  GR_NK_HW       = 1u << 10   /* hardware properties */
+  GR_NK_HW       = 1u << 10,  /* hardware properties */
+  GR_NK_ATC_FLAG = 1u << 11   /* ATC command-line flags: the keys of table atc_flags
+                              ** (doc/rule-language.md 6.4), offered and returned
+                              ** without their leading dashes */
 };
 /* "Did you mean": the declared name of one of the given kinds closest to
 ** word, or NULL when none is close. The one entry point for every kind of
 ** rule-set name; the result points into the rule set. */
 const char *gr_ruleset_suggest(const gr_ruleset *rs, unsigned kinds, const char *word);
+/* codes.c: the text of a diagnostic code, from a table that maps each code
+** to [TITLE, WHEN IT FIRES, EXAMPLE, FIX] (GR_CODES_TABLE for the rule set's
+** codes; gerules' own GR codes use another table in another file). The
+** strings point into the rule set. 1 found, 0 not. */
+#define GR_CODES_TABLE "diagnostic_codes"
+typedef struct gr_code_text { const char *code, *title, *fires, *example, *fix; gr_loc loc; } gr_code_text;
+int gr_code_text_get(const gr_ruleset *rs, const char *table, const char *code, gr_code_text *out);
+/* The code of that table closest to word (a mistyped code), or NULL. */
+const char *gr_code_suggest(const gr_ruleset *rs, const char *table, const char *word);
 /* The same over the declared values of an option. */
 const char *gr_option_suggest_value(const gr_option *o, const char *word);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "options/ini.h"
 #include "lang/ruleset.h"
+#include "base/suggest.h"
 
 #define INI_MAX_BYTES (64u << 20)
 
@@ -63,7 +64,12 @@ gr_ini *gr_ini_parse(const char *path, const char *text, size_t len, const gr_fo
           if( strlen(f->sections[k].name)==sn - 2 && memcmp(f->sections[k].name, s + 1, sn - 2)==0 ){ section = (int)k; break; }
         }
         if( k==f->nsections ){
-          d = gr_diags_add(diags, GR_SEV_WARNING, path, line, 1, "unknown section '%.*s' is ignored; its entries stay in the current section", (int)sn, s);
+          char *word = gr_arena_strndup(&ini->arena, s + 1, sn - 2);
+          gr_suggester sg;
+          gr_suggest_begin(&sg, word);
+          for(k = 0; k < f->nsections; k++) gr_suggest_offer(&sg, f->sections[k].name);
+          d = gr_diags_add(diags, GR_SEV_WARNING, path, line, 1, "unknown section '%.*s' is ignored; its entries stay in the current section%s%s%s",
+                           (int)sn, s, gr_suggest_best(&sg) ? "; did you mean '[" : "", gr_suggest_best(&sg) ? gr_suggest_best(&sg) : "", gr_suggest_best(&sg) ? "]'?" : "");
           gr_diag_set(&d->option, option_name); gr_diag_set(&d->code, "GR0201");
         }
       }else{

@@ -27,6 +27,7 @@ typedef struct gr_ini_entry {
   gr_origin origin;       /* file:line:col of the value */
   int section;            /* index into the format's sections */
   int matched;            /* set by the evaluator: the key names something in the graph */
+  const char *suggestion; /* set by the evaluator when not matched: "; did you mean 'x'?" or "" */
 } gr_ini_entry;
 
 typedef struct gr_ini {

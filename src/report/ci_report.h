@@ -18,6 +18,10 @@
 #include "report/report.h"
 
 void gr_report_sarif(gr_out *o, const gr_result *r, const gr_report_opts *ro);
+/* The same over any diagnostics list (gerules check, tile, test): rs may be
+** NULL (a rule set that failed to load: no bundle, help from the codes
+** only), chip and graph_path too. */
+void gr_report_sarif_diags(gr_out *o, const gr_ruleset *rs, const gr_diags *d, const char *chip, const char *graph_path);
 void gr_report_github(gr_out *o, const gr_result *r, const gr_report_opts *ro);
 
 #endif

@@ -57,9 +57,9 @@ static void row_cb(void *ud, const gr_explain_row *r){
     input = str_id(x, gr_buf_cstr(&x->tmp));
   }
   x->key.n = 0;
-  gr_buf_printf(&x->key, "[%d,%zu,%ld,%zu,%zu,%ld,%ld,%ld,%ld,%ld,%ld,%ld]", r->kind, r->slot, str_id(x, r->source),
+  gr_buf_printf(&x->key, "[%d,%zu,%ld,%zu,%zu,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%ld]", r->kind, r->slot, str_id(x, r->source),
                 r->place, r->branch, str_id(x, r->status), str_id(x, r->value), input, str_id(x, r->rule),
-                str_id(x, r->reason), str_id(x, r->failed), str_id(x, r->replaced));
+                str_id(x, r->reason), str_id(x, r->failed), str_id(x, r->replaced), str_id(x, r->no_effect));
   id = gr_strpool_intern(&x->rows, x->key.p, x->key.n);
   gr_vec_push(x->ids, id - 1);       /* id 0 is the pool's empty string */
 }

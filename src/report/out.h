@@ -62,9 +62,19 @@ void gr_out_json_str(gr_out *o, const char *s);     /* quoted, escaped; NULL -> 
 void gr_out_text(gr_out *o, const char *s, size_t width, size_t cap);
 /* The width gr_out_text would give s under cap. */
 size_t gr_text_width(const char *s, size_t cap);
+/* Column caps of the text reports (eval's node table, tile's node lines):
+** input text (a 16 MB op type) must not make a line that wide. */
+#define GR_TEXT_NAME_CAP 60
+#define GR_TEXT_TYPE_CAP 40
+#define GR_TEXT_CELL_CAP 80
 int  gr_out_flush(gr_out *o);
 int  gr_out_close(gr_out *o, gr_error *e);          /* flush, fsync-free rename for files */
 void gr_out_abort(gr_out *o);                       /* discard (removes the temp file) */
+
+/* The schema_version member every JSON document of gerules starts with
+** (doc/schemas/ states it; bumped when a document changes incompatibly). */
+#define GR_JSON_SCHEMA_VERSION 1
+#define gr_jw_schema_version(w) (gr_jw_key((w), "schema_version"), gr_jw_int((w), GR_JSON_SCHEMA_VERSION))
 
 typedef struct gr_jw {
   gr_out *o;

@@ -14,6 +14,7 @@
 #include "report/report.h"
 #include "report/srclines.h"
 #include "model/model.h"
+#include "model/qualname.h"
 
 static void origin_text(gr_buf *b, const gr_origin *og){
   if( og==NULL ) return;
@@ -96,7 +97,7 @@ static void detail(gr_result *r, uint32_t node, int32_t source, uint16_t branch,
 /* ------------------------------------------------------------------ */
 /* JSON */
 
-static void json_diag(gr_jw *w, const gr_diag *d){
+void gr_report_diag_json(gr_jw *w, const gr_diag *d){
   gr_jw_obj(w);
   gr_jw_key(w, "severity"); gr_jw_str(w, gr_severity_name(d->sev));
   gr_jw_key(w, "code"); gr_jw_str(w, d->code);
@@ -238,6 +239,7 @@ typedef struct json_parts {
   char **slot_key;        /* per slot: ,"SLOT": */
   char **slot_src;        /* per slot: ,"REPORT_KEY": */
   char **source_json;     /* per source: "NAME" */
+  char **slot_noeffect;   /* per slot: ,"SLOT_effect":false,"SLOT_no_effect_reason": */
   size_t ntypes, ngraphs, nslots, nsources;
 } json_parts;
 
@@ -264,11 +266,13 @@ static void parts_init(json_parts *jp, const gr_result *r){
   jp->slot_key = gr_xcalloc(jp->nslots + 1, sizeof(char*));
   jp->slot_src = gr_xcalloc(jp->nslots + 1, sizeof(char*));
   jp->source_json = gr_xcalloc(jp->nsources + 1, sizeof(char*));
+  jp->slot_noeffect = gr_xcalloc(jp->nslots + 1, sizeof(char*));
   for(i = 0; i < jp->ntypes; i++) jp->type_json[i] = quoted(",\"type\":", gr_graph_type_name(g, (uint32_t)i), "");
   for(i = 0; i < jp->ngraphs; i++) jp->graph_json[i] = quoted(",\"graph\":", gr_graph_graph_name(g, (uint32_t)i), "");
   for(i = 0; i < jp->nslots; i++){
     char *a = gr_xasprintf(",\"%s\":", rs->slots[i].name), *b = gr_xasprintf(",\"%s\":", rs->slots[i].report_key);
     jp->slot_key[i] = a; jp->slot_src[i] = b;
+    jp->slot_noeffect[i] = gr_xasprintf(",\"%s_effect\":false,\"%s_no_effect_reason\":", rs->slots[i].name, rs->slots[i].name);
   }
   for(i = 0; i < jp->nsources; i++) jp->source_json[i] = quoted("", rs->sources[i].name, "");
 }
@@ -277,7 +281,8 @@ static void parts_free(json_parts *jp){
   size_t i;
   for(i = 0; i < jp->ntypes; i++) free(jp->type_json[i]);
   for(i = 0; i < jp->ngraphs; i++) free(jp->graph_json[i]);
-  for(i = 0; i < jp->nslots; i++){ free(jp->slot_key[i]); free(jp->slot_src[i]); }
+  for(i = 0; i < jp->nslots; i++){ free(jp->slot_key[i]); free(jp->slot_src[i]); free(jp->slot_noeffect[i]); }
+  free(jp->slot_noeffect);
   for(i = 0; i < jp->nsources; i++) free(jp->source_json[i]);
   free(jp->type_json); free(jp->graph_json); free(jp->slot_key); free(jp->slot_src); free(jp->source_json);
 }
@@ -301,6 +306,14 @@ static void json_node(gr_out *o, gr_result *r, uint32_t n, int prov, gr_buf *tmp
     if( d->source==GR_SOURCE_HOOK ) gr_out_write(o, "\"hook\"", 6);
     else if( d->source >= 0 ) gr_out_puts(o, jp->source_json[d->source]);
     else gr_out_write(o, "null", 4);
+    if( rs->slots[s].nnoeffect && d->value ){
+      /* only where the value does not take effect (most nodes: absent) */
+      tmp->n = 0;
+      if( !gr_decision_effect(r, n, s, tmp) ){
+        gr_out_puts(o, jp->slot_noeffect[s]);
+        gr_out_json_str(o, gr_buf_cstr(tmp));
+      }
+    }
   }
   if( prov ){
     gr_out_puts(o, ",\"provenance\":[");
@@ -340,6 +353,7 @@ void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro){
   gr_buf_init(&tmp);
   gr_jw_init(&w, o, 2);
   gr_jw_obj(&w);
+  gr_jw_schema_version(&w);
   gr_jw_key(&w, "gerules"); gr_jw_str(&w, PACKAGE_VERSION);
   gr_jw_key(&w, "rules"); gr_jw_obj(&w);
   gr_jw_key(&w, "bundle"); gr_jw_str(&w, rs->bundle_name);
@@ -400,7 +414,7 @@ void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro){
   }
   gr_jw_end_arr(&w);
   gr_jw_key(&w, "diagnostics"); gr_jw_arr(&w);
-  for(i = 0; i < r->diags.n; i++) json_diag(&w, &r->diags.v[i]);
+  for(i = 0; i < r->diags.n; i++) gr_report_diag_json(&w, &r->diags.v[i]);
   gr_jw_end_arr(&w);
   gr_jw_key(&w, "summary"); gr_jw_obj(&w);
   gr_jw_key(&w, "nodes"); gr_jw_int(&w, g ? gr_graph_nnodes(g) : 0);
@@ -417,15 +431,25 @@ void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro){
 
 /* Column caps of the text table: input text (a 16 MB op type) must not make
 ** every row that wide; longer cells are cut with "...". */
-#define NAME_CAP 60
-#define TYPE_CAP 40
-#define TEXT_CAP 80
+#define NAME_CAP GR_TEXT_NAME_CAP
+#define TYPE_CAP GR_TEXT_TYPE_CAP
+#define TEXT_CAP GR_TEXT_CELL_CAP
+#define CELL_CAP 120     /* a slot cell: value, source and a "no effect" reason */
 
-/* A slot's cell: "value (source)". */
-static void cell_text(gr_buf *b, const gr_ruleset *rs, const gr_decision *d){
+/* A slot's cell: "value (source)", and "(no effect: why)" when the rule
+** set says the decided value does not take effect. */
+static void cell_text(gr_buf *b, gr_result *r, uint32_t n, size_t s){
+  const gr_ruleset *rs = r->rs;
+  const gr_decision *d = &r->dec[(size_t)n * rs->nslots + s];
   gr_buf_adds(b, d->value ? d->value : "-");
   if( d->source >= 0 ) gr_buf_printf(b, " (%s)", rs->sources[d->source].name);
   else if( d->source==GR_SOURCE_HOOK ) gr_buf_adds(b, " (hook)");
+  if( rs->slots[s].nnoeffect ){
+    size_t at = b->n;
+    gr_buf_adds(b, " (no effect: ");
+    if( gr_decision_effect(r, n, s, b) ) b->n = at;
+    else gr_buf_adds(b, ")");
+  }
 }
 
 void gr_report_diag(gr_buf *b, const gr_diag *d, const gr_report_opts *ro){
@@ -510,6 +534,11 @@ void gr_report_text(gr_out *o, gr_result *r, const gr_result *baseline, const gr
   if( g && nslots && !ro->quiet ){
     uint32_t n, nn = gr_graph_nnodes(g), shown = 0;
     size_t wname = 4, wtype = 4, w;
+    /* more than one graph: nodes are named graph-qualified (then_g/mm), so
+    ** two nodes of one name in two subgraphs are two distinct rows */
+    int qualified = gr_graph_ngraphs(g) > 1;
+    gr_buf qb;
+    gr_buf_init(&qb);
     size_t *wv = calloc(nslots, sizeof *wv);
     uint8_t *show = calloc(nn + 1, 1);
     for(s = 0; s < nslots; s++) wv[s] = strlen(rs->slots[s].name);
@@ -522,13 +551,12 @@ void gr_report_text(gr_out *o, gr_result *r, const gr_result *baseline, const gr
       }
       if( !diff ) continue;
       show[n] = 1; shown++;
-      if( (w = gr_text_width(gr_graph_str(g, nd->name), NAME_CAP)) > wname ) wname = w;
+      if( (w = gr_text_width(qualified ? gr_node_qname(g, n, &qb) : gr_graph_str(g, nd->name), NAME_CAP)) > wname ) wname = w;
       if( (w = gr_text_width(gr_graph_type_name(g, nd->type), TYPE_CAP)) > wtype ) wtype = w;
       for(s = 0; s < nslots; s++){
-        const gr_decision *d = &r->dec[(size_t)n * nslots + s];
         b.n = 0;
-        cell_text(&b, rs, d);
-        if( (w = gr_text_width(gr_buf_cstr(&b), TEXT_CAP)) > wv[s] ) wv[s] = w;
+        cell_text(&b, r, n, s);
+        if( (w = gr_text_width(gr_buf_cstr(&b), CELL_CAP)) > wv[s] ) wv[s] = w;
       }
     }
     if( ro->all_nodes ) gr_out_printf(o, "\nall %u nodes:\n", nn);
@@ -541,20 +569,20 @@ void gr_report_text(gr_out *o, gr_result *r, const gr_result *baseline, const gr
     for(n = 0; n < nn; n++){
       const gr_node *nd = &gr_graph_nodes(g)[n];
       if( !show[n] ) continue;
-      gr_out_text(o, gr_graph_str(g, nd->name), wname, NAME_CAP);
+      gr_out_text(o, qualified ? gr_node_qname(g, n, &qb) : gr_graph_str(g, nd->name), wname, NAME_CAP);
       gr_out_puts(o, "  ");
       gr_out_text(o, gr_graph_type_name(g, nd->type), wtype, TYPE_CAP);
       for(s = 0; s < nslots; s++){
-        const gr_decision *d = &r->dec[(size_t)n * nslots + s];
         b.n = 0;
-        cell_text(&b, rs, d);
+        cell_text(&b, r, n, s);
         gr_out_puts(o, "  ");
-        gr_out_text(o, gr_buf_cstr(&b), s + 1 < nslots ? wv[s] : 0, TEXT_CAP);
+        gr_out_text(o, gr_buf_cstr(&b), s + 1 < nslots ? wv[s] : 0, CELL_CAP);
       }
       gr_out_puts(o, "\n");
     }
     free(wv);
     free(show);
+    gr_buf_free(&qb);
   }
   gr_buf_free(&b);
 }
@@ -591,6 +619,8 @@ void gr_explain_walk(gr_result *r, uint32_t node, void (*fn)(void *ud, const gr_
     row.slot = s;
     row.value = d->value;
     row.source = d->source==GR_SOURCE_HOOK ? "hook" : d->source >= 0 ? rs->sources[d->source].name : NULL;
+    reason.n = 0;
+    if( !gr_decision_effect(r, node, s, &reason) ) row.no_effect = gr_buf_cstr(&reason);
     fn(ud, &row);
     for(k = 0; k < sl->ncascade; k++){
       const gr_source *src = &rs->sources[sl->cascade[k]];
@@ -675,6 +705,8 @@ static void explain_json_row(explain_out *x, const gr_explain_row *row){
     gr_jw_key(w, "slot"); gr_jw_str(w, x->rs->slots[row->slot].name);
     gr_jw_key(w, "value"); gr_jw_str(w, row->value);
     gr_jw_key(w, "source"); gr_jw_str(w, row->source);
+    gr_jw_key(w, "effect"); gr_jw_bool(w, row->no_effect==NULL);
+    gr_jw_key(w, "no_effect_reason"); gr_jw_str(w, row->no_effect);
     gr_jw_key(w, "candidates"); gr_jw_arr(w);
     break;
   case GR_XR_CAND:
@@ -719,6 +751,7 @@ static void explain_text_row(explain_out *x, const gr_explain_row *row){
     gr_out_text(o, row->value ? row->value : "null (no source yields: the op's own default)", 0, 0);
     if( row->source && strcmp(row->source, "hook") ) gr_out_printf(o, "   from %s", row->source);
     else if( row->source ) gr_out_puts(o, "   from a hook");
+    if( row->no_effect ){ gr_out_puts(o, "   (no effect: "); gr_out_text(o, row->no_effect, 0, 0); gr_out_putc(o, ')'); }
     gr_out_puts(o, "\n");
     break;
   case GR_XR_CAND:
@@ -768,6 +801,7 @@ void gr_report_explain(gr_out *o, gr_result *r, uint32_t node, int json, const g
   if( json ){
     gr_jw_init(&x.w, o, 3);
     gr_jw_obj(&x.w);
+    gr_jw_schema_version(&x.w);
     gr_jw_key(&x.w, "node"); gr_jw_str(&x.w, gr_graph_str(g, nd->name));
     gr_jw_key(&x.w, "type"); gr_jw_str(&x.w, type);
     gr_jw_key(&x.w, "graph"); gr_jw_str(&x.w, gr_graph_graph_name(g, nd->graph));

@@ -27,6 +27,9 @@ void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro);
 /* One diagnostic the way the text report shows it: gcc style, the source
 ** line and caret from ro->src when the record has none, its node and option. */
 void gr_report_diag(gr_buf *b, const gr_diag *d, const gr_report_opts *ro);
+/* One diagnostic as the JSON object of the eval report's diagnostics[]
+** (also what check and test write). */
+void gr_report_diag_json(gr_jw *w, const gr_diag *d);
 /* baseline: the same evaluation without user options (NULL: list every node) */
 void gr_report_text(gr_out *o, gr_result *r, const gr_result *baseline, const gr_report_opts *ro);
 void gr_report_explain(gr_out *o, gr_result *r, uint32_t node, int json, const gr_report_opts *ro);
@@ -52,6 +55,7 @@ typedef struct gr_explain_row {
   const char *bundle;         /* CAND in a stack of bundles: "name version" of the branch's bundle, else NULL */
   const char *reason;         /* rendered `because` (CAND) or the hook's reason, or NULL */
   const char *failed;         /* CAND: the false conjunct, or the value expression that was null */
+  const char *no_effect;      /* SLOT: why the decided value does not take effect, or NULL when it does */
 } gr_explain_row;
 void gr_explain_walk(gr_result *r, uint32_t node, void (*fn)(void *ud, const gr_explain_row *row), void *ud);
 

@@ -59,7 +59,13 @@ static size_t code_index(const char ***codes, size_t *n, const char *code){
 /* The rule or relation of the rule set that produces code, for its help. */
 static void describe(const gr_ruleset *rs, const char *code, gr_buf *shortd, gr_buf *help){
   size_t i;
-  for(i = 0; i < rs->nrules; i++){
+  gr_code_text t;
+  if( rs && gr_code_text_get(rs, GR_CODES_TABLE, code, &t) ){     /* the code's own text (rules/codes.rules) */
+    gr_buf_adds(shortd, t.title);
+    gr_buf_printf(help, "%s Fix: %s Run 'gerules explain %s' for an example.", t.fires, t.fix, code);
+    return;
+  }
+  for(i = 0; rs && i < rs->nrules; i++){
     const gr_rule *ru = &rs->rules[i];
     if( ru->code && strcmp(ru->code, code)==0 ){
       gr_buf_printf(shortd, "rule %s (%s)", ru->name, gr_severity_name(ru->sev));
@@ -69,7 +75,7 @@ static void describe(const gr_ruleset *rs, const char *code, gr_buf *shortd, gr_
       return;
     }
   }
-  for(i = 0; i < rs->nrelations; i++){
+  for(i = 0; rs && i < rs->nrelations; i++){
     const gr_relation *rl = &rs->relations[i];
     if( rl->code && strcmp(rl->code, code)==0 ){
       gr_buf_printf(shortd, "option relation (%s)", gr_severity_name(rl->sev));
@@ -90,15 +96,18 @@ static void describe(const gr_ruleset *rs, const char *code, gr_buf *shortd, gr_
 }
 
 void gr_report_sarif(gr_out *o, const gr_result *r, const gr_report_opts *ro){
-  const gr_ruleset *rs = r->rs;
+  gr_report_sarif_diags(o, r->rs, &r->diags, r->soc_name, ro->graph_path);
+}
+
+void gr_report_sarif_diags(gr_out *o, const gr_ruleset *rs, const gr_diags *dl, const char *chip, const char *graph_path){
   const char **codes = NULL;
   size_t ncodes = 0, i, *idx;
   gr_buf b, sd, help;
   gr_jw w;
   char cwd[PATH_MAX];
   gr_buf_init(&b); gr_buf_init(&sd); gr_buf_init(&help);
-  idx = gr_xmalloc((r->diags.n + 1) * sizeof *idx);
-  for(i = 0; i < r->diags.n; i++) idx[i] = code_index(&codes, &ncodes, r->diags.v[i].code ? r->diags.v[i].code : "gerules");
+  idx = gr_xmalloc((dl->n + 1) * sizeof *idx);
+  for(i = 0; i < dl->n; i++) idx[i] = code_index(&codes, &ncodes, dl->v[i].code ? dl->v[i].code : "gerules");
 
   gr_jw_init(&w, o, 6);
   gr_jw_obj(&w);
@@ -126,7 +135,7 @@ void gr_report_sarif(gr_out *o, const gr_result *r, const gr_report_opts *ro){
   gr_jw_end_obj(&w);     /* driver */
   /* the rule bundle stack, base first */
   gr_jw_key(&w, "extensions"); gr_jw_arr(&w);
-  for(i = 0; i < (rs->nlayers ? rs->nlayers : 1); i++){
+  for(i = 0; rs && i < (rs->nlayers ? rs->nlayers : 1); i++){
     const char *name = rs->nlayers ? rs->layers[i].name : rs->bundle_name;
     const char *version = rs->nlayers ? rs->layers[i].version : rs->bundle_version;
     const char *cann = rs->nlayers ? rs->layers[i].cann : rs->bundle_cann;
@@ -155,8 +164,8 @@ void gr_report_sarif(gr_out *o, const gr_result *r, const gr_report_opts *ro){
   }
   gr_jw_key(&w, "columnKind"); gr_jw_str(&w, "unicodeCodePoints");
   gr_jw_key(&w, "results"); gr_jw_arr(&w);
-  for(i = 0; i < r->diags.n; i++){
-    const gr_diag *d = &r->diags.v[i];
+  for(i = 0; i < dl->n; i++){
+    const gr_diag *d = &dl->v[i];
     gr_jw_obj(&w);
     gr_jw_key(&w, "ruleId"); gr_jw_str(&w, codes[idx[i]]);
     gr_jw_key(&w, "ruleIndex"); gr_jw_int(&w, (int64_t)idx[i]);
@@ -209,8 +218,8 @@ void gr_report_sarif(gr_out *o, const gr_result *r, const gr_report_opts *ro){
   }
   gr_jw_end_arr(&w);
   gr_jw_key(&w, "properties"); gr_jw_obj(&w);
-  gr_jw_key(&w, "chip"); gr_jw_str(&w, r->soc_name);
-  if( ro->graph_path ){ gr_jw_key(&w, "graph"); gr_jw_str(&w, ro->graph_path); }
+  if( chip ){ gr_jw_key(&w, "chip"); gr_jw_str(&w, chip); }
+  if( graph_path ){ gr_jw_key(&w, "graph"); gr_jw_str(&w, graph_path); }
   gr_jw_end_obj(&w);
   gr_jw_end_obj(&w);     /* run */
   gr_jw_end_arr(&w);

@@ -57,7 +57,7 @@ static srcfile *get_file(gr_srclines *s, const char *path){
 const char *gr_srclines_get(gr_srclines *s, const char *file, uint32_t line, size_t *len){
   srcfile *f;
   const char *nl;
-  size_t b;
+  size_t b, lim;
   if( s==NULL || file==NULL || line==0 ) return NULL;
   f = get_file(s, file);
   if( f->data==NULL ) return NULL;
@@ -72,8 +72,13 @@ const char *gr_srclines_get(gr_srclines *s, const char *file, uint32_t line, siz
   if( f->nstart < line ) return NULL;
   b = f->start[line - 1];
   if( b >= f->len ) return NULL;
-  nl = memchr(f->data + b, '\n', f->len - b);
-  *len = nl ? (size_t)(nl - (f->data + b)) : f->len - b;
+  /* the end of the line, looked for at most GR_SRCLINE_MAX bytes on: a
+  ** sparse terabyte of zeros or a 300 MB one-line graph is not scanned to
+  ** its end for one caret (a longer line comes back cut; a column past the
+  ** cut gets no caret line, see gr_diag_format_ex) */
+  lim = f->len - b < GR_SRCLINE_MAX ? f->len - b : GR_SRCLINE_MAX;
+  nl = memchr(f->data + b, '\n', lim);
+  *len = nl ? (size_t)(nl - (f->data + b)) : lim;
   return f->data + b;
 }
 

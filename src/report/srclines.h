@@ -20,7 +20,9 @@ typedef struct gr_srclines gr_srclines;
 
 gr_srclines *gr_srclines_new(void);
 /* The text of line `line` (1-based) of `file` without its newline, or NULL
-** when the file is not a readable regular file or has fewer lines. */
+** when the file is not a readable regular file or has fewer lines. A line
+** longer than GR_SRCLINE_MAX bytes comes back cut at that length. */
+#define GR_SRCLINE_MAX ((size_t)1 << 20)
 const char *gr_srclines_get(gr_srclines *s, const char *file, uint32_t line, size_t *len);
 void gr_srclines_free(gr_srclines *s);
 

@@ -3,13 +3,18 @@
 ** per node the class, strategy and placement, the plan (index space, tiles,
 ** loops, buffers per memory level, traffic), every finding with its check
 ** and code, and the execution; then the summary with the number of distinct
-** plans and of distinct executions.
+** plans and of distinct executions. Text from the inputs (node names, op
+** types, buffer names of Lua plans, messages, the graph's path) goes through
+** gr_out_text, as in the eval report: control bytes escaped, so no escape
+** sequence or forged "file:1:1: error:" line reaches the terminal, and
+** names cut at the eval report's column caps.
 */
 #include "config.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "report/tile_report.h"
+#include "model/qualname.h"
 
 static void jw_dims(gr_jw *w, const int64_t *d, uint32_t n){
   uint32_t i;
@@ -86,6 +91,7 @@ static void json_node(gr_tile_report *rp, const gr_tnode *no){
   const gr_texec *x = gr_tnode_exec(no);
   gr_jw_obj(w);
   gr_jw_key(w, "name"); gr_jw_str(w, gr_graph_str(g, n->name));
+  gr_jw_key(w, "graph"); gr_jw_str(w, gr_graph_graph_name(g, n->graph));
   gr_jw_key(w, "type"); gr_jw_str(w, gr_graph_type_name(g, n->type));
   gr_jw_key(w, "class"); if( no->cls ) gr_jw_str(w, no->cls); else gr_jw_null(w);
   gr_jw_key(w, "strategy"); if( no->cls && no->strategy ) gr_jw_str(w, gr_tstrategy_name(no->strategy)); else gr_jw_null(w);
@@ -140,7 +146,9 @@ static void text_notes(gr_out *o, const gr_diags *d){
   if( d==NULL ) return;
   for(i = 0; i < d->n; i++){
     const char *sev = d->v[i].sev==GR_SEV_ERROR ? "error:" : d->v[i].sev==GR_SEV_WARNING ? "warning:" : "note: ";
-    gr_out_printf(o, "  %s %s: %s\n", sev, gr_tcheck_name(gr_tcheck_of(&d->v[i])), d->v[i].msg);
+    gr_out_printf(o, "  %s %s: ", sev, gr_tcheck_name(gr_tcheck_of(&d->v[i])));
+    gr_out_text(o, d->v[i].msg, 0, 0);
+    gr_out_putc(o, '\n');
   }
 }
 
@@ -153,8 +161,17 @@ static void text_node(gr_tile_report *rp, const gr_tnode *no){
   const gr_texec *x = gr_tnode_exec(no);
   size_t i;
   int l;
-  gr_out_printf(o, "%s (%s)  class %s [%s]  tiling %s\n", gr_graph_str(g, n->name), gr_graph_type_name(g, n->type),
-                no->cls, gr_tstrategy_name(no->strategy), no->placement ? no->placement : "-");
+  gr_buf qb;
+  gr_buf_init(&qb);       /* subgraph nodes by their graph-qualified name (then_g/mm) */
+  gr_out_text(o, gr_node_qname(g, no->node, &qb), 0, GR_TEXT_NAME_CAP);
+  gr_buf_free(&qb);
+  gr_out_puts(o, " (");
+  gr_out_text(o, gr_graph_type_name(g, n->type), 0, GR_TEXT_TYPE_CAP);
+  gr_out_puts(o, ")  class ");
+  gr_out_text(o, no->cls, 0, GR_TEXT_NAME_CAP);
+  gr_out_printf(o, " [%s]  tiling ", gr_tstrategy_name(no->strategy));
+  gr_out_text(o, no->placement, 0, GR_TEXT_NAME_CAP);
+  gr_out_putc(o, '\n');
   if( p ){
     char bi[32], bo[32];
     gr_out_printf(o, "  plan     %u core%s, tile ", p->block_dim, p->block_dim==1 ? "" : "s");
@@ -174,7 +191,9 @@ static void text_node(gr_tile_report *rp, const gr_tnode *no){
       if( p->used[l]==0 && l != GR_MEM_UB ) continue;
       gr_out_printf(o, " %s %llu/%llu", gr_tmem_name(l), (unsigned long long)p->used[l], (unsigned long long)chip->cap[l]);
       for(i = 0; i < p->nbuf; i++) if( p->buf[i].level==l ){
-        gr_out_printf(o, "%s%s %ux%llu", first ? " (" : " + ", p->buf[i].name, p->buf[i].copies, (unsigned long long)p->buf[i].bytes);
+        gr_out_puts(o, first ? " (" : " + ");
+        gr_out_text(o, p->buf[i].name, 0, GR_TEXT_NAME_CAP);
+        gr_out_printf(o, " %ux%llu", p->buf[i].copies, (unsigned long long)p->buf[i].bytes);
         first = 0;
       }
       if( !first ) gr_out_putc(o, ')');
@@ -191,7 +210,9 @@ static void text_node(gr_tile_report *rp, const gr_tnode *no){
     gr_out_printf(o, "  execute  %zu tiles, max abs err %.3g, max rel err %.3g (tolerance %.3g): %s\n", x->tiles_executed,
                   x->max_abs_err, x->max_rel_err, x->tolerance, x->match ? "match" : "MISMATCH");
     if( x->scaled ){
-      gr_out_printf(o, "           scaled down: %s; tile ", x->scale_text);
+      gr_out_puts(o, "           scaled down: ");
+      gr_out_text(o, x->scale_text, 0, 0);
+      gr_out_puts(o, "; tile ");
       out_dims(o, x->plan.tile, x->plan.ndim);
       gr_out_printf(o, ", %zu tiles\n", x->plan.ntiles);
     }
@@ -211,6 +232,7 @@ void gr_tile_report_begin(gr_tile_report *rp, gr_out *o, int json, int execute, 
     int l;
     gr_jw_init(w, o, 2);
     gr_jw_obj(w);
+    gr_jw_schema_version(w);
     gr_jw_key(w, "chip");
     gr_jw_obj(w);
     gr_jw_key(w, "soc"); gr_jw_str(w, r->soc_name);
@@ -229,11 +251,15 @@ void gr_tile_report_begin(gr_tile_report *rp, gr_out *o, int json, int execute, 
     gr_jw_key(w, "nodes");
     gr_jw_arr(w);
   }else{
-    gr_out_printf(o, "chip %s: UB %llu, L1 %llu, L0A %llu, L0B %llu, L0C %llu bytes; %u vector, %u cube, %u AI cores\n",
-                  r->soc_name, (unsigned long long)chip->cap[GR_MEM_UB], (unsigned long long)chip->cap[GR_MEM_L1],
+    gr_out_puts(o, "chip ");
+    gr_out_text(o, r->soc_name, 0, GR_TEXT_NAME_CAP);
+    gr_out_printf(o, ": UB %llu, L1 %llu, L0A %llu, L0B %llu, L0C %llu bytes; %u vector, %u cube, %u AI cores\n",
+                  (unsigned long long)chip->cap[GR_MEM_UB], (unsigned long long)chip->cap[GR_MEM_L1],
                   (unsigned long long)chip->cap[GR_MEM_L0A], (unsigned long long)chip->cap[GR_MEM_L0B],
                   (unsigned long long)chip->cap[GR_MEM_L0C], chip->cores[0], chip->cores[1], chip->cores[2]);
-    gr_out_printf(o, "graph %s, %u nodes\n\n", graph_path, gr_graph_nnodes(r->g));
+    gr_out_puts(o, "graph ");
+    gr_out_text(o, graph_path, 0, 0);
+    gr_out_printf(o, ", %u nodes\n\n", gr_graph_nnodes(r->g));
   }
 }
 
@@ -270,7 +296,11 @@ void gr_tile_report_end(gr_tile_report *rp){
       uint32_t ty, nt = gr_graph_ntypes(g), k = 0;
       gr_out_printf(o, "%zu node%s without a tiling strategy:", s->no_strategy, plural(s->no_strategy, "", "s"));
       for(ty = 0; ty < nt; ty++) if( s->no_strategy_by_type[ty] )
-        gr_out_printf(o, "%s %s x%zu", k++ ? "," : "", gr_graph_type_name(g, ty), s->no_strategy_by_type[ty]);
+      {
+        gr_out_puts(o, k++ ? ", " : " ");
+        gr_out_text(o, gr_graph_type_name(g, ty), 0, GR_TEXT_TYPE_CAP);
+        gr_out_printf(o, " x%zu", s->no_strategy_by_type[ty]);
+      }
       gr_out_putc(o, '\n');
     }
     gr_out_printf(o, "summary: %zu node%s planned (%zu distinct plan%s), %zu valid, %zu invalid", s->planned, plural(s->planned, "", "s"),

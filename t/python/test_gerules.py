@@ -174,6 +174,22 @@ class RulesTest(unittest.TestCase):
         with self.assertRaises(KeyError):
             ev.decision(name, "no such slot")
 
+    def test_decision_effect(self):
+        # ALLOW_HF32=true under ATC's default force_fp16: GE records HF32 but it has no effect
+        # (rules/precision.rules `no effect` clauses; doc/json-schema.md SLOT_effect)
+        ev = self.rules.evaluate(LLM, chip="Ascend910B1", options={"ALLOW_HF32": "true"})
+        rep = ev.json()
+        seen = 0
+        for n in rep["nodes"]:
+            d = ev.decision(n["name"], "precision_mode")
+            self.assertEqual(d["effect"], n.get("precision_mode_effect", True))
+            self.assertEqual(d["no_effect_reason"], n.get("precision_mode_no_effect_reason"))
+            seen += not d["effect"]
+        self.assertEqual(seen, 15)
+        self.assertEqual(ev.decision("lm_head", "precision_mode")["no_effect_reason"], "PRECISION_MODE=force_fp16")
+        t = ev.decision("lm_head", "tiling")
+        self.assertEqual((t["effect"], t["no_effect_reason"]), (True, None))
+
     def test_text_report_is_the_commands(self):
         ev = self.rules.evaluate(LLM, chip="Ascend910B1", options={"ALLOW_HF32": "true"})
         rc, out, _ = cli("eval", LLM, "--chip", "Ascend910B1", "-o", "ALLOW_HF32=true")
@@ -206,6 +222,65 @@ class RulesTest(unittest.TestCase):
         for t in ts:
             t.join()
         self.assertEqual(bad, [])
+
+
+class TrustTest(unittest.TestCase):
+    """The module verifies bundles as the command does: the shipped rules,
+    signed with a fresh key, load under that trust store; the same bundle
+    with one file changed is refused with the command's diagnostics."""
+
+    @classmethod
+    def setUpClass(cls):
+        import shutil
+        cls.dir = os.path.join(os.environ.get("TMPDIR", "/tmp"), "trust")
+        shutil.rmtree(cls.dir, ignore_errors=True)
+        os.makedirs(cls.dir)
+        cls.good = os.path.join(cls.dir, "good")
+        shutil.copytree(os.path.join(SRC, "rules"), cls.good)
+        for d, _, fs in os.walk(cls.good):
+            for f in fs:
+                os.chmod(os.path.join(d, f), 0o644)
+        cls.key = os.path.join(cls.dir, "k")
+        cls.state = os.path.join(cls.dir, "state")
+        for args in (("bundle", "keygen", cls.key), ("bundle", "sign", "--key", cls.key + ".key", "--expires", "2099-01-01", cls.good)):
+            rc, out, err = cli(*args)
+            assert rc == 0, err
+        cls.bad = os.path.join(cls.dir, "bad")
+        shutil.copytree(cls.good, cls.bad)
+        with open(os.path.join(cls.bad, "chips.rules"), "a") as f:
+            f.write("# tampered\n")
+
+    def test_signed_bundle_loads(self):
+        r = gerules.Rules(self.good, trust=self.key + ".pub", state_file=self.state)
+        self.assertEqual(r.name, "ge-base")
+        r.close()
+
+    def test_tampered_bundle_is_refused(self):
+        with self.assertRaises(gerules.RulesError) as cm:
+            gerules.Rules(self.bad, trust=self.key + ".pub", state_file=self.state)
+        e = cm.exception
+        bad_file = os.path.join(self.bad, "chips.rules")
+        self.assertTrue(any(d.severity == "error" and d.file == bad_file and "changed since the bundle was signed" in d.message
+                            for d in e.diagnostics), e.diagnostics)
+        self.assertIn("refusing the rule set", e.diagnostics[-1].message)
+        # the command refuses it with the same diagnostics
+        rc, out, err = cli("--trust", self.key + ".pub", "--rules", self.bad, "chips")
+        self.assertEqual((rc, out), (2, ""))
+        for d in e.diagnostics:
+            self.assertIn(d.message, err)
+
+    def test_environment_trust_store(self):
+        old = os.environ.get("GERULES_TRUST")
+        os.environ["GERULES_TRUST"] = self.key + ".pub"
+        try:
+            with self.assertRaises(gerules.RulesError):
+                gerules.Rules(self.bad, state_file=self.state)
+            gerules.Rules(self.good, state_file=self.state).close()
+        finally:
+            if old is None:
+                del os.environ["GERULES_TRUST"]
+            else:
+                os.environ["GERULES_TRUST"] = old
 
 
 class TAPResult(unittest.TextTestResult):

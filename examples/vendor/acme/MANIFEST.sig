@@ -1,2 +1,2 @@
 gerules-signatures 1
-signature dc9a9a9551f427ac g663t59F1IsTO/57wY7+YvRKrY7FMm4nJnDW6Y7Tlg4= I79IP9ep4OcT4dWlSsFjL+jHwzlhE5iFVcUb/u19+nWHlfkggoqfhUTrwwKnV0LmeIEsxH4zWh7/J0G/haxOBQ==
+signature 6b88082ea87610f5 gYm6LsxWjKDBb56U+uaEMcEMHlJWZ5O7zWkW5apgSkU= /ODEn9GgUCDoD2lBDI3jktBRl7stI4iBuOOLcIwudHzTQM4YqYNLF3taaVCTHro6+aB/XW6rA260EqbSx8IpAA==

@@ -1,0 +1,171 @@
+/*
+** guard.c: loading a rule set under a trust policy (guard.h), shared by the
+** gerules command (src/cli/cli_rules.c) and libgerules (gerules_rules_load),
+** so that the library verifies bundles exactly as every command does, with
+** the same diagnostics.
+*/
+#include "config.h"
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include "bundle/guard.h"
+
+const char *gr_installed_trust_dir(void){ return GR_PKGDATADIR "/trust"; }
+
+const char *gr_default_state_file(char *buf, size_t n){
+  const char *s = getenv("GERULES_STATE"), *x = getenv("XDG_STATE_HOME"), *h = getenv("HOME");
+  int k;
+  if( s && *s ) return s;
+  if( x && *x ) k = snprintf(buf, n, "%s/gerules/accepted-bundles", x);
+  else if( h && *h ) k = snprintf(buf, n, "%s/.local/state/gerules/accepted-bundles", h);
+  else return NULL;
+  return k > 0 && (size_t)k < n ? buf : NULL;
+}
+
+void gr_guard_init(gr_guard *g, const gr_guard_opts *o){
+  memset(g, 0, sizeof *g);
+  if( o ) g->o = *o;
+  gr_trust_init(&g->trust);
+  if( g->o.state_file==NULL ) g->o.state_file = gr_default_state_file(g->state_buf, sizeof g->state_buf);
+}
+
+static int has_entries(const char *dir){
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  int n = 0;
+  if( d==NULL ) return 0;
+  while( (e = readdir(d))!=NULL ) if( e->d_name[0]!='.' ){ n = 1; break; }
+  closedir(d);
+  return n;
+}
+
+int gr_guard_setup(gr_guard *g, gr_diags *d){
+  const char *env = getenv("GERULES_TRUST");
+  const char *inst = g->o.installed_trust ? g->o.installed_trust : gr_installed_trust_dir();
+  size_t i;
+  if( g->ready ) return g->failed ? -1 : 0;
+  g->ready = 1;
+  if( g->o.ntrust ){
+    for(i = 0; i < g->o.ntrust; i++) if( gr_trust_add(&g->trust, g->o.trust_paths[i], d)!=0 ) g->failed = 1;
+    g->trusting = 1;
+  }else if( env && *env ){
+    const char *p = env, *el;
+    size_t l;
+    while( gr_split_next(&p, ":", &el, &l) ){
+      char *one;
+      if( l==0 ) continue;
+      one = gr_xstrndup(el, l);
+      if( gr_trust_add(&g->trust, one, d)!=0 ) g->failed = 1;
+      free(one);
+    }
+    g->trusting = 1;
+  }else if( has_entries(inst) ){
+    if( gr_trust_add(&g->trust, inst, d)!=0 ) g->failed = 1;
+    g->trusting = 1;
+  }
+  if( g->trusting && gr_crypto_init()!=0 ){
+    gr_diags_add(d, GR_SEV_ERROR, NULL, 0, 0, "cannot initialise libsodium");
+    g->failed = 1;
+  }
+  if( g->failed ) gr_diags_add(d, GR_SEV_ERROR, NULL, 0, 0, "the trust store has errors");
+  return g->failed ? -1 : 0;
+}
+
+/* The bundle directory a rule-set path belongs to: the path itself, or the
+** directory holding a rule file. */
+static char *bundle_root(const char *path){
+  struct stat st;
+  const char *slash;
+  size_t l = strlen(path);
+  while( l > 1 && path[l-1]=='/' ) l--;
+  if( stat(path, &st)==0 && S_ISDIR(st.st_mode) ) return gr_xstrndup(path, l);
+  slash = strrchr(path, '/');
+  if( slash==NULL ) return gr_xstrdup(".");
+  if( slash==path ) return gr_xstrdup("/");
+  return gr_xstrndup(path, (size_t)(slash - path));
+}
+
+static void refuse(gr_diags *vd, size_t nerr){
+  gr_diags_add(vd, GR_SEV_ERROR, NULL, 0, 0,
+               "refusing the rule set: it does not pass verification against the trust store (%zu problem%s)",
+               nerr, nerr==1 ? "" : "s");
+}
+
+/* Every file read and every hook file must be one of the verified files. */
+static size_t check_loaded(const gr_guard *g, const gr_ruleset *rs, gr_diags *vd){
+  size_t i, nerr = 0;
+  char why[PATH_MAX + 128];
+  for(i = 0; i < rs->nfiles + rs->nhook_files; i++){
+    const char *f = i < rs->nfiles ? rs->files[i] : rs->hook_files[i - rs->nfiles];
+    gr_error e;
+    size_t len;
+    char *text = gr_read_file(f, &len, &e);
+    if( text==NULL ){ gr_diags_add(vd, GR_SEV_ERROR, f, 0, 0, "cannot read: %s", e.msg); nerr++; continue; }
+    if( !gr_verified_has(g->verified, g->nverified, f, text, len, why, sizeof why) ){
+      gr_diags_add(vd, GR_SEV_ERROR, f, 0, 0, "%s", why);
+      nerr++;
+    }
+    free(text);
+  }
+  return nerr;
+}
+
+gr_ruleset *gr_guard_load(gr_guard *g, const char *const *paths, size_t n, gr_diags *d, gr_diags *vd, int *refused){
+  gr_ruleset *rs;
+  size_t i, nerr = 0, first = g->nverified;
+  *refused = 0;
+  if( gr_guard_setup(g, vd)!=0 ){ *refused = 1; return NULL; }
+  if( !g->trusting ) return gr_ruleset_load(paths, n, d);
+  for(i = 0; i < n; i++){
+    gr_verify_opts o;
+    gr_verified v;
+    size_t before = gr_diags_errors(vd);
+    char *root = bundle_root(paths[i]);
+    memset(&o, 0, sizeof o);
+    o.trust = &g->trust;
+    o.now = time(NULL);
+    o.state_file = g->o.state_file;
+    o.allow_downgrade = g->o.allow_downgrade;
+    if( gr_bundle_verify(root, &o, &v, vd)==0 ){
+      g->verified = gr_xrealloc(g->verified, (g->nverified + 1) * sizeof *g->verified);
+      g->verified[g->nverified++] = v;
+    }
+    nerr += gr_diags_errors(vd) - before;
+    free(root);
+  }
+  if( nerr ){ refuse(vd, nerr); *refused = 1; return NULL; }
+  rs = gr_ruleset_load(paths, n, d);
+  if( rs && (nerr = check_loaded(g, rs, vd))!=0 ){
+    refuse(vd, nerr);
+    *refused = 1;
+    gr_ruleset_free(rs);
+    return NULL;
+  }
+  if( rs && !g->o.no_record ){
+    if( g->o.state_file==NULL ) gr_diags_add(vd, GR_SEV_WARNING, NULL, 0, 0, "no anti-rollback state file (set GERULES_STATE or HOME)");
+    for(i = first; g->o.state_file && i < g->nverified; i++){
+      gr_diags one;
+      gr_diags_init(&one);
+      if( gr_state_record(g->o.state_file, g->verified[i].name, g->verified[i].version, &one)!=0 ){
+        /* the bundle is verified; failing to record it only weakens anti-rollback */
+        size_t k;
+        for(k = 0; k < one.n; k++) gr_diags_add(vd, GR_SEV_WARNING, one.v[k].file, one.v[k].line, one.v[k].col, "%s", one.v[k].msg);
+        gr_diags_add(vd, GR_SEV_WARNING, NULL, 0, 0, "the anti-rollback state was not updated");
+      }
+      gr_diags_free(&one);
+    }
+  }
+  return rs;
+}
+
+void gr_guard_free(gr_guard *g){
+  size_t i;
+  for(i = 0; i < g->nverified; i++) gr_verified_free(&g->verified[i]);
+  free(g->verified);
+  g->verified = NULL; g->nverified = 0;
+  gr_trust_free(&g->trust);
+}

@@ -1,0 +1,106 @@
+/*
+** input_dims.c: new shapes for a graph's inputs (ATC's --input_shape) and the
+** forward walk that re-derives which nodes are dynamic; input_dims.h says
+** what is and is not inferred.
+*/
+#include "config.h"
+#include <stdlib.h>
+#include <string.h>
+#include "model/input_dims.h"
+
+#define MAX_VISITS 4     /* per node: a loop (NextIteration back edge) settles or stops */
+
+static void node_flags(gr_graph *g, gr_node *n){
+  uint32_t k, nt = (uint32_t)n->n_in_desc + n->n_out_desc;
+  n->flags &= ~(uint32_t)GR_NODE_DYNAMIC;
+  for(k = 0; k < nt; k++) if( g->shapes[g->tensors[n->tensor0 + k].shape].neg ) n->flags |= GR_NODE_DYNAMIC;
+}
+
+void gr_graph_set_node_dims(gr_graph *g, uint32_t node, const int64_t *dims, uint32_t ndim){
+  gr_node *n = &g->nodes[node];
+  uint32_t s = gr_graph_intern_shape(g, dims, ndim), k;
+  for(k = 0; k < (uint32_t)n->n_in_desc + n->n_out_desc; k++) g->tensors[n->tensor0 + k].shape = s;
+  node_flags(g, n);
+}
+
+/* One node from its producers; 1 when one of its outputs changed. */
+static int derive(gr_graph *g, gr_node *n, uint32_t unknown){
+  const gr_edge *e = g->edges + n->edge0;
+  gr_tensor *t = g->tensors + n->tensor0;
+  uint32_t i, dyn = 0, changed = 0;
+  for(i = 0; i < n->n_data; i++){
+    const gr_node *p;
+    if( e[i].src==GR_NONE || e[i].index < 0 ){
+      if( i < n->n_in_desc && g->shapes[t[i].shape].neg ) dyn = 1;
+      continue;
+    }
+    p = &g->nodes[e[i].src];
+    if( (uint32_t)e[i].index < p->n_out_desc ){
+      uint32_t s = g->tensors[p->tensor0 + p->n_in_desc + (uint32_t)e[i].index].shape;
+      if( i < n->n_in_desc ) t[i].shape = s;
+      if( g->shapes[s].neg ) dyn = 1;
+    }else if( i < n->n_in_desc && g->shapes[t[i].shape].neg ){
+      dyn = 1;
+    }
+  }
+  for(i = 0; i < n->n_out_desc; i++){
+    gr_tensor *o = &t[n->n_in_desc + i];
+    if( dyn && !g->shapes[o->shape].neg ){ o->shape = unknown; changed = 1; }
+    else if( !dyn && g->shapes[o->shape].neg ){ o->shape = 0; changed = 1; }
+  }
+  node_flags(g, n);
+  return (int)changed;
+}
+
+void gr_graph_propagate_dims(gr_graph *g, const uint32_t *changed, size_t n){
+  size_t nn = g->nnodes, i, ne = 0, head = 0, tail = 0, cap;
+  uint32_t *first, *cons, *queue;
+  unsigned char *visits;
+  int64_t unknown_dims[1] = { -2 };
+  uint32_t unknown = gr_graph_intern_shape(g, unknown_dims, 1);
+  if( nn==0 || n==0 ) return;
+  /* consumers of each node (data edges), as one array indexed by first[] */
+  first = gr_xcalloc(nn + 1, sizeof *first);
+  for(i = 0; i < nn; i++){
+    const gr_node *d = &g->nodes[i];
+    uint32_t k;
+    for(k = 0; k < d->n_data; k++) if( g->edges[d->edge0 + k].src!=GR_NONE ) first[g->edges[d->edge0 + k].src + 1]++;
+  }
+  for(i = 0; i < nn; i++) first[i + 1] += first[i];
+  ne = first[nn];
+  cons = gr_xmalloc((ne ? ne : 1) * sizeof *cons);
+  {
+    uint32_t *fill = gr_xmalloc(nn * sizeof *fill);
+    memcpy(fill, first, nn * sizeof *fill);
+    for(i = 0; i < nn; i++){
+      const gr_node *d = &g->nodes[i];
+      uint32_t k;
+      for(k = 0; k < d->n_data; k++){
+        uint32_t s = g->edges[d->edge0 + k].src;
+        if( s!=GR_NONE && (fill[s]==first[s] || cons[fill[s] - 1]!=(uint32_t)i) ) cons[fill[s]++] = (uint32_t)i;
+      }
+    }
+    /* duplicates removed above leave gaps: mark them unused */
+    for(i = 0; i < nn; i++){ size_t k; for(k = fill[i]; k < first[i + 1]; k++) cons[k] = GR_NONE; }
+    free(fill);
+  }
+  /* every node enters the queue at most MAX_VISITS times */
+  cap = nn * MAX_VISITS + n;
+  queue = gr_xmalloc(cap * sizeof *queue);
+  visits = gr_xcalloc(nn, 1);
+  for(i = 0; i < n; i++) if( changed[i] < nn ) queue[tail++] = changed[i];
+  while( head < tail ){
+    uint32_t v = queue[head++];
+    size_t k;
+    for(k = first[v]; k < first[v + 1]; k++){
+      uint32_t c = cons[k];
+      if( c==GR_NONE || visits[c] >= MAX_VISITS ) continue;
+      visits[c]++;
+      if( derive(g, &g->nodes[c], unknown) && tail < cap ) queue[tail++] = c;
+    }
+  }
+  free(visits);
+  free(queue);
+  free(cons);
+  free(first);
+}
