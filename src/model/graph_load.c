@@ -255,7 +255,7 @@ static int name_done(loader *l){
   if( !l->has_pname ) return 1;
   l->has_pname = 0;
   if( p->nbytes + n + 1 > 0xffffffffu ) return fail_node(l, nd, "too much string data (more than 4 GiB)");
-  nd->name = gr_strpool_intern(p, n ? l->pname.p : "", n);
+  nd->name = gr_strpool_intern_h(p, n ? l->pname.p : "", n, l->pname_hash);   /* hashed in name_start */
   e->id1 = nd->name + 1; e->len = (uint32_t)n;
   return 1;
 }
