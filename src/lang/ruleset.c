@@ -385,7 +385,7 @@ void gr_ruleset_free(gr_ruleset *rs){
   gr_map_free(&rs->cap_map); gr_map_free(&rs->hw_map); gr_map_free(&rs->product_map); gr_map_free(&rs->soc_map);
   gr_map_free(&rs->option_map); gr_map_free(&rs->spelling_map); gr_map_free(&rs->mode_map);
   gr_map_free(&rs->table_map); gr_map_free(&rs->slot_map); gr_map_free(&rs->source_map); gr_map_free(&rs->rule_map);
-  gr_map_free(&rs->partition_map);
+  gr_map_free(&rs->partition_map); gr_map_free(&rs->onnx_map);
   gr_item_free(rs->ast);
   gr_arena_free(&rs->arena);
   free(rs);
