@@ -10,6 +10,7 @@ test_description='onnx mapping: located checker errors'
 . "${top_srcdir:-..}/t/test-lib.sh"
 
 MINI="$top_srcdir/t/data/mini.rules"
+PY=${PYTHON3:-python3}
 L=$(($(wc -l <"$MINI") + 1))    # the line the statement under test starts on
 
 # bad NAME EXPECTED: the mini rule set plus the statement on stdin, in
@@ -178,6 +179,27 @@ test_expect_success 'a layer overrides a shipped mapping; a plain redefinition i
 	EOF
 	test_must_fail --exit 2 gerules check "$top_srcdir/rules" site2 2>err &&
 	test_grep "site.rules:2:6: error: onnx ai.onnx::Relu is already declared by bundle .ge-base." err
+'
+
+test_expect_success 'gerules explain shows a key'"'"'s rows as written, first match first; a near miss is suggested' '
+	gerules explain ai.onnx::ArgMax >out &&
+	cat >expect <<-\EOF &&
+	onnx "ai.onnx::ArgMax" (2 rows, first match wins)
+	  opset 8..18 when node.attr["keepdims"] == 0 becomes ArgMaxV2;    # RULES
+	  opset 8..18 becomes ArgMaxV2, ExpandDims "/expand_dims";    # RULES
+	EOF
+	sed "s|# .*onnx.rules:[0-9]*\$|# RULES|" out >got &&
+	test_cmp expect got &&
+	gerules explain ai.onnx::Gemm --format json >g.json &&
+	"$PY" -c "
+import json
+d = json.load(open(\"g.json\"))
+m = d[\"matches\"][0]
+assert m[\"kind\"] == \"onnx\" and m[\"name\"] == \"ai.onnx::Gemm\", m
+assert m[\"rows\"][0][\"row\"] == \"opset 8..18 when node.inputs >= 3 and node.attr[\\\"alpha\\\"] == null and node.attr[\\\"beta\\\"] == null becomes MatMulV2(0, 1), Add \\\"/add\\\" (@0, 2);\", m
+" &&
+	test_must_fail --exit 2 gerules explain ai.onnx::Gem 2>err &&
+	test_grep "did you mean .ai.onnx::Gemm.?" err
 '
 
 test_done

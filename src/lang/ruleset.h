@@ -270,6 +270,9 @@ typedef struct gr_onnx_op {
   gr_loc loc;
 } gr_onnx_op;
 
+/* Appends row r as it is written: `opset 8..18 when ... becomes A, B "/b" (@0);` */
+void gr_onnx_row_print(gr_buf *b, const gr_onnx_row *r);
+
 /* An expression tree the rule set owns outside rs->ast (a template
 ** placeholder); the list nodes live in the arena. */
 typedef struct gr_owned_expr { gr_expr *e; struct gr_owned_expr *next; } gr_owned_expr;
@@ -371,9 +374,10 @@ enum gr_name_kind {
   GR_NK_SOC      = 1u << 8,   /* exact SoC names (not patterns) */
   GR_NK_CAP      = 1u << 9,   /* capabilities */
   GR_NK_HW       = 1u << 10,  /* hardware properties */
-  GR_NK_ATC_FLAG = 1u << 11   /* ATC command-line flags: the keys of table atc_flags
+  GR_NK_ATC_FLAG = 1u << 11,  /* ATC command-line flags: the keys of table atc_flags
                               ** (doc/rule-language.md 6.4), offered and returned
                               ** without their leading dashes */
+  GR_NK_ONNX     = 1u << 12   /* the keys of the onnx mapping ("ai.onnx::Gemm") */
 };
 /* "Did you mean": the declared name of one of the given kinds closest to
 ** word, or NULL when none is close. The one entry point for every kind of
