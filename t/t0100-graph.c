@@ -8,7 +8,8 @@
 ** kind of malformed JSON, strings with escapes and UTF-8, numbers, and the
 ** same results whatever the chunking (tiny test chunks, a pipe fed one byte
 ** per write, a mapped file scanned in tiny windows); a mapped file that grows
-** or shrinks while it is scanned.
+** or shrinks while it is scanned; input-descriptor attributes and subgraph
+** parents (subgraph_name).
 */
 #include "config.h"
 #include "model/graph.h"
@@ -711,8 +712,57 @@ static void test_mapped(void){
   unlink(path);
 }
 
+/* Input-descriptor attributes (by input index, whatever the order of the
+** descs in the file) and each graph's parent node from subgraph_name. */
+static void test_desc_attrs_and_parents(void){
+  gr_graph *g = load(
+    "{\"graph\": [{\"name\": \"main\", \"op\": ["
+    "  {\"name\": \"d\", \"type\": \"Data\"},"
+    "  {\"name\": \"m\", \"type\": \"X\", \"input\": [\"d:0\", \"d:0\"],"
+    "   \"output_desc\": [{\"attr\": [{\"key\": \"o\", \"value\": {\"i\": 1}}]}],"
+    "   \"input_desc\": [{\"dtype\": \"DT_FLOAT\"}, {\"attr\": [{\"key\": \"_value\", \"value\": {\"t\": {}}},"
+    "                                   {\"key\": \"k\", \"value\": {\"i\": 7}}, {\"key\": \"k\", \"value\": {\"i\": 8}}]}]},"
+    "  {\"name\": \"w\", \"type\": \"While\", \"input\": [\"d:0\"], \"subgraph_name\": [\"cond\", \"body\"]},"
+    "  {\"name\": \"p\", \"type\": \"P\", \"subgraph_name\": [\"body\"]}]},"
+    " {\"name\": \"body\", \"op\": [{\"name\": \"a\", \"type\": \"Data\", \"input_desc\": [{\"attr\": [{\"key\": \"z\", \"value\": {\"b\": true}}]}]}]},"
+    " {\"name\": \"cond\", \"op\": [{\"name\": \"a\", \"type\": \"Data\"}]},"
+    " {\"name\": \"orphan\", \"op\": [{\"name\": \"a\", \"type\": \"Data\"}]}]}");
+  uint32_t m, w, n, a;
+  const gr_attr *at;
+  ok(g!=NULL, "graph with desc attrs and subgraph_name loads");
+  if( g==NULL ) return;
+  ok(gr_graph_find_node(g, "m", &m) && gr_graph_find_node(g, "w", &w), "nodes found");
+  at = gr_graph_input_attrs(g, m, 0, &n);
+  ok(at!=NULL && n==0, "input desc 0 has no attrs");
+  at = gr_graph_input_attrs(g, m, 1, &n);
+  ok(n==3 && at[0].kind==GR_ATTR_OTHER, "input desc 1 keeps its three attrs; a tensor value is OTHER");
+  ok(gr_graph_input_attr(g, m, 1, "_value")!=NULL, "_value found by key");
+  at = gr_graph_input_attr(g, m, 1, "k");
+  ok(at && at->kind==GR_ATTR_I && at->u.i==8, "a repeated key gives the last");
+  ok(gr_graph_input_attr(g, m, 1, "o")==NULL && gr_graph_input_attr(g, m, 0, "o")==NULL,
+     "output-desc attrs are not input attrs");
+  ok(gr_graph_input_attr(g, m, 2, "_value")==NULL && gr_graph_input_attr(g, w, 0, "_value")==NULL,
+     "no attr for a missing desc or another node");
+  ok(gr_graph_attr(g, &gr_graph_nodes(g)[m], "k")==NULL, "desc attrs are not node attrs");
+  ok(gr_graph_graph_parent(g, 0)==GR_NONE, "the root graph has no parent");
+  ok(gr_graph_graph_parent(g, 1)==w, "body: the first op naming it (w, not p)");
+  ok(gr_graph_graph_parent(g, 2)==w, "cond: parent w");
+  ok(gr_graph_graph_parent(g, 3)==GR_NONE, "a graph no op names has no parent");
+  ok(gr_graph_graph_parent(g, 9)==GR_NONE, "out of range: none");
+  ok(gr_graph_find_node(g, "a", &a) && gr_graph_nodes(g)[a].graph==1, "body's a is the first 'a'");
+  at = gr_graph_input_attr(g, a, 0, "z");
+  ok(at && at->kind==GR_ATTR_B && at->u.i==1, "desc attr of a subgraph node");
+  gr_graph_free(g);
+  like(FAIL("{\"graph\": [{\"op\": [{\"subgraph_name\": \"x\"}]}]}"), "1:38: expected an array for \"subgraph_name\"", "wrong type: subgraph_name");
+  like(FAIL("{\"graph\": [{\"op\": [{\"subgraph_name\": [1]}]}]}"), "1:39: expected a string in \"subgraph_name\"", "wrong type: subgraph_name element");
+  like(FAIL("{\"graph\": [{\"op\": [{\"input_desc\": [{\"attr\": 1}]}]}]}"), "expected an array for \"attr\"", "wrong type: input desc attr");
+  like(FAIL("{\"graph\": [{\"op\": [{\"input_desc\": [{\"attr\": [{\"key\": \"k\", \"value\": {\"i\": \"7\"}}]}]}]}]}"),
+       "expected an integer for \"i\"", "wrong type: input desc attr value");
+}
+
 int main(void){
   test_main_graph();
+  test_desc_attrs_and_parents();
   test_errors();
   test_chunks();
   test_json_errors();

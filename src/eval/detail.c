@@ -39,16 +39,23 @@ void gr_decision_detail(gr_result *r, uint32_t node, int32_t source, uint16_t br
 /* The `no effect` clauses: their conjuncts that name no node (options, the
 ** chip, the run mode) are the same for every node, so they are evaluated
 ** once per result; only the node's own conjuncts run per node. */
-static int noeffect_global_holds(gr_result *r, size_t slot, size_t k){
+static size_t noeffect_index(gr_result *r, size_t slot, size_t k){
   const gr_ruleset *rs = r->rs;
-  const gr_branch *br = &rs->slots[slot].noeffect[k];
   size_t i, at = k;
   if( r->noeffect_global==NULL ){
     size_t n = 0;
     for(i = 0; i < rs->nslots; i++) n += rs->slots[i].nnoeffect;
     r->noeffect_global = gr_xcalloc(n + 1, 1);
+    r->noeffect_text = gr_xcalloc(n + 1, sizeof *r->noeffect_text);
   }
   for(i = 0; i < slot; i++) at += rs->slots[i].nnoeffect;
+  return at;
+}
+
+static int noeffect_global_holds(gr_result *r, size_t slot, size_t k){
+  const gr_ruleset *rs = r->rs;
+  const gr_branch *br = &rs->slots[slot].noeffect[k];
+  size_t i, at = noeffect_index(r, slot, k);
   if( r->noeffect_global[at]==0 ){
     gr_env env;
     int ok = 1;
@@ -59,6 +66,14 @@ static int noeffect_global_holds(gr_result *r, size_t slot, size_t k){
     r->noeffect_global[at] = ok ? 1 : 2;
   }
   return r->noeffect_global[at]==1;
+}
+
+/* Whether a template's text is the same for every node: each placeholder
+** depends on nothing finer than the options and the chip. */
+static int tpl_names_no_node(const gr_template *t){
+  size_t i;
+  for(i = 0; i < t->n; i++) if( t->parts[i].e && t->parts[i].e->dep > GR_DEP_GLOBAL ) return 0;
+  return 1;
 }
 
 int gr_decision_effect(gr_result *r, uint32_t node, size_t slot, gr_buf *reason){
@@ -86,7 +101,19 @@ int gr_decision_effect(gr_result *r, uint32_t node, size_t slot, gr_buf *reason)
     if( !ok ) continue;
     if( reason ){
       if( br->because.constant ) gr_buf_adds(reason, br->because.constant);
-      else{
+      else if( br->nvars==0 && tpl_names_no_node(&br->because) ){
+        /* the same text for every node (e.g. "PRECISION_MODE={option PRECISION_MODE}"):
+        ** rendered once; measured, rendering it per node was a third of the
+        ** report's per-node work on the MatMul nodes of the benchmark graph */
+        const char **txt = &r->noeffect_text[noeffect_index(r, slot, k)];
+        if( *txt==NULL ){
+          size_t mark = reason->n;
+          gr_render(&env, &br->because, reason);
+          *txt = gr_arena_strndup(&r->arena, reason->p + mark, reason->n - mark);
+        }else{
+          gr_buf_adds(reason, *txt);
+        }
+      }else{
         if( br->nvars ) gr_eval_cond(&env, br->cond);      /* binds quantifier witnesses */
         gr_render(&env, &br->because, reason);
       }

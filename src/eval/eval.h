@@ -140,6 +140,8 @@ typedef struct gr_result {
   gr_part_result *part;         /* one per partition of the rule set; NULL without a graph */
   uint8_t *noeffect_global;     /* per `no effect` clause (slot-major): 0 not computed, 1 its
                                    node-independent conjuncts hold, 2 they do not (detail.c) */
+  const char **noeffect_text;   /* per clause: its reason rendered once when it names no node
+                                   (in arena), NULL until then (detail.c) */
 } gr_result;
 
 /* Evaluates. Never returns NULL. It fails in one way only: r->fatal is set

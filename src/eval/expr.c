@@ -178,12 +178,16 @@ static gr_val literal(gr_env *env, const gr_expr *e){
   }
 }
 
-static gr_val attr_value(gr_env *env, uint32_t node, const char *key){
+/* An attribute of the node (in 0) or of its input descriptor in - 1. One of a
+** kind the language has no value for (a tensor, a graph, ...) reads as null
+** on the node and as "" on an input descriptor, where such attributes are
+** what matters (GE's `_value` is a tensor). */
+static gr_val attr_value(gr_env *env, uint32_t node, uint32_t in, const char *key){
   const gr_graph *g = env->r->g;
   const gr_attr *a;
   gr_val v = v_null();
   if( g==NULL ) return v;
-  a = gr_graph_attr(g, &gr_graph_nodes(g)[node], key);
+  a = in ? gr_graph_input_attr(g, node, in - 1, key) : gr_graph_attr(g, &gr_graph_nodes(g)[node], key);
   if( a==NULL ) return v;
   switch( a->kind ){
     case GR_ATTR_S: case GR_ATTR_DT: return v_str(gr_graph_str(g, a->u.str));
@@ -197,7 +201,7 @@ static gr_val attr_value(gr_env *env, uint32_t node, const char *key){
     case GR_ATTR_LIST_S: v.t = GR_T_LIST; v.lk = GR_LK_GSTR; v.n = a->n; v.u.p = gr_graph_list_u32(g, a->u.list); return v;
     case GR_ATTR_LIST_I: case GR_ATTR_LIST_B: v.t = GR_T_LIST; v.lk = GR_LK_I64; v.n = a->n; v.u.p = gr_graph_list_i64(g, a->u.list); return v;
     case GR_ATTR_LIST_F: v.t = GR_T_LIST; v.lk = GR_LK_F64; v.n = a->n; v.u.p = gr_graph_list_f64(g, a->u.list); return v;
-    default: return v;
+    default: return in ? v_str("") : v;
   }
 }
 
@@ -229,6 +233,11 @@ static gr_val node_field(gr_env *env, uint32_t node, const gr_expr *e){
     case GR_F_OUTPUTS: return v_int(n->n_out_desc);
     case GR_F_INPUT: v.t = GR_T_INPUTS; v.lk = GR_LK_INPUTS; v.aux = node; v.n = n->n_data; return v;
     case GR_F_ATTR: v.t = GR_T_ATTRS; v.aux = node; return v;
+    case GR_F_PARENT: {
+      uint32_t p = gr_graph_graph_parent(g, n->graph);
+      if( p==GR_NONE ) return v;
+      v.t = GR_T_NODE; v.u.node = p; return v;
+    }
     case GR_F_DTYPES: v.t = GR_T_LIST; v.lk = GR_LK_DTYPES; v.aux = node; v.n = (uint32_t)n->n_in_desc + n->n_out_desc; return v;
     case GR_F_SLOT: case GR_F_SLOT_SOURCE: {
       const gr_result *r = env->r;
@@ -454,6 +463,9 @@ gr_val gr_eval_expr(gr_env *env, const gr_expr *e){
               if( ed==NULL || ed->src==GR_NONE ) return v;
               v.t = GR_T_NODE; v.u.node = ed->src; return v;
             case GR_F_INDEX: return ed ? v_int(ed->index) : v;
+            case GR_F_ATTR:      /* the input descriptor's attributes (n = index + 1) */
+              if( a.aux==GR_NONE || a.u.i < 0 || a.u.i >= 0xffff ) return v;
+              v.t = GR_T_ATTRS; v.aux = a.aux; v.n = (uint32_t)a.u.i + 1; return v;
           }
           return v;
         }
@@ -507,7 +519,7 @@ gr_val gr_eval_expr(gr_env *env, const gr_expr *e){
           return v;
         case GR_T_ATTRS:
           if( b.t!=GR_T_STR ) return v;
-          return attr_value(env, a.aux, b.u.s);
+          return attr_value(env, a.aux, a.n, b.u.s);
         case GR_T_LIST: {
           const gr_expr *cur = a.lk==GR_LK_EXPR ? a.u.p : NULL;
           uint32_t i;

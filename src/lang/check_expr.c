@@ -105,6 +105,7 @@ static uint8_t field_type(ck *c, gr_expr *e, uint8_t base){
       F("outputs", GR_F_OUTPUTS, GR_T_INT);
       F("input", GR_F_INPUT, GR_T_INPUTS);
       F("attr", GR_F_ATTR, GR_T_ATTRS);
+      F("parent", GR_F_PARENT, GR_T_NODE);
       if( strcmp(f, "dtypes")==0 ){ e->ref = GR_F_DTYPES; e->elem = GR_T_STR; return GR_T_LIST; }
       {
         size_t k;
@@ -121,13 +122,14 @@ static uint8_t field_type(ck *c, gr_expr *e, uint8_t base){
           return GR_T_STR;
         }
       }
-      ck_err(c, e->sloc, "node has no field '%s' (name, type, graph, static, dynamic, inputs, outputs, input, attr, dtypes, or a slot)", f);
+      ck_err(c, e->sloc, "node has no field '%s' (name, type, graph, static, dynamic, inputs, outputs, input, attr, parent, dtypes, or a slot)", f);
       return GR_T_ANY;
     case GR_T_INPUT:
       F("connected", GR_F_CONNECTED, GR_T_BOOL);
       F("producer", GR_F_PRODUCER, GR_T_NODE);
       F("index", GR_F_INDEX, GR_T_INT);
-      ck_err(c, e->sloc, "an input has no field '%s' (connected, producer, index)", f);
+      F("attr", GR_F_ATTR, GR_T_ATTRS);
+      ck_err(c, e->sloc, "an input has no field '%s' (connected, producer, index, attr)", f);
       return GR_T_ANY;
     case GR_T_OPTREF:
       F("name", GR_F_NAME, GR_T_STR);

@@ -56,7 +56,8 @@ enum gr_field {
   GR_F_OPTION, GR_F_SECTION, GR_F_MATCHED, GR_F_FILE, GR_F_LINE,        /* entry */
   GR_F_NODES,                                                            /* graph: also NAME, STATIC, DYNAMIC */
   GR_F_TYPES,                                                            /* graph: the op types its nodes have */
-  GR_F_DTYPES                                                            /* node: dtypes of its input and output descs */
+  GR_F_DTYPES,                                                           /* node: dtypes of its input and output descs */
+  GR_F_PARENT                                                            /* node: the node owning its subgraph */
 };
 
 /* special names (gr_expr.ref of a GR_E_NAME that is not a table) */

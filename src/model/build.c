@@ -122,7 +122,7 @@ int gr_build_graph(gr_build *b, const char *name, size_t n){
   if( g->ngraphs >= MAX_GRAPHS ) return gr_build_fail(b, 0, 0, "more than %u graphs", MAX_GRAPHS);
   if( !GROW(b, g->graphs, g->ngraphs, g->cap_graphs) ) return 0;
   gi = &g->graphs[g->ngraphs];
-  gi->name = 0; gi->node0 = (uint32_t)g->nnodes; gi->nnodes = 0;
+  gi->name = 0; gi->node0 = (uint32_t)g->nnodes; gi->nnodes = 0; gi->parent = GR_NONE;
   g->ngraphs++;
   return intern(b, &g->strs, name, n, &g->graphs[g->ngraphs - 1].name);
 }

@@ -23,6 +23,31 @@ gr_graph *gr_graph_new(void){
   return g;
 }
 
+/* Each graph's parent: the first op (in file order) whose subgraph_name
+** names it. The pairs are sorted by name id, then by node, and each graph's
+** name is looked up by binary search: O((P + G) log P), whatever the file. */
+static int subg_cmp(const void *a, const void *b){
+  const gr_subg *x = a, *y = b;
+  if( x->name!=y->name ) return x->name < y->name ? -1 : 1;
+  return x->node < y->node ? -1 : x->node > y->node;
+}
+
+static void link_parents(gr_graph *g){
+  size_t gi;
+  if( g->nsubg > 1 ) qsort(g->subg, g->nsubg, sizeof *g->subg, subg_cmp);
+  for(gi = 0; gi < g->ngraphs; gi++){
+    size_t lo = 0, hi = g->nsubg;
+    uint32_t name = g->graphs[gi].name;
+    g->graphs[gi].parent = GR_NONE;
+    if( gi==0 || name==0 ) continue;       /* the root graph; an unnamed graph */
+    while( lo < hi ){
+      size_t mid = lo + (hi - lo) / 2;
+      if( g->subg[mid].name < name ) lo = mid + 1; else hi = mid;
+    }
+    if( lo < g->nsubg && g->subg[lo].name==name ) g->graphs[gi].parent = g->subg[lo].node;
+  }
+}
+
 /* Names to nodes, per graph: `cur` maps a name id to the latest node bearing
 ** it; an entry below the graph's first node belongs to an earlier graph. */
 int gr_graph_resolve(gr_graph *g, gr_resolve_fail *f){
@@ -66,6 +91,7 @@ int gr_graph_resolve(gr_graph *g, gr_resolve_fail *f){
     if( !failed && dup!=GR_NONE ){ f->node = dup; f->first = dup_of; failed = GR_RESOLVE_DUP; }
   }
   if( cur!=g->name_node ) gr_big_free(cur, nstr * sizeof *cur);
+  if( !failed ) link_parents(g);
   return failed;
 }
 
@@ -195,6 +221,38 @@ const gr_attr *gr_graph_attr(const gr_graph *g, const gr_node *n, const char *ke
   return gr_graph_attr_id(g, n, id);
 }
 
+/* ---- input-descriptor attributes and subgraph parents ---- */
+static const gr_dattr_ix *find_dix(const gr_graph *g, uint32_t node, uint32_t in){
+  size_t lo = 0, hi = g->ndix;
+  uint64_t want = (uint64_t)node << 16 | in;
+  while( lo < hi ){
+    size_t mid = lo + (hi - lo) / 2;
+    uint64_t k = (uint64_t)g->dix[mid].node << 16 | g->dix[mid].in;
+    if( k < want ) lo = mid + 1; else hi = mid;
+  }
+  if( lo < g->ndix && g->dix[lo].node==node && g->dix[lo].in==in ) return &g->dix[lo];
+  return NULL;
+}
+
+const gr_attr *gr_graph_input_attrs(const gr_graph *g, uint32_t node, uint32_t in, uint32_t *n){
+  const gr_dattr_ix *x = in <= 0xffffu ? find_dix(g, node, in) : NULL;
+  *n = x ? x->n : 0;
+  return x ? g->dattrs + x->first : no_attrs;
+}
+
+const gr_attr *gr_graph_input_attr(const gr_graph *g, uint32_t node, uint32_t in, const char *key){
+  uint32_t id, n;
+  const gr_attr *a;
+  if( g->ndix==0 || !gr_strpool_find(&g->strs, key, strlen(key), &id) ) return NULL;
+  a = gr_graph_input_attrs(g, node, in, &n);
+  while( n-- > 0 ) if( a[n].key==id ) return &a[n];
+  return NULL;
+}
+
+uint32_t gr_graph_graph_parent(const gr_graph *g, uint32_t i){
+  return i < g->ngraphs ? g->graphs[i].parent : GR_NONE;
+}
+
 const char *gr_graph_dtype_name(const gr_graph *g, uint16_t dtype){
   return dtype < gr_strpool_count(&g->dtypes) ? gr_strpool_get(&g->dtypes, dtype) : NULL;
 }
@@ -225,6 +283,7 @@ size_t gr_graph_memory(const gr_graph *g){
   m += g->ndims * sizeof *g->dims + g->nshapes * sizeof *g->shapes;
   m += gr_idmap_bytes(&g->shape_index);
   m += g->ngraphs * sizeof *g->graphs + g->n_name_node * sizeof *g->name_node;
+  m += g->ndattrs * sizeof *g->dattrs + g->ndix * sizeof *g->dix + g->nsubg * sizeof *g->subg;
   return m;
 }
 
@@ -247,5 +306,8 @@ void gr_graph_free(gr_graph *g){
   gr_big_free(g->graphs, g->cap_graphs * sizeof *g->graphs);
   gr_big_free(g->name_node, g->n_name_node * sizeof *g->name_node);
   free(g->mattrs);
+  gr_big_free(g->dattrs, g->cap_dattrs * sizeof *g->dattrs);
+  gr_big_free(g->dix, g->cap_dix * sizeof *g->dix);
+  gr_big_free(g->subg, g->cap_subg * sizeof *g->subg);
   free(g);
 }

@@ -122,6 +122,17 @@ const int64_t *gr_graph_shape(const gr_graph *g, uint32_t shape, uint32_t *ndim)
 const char    *gr_graph_dtype_name(const gr_graph *g, uint16_t dtype);   /* "DT_FLOAT16"; "" for 0 */
 const char    *gr_graph_layout_name(const gr_graph *g, uint16_t layout); /* "ND"; "" for 0 */
 
+/* The attributes of input descriptor `in` of node `node` (TensorDescriptor.attr
+** of OpDef.input_desc[in]), file order; *n = 0 and an empty array when it has
+** none. Only the ATC JSON reader keeps them (the other readers give none). */
+const gr_attr   *gr_graph_input_attrs(const gr_graph *g, uint32_t node, uint32_t in, uint32_t *n);
+const gr_attr   *gr_graph_input_attr(const gr_graph *g, uint32_t node, uint32_t in, const char *key);  /* NULL if absent; the last of that key */
+
+/* The node whose OpDef.subgraph_name lists graph i (the parent node of a
+** subgraph); GR_NONE for the root graph and for a graph no op lists. Only the
+** ATC JSON reader records subgraph_name. */
+uint32_t         gr_graph_graph_parent(const gr_graph *g, uint32_t i);
+
 /* List attribute payloads. */
 const uint32_t *gr_graph_list_u32(const gr_graph *g, uint64_t first);
 const int64_t  *gr_graph_list_i64(const gr_graph *g, uint64_t first);
@@ -142,7 +153,18 @@ typedef struct gr_graph_info {
   uint32_t name;      /* string id */
   uint32_t node0;     /* the graph's nodes are node0 .. node0+nnodes-1 */
   uint32_t nnodes;
+  uint32_t parent;    /* gr_graph_graph_parent(); set by gr_graph_resolve */
 } gr_graph_info;
+
+/* Where the attributes of one input descriptor are (sorted by node, then in). */
+typedef struct gr_dattr_ix {
+  uint32_t node;
+  uint16_t in, n;     /* input descriptor index; attribute count */
+  uint32_t first;     /* into dattrs */
+} gr_dattr_ix;
+
+/* One entry of an op's subgraph_name: the op, the graph's name (string id). */
+typedef struct gr_subg { uint32_t node, name; } gr_subg;
 
 struct gr_graph {
   gr_strpool strs;                 /* node names, attr keys and strings, graph/model names */
@@ -164,6 +186,9 @@ struct gr_graph {
   int        format;               /* enum gr_model_format (model.h); 0 = not set */
   int64_t    onnx_opset;
   uint32_t  *name_node; size_t n_name_node;     /* string id -> first node of that name, GR_NONE */
+  gr_attr   *dattrs;  size_t ndattrs, cap_dattrs;   /* input-descriptor attributes */
+  gr_dattr_ix *dix;   size_t ndix, cap_dix;
+  gr_subg   *subg;    size_t nsubg, cap_subg;   /* subgraph_name entries */
 };
 
 gr_graph *gr_graph_new(void);      /* empty graph: pools initialised, shape 0 = [] */
@@ -173,8 +198,9 @@ uint32_t  gr_graph_intern_shape(gr_graph *g, const int64_t *dims, uint32_t ndim)
 int       gr_graph_add_model_attr(gr_graph *g, uint32_t key, uint32_t value);
 
 /* After loading: every edge's src, a string id of the source op's name, is
-** replaced by that op's node index within the same graph, and name_node is
-** built. Returns 0, or GR_RESOLVE_EDGE (f->node's edge f->pos names no op of
+** replaced by that op's node index within the same graph, name_node is
+** built, and each graph's parent is found from the subg pairs (a graph
+** listed by several ops gets the first in file order). Returns 0, or GR_RESOLVE_EDGE (f->node's edge f->pos names no op of
 ** its graph; src is still the name id) or GR_RESOLVE_DUP (f->node repeats the
 ** name of f->first in the same graph). */
 enum { GR_RESOLVE_EDGE = 1, GR_RESOLVE_DUP };

@@ -59,6 +59,10 @@ static const want
   W_OP_INDESC    = { "input_desc", 0, "an array" },
   W_OP_OUTDESC   = { "output_desc", 0, "an array" },
   W_DESC_ELEM    = { "input_desc/output_desc", 1, "an object" },
+  W_DESC_ATTR    = { "attr", 0, "an array" },
+  W_DATTR_ELEM   = { "attr", 1, "an object" },
+  W_OP_SUBGRAPH  = { "subgraph_name", 0, "an array" },
+  W_SUBGRAPH_ELEM = { "subgraph_name", 1, "a string" },
   W_ATTR_KEY     = { "key", 0, "a string" },
   W_ATTR_VALUE   = { "value", 0, "an object" },
   W_AV_S         = { "s", 0, "a string" },
@@ -103,6 +107,8 @@ typedef struct loader {
   gr_js_tok t;                             /* the token just read */
   /* current objects (indexes, the arrays may move) */
   uint32_t cur_graph, cur_node, cur_tensor, cur_attr;
+  int attr_desc;                           /* cur_attr is in dattrs (an input descriptor's) */
+  uint32_t cur_dix;                        /* the current input descriptor's dix entry, GR_NONE */
   int edge_sort, tensor_sort;
   unsigned char *tkind;                    /* per tensor of the current op: 1 = output */
   /* the list attribute being read */
@@ -316,7 +322,7 @@ static double num_value(loader *l){
 
 /* ---- building ---- */
 
-static gr_attr *cur_attr(loader *l){ return &l->g->attrs[l->cur_attr]; }
+static gr_attr *cur_attr(loader *l){ return l->attr_desc ? &l->g->dattrs[l->cur_attr] : &l->g->attrs[l->cur_attr]; }
 
 /* Stable partition of the op's edges (data first) and tensors (inputs first)
 ** when the file interleaved them. Rare. */
@@ -460,6 +466,8 @@ static int parse_dtype(loader *l){
   }
 }
 
+static int parse_attr(loader *l, int desc);
+
 static int parse_desc(loader *l, int out){
   gr_graph *g = l->g;
   gr_node *n = &g->nodes[l->cur_node];
@@ -473,10 +481,17 @@ static int parse_desc(loader *l, int out){
   l->tkind[g->ntensors - n->tensor0] = (unsigned char)out;
   if( !out && n->n_out_desc ) l->tensor_sort = 1;
   l->cur_tensor = (uint32_t)g->ntensors++;
+  l->cur_dix = GR_NONE;
   (*cnt)++;
   while( (r = member(l)) > 0 ){
     int k;
-    if( KEY("dtype") ){
+    if( !out && KEY("attr") ){             /* an input descriptor's attributes (GE's `_value`, ...) */
+      k = next(l);
+      if( k==GR_JS_ARRAY ){
+        while( (k = next(l))==GR_JS_OBJECT ) if( !parse_attr(l, 1) ) return 0;
+        if( k!=GR_JS_ARRAY_END ) return bad_type(l, &W_DATTR_ELEM);
+      }else if( k!=GR_JS_NULL ) return bad_type(l, &W_DESC_ATTR);
+    }else if( KEY("dtype") ){
       if( !parse_dtype(l) ) return 0;
     }else if( KEY("shape") ){
       k = next(l);
@@ -632,15 +647,34 @@ static int parse_attr_value(loader *l){
   return r==0;
 }
 
-static int parse_attr(loader *l){
+/* An AttrDef of the op (desc 0) or of its current input descriptor (desc 1:
+** kept in dattrs, indexed by dix, for gr_graph_input_attr). */
+static int parse_attr(loader *l, int desc){
   gr_graph *g = l->g;
   gr_node *n = &g->nodes[l->cur_node];
   int r;
-  if( n->n_attr==MAX_PER_OP ) return fail_tok(l, "op has more than %u attributes", MAX_PER_OP);
-  if( !GROW(l, g->attrs, g->nattrs, g->cap_attrs) ) return 0;
-  memset(&g->attrs[g->nattrs], 0, sizeof *g->attrs);
-  l->cur_attr = (uint32_t)g->nattrs++;
-  n->n_attr++;
+  l->attr_desc = desc;
+  if( desc ){
+    gr_dattr_ix *x;
+    if( l->cur_dix==GR_NONE ){
+      if( !GROW(l, g->dix, g->ndix, g->cap_dix) ) return 0;
+      x = &g->dix[g->ndix];
+      x->node = l->cur_node; x->in = (uint16_t)(n->n_in_desc - 1); x->n = 0; x->first = (uint32_t)g->ndattrs;
+      l->cur_dix = (uint32_t)g->ndix++;
+    }
+    x = &g->dix[l->cur_dix];
+    if( x->n==MAX_PER_OP ) return fail_tok(l, "input_desc has more than %u attributes", MAX_PER_OP);
+    if( !GROW(l, g->dattrs, g->ndattrs, g->cap_dattrs) ) return 0;
+    memset(&g->dattrs[g->ndattrs], 0, sizeof *g->dattrs);
+    l->cur_attr = (uint32_t)g->ndattrs++;
+    g->dix[l->cur_dix].n++;
+  }else{
+    if( n->n_attr==MAX_PER_OP ) return fail_tok(l, "op has more than %u attributes", MAX_PER_OP);
+    if( !GROW(l, g->attrs, g->nattrs, g->cap_attrs) ) return 0;
+    memset(&g->attrs[g->nattrs], 0, sizeof *g->attrs);
+    l->cur_attr = (uint32_t)g->nattrs++;
+    n->n_attr++;
+  }
   while( (r = member(l)) > 0 ){
     int k;
     if( KEY("key") ){
@@ -702,7 +736,7 @@ static int parse_op(loader *l){
       }
       if( KEY("attr") ){
         if( !op_array(l, &W_OP_ATTR) ){ if( l->failed ) return 0; continue; }
-        while( (k = next(l))==GR_JS_OBJECT ) if( !parse_attr(l) ) return 0;
+        while( (k = next(l))==GR_JS_OBJECT ) if( !parse_attr(l, 0) ) return 0;
         if( k!=GR_JS_ARRAY_END ) return bad_type(l, &W_ATTR_ELEM);
         continue;
       }
@@ -712,6 +746,19 @@ static int parse_op(loader *l){
         if( !op_array(l, &W_OP_INPUT) ){ if( l->failed ) return 0; continue; }
         while( (k = next(l))==GR_JS_STRING ) if( !add_edge(l, l->t.s, l->t.n) ) return 0;
         if( k!=GR_JS_ARRAY_END ) return bad_type(l, &W_INPUT_ELEM);
+        continue;
+      }
+      break;
+    case 13:
+      if( KEY("subgraph_name") ){           /* the subgraphs this op owns, by graph name */
+        if( !op_array(l, &W_OP_SUBGRAPH) ){ if( l->failed ) return 0; continue; }
+        while( (k = next(l))==GR_JS_STRING ){
+          if( !GROW(l, g->subg, g->nsubg, g->cap_subg) ) return 0;
+          g->subg[g->nsubg].node = l->cur_node;
+          if( !intern(l, &g->strs, l->t.s, l->t.n, &g->subg[g->nsubg].name) ) return 0;
+          g->nsubg++;
+        }
+        if( k!=GR_JS_ARRAY_END ) return bad_type(l, &W_SUBGRAPH_ELEM);
         continue;
       }
       break;
@@ -740,7 +787,7 @@ static int parse_graph(loader *l){
   if( g->ngraphs >= MAX_GRAPHS ) return fail_tok(l, "more than %u graphs", MAX_GRAPHS);
   if( !GROW(l, g->graphs, g->ngraphs, g->cap_graphs) ) return 0;
   gi = &g->graphs[g->ngraphs];
-  gi->name = 0; gi->node0 = (uint32_t)g->nnodes; gi->nnodes = 0;
+  gi->name = 0; gi->node0 = (uint32_t)g->nnodes; gi->nnodes = 0; gi->parent = GR_NONE;
   l->cur_graph = (uint32_t)g->ngraphs++;
   while( (r = member(l)) > 0 ){
     if( KEY("name") ){

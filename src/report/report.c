@@ -287,15 +287,15 @@ static void parts_free(json_parts *jp){
   free(jp->type_json); free(jp->graph_json); free(jp->slot_key); free(jp->slot_src); free(jp->source_json);
 }
 
-static void json_node(gr_out *o, gr_result *r, uint32_t n, int prov, gr_buf *tmp, reason_cache *cache,
-                      reason_cache *entries, const json_parts *jp){
+/* Everything of node n's object after its name: type, graph, the slots and
+** the provenance. */
+static void json_node_tail(gr_out *o, gr_result *r, uint32_t n, int prov, gr_buf *tmp, reason_cache *cache,
+                           reason_cache *entries, const json_parts *jp){
   const gr_ruleset *rs = r->rs;
   const gr_graph *g = r->g;
   const gr_node *nd = &gr_graph_nodes(g)[n];
   size_t s, nslots = rs->nslots;
   int nprov = 0;
-  gr_out_write(o, "{\"name\":", 8);
-  gr_out_json_str(o, gr_graph_str(g, nd->name));
   gr_out_puts(o, jp->type_json[nd->type]);
   gr_out_puts(o, jp->graph_json[nd->graph]);
   for(s = 0; s < nslots; s++){
@@ -342,6 +342,125 @@ static void json_node(gr_out *o, gr_result *r, uint32_t n, int prov, gr_buf *tmp
     gr_out_putc(o, ']');
   }
   gr_out_putc(o, '}');
+}
+
+/* Node tails rendered once and copied. On a big graph most nodes' objects
+** differ only in their names: the same op type, graph and decisions (source,
+** branch and value per slot, the same "no effect" outcome) give the same
+** bytes after the name, provenance included, whenever each winning entry
+** depends on nothing finer than the op type (the condition json_prov_entry
+** caches entries under) and the node has no beaten candidates and no hook
+** decisions. Such a node's tail is looked up by that key; other nodes are
+** rendered as before. Measured reason: on the 1M-op graph the writer's own
+** work (building each node's object from its cached pieces: 36 lookups and
+** copies and as many strlen calls per node) was about 20% of the CPU time of
+** the whole eval. */
+#define TAIL_MAX_ENTRIES 65536
+#define TAIL_MAX_BYTES   ((size_t)32 << 20)
+
+typedef struct tail_cache {
+  size_t nwords;               /* key words per entry */
+  uint64_t *keys;              /* n * nwords */
+  const char **text; size_t *len;
+  size_t n, cap, bytes;
+  gr_idmap index;
+  gr_arena arena;
+  gr_strpool effects;          /* "no effect" reasons, interned for the keys */
+} tail_cache;
+
+typedef struct tail_key { const tail_cache *c; const uint64_t *key; } tail_key;
+
+static int tail_eq(const void *ctx, uint32_t id){
+  const tail_key *k = ctx;
+  return memcmp(k->c->keys + (size_t)id * k->c->nwords, k->key, k->c->nwords * sizeof *k->key)==0;
+}
+
+static void tail_init(tail_cache *c, size_t nslots){
+  memset(c, 0, sizeof *c);
+  c->nwords = 1 + 2 * nslots;
+  gr_arena_init(&c->arena);
+  gr_strpool_init(&c->effects);
+}
+
+static void tail_free(tail_cache *c){
+  free(c->keys); free(c->text); free(c->len);
+  gr_idmap_free(&c->index);
+  gr_arena_free(&c->arena);
+  gr_strpool_free(&c->effects);
+}
+
+/* The key of node n's tail into key[c->nwords]; 0 when the tail depends on
+** the node itself (render it). */
+static int tail_key_of(tail_cache *c, gr_result *r, uint32_t n, int prov, gr_buf *tmp, uint64_t *key){
+  const gr_ruleset *rs = r->rs;
+  const gr_node *nd = &gr_graph_nodes(r->g)[n];
+  size_t s, nslots = rs->nslots;
+  if( prov && r->cand_first[n]!=GR_NONE ) return 0;
+  key[0] = (uint64_t)nd->type | (uint64_t)nd->graph << 32;
+  for(s = 0; s < nslots; s++){
+    const gr_decision *d = &r->dec[(size_t)n * nslots + s];
+    uint64_t eff = 0;
+    if( d->source==GR_SOURCE_HOOK ) return 0;
+    if( prov && d->source >= 0 ){
+      const gr_branch *br = &rs->sources[d->source].branches[d->branch];
+      if( !((br->value==NULL || br->value->dep <= GR_DEP_TYPE)
+            && (br->because.constant || br->because.n==0 || tpl_per_type(&br->because))) ) return 0;
+    }
+    if( rs->slots[s].nnoeffect && d->value ){
+      tmp->n = 0;
+      if( !gr_decision_effect(r, n, s, tmp) ){
+        uint32_t id = gr_strpool_intern(&c->effects, tmp->p ? tmp->p : "", tmp->n);
+        if( id >= 0xfffe ) return 0;
+        eff = (uint64_t)id + 1;
+      }
+    }
+    key[1 + 2 * s] = (uint64_t)(uintptr_t)d->value;
+    key[2 + 2 * s] = (uint64_t)(uint32_t)d->source | (uint64_t)d->branch << 32 | eff << 48;
+  }
+  return 1;
+}
+
+static void json_node(gr_out *o, gr_result *r, uint32_t n, int prov, gr_buf *tmp, reason_cache *cache,
+                      reason_cache *entries, const json_parts *jp, tail_cache *tc, uint64_t *key){
+  const gr_graph *g = r->g;
+  const gr_node *nd = &gr_graph_nodes(g)[n];
+  gr_out_write(o, "{\"name\":", 8);
+  gr_out_json_str(o, gr_graph_str(g, nd->name));
+  if( tail_key_of(tc, r, n, prov, tmp, key) ){
+    uint64_t h = gr_hash(key, tc->nwords * sizeof *key);
+    tail_key k = { tc, key };
+    int64_t id = gr_idmap_find(&tc->index, h, tail_eq, &k);
+    if( id >= 0 ){
+      gr_out_write(o, tc->text[id], tc->len[id]);
+      return;
+    }
+    if( tc->n < TAIL_MAX_ENTRIES && tc->bytes < TAIL_MAX_BYTES ){
+      gr_buf b;
+      gr_out mem;
+      char *t;
+      gr_buf_init(&b);
+      gr_out_init_buf(&mem, &b);
+      json_node_tail(&mem, r, n, prov, tmp, cache, entries, jp);
+      gr_out_finish_buf(&mem);
+      if( tc->n==tc->cap ){
+        tc->cap = tc->cap ? tc->cap * 2 : 64;
+        tc->keys = gr_xrealloc(tc->keys, tc->cap * tc->nwords * sizeof *tc->keys);
+        tc->text = gr_xrealloc(tc->text, tc->cap * sizeof *tc->text);
+        tc->len = gr_xrealloc(tc->len, tc->cap * sizeof *tc->len);
+      }
+      t = gr_arena_strndup(&tc->arena, b.p ? b.p : "", b.n);
+      memcpy(tc->keys + tc->n * tc->nwords, key, tc->nwords * sizeof *key);
+      tc->text[tc->n] = t;
+      tc->len[tc->n] = b.n;
+      gr_idmap_add(&tc->index, h, (uint32_t)tc->n);
+      tc->n++;
+      tc->bytes += b.n;
+      gr_buf_free(&b);
+      gr_out_write(o, t, tc->len[tc->n - 1]);
+      return;
+    }
+  }
+  json_node_tail(o, r, n, prov, tmp, cache, entries, jp);
 }
 
 void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro){
@@ -402,11 +521,17 @@ void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro){
     memset(&entries, 0, sizeof entries);
     gr_arena_init(&cache.arena);
     gr_arena_init(&entries.arena);
+    tail_cache tc;
+    uint64_t *key;
     parts_init(&jp, r);
+    tail_init(&tc, rs->nslots);
+    key = gr_xmalloc(tc.nwords * sizeof *key);
     for(n = 0; n < nn; n++){
       gr_out_write(o, n ? ",\n" : "\n", n ? 2 : 1);   /* one node per line, not indented: it is most of the file */
-      json_node(o, r, n, ro->provenance, &tmp, &cache, &entries, &jp);
+      json_node(o, r, n, ro->provenance, &tmp, &cache, &entries, &jp, &tc, key);
     }
+    free(key);
+    tail_free(&tc);
     if( nn ){ w.first[w.depth] = 0; }
     parts_free(&jp);
     rc_free(&cache);
