@@ -99,7 +99,7 @@ int cmd_check(cli_ctx *c, int argc, char **argv){
   }
   rs = cli_load_paths(c, paths, n);
   if( c->refused || c->trust_failed ){ free(paths); return EXIT_INPUT; }
-  if( rs ){                     /* the ONNX mapping rows are rule data too */
+  if( rs ){                     /* the ONNX shape table is rule data too */
     gr_opmap *m = gr_onnx_map_from_rules(rs, &c->diags);
     if( m==NULL ){ gr_ruleset_free(rs); rs = NULL; }
     gr_opmap_free(m);
