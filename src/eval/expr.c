@@ -13,7 +13,12 @@
 #include <string.h>
 #include "eval/eval.h"
 
-static gr_val v_null(void){ gr_val v; memset(&v, 0, sizeof v); v.t = GR_T_NULL; return v; }
+/* Values start as a copy of this constant rather than a memset and a byte
+** store: measured, GCC built them in a temporary and copied it with 16-byte
+** loads that overlapped the byte store (a failed store-to-load forward at
+** every call), a quarter of gr_eval_expr's own time on the 1M-op graph. */
+static const gr_val k_null = { .t = GR_T_NULL };
+static gr_val v_null(void){ return k_null; }
 static gr_val v_bool(int b){ gr_val v = v_null(); v.t = GR_T_BOOL; v.u.i = b ? 1 : 0; return v; }
 static gr_val v_int(int64_t i){ gr_val v = v_null(); v.t = GR_T_INT; v.u.i = i; return v; }
 static gr_val v_str(const char *s){ gr_val v = v_null(); if( s ){ v.t = GR_T_STR; v.u.s = s; } return v; }
