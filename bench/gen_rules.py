@@ -65,6 +65,20 @@ def main(argv):
         else:
             lines.append('rule x_option_%d for each option when option.key == "site_option_%d" '
                          'then note GX%d "site option %d seen: {option.value}";' % (k, k, 1000 + k, k))
+    # every diagnostic code needs its text in the rule set's code table
+    # (rules/codes.rules; `gerules check` refuses a code without one): the
+    # rows go at the top of the copied table (one bundle cannot extend itself)
+    codes = sorted(set(int(w[2:]) for l in lines for w in l.split() if w.startswith("GX") and w[2:].isdigit()))
+    if codes:
+        path = os.path.join(out, "codes.rules")
+        with open(path) as f:
+            text = f.read()
+        head = 'table diagnostic_codes "'
+        at = text.index("{", text.index(head)) + 1
+        rows = "".join('\n    "GX%d": ["site check %d", "a generated site rule holds", "bench/run", '
+                       '"none: a benchmark rule"],' % (c, c) for c in codes)
+        with open(path, "w") as f:
+            f.write(text[:at] + rows + text[at:])
     if sources:
         # a site's per-node table sits between the user's [ByNodeName] and ALLOW_HF32
         lines.append("cascade precision_mode: by_node_name > " + " > ".join(sources) + " > allow_hf32;")
