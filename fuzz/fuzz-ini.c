@@ -37,6 +37,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv){
   const gr_option *o;
   gr_diags diags;
   (void)argc; (void)argv;
+#ifdef GR_SRCDIR
+  /* the replay of make check (t/t0204-ini-corpus): the source tree's rules */
+  if( path==NULL || path[0]==0 ) path = GR_SRCDIR "/rules";
+#endif
   if( path==NULL || path[0]==0 ) path = "rules";
   gr_diags_init(&diags);
   rs = gr_ruleset_load(&path, 1, &diags);

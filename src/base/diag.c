@@ -22,11 +22,49 @@ size_t gr_diags_cap_errors(gr_diags *d, size_t more){
   return prev;
 }
 
+/* Whether one more warning or note from file is past GR_DIAGS_PER_FILE (the
+** first time, the note that says so is added). The distinct files of one
+** run are few (the rule files, an ini, an options file, the model), so a
+** linear search is enough. */
+static int minor_capped(gr_diags *d, const char *file){
+  size_t i;
+  for(i = 0; i < d->nfiles; i++) if( strcmp(d->files[i].file, file)==0 ) break;
+  if( i==d->nfiles ){
+    d->files = gr_xrealloc(d->files, (d->nfiles + 1) * sizeof *d->files);
+    d->files[i].file = gr_xstrdup(file);
+    d->files[i].n = 0;
+    d->nfiles++;
+  }
+  if( d->files[i].n < GR_DIAGS_PER_FILE ){ d->files[i].n++; return 0; }
+  if( d->files[i].n++==GR_DIAGS_PER_FILE ){
+    gr_diag *x;
+    if( d->n==d->cap ){
+      d->cap = d->cap ? d->cap * 2 : 16;
+      d->v = gr_xrealloc(d->v, d->cap * sizeof *d->v);
+    }
+    x = &d->v[d->n++];
+    memset(x, 0, sizeof *x);
+    d->count[GR_SEV_NOTE]++;
+    x->sev = x->orig_sev = GR_SEV_NOTE;
+    x->file = gr_xstrdup(file);
+    x->msg = gr_xasprintf("too many warnings and notes for this file; only the first %d are listed", GR_DIAGS_PER_FILE);
+  }
+  d->dropped_minor++;
+  return 1;
+}
+
 gr_diag *gr_diags_vadd(gr_diags *d, gr_severity sev, const char *file, uint32_t line, uint32_t col,
                        const char *fmt, va_list ap){
   gr_diag *x;
   gr_buf b;
-  if( sev==GR_SEV_ERROR && d->error_cap && d->count[GR_SEV_ERROR] >= d->error_cap ){
+  if( sev!=GR_SEV_ERROR && file && minor_capped(d, file) ){
+    /* not listed: the caller may still fill in the record, nothing more */
+    x = &d->spill;
+    diag_clear(x);
+    x->sev = x->orig_sev = sev;
+    x->msg = gr_xstrdup("");
+    return x;
+  }else if( sev==GR_SEV_ERROR && d->error_cap && d->count[GR_SEV_ERROR] >= d->error_cap ){
     if( d->dropped++==0 ){
       size_t cap = d->error_cap;
       d->error_cap = 0;
@@ -74,6 +112,8 @@ void gr_diags_free(gr_diags *d){
   if( d==NULL ) return;
   for(i = 0; i < d->n; i++) diag_clear(&d->v[i]);
   diag_clear(&d->spill);
+  for(i = 0; i < d->nfiles; i++) free(d->files[i].file);
+  free(d->files);
   free(d->v);
   memset(d, 0, sizeof *d);
 }

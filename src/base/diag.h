@@ -48,6 +48,14 @@ typedef struct gr_diags {
   ** reused for each, so callers may still fill in the record they get. */
   size_t error_cap;    /* 0: no cap */
   size_t dropped;
+  /* Warnings and notes kept per input file: at most GR_DIAGS_PER_FILE. An
+  ** input of many small bad lines (a 64 MB ini of lines without '=') would
+  ** otherwise make tens of millions of records, gigabytes of memory. Past
+  ** the cap one note says so, and the rest go to `spill`, counted in
+  ** `dropped_minor`. Diagnostics without a file are not capped. */
+  struct gr_diags_file { char *file; size_t n; } *files;
+  size_t nfiles;
+  size_t dropped_minor;
   gr_diag spill;
 } gr_diags;
 
@@ -62,6 +70,7 @@ void     gr_diag_set(char **field, const char *value);       /* copies value (NU
 ** stopping (only the first N are reported)", as gcc's -fmax-errors does;
 ** later ones are only counted in d->dropped. */
 size_t   gr_diags_cap_errors(gr_diags *d, size_t more);
+#define GR_DIAGS_PER_FILE 1000
 void     gr_diags_free(gr_diags *d);
 static inline size_t gr_diags_errors(const gr_diags *d){ return d->count[GR_SEV_ERROR]; }
 

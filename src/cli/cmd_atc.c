@@ -1,16 +1,13 @@
 /*
 ** cmd_atc.c: `gerules atc ATC-FLAGS...`: takes an ATC command line as it is
 ** and evaluates that configuration with the eval pipeline (cli_eval_run).
-** The flag list, the values ATC's parser checks, the frameworks, the input
-** op types and ATC's messages are rule data (rules/atc.rules, tables
-** atc_*; doc/rule-language.md 6.4). What C knows is the syntax of ATC's
-** command line (hicann/ge @ffdcbc9f7 api/atc/cmd_flag_info.cc, a getopt_long
-** parser): "-name" is "--name", '-' inside a flag name is '_', a flag is
-** also accepted by a unique prefix of its name, "string" and "int32" flags
-** take their value after '=' or as the next argument, "bool" flags only
-** after '=', and the first bad flag stops the parse; and the grammar of
-** --input_shape (compiler/api/aclgrph/option_utils.cc ParseInputShape,
-** CheckAndTransferInputShapeToRange).
+** The command line is read by src/options/atc_cmdline.c as ATC's own parser
+** reads it ("-name" is "--name", '-' inside a flag name is '_', a unique
+** prefix names its flag, "string" and "int32" flags take their value after
+** '=' or as the next argument, "bool" flags only after '=', the first bad
+** flag stops the parse; --input_shape's grammar), from the rule data of
+** rules/atc.rules; this file separates gerules' own report options from the
+** ATC flags and prints what the reader refuses.
 **
 ** A flag that is an option alias becomes that option, exactly as
 ** `gerules eval -o --flag=value` gives it; --model, --framework and
@@ -28,12 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "base/suggest.h"
-#include "model/input_dims.h"
-
-#define GR_ISALPHA(c) isalpha((unsigned char)(c))
-#define GR_ISDIGIT(c) ((c) >= '0' && (c) <= '9')
-#define GR_TOLOWER(c) tolower((unsigned char)(c))
+#include "options/atc_cmdline.h"
 
 static const char atc_usage[] =
   "usage: gerules atc [REPORT-OPTIONS] ATC-FLAGS...\n"
@@ -58,510 +50,27 @@ static const char atc_usage[] =
   "\n"
   "exit status: 0 no error, 1 the configuration has errors, 2 usage error, bad ATC command line or bad input\n";
 
-/* ------------------------------------------------------------------ */
-/* the rule data */
-
-typedef struct atc_data {
-  const gr_ruleset *rs;
-  const gr_table *flags, *roles, *values, *value_errors, *frameworks, *formats, *input_ops, *messages;
-  const gr_table *framework_modes;    /* the --mode values that need --framework (a set) */
-  const gr_table *defaults;           /* ATC's default values of some flags */
-} atc_data;
-
-static const gr_table *table(const gr_ruleset *rs, const char *name){
-  int k = gr_ruleset_find(&rs->table_map, name);
-  return k >= 0 ? &rs->tables[k] : NULL;
-}
-
-static const gr_expr *lookup(const gr_table *t, const char *key){
-  void *p;
-  if( t==NULL || (p = gr_map_get(&t->keymap, key))==NULL ) return NULL;
-  return t->is_map ? t->vals[(intptr_t)p - 1] : NULL;
-}
-
-static int has_key(const gr_table *t, const char *key){
-  return t && gr_map_get(&t->keymap, key)!=NULL;
-}
-
-static const char *str_of(const gr_table *t, const char *key){
-  const gr_expr *e = lookup(t, key);
-  return e && e->op==GR_E_STR ? e->s : NULL;
-}
-
-/* element k of a list value, as a string (NULL when absent) */
-static const char *list_str(const gr_expr *e, int k){
-  if( e==NULL || e->op!=GR_E_LIST ) return NULL;
-  for(e = e->a; e && k > 0; e = e->next) k--;
-  return e && e->op==GR_E_STR ? e->s : NULL;
-}
-
-/* The tables are checked here, where they are used: a malformed one is an
-** error located at the rule file (exit 2). */
-static int atc_data_load(atc_data *d, const gr_ruleset *rs){
-  static const char *const maps[] = { "atc_flags", "atc_flag_roles", "atc_flag_values", "atc_flag_value_errors",
-                                      "atc_frameworks", "atc_framework_formats", "atc_messages" };
-  const gr_table **slots[] = { &d->flags, &d->roles, &d->values, &d->value_errors, &d->frameworks, &d->formats, &d->messages };
-  size_t i, j;
-  memset(d, 0, sizeof *d);
-  d->rs = rs;
-  for(i = 0; i < sizeof maps / sizeof *maps; i++){
-    const gr_table *t = table(rs, maps[i]);
-    if( t==NULL ){
-      fprintf(stderr, "gerules atc: error: the rule set has no table %s (rules/atc.rules of the shipped rules)\n", maps[i]);
-      return -1;
-    }
-    if( !t->is_map ){
-      fprintf(stderr, "%s:%u:%u: error: table %s must map keys to values\n", t->loc.file, t->loc.line, t->loc.col, maps[i]);
-      return -1;
-    }
-    *slots[i] = t;
-  }
-  d->input_ops = table(rs, "atc_input_ops");
-  d->framework_modes = table(rs, "atc_framework_modes");
-  d->defaults = table(rs, "atc_flag_defaults");
-  for(j = 0; j < d->flags->n; j++){
-    const char *ty = list_str(d->flags->vals[j], 0);
-    if( strncmp(d->flags->keys[j], "--", 2)!=0 || ty==NULL
-        || (strcmp(ty, "string") && strcmp(ty, "int32") && strcmp(ty, "bool")) ){
-      const gr_loc *l = &d->flags->locs[j];
-      fprintf(stderr, "%s:%u:%u: error: atc_flags[\"%s\"]: a flag is \"--name\": [\"string\"|\"int32\"|\"bool\", \"description\"]\n",
-              l->file, l->line, l->col, d->flags->keys[j]);
-      return -1;
-    }
-  }
-  return 0;
-}
-
-/* ATC's message `key` with {name} placeholders filled from the pairs
-** (name, value, ..., NULL); malloc'ed. An unknown key or placeholder is
-** kept visibly rather than dropped. */
-static char *message(const atc_data *d, const char *key, ...){
-  const char *tpl = str_of(d->messages, key), *p;
-  gr_buf b;
-  va_list ap;
-  char *out;
-  gr_buf_init(&b);
-  if( tpl==NULL ){ gr_buf_printf(&b, "(atc_messages has no \"%s\")", key); tpl = ""; }
-  for(p = tpl; *p; p++){
-    const char *end;
-    if( *p=='{' && (end = strchr(p, '}'))!=NULL ){
-      const char *name, *val = NULL;
-      va_start(ap, key);
-      while( (name = va_arg(ap, const char *))!=NULL ){
-        const char *v = va_arg(ap, const char *);
-        if( strlen(name)==(size_t)(end - p - 1) && memcmp(name, p + 1, (size_t)(end - p - 1))==0 ){ val = v; break; }
-      }
-      va_end(ap);
-      if( val ){ gr_buf_adds(&b, val); p = end; continue; }
-    }
-    gr_buf_addc(&b, *p);
-  }
-  out = gr_xstrdup(gr_buf_cstr(&b));
-  gr_buf_free(&b);
-  return out;
-}
-
-/* Prints an ATC error (and frees msg): "gerules atc: error: MSG [GE CODE]". */
-static int atc_error(char *msg, const char *code, const char *hint){
-  fprintf(stderr, "gerules atc: error: %s", msg);
-  if( code ) fprintf(stderr, " [GE %s]", code);
-  if( hint && *hint ) fprintf(stderr, "%s", hint);
-  fputc('\n', stderr);
-  free(msg);
-  return EXIT_INPUT;
-}
-
-/* ------------------------------------------------------------------ */
-/* the command line, as ATC's parser reads it */
-
-typedef struct atc_flag {
-  const char *name;       /* the table key, "--model" */
-  const char *value;
-  int argi;               /* argument index (for the order of the options) */
-  int last;               /* the last occurrence of this flag */
-} atc_flag;
-
-typedef struct atc_cmd {
-  GR_VEC(atc_flag) flags;
-  GR_VEC(char *) owned;   /* normalised arguments */
-  int help;
-} atc_cmd;
-
-/* cmd_flag_info.cc FormatArgv: "-ab..." (a dash and two letters) becomes
-** "--ab...", and in "--ab..." every '-' of the name from the fifth byte
-** on, up to '=', becomes '_'. */
-static char *normalise(const char *arg){
-  size_t n = strlen(arg), i;
-  char *s = gr_xmalloc(n + 2);
-  if( arg[0]=='-' && arg[1]!='-' && GR_ISALPHA(arg[1]) && GR_ISALPHA(arg[2]) ){ s[0] = '-'; memcpy(s + 1, arg, n + 1); n++; }
-  else memcpy(s, arg, n + 1);
-  if( s[0]=='-' && s[1]=='-' && GR_ISALPHA(s[2]) && GR_ISALPHA(s[3]) )
-    for(i = 4; i < n && s[i]!='='; i++) if( s[i]=='-' ) s[i] = '_';
-  return s;
-}
-
-/* The flag NAME (without dashes, before any '=') names: exact, else the one
-** flag it is a prefix of (getopt_long); NULL when none or several. */
-static const char *find_flag(const atc_data *d, const char *name, size_t len){
-  const char *hit = NULL;
-  size_t j;
-  for(j = 0; j < d->flags->n; j++){
-    const char *k = d->flags->keys[j] + 2;
-    if( strncmp(k, name, len)!=0 ) continue;
-    if( k[len]==0 ) return d->flags->keys[j];
-    if( hit ) return NULL;          /* ambiguous: getopt_long says '?' */
-    hit = d->flags->keys[j];
-  }
-  return hit;
-}
-
-static int is_option_alias(const atc_data *d, const char *flag){
-  const gr_option *o = gr_ruleset_option_by_spelling(d->rs, flag);
-  size_t k;
-  if( o==NULL ) return 0;
-  for(k = 0; k < o->naliases; k++) if( strcmp(o->aliases[k], flag)==0 ) return 1;
-  return 0;
-}
-
-/* cmd_flag_info.cc SetFlagValue: the value range of the parser, then the
-** value type. Option aliases are left to their option's rules. */
-static int check_value(const atc_data *d, const char *flag, const char *v){
-  const gr_expr *range = lookup(d->values, flag), *e;
-  const char *ty = list_str(lookup(d->flags, flag), 0), *bare = flag + 2;
-  if( is_option_alias(d, flag) ) return 0;
-  if( range && range->op==GR_E_LIST ){
-    const char *code;
-    gr_buf r;
-    for(e = range->a; e; e = e->next) if( e->op==GR_E_STR && strcmp(e->s, v)==0 ) break;
-    if( e ) goto typed;
-    code = str_of(d->value_errors, flag);
-    if( code==NULL ) code = "E10001";
-    if( strcmp(code, "E10001")==0 ){
-      char *reason, *m;
-      gr_buf_init(&r);
-      for(e = range->a; e; e = e->next) if( e->op==GR_E_STR ) gr_buf_printf(&r, "[%s] ", e->s);
-      reason = message(d, "E10001_range", "range", gr_buf_cstr(&r), (char *)NULL);
-      m = message(d, "E10001", "value", v, "parameter", flag, "reason", reason, (char *)NULL);
-      free(reason);
-      gr_buf_free(&r);
-      return atc_error(m, code, NULL);
-    }
-    if( strcmp(code, "E10007")==0 ){
-      char *sup = message(d, "E10007_framework", (char *)NULL);
-      char *m = message(d, code, "parameter", bare, "support", sup, (char *)NULL);
-      free(sup);
-      return atc_error(m, code, NULL);
-    }
-    return atc_error(message(d, code, "value", v, "parameter", bare, (char *)NULL), code, NULL);
-  }
-typed:
-  if( ty && strcmp(ty, "int32")==0 ){
-    const char *p;
-    int ok = *v!=0;
-    for(p = v; *p; p++) if( !GR_ISDIGIT(*p) ) ok = 0;
-    if( ok ){ errno = 0; if( strtoll(v, NULL, 10) > INT_MAX || errno ) ok = 0; }
-    if( !ok ) return atc_error(message(d, "E10003", "value", v, "parameter", bare, "type", "int32", (char *)NULL), "E10003", NULL);
-  }
-  if( ty && strcmp(ty, "bool")==0 ){
-    static const char *const ok[] = { "", "1", "t", "true", "y", "yes", "0", "f", "false", "n", "no" };
-    char low[8];
-    size_t i, n = strlen(v);
-    int good = 0;
-    for(i = 0; i < n && i < sizeof low - 1; i++) low[i] = (char)GR_TOLOWER(v[i]);
-    low[i] = 0;
-    for(i = 0; n < sizeof low && i < sizeof ok / sizeof *ok; i++) if( strcmp(low, ok[i])==0 ) good = 1;
-    if( !good ) return atc_error(message(d, "E10003", "value", v, "parameter", bare, "type", "bool", (char *)NULL), "E10003", NULL);
-  }
-  return 0;
-}
-
-static int unknown_flag(const atc_data *d, const char *arg){
-  /* cmd_flag_info.cc GetFlagName: the argument without leading dashes and '=...' */
-  const char *p = arg, *s;
-  char *name, *hint = NULL;
-  int rc;
-  while( *p=='-' ) p++;
-  name = gr_xstrndup(p, strcspn(p, "="));
-  s = gr_ruleset_suggest(d->rs, GR_NK_ATC_FLAG, name);
-  if( s ) hint = gr_xasprintf("; did you mean '--%s'?", s);
-  rc = atc_error(message(d, "unknown_flag", "flag", name, (char *)NULL), NULL, hint);
-  free(hint);
-  free(name);
-  return rc;
-}
-
-/* argv[*i] as an ATC flag: 0 taken, else the exit status (printed). */
-static int atc_flag_arg(const atc_data *d, atc_cmd *cmd, int *i, int argc, char **argv){
-  char *s = normalise(argv[*i]);
-  const char *eq, *flag, *ty, *v;
-  atc_flag f;
-  size_t k;
-  gr_vec_push(cmd->owned, s);
-  if( strcmp(s, "-h")==0 ){ cmd->help = 1; return 0; }
-  if( s[0]!='-' || s[1]!='-' || s[2]==0 ) return unknown_flag(d, s);
-  eq = strchr(s, '=');
-  flag = find_flag(d, s + 2, eq ? (size_t)(eq - s - 2) : strlen(s + 2));
-  if( flag==NULL ) return unknown_flag(d, s);
-  ty = list_str(lookup(d->flags, flag), 0);
-  if( eq ) v = eq + 1;
-  else if( strcmp(ty, "bool")==0 ) v = "";                 /* optional argument: only with = */
-  else if( *i + 1 < argc ){ char *n2 = normalise(argv[++*i]); gr_vec_push(cmd->owned, n2); v = n2; }
+/* Prints an ATC error (and frees it): "gerules atc: error: MSG [GE CODE]HINT",
+** or, for malformed rule data, "file:line:col: error: MSG". */
+static int atc_report(gr_atc_error *e){
+  if( e->loc.file ) fprintf(stderr, "%s:%u:%u: error: %s\n", e->loc.file, e->loc.line, e->loc.col, e->msg);
   else{
-    const char *desc = list_str(lookup(d->flags, flag), 1);
-    return atc_error(message(d, "missing_argument", "flag", flag + 2, "description", desc ? desc : "", (char *)NULL), NULL, NULL);
+    fprintf(stderr, "gerules atc: error: %s", e->msg ? e->msg : "(no message)");
+    if( e->code ) fprintf(stderr, " [GE %s]", e->code);
+    if( e->hint && *e->hint ) fprintf(stderr, "%s", e->hint);
+    fputc('\n', stderr);
   }
-  if( check_value(d, flag, v) ) return EXIT_INPUT;
-  if( strcmp(flag, "--help")==0 ){
-    /* cmd_flag_info.cc: help shows the usage when its value reads true */
-    if( strcmp(v, "0") && GR_TOLOWER(v[0])!='f' && GR_TOLOWER(v[0])!='n' ) cmd->help = 1;
-    return 0;
-  }
-  for(k = 0; k < cmd->flags.n; k++) if( strcmp(cmd->flags.v[k].name, flag)==0 ) cmd->flags.v[k].last = 0;
-  f.name = flag; f.value = v; f.argi = *i; f.last = 1;
-  gr_vec_push(cmd->flags, f);
-  return 0;
-}
-
-static const char *flag_value(const atc_cmd *cmd, const char *flag){
-  size_t k;
-  for(k = 0; k < cmd->flags.n; k++) if( cmd->flags.v[k].last && strcmp(cmd->flags.v[k].name, flag)==0 ) return cmd->flags.v[k].value;
-  return NULL;
-}
-
-/* The flag with that role (atc_flag_roles), or NULL. */
-static const char *role_flag(const atc_data *d, const char *role){
-  size_t j;
-  for(j = 0; j < d->roles->n; j++){
-    const char *r = d->roles->vals[j] && d->roles->vals[j]->op==GR_E_STR ? d->roles->vals[j]->s : NULL;
-    if( r && strcmp(r, role)==0 ) return d->roles->keys[j];
-  }
-  return NULL;
-}
-
-/* ------------------------------------------------------------------ */
-/* --input_shape */
-
-typedef struct shape_item {
-  char *name;             /* NULL for the by-index form */
-  long index;
-  GR_VEC(int64_t) dims;
-  char *text;             /* the item as written, for messages */
-} shape_item;
-
-typedef struct atc_shapes {
-  const atc_data *d;
-  const char *framework;  /* --framework, or NULL */
-  const char *mode;       /* --mode, or NULL */
-  const char *mode_default;   /* ATC's default of --mode (atc_flag_defaults) */
-  GR_VEC(shape_item) items;
-} atc_shapes;
-
-static void shapes_free(atc_shapes *s){
-  size_t i;
-  for(i = 0; i < s->items.n; i++){ free(s->items.v[i].name); free(s->items.v[i].dims.v); free(s->items.v[i].text); }
-  free(s->items.v);
-}
-
-static char *trim(char *s){
-  char *e;
-  while( *s==' ' ) s++;
-  e = s + strlen(s);
-  while( e > s && e[-1]==' ' ) *--e = 0;
-  return s;
-}
-
-/* One static dim (ParseInputShape): an integer above 0. */
-static int static_dim(const atc_data *d, const char *item, char *str, int64_t *out){
-  char *t = trim(str), *end;
-  const char *p;
-  long long x;
-  if( strchr(str, '.') ){
-    char *r = message(d, "E10002_float", (char *)NULL), *smp = message(d, "E10002_sample_static", (char *)NULL);
-    char *m = message(d, "E10002", "shape", item, "reason", r, "sample", smp, (char *)NULL);
-    free(r); free(smp);
-    return atc_error(m, "E10002", NULL);
-  }
-  errno = 0;
-  x = strtoll(t, &end, 10);
-  if( end==t ) return atc_error(message(d, "E10014", "value", str, "parameter", "input_shape", (char *)NULL), "E10014", NULL);
-  if( errno==ERANGE ) return atc_error(message(d, "E10013", "value", str, "parameter", "input_shape", (char *)NULL), "E10013", NULL);
-  for(p = str[0]=='-' ? str + 1 : str; *p; p++){
-    if( !GR_ISDIGIT(*p) ){
-      char *r = message(d, "E10002_digit", (char *)NULL), *smp = message(d, "E10002_sample_static", (char *)NULL);
-      char *m = message(d, "E10002", "shape", item, "reason", r, "sample", smp, (char *)NULL);
-      free(r); free(smp);
-      return atc_error(m, "E10002", NULL);
-    }
-  }
-  if( x <= 0 ){
-    char num[32];
-    snprintf(num, sizeof num, "%lld", x);
-    return atc_error(message(d, "E10011", "shape", item, "result", num, (char *)NULL), "E10011", NULL);
-  }
-  *out = x;
-  return 0;
-}
-
-/* One dim of a dynamic shape (the shape-range form): -1 or a range a~b is
-** dynamic (-1), a number is itself. */
-static int dynamic_dim(const atc_data *d, const char *item, char *str, int64_t *out){
-  char *t = trim(str), *p;
-  int ok = *t!=0;
-  for(p = t; *p; p++) if( !GR_ISDIGIT(*p) && *p!='-' && *p!='~' ) ok = 0;
-  if( ok && strchr(t, '~') ){ *out = -1; return 0; }
-  if( ok && strcmp(t, "-1")==0 ){ *out = -1; return 0; }
-  if( ok && t[0]!='-' ){
-    errno = 0;
-    *out = strtoll(t, &p, 10);
-    if( errno==0 && *p==0 ) return 0;
-  }
-  {
-    char *r = message(d, "E10002_digit", (char *)NULL), *smp = message(d, "E10002_sample_range", (char *)NULL);
-    char *m = message(d, "E10002", "shape", item, "reason", r, "sample", smp, (char *)NULL);
-    free(r); free(smp);
-    return atc_error(m, "E10002", NULL);
-  }
-}
-
-/* CheckAndTransferInputShapeToRange / ParseInputShape: "name:d,d,...;..."
-** split at ';', each item at its last ':'; without '~' and "-1" the shape
-** is static (every dim above 0), else it is a shape range (-1 and a~b are
-** dynamic dims), which may also be given by input index without names. */
-static int parse_shapes(atc_shapes *sh, const char *text){
-  const atc_data *d = sh->d;
-  int dynamic = strchr(text, '~') || strstr(text, "-1");
-  int by_index = dynamic && strchr(text, ':')==NULL;
-  char *copy = gr_xstrdup(text), *item, *save = NULL;
-  long index = 0;
-  int rc = 0;
-  for(item = strtok_r(copy, ";", &save); item && rc==0; item = strtok_r(NULL, ";", &save), index++){
-    shape_item it;
-    char *colon = by_index ? NULL : strrchr(item, ':'), *dims, *dim, *s2 = NULL;
-    memset(&it, 0, sizeof it);
-    it.text = gr_xstrdup(item);
-    it.index = index;
-    if( !by_index && colon==NULL ){
-      char *r = message(d, "E10002_split", (char *)NULL);
-      char *smp = message(d, dynamic ? "E10002_sample_range" : "E10002_sample", (char *)NULL);
-      rc = atc_error(message(d, "E10002", "shape", item, "reason", r, "sample", smp, (char *)NULL), "E10002", NULL);
-      free(r); free(smp); free(it.text);
-      break;
-    }
-    if( colon ){
-      *colon = 0;
-      it.name = gr_xstrdup(trim(item));
-      dims = colon + 1;
-      if( *it.name==0 ){
-        char *r = message(d, "E10002_name", (char *)NULL), *smp = message(d, "E10002_sample_range", (char *)NULL);
-        rc = atc_error(message(d, "E10002", "shape", it.text, "reason", r, "sample", smp, (char *)NULL), "E10002", NULL);
-        free(r); free(smp); free(it.name); free(it.text);
-        break;
-      }
-    }else{
-      dims = item;
-    }
-    if( *dims ){
-      /* split at ',' keeping empty fields (strtok would skip them) */
-      for(dim = dims; rc==0; dim = s2 + 1){
-        int64_t v = 0;
-        s2 = strchr(dim, ',');
-        if( s2 ) *s2 = 0;
-        rc = dynamic ? dynamic_dim(d, it.text, dim, &v) : static_dim(d, it.text, dim, &v);
-        if( rc==0 ) gr_vec_push(it.dims, v);
-        if( s2==NULL ) break;
-      }
-    }
-    if( rc ){ free(it.name); free(it.dims.v); free(it.text); break; }
-    gr_vec_push(sh->items, it);
-  }
-  free(copy);
-  return rc;
-}
-
-/* The names of the graph's input ops (for "did you mean"). */
-static const char *near_input(const gr_graph *g, const atc_data *d, const char *name){
-  gr_suggester sg;
-  const gr_node *nodes = gr_graph_nodes(g);
-  uint32_t i, n = gr_graph_nnodes(g);
-  gr_suggest_begin(&sg, name);
-  for(i = 0; i < n; i++)
-    if( nodes[i].graph==0 && has_key(d->input_ops, gr_graph_type_name(g, nodes[i].type)) )
-      gr_suggest_offer(&sg, gr_graph_str(g, nodes[i].name));
-  return gr_suggest_best(&sg);
-}
-
-static int format_is_framework(const atc_data *d, int fmt){
-  size_t j;
-  for(j = 0; j < d->formats->n; j++){
-    const gr_expr *v = d->formats->vals[j];
-    if( v && v->op==GR_E_STR && gr_model_format_by_name(v->s)==fmt ) return 1;
-  }
-  return 0;
+  gr_atc_error_free(e);
+  return EXIT_INPUT;
 }
 
 /* Run on the loaded graph before the evaluation: the reader ATC would use
 ** (--framework) and the input shapes. */
 static int atc_graph_hook(const cli_input *in, gr_graph *g, const gr_ruleset *rs){
-  atc_shapes *sh = in->graph_hook_data;
-  const atc_data *d = sh->d;
-  int fmt = gr_graph_format(g);
-  GR_VEC(uint32_t) changed = { NULL, 0, 0 };
-  size_t i;
+  gr_atc_error err = { NULL, NULL, NULL, { NULL, 0, 0 } };
   (void)rs;
-  if( sh->framework ){
-    const char *want = str_of(d->formats, sh->framework);
-    if( want && gr_model_format_by_name(want)!=fmt && format_is_framework(d, fmt) ){
-      atc_error(message(d, "framework_mismatch", "framework", sh->framework, "name", str_of(d->frameworks, sh->framework),
-                        "model", in->graph, "format", gr_model_format_name(fmt), (char *)NULL), NULL, NULL);
-      return -1;
-    }
-  }else if( format_is_framework(d, fmt) && has_key(d->framework_modes, sh->mode ? sh->mode : sh->mode_default) ){
-    char *sup = message(d, "E10007_framework", (char *)NULL);
-    atc_error(message(d, "E10007", "parameter", "framework", "support", sup, (char *)NULL), "E10007", NULL);
-    free(sup);
-    return -1;
-  }
-  for(i = 0; i < sh->items.n; i++){
-    shape_item *it = &sh->items.v[i];
-    uint32_t node = GR_NONE;
-    const gr_node *nodes = gr_graph_nodes(g);
-    if( it->name ){
-      if( !gr_graph_find_node(g, it->name, &node) || nodes[node].graph!=0 ){
-        const char *s = near_input(g, d, it->name);
-        char *hint = s ? gr_xasprintf("; did you mean '%s'?", s) : NULL;
-        atc_error(message(d, "E10016", "opname", it->name, "parameter", "input_shape", (char *)NULL), "E10016", hint);
-        free(hint);
-        goto fail;
-      }
-      if( !has_key(d->input_ops, gr_graph_type_name(g, nodes[node].type)) ){
-        atc_error(message(d, "E10017", "opname", it->name, "parameter", "input_shape", (char *)NULL), "E10017", NULL);
-        goto fail;
-      }
-    }else{
-      /* by index: the input op whose attribute index is it->index */
-      uint32_t k, n = gr_graph_nnodes(g);
-      for(k = 0; k < n && node==GR_NONE; k++){
-        const gr_attr *a;
-        if( nodes[k].graph!=0 || !has_key(d->input_ops, gr_graph_type_name(g, nodes[k].type)) ) continue;
-        a = gr_graph_attr(g, &nodes[k], "index");
-        if( a && a->kind==GR_ATTR_I && a->u.i==it->index ) node = k;
-      }
-      if( node==GR_NONE ){
-        char idx[32];
-        snprintf(idx, sizeof idx, "%ld", it->index);
-        atc_error(message(d, "E10016", "opname", idx, "parameter", "input_shape", (char *)NULL), "E10016", NULL);
-        goto fail;
-      }
-    }
-    gr_graph_set_node_dims(g, node, it->dims.v, (uint32_t)it->dims.n);
-    gr_vec_push(changed, node);
-  }
-  gr_graph_propagate_dims(g, changed.v, changed.n);
-  free(changed.v);
+  if( gr_atc_apply(in->graph_hook_data, g, in->graph, &err)!=0 ){ atc_report(&err); return -1; }
   return 0;
-fail:
-  free(changed.v);
-  return -1;
 }
 
 /* ------------------------------------------------------------------ */
@@ -577,20 +86,18 @@ static int report_arg(cli_eval_args *a, int *i, int argc, char **argv){
 }
 
 int cmd_atc(cli_ctx *c, int argc, char **argv){
-  atc_data d;
-  atc_cmd cmd;
-  atc_shapes sh;
+  gr_atc_cmdline cmd;
+  gr_atc_error err = { NULL, NULL, NULL, { NULL, 0, 0 } };
   cli_eval_args a;
   cli_input in;
   const gr_ruleset *rs;
-  const char *model_flag, *fw_flag, *shape_flag, *model, *fw, *shapes;
   int i, k, rc = EXIT_INPUT;
   size_t j;
   for(i = 0; i < argc; i++)
     if( strcmp(argv[i], "--help")==0 || strcmp(argv[i], "-h")==0 ){ fputs(atc_usage, stdout); return 0; }
-  if( (rs = cli_load_rules(c))==NULL || atc_data_load(&d, rs)!=0 ) return EXIT_INPUT;
   memset(&cmd, 0, sizeof cmd);
-  memset(&sh, 0, sizeof sh);
+  if( (rs = cli_load_rules(c))==NULL ) return EXIT_INPUT;
+  if( gr_atc_init(&cmd, rs, &err)!=0 ) return atc_report(&err);
   cli_eval_args_init(&a);
   cli_input_init(&in, "atc");
   for(i = 0; i < argc; i++){
@@ -598,54 +105,27 @@ int cmd_atc(cli_ctx *c, int argc, char **argv){
     if( strcmp(argv[i], "--")==0 || argv[i][0]!='-' || argv[i][1]==0 ){
       /* getopt_long moves non-options to the end; ATC then refuses them */
       int n = strcmp(argv[i], "--")==0 ? i + 1 : i;
-      if( n < argc ){ rc = atc_error(message(&d, "non_option", "arg", argv[n], (char *)NULL), NULL, NULL); goto out; }
+      if( n < argc ){ gr_atc_non_option(&cmd, argv[n], &err); rc = atc_report(&err); goto out; }
       break;
     }
-    if( (rc = atc_flag_arg(&d, &cmd, &i, argc, argv))!=0 ) goto out;
+    if( gr_atc_flag_arg(&cmd, &i, argc, argv, &err)!=0 ){ rc = atc_report(&err); goto out; }
   }
-  rc = EXIT_INPUT;
   if( cmd.help ){ fputs(atc_usage, stdout); rc = 0; goto out; }
-  model_flag = role_flag(&d, "model");
-  fw_flag = role_flag(&d, "framework");
-  shape_flag = role_flag(&d, "input_shape");
-  model = model_flag ? flag_value(&cmd, model_flag) : NULL;
-  fw = fw_flag ? flag_value(&cmd, fw_flag) : NULL;
-  shapes = shape_flag ? flag_value(&cmd, shape_flag) : NULL;
-  if( model==NULL || *model==0 ){
-    rc = atc_error(message(&d, "E10054", "parameter", model_flag ? model_flag : "--model", (char *)NULL), "E10054", NULL);
-    goto out;
-  }
-  if( fw && str_of(d.formats, fw)==NULL ){
-    rc = atc_error(message(&d, "framework_unreadable", "framework", fw, "name", str_of(d.frameworks, fw) ? str_of(d.frameworks, fw) : "these",
-                           "model", model, (char *)NULL), NULL, NULL);
-    goto out;
-  }
-  sh.d = &d;
-  sh.framework = fw;
-  {
-    const char *mode_flag = role_flag(&d, "mode");
-    sh.mode = mode_flag ? flag_value(&cmd, mode_flag) : NULL;
-    sh.mode_default = mode_flag ? str_of(d.defaults, mode_flag) : NULL;
-    if( sh.mode_default==NULL ) sh.mode_default = "";
-  }
-  if( shapes && *shapes && parse_shapes(&sh, shapes)!=0 ) goto out;
-  in.graph = model;
+  if( gr_atc_finish(&cmd, &err)!=0 ){ rc = atc_report(&err); goto out; }
+  in.graph = cmd.model;
   in.graph_hook = atc_graph_hook;
-  in.graph_hook_data = &sh;
+  in.graph_hook_data = &cmd;
   /* every other flag, in command-line order: options by their alias, the
   ** rest for GE1020; each flag once, with its last value, as ATC keeps it */
   for(j = 0; j < cmd.flags.n; j++){
-    const atc_flag *f = &cmd.flags.v[j];
-    if( !f->last || (model_flag && strcmp(f->name, model_flag)==0) || (fw_flag && strcmp(f->name, fw_flag)==0)
-        || (shape_flag && strcmp(f->name, shape_flag)==0) ) continue;
+    const gr_atc_flag *f = &cmd.flags.v[j];
+    if( !f->last || (cmd.model_flag && strcmp(f->name, cmd.model_flag)==0) || (cmd.framework_flag && strcmp(f->name, cmd.framework_flag)==0)
+        || (cmd.shape_flag && strcmp(f->name, cmd.shape_flag)==0) ) continue;
     gr_optinputs_add(&in.opts, f->name, strlen(f->name), f->value, strlen(f->value), "<command line>", 0, 0);
   }
   rc = cli_eval_run(c, &in, &a);
 out:
-  shapes_free(&sh);
-  for(j = 0; j < cmd.owned.n; j++) free(cmd.owned.v[j]);
-  free(cmd.owned.v);
-  free(cmd.flags.v);
+  gr_atc_free(&cmd);
   cli_input_free(&in);
   return rc;
 }

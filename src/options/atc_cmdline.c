@@ -1,0 +1,529 @@
+/*
+** atc_cmdline.c: an ATC command line read as ATC's parser reads it, and its
+** --input_shape applied to a loaded graph (atc_cmdline.h says what C knows
+** and what is rule data). Every refusal is a gr_atc_error in ATC's words.
+*/
+#include "config.h"
+#include <errno.h>
+#include <ctype.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "options/atc_cmdline.h"
+#include "base/suggest.h"
+#include "lang/ruleset.h"
+#include "model/graph.h"
+#include "model/model.h"
+#include "model/input_dims.h"
+
+#define GR_ISALPHA(c) isalpha((unsigned char)(c))
+#define GR_ISDIGIT(c) ((c) >= '0' && (c) <= '9')
+#define GR_TOLOWER(c) tolower((unsigned char)(c))
+
+typedef gr_atc_cmdline atc_data;
+
+void gr_atc_error_free(gr_atc_error *e){
+  if( e==NULL ) return;
+  free(e->msg);
+  free(e->hint);
+  memset(e, 0, sizeof *e);
+}
+
+/* Sets err (taking msg and hint, both malloc'ed or NULL): always -1. */
+static int atc_error(gr_atc_error *err, char *msg, const char *code, char *hint){
+  gr_atc_error_free(err);
+  err->msg = msg;
+  err->code = code;
+  err->hint = hint;
+  return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* the rule data */
+
+static const gr_table *table(const gr_ruleset *rs, const char *name){
+  int k = gr_ruleset_find(&rs->table_map, name);
+  return k >= 0 ? &rs->tables[k] : NULL;
+}
+
+static const gr_expr *lookup(const gr_table *t, const char *key){
+  void *p;
+  if( t==NULL || (p = gr_map_get(&t->keymap, key))==NULL ) return NULL;
+  return t->is_map ? t->vals[(intptr_t)p - 1] : NULL;
+}
+
+static int has_key(const gr_table *t, const char *key){
+  return t && gr_map_get(&t->keymap, key)!=NULL;
+}
+
+static const char *str_of(const gr_table *t, const char *key){
+  const gr_expr *e = lookup(t, key);
+  return e && e->op==GR_E_STR ? e->s : NULL;
+}
+
+/* element k of a list value, as a string (NULL when absent) */
+static const char *list_str(const gr_expr *e, int k){
+  if( e==NULL || e->op!=GR_E_LIST ) return NULL;
+  for(e = e->a; e && k > 0; e = e->next) k--;
+  return e && e->op==GR_E_STR ? e->s : NULL;
+}
+
+/* The tables are checked here, where they are used: a malformed one is an
+** error located at the rule file. */
+int gr_atc_init(gr_atc_cmdline *d, const gr_ruleset *rs, gr_atc_error *err){
+  static const char *const maps[] = { "atc_flags", "atc_flag_roles", "atc_flag_values", "atc_flag_value_errors",
+                                      "atc_frameworks", "atc_framework_formats", "atc_messages" };
+  const gr_table **slots[] = { &d->flags_t, &d->roles, &d->values, &d->value_errors, &d->frameworks, &d->formats, &d->messages };
+  size_t i, j;
+  memset(d, 0, sizeof *d);
+  d->rs = rs;
+  for(i = 0; i < sizeof maps / sizeof *maps; i++){
+    const gr_table *t = table(rs, maps[i]);
+    if( t==NULL )
+      return atc_error(err, gr_xasprintf("the rule set has no table %s (rules/atc.rules of the shipped rules)", maps[i]), NULL, NULL);
+    if( !t->is_map ){
+      atc_error(err, gr_xasprintf("table %s must map keys to values", maps[i]), NULL, NULL);
+      err->loc = t->loc;
+      return -1;
+    }
+    *slots[i] = t;
+  }
+  d->input_ops = table(rs, "atc_input_ops");
+  d->framework_modes = table(rs, "atc_framework_modes");
+  d->defaults = table(rs, "atc_flag_defaults");
+  for(j = 0; j < d->flags_t->n; j++){
+    const char *ty = list_str(d->flags_t->vals[j], 0);
+    if( strncmp(d->flags_t->keys[j], "--", 2)!=0 || ty==NULL
+        || (strcmp(ty, "string") && strcmp(ty, "int32") && strcmp(ty, "bool")) ){
+      atc_error(err, gr_xasprintf("atc_flags[\"%s\"]: a flag is \"--name\": [\"string\"|\"int32\"|\"bool\", \"description\"]",
+                                  d->flags_t->keys[j]), NULL, NULL);
+      err->loc = d->flags_t->locs[j];
+      return -1;
+    }
+  }
+  return 0;
+}
+
+void gr_atc_free(gr_atc_cmdline *c){
+  size_t i;
+  for(i = 0; i < c->shapes.n; i++){ free(c->shapes.v[i].name); free(c->shapes.v[i].dims.v); free(c->shapes.v[i].text); }
+  free(c->shapes.v);
+  for(i = 0; i < c->owned.n; i++) free(c->owned.v[i]);
+  free(c->owned.v);
+  free(c->flags.v);
+  memset(c, 0, sizeof *c);
+}
+
+/* ATC's message `key` with {name} placeholders filled from the pairs
+** (name, value, ..., NULL); malloc'ed. An unknown key or placeholder is
+** kept visibly rather than dropped. */
+static char *message(const atc_data *d, const char *key, ...){
+  const char *tpl = str_of(d->messages, key), *p;
+  gr_buf b;
+  va_list ap;
+  char *out;
+  gr_buf_init(&b);
+  if( tpl==NULL ){ gr_buf_printf(&b, "(atc_messages has no \"%s\")", key); tpl = ""; }
+  for(p = tpl; *p; p++){
+    const char *end;
+    if( *p=='{' && (end = strchr(p, '}'))!=NULL ){
+      const char *name, *val = NULL;
+      va_start(ap, key);
+      while( (name = va_arg(ap, const char *))!=NULL ){
+        const char *v = va_arg(ap, const char *);
+        if( strlen(name)==(size_t)(end - p - 1) && memcmp(name, p + 1, (size_t)(end - p - 1))==0 ){ val = v; break; }
+      }
+      va_end(ap);
+      if( val ){ gr_buf_adds(&b, val); p = end; continue; }
+    }
+    gr_buf_addc(&b, *p);
+  }
+  out = gr_xstrdup(gr_buf_cstr(&b));
+  gr_buf_free(&b);
+  return out;
+}
+
+/* ------------------------------------------------------------------ */
+/* the command line, as ATC's parser reads it */
+
+/* cmd_flag_info.cc FormatArgv: "-ab..." (a dash and two letters) becomes
+** "--ab...", and in "--ab..." every '-' of the name from the fifth byte
+** on, up to '=', becomes '_'. */
+static char *normalise(const char *arg){
+  size_t n = strlen(arg), i;
+  char *s = gr_xmalloc(n + 2);
+  if( arg[0]=='-' && arg[1]!='-' && GR_ISALPHA(arg[1]) && GR_ISALPHA(arg[2]) ){ s[0] = '-'; memcpy(s + 1, arg, n + 1); n++; }
+  else memcpy(s, arg, n + 1);
+  if( s[0]=='-' && s[1]=='-' && GR_ISALPHA(s[2]) && GR_ISALPHA(s[3]) )
+    for(i = 4; i < n && s[i]!='='; i++) if( s[i]=='-' ) s[i] = '_';
+  return s;
+}
+
+/* The flag NAME (without dashes, before any '=') names: exact, else the one
+** flag it is a prefix of (getopt_long); NULL when none or several. */
+static const char *find_flag(const atc_data *d, const char *name, size_t len){
+  const char *hit = NULL;
+  size_t j;
+  for(j = 0; j < d->flags_t->n; j++){
+    const char *k = d->flags_t->keys[j] + 2;
+    if( strncmp(k, name, len)!=0 ) continue;
+    if( k[len]==0 ) return d->flags_t->keys[j];
+    if( hit ) return NULL;          /* ambiguous: getopt_long says '?' */
+    hit = d->flags_t->keys[j];
+  }
+  return hit;
+}
+
+static int is_option_alias(const atc_data *d, const char *flag){
+  const gr_option *o = gr_ruleset_option_by_spelling(d->rs, flag);
+  size_t k;
+  if( o==NULL ) return 0;
+  for(k = 0; k < o->naliases; k++) if( strcmp(o->aliases[k], flag)==0 ) return 1;
+  return 0;
+}
+
+/* cmd_flag_info.cc SetFlagValue: the value range of the parser, then the
+** value type. Option aliases are left to their option's rules. */
+static int check_value(const atc_data *d, const char *flag, const char *v, gr_atc_error *err){
+  const gr_expr *range = lookup(d->values, flag), *e;
+  const char *ty = list_str(lookup(d->flags_t, flag), 0), *bare = flag + 2;
+  if( is_option_alias(d, flag) ) return 0;
+  if( range && range->op==GR_E_LIST ){
+    const char *code;
+    gr_buf r;
+    for(e = range->a; e; e = e->next) if( e->op==GR_E_STR && strcmp(e->s, v)==0 ) break;
+    if( e ) goto typed;
+    code = str_of(d->value_errors, flag);
+    if( code==NULL ) code = "E10001";
+    if( strcmp(code, "E10001")==0 ){
+      char *reason, *m;
+      gr_buf_init(&r);
+      for(e = range->a; e; e = e->next) if( e->op==GR_E_STR ) gr_buf_printf(&r, "[%s] ", e->s);
+      reason = message(d, "E10001_range", "range", gr_buf_cstr(&r), (char *)NULL);
+      m = message(d, "E10001", "value", v, "parameter", flag, "reason", reason, (char *)NULL);
+      free(reason);
+      gr_buf_free(&r);
+      return atc_error(err, m, code, NULL);
+    }
+    if( strcmp(code, "E10007")==0 ){
+      char *sup = message(d, "E10007_framework", (char *)NULL);
+      char *m = message(d, code, "parameter", bare, "support", sup, (char *)NULL);
+      free(sup);
+      return atc_error(err, m, code, NULL);
+    }
+    return atc_error(err, message(d, code, "value", v, "parameter", bare, (char *)NULL), code, NULL);
+  }
+typed:
+  if( ty && strcmp(ty, "int32")==0 ){
+    const char *p;
+    int ok = *v!=0;
+    for(p = v; *p; p++) if( !GR_ISDIGIT(*p) ) ok = 0;
+    if( ok ){ errno = 0; if( strtoll(v, NULL, 10) > INT_MAX || errno ) ok = 0; }
+    if( !ok ) return atc_error(err, message(d, "E10003", "value", v, "parameter", bare, "type", "int32", (char *)NULL), "E10003", NULL);
+  }
+  if( ty && strcmp(ty, "bool")==0 ){
+    static const char *const ok[] = { "", "1", "t", "true", "y", "yes", "0", "f", "false", "n", "no" };
+    char low[8];
+    size_t i, n = strlen(v);
+    int good = 0;
+    for(i = 0; i < n && i < sizeof low - 1; i++) low[i] = (char)GR_TOLOWER(v[i]);
+    low[i] = 0;
+    for(i = 0; n < sizeof low && i < sizeof ok / sizeof *ok; i++) if( strcmp(low, ok[i])==0 ) good = 1;
+    if( !good ) return atc_error(err, message(d, "E10003", "value", v, "parameter", bare, "type", "bool", (char *)NULL), "E10003", NULL);
+  }
+  return 0;
+}
+
+static int unknown_flag(const atc_data *d, const char *arg, gr_atc_error *err){
+  /* cmd_flag_info.cc GetFlagName: the argument without leading dashes and '=...' */
+  const char *p = arg, *s;
+  char *name, *hint = NULL;
+  int rc;
+  while( *p=='-' ) p++;
+  name = gr_xstrndup(p, strcspn(p, "="));
+  s = gr_ruleset_suggest(d->rs, GR_NK_ATC_FLAG, name);
+  if( s ) hint = gr_xasprintf("; did you mean '--%s'?", s);
+  rc = atc_error(err, message(d, "unknown_flag", "flag", name, (char *)NULL), NULL, hint);
+  free(name);
+  return rc;
+}
+
+int gr_atc_flag_arg(gr_atc_cmdline *cmd, int *i, int argc, char **argv, gr_atc_error *err){
+  const atc_data *d = cmd;
+  char *s = normalise(argv[*i]);
+  const char *eq, *flag, *ty, *v;
+  gr_atc_flag f;
+  size_t k;
+  gr_vec_push(cmd->owned, s);
+  if( strcmp(s, "-h")==0 ){ cmd->help = 1; return 0; }
+  if( s[0]!='-' || s[1]!='-' || s[2]==0 ) return unknown_flag(d, s, err);
+  eq = strchr(s, '=');
+  flag = find_flag(d, s + 2, eq ? (size_t)(eq - s - 2) : strlen(s + 2));
+  if( flag==NULL ) return unknown_flag(d, s, err);
+  ty = list_str(lookup(d->flags_t, flag), 0);
+  if( eq ) v = eq + 1;
+  else if( strcmp(ty, "bool")==0 ) v = "";                 /* optional argument: only with = */
+  else if( *i + 1 < argc ){ char *n2 = normalise(argv[++*i]); gr_vec_push(cmd->owned, n2); v = n2; }
+  else{
+    const char *desc = list_str(lookup(d->flags_t, flag), 1);
+    return atc_error(err, message(d, "missing_argument", "flag", flag + 2, "description", desc ? desc : "", (char *)NULL), NULL, NULL);
+  }
+  if( check_value(d, flag, v, err) ) return -1;
+  if( strcmp(flag, "--help")==0 ){
+    /* cmd_flag_info.cc: help shows the usage when its value reads true */
+    if( strcmp(v, "0") && GR_TOLOWER(v[0])!='f' && GR_TOLOWER(v[0])!='n' ) cmd->help = 1;
+    return 0;
+  }
+  for(k = 0; k < cmd->flags.n; k++) if( strcmp(cmd->flags.v[k].name, flag)==0 ) cmd->flags.v[k].last = 0;
+  f.name = flag; f.value = v; f.argi = *i; f.last = 1;
+  gr_vec_push(cmd->flags, f);
+  return 0;
+}
+
+const char *gr_atc_flag_value(const gr_atc_cmdline *cmd, const char *flag){
+  size_t k;
+  for(k = 0; k < cmd->flags.n; k++) if( cmd->flags.v[k].last && strcmp(cmd->flags.v[k].name, flag)==0 ) return cmd->flags.v[k].value;
+  return NULL;
+}
+
+const char *gr_atc_role_flag(const gr_atc_cmdline *d, const char *role){
+  size_t j;
+  for(j = 0; j < d->roles->n; j++){
+    const char *r = d->roles->vals[j] && d->roles->vals[j]->op==GR_E_STR ? d->roles->vals[j]->s : NULL;
+    if( r && strcmp(r, role)==0 ) return d->roles->keys[j];
+  }
+  return NULL;
+}
+
+int gr_atc_non_option(const gr_atc_cmdline *d, const char *arg, gr_atc_error *err){
+  return atc_error(err, message(d, "non_option", "arg", arg, (char *)NULL), NULL, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* --input_shape */
+
+static char *trim(char *s){
+  char *e;
+  while( *s==' ' ) s++;
+  e = s + strlen(s);
+  while( e > s && e[-1]==' ' ) *--e = 0;
+  return s;
+}
+
+/* One static dim (ParseInputShape): an integer above 0. */
+static int static_dim(const atc_data *d, const char *item, char *str, int64_t *out, gr_atc_error *err){
+  char *t = trim(str), *end;
+  const char *p;
+  long long x;
+  if( strchr(str, '.') ){
+    char *r = message(d, "E10002_float", (char *)NULL), *smp = message(d, "E10002_sample_static", (char *)NULL);
+    char *m = message(d, "E10002", "shape", item, "reason", r, "sample", smp, (char *)NULL);
+    free(r); free(smp);
+    return atc_error(err, m, "E10002", NULL);
+  }
+  errno = 0;
+  x = strtoll(t, &end, 10);
+  if( end==t ) return atc_error(err, message(d, "E10014", "value", str, "parameter", "input_shape", (char *)NULL), "E10014", NULL);
+  if( errno==ERANGE ) return atc_error(err, message(d, "E10013", "value", str, "parameter", "input_shape", (char *)NULL), "E10013", NULL);
+  for(p = str[0]=='-' ? str + 1 : str; *p; p++){
+    if( !GR_ISDIGIT(*p) ){
+      char *r = message(d, "E10002_digit", (char *)NULL), *smp = message(d, "E10002_sample_static", (char *)NULL);
+      char *m = message(d, "E10002", "shape", item, "reason", r, "sample", smp, (char *)NULL);
+      free(r); free(smp);
+      return atc_error(err, m, "E10002", NULL);
+    }
+  }
+  if( x <= 0 ){
+    char num[32];
+    snprintf(num, sizeof num, "%lld", x);
+    return atc_error(err, message(d, "E10011", "shape", item, "result", num, (char *)NULL), "E10011", NULL);
+  }
+  *out = x;
+  return 0;
+}
+
+/* One dim of a dynamic shape (the shape-range form): -1 or a range a~b is
+** dynamic (-1), a number is itself. */
+static int dynamic_dim(const atc_data *d, const char *item, char *str, int64_t *out, gr_atc_error *err){
+  char *t = trim(str), *p;
+  int ok = *t!=0;
+  for(p = t; *p; p++) if( !GR_ISDIGIT(*p) && *p!='-' && *p!='~' ) ok = 0;
+  if( ok && strchr(t, '~') ){ *out = -1; return 0; }
+  if( ok && strcmp(t, "-1")==0 ){ *out = -1; return 0; }
+  if( ok && t[0]!='-' ){
+    errno = 0;
+    *out = strtoll(t, &p, 10);
+    if( errno==0 && *p==0 ) return 0;
+  }
+  {
+    char *r = message(d, "E10002_digit", (char *)NULL), *smp = message(d, "E10002_sample_range", (char *)NULL);
+    char *m = message(d, "E10002", "shape", item, "reason", r, "sample", smp, (char *)NULL);
+    free(r); free(smp);
+    return atc_error(err, m, "E10002", NULL);
+  }
+}
+
+/* CheckAndTransferInputShapeToRange / ParseInputShape: "name:d,d,...;..."
+** split at ';', each item at its last ':'; without '~' and "-1" the shape
+** is static (every dim above 0), else it is a shape range (-1 and a~b are
+** dynamic dims), which may also be given by input index without names. */
+static int parse_shapes(gr_atc_cmdline *d, const char *text, gr_atc_error *err){
+  int dynamic = strchr(text, '~') || strstr(text, "-1");
+  int by_index = dynamic && strchr(text, ':')==NULL;
+  char *copy = gr_xstrdup(text), *item, *save = NULL;
+  long index = 0;
+  int rc = 0;
+  for(item = strtok_r(copy, ";", &save); item && rc==0; item = strtok_r(NULL, ";", &save), index++){
+    gr_atc_shape it;
+    char *colon = by_index ? NULL : strrchr(item, ':'), *dims, *dim, *s2 = NULL;
+    memset(&it, 0, sizeof it);
+    it.text = gr_xstrdup(item);
+    it.index = index;
+    if( !by_index && colon==NULL ){
+      char *r = message(d, "E10002_split", (char *)NULL);
+      char *smp = message(d, dynamic ? "E10002_sample_range" : "E10002_sample", (char *)NULL);
+      rc = atc_error(err, message(d, "E10002", "shape", item, "reason", r, "sample", smp, (char *)NULL), "E10002", NULL);
+      free(r); free(smp); free(it.text);
+      break;
+    }
+    if( colon ){
+      *colon = 0;
+      it.name = gr_xstrdup(trim(item));
+      dims = colon + 1;
+      if( *it.name==0 ){
+        char *r = message(d, "E10002_name", (char *)NULL), *smp = message(d, "E10002_sample_range", (char *)NULL);
+        rc = atc_error(err, message(d, "E10002", "shape", it.text, "reason", r, "sample", smp, (char *)NULL), "E10002", NULL);
+        free(r); free(smp); free(it.name); free(it.text);
+        break;
+      }
+    }else{
+      dims = item;
+    }
+    if( *dims ){
+      /* split at ',' keeping empty fields (strtok would skip them) */
+      for(dim = dims; rc==0; dim = s2 + 1){
+        int64_t v = 0;
+        s2 = strchr(dim, ',');
+        if( s2 ) *s2 = 0;
+        rc = dynamic ? dynamic_dim(d, it.text, dim, &v, err) : static_dim(d, it.text, dim, &v, err);
+        if( rc==0 ) gr_vec_push(it.dims, v);
+        if( s2==NULL ) break;
+      }
+    }
+    if( rc ){ free(it.name); free(it.dims.v); free(it.text); break; }
+    gr_vec_push(d->shapes, it);
+  }
+  free(copy);
+  return rc;
+}
+
+int gr_atc_finish(gr_atc_cmdline *c, gr_atc_error *err){
+  const char *mode_flag, *shapes;
+  c->model_flag = gr_atc_role_flag(c, "model");
+  c->framework_flag = gr_atc_role_flag(c, "framework");
+  c->shape_flag = gr_atc_role_flag(c, "input_shape");
+  mode_flag = gr_atc_role_flag(c, "mode");
+  c->model = c->model_flag ? gr_atc_flag_value(c, c->model_flag) : NULL;
+  c->framework = c->framework_flag ? gr_atc_flag_value(c, c->framework_flag) : NULL;
+  shapes = c->shape_flag ? gr_atc_flag_value(c, c->shape_flag) : NULL;
+  c->mode = mode_flag ? gr_atc_flag_value(c, mode_flag) : NULL;
+  c->mode_default = mode_flag ? str_of(c->defaults, mode_flag) : NULL;
+  if( c->mode_default==NULL ) c->mode_default = "";
+  if( c->model==NULL || *c->model==0 )
+    return atc_error(err, message(c, "E10054", "parameter", c->model_flag ? c->model_flag : "--model", (char *)NULL), "E10054", NULL);
+  if( c->framework && str_of(c->formats, c->framework)==NULL ){
+    const char *name = str_of(c->frameworks, c->framework);
+    return atc_error(err, message(c, "framework_unreadable", "framework", c->framework, "name", name ? name : "these",
+                                  "model", c->model, (char *)NULL), NULL, NULL);
+  }
+  if( shapes && *shapes ) return parse_shapes(c, shapes, err);
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* on the loaded model */
+
+/* The names of the graph's input ops (for "did you mean"). */
+static const char *near_input(const gr_graph *g, const atc_data *d, const char *name){
+  gr_suggester sg;
+  const gr_node *nodes = gr_graph_nodes(g);
+  uint32_t i, n = gr_graph_nnodes(g);
+  gr_suggest_begin(&sg, name);
+  for(i = 0; i < n; i++)
+    if( nodes[i].graph==0 && has_key(d->input_ops, gr_graph_type_name(g, nodes[i].type)) )
+      gr_suggest_offer(&sg, gr_graph_str(g, nodes[i].name));
+  return gr_suggest_best(&sg);
+}
+
+static int format_is_framework(const atc_data *d, int fmt){
+  size_t j;
+  for(j = 0; j < d->formats->n; j++){
+    const gr_expr *v = d->formats->vals[j];
+    if( v && v->op==GR_E_STR && gr_model_format_by_name(v->s)==fmt ) return 1;
+  }
+  return 0;
+}
+
+/* Run on the loaded graph before the evaluation: the reader ATC would use
+** (--framework) and the input shapes. */
+int gr_atc_apply(const gr_atc_cmdline *d, gr_graph *g, const char *model_path, gr_atc_error *err){
+  int fmt = gr_graph_format(g);
+  GR_VEC(uint32_t) changed = { NULL, 0, 0 };
+  size_t i;
+  if( d->framework ){
+    const char *want = str_of(d->formats, d->framework);
+    if( want && gr_model_format_by_name(want)!=fmt && format_is_framework(d, fmt) ){
+      atc_error(err, message(d, "framework_mismatch", "framework", d->framework, "name", str_of(d->frameworks, d->framework),
+                        "model", model_path, "format", gr_model_format_name(fmt), (char *)NULL), NULL, NULL);
+      return -1;
+    }
+  }else if( format_is_framework(d, fmt) && has_key(d->framework_modes, d->mode ? d->mode : d->mode_default) ){
+    char *sup = message(d, "E10007_framework", (char *)NULL);
+    atc_error(err, message(d, "E10007", "parameter", "framework", "support", sup, (char *)NULL), "E10007", NULL);
+    free(sup);
+    return -1;
+  }
+  for(i = 0; i < d->shapes.n; i++){
+    const gr_atc_shape *it = &d->shapes.v[i];
+    uint32_t node = GR_NONE;
+    const gr_node *nodes = gr_graph_nodes(g);
+    if( it->name ){
+      if( !gr_graph_find_node(g, it->name, &node) || nodes[node].graph!=0 ){
+        const char *s = near_input(g, d, it->name);
+        char *hint = s ? gr_xasprintf("; did you mean '%s'?", s) : NULL;
+        atc_error(err, message(d, "E10016", "opname", it->name, "parameter", "input_shape", (char *)NULL), "E10016", hint);
+        goto fail;
+      }
+      if( !has_key(d->input_ops, gr_graph_type_name(g, nodes[node].type)) ){
+        atc_error(err, message(d, "E10017", "opname", it->name, "parameter", "input_shape", (char *)NULL), "E10017", NULL);
+        goto fail;
+      }
+    }else{
+      /* by index: the input op whose attribute index is it->index */
+      uint32_t k, n = gr_graph_nnodes(g);
+      for(k = 0; k < n && node==GR_NONE; k++){
+        const gr_attr *a;
+        if( nodes[k].graph!=0 || !has_key(d->input_ops, gr_graph_type_name(g, nodes[k].type)) ) continue;
+        a = gr_graph_attr(g, &nodes[k], "index");
+        if( a && a->kind==GR_ATTR_I && a->u.i==it->index ) node = k;
+      }
+      if( node==GR_NONE ){
+        char idx[32];
+        snprintf(idx, sizeof idx, "%ld", it->index);
+        atc_error(err, message(d, "E10016", "opname", idx, "parameter", "input_shape", (char *)NULL), "E10016", NULL);
+        goto fail;
+      }
+    }
+    gr_graph_set_node_dims(g, node, it->dims.v, (uint32_t)it->dims.n);
+    gr_vec_push(changed, node);
+  }
+  gr_graph_propagate_dims(g, changed.v, changed.n);
+  free(changed.v);
+  return 0;
+fail:
+  free(changed.v);
+  return -1;
+}
+

@@ -1,0 +1,102 @@
+/*
+** atc_cmdline.h: an ATC command line read as ATC's own parser reads it, and
+** its --input_shape applied to a loaded graph. The flag list, the values
+** ATC's parser checks, the frameworks, the input op types and ATC's messages
+** are rule data (rules/atc.rules, tables atc_*; doc/rule-language.md 6.4);
+** this file knows only the syntax of the command line (hicann/ge @ffdcbc9f7
+** api/atc/cmd_flag_info.cc, a getopt_long parser) and of --input_shape
+** (compiler/api/aclgrph/option_utils.cc ParseInputShape,
+** CheckAndTransferInputShapeToRange).
+**
+** A caller (the `gerules atc` command; fuzz/fuzz-atc.c) feeds the arguments
+** that are ATC flags one by one to gr_atc_flag_arg, then calls
+** gr_atc_finish, then, once the model is loaded, gr_atc_apply. Every
+** failure is one gr_atc_error, worded as ATC words it, with ATC's error
+** code; nothing is printed.
+**
+** Ownership: a gr_atc_cmdline borrows the rule set given to gr_atc_init
+** (it must outlive the command line) and owns copies of every argument it
+** keeps; gr_atc_free frees them (a zeroed struct is fine). The flag names
+** and values it hands out live as long as it does. A gr_atc_error owns its
+** msg and hint (gr_atc_error_free); its code and loc.file point into static
+** or rule-set storage.
+*/
+#ifndef GR_ATC_CMDLINE_H
+#define GR_ATC_CMDLINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "base/util.h"
+#include "lang/ast.h"
+
+struct gr_ruleset;
+struct gr_table;
+struct gr_graph;
+
+typedef struct gr_atc_error {
+  char *msg;              /* ATC's message, NULL while there is no error */
+  const char *code;       /* ATC's error code ("E10001"), or NULL */
+  char *hint;             /* "; did you mean '--x'?", or NULL */
+  gr_loc loc;             /* a malformed atc_* table: where it is (file NULL otherwise) */
+} gr_atc_error;
+
+void gr_atc_error_free(gr_atc_error *e);
+
+typedef struct gr_atc_flag {
+  const char *name;       /* the atc_flags key, "--model" */
+  const char *value;
+  int argi;               /* argument index (the order of the options) */
+  int last;               /* the last occurrence of this flag (the one ATC keeps) */
+} gr_atc_flag;
+
+typedef struct gr_atc_shape {
+  char *name;             /* NULL for the by-index form */
+  long index;
+  GR_VEC(int64_t) dims;
+  char *text;             /* the item as written, for messages */
+} gr_atc_shape;
+
+typedef struct gr_atc_cmdline {
+  const struct gr_ruleset *rs;
+  const struct gr_table *flags_t, *roles, *values, *value_errors, *frameworks, *formats, *input_ops, *messages;
+  const struct gr_table *framework_modes;   /* the --mode values that need --framework (a set) */
+  const struct gr_table *defaults;          /* ATC's default values of some flags */
+  GR_VEC(gr_atc_flag) flags;                /* every flag taken, command-line order */
+  GR_VEC(char *) owned;                     /* normalised arguments */
+  int help;                                 /* -h, or --help with a true value */
+  /* set by gr_atc_finish: the flags with a role (atc_flag_roles) and their values */
+  const char *model_flag, *framework_flag, *shape_flag;
+  const char *model, *framework, *mode, *mode_default;
+  GR_VEC(gr_atc_shape) shapes;              /* --input_shape, parsed */
+} gr_atc_cmdline;
+
+/* Takes the atc_* tables of rs, checking their shape: -1 (err set, located
+** at the table) when one is missing or malformed. */
+int gr_atc_init(gr_atc_cmdline *c, const struct gr_ruleset *rs, gr_atc_error *err);
+void gr_atc_free(gr_atc_cmdline *c);
+
+/* argv[*i], an argument that starts with '-', as an ATC flag; a flag that
+** takes its value as the next argument advances *i. 0 taken, -1 refused
+** (err set: an unknown flag, a missing or bad value). */
+int gr_atc_flag_arg(gr_atc_cmdline *c, int *i, int argc, char **argv, gr_atc_error *err);
+
+/* The error ATC gives for a non-option argument (getopt_long moves them to
+** the end and ATC refuses them). Always -1. */
+int gr_atc_non_option(const gr_atc_cmdline *c, const char *arg, gr_atc_error *err);
+
+/* After the last flag: the model, framework and mode flags by their roles,
+** --model present, --framework one gerules can read, --input_shape parsed.
+** 0, or -1 with err set. */
+int gr_atc_finish(gr_atc_cmdline *c, gr_atc_error *err);
+
+/* The flag with that role (atc_flag_roles), or NULL; the last value given
+** for a flag, or NULL. */
+const char *gr_atc_role_flag(const gr_atc_cmdline *c, const char *role);
+const char *gr_atc_flag_value(const gr_atc_cmdline *c, const char *flag);
+
+/* On the loaded model (model_path names it in messages): the reader ATC
+** would use for --framework, then every --input_shape item set on its input
+** op and the new dims propagated downstream. 0, or -1 with err set. */
+int gr_atc_apply(const gr_atc_cmdline *c, struct gr_graph *g, const char *model_path, gr_atc_error *err);
+
+#endif
