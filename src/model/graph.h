@@ -130,9 +130,9 @@ const gr_attr   *gr_graph_input_attrs(const gr_graph *g, uint32_t node, uint32_t
 const gr_attr   *gr_graph_input_attr(const gr_graph *g, uint32_t node, uint32_t in, const char *key);  /* NULL if absent; the last of that key */
 
 /* The node whose OpDef.subgraph_name lists graph i (the parent node of a
-** subgraph); GR_NONE for the root graph and for a graph no op lists. Every GE
-** reader (ATC JSON, binary, .om, text dump) records subgraph_name; the ONNX
-** reader, whose If branches are linked by name only, does not. */
+** subgraph); GR_NONE for the root graph and for a graph no op lists. Every
+** reader records it: the GE formats from subgraph_name, the ONNX reader for
+** the branches of each If. */
 uint32_t         gr_graph_graph_parent(const gr_graph *g, uint32_t i);
 
 /* List attribute payloads. */
