@@ -58,7 +58,7 @@ static uint64_t walk(const gr_graph *g){
 }
 
 /* The ONNX op mapping of the rule set in $GERULES_RULES (in the replay of
-** make check, the source tree's rules/), loaded once; without it the ONNX
+** make check, the source tree's rules/), loaded once and kept; without it the ONNX
 ** reader is never reached (the model interface refuses ONNX then). */
 static const gr_opmap *onnx_map(void){
   static int done;
@@ -75,10 +75,8 @@ static const gr_opmap *onnx_map(void){
       const char *paths[1];
       paths[0] = dir;
       gr_diags_init(&d);
-      if( (rs = gr_ruleset_load(paths, 1, &d))!=NULL ){
-        m = gr_onnx_map_from_rules(rs, &d);
-        gr_ruleset_free(rs);
-      }
+      /* the map borrows the rule set: both live as long as the process */
+      if( (rs = gr_ruleset_load(paths, 1, &d))!=NULL && (m = gr_onnx_map_from_rules(rs, &d))==NULL ) gr_ruleset_free(rs);
       gr_diags_free(&d);
     }
   }

@@ -55,6 +55,7 @@ static gr_name *name_of_str(gr_parse *ps, gr_token t){ return gr_name_new(sbody(
 static gr_expr *bin(gr_parse *ps, int op, gr_token k, gr_expr *a, gr_expr *b){
   gr_expr *e = gr_expr_new(op, a ? a->loc : LOC(k));
   e->a = a; e->b = b;
+  e->sloc = LOC(k);             /* the operator, for messages about it */
   return gr_expr_deep(ps, e);
 }
 static int vop_code(gr_token t){
@@ -94,7 +95,7 @@ static void set_diag(gr_parse *ps, gr_item *it, int sev, gr_token code, gr_token
   INI INITIAL KEY MATCHES MODE NEEDS NOTE ON ONCE OVER PATTERN PRODUCT RANGE REQUIRES RULE
   OVERRIDE EXTEND EXTENDS REPLACE PARTITION SEED NEUTRAL LIMIT
   SECTION SEPARATOR SET SLOT SOC SOURCE SUPPORTED TABLE THEN TYPE UNSUPPORTED VALUE GE_CODE
-  VALUES VERSION WARNING WHEN NO EFFECT.
+  VALUES VERSION WARNING WHEN NO EFFECT ONNX OPSET BECOMES LEN.
 
 %right COLON.
 %left OR.
@@ -145,6 +146,11 @@ stmt(A) ::= SLOT(K) ID(N) LBRACE items(L) RBRACE.
 ** whose per-node outcome reads as partition(NAME).FIELD */
 stmt(A) ::= PARTITION(K) ID(N) LBRACE items(L) RBRACE.
   { A = mk(ps, GR_I_PARTITION, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->items = gr_item_reverse(L); }
+/* `onnx "domain::op_type" { opset 8..18 [when COND] becomes IR, ...; ... }`:
+** how GE's ONNX parser maps an ONNX op (section 6.1 of doc/rule-language.md);
+** the rows are items, each with its opsets in items2 and its IR ops in items */
+stmt(A) ::= ONNX(K) STRING(N) LBRACE orows(L) RBRACE.
+  { A = mk(ps, GR_I_ONNX, K); A->name = sbody(N); A->name_loc = LOC(N); A->items = gr_item_reverse(L); }
 stmt(A) ::= SOURCE(K) ID(N) FOR ID(S) branch(B) SEMI.
   { A = mk(ps, GR_I_SOURCE, K); A->name = gr_tok_str(N); A->name_loc = LOC(N);
     A->names = name_of_id(ps, S); A->items = B; }
@@ -309,6 +315,74 @@ tentry(A) ::= STRING(S).
 tentry(A) ::= STRING(S) COLON expr(E).
   { A = mk(ps, GR_I_TENTRY, S); A->str = sbody(S); A->str_loc = LOC(S); A->e2 = E; }
 
+/* ---- onnx mapping rows ---- */
+%type orows {gr_item*}
+%destructor orows { (void)ps; gr_item_free($$); }
+orows(A) ::= .                    { A = NULL; }
+orows(A) ::= orows(B) orow(C).    { C->next = B; A = C; }
+
+/* a row: flag 1 when it has a condition (e); str_loc is where `becomes` is */
+%type orow {gr_item*}
+%destructor orow { (void)ps; gr_item_free($$); }
+orow(A) ::= OPSET(K) opsets(O) BECOMES(B) irops(I) SEMI.
+  { A = mk(ps, GR_I_ONNX_ROW, K); A->items2 = gr_item_reverse(O); A->items = gr_item_reverse(I); A->str_loc = LOC(B); }
+orow(A) ::= OPSET(K) opsets(O) WHEN expr(C) BECOMES(B) irops(I) SEMI.
+  { A = mk(ps, GR_I_ONNX_ROW, K); A->items2 = gr_item_reverse(O); A->e = C; A->flag = 1;
+    A->items = gr_item_reverse(I); A->str_loc = LOC(B); }
+
+/* opsets: versions and ranges, `1, 8..12`; each a GR_I_RANGE item (lo, hi) */
+%type opsets {gr_item*}
+%destructor opsets { (void)ps; gr_item_free($$); }
+opsets(A) ::= oset(A).
+opsets(A) ::= opsets(B) COMMA oset(C).    { C->next = B; A = C; }
+%type oset {gr_item*}
+%destructor oset { (void)ps; gr_item_free($$); }
+oset(A) ::= INT(V).
+  { A = mk(ps, GR_I_RANGE, V); A->lo = A->hi = int_value(ps, V); A->str_loc = LOC(V); }
+oset(A) ::= INT(V) DOTDOT INT(W).
+  { A = mk(ps, GR_I_RANGE, V); A->lo = int_value(ps, V); A->hi = int_value(ps, W); A->str_loc = LOC(W); }
+
+/* the IR ops (empty: the checker says so); each a GR_I_ONNX_IR item: name the
+** type, str the suffix, flag 1 with an input list (items) */
+%type irops {gr_item*}
+%destructor irops { (void)ps; gr_item_free($$); }
+irops(A) ::= .                       { A = NULL; }
+irops(A) ::= irlist(A).
+%type irlist {gr_item*}
+%destructor irlist { (void)ps; gr_item_free($$); }
+irlist(A) ::= irop(A).
+irlist(A) ::= irlist(B) COMMA irop(C).   { C->next = B; A = C; }
+%type irop {gr_item*}
+%destructor irop { (void)ps; gr_item_free($$); }
+irop(A) ::= ID(T).
+  { A = mk(ps, GR_I_ONNX_IR, T); A->name = gr_tok_str(T); A->name_loc = LOC(T); }
+irop(A) ::= ID(T) STRING(S).
+  { A = mk(ps, GR_I_ONNX_IR, T); A->name = gr_tok_str(T); A->name_loc = LOC(T); A->str = sbody(S); A->str_loc = LOC(S); }
+irop(A) ::= ID(T) LPAREN irins(I) RPAREN.
+  { A = mk(ps, GR_I_ONNX_IR, T); A->name = gr_tok_str(T); A->name_loc = LOC(T); A->flag = 1; A->items = gr_item_reverse(I); }
+irop(A) ::= ID(T) STRING(S) LPAREN irins(I) RPAREN.
+  { A = mk(ps, GR_I_ONNX_IR, T); A->name = gr_tok_str(T); A->name_loc = LOC(T); A->str = sbody(S); A->str_loc = LOC(S);
+    A->flag = 1; A->items = gr_item_reverse(I); }
+/* inputs: N (the ONNX node's input N) or @K[:J] (output J of the row's K-th
+** IR op); GR_I_ONNX_IN items: flag 1 for @K, lo = N or K, hi = J */
+%type irins {gr_item*}
+%destructor irins { (void)ps; gr_item_free($$); }
+irins(A) ::= .                       { A = NULL; }
+irins(A) ::= irinl(A).
+%type irinl {gr_item*}
+%destructor irinl { (void)ps; gr_item_free($$); }
+irinl(A) ::= irin(A).
+irinl(A) ::= irinl(B) COMMA irin(C).     { C->next = B; A = C; }
+%type irin {gr_item*}
+%destructor irin { (void)ps; gr_item_free($$); }
+irin(A) ::= INT(N).
+  { A = mk(ps, GR_I_ONNX_IN, N); A->lo = int_value(ps, N); A->str_loc = LOC(N); }
+irin(A) ::= AT(K) INT(N).
+  { A = mk(ps, GR_I_ONNX_IN, K); A->flag = 1; A->lo = int_value(ps, N); A->str_loc = LOC(N); }
+irin(A) ::= AT(K) INT(N) COLON INT(J).
+  { A = mk(ps, GR_I_ONNX_IN, K); A->flag = 1; A->lo = int_value(ps, N); A->hi = int_value(ps, J); A->str_loc = LOC(N);
+    A->name_loc = LOC(J); }
+
 /* ---- source branches ---- */
 %type branch {gr_item*}
 %destructor branch { (void)ps; gr_item_free($$); }
@@ -384,6 +458,10 @@ expr(A) ::= expr(B) LBRACKET(K) expr(C) RBRACKET.
 expr(A) ::= INI(K) LPAREN ID(N) RPAREN DOT ID(S).
   { A = gr_expr_new(GR_E_INI, LOC(K)); A->s = gr_tok_str(N); A->sloc = LOC(N);
     A->s2 = gr_tok_str(S); A->s2loc = LOC(S); }
+
+/* len(E): elements of a list attribute (onnx mapping conditions only) */
+expr(A) ::= LEN(K) LPAREN expr(B) RPAREN.
+  { A = gr_expr_new(GR_E_LEN, LOC(K)); A->a = B; A = gr_expr_deep(ps, A); }
 
 expr(A) ::= PARTITION(K) LPAREN ID(N) RPAREN DOT ID(F).
   { A = gr_expr_new(GR_E_PARTITION, LOC(K)); A->s = gr_tok_str(N); A->sloc = LOC(N);

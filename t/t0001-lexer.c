@@ -57,7 +57,8 @@ static const struct { const char *word; int code; } keywords[] = {
   {"except", GR_TK_EXCEPT}, {"exclusive", GR_TK_EXCLUSIVE}, {"false", GR_TK_FALSE},
   {"for", GR_TK_FOR}, {"format", GR_TK_FORMAT}, {"has", GR_TK_HAS}, {"hardware", GR_TK_HARDWARE}, {"hook", GR_TK_HOOK},
   {"in", GR_TK_IN}, {"include", GR_TK_INCLUDE}, {"ini", GR_TK_INI}, {"initial", GR_TK_INITIAL},
-  {"key", GR_TK_KEY}, {"matches", GR_TK_MATCHES}, {"mode", GR_TK_MODE}, {"needs", GR_TK_NEEDS}, {"no", GR_TK_NO},
+  {"key", GR_TK_KEY}, {"len", GR_TK_LEN}, {"onnx", GR_TK_ONNX}, {"opset", GR_TK_OPSET},
+  {"becomes", GR_TK_BECOMES}, {"matches", GR_TK_MATCHES}, {"mode", GR_TK_MODE}, {"needs", GR_TK_NEEDS}, {"no", GR_TK_NO},
   {"node", GR_TK_NODE}, {"not", GR_TK_NOT}, {"note", GR_TK_NOTE}, {"null", GR_TK_NULL},
   {"on", GR_TK_ON}, {"once", GR_TK_ONCE}, {"option", GR_TK_OPTION}, {"or", GR_TK_OR},
   {"over", GR_TK_OVER}, {"pattern", GR_TK_PATTERN}, {"product", GR_TK_PRODUCT},
@@ -76,7 +77,7 @@ static const struct { const char *text; int code; } puncts[] = {
   {"[", GR_TK_LBRACKET}, {"]", GR_TK_RBRACKET}, {";", GR_TK_SEMI}, {",", GR_TK_COMMA},
   {":", GR_TK_COLON}, {".", GR_TK_DOT}, {"..", GR_TK_DOTDOT}, {">", GR_TK_GT},
   {"=", GR_TK_ASSIGN}, {"==", GR_TK_EQ}, {"!=", GR_TK_NE}, {"<", GR_TK_LT},
-  {"<=", GR_TK_LE}, {">=", GR_TK_GE},
+  {"<=", GR_TK_LE}, {">=", GR_TK_GE}, {"@", GR_TK_AT},
 };
 #define NPUNCTS (sizeof puncts / sizeof *puncts)
 
@@ -90,7 +91,7 @@ static const char *tkname(int code){
     {"RPAREN", GR_TK_RPAREN}, {"LBRACKET", GR_TK_LBRACKET}, {"RBRACKET", GR_TK_RBRACKET},
     {"SEMI", GR_TK_SEMI}, {"COMMA", GR_TK_COMMA}, {"COLON", GR_TK_COLON}, {"DOT", GR_TK_DOT},
     {"DOTDOT", GR_TK_DOTDOT}, {"GT", GR_TK_GT}, {"ASSIGN", GR_TK_ASSIGN}, {"EQ", GR_TK_EQ},
-    {"NE", GR_TK_NE}, {"LT", GR_TK_LT}, {"LE", GR_TK_LE}, {"GE", GR_TK_GE},
+    {"NE", GR_TK_NE}, {"LT", GR_TK_LT}, {"LE", GR_TK_LE}, {"GE", GR_TK_GE}, {"AT", GR_TK_AT},
   };
   size_t i, k;
   for(i = 0; i < sizeof names / sizeof *names; i++) if( names[i].code==code ) return names[i].name;
@@ -127,7 +128,7 @@ static void test_keywords(void){
   }
   snprintf(name, sizeof name, "all %zu keywords of the language lex as their own token", NKEYWORDS);
   is(bad, 0, name);
-  is(NKEYWORDS, 70, "the keyword table covers the 70 keywords of doc/rule-language.md section 1");
+  is(NKEYWORDS, 74, "the keyword table covers the 74 keywords of doc/rule-language.md section 1");
   is(badid, 0, "a keyword followed by identifier characters is one identifier (longest match)");
   is(badcaps, 0, "keywords are case-sensitive: a capitalised keyword is an identifier");
 }
@@ -247,8 +248,10 @@ static void test_punctuation(void){
   is_str(LEXALL("..."), "DOTDOT:1:1:.. DOT:1:3:. EOF:1:4", "'...' is DOTDOT then DOT");
   is_str(LEXALL("==="), "EQ:1:1:== ASSIGN:1:3:= EOF:1:4", "'===' is EQ then ASSIGN");
   is(lex1("!", &t), GR_LEX_BAD_CHAR, "a lone '!' is a bad character");
-  is(lex1("@", &t), GR_LEX_BAD_CHAR, "'@' is a bad character");
+  is(lex1("$", &t), GR_LEX_BAD_CHAR, "'$' is a bad character");
   is(t.n, 1, "... a bad character token is one byte");
+  is_str(LEXALL("(@0:1, 2) 8..18"), "LPAREN:1:1:( AT:1:2:@ INT:1:3:0 COLON:1:4:: INT:1:5:1 COMMA:1:6:, INT:1:8:2 RPAREN:1:9:) INT:1:11:8 DOTDOT:1:12:.. INT:1:14:18 EOF:1:16",
+         "an onnx input list and an opset range");
   is(lex1("'x'", &t), GR_LEX_BAD_CHAR, "single quotes do not make a string");
   is(lex1("\xc3\xa9t\xc3\xa9", &t), GR_LEX_BAD_CHAR, "a non-ASCII byte outside a string is a bad character");
 }

@@ -222,14 +222,14 @@ test_expect_success 'explain a rule' '
 test_expect_success 'explain an unknown name fails with a did-you-mean' '
 	test_must_fail --exit 2 g explain enable_float32_execution >out 2>err &&
 	test_must_be_empty out &&
-	echo "gerules explain: error: '"'"'enable_float32_execution'"'"' is not an option, mode, slot, source, rule, table, product or SoC; did you mean '"'"'enable_float_32_execution'"'"'?" >expect &&
+	echo "gerules explain: error: '"'"'enable_float32_execution'"'"' is not an option, mode, slot, source, rule, table, product, SoC or ONNX op; did you mean '"'"'enable_float_32_execution'"'"'?" >expect &&
 	test_cmp expect err
 '
 
 test_expect_success 'explain a name nothing resembles fails without a suggestion' '
 	test_must_fail --exit 2 g explain zzzz >out 2>err &&
 	test_must_be_empty out &&
-	echo "gerules explain: error: '"'"'zzzz'"'"' is not an option, mode, slot, source, rule, table, product or SoC" >expect &&
+	echo "gerules explain: error: '"'"'zzzz'"'"' is not an option, mode, slot, source, rule, table, product, SoC or ONNX op" >expect &&
 	test_cmp expect err
 '
 

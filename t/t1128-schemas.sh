@@ -37,7 +37,7 @@ test_expect_success 'chips, options, explain' '
 	gerules options --format json >o1.json &&
 	gerules options --chip Ascend310P3 --run-mode training --format json >o2.json &&
 	n=0 && for name in precision_mode OP_SELECT_IMPL_MODE enable_float_32_execution tiling_static unknown_option \
-		hf32_conv_mode a2 Ascend910B3 Ascend910_9300 GE2004 GE1103 GR0204
+		hf32_conv_mode a2 Ascend910B3 Ascend910_9300 GE2004 GE1103 GR0204 ai.onnx::Gemm ai.onnx::Conv
 	do
 		n=$((n + 1)) && gerules explain "$name" --format json >n$n.json || return 1
 	done

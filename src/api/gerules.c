@@ -177,7 +177,7 @@ gerules_rules *gerules_rules_load_with(const char *const *paths, size_t npaths, 
   if( paths==NULL || npaths==0 ){ paths = &def; npaths = 1; }
   rs = gr_api_load_guarded(paths, npaths, o, &d->own);    /* verified as the command does (load_options.c) */
   if( rs ){
-    gr_opmap *map = gr_onnx_map_from_rules(rs, &d->own);   /* NULL: a bad onnx_ops row (an error) */
+    gr_opmap *map = gr_onnx_map_from_rules(rs, &d->own);   /* NULL: a bad onnx_shapes entry (an error) */
     if( map ){
       rules = gr_xcalloc(1, sizeof *rules);
       rules->rs = rs;

@@ -22,7 +22,7 @@
 #include "base/diag.h"
 #include "model/graph.h"
 
-/* NULL (with the error in d) when the rules' ONNX mapping rows are bad. */
+/* NULL (with the error in d) when the rules' ONNX shape table is bad. */
 gerules_rules *gr_api_rules_adopt(gr_ruleset *rs, const char *path, gr_diags *d);
 /* The model an evaluation read (NULL for status 2), for the command's node
 ** lookup by graph-qualified name with suggestions (cli_find_node). */

@@ -115,7 +115,7 @@ int  cli_arg_value(const char *cmd, const char *opt, int *i, int argc, char **ar
 ** ours (a command option), -1 error (printed; exit 2). */
 int  cli_input_arg(cli_input *in, int *i, int argc, char **argv);
 const char *cli_graph_name(const cli_input *in);
-/* Loads the graph in any format; an ONNX model is mapped with rs's onnx_ops. */
+/* Loads the graph in any format; an ONNX model is mapped with rs's onnx statements. */
 gr_graph *cli_load_graph(const cli_input *in, const gr_ruleset *rs);   /* prints the located error */
 int  cli_load_hooks(const cli_input *in, const gr_ruleset *rs, gr_hooks **out);   /* bundle, then --hook */
 void cli_eval_config(const cli_input *in, gr_graph *g, gr_hooks *hooks, gr_eval_config *cfg);

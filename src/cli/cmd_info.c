@@ -99,7 +99,7 @@ int cmd_check(cli_ctx *c, int argc, char **argv){
   }
   rs = cli_load_paths(c, paths, n);
   if( c->refused || c->trust_failed ){ free(paths); return EXIT_INPUT; }
-  if( rs ){                     /* the ONNX mapping rows are rule data too */
+  if( rs ){                     /* the ONNX shape table is rule data too */
     gr_opmap *m = gr_onnx_map_from_rules(rs, &c->diags);
     if( m==NULL ){ gr_ruleset_free(rs); rs = NULL; }
     gr_opmap_free(m);
@@ -478,8 +478,9 @@ int cmd_options(cli_ctx *c, int argc, char **argv){
 static const char explain_usage[] =
   "usage: gerules explain NAME|CODE [--format text|json]\n"
   "Describes an option (by name, GE key or alias), a precision mode, a slot, a source,\n"
-  "a rule, a table, a product line or a SoC, from the rule set; or a diagnostic code\n"
-  "(GE2004, GR0204): what it means, when it fires, an example and the fix.\n";
+  "a rule, a table, a product line, a SoC or an ONNX op's mapping (ai.onnx::Gemm), from\n"
+  "the rule set; or a diagnostic code (GE2004, GR0204): what it means, when it fires,\n"
+  "an example and the fix.\n";
 
 static void where_line(gr_buf *b, gr_loc l){ gr_buf_printf(b, "%s:%u", l.file, l.line); }
 
@@ -626,6 +627,27 @@ static int explain_json(const gr_ruleset *rs, const char *name){
     jw_loc(&w, "defined_at", t->loc);
     gr_jw_end_obj(&w);
   }
+  if( (i = gr_ruleset_find(&rs->onnx_map, name)) >= 0 ){
+    const gr_onnx_op *x = &rs->onnx_ops[i];
+    n++;
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "kind"); gr_jw_str(&w, "onnx");
+    gr_jw_key(&w, "name"); gr_jw_str(&w, x->key);
+    gr_jw_key(&w, "rows"); gr_jw_arr(&w);
+    for(k = 0; k < x->nrows; k++){
+      gr_buf b;
+      gr_buf_init(&b);
+      gr_onnx_row_print(&b, &x->rows[k]);
+      gr_jw_obj(&w);
+      gr_jw_key(&w, "row"); gr_jw_str(&w, gr_buf_cstr(&b));
+      jw_loc(&w, "rule", x->rows[k].loc);
+      gr_jw_end_obj(&w);
+      gr_buf_free(&b);
+    }
+    gr_jw_end_arr(&w);
+    jw_loc(&w, "defined_at", x->loc);
+    gr_jw_end_obj(&w);
+  }
   if( (i = gr_ruleset_find(&rs->product_map, name)) >= 0 ){
     const gr_product *p = &rs->products[i];
     n++;
@@ -670,9 +692,9 @@ static int explain_json(const gr_ruleset *rs, const char *name){
 
 static void explain_suggest(const gr_ruleset *rs, const char *name){
   const char *sug = gr_ruleset_suggest(rs, GR_NK_SPELLING | GR_NK_MODE | GR_NK_SLOT | GR_NK_SOURCE | GR_NK_RULE
-                                       | GR_NK_TABLE | GR_NK_PRODUCT | GR_NK_SOC, name);
-  if( sug ) fprintf(stderr, "gerules explain: error: '%s' is not an option, mode, slot, source, rule, table, product or SoC; did you mean '%s'?\n", name, sug);
-  else fprintf(stderr, "gerules explain: error: '%s' is not an option, mode, slot, source, rule, table, product or SoC\n", name);
+                                       | GR_NK_TABLE | GR_NK_PRODUCT | GR_NK_SOC | GR_NK_ONNX, name);
+  if( sug ) fprintf(stderr, "gerules explain: error: '%s' is not an option, mode, slot, source, rule, table, product, SoC or ONNX op; did you mean '%s'?\n", name, sug);
+  else fprintf(stderr, "gerules explain: error: '%s' is not an option, mode, slot, source, rule, table, product, SoC or ONNX op\n", name);
 }
 
 int cmd_explain(cli_ctx *c, int argc, char **argv){
@@ -793,6 +815,18 @@ int cmd_explain(cli_ctx *c, int argc, char **argv){
     for(k = 0; k < t->n; k++){
       gr_buf_printf(&b, "  \"%s\"", t->keys[k]);
       if( t->vals[k] ){ gr_buf_adds(&b, ": "); gr_expr_print(&b, t->vals[k]); }
+      gr_buf_adds(&b, "\n");
+    }
+  }
+  if( (i = gr_ruleset_find(&rs->onnx_map, name)) >= 0 ){
+    const gr_onnx_op *x = &rs->onnx_ops[i];
+    found = 1;
+    gr_buf_printf(&b, "%sonnx \"%s\" (%zu row%s, first match wins)\n", b.n ? "\n" : "", x->key, x->nrows, x->nrows==1 ? "" : "s");
+    for(k = 0; k < x->nrows; k++){
+      gr_buf_adds(&b, "  ");
+      gr_onnx_row_print(&b, &x->rows[k]);
+      gr_buf_adds(&b, "    # ");
+      where_line(&b, x->rows[k].loc);
       gr_buf_adds(&b, "\n");
     }
   }

@@ -156,7 +156,7 @@ gr_ruleset *cli_load_rules(cli_ctx *c){
   if( c->rs ) return c->rs;
   n = cli_rule_paths(c, &paths);
   c->rs = cli_load_paths(c, paths, n);
-  if( c->rs ){                  /* the ONNX mapping rows are checked with the rest */
+  if( c->rs ){                  /* the ONNX shape table is checked with the rest */
     gr_opmap *m = gr_onnx_map_from_rules(c->rs, &c->diags);
     if( m==NULL ){ gr_ruleset_free(c->rs); c->rs = NULL; }
     gr_opmap_free(m);

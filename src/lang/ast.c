@@ -69,6 +69,7 @@ void gr_item_free(gr_item *it){
     gr_expr_free(it->e);
     gr_expr_free(it->e2);
     gr_item_free(it->items);
+    gr_item_free(it->items2);
     free(it);
     it = nx;
   }

@@ -43,7 +43,8 @@ enum gr_expr_op {
   GR_E_IN, GR_E_NOTIN,
   GR_E_ANY, GR_E_ALL, /* s = variable, a = list, b = body */
   GR_E_ENTRYPOINT,    /* entry_point: "atc", "ir-build" or "session" */
-  GR_E_PARTITION      /* partition(s).s2: the current node's outcome of a partition */
+  GR_E_PARTITION,     /* partition(s).s2: the current node's outcome of a partition */
+  GR_E_LEN            /* len(a): elements of a list (onnx mapping conditions only) */
 };
 
 typedef struct gr_expr {
@@ -54,7 +55,7 @@ typedef struct gr_expr {
   uint16_t depth;     /* nesting depth (bounded by the parser) */
   gr_loc loc;         /* the expression's first token */
   char *s;            /* identifier, string, field name or variable (owned) */
-  gr_loc sloc;        /* where s was written */
+  gr_loc sloc;        /* where s was written; a binary operator: the operator */
   char *s2;           /* section name of ini() (owned) */
   gr_loc s2loc;
   int64_t i;
@@ -76,7 +77,8 @@ enum gr_item_kind {
   GR_I_DEFAULT, GR_I_SUPPORT, GR_I_VALUE_BLOCK, GR_I_DEPRECATED, GR_I_FORMAT, GR_I_SECTION,
   GR_I_INITIAL, GR_I_ENTRIES, GR_I_ENTRIES_MODE, GR_I_HOOK, GR_I_EXTENDS,
   GR_I_PARTITION, GR_I_SEED, GR_I_NEUTRAL, GR_I_LIMIT,
-  GR_I_NOEFFECT
+  GR_I_NOEFFECT,
+  GR_I_ONNX, GR_I_ONNX_ROW, GR_I_ONNX_IR, GR_I_ONNX_IN   /* onnx mappings: statement, row, IR op, input */
 };
 
 /* how a layer's statement changes an earlier layer's declaration (gr_item.mod) */
@@ -112,6 +114,7 @@ typedef struct gr_item {
   char *str2; char *raw2; gr_loc str2_loc;   /* `because` template of a set-rule or branch */
   gr_loc once_loc;           /* where `once` was written */
   struct gr_item *items;     /* nested items, in source order */
+  struct gr_item *items2;    /* an onnx mapping row: its opsets (GR_I_RANGE items) */
   struct gr_item *next;
   int mod; gr_loc mod_loc;   /* `override`, `extend` or `replace` before a statement (GR_MOD_*) */
   int layer;                 /* top-level statements: the bundle layer they come from */

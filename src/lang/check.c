@@ -1388,6 +1388,7 @@ static void check_all(ck *c){
   }
   do_cascades(c, rs->ast);
   ck_shadowing(c);
+  ck_onnx(c);
   {
     size_t si = 0;
     for(st = rs->ast; st; st = st->next){

@@ -3,7 +3,7 @@
 ** checking stage and by nothing outside src/lang: check.c (declarations,
 ** the type checker's driver, cascades, relations), check_expr.c
 ** (expressions and message templates), lint.c (the "can this ever fire"
-** analysis). ruleset.c loads the files and calls gr_check_all.
+** analysis), check_onnx.c (the ONNX op mapping). ruleset.c loads the files and calls gr_check_all.
 **
 ** Ownership: a ck context borrows the rule set it fills and the diagnostics
 ** list it appends to; it owns nothing and lives on the stack of
@@ -50,6 +50,10 @@ int gr_check_all(gr_ruleset *rs, const ck_sources *src, gr_diags *diags);
 /* codes.c: the rows of table diagnostic_codes, and a row for every code of
 ** a rule or relation when the table is declared (run last). */
 void ck_codes(ck *c);
+
+/* check_onnx.c: checks the onnx mapping statements and compiles them into
+** rs->onnx_ops. */
+void ck_onnx(ck *c);
 
 /* ---- messages (check.c) ---- */
 const gr_lineidx *ck_lines_of(const ck_sources *src, const char *file);

@@ -449,6 +449,9 @@ static uint8_t check_expr_inner(ck *c, gr_expr *e){
       ck_err(c, e->s2loc, "option %s has no ini section '%s'", o->name, e->s2);
       return GR_T_ANY;
     }
+    case GR_E_LEN:
+      ck_err(c, e->loc, "len(...) tests an ONNX node's list attribute: only in the condition of an onnx mapping row");
+      return GR_T_ANY;
   }
   ck_err(c, e->loc, "unsupported expression");
   return GR_T_ANY;

@@ -40,6 +40,7 @@ static const char *kind_word(int k){
     case GR_I_CASCADE: return "cascade";
     case GR_I_RULE: return "rule";
     case GR_I_PARTITION: return "partition";
+    case GR_I_ONNX: return "onnx";
     default: return NULL;
   }
 }

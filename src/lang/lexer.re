@@ -2,7 +2,7 @@
 ** lexer.re: the rule-language tokenizer, turned into lexer.c by re2c. It
 ** recognises comments, identifiers and keywords, strings, integers, versions
 ** (1.1, 1.2.0-rc.1: only `extends` ranges take them), /patterns/
-** and punctuation, and tracks line and column. The buffer carries a NUL
+** and punctuation (`@` only in the input lists of an onnx mapping), and tracks line and column. The buffer carries a NUL
 ** sentinel at its end; an embedded NUL is an ordinary (invalid) byte, so a
 ** stray NUL never ends the input early.
 */
@@ -55,6 +55,7 @@ loop:
     "alias"       { TOK(GR_TK_ALIAS); }
     "and"         { TOK(GR_TK_AND); }
     "any"         { TOK(GR_TK_ANY); }
+    "becomes"     { TOK(GR_TK_BECOMES); }
     "because"     { TOK(GR_TK_BECAUSE); }
     "bundle"      { TOK(GR_TK_BUNDLE); }
     "cann"        { TOK(GR_TK_CANN); }
@@ -87,6 +88,7 @@ loop:
     "ini"         { TOK(GR_TK_INI); }
     "initial"     { TOK(GR_TK_INITIAL); }
     "key"         { TOK(GR_TK_KEY); }
+    "len"         { TOK(GR_TK_LEN); }
     "limit"       { TOK(GR_TK_LIMIT); }
     "matches"     { TOK(GR_TK_MATCHES); }
     "mode"        { TOK(GR_TK_MODE); }
@@ -99,6 +101,8 @@ loop:
     "null"        { TOK(GR_TK_NULL); }
     "on"          { TOK(GR_TK_ON); }
     "once"        { TOK(GR_TK_ONCE); }
+    "onnx"        { TOK(GR_TK_ONNX); }
+    "opset"       { TOK(GR_TK_OPSET); }
     "option"      { TOK(GR_TK_OPTION); }
     "or"          { TOK(GR_TK_OR); }
     "over"        { TOK(GR_TK_OVER); }
@@ -174,6 +178,7 @@ loop:
     "<"   { TOK(GR_TK_LT); }
     ">"   { TOK(GR_TK_GT); }
     "="   { TOK(GR_TK_ASSIGN); }
+    "@"   { TOK(GR_TK_AT); }
   */
 }
 

@@ -35,6 +35,49 @@ int gr_entry_point_valid(const char *s){
   return s && (strcmp(s, "atc")==0 || strcmp(s, "ir-build")==0 || strcmp(s, "session")==0);
 }
 
+/* A compiled onnx mapping row in the syntax it was written in (6.1). */
+void gr_onnx_row_print(gr_buf *b, const gr_onnx_row *r){
+  static const char *ops[] = { "==", "!=", "<", "<=", ">", ">=" };
+  size_t i, k;
+  gr_buf_adds(b, "opset ");
+  for(i = 0; i < r->nranges; i++){
+    gr_buf_printf(b, "%s%lld", i ? ", " : "", (long long)r->lo[i]);
+    if( r->hi[i]!=r->lo[i] ) gr_buf_printf(b, "..%lld", (long long)r->hi[i]);
+  }
+  for(i = 0; i < r->nconds; i++){
+    const gr_onnx_cond *c = &r->conds[i];
+    const char *op = c->op >= GR_E_EQ && c->op <= GR_E_GE ? ops[c->op - GR_E_EQ] : "?";
+    gr_buf_adds(b, i ? " and " : " when ");
+    switch( c->kind ){
+      case GR_OC_INPUTS: gr_buf_printf(b, "node.inputs %s %lld", op, (long long)c->n); break;
+      case GR_OC_LEN: gr_buf_printf(b, "len(node.attr[\"%s\"]) %s %lld", c->name, op, (long long)c->n); break;
+      case GR_OC_HAS: gr_buf_printf(b, "node.attr[\"%s\"] != null", c->name); break;
+      case GR_OC_HASNOT: gr_buf_printf(b, "node.attr[\"%s\"] == null", c->name); break;
+      default:
+        gr_buf_printf(b, "node.attr[\"%s\"] %s ", c->name, op);
+        if( c->is_str ) gr_buf_printf(b, "\"%s\"", c->s); else gr_buf_printf(b, "%lld", (long long)c->n);
+    }
+  }
+  gr_buf_adds(b, " becomes ");
+  for(i = 0; i < r->nir; i++){
+    const gr_onnx_ir *ir = &r->ir[i];
+    gr_buf_printf(b, "%s%s", i ? ", " : "", ir->type);
+    if( ir->suffix[0] ) gr_buf_printf(b, " \"%s\"", ir->suffix);
+    if( ir->explicit_inputs ){
+      gr_buf_adds(b, ir->suffix[0] ? " (" : "(");
+      for(k = 0; k < ir->nin; k++){
+        const gr_onnx_in *in = &ir->in[k];
+        gr_buf_adds(b, k ? ", " : "");
+        if( !in->from_op ) gr_buf_printf(b, "%d", in->src);
+        else if( in->index ) gr_buf_printf(b, "@%d:%d", in->src, in->index);
+        else gr_buf_printf(b, "@%d", in->src);
+      }
+      gr_buf_adds(b, ")");
+    }
+  }
+  gr_buf_adds(b, ";");
+}
+
 const char *gr_pcause_name(int cause){
   static const char *const names[] = { NULL, "neutral", "seed", "path", "small", "all", "cluster", "static_graph" };
   return cause > 0 && cause < (int)(sizeof names / sizeof *names) ? names[cause] : NULL;
@@ -119,6 +162,7 @@ const char *gr_ruleset_suggest(const gr_ruleset *rs, unsigned kinds, const char 
   if( kinds & GR_NK_SOC ) maps[nm++] = &rs->soc_map;
   if( kinds & GR_NK_CAP ) maps[nm++] = &rs->cap_map;
   if( kinds & GR_NK_HW ) maps[nm++] = &rs->hw_map;
+  if( kinds & GR_NK_ONNX ) maps[nm++] = &rs->onnx_map;
   gr_suggest_begin(&sg, word);
   for(m = 0; m < nm; m++) for(j = 0; j < maps[m]->n; j++) gr_suggest_offer(&sg, maps[m]->e[j].key);
   if( kinds & GR_NK_ATC_FLAG ){
@@ -385,7 +429,7 @@ void gr_ruleset_free(gr_ruleset *rs){
   gr_map_free(&rs->cap_map); gr_map_free(&rs->hw_map); gr_map_free(&rs->product_map); gr_map_free(&rs->soc_map);
   gr_map_free(&rs->option_map); gr_map_free(&rs->spelling_map); gr_map_free(&rs->mode_map);
   gr_map_free(&rs->table_map); gr_map_free(&rs->slot_map); gr_map_free(&rs->source_map); gr_map_free(&rs->rule_map);
-  gr_map_free(&rs->partition_map);
+  gr_map_free(&rs->partition_map); gr_map_free(&rs->onnx_map);
   gr_item_free(rs->ast);
   gr_arena_free(&rs->arena);
   free(rs);

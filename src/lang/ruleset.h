@@ -235,6 +235,45 @@ enum gr_pcause { GR_PC_NEUTRAL = 1, GR_PC_SEED, GR_PC_PATH, GR_PC_SMALL, GR_PC_A
 enum gr_pfield { GR_PF_DYNAMIC = 1, GR_PF_STATIC, GR_PF_CAUSE, GR_PF_SEED, GR_PF_SIZE, GR_PF_LIMIT, GR_PF_FROM, GR_PF_TO };
 const char *gr_pcause_name(int cause);     /* "seed"...; NULL for 0 */
 
+/* The ONNX op mapping (`onnx "domain::op_type" { opset ... becomes ...; }`,
+** checked and compiled by check_onnx.c, applied by the ONNX reader through
+** src/model/onnx_map.h). A row's condition is compiled to the conjunction of
+** the few node tests a mapping can make, so the reader tests it without the
+** evaluator: `node.inputs OP N` (GR_OC_INPUTS), `node.attr["A"] != null` /
+** `== null` (HAS / HASNOT), `node.attr["A"] == V` / `!= V` (EQ / NE, V an
+** int or a string), `len(node.attr["A"]) OP N` (LEN; 0 when A is absent or
+** not a list). OP is a GR_E_EQ..GR_E_GE comparison. */
+enum { GR_OC_INPUTS = 1, GR_OC_HAS, GR_OC_HASNOT, GR_OC_EQ, GR_OC_NE, GR_OC_LEN };
+typedef struct gr_onnx_cond {
+  int kind, op;
+  const char *name;       /* the attribute */
+  int is_str; int64_t n; const char *s;
+} gr_onnx_cond;
+/* An IR op's inputs: default (the first op of a row takes the node's
+** inputs, every other one output 0 of the op before it) or the explicit
+** list: from_op 0: the ONNX node's input src; 1: output index of the row's
+** src-th IR op, which comes earlier. */
+typedef struct gr_onnx_in { int from_op; int src; int index; } gr_onnx_in;
+typedef struct gr_onnx_ir {
+  const char *type; const char *suffix;   /* suffix "" keeps the ONNX node's name */
+  int explicit_inputs; size_t nin; gr_onnx_in *in;
+} gr_onnx_ir;
+#define GR_ONNX_MAX_IR 32           /* IR ops of one row */
+typedef struct gr_onnx_row {
+  int64_t *lo, *hi; size_t nranges;       /* the opsets: lo[i]..hi[i] */
+  gr_onnx_cond *conds; size_t nconds;
+  gr_onnx_ir *ir; size_t nir;
+  gr_loc loc;
+} gr_onnx_row;
+typedef struct gr_onnx_op {
+  const char *key;        /* "domain::op_type" */
+  gr_onnx_row *rows; size_t nrows;
+  gr_loc loc;
+} gr_onnx_op;
+
+/* Appends row r as it is written: `opset 8..18 when ... becomes A, B "/b" (@0);` */
+void gr_onnx_row_print(gr_buf *b, const gr_onnx_row *r);
+
 /* An expression tree the rule set owns outside rs->ast (a template
 ** placeholder); the list nodes live in the arena. */
 typedef struct gr_owned_expr { gr_expr *e; struct gr_owned_expr *next; } gr_owned_expr;
@@ -271,6 +310,8 @@ typedef struct gr_ruleset {
   gr_rule *rules; size_t nrules;
   gr_relation *relations; size_t nrelations;
   gr_partition *partitions; size_t npartitions;
+  gr_onnx_op *onnx_ops; size_t nonnx_ops;   /* the ONNX op mapping, in source order */
+  gr_map onnx_map;          /* "domain::op_type" -> onnx_ops index + 1 */
 
   gr_map cap_map, hw_map, product_map, soc_map, option_map, spelling_map,
          mode_map, table_map, slot_map, source_map, rule_map, partition_map;   /* name -> index + 1 */
@@ -334,9 +375,10 @@ enum gr_name_kind {
   GR_NK_SOC      = 1u << 8,   /* exact SoC names (not patterns) */
   GR_NK_CAP      = 1u << 9,   /* capabilities */
   GR_NK_HW       = 1u << 10,  /* hardware properties */
-  GR_NK_ATC_FLAG = 1u << 11   /* ATC command-line flags: the keys of table atc_flags
+  GR_NK_ATC_FLAG = 1u << 11,  /* ATC command-line flags: the keys of table atc_flags
                               ** (doc/rule-language.md 6.4), offered and returned
                               ** without their leading dashes */
+  GR_NK_ONNX     = 1u << 12   /* the keys of the onnx mapping ("ai.onnx::Gemm") */
 };
 /* "Did you mean": the declared name of one of the given kinds closest to
 ** word, or NULL when none is close. The one entry point for every kind of

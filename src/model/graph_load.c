@@ -261,7 +261,7 @@ static int name_done(loader *l){
   if( !l->has_pname ) return 1;
   l->has_pname = 0;
   if( p->nbytes + n + 1 > 0xffffffffu ) return fail_node(l, nd, "too much string data (more than 4 GiB)");
-  nd->name = gr_strpool_intern(p, n ? l->pname.p : "", n);
+  nd->name = gr_strpool_intern_h(p, n ? l->pname.p : "", n, l->pname_hash);   /* hashed in name_start */
   e->id1 = nd->name + 1; e->len = (uint32_t)n;
   return 1;
 }
@@ -441,10 +441,19 @@ static int parse_shape(loader *l){
     if( k==GR_JS_NULL ) continue;
     if( k!=GR_JS_ARRAY ) return bad_type(l, &W_SHAPE_DIM);
     l->ndim = 0;
-    while( (k = next(l))==GR_JS_INT ){
+    for(;;){
+      int closed;
+      if( l->ndim==l->cap_dim && l->ndim < MAX_DIMS ){
+        l->cap_dim = l->cap_dim ? l->cap_dim * 2 : 16;
+        l->dimv = gr_xrealloc(l->dimv, l->cap_dim * sizeof *l->dimv);
+      }
+      /* the plain dims in one go (json_scan.h), the rest token by token */
+      l->ndim += gr_js_ints(&l->js, l->dimv + l->ndim, (l->cap_dim < MAX_DIMS ? l->cap_dim : MAX_DIMS) - l->ndim, &closed);
+      if( closed ){ k = GR_JS_ARRAY_END; break; }
+      if( (k = next(l))!=GR_JS_INT ) break;
       if( l->ndim==MAX_DIMS ) return fail_tok(l, "shape has more than %u dims", MAX_DIMS);
       if( l->ndim==l->cap_dim ){
-        l->cap_dim = l->cap_dim ? l->cap_dim * 2 : 16;
+        l->cap_dim = l->cap_dim * 2;
         l->dimv = gr_xrealloc(l->dimv, l->cap_dim * sizeof *l->dimv);
       }
       l->dimv[l->ndim++] = l->t.i;

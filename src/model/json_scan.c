@@ -71,6 +71,15 @@ static void count_to(gr_js *s, const char *q){
   const char *p = s->nl, *last = NULL;
   uint64_t n = 0;
   if( q <= p ) return;
+  /* a compact file has (nearly) no newlines: skip to the first one with
+  ** memchr, whose vector loop is wider than the one below; measured on the
+  ** 1M-op graph (one line), counting went from 2.1% of the eval's CPU time
+  ** to about a tenth of that */
+  {
+    const char *first = memchr(p, '\n', (size_t)(q - p));
+    if( first==NULL ){ s->nl = q; return; }
+    p = first;
+  }
 #if defined(__SSE2__)
   {
     const __m128i nlv = _mm_set1_epi8('\n');
@@ -655,6 +664,45 @@ int gr_js_next(gr_js *s, gr_js_tok *t){
     /* the token at p goes on past the window */
     if( !refill(s, p) && s->state==S_FAILED ) return t->type = GR_JS_ERROR;
   }
+}
+
+/* Measured reason: the dims of the tensor shapes are about a fifth of the
+** tokens of a graph file, and each went through a whole gr_js_next (its
+** state switch and its prologue saving six registers): this loop took the
+** 100K-op eval from 1,083M to 1,001M instructions (callgrind). */
+size_t gr_js_ints(gr_js *s, int64_t *v, size_t max, int *closed){
+  const char *p = s->p, *end = s->end;
+  size_t k = 0;
+  *closed = 0;
+  if( s->max_token < 24 ) return 0;
+  if( s->state!=S_VALUE_OR_END && !(s->state==S_VALUE && s->depth && !top_is_object(s)) ) return 0;
+  while( k < max && end - p >= 24 ){      /* sign, 18 digits, one more and the separator fit */
+    const char *q = p;
+    uint64_t acc = 0;
+    int neg = 0, nd = 0;
+    if( *q=='-' ){ neg = 1; q++; }
+    if( *q=='0' ){
+      q++;
+    }else if( IS_DIGIT(*q) ){
+      do{ acc = acc * 10 + (uint64_t)(*q - '0'); q++; nd++; }while( nd < 18 && IS_DIGIT(*q) );
+    }else break;
+    if( *q==',' ){
+      v[k++] = neg ? (int64_t)(0 - acc) : (int64_t)acc;
+      p = q + 1;
+      s->state = S_VALUE;
+      continue;
+    }
+    if( *q==']' ){
+      v[k++] = neg ? (int64_t)(0 - acc) : (int64_t)acc;
+      s->depth--;
+      finish_value(s, q + 1);
+      *closed = 1;
+      return k;
+    }
+    break;
+  }
+  s->p = p;
+  return k;
 }
 
 int gr_js_skip(gr_js *s, const gr_js_tok *t){

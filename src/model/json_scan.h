@@ -106,6 +106,17 @@ void gr_js_free(gr_js *s);
 ** every further call returns the same. */
 int gr_js_next(gr_js *s, gr_js_tok *t);
 
+/* Right after an array's '[' or a ',' in an array: reads up to max plain
+** integer elements in one go into v and returns their count, leaving the
+** scanner exactly as gr_js_next would have after returning them one by one;
+** when the array's ']' followed, it is consumed too and *closed is set (as
+** if GR_JS_ARRAY_END had been returned). It reads only the simplest form
+** (an optional '-', at most 18 digits without a leading zero, then ',' or
+** ']' with no whitespace) and stops before anything else, the end of the
+** window included, for gr_js_next to go on: so it never changes a result
+** or an error, only the cost of shapes' dims. */
+size_t gr_js_ints(gr_js *s, int64_t *v, size_t max, int *closed);
+
 /* Skips the rest of the value whose first token is *t (nothing to do for a
 ** scalar; for '{' or '[' everything up to the matching bracket, validated).
 ** Returns 0 when the scan failed. */

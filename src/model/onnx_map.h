@@ -1,34 +1,33 @@
 /*
-** onnx_map.h: the ONNX op mapping the ONNX reader applies, built from rule
-** data (rules/onnx.rules, table onnx_ops): for every `domain::op_type` key,
-** rows of "OPSETS [if CONDITION [and CONDITION]...] => IR[SUFFIX][(INPUTS)] ...". The
-** lookup is GE's: the model's opset for the node's domain must be one of a
-** row's opsets exactly (no fallback to a lower version); among the rows
-** registered at that version, the first whose conditions hold gives the IR
-** ops the node becomes: one op keeps the ONNX node's name, the others are
-** named <node name><suffix>. Conditions test only what the node itself shows:
-**   inputs OP N          the number of connected inputs (OP: == != < <= > >=)
-**   attr NAME            the attribute is present      (!attr NAME: absent)
-**   attr NAME == VALUE   an int or a "string" attribute equals VALUE (also !=)
-**   len NAME OP N        the number of elements of a list attribute
-** C knows this syntax only; which op becomes what is the rule file's.
+** onnx_map.h: the ONNX op mapping the ONNX reader applies: the rule set's
+** `onnx "domain::op_type" { opset ... [when ...] becomes ...; }` statements
+** (rules/onnx.rules), checked and compiled by src/lang/check_onnx.c into
+** rows (gr_onnx_row, lang/ruleset.h), indexed here with each key's shape
+** function. The lookup is GE's: the model's opset for the node's domain
+** must be one of a row's opsets exactly (no fallback to a lower version);
+** among the rows registered at that version, the first whose tests hold
+** gives the IR ops the node becomes: the op without a suffix keeps the ONNX
+** node's name, the others are named <node name><suffix>. The tests look
+** only at what the node itself shows (its connected inputs, attributes, the
+** length of a list attribute). C knows this form only; which op becomes
+** what is the rule file's.
 **
-** Ownership: a gr_opmap owns copies of every string given to it; lookups
-** return pointers into it, valid until gr_opmap_free.
+** Ownership: a gr_opmap borrows the rule set it was built from (its rows and
+** strings), which must outlive it; lookups return pointers into the rule
+** set, valid as long as both live. gr_opmap_free frees only the index.
 */
 #ifndef GR_ONNX_MAP_H
 #define GR_ONNX_MAP_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "lang/ruleset.h"
 
 typedef struct gr_opmap gr_opmap;
 
-gr_opmap *gr_opmap_new(void);
+/* The index of rs->onnx_ops (every key without a shape function yet). */
+gr_opmap *gr_opmap_new(const gr_ruleset *rs);
 void      gr_opmap_free(gr_opmap *m);
-/* Adds one row for key "domain::op_type". 0 on success; -1 with a message
-** in err (the column of the row text it points at in *col, 1-based). */
-int       gr_opmap_add(gr_opmap *m, const char *key, const char *row, char *err, size_t errlen, unsigned *col);
 size_t    gr_opmap_nkeys(const gr_opmap *m);
 
 /* What a condition can ask of a node. */
@@ -43,17 +42,14 @@ typedef struct gr_onnx_node_view {
   const gr_onnx_attr_view *attrs; size_t nattrs;
 } gr_onnx_node_view;
 
-/* One IR op of a row. Its inputs are either the default (the first op of a
-** row takes the node's inputs, every other one the previous op's output 0)
-** or the list the row gives in parentheses: N is the ONNX node's input N
-** (left out when the node has no such input), @K (or @K:J) is output 0 (J)
-** of the row's K-th IR op, counted from 0, which must come earlier. */
-#define GR_OPMAP_MAX_IR 32
-typedef struct gr_opmap_in { int from_op; int src; int index; } gr_opmap_in;
-typedef struct gr_opmap_ir {
-  const char *type; const char *suffix;
-  int explicit_inputs; size_t nin; gr_opmap_in *in;
-} gr_opmap_ir;
+/* One IR op of a row (lang/ruleset.h). Its inputs are either the default
+** (the first op of a row takes the node's inputs, every other one the
+** previous op's output 0) or the row's list: the ONNX node's input N (left
+** out when the node has no such input), or output J of the row's K-th IR
+** op, which comes earlier. */
+#define GR_OPMAP_MAX_IR GR_ONNX_MAX_IR
+typedef gr_onnx_in gr_opmap_in;
+typedef gr_onnx_ir gr_opmap_ir;
 
 /* The lookup: 1 = mapped (*ir, *nir set); 0 = no row registered at this
 ** version (GE's E13010); -1 = registered but no row's conditions hold

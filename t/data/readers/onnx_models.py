@@ -5,6 +5,10 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
   direct.onnx        1:1 renames (Add, Div -> RealDiv, Where -> SelectV2)
   conditional.onnx   rows chosen by a condition (Conv by kernel rank, Resize by mode, Concat by inputs)
   decomposed.onnx    a PartitionedCall plugin expanded into several IR ops (Gemm with C)
+  branches.onnx      every row of a conditional mapping picked once: ArgMax by an int
+                     attribute, Gemm by input count and attribute presence, Clip by
+                     input count, AveragePool by a list attribute's length, and a
+                     Transpose without perm that no row fits
   opset19.onnx       an op registered only up to opset 18, in an opset-19 model (E13010)
   unmapped.onnx      an op no plugin handles (Loop; E13010) next to mapped ones
   dynamic.onnx       dim_param and unset dims (-1), a scalar input
@@ -73,6 +77,21 @@ def main():
     save(model([h.make_node("Gemm", ["x", "w", "b"], ["y"], name="fc", transB=1),
                 h.make_node("Gemm", ["x", "w"], ["y2"], name="fc_nobias", transB=1)],
                [x], [vi("y", None), vi("y2", None)], [const("w", [4, 4]), const("b", [4])]), out, "decomposed.onnx")
+    N = h.make_node
+    save(model([N("ArgMax", ["x"], ["am0"], name="argmax_flat", keepdims=0),
+                N("ArgMax", ["x"], ["am1"], name="argmax_kept"),
+                N("Gemm", ["x", "w", "b"], ["g1"], name="gemm_plain", transB=1),
+                N("Gemm", ["x", "w", "b"], ["g2"], name="gemm_scaled", alpha=2.0),
+                N("Gemm", ["x", "w"], ["g3"], name="gemm_nobias"),
+                N("Clip", ["x", "lo", "hi"], ["c1"], name="clip_both"),
+                N("Clip", ["x", "lo"], ["c2"], name="clip_min"),
+                N("AveragePool", ["seq"], ["p1"], name="pool1d", kernel_shape=[2]),
+                N("AveragePool", ["img"], ["p2"], name="pool2d", kernel_shape=[2, 2]),
+                N("AveragePool", ["vol"], ["p3"], name="pool3d", kernel_shape=[2, 2, 2]),
+                N("Transpose", ["x"], ["t"], name="transpose_noperm")],
+               [x, vi("seq", [1, 3, 16]), vi("img", [1, 3, 8, 8]), vi("vol", [1, 3, 4, 8, 8])],
+               [vi(o, None) for o in ("am0", "am1", "g1", "g2", "g3", "c1", "c2", "p1", "p2", "p3", "t")],
+               [const("w", [4, 4]), const("b", [4]), const("lo", []), const("hi", [])]), out, "branches.onnx")
     save(model([h.make_node("Relu", ["x"], ["r"], name="relu"),
                 h.make_node("Add", ["r", "x"], ["y"], name="add")],
                [x], [vi("y", None)], opset=19), out, "opset19.onnx")

@@ -1,0 +1,205 @@
+#!/bin/sh
+# t1105-onnx-map-check.sh: what `gerules check` refuses in the ONNX op
+# mapping statements (`onnx "domain::op_type" { opset ... [when ...] becomes
+# ...; }`, doc/rule-language.md 6.1, src/lang/check_onnx.c): each malformed
+# construct is one error at its exact token, with the source line and caret,
+# and exit 2. Also: a layer overrides a shipped mapping, and the old form of
+# the mapping (a table of strings) is refused rather than silently ignored.
+
+test_description='onnx mapping: located checker errors'
+. "${top_srcdir:-..}/t/test-lib.sh"
+
+MINI="$top_srcdir/t/data/mini.rules"
+PY=${PYTHON3:-python3}
+L=$(($(wc -l <"$MINI") + 1))    # the line the statement under test starts on
+
+# bad NAME EXPECTED: the mini rule set plus the statement on stdin, in
+# NAME.rules; `gerules check` gives exactly EXPECTED (a located error, its
+# source line and caret) and "1 error", exit 2
+bad () {
+	{ cat "$MINI"; cat; } >"$1.rules" &&
+	input_error "$1.rules:$2\ngerules check: 1 error" check "$1.rules"
+}
+
+test_expect_success 'a well-formed mapping with every kind of condition checks clean' '
+	{ cat "$MINI" && cat <<-\EOF; } >good.rules &&
+	onnx "ai.onnx::Conv" {
+	    opset 1, 8..12 when len(node.attr["kernel_shape"]) == 1 and node.inputs >= 2
+	        becomes Unsqueeze "/unsqueeze" (0), Conv2D(@0, 1, 2), Squeeze "/squeeze" (@1:0);
+	    opset 8..18 when node.attr["kernel_shape"] == null and node.attr["group"] != null becomes Conv2D;
+	    opset 8..18 when node.attr["auto_pad"] == "VALID" and node.attr["group"] != 1 becomes Conv2D;
+	    opset 8..18 becomes Conv3D();
+	}
+	EOF
+	gerules check good.rules >out 2>err &&
+	test_must_be_empty err
+'
+
+test_expect_success 'a key that is not domain::op_type' '
+	bad key "$L:6: error: onnx \"Relu\": the key is \"domain::op_type\" (\"ai.onnx::Relu\")" <<-\EOF
+	onnx "Relu" { opset 8..18 becomes Relu; }
+	EOF
+'
+
+test_expect_success 'a key mapped twice' '
+	bad dup "$((L + 1)):6: error: duplicate definition of onnx mapping '"'"'ai.onnx::Relu'"'"' (first defined at dup.rules:$L)" <<-\EOF
+	onnx "ai.onnx::Relu" { opset 8..18 becomes Relu; }
+	onnx "ai.onnx::Relu" { opset 19 becomes Relu; }
+	EOF
+'
+
+test_expect_success 'a mapping without rows' '
+	bad norow "$L:6: error: onnx \"ai.onnx::Relu\" has no row (opset ... becomes ...;)" <<-\EOF
+	onnx "ai.onnx::Relu" { }
+	EOF
+'
+
+test_expect_success 'an empty opset range, at its end' '
+	bad range "$L:34: error: empty opset range 18..8" <<-\EOF
+	onnx "ai.onnx::Relu" { opset 18..8 becomes Relu; }
+	EOF
+'
+
+test_expect_success 'opset 0' '
+	bad zero "$L:30: error: opset 0: an opset version is 1 or more" <<-\EOF
+	onnx "ai.onnx::Relu" { opset 0..8 becomes Relu; }
+	EOF
+'
+
+test_expect_success 'an opset listed twice in one row, at the second listing' '
+	bad twice "$L:37: error: opset 10 is listed twice in this row" <<-\EOF
+	onnx "ai.onnx::Relu" { opset 8..12, 10..18 becomes Relu; }
+	EOF
+'
+
+test_expect_success 'an unknown condition kind' '
+	bad kind "$L:42: error: an onnx mapping condition cannot test node.type: it tests node.inputs, node.attr[\"A\"] and len(node.attr[\"A\"])" <<-\EOF &&
+	onnx "ai.onnx::Relu" { opset 8 when node.type == "Relu" becomes Relu; }
+	EOF
+	bad kind2 "$L:37: error: unknown condition kind in an onnx mapping row: expected node.inputs OP N, node.attr[\"A\"] == null or != null, node.attr[\"A\"] == VALUE or != VALUE, len(node.attr[\"A\"]) OP N" <<-\EOF
+	onnx "ai.onnx::Relu" { opset 8 when node.dynamic becomes Relu; }
+	EOF
+'
+
+test_expect_success '"or" in a condition, at the operator' '
+	bad or "$L:54: error: an onnx mapping condition is tests joined by '"'"'and'"'"' ('"'"'or'"'"' is not allowed: write one row per case)" <<-\EOF
+	onnx "ai.onnx::Clip" { opset 8 when node.inputs == 1 or node.inputs == 3 becomes Clip; }
+	EOF
+'
+
+test_expect_success 'an ordering comparison of an attribute' '
+	bad attrlt "$L:55: error: an attribute compares with == or != only (use len(node.attr[\"axes\"]) < N for a list'"'"'s length)" <<-\EOF
+	onnx "ai.onnx::Relu" { opset 8 when node.attr["axes"] < 2 becomes Relu; }
+	EOF
+'
+
+test_expect_success 'an attribute named by something else than a string' '
+	bad attrname "$L:47: error: the attribute of an onnx mapping condition is named by a non-empty string: node.attr[\"NAME\"]" <<-\EOF
+	onnx "ai.onnx::Relu" { opset 8 when node.attr[1] == 2 becomes Relu; }
+	EOF
+'
+
+test_expect_success 'len() of something else than an attribute' '
+	bad len "$L:41: error: len(...) in an onnx mapping row counts the elements of a list attribute: len(node.attr[\"NAME\"])" <<-\EOF
+	onnx "ai.onnx::Relu" { opset 8 when len(node.inputs) == 1 becomes Relu; }
+	EOF
+'
+
+test_expect_success 'len() outside an onnx mapping' '
+	bad lenrule "$L:27: error: len(...) tests an ONNX node'"'"'s list attribute: only in the condition of an onnx mapping row" <<-\EOF
+	rule r for each node when len(node.attr["axes"]) == 1 then note X1001 "x";
+	EOF
+'
+
+test_expect_success 'a row an earlier row always beats' '
+	bad unreach "$((L + 2)):5: error: this row of onnx \"ai.onnx::ArgMax\" is never used: the row at unreach.rules:$((L + 1)) matches first at every one of its opsets" <<-\EOF
+	onnx "ai.onnx::ArgMax" {
+	    opset 8..18 when node.attr["keepdims"] == 0 becomes ArgMaxV2;
+	    opset 11 when node.attr["keepdims"] == 0 and node.inputs == 1 becomes ArgMaxV2;
+	    opset 8..18 becomes ArgMaxV2, ExpandDims "/expand_dims";
+	}
+	EOF
+'
+
+test_expect_success 'an empty IR list, at becomes' '
+	bad empty "$L:32: error: no IR op after '"'"'becomes'"'"': a row of onnx \"ai.onnx::Relu\" names the ops the node becomes" <<-\EOF
+	onnx "ai.onnx::Relu" { opset 8 becomes; }
+	EOF
+'
+
+test_expect_success 'two IR ops that would both keep the node name, or share a suffix' '
+	bad keep "$L:56: error: a second IR op without a suffix: only one op of a row keeps the ONNX node'"'"'s name (write Add \"/SUFFIX\")" <<-\EOF &&
+	onnx "ai.onnx::Gemm" { opset 8 becomes MatMulV2(0, 1), Add(@0, 2); }
+	EOF
+	bad suffix "$L:60: error: suffix \"/m\" is already used by the IR op Muls of this row" <<-\EOF
+	onnx "ai.onnx::Gemm" { opset 8 becomes Muls "/m" (0), Muls "/m" (1), Add(@0, @1); }
+	EOF
+'
+
+test_expect_success 'an input @K that is not an earlier op of the row' '
+	bad wire "$L:84: error: @2 does not name an earlier IR op of this row (@0 to @1, counted from 0)" <<-\EOF &&
+	onnx "ai.onnx::Gemm" { opset 8 becomes MatMulV2(0, 1), Muls "/m" (@0), Add "/add" (@2, 2); }
+	EOF
+	bad wire0 "$L:52: error: @0: the first IR op of a row has no earlier op to take an output from" <<-\EOF &&
+	onnx "ai.onnx::Gemm" { opset 8 becomes MatMulV2(0, @0); }
+	EOF
+	bad wireout "$L:67: error: output -1: an output number is 0 to 1000" <<-\EOF
+	onnx "ai.onnx::Gemm" { opset 8 becomes Muls "/m" (0), MatMulV2(@0:-1, 1); }
+	EOF
+'
+
+test_expect_success 'a node input out of range' '
+	bad input "$L:45: error: node input 1001: an input is 0 to 1000" <<-\EOF
+	onnx "ai.onnx::Relu" { opset 8 becomes Relu(1001); }
+	EOF
+'
+
+test_expect_success 'a syntax error inside a row is located like any other' '
+	bad syntax "$L:36: error: syntax error near '"'"'='"'"'" <<-\EOF
+	onnx "ai.onnx::Relu" { opset 8..18 => Relu; }
+	EOF
+'
+
+test_expect_success 'the former table onnx_ops is refused, not silently ignored' '
+	mkdir oldform && cp "$top_srcdir"/rules/*.rules oldform/ &&
+	printf "table onnx_ops { \"ai.onnx::Relu\": [\"8-18 => Relu\"] }\n" >>oldform/onnx.rules &&
+	test_must_fail --exit 2 gerules check oldform 2>err &&
+	test_grep "onnx.rules:[0-9]*:[0-9]*: error: table onnx_ops is not read: the ONNX op mapping is written as onnx" err
+'
+
+test_expect_success 'a layer overrides a shipped mapping; a plain redefinition is refused' '
+	mkdir -p site && cat >site/site.rules <<-\EOF &&
+	bundle "site" { version "1.0.0"; extends "ge-base"; }
+	override onnx "ai.onnx::Relu" { opset 8..19 becomes Relu; }
+	EOF
+	gerules check "$top_srcdir/rules" site >out 2>err &&
+	mkdir -p site2 && cat >site2/site.rules <<-\EOF &&
+	bundle "site2" { version "1.0.0"; extends "ge-base"; }
+	onnx "ai.onnx::Relu" { opset 8..19 becomes Relu; }
+	EOF
+	test_must_fail --exit 2 gerules check "$top_srcdir/rules" site2 2>err &&
+	test_grep "site.rules:2:6: error: onnx ai.onnx::Relu is already declared by bundle .ge-base." err
+'
+
+test_expect_success 'gerules explain shows a key'"'"'s rows as written, first match first; a near miss is suggested' '
+	gerules explain ai.onnx::ArgMax >out &&
+	cat >expect <<-\EOF &&
+	onnx "ai.onnx::ArgMax" (2 rows, first match wins)
+	  opset 8..18 when node.attr["keepdims"] == 0 becomes ArgMaxV2;    # RULES
+	  opset 8..18 becomes ArgMaxV2, ExpandDims "/expand_dims";    # RULES
+	EOF
+	sed "s|# .*onnx.rules:[0-9]*\$|# RULES|" out >got &&
+	test_cmp expect got &&
+	gerules explain ai.onnx::Gemm --format json >g.json &&
+	"$PY" -c "
+import json
+d = json.load(open(\"g.json\"))
+m = d[\"matches\"][0]
+assert m[\"kind\"] == \"onnx\" and m[\"name\"] == \"ai.onnx::Gemm\", m
+assert m[\"rows\"][0][\"row\"] == \"opset 8..18 when node.inputs >= 3 and node.attr[\\\"alpha\\\"] == null and node.attr[\\\"beta\\\"] == null becomes MatMulV2(0, 1), Add \\\"/add\\\" (@0, 2);\", m
+" &&
+	test_must_fail --exit 2 gerules explain ai.onnx::Gem 2>err &&
+	test_grep "did you mean .ai.onnx::Gemm.?" err
+'
+
+test_done
