@@ -137,6 +137,7 @@ def enc_desc(d):
         out += f_bytes(3, packed_varints(1, dims))
     if d.get("layout"):
         out += f_bytes(4, d["layout"])
+    out += enc_attrs(5, d.get("attr"))
     return out
 
 
@@ -151,6 +152,8 @@ def enc_op(op):
         out += f_bytes(33, enc_desc(d or {}))
     for d in op.get("output_desc") or []:
         out += f_bytes(34, enc_desc(d or {}))
+    for g in op.get("subgraph_name") or []:
+        out += f_bytes(35, g)
     return out
 
 
@@ -244,6 +247,7 @@ def t_desc(name, d, ind):
         lines.append(p + "  }")
     if d.get("layout"):
         lines.append(p + "  layout: " + q(d["layout"]))
+    lines += t_attrs(d.get("attr"), ind + 2)
     lines.append(p + "}")
     return lines
 
@@ -271,6 +275,8 @@ def text_model(m):
                 lines += t_desc("input_desc", d or {}, 4)
             for d in op.get("output_desc") or []:
                 lines += t_desc("output_desc", d or {}, 4)
+            for sg in op.get("subgraph_name") or []:
+                lines.append("    subgraph_name: " + q(sg))
             lines.append("  }")
         lines.append("}")
     lines += t_attrs(m.get("attr"), 0)

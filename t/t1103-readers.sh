@@ -6,7 +6,9 @@
 # the ATC JSON (t/data/readers/same_decisions.py judges the JSON reports),
 # the format is told from the content whatever the file name, and every
 # damaged file (truncated, encrypted, malformed, wrong partition table) exits
-# 2 with a message naming the file and what was expected.
+# 2 with a message naming the file and what was expected. Subgraph parents
+# and input-descriptor attributes (the constant rules) survive every form
+# that carries them.
 test_description='GE readers: binary ModelDef, text dump, .om'
 . "$(dirname "$0")/test-lib.sh"
 
@@ -36,6 +38,28 @@ for m in llm_decoder llm_decoder_dynamic llm_decoder_const convnet; do
 		test \"\$(json_get $m.json.out 'd[\"graph\"][\"format\"]')\" = json
 	"
 done
+
+# Constants across graph boundaries and from input descriptors: subgraph_name
+# (OpDef field 35) in every GE form, input-descriptor attributes (TensorDescriptor
+# field 5, GE's _value) in the JSON, binary and .om forms (the text reader
+# skips them).
+D=$top_srcdir/t/data/readers
+for m in const_subgraph_parent const_subgraph_while const_input_desc_value; do
+	test_expect_success "$m: subgraph parents and input-desc attributes survive the conversion" "
+		$CONV $D/$m.json --binary $m.pb --text $m.txt --om $m.om &&
+		gerules eval $D/$m.json --chip Ascend910B1 --format json >$m.json.out &&
+		gerules eval $m.pb --chip Ascend910B1 --format json >$m.pb.out &&
+		gerules eval $m.om --chip Ascend910B1 --format json >$m.om.out &&
+		gerules eval $m.txt --chip Ascend910B1 --format json >$m.txt.out &&
+		$SAME $m.json.out $m.pb.out $m.om.out &&
+		if test $m != const_input_desc_value; then $SAME $m.json.out $m.txt.out; fi
+	"
+done
+test_expect_success 'the binary form resolves the subgraph Data and reads _value, as the JSON does' '
+	test "$(json_get const_subgraph_parent.pb.out "[n[\"tiling\"] for n in d[\"nodes\"] if n[\"name\"] == \"ifa\"][0]")" = compile &&
+	test "$(json_get const_subgraph_while.pb.out "[n[\"tiling\"] for n in d[\"nodes\"] if n[\"name\"] == \"ifa\"][0]")" = host &&
+	test "$(json_get const_input_desc_value.om.out "[n[\"tiling\"] for n in d[\"nodes\"] if n[\"name\"] == \"ifa_value\"][0]")" = compile
+'
 
 test_expect_success 'the committed .om and ge_proto dump are the decoder example' '
 	gerules eval "$EX/llm_decoder.om" $OPTS >c.om.out &&

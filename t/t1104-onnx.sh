@@ -3,7 +3,8 @@
 # rules/onnx.rules, on models built by t/data/readers/onnx_models.py with the
 # ONNX project's own library (python3-onnx): one model per class of mapping
 # row (direct, conditional, decomposed, unregistered opset, unmapped op,
-# dynamic dims, initializers, external data, If), each checked in the JSON
+# dynamic dims, initializers, external data, If, whose branches have the If as
+# their parent), each checked in the JSON
 # report (IR types, names, provenance, E13010 diagnostics); then a corpus of
 # one model per operator schema at several opsets, every one of which must
 # give a report (exit 0 or 1), never a crash, a hang or exit 2.
@@ -125,6 +126,22 @@ test_expect_success 'If branches become subgraphs with the captured value as Dat
 	gerules eval if.onnx --chip Ascend910B1 --format json >rep.json &&
 	test "$(json_get rep.json "d[\"graph\"][\"graphs\"]")" = "[\"g\", \"g/branch_0_then_branch\", \"g/branch_1_else_branch\"]" &&
 	test "$(json_get rep.json "[n[\"name\"] + \":\" + n[\"type\"] for n in d[\"nodes\"] if n[\"graph\"] != \"g\"]")" = "[\"g/branch_0_then_branch/x:Data\", \"g/branch_0_then_branch/then_relu:Relu\", \"g/branch_1_else_branch/x:Data\", \"g/branch_1_else_branch/else_neg:Neg\"]"
+'
+
+test_expect_success 'the If is the parent of its branches (node.parent, read by a layer'"'"'s rule)' '
+	mkdir -p site &&
+	cat >site/site.rules <<-\EOF &&
+	bundle "site" { version "1.0.0"; extends "ge-base"; }
+	extend table diagnostic_codes {
+	    "SITE1": ["node in a subgraph", "A node of a subgraph, with the node owning it.", "gerules eval if.onnx", "Nothing to fix."],
+	}
+	rule show_parent for each node
+	    when node.parent != null
+	    then note SITE1 "{node.parent.name} ({node.parent.type}) owns {node.graph}";
+	EOF
+	GERULES_RULES="$GERULES_RULES:site" gerules eval if.onnx --chip Ascend910B1 --format json >par.json &&
+	test "$(json_get par.json "sorted(set(x[\"message\"] for x in d[\"diagnostics\"] if x[\"code\"] == \"SITE1\"))")" = "[\"branch (If) owns g/branch_0_then_branch\", \"branch (If) owns g/branch_1_else_branch\"]" &&
+	test "$(json_get par.json "len([x for x in d[\"diagnostics\"] if x[\"code\"] == \"SITE1\"])")" = 4
 '
 
 test_expect_success 'the decoder example: the ONNX model, its GE graph as JSON, .om and text dump decide alike' '

@@ -178,7 +178,13 @@ test_expect_success 'a layer overrides a shipped mapping; a plain redefinition i
 	onnx "ai.onnx::Relu" { opset 8..19 becomes Relu; }
 	EOF
 	test_must_fail --exit 2 gerules check "$top_srcdir/rules" site2 2>err &&
-	test_grep "site.rules:2:6: error: onnx ai.onnx::Relu is already declared by bundle .ge-base." err
+	test_grep "site.rules:2:6: error: onnx \"ai.onnx::Relu\" is already declared by bundle .ge-base. (.*onnx.rules:[0-9]*); a layer changes it only with .override onnx \"ai.onnx::Relu\" \.\.\.." err &&
+	mkdir -p site3 && cat >site3/site.rules <<-\EOF &&
+	bundle "site3" { version "1.0.0"; extends "ge-base"; }
+	override onnx "ai.onnx::NoSuchOp" { opset 8 becomes Relu; }
+	EOF
+	test_must_fail --exit 2 gerules check "$top_srcdir/rules" site3 2>err &&
+	test_grep "site.rules:2:15: error: override of onnx \"ai.onnx::NoSuchOp\", which no earlier bundle declares" err
 '
 
 test_expect_success 'gerules explain shows a key'"'"'s rows as written, first match first; a near miss is suggested' '

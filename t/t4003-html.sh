@@ -5,7 +5,9 @@
 # itself, the node count shown is the JSON report's, the canvas shows every
 # colour of the precision-mode legend, clicking a node shows the same explain
 # chain as `--explain`, search, sort, filter and the diagnostics' node links
-# work; a 10,000-node model (bench/gen_graph.py) loads too (its load time is
+# work; on a partially dynamic model every node's left band has the colour
+# of its execution decision, as the band legend says; a 10,000-node model
+# (bench/gen_graph.py) loads too (its load time is
 # printed, not asserted); model strings that look like markup stay text.
 # Skipped, saying why, only when chromium, node or playwright-core is absent.
 test_description='the HTML report in headless Chromium'
@@ -59,6 +61,30 @@ test_expect_success 'it loads in Chromium and works' '
 	assert it["firstDesc"] == max(n["name"] for n in rep["nodes"]), it["firstDesc"]
 	assert probe in it["filtered"] and all(probe in f for f in it["filtered"]), it["filtered"]
 	assert it["linkNode"] and it["linkSelected"] == it["linkNode"], it
+	PYEOF
+'
+
+test_expect_success 'each node is marked by its execution (left band), with a legend' '
+	gerules eval "$ex/llm_decoder_partition.json" --chip Ascend910B1 -o TILING_SCHEDULE_OPTIMIZE=1 --format html --output part.html &&
+	gerules eval "$ex/llm_decoder_partition.json" --chip Ascend910B1 -o TILING_SCHEDULE_OPTIMIZE=1 --format json >part.json &&
+	check part.html part.png >part.out &&
+	"$PY" - part.out part.json part.html <<-\PYEOF
+	import json, re, sys
+	r = json.load(open(sys.argv[1])); rep = json.load(open(sys.argv[2])); page = open(sys.argv[3]).read()
+	assert r["errors"] == [], r["errors"]
+	m = r["mark"]
+	assert m["field"] == "execution" and "execution" in m["label"], m["field"]
+	data = json.loads(re.search(r"<script type=\"application/json\" id=\"gr-data\">(.*?)</script>", page, re.S).group(1))
+	colours = [s for s in data["slots"] if s["name"] == "execution"][0]["colours"]
+	assert colours["static"] != colours["dynamic"], colours
+	# the legend: each execution value of the report, in its colour
+	assert {e["value"] for e in m["legend"]} == {"static", "dynamic"} == {n["execution"] for n in rep["nodes"]}, m["legend"]
+	assert all(e["colour"] == colours[e["value"]] for e in m["legend"]), m["legend"]
+	# every node on the canvas shows its own decision in its band
+	by = {n["name"]: n["execution"] for n in rep["nodes"]}
+	assert len(m["bands"]) == len(rep["nodes"]), (len(m["bands"]), len(rep["nodes"]))
+	bad = [b for b in m["bands"] if not (b["got"] == b["want"] == colours[by[b["name"]]])]
+	assert not bad, bad[:5]
 	PYEOF
 '
 

@@ -75,6 +75,38 @@ test_expect_success 'every model edge is drawn' '
 	PYEOF
 '
 
+test_expect_success 'the outline style marks each node'"'"'s execution (dashed: dynamic), with its legend' '
+	gerules eval "$ex/llm_decoder_partition.json" --chip Ascend910B1 -o TILING_SCHEDULE_OPTIMIZE=1 --format dot >p.dot &&
+	gerules eval "$ex/llm_decoder_partition.json" --chip Ascend910B1 -o TILING_SCHEDULE_OPTIMIZE=1 --format json >p.json &&
+	dot -Tsvg p.dot >p.svg 2>dot.err &&
+	test_must_be_empty dot.err &&
+	"$PY" - p.svg p.json <<-\PYEOF
+	import json, re, sys
+	import xml.etree.ElementTree as ET
+	S = "{http://www.w3.org/2000/svg}"
+	svg = ET.parse(sys.argv[1]).getroot()
+	rep = json.load(open(sys.argv[2]))
+	dashed, legend = {}, None
+	for g in svg.iter(S + "g"):
+	    if g.get("class") == "node":
+	        path = next(g.iter(S + "path"))
+	        dashed[g.find(S + "title").text] = path.get("stroke-dasharray") is not None
+	    elif g.get("class") == "cluster" and any(t.text == "execution (outline style)" for t in g.iter(S + "text")):
+	        legend = g
+	ex = [n["execution"] for n in rep["nodes"]]
+	assert "static" in ex and "dynamic" in ex, ex
+	for i, n in enumerate(rep["nodes"]):
+	    assert dashed["n%d" % i] == (n["execution"] == "dynamic"), (n["name"], n["execution"], dashed["n%d" % i])
+	assert legend is not None, "no execution legend"
+	keys = [k for k in dashed if k.startswith("legend_2_")]
+	assert len(keys) == 2, keys
+	svgtext = open(sys.argv[1]).read()
+	for k in keys:
+	    label = re.search(r"<title>%s</title>.*?<text[^>]*>([^<]*)</text>" % k, svgtext, re.S).group(1)
+	    assert dashed[k] == (label == "dynamic"), (k, label, dashed[k])
+	PYEOF
+'
+
 test_expect_success 'names with quotes and backslashes survive' '
 	"$PY" - "$ex/convnet.json" odd.json <<-\PYEOF &&
 	import json, sys

@@ -187,7 +187,7 @@ test_expect_success 'anti-rollback: an older version than one accepted before' '
 	run_all newer k1.pub 0 &&
 	test_grep "^ge-base 1.1.0\$" "$GERULES_STATE" &&
 	run_all good k1.pub 2 "good/MANIFEST: error: bundle ge-base 1.0.0 is older than version 1.1.0 accepted before" \
-		"pass --allow-downgrade"
+		"allow the downgrade to use it anyway (--allow-downgrade; gerules_load_options_set_allow_downgrade in C; Rules(allow_downgrade=True) in Python)"
 '
 
 test_expect_success '--allow-downgrade accepts the older bundle explicitly and keeps the newest recorded' '

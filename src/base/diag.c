@@ -22,6 +22,20 @@ size_t gr_diags_cap_errors(gr_diags *d, size_t more){
   return prev;
 }
 
+/* A new listed record of severity sev, zeroed but for its severity. */
+static gr_diag *new_record(gr_diags *d, gr_severity sev){
+  gr_diag *x;
+  if( d->n==d->cap ){
+    d->cap = d->cap ? d->cap * 2 : 16;
+    d->v = gr_xrealloc(d->v, d->cap * sizeof *d->v);
+  }
+  x = &d->v[d->n++];
+  memset(x, 0, sizeof *x);
+  d->count[sev]++;
+  x->sev = x->orig_sev = sev;
+  return x;
+}
+
 /* Whether one more warning or note from file is past GR_DIAGS_PER_FILE (the
 ** first time, the note that says so is added). The distinct files of one
 ** run are few (the rule files, an ini, an options file, the model), so a
@@ -37,15 +51,7 @@ static int minor_capped(gr_diags *d, const char *file){
   }
   if( d->files[i].n < GR_DIAGS_PER_FILE ){ d->files[i].n++; return 0; }
   if( d->files[i].n++==GR_DIAGS_PER_FILE ){
-    gr_diag *x;
-    if( d->n==d->cap ){
-      d->cap = d->cap ? d->cap * 2 : 16;
-      d->v = gr_xrealloc(d->v, d->cap * sizeof *d->v);
-    }
-    x = &d->v[d->n++];
-    memset(x, 0, sizeof *x);
-    d->count[GR_SEV_NOTE]++;
-    x->sev = x->orig_sev = GR_SEV_NOTE;
+    gr_diag *x = new_record(d, GR_SEV_NOTE);
     x->file = gr_xstrdup(file);
     x->msg = gr_xasprintf("too many warnings and notes for this file; only the first %d are listed", GR_DIAGS_PER_FILE);
   }
@@ -74,13 +80,7 @@ gr_diag *gr_diags_vadd(gr_diags *d, gr_severity sev, const char *file, uint32_t 
     x = &d->spill;
     diag_clear(x);
   }else{
-    if( d->n==d->cap ){
-      d->cap = d->cap ? d->cap * 2 : 16;
-      d->v = gr_xrealloc(d->v, d->cap * sizeof *d->v);
-    }
-    x = &d->v[d->n++];
-    memset(x, 0, sizeof *x);
-    d->count[sev]++;
+    x = new_record(d, sev);
   }
   x->sev = sev;
   x->orig_sev = sev;

@@ -272,7 +272,8 @@ int gr_bundle_verify(const char *root, const gr_verify_opts *o, gr_verified *out
     if( gr_state_get(o->state_file, m.name, &newest, d)==0 && newest && gr_semver_cmp(m.version, newest) < 0 ){
       gr_diags_add(d, GR_SEV_ERROR, mpath, 0, 0,
                    "bundle %s %s is older than version %s accepted before (anti-rollback, recorded in %s); "
-                   "pass --allow-downgrade to use it anyway", m.name, m.version, newest, o->state_file);
+                   "allow the downgrade to use it anyway (--allow-downgrade; gerules_load_options_set_allow_downgrade "
+                   "in C; Rules(allow_downgrade=True) in Python)", m.name, m.version, newest, o->state_file);
     }
     free(newest);
   }

@@ -39,6 +39,8 @@ typedef struct cli_ctx {
   const char *cann;             /* --cann, or NULL */
   const char *graph_hint;       /* the graph of this run, whose atc_version says the release when --cann is absent */
   char *graph_cann; const char *graph_cann_key; int graph_cann_done;   /* read from graph_hint */
+  int choice_deferred;          /* choose silently: the graph is not known yet (gerules atc) */
+  int choice_made;              /* a release was chosen among several, or by --cann */
 } cli_ctx;
 
 /* Loads the rule set (--rules, $GERULES_RULES, the installed set, or the
@@ -48,6 +50,9 @@ gr_ruleset *cli_load_rules(cli_ctx *c);
 /* cli_rules.c: loads rule files and directories, verifying each bundle first
 ** when a trust store is configured (the one place every command loads rules). */
 gr_ruleset *cli_load_paths(cli_ctx *c, const char *const *paths, size_t n);
+/* Forgets the loaded rule set and the paths resolved for it, so that the
+** next cli_load_rules chooses again (gerules atc, once it knows the model). */
+void cli_forget_rules(cli_ctx *c);
 int  cli_trust_setup(cli_ctx *c);          /* -1: the trust store has errors (printed) */
 const char *cli_installed_trust(void);
 const char *cli_state_file(void);

@@ -74,7 +74,9 @@ static char *installed_release(cli_ctx *c, const char *name){
     from = gr_xasprintf("the %s of %s", c->graph_cann_key, c->graph_hint);
   }else from = NULL;
   k = gr_installed_pick(v, n, cann, &covered);
-  if( cann && covered )
+  if( cann || n > 1 ) c->choice_made = 1;
+  if( c->choice_deferred ) ;                    /* said when the choice is made again */
+  else if( cann && covered )
     fprintf(stderr, "gerules: note: bundle '%s': using %s (%s), the newest of %zu installed release%s whose CANN range (%s) contains %s (%s)\n",
             name, v[k].version ? v[k].version : "without a version", v[k].dir, n, n==1 ? "" : "s", v[k].cann, cann, from);
   else if( cann )
@@ -100,6 +102,21 @@ static void use_path(cli_ctx *c, const char *p, size_t l){
   }
   c->use_paths = gr_xrealloc(c->use_paths, (c->nuse_paths + 1) * sizeof *c->use_paths);
   c->use_paths[c->nuse_paths++] = one;
+}
+
+void cli_forget_rules(cli_ctx *c){
+  size_t i;
+  gr_ruleset_free(c->rs);
+  c->rs = NULL;
+  for(i = 0; i < c->nuse_paths; i++) free(c->use_paths[i]);
+  free(c->use_paths);
+  c->use_paths = NULL;
+  c->nuse_paths = 0;
+  free(c->graph_cann);
+  c->graph_cann = NULL;
+  c->graph_cann_key = NULL;
+  c->graph_cann_done = 0;
+  c->choice_made = 0;
 }
 
 size_t cli_rule_paths(cli_ctx *c, const char *const **out){

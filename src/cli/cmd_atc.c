@@ -85,33 +85,56 @@ static int report_arg(cli_eval_args *a, int *i, int argc, char **argv){
   return cli_eval_arg("atc", a, i, argc, argv);
 }
 
-int cmd_atc(cli_ctx *c, int argc, char **argv){
-  gr_atc_cmdline cmd;
+/* The whole command line with the rule set of c: the report options into a,
+** the ATC flags into cmd (initialised here). 0, or the exit status (printed). */
+static int atc_parse(cli_ctx *c, gr_atc_cmdline *cmd, cli_eval_args *a, int argc, char **argv){
   gr_atc_error err = { NULL, NULL, NULL, { NULL, 0, 0 } };
-  cli_eval_args a;
-  cli_input in;
   const gr_ruleset *rs;
-  int i, k, rc = EXIT_INPUT;
-  size_t j;
-  for(i = 0; i < argc; i++)
-    if( strcmp(argv[i], "--help")==0 || strcmp(argv[i], "-h")==0 ){ fputs(atc_usage, stdout); return 0; }
-  memset(&cmd, 0, sizeof cmd);
+  int i, k;
+  memset(cmd, 0, sizeof *cmd);
+  cli_eval_args_init(a);
   if( (rs = cli_load_rules(c))==NULL ) return EXIT_INPUT;
-  if( gr_atc_init(&cmd, rs, &err)!=0 ) return atc_report(&err);
-  cli_eval_args_init(&a);
-  cli_input_init(&in, "atc");
+  if( gr_atc_init(cmd, rs, &err)!=0 ) return atc_report(&err);
   for(i = 0; i < argc; i++){
-    if( (k = report_arg(&a, &i, argc, argv))!=0 ){ if( k < 0 ) goto out; continue; }
+    if( (k = report_arg(a, &i, argc, argv))!=0 ){ if( k < 0 ) return EXIT_INPUT; continue; }
     if( strcmp(argv[i], "--")==0 || argv[i][0]!='-' || argv[i][1]==0 ){
       /* getopt_long moves non-options to the end; ATC then refuses them */
       int n = strcmp(argv[i], "--")==0 ? i + 1 : i;
-      if( n < argc ){ gr_atc_non_option(&cmd, argv[n], &err); rc = atc_report(&err); goto out; }
+      if( n < argc ){ gr_atc_non_option(cmd, argv[n], &err); return atc_report(&err); }
       break;
     }
-    if( gr_atc_flag_arg(&cmd, &i, argc, argv, &err)!=0 ){ rc = atc_report(&err); goto out; }
+    if( gr_atc_flag_arg(cmd, &i, argc, argv, &err)!=0 ) return atc_report(&err);
   }
-  if( cmd.help ){ fputs(atc_usage, stdout); rc = 0; goto out; }
-  if( gr_atc_finish(&cmd, &err)!=0 ){ rc = atc_report(&err); goto out; }
+  if( !cmd->help && gr_atc_finish(cmd, &err)!=0 ) return atc_report(&err);
+  return 0;
+}
+
+int cmd_atc(cli_ctx *c, int argc, char **argv){
+  gr_atc_cmdline cmd;
+  cli_eval_args a;
+  cli_input in;
+  char *model = NULL;
+  int i, rc;
+  size_t j;
+  for(i = 0; i < argc; i++)
+    if( strcmp(argv[i], "--help")==0 || strcmp(argv[i], "-h")==0 ){ fputs(atc_usage, stdout); return 0; }
+  cli_input_init(&in, "atc");
+  /* The model's CANN release (its atc_version) may choose among installed
+  ** releases of a bundle, but the model is known only once the command line
+  ** is read with a rule set's atc_* tables: choose silently, read it, and
+  ** when a choice was made, choose again with the model and read again. */
+  c->choice_deferred = 1;
+  rc = atc_parse(c, &cmd, &a, argc, argv);
+  c->choice_deferred = 0;
+  if( rc==0 && !cmd.help && c->choice_made ){
+    model = gr_xstrdup(cmd.model);
+    gr_atc_free(&cmd);
+    cli_forget_rules(c);
+    c->graph_hint = model;
+    rc = atc_parse(c, &cmd, &a, argc, argv);
+  }
+  if( rc ) goto out;
+  if( cmd.help ){ fputs(atc_usage, stdout); goto out; }
   in.graph = cmd.model;
   in.graph_hook = atc_graph_hook;
   in.graph_hook_data = &cmd;
@@ -127,6 +150,8 @@ int cmd_atc(cli_ctx *c, int argc, char **argv){
 out:
   gr_atc_free(&cmd);
   cli_input_free(&in);
+  if( model && c->graph_hint==model ) c->graph_hint = NULL;
+  free(model);
   return rc;
 }
 

@@ -10,19 +10,21 @@
 **      once per type, and only the rest per node;
 **   2. a negative limit makes every non-neutral node dynamic ("all"); a graph
 **      without seeds stays static ("static_graph");
-**   3. seeds joined by an edge form dynamic components (union-find). One
-**      topological pass over predecessor edges gives each static node the
-**      components of its nearest dynamic ancestors (at most two are kept),
-**      one reverse pass those of its nearest dynamic descendants; a static
-**      node whose two sides share a component lies on a path between two
-**      connected dynamic nodes and becomes dynamic ("path");
+**   3. seeds joined by an edge form dynamic groups (union-find). A static
+**      node on a path from a group back to the same group lies, once each
+**      group is contracted to one vertex, on a cycle through a group: the
+**      strongly connected components of the contracted graph (Tarjan, one
+**      pass) find every such node exactly, also where the path runs through
+**      other groups, as GE's merges of an unknown cluster with every cluster
+**      on a path to its unknown input do; one topological pass and one
+**      reverse pass name a dynamic node before and one after it ("path");
 **   4. the remaining static nodes joined by an edge form static clusters
 **      (union-find); a cluster with fewer nodes than the limit becomes
 **      dynamic ("small"), the others stay static ("cluster").
 ** Edges are data and control inputs alike; neutral nodes carry no path and
-** count in no cluster. What this approximates of GE's partitioner (merges
-** refused because they would close a cycle, clusters that grow while GE
-** merges) is stated in rules/partition.rules, next to the GE facts.
+** count in no cluster. What this approximates of GE's partitioner (static
+** merges refused because they would close a cycle) is stated in
+** rules/partition.rules, next to the GE facts.
 */
 #include "config.h"
 #include <stdint.h>
@@ -30,7 +32,6 @@
 #include <string.h>
 #include "eval/eval.h"
 
-#define LBL_NONE  GR_NONE            /* no dynamic node on that side */
 
 static uint32_t uf_find(uint32_t *up, uint32_t x){
   while( up[x]!=x ){ up[x] = up[up[x]]; x = up[x]; }
@@ -174,21 +175,101 @@ static uint32_t *topo_order(const gr_graph *g){
   return order;
 }
 
-/* The dynamic groups nearest to a node on one side, with a node of each:
-** at most two are kept (a third is dropped, so a node reached from many
-** groups is absorbed only through the first two). */
-typedef struct lset { uint32_t l[2], w[2]; } lset;
+/* Static nodes on a path between two nodes of one dynamic group, exactly:
+** with each group contracted to one vertex, such a node lies on a cycle
+** through a group, i.e. in a strongly connected component that holds a group
+** (the graph itself being acyclic, every cycle of the contracted graph passes
+** through a group). Tarjan's algorithm, iterative, over predecessor edges
+** (the components of the reversed graph are the same), in O(nodes + edges).
+** On return scc[x] is the component of vertex x (a static node, or the
+** representative of a group) and hot[c] is 1 when component c holds a group
+** and more than one vertex. up is the union-find of the groups; v the nodes'
+** causes (0 static, GR_PC_SEED, GR_PC_NEUTRAL). */
+typedef struct tframe { uint32_t v, mi, ei; } tframe;
 
-static void lset_add(lset *s, uint32_t lbl, uint32_t wit){
-  int i;
-  for(i = 0; i < 2; i++){
-    if( s->l[i]==lbl ) return;
-    if( s->l[i]==LBL_NONE ){ s->l[i] = lbl; s->w[i] = wit; return; }
-  }
+static uint32_t vertex_of(uint32_t *up, const gr_part_node *v, uint32_t y){
+  if( y==GR_NONE || v[y].cause==GR_PC_NEUTRAL ) return GR_NONE;
+  return v[y].cause==GR_PC_SEED ? uf_find(up, y) : y;
 }
-static void lset_merge(lset *s, const lset *o){
-  int i;
-  for(i = 0; i < 2 && o->l[i]!=LBL_NONE; i++) lset_add(s, o->l[i], o->w[i]);
+
+static void group_sccs(const gr_graph *g, const gr_part_node *v, uint32_t *up, uint32_t *scc, uint8_t **hot_out){
+  const gr_node *nodes = gr_graph_nodes(g);
+  uint32_t nn = gr_graph_nnodes(g), n, x, next_index = 1, nscc = 0, sp = 0, fp = 0;
+  uint32_t *mstart = gr_big_alloc(((size_t)nn + 1) * sizeof *mstart);   /* group members, by representative */
+  uint32_t *mem = gr_big_alloc((size_t)nn * sizeof *mem + 1);
+  uint32_t *idx = gr_big_alloc((size_t)nn * sizeof *idx + 1);         /* 0 not visited */
+  uint32_t *low = gr_big_alloc((size_t)nn * sizeof *low + 1);
+  uint32_t *stk = gr_big_alloc((size_t)nn * sizeof *stk + 1);
+  tframe *fr = gr_big_alloc((size_t)nn * sizeof *fr + 1);
+  uint8_t *on = gr_big_alloc((size_t)nn + 1), *hot;
+  /* members of each group, contiguous (counting sort by representative) */
+  for(n = 0; n < nn; n++) if( v[n].cause==GR_PC_SEED ) mstart[uf_find(up, n) + 1]++;
+  for(n = 0; n < nn; n++) mstart[n + 1] += mstart[n];
+  for(n = 0; n < nn; n++) if( v[n].cause==GR_PC_SEED ) mem[mstart[uf_find(up, n)] + idx[uf_find(up, n)]++] = n;
+  memset(idx, 0, (size_t)nn * sizeof *idx);
+  for(x = 0; x < nn; x++){
+    if( v[x].cause==GR_PC_NEUTRAL || (v[x].cause==GR_PC_SEED && uf_find(up, x)!=x) || idx[x] ) continue;
+    fr[fp].v = x; fr[fp].mi = 0; fr[fp].ei = 0; fp++;
+    idx[x] = low[x] = next_index++; stk[sp++] = x; on[x] = 1;
+    while( fp ){
+      tframe *f = &fr[fp - 1];
+      uint32_t u = f->v, w = GR_NONE;
+      int group = v[u].cause==GR_PC_SEED;
+      uint32_t nm = group ? mstart[u + 1] - mstart[u] : 1;
+      while( f->mi < nm ){
+        uint32_t m = group ? mem[mstart[u] + f->mi] : u;
+        const gr_edge *ed = gr_graph_edges(g, &nodes[m]);
+        uint32_t ne = (uint32_t)nodes[m].n_data + nodes[m].n_ctrl;
+        while( f->ei < ne ){
+          w = vertex_of(up, v, ed[f->ei++].src);
+          if( w==GR_NONE || w==u ){ w = GR_NONE; continue; }
+          if( idx[w]==0 ) break;               /* descend into w */
+          if( on[w] && idx[w] < low[u] ) low[u] = idx[w];
+          w = GR_NONE;
+        }
+        if( w!=GR_NONE ) break;
+        f->mi++; f->ei = 0;
+      }
+      if( w!=GR_NONE ){
+        fr[fp].v = w; fr[fp].mi = 0; fr[fp].ei = 0; fp++;
+        idx[w] = low[w] = next_index++; stk[sp++] = w; on[w] = 1;
+        continue;
+      }
+      /* u is done */
+      if( low[u]==idx[u] ){
+        uint32_t y;
+        do{ y = stk[--sp]; on[y] = 0; scc[y] = nscc; }while( y!=u );
+        nscc++;
+      }
+      fp--;
+      if( fp ){
+        uint32_t p = fr[fp - 1].v;
+        if( on[u] && low[u] < low[p] ) low[p] = low[u];   /* u's component still open */
+      }
+    }
+  }
+  /* components that hold a group and more than one vertex */
+  hot = gr_xcalloc((size_t)nscc + 1, 1);
+  {
+    uint32_t *csize = gr_xcalloc((size_t)nscc + 1, sizeof *csize);
+    uint8_t *cgroup = gr_xcalloc((size_t)nscc + 1, 1);
+    for(x = 0; x < nn; x++){
+      if( v[x].cause==GR_PC_NEUTRAL || (v[x].cause==GR_PC_SEED && uf_find(up, x)!=x) ) continue;
+      csize[scc[x]]++;
+      if( v[x].cause==GR_PC_SEED ) cgroup[scc[x]] = 1;
+    }
+    for(x = 0; x < nscc; x++) hot[x] = cgroup[x] && csize[x] > 1;
+    free(csize);
+    free(cgroup);
+  }
+  *hot_out = hot;
+  gr_big_free(mstart, ((size_t)nn + 1) * sizeof *mstart);
+  gr_big_free(mem, (size_t)nn * sizeof *mem + 1);
+  gr_big_free(idx, (size_t)nn * sizeof *idx + 1);
+  gr_big_free(low, (size_t)nn * sizeof *low + 1);
+  gr_big_free(stk, (size_t)nn * sizeof *stk + 1);
+  gr_big_free(fr, (size_t)nn * sizeof *fr + 1);
+  gr_big_free(on, (size_t)nn + 1);
 }
 
 static void run_one(gr_result *r, const gr_partition *p, gr_part_result *pr){
@@ -248,62 +329,46 @@ static void run_one(gr_result *r, const gr_partition *p, gr_part_result *pr){
   {
     uint32_t *up = gr_big_alloc((size_t)nn * sizeof *up + 1);
     uint32_t *order = topo_order(g);
-    lset *anc = gr_big_alloc((size_t)nn * sizeof *anc + 1);
-    lset *desc = gr_big_alloc((size_t)nn * sizeof *desc + 1);
-    for(n = 0; n < nn; n++){
-      up[n] = n;
-      anc[n].l[0] = anc[n].l[1] = desc[n].l[0] = desc[n].l[1] = LBL_NONE;
-    }
+    uint32_t *scc = gr_big_alloc((size_t)nn * sizeof *scc + 1);
+    uint8_t *hot;
+    for(n = 0; n < nn; n++) up[n] = n;
 
-    /* 3. dynamic components, then the nodes between them */
+    /* 3. dynamic groups (seeds joined by an edge), then the static nodes on
+    ** a path between nodes of one group, with a node of it before and after */
     for(n = 0; n < nn; n++){
       const gr_edge *ed = gr_graph_edges(g, &nodes[n]);
       uint32_t ne = (uint32_t)nodes[n].n_data + nodes[n].n_ctrl;
       if( v[n].cause!=GR_PC_SEED ) continue;
       for(k = 0; k < ne; k++) if( ed[k].src!=GR_NONE && v[ed[k].src].cause==GR_PC_SEED ) uf_union(up, n, ed[k].src);
     }
-    for(k = 0; k < nn; k++){          /* forward: nearest dynamic ancestors */
+    group_sccs(g, v, up, scc, &hot);
+    for(k = 0; k < nn; k++){          /* forward: a dynamic node before, inside the component */
       uint32_t x = order[k];
       const gr_edge *ed = gr_graph_edges(g, &nodes[x]);
       uint32_t ne = (uint32_t)nodes[x].n_data + nodes[x].n_ctrl, e;
-      if( v[x].cause!=0 ) continue;
-      for(e = 0; e < ne; e++){
-        uint32_t y = ed[e].src;
-        if( y==GR_NONE || v[y].cause==GR_PC_NEUTRAL ) continue;
-        if( v[y].cause==GR_PC_SEED ) lset_add(&anc[x], uf_find(up, y), y);
-        else lset_merge(&anc[x], &anc[y]);
+      if( v[x].cause!=0 || !hot[scc[x]] ) continue;
+      for(e = 0; e < ne && v[x].from==GR_NONE; e++){
+        uint32_t y = ed[e].src, w = vertex_of(up, v, y);
+        if( w==GR_NONE || scc[w]!=scc[x] ) continue;
+        v[x].from = v[y].cause==GR_PC_SEED ? y : v[y].from;
       }
     }
-    for(k = nn; k-- > 0; ){           /* backward: nearest dynamic descendants */
-      uint32_t x = order[k];
+    for(k = nn; k-- > 0; ){           /* backward: a dynamic node after */
+      uint32_t x = order[k], wx = vertex_of(up, v, x), wit;
       const gr_edge *ed = gr_graph_edges(g, &nodes[x]);
       uint32_t ne = (uint32_t)nodes[x].n_data + nodes[x].n_ctrl, e;
-      lset own, *from;
-      if( v[x].cause==GR_PC_NEUTRAL ) continue;
-      if( v[x].cause==GR_PC_SEED ){
-        own.l[0] = uf_find(up, x); own.w[0] = x; own.l[1] = LBL_NONE;
-        from = &own;
-      }else from = &desc[x];
-      if( from->l[0]==LBL_NONE ) continue;
+      if( wx==GR_NONE || !hot[scc[wx]] ) continue;
+      wit = v[x].cause==GR_PC_SEED ? x : v[x].to;
+      if( wit==GR_NONE ) continue;
       for(e = 0; e < ne; e++){
         uint32_t y = ed[e].src;
-        if( y==GR_NONE || v[y].cause!=0 ) continue;
-        lset_merge(&desc[y], from);
+        if( y==GR_NONE || v[y].cause!=0 || scc[y]!=scc[wx] || v[y].to!=GR_NONE ) continue;
+        v[y].to = wit;
       }
     }
-    for(n = 0; n < nn; n++){
-      int i, j;
-      if( v[n].cause!=0 ) continue;
-      for(i = 0; i < 2 && v[n].cause==0; i++){
-        for(j = 0; j < 2; j++){
-          if( anc[n].l[i]==LBL_NONE || anc[n].l[i]!=desc[n].l[j] ) continue;
-          v[n].cause = GR_PC_PATH; v[n].from = anc[n].w[i]; v[n].to = desc[n].w[j];
-          break;
-        }
-      }
-    }
-    gr_big_free(desc, (size_t)nn * sizeof *desc + 1);
-    gr_big_free(anc, (size_t)nn * sizeof *anc + 1);
+    for(n = 0; n < nn; n++) if( v[n].cause==0 && hot[scc[n]] ) v[n].cause = GR_PC_PATH;
+    free(hot);
+    gr_big_free(scc, (size_t)nn * sizeof *scc + 1);
     {
     uint32_t *size = gr_big_alloc((size_t)nn * sizeof *size + 1);
 

@@ -46,6 +46,12 @@ static const char *kind_word(int k){
 }
 
 static const char *item_name(const gr_item *it){ return it->kind==GR_I_SOC ? it->str : it->name; }
+/* the name as a statement writes it: an onnx key is a string */
+static const char *item_shown(const gr_item *it, char *buf, size_t n){
+  if( it->kind!=GR_I_ONNX ) return item_name(it);
+  snprintf(buf, n, "\"%s\"", it->name);
+  return buf;
+}
 static gr_loc item_loc(const gr_item *it){ return it->kind==GR_I_SOC ? it->str_loc : it->name_loc; }
 
 /* ---- version ranges: `extends "NAME" >= 1.1, < 2` (parsed by the grammar
@@ -156,7 +162,7 @@ int gr_check_layers(ck *c){
   size_t npaths = rs->nlayers, i, nl = 0;
   gr_item *it, **bundles, **l;
   int *map;
-  char where[512];
+  char where[512], shown[512];
   if( npaths==0 ) return 0;
   /* paths -> layers: a path with a bundle statement starts a layer when the
   ** current one already has a bundle statement */
@@ -221,7 +227,7 @@ int gr_check_layers(ck *c){
   /* the statements of layers above the base */
   for(l = &rs->ast; *l; ){
     gr_item *st = *l, **tl = NULL, *parent = NULL, *target;
-    const char *kw = kind_word(st->kind);
+    const char *kw = kind_word(st->kind), *nm = item_shown(st, shown, sizeof shown);
     int below = st->layer;
     if( st->kind==GR_I_BUNDLE || st->kind==GR_I_INCLUDE || kw==NULL ){
       if( st->mod ){ ck_err(c, st->mod_loc, "this statement cannot be overridden, extended or replaced"); }
@@ -254,8 +260,8 @@ int gr_check_layers(ck *c){
       if( target ){
         ck_where(where, sizeof where, item_loc(target));
         ck_err(c, item_loc(st), "%s %s is already declared by bundle '%s' (%s); a layer changes it only with '%s %s %s ...'",
-               kw, item_name(st), rs->layers[target->layer].name ? rs->layers[target->layer].name : "?", where,
-               st->kind==GR_I_TABLE ? "override' or 'extend" : st->kind==GR_I_CASCADE ? "replace" : "override", kw, item_name(st));
+               kw, nm, rs->layers[target->layer].name ? rs->layers[target->layer].name : "?", where,
+               st->kind==GR_I_TABLE ? "override' or 'extend" : st->kind==GR_I_CASCADE ? "replace" : "override", kw, nm);
       }
       l = &st->next;
       continue;
@@ -263,7 +269,7 @@ int gr_check_layers(ck *c){
     target = find_decl(rs->ast, st->kind, item_name(st), below, &tl, &parent);
     if( target==NULL ){
       ck_err(c, item_loc(st), "%s of %s %s, which no earlier bundle declares",
-             st->mod==GR_MOD_OVERRIDE ? "override" : st->mod==GR_MOD_EXTEND ? "extension" : "replacement", kw, item_name(st));
+             st->mod==GR_MOD_OVERRIDE ? "override" : st->mod==GR_MOD_EXTEND ? "extension" : "replacement", kw, nm);
       l = &st->next;
       continue;
     }
@@ -273,7 +279,7 @@ int gr_check_layers(ck *c){
       const char *me = rs->layers[st->layer].name ? rs->layers[st->layer].name : "?", *other = rs->layers[target->layer].name;
       ck_where(where, sizeof where, target->mod_loc);
       ck_err(c, st->mod_loc, "bundles '%s' and '%s' (%s) both change %s %s, and '%s' does not extend '%s': "
-             "say which comes first with 'extends \"%s\";' in this bundle", me, other, where, kw, item_name(st), me, other, other);
+             "say which comes first with 'extends \"%s\";' in this bundle", me, other, where, kw, nm, me, other, other);
     }
     /* rewrite: take the statement out of its place ... */
     *l = st->next;

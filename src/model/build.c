@@ -29,6 +29,8 @@ struct gr_build {
   uint32_t cur;                 /* current op */
   int edge_sort;
   uint32_t list_attr;           /* index of the list attribute being filled */
+  int in_desc;                  /* attributes go to the input descriptor dix[cur_dix] */
+  uint32_t cur_dix;
 };
 
 gr_build *gr_build_new(void){
@@ -103,6 +105,7 @@ static void end_op(gr_build *b){
   gr_node *n;
   if( !b->in_op ) return;
   b->in_op = 0;
+  b->in_desc = 0;
   n = &g->nodes[b->cur];
   if( b->edge_sort ){
     size_t ne = (size_t)n->n_data + n->n_ctrl, i, k = 0;
@@ -290,12 +293,25 @@ int gr_build_tensor_ids(gr_build *b, int output, uint16_t dtype, uint16_t layout
   return 1;
 }
 
+/* The array attributes are being added to: the op's, or the input descriptor's. */
+static gr_attr *attr_at(gr_build *b, uint32_t i){ return b->in_desc ? &b->g->dattrs[i] : &b->g->attrs[i]; }
+
 static gr_attr *new_attr_id(gr_build *b, uint32_t k, int kind){
   gr_graph *g = b->g;
   gr_node *nd;
   gr_attr *a;
   if( b->failed || !b->in_op ) return NULL;
   nd = &g->nodes[b->cur];
+  if( b->in_desc ){
+    gr_dattr_ix *x = &g->dix[b->cur_dix];
+    if( x->n==MAX_PER_OP ){ gr_build_fail(b, nd->line, nd->col, "input_desc has more than %u attributes", MAX_PER_OP); return NULL; }
+    if( !GROW(b, g->dattrs, g->ndattrs, g->cap_dattrs) ) return NULL;
+    a = &g->dattrs[g->ndattrs++];
+    memset(a, 0, sizeof *a);
+    a->key = k; a->kind = (uint32_t)kind;
+    g->dix[b->cur_dix].n++;
+    return a;
+  }
   if( nd->n_attr==MAX_PER_OP ){ gr_build_fail(b, nd->line, nd->col, "op has more than %u attributes", MAX_PER_OP); return NULL; }
   if( !GROW(b, g->attrs, g->nattrs, g->cap_attrs) ) return NULL;
   a = &g->attrs[g->nattrs++];
@@ -350,11 +366,43 @@ int gr_build_attr_s(gr_build *b, const char *key, size_t kn, const char *s, size
 int gr_build_attr_dt(gr_build *b, const char *key, size_t kn, const char *s, size_t n){ return attr_str(b, key, kn, s, n, GR_ATTR_DT); }
 int gr_build_attr_other(gr_build *b, const char *key, size_t kn){ return new_attr(b, key, kn, GR_ATTR_OTHER)!=NULL; }
 
+int gr_build_input_attrs_begin(gr_build *b){
+  gr_graph *g = b->g;
+  gr_dattr_ix *x;
+  const gr_node *nd;
+  if( b->failed || !b->in_op ) return 0;
+  nd = &g->nodes[b->cur];
+  if( nd->n_in_desc==0 ) return gr_build_fail(b, nd->line, nd->col, "input descriptor attributes before any input descriptor");
+  if( g->ndix && g->dix[g->ndix - 1].node==b->cur && g->dix[g->ndix - 1].in==nd->n_in_desc - 1 ){
+    b->cur_dix = (uint32_t)(g->ndix - 1);            /* the same descriptor again */
+  }else{
+    if( !GROW(b, g->dix, g->ndix, g->cap_dix) ) return 0;
+    x = &g->dix[g->ndix];
+    x->node = b->cur; x->in = (uint16_t)(nd->n_in_desc - 1); x->n = 0; x->first = (uint32_t)g->ndattrs;
+    b->cur_dix = (uint32_t)g->ndix++;
+  }
+  b->in_desc = 1;
+  return 1;
+}
+
+void gr_build_input_attrs_end(gr_build *b){ b->in_desc = 0; }
+
+int gr_build_subgraph(gr_build *b, const char *name, size_t n){
+  gr_graph *g = b->g;
+  uint32_t id;
+  if( b->failed || !b->in_op ) return 0;
+  if( !intern(b, &g->strs, name, n, &id) || !GROW(b, g->subg, g->nsubg, g->cap_subg) ) return 0;
+  g->subg[g->nsubg].node = b->cur;
+  g->subg[g->nsubg].name = id;
+  g->nsubg++;
+  return 1;
+}
+
 int gr_build_list(gr_build *b, const char *key, size_t kn, int kind){
   gr_graph *g = b->g;
   gr_attr *a = new_attr(b, key, kn, kind);
   if( !a ) return 0;
-  b->list_attr = (uint32_t)(g->nattrs - 1);
+  b->list_attr = (uint32_t)((b->in_desc ? g->ndattrs : g->nattrs) - 1);
   a->u.list = kind==GR_ATTR_LIST_S ? g->nlu32 : kind==GR_ATTR_LIST_F ? g->nlf64 : g->nli64;
   return 1;
 }
@@ -362,7 +410,7 @@ int gr_build_list(gr_build *b, const char *key, size_t kn, int kind){
 static gr_attr *list_room(gr_build *b){
   gr_attr *a;
   if( b->failed ) return NULL;
-  a = &b->g->attrs[b->list_attr];
+  a = attr_at(b, b->list_attr);
   if( a->n >= MAX_LIST ){ gr_build_fail(b, 0, 0, "list attribute longer than %u elements", MAX_LIST); return NULL; }
   return a;
 }
@@ -372,7 +420,7 @@ int gr_build_list_i(gr_build *b, int64_t v){
   gr_attr *a = list_room(b);
   if( !a || !GROW(b, g->li64, g->nli64, g->cap_li64) ) return 0;
   g->li64[g->nli64++] = a->kind==GR_ATTR_LIST_B ? v!=0 : v;
-  g->attrs[b->list_attr].n++;
+  attr_at(b, b->list_attr)->n++;
   return 1;
 }
 
@@ -381,7 +429,7 @@ int gr_build_list_f(gr_build *b, double v){
   gr_attr *a = list_room(b);
   if( !a || !GROW(b, g->lf64, g->nlf64, g->cap_lf64) ) return 0;
   g->lf64[g->nlf64++] = v;
-  g->attrs[b->list_attr].n++;
+  attr_at(b, b->list_attr)->n++;
   return 1;
 }
 
@@ -390,14 +438,14 @@ int gr_build_list_s(gr_build *b, const char *s, size_t n){
   uint32_t id;
   if( !list_room(b) || !intern(b, &g->strs, s, n, &id) || !GROW(b, g->lu32, g->nlu32, g->cap_lu32) ) return 0;
   g->lu32[g->nlu32++] = id;
-  g->attrs[b->list_attr].n++;
+  attr_at(b, b->list_attr)->n++;
   return 1;
 }
 
 void gr_build_list_end(gr_build *b){
   gr_attr *a;
   if( b->failed ) return;
-  a = &b->g->attrs[b->list_attr];
+  a = attr_at(b, b->list_attr);
   if( a->n==0 ) a->u.list = 0;
 }
 

@@ -58,6 +58,14 @@ int  gr_build_attr_b(gr_build *b, const char *key, size_t kn, int v);
 int  gr_build_attr_s(gr_build *b, const char *key, size_t kn, const char *s, size_t n);
 int  gr_build_attr_dt(gr_build *b, const char *key, size_t kn, const char *s, size_t n);
 int  gr_build_attr_other(gr_build *b, const char *key, size_t kn);
+/* Between these two calls the attribute calls above (lists included) add
+** to the input descriptor just added with gr_build_tensor(b, 0, ...), not to
+** the op (gr_graph_input_attr). */
+int  gr_build_input_attrs_begin(gr_build *b);
+void gr_build_input_attrs_end(gr_build *b);
+/* The current op owns the subgraph of that name (OpDef.subgraph_name; see
+** gr_graph_graph_parent). */
+int  gr_build_subgraph(gr_build *b, const char *name, size_t n);
 /* Lists: begin with the kind (GR_ATTR_LIST_*), add elements, end. */
 int  gr_build_list(gr_build *b, const char *key, size_t kn, int kind);
 int  gr_build_list_i(gr_build *b, int64_t v);

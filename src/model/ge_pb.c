@@ -186,9 +186,19 @@ static int add_op(rd *r, const Ge__Proto__OpDef *op){
   size_t i;
   if( !gr_build_op(b, name, strlen(name), type, strlen(type), 0, 0) ) return 0;
   for(i = 0; i < op->n_input; i++) if( !gr_build_input(b, op->input[i], strlen(op->input[i])) ) return 0;
-  for(i = 0; i < op->n_input_desc; i++) if( !add_tensor(r, 0, op->input_desc[i]) ) return 0;
+  for(i = 0; i < op->n_input_desc; i++){
+    const Ge__Proto__TensorDescriptor *t = op->input_desc[i];
+    size_t k;
+    if( !add_tensor(r, 0, t) ) return 0;
+    if( t->n_attr==0 ) continue;
+    if( !gr_build_input_attrs_begin(b) ) return 0;        /* the desc's attributes (GE's _value, ...) */
+    for(k = 0; k < t->n_attr; k++) if( !add_attr(r, t->attr[k]->key, t->attr[k]->value) ) return 0;
+    gr_build_input_attrs_end(b);
+  }
   for(i = 0; i < op->n_output_desc; i++) if( !add_tensor(r, 1, op->output_desc[i]) ) return 0;
   for(i = 0; i < op->n_attr; i++) if( !add_attr(r, op->attr[i]->key, op->attr[i]->value) ) return 0;
+  for(i = 0; i < op->n_subgraph_name; i++)
+    if( op->subgraph_name[i] && !gr_build_subgraph(b, op->subgraph_name[i], strlen(op->subgraph_name[i])) ) return 0;
   return 1;
 }
 

@@ -614,6 +614,12 @@ static int el_input(tx *x, void *ud){
   return gr_build_input(x->b, x->sn ? x->sp : "", x->sn);
 }
 
+static int el_subgraph(tx *x, void *ud){
+  (void)ud;
+  if( x->t!=T_STR ) return bad_token(x, "a string");
+  return gr_build_subgraph(x->b, x->sn ? x->sp : "", x->sn);
+}
+
 typedef struct tstate { tattr a; tdesc d; } tstate;
 
 static int parse_op(tx *x, tstate *st, char close){
@@ -634,6 +640,9 @@ static int parse_op(tx *x, tstate *st, char close){
     }else if( KEY("input") ){
       if( (k = field_start(x, &c2))!=1 ) return k ? fail(x, "input is a string, not a message") : 0;
       if( !repeated(x, el_input, NULL) ) return 0;
+    }else if( KEY("subgraph_name") ){
+      if( (k = field_start(x, &c2))!=1 ) return k ? fail(x, "subgraph_name is a string, not a message") : 0;
+      if( !repeated(x, el_subgraph, NULL) ) return 0;
     }else if( KEY("attr") ){
       if( (k = field_start(x, &c2))!=2 ) return k ? fail(x, "attr is a message") : 0;
       if( !parse_attr(x, &st->a, c2, 0) ) return 0;

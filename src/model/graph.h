@@ -124,13 +124,15 @@ const char    *gr_graph_layout_name(const gr_graph *g, uint16_t layout); /* "ND"
 
 /* The attributes of input descriptor `in` of node `node` (TensorDescriptor.attr
 ** of OpDef.input_desc[in]), file order; *n = 0 and an empty array when it has
-** none. Only the ATC JSON reader keeps them (the other readers give none). */
+** none. The ATC JSON, binary ModelDef and .om readers keep them; the text
+** dump and ONNX readers give none. */
 const gr_attr   *gr_graph_input_attrs(const gr_graph *g, uint32_t node, uint32_t in, uint32_t *n);
 const gr_attr   *gr_graph_input_attr(const gr_graph *g, uint32_t node, uint32_t in, const char *key);  /* NULL if absent; the last of that key */
 
 /* The node whose OpDef.subgraph_name lists graph i (the parent node of a
-** subgraph); GR_NONE for the root graph and for a graph no op lists. Only the
-** ATC JSON reader records subgraph_name. */
+** subgraph); GR_NONE for the root graph and for a graph no op lists. Every
+** reader records it: the GE formats from subgraph_name, the ONNX reader for
+** the branches of each If. */
 uint32_t         gr_graph_graph_parent(const gr_graph *g, uint32_t i);
 
 /* List attribute payloads. */

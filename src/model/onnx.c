@@ -824,15 +824,20 @@ static int node_name(ox *x, const char *prefix, const onode *o, uint32_t *id){
   return gr_build_str(x->b, t->p, t->n, id);
 }
 
-static void queue_branch(ox *x, span g, const char *gname, const char *node, size_t nn, int idx, const char *which,
-                         uint32_t parent, span *cap, size_t ncap, int depth){
+/* Queues a branch for reading after this graph, and records the If (the
+** current op: an If maps to one IR op) as the branch's parent, so that a
+** branch Data's _parent_node_index can be followed (gr_graph_graph_parent). */
+static int queue_branch(ox *x, span g, const char *gname, const char *node, size_t nn, int idx, const char *which,
+                        uint32_t parent, span *cap, size_t ncap, int depth){
   pending pd;
   pd.g = g;
   pd.name = gr_xasprintf("%s/%.*s_%d_%s", gname, (int)nn, node, idx, which);
+  if( !gr_build_subgraph(x->b, pd.name, strlen(pd.name)) ){ free(pd.name); free(cap); return 0; }
   pd.parent = parent;
   pd.captured = cap; pd.ncaptured = ncap;
   pd.depth = depth;
   gr_vec_push(x->queue, pd);
+  return 1;
 }
 
 static int cmpspan(const void *a, const void *b){
@@ -1038,12 +1043,12 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
     if( o->then_g.p ){
       span *c = cap.n ? gr_xmalloc(cap.n * sizeof *c) : NULL;
       if( cap.n ) memcpy(c, cap.v, cap.n * sizeof *c);
-      queue_branch(x, o->then_g, gname, nm, nn, 0, "then_branch", s, c, cap.n, depth + 1);
+      if( !queue_branch(x, o->then_g, gname, nm, nn, 0, "then_branch", s, c, cap.n, depth + 1) ){ free(cap.v); return 0; }
     }
     if( o->else_g.p ){
       span *c = cap.n ? gr_xmalloc(cap.n * sizeof *c) : NULL;
       if( cap.n ) memcpy(c, cap.v, cap.n * sizeof *c);
-      queue_branch(x, o->else_g, gname, nm, nn, 1, "else_branch", s, c, cap.n, depth + 1);
+      if( !queue_branch(x, o->else_g, gname, nm, nn, 1, "else_branch", s, c, cap.n, depth + 1) ){ free(cap.v); return 0; }
     }
   }
   free(cap.v);

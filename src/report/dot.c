@@ -5,7 +5,10 @@
 ** layout escapes). The font turns white on dark fills (relative luminance
 ** below 0.45, WCAG's formula without the gamma step, enough for a label).
 ** Data edges are solid, control edges dashed; an edge repeated between the
-** same two nodes is drawn once per kind.
+** same two nodes is drawn once per kind. The third slot (view.h GR_VIEW_MARK)
+** sets the outline's style: its first declared value solid, the second
+** dashed, the third dotted, any other bold; a node without a decision has
+** square corners.
 */
 #include "config.h"
 #include <stdlib.h>
@@ -31,8 +34,18 @@ static int dark(const char *hex){
   return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255.0 < 0.45;
 }
 
-/* A legend entry per value used in slot s. */
-static void legend(gr_out *o, gr_result *r, size_t s, const char *what, int fill){
+/* The node style that marks `value` of the mark slot. */
+static const char *mark_style(const gr_ruleset *rs, const char *value){
+  static const char *const st[] = { "filled,rounded", "filled,rounded,dashed", "filled,rounded,dotted", "filled,rounded,bold" };
+  int k;
+  if( value==NULL ) return "filled";
+  k = gr_view_index(rs, GR_VIEW_MARK, value);
+  return st[k >= 0 && k < 3 ? k : 3];
+}
+
+/* A legend entry per value used in slot s, shown as `how` (the slot's role). */
+enum { L_FILL, L_OUTLINE, L_STYLE };
+static void legend(gr_out *o, gr_result *r, size_t s, const char *what, int how){
   const gr_ruleset *rs = r->rs;
   uint32_t v, n = gr_graph_nnodes(r->g);
   gr_map seen;
@@ -49,8 +62,9 @@ static void legend(gr_out *o, gr_result *r, size_t s, const char *what, int fill
     gr_map_put(&seen, key, (void *)1);
     gr_out_printf(o, "    \"legend_%zu_%zu\" [label=", s, k++);
     dot_str(o, val ? val : "no decision");
-    if( fill ) gr_out_printf(o, ", fillcolor=\"%s\", color=\"%s\", fontcolor=\"%s\"];\n", col, col, dark(col) ? "white" : "black");
-    else gr_out_printf(o, ", fillcolor=white, color=\"%s\", penwidth=3];\n", col);
+    if( how==L_FILL ) gr_out_printf(o, ", fillcolor=\"%s\", color=\"%s\", fontcolor=\"%s\"];\n", col, col, dark(col) ? "white" : "black");
+    else if( how==L_OUTLINE ) gr_out_printf(o, ", fillcolor=white, color=\"%s\", penwidth=3];\n", col);
+    else gr_out_printf(o, ", fillcolor=white, color=\"#555b63\", penwidth=3, style=\"%s\"];\n", mark_style(rs, val));
   }
   gr_out_puts(o, "  }\n");
   gr_map_free(&seen);
@@ -70,6 +84,7 @@ void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
                 g && gr_graph_model_name(g)[0] ? gr_graph_model_name(g) : ro->graph_path, r->soc_name, r->run_mode);
   if( ns ) gr_buf_printf(&title, "; fill: %s", rs->slots[0].name);
   if( ns > 1 ) gr_buf_printf(&title, "; outline: %s", rs->slots[1].name);
+  if( ns > GR_VIEW_MARK ) gr_buf_printf(&title, "; outline style: %s", rs->slots[GR_VIEW_MARK].name);
   gr_out_puts(o, "digraph gerules {\n  graph [rankdir=TB, fontname=\"Helvetica\", labelloc=t, label=");
   dot_str(o, gr_buf_cstr(&title));
   gr_out_puts(o, "];\n  node [shape=box, style=\"filled,rounded\", fontname=\"Helvetica\", fontsize=10, penwidth=3];\n"
@@ -105,7 +120,9 @@ void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
       else gr_out_putc(o, (char)c);
     }
     gr_out_putc(o, '"');
-    gr_out_printf(o, ", fillcolor=\"%s\", color=\"%s\", fontcolor=\"%s\", tooltip=", fill, line, dark(fill) ? "white" : "black");
+    gr_out_printf(o, ", fillcolor=\"%s\", color=\"%s\", fontcolor=\"%s\"", fill, line, dark(fill) ? "white" : "black");
+    if( ns > GR_VIEW_MARK ) gr_out_printf(o, ", style=\"%s\"", mark_style(rs, r->dec[(size_t)v * ns + GR_VIEW_MARK].value));
+    gr_out_puts(o, ", tooltip=");
     {
       gr_buf tip;
       gr_buf_init(&tip);
@@ -141,11 +158,16 @@ void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
     gr_buf w;
     gr_buf_init(&w);
     gr_buf_printf(&w, "%s (fill)", rs->slots[0].name);
-    legend(o, r, 0, gr_buf_cstr(&w), 1);
+    legend(o, r, 0, gr_buf_cstr(&w), L_FILL);
     if( ns > 1 ){
       w.n = 0;
       gr_buf_printf(&w, "%s (outline)", rs->slots[1].name);
-      legend(o, r, 1, gr_buf_cstr(&w), 0);
+      legend(o, r, 1, gr_buf_cstr(&w), L_OUTLINE);
+    }
+    if( ns > GR_VIEW_MARK ){
+      w.n = 0;
+      gr_buf_printf(&w, "%s (outline style)", rs->slots[GR_VIEW_MARK].name);
+      legend(o, r, GR_VIEW_MARK, gr_buf_cstr(&w), L_STYLE);
     }
     gr_buf_free(&w);
   }

@@ -9,6 +9,8 @@
 **            (header, options, nodes, diagnostics, summary)
 **   slots    the decision slots and, per slot, the colour of each value
 **            (view.h: the same colours as the DOT report)
+**   mark_slot  the slot the page marks by default with a band along each
+**            node's left edge (view.h GR_VIEW_MARK; -1 with fewer slots)
 **   layout   per node its layer and column (layout.h), and the edges
 **   dynamic  per node 1 when a shape has a dimension below 0
 **   line     per node the line of its op in the model file
@@ -117,7 +119,8 @@ static void write_data(gr_out *o, gr_result *r, const gr_report_opts *ro){
     }
     gr_out_puts(o, "}}");
   }
-  gr_out_puts(o, "],\n\"none_colour\":");
+  gr_out_printf(o, "],\n\"mark_slot\":%d", rs->nslots > GR_VIEW_MARK ? GR_VIEW_MARK : -1);
+  gr_out_puts(o, ",\n\"none_colour\":");
   gr_out_json_str(o, GR_VIEW_NONE);
   gr_out_puts(o, ",\"palette\":[");
   for(k = 0; k < GR_VIEW_NPALETTE; k++){ if( k ) gr_out_putc(o, ','); gr_out_json_str(o, gr_view_palette[k]); }

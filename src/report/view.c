@@ -23,14 +23,21 @@ const char *const *gr_view_values(const gr_ruleset *rs, size_t slot, size_t *n){
   return sl->values_mode ? NULL : sl->values;
 }
 
-const char *gr_view_colour(const gr_ruleset *rs, size_t slot, const char *value){
+int gr_view_index(const gr_ruleset *rs, size_t slot, const char *value){
   const gr_slot *sl;
   size_t i;
-  int k = -1;
-  if( value==NULL ) return GR_VIEW_NONE;
+  if( value==NULL ) return -1;
   sl = &rs->slots[slot];
-  if( sl->values_mode ) k = mode_index(rs, value);
-  else for(i = 0; i < sl->nvalues; i++) if( strcmp(sl->values[i], value)==0 ){ k = (int)i; break; }
+  if( sl->values_mode ) return mode_index(rs, value);
+  for(i = 0; i < sl->nvalues; i++) if( strcmp(sl->values[i], value)==0 ) return (int)i;
+  return -1;
+}
+
+const char *gr_view_colour(const gr_ruleset *rs, size_t slot, const char *value){
+  size_t i;
+  int k;
+  if( value==NULL ) return GR_VIEW_NONE;
+  k = gr_view_index(rs, slot, value);
   if( k < 0 ){                       /* not declared (a hook value is always declared): hash it */
     unsigned h = 5381;
     for(i = 0; value[i]; i++) h = h * 33u + (unsigned char)value[i];

@@ -7,6 +7,10 @@
 //   readyMs     time from navigation start to the first drawn graph
 //   colours     per legend entry: its colour and how many canvas pixels have it
 //   field       the slot the graph is coloured by
+//   mark        the slot marked by the band along each node's left edge, its
+//               legend (value, colour), and per node the canvas pixel in the
+//               middle of its band next to the colour the page says it has
+//               (nodes whose band is off the canvas are left out)
 //   plus, with --interact, the outcome of clicking a node on the canvas,
 //   searching a name, sorting and filtering the table and clicking a
 //   diagnostic's node link.
@@ -56,6 +60,21 @@ const { chromium } = require(path.join(modules, 'playwright-core'));
         const hex = '#' + c.map(v => v.toString(16).padStart(2, '0')).join('');
         return { value: s.getAttribute('data-value'), colour: hex, pixels: seen.get(hex) || 0 };
       });
+    });
+    out.mark = await page.evaluate(() => {
+      const cv = document.getElementById('graph'), ctx = cv.getContext('2d');
+      const N = JSON.parse(document.getElementById('gr-data').textContent).report.nodes, bands = [];
+      const hex = c => '#' + c.map(v => v.toString(16).padStart(2, '0')).join('');
+      N.forEach((nd, v) => {
+        const p = window.gr.bandPixel(v);
+        if (p.x < 0 || p.y < 0 || p.x >= cv.width || p.y >= cv.height) return;
+        const d = ctx.getImageData(p.x, p.y, 1, 1).data;
+        bands.push({ name: nd.name, want: window.gr.markOf(v), got: hex([d[0], d[1], d[2]]) });
+      });
+      const legend = Array.from(document.querySelectorAll('#mark-legend span')).map(s => ({
+        value: s.getAttribute('data-value'),
+        colour: hex(s.querySelector('i').style.backgroundColor.match(/\d+/g).map(Number)) }));
+      return { field: window.gr.markField(), label: document.getElementById('mark-label').textContent, legend, bands };
     });
     if (flag === '--interact') {
       const it = out.interact = {};
