@@ -95,7 +95,7 @@ static void set_diag(gr_parse *ps, gr_item *it, int sev, gr_token code, gr_token
   INI INITIAL KEY MATCHES MODE NEEDS NOTE ON ONCE OVER PATTERN PRODUCT RANGE REQUIRES RULE
   OVERRIDE EXTEND EXTENDS REPLACE PARTITION SEED NEUTRAL LIMIT
   SECTION SEPARATOR SET SLOT SOC SOURCE SUPPORTED TABLE THEN TYPE UNSUPPORTED VALUE GE_CODE
-  VALUES VERSION WARNING WHEN NO EFFECT ONNX OPSET BECOMES LEN.
+  VALUES VERSION WARNING WHEN NO EFFECT ONNX OPSET BECOMES LEN CONDITION.
 
 %right COLON.
 %left OR.
@@ -151,6 +151,13 @@ stmt(A) ::= PARTITION(K) ID(N) LBRACE items(L) RBRACE.
 ** the rows are items, each with its opsets in items2 and its IR ops in items */
 stmt(A) ::= ONNX(K) STRING(N) LBRACE orows(L) RBRACE.
   { A = mk(ps, GR_I_ONNX, K); A->name = sbody(N); A->name_loc = LOC(N); A->items = gr_item_reverse(L); }
+/* `condition NAME(P, ...) = EXPR;`: a named condition, inlined by the
+** checker at every call NAME(ARG, ...) (check_cond.c); names: the parameters */
+stmt(A) ::= CONDITION(K) ID(N) LPAREN RPAREN ASSIGN expr(E) SEMI.
+  { A = mk(ps, GR_I_CONDITION, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->e = E; }
+stmt(A) ::= CONDITION(K) ID(N) LPAREN idlist(P) RPAREN ASSIGN expr(E) SEMI.
+  { A = mk(ps, GR_I_CONDITION, K); A->name = gr_tok_str(N); A->name_loc = LOC(N);
+    A->names = gr_name_reverse(P); A->e = E; }
 stmt(A) ::= SOURCE(K) ID(N) FOR ID(S) branch(B) SEMI.
   { A = mk(ps, GR_I_SOURCE, K); A->name = gr_tok_str(N); A->name_loc = LOC(N);
     A->names = name_of_id(ps, S); A->items = B; }
@@ -466,6 +473,14 @@ expr(A) ::= LEN(K) LPAREN expr(B) RPAREN.
 expr(A) ::= PARTITION(K) LPAREN ID(N) RPAREN DOT ID(F).
   { A = gr_expr_new(GR_E_PARTITION, LOC(K)); A->s = gr_tok_str(N); A->sloc = LOC(N);
     A->s2 = gr_tok_str(F); A->s2loc = LOC(F); }
+
+/* NAME(ARG, ...): a call of a named condition; the arguments in a, linked by next */
+expr(A) ::= ID(N) LPAREN RPAREN.
+  { A = gr_expr_new(GR_E_CALL, LOC(N)); A->s = gr_tok_str(N); A->sloc = LOC(N); }
+expr(A) ::= ID(N) LPAREN elist(E) RPAREN.
+  { gr_expr *x, *rev = NULL, *nx;
+    for(x = E; x; x = nx){ nx = x->next; x->next = rev; rev = x; }
+    A = gr_expr_new(GR_E_CALL, LOC(N)); A->s = gr_tok_str(N); A->sloc = LOC(N); A->a = rev; A = gr_expr_deep(ps, A); }
 
 elist(A) ::= expr(A).
 elist(A) ::= elist(B) COMMA expr(C).  { C->next = B; A = C; }

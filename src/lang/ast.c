@@ -31,7 +31,7 @@ gr_expr *gr_expr_deep(gr_parse *ps, gr_expr *e){
   const gr_expr *x;
   if( e->a && e->a->depth > d ) d = e->a->depth;
   if( e->b && e->b->depth > d ) d = e->b->depth;
-  if( e->op==GR_E_LIST ) for(x = e->a; x; x = x->next) if( x->depth > d ) d = x->depth;
+  if( e->op==GR_E_LIST || e->op==GR_E_CALL ) for(x = e->a; x; x = x->next) if( x->depth > d ) d = x->depth;
   e->depth = (uint16_t)(d + 1);
   if( e->depth > GR_MAX_EXPR_DEPTH ){
     if( ps->nerr==0 ) gr_parse_error(ps, e->loc, "expression nested too deeply (more than %d levels)", GR_MAX_EXPR_DEPTH);

@@ -44,7 +44,8 @@ enum gr_expr_op {
   GR_E_ANY, GR_E_ALL, /* s = variable, a = list, b = body */
   GR_E_ENTRYPOINT,    /* entry_point: "atc", "ir-build" or "session" */
   GR_E_PARTITION,     /* partition(s).s2: the current node's outcome of a partition */
-  GR_E_LEN            /* len(a): elements of a list (onnx mapping conditions only) */
+  GR_E_LEN,           /* len(a): elements of a list (onnx mapping conditions only) */
+  GR_E_CALL           /* s(a, a->next, ...): a named condition; the checker inlines it */
 };
 
 typedef struct gr_expr {
@@ -78,7 +79,8 @@ enum gr_item_kind {
   GR_I_INITIAL, GR_I_ENTRIES, GR_I_ENTRIES_MODE, GR_I_HOOK, GR_I_EXTENDS,
   GR_I_PARTITION, GR_I_SEED, GR_I_NEUTRAL, GR_I_LIMIT,
   GR_I_NOEFFECT,
-  GR_I_ONNX, GR_I_ONNX_ROW, GR_I_ONNX_IR, GR_I_ONNX_IN   /* onnx mappings: statement, row, IR op, input */
+  GR_I_ONNX, GR_I_ONNX_ROW, GR_I_ONNX_IR, GR_I_ONNX_IN,  /* onnx mappings: statement, row, IR op, input */
+  GR_I_CONDITION             /* condition name(names) = e; */
 };
 
 /* how a layer's statement changes an earlier layer's declaration (gr_item.mod) */

@@ -1419,7 +1419,9 @@ int gr_check_all(gr_ruleset *rs, const ck_sources *src, gr_diags *diags){
   c.rs = rs; c.diags = diags; c.src = src;
   gr_check_layers(&c);
   if( c.nerr ) return c.nerr;
+  ck_conds(&c);
   check_all(&c);
+  ck_conds_free(&c);
   if( c.nerr==0 ) ck_codes(&c);
   return c.nerr;
 }

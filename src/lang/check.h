@@ -3,7 +3,7 @@
 ** checking stage and by nothing outside src/lang: check.c (declarations,
 ** the type checker's driver, cascades, relations), check_expr.c
 ** (expressions and message templates), lint.c (the "can this ever fire"
-** analysis), check_onnx.c (the ONNX op mapping). ruleset.c loads the files and calls gr_check_all.
+** analysis), check_onnx.c (the ONNX op mapping), check_cond.c (named conditions). ruleset.c loads the files and calls gr_check_all.
 **
 ** Ownership: a ck context borrows the rule set it fills and the diagnostics
 ** list it appends to; it owns nothing and lives on the stack of
@@ -38,11 +38,26 @@ typedef struct ck {
   int in_partition;       /* checking a partition's conditions: no partition outcome yet */
   struct { const char *name; uint8_t type, dep; int slot; } vars[GR_MAXVARS];
   int nvars, maxslots;
+  /* named conditions (check_cond.c) */
+  gr_item **conds;        /* the condition statements, by index (malloc'ed) */
+  uint8_t *cond_bad;      /* 1: recursive, never inlined */
+  size_t nconds;
+  size_t inlined;         /* expression nodes made by inlining so far */
+  int edepth;             /* ck_expr nesting, bounded by GR_MAX_EXPR_DEPTH */
 } ck;
 
 /* layers.c: turns the paths into bundle layers and applies the layers'
 ** override / extend / replace statements to rs->ast; errors through c. */
 int gr_check_layers(ck *c);
+
+/* check_cond.c: collects the condition statements of rs->ast (a name
+** defined twice, a parameter named twice, a condition that calls itself are
+** errors); ck_call inlines a call: it replaces e by a copy of the body with
+** each parameter replaced by a copy of its argument, and checks the copy;
+** ck_conds_free releases what ck_conds collected. */
+void ck_conds(ck *c);
+uint8_t ck_call(ck *c, gr_expr *e);
+void ck_conds_free(ck *c);
 
 /* Runs every check over rs->ast, filling rs; returns the number of errors. */
 int gr_check_all(gr_ruleset *rs, const ck_sources *src, gr_diags *diags);

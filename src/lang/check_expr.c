@@ -449,6 +449,8 @@ static uint8_t check_expr_inner(ck *c, gr_expr *e){
       ck_err(c, e->s2loc, "option %s has no ini section '%s'", o->name, e->s2);
       return GR_T_ANY;
     }
+    case GR_E_CALL:
+      return ck_call(c, e);
     case GR_E_LEN:
       ck_err(c, e->loc, "len(...) tests an ONNX node's list attribute: only in the condition of an onnx mapping row");
       return GR_T_ANY;
@@ -458,7 +460,17 @@ static uint8_t check_expr_inner(ck *c, gr_expr *e){
 }
 
 uint8_t ck_expr(ck *c, gr_expr *e){
+  /* the parser bounds the depth of what is written; inlined conditions can
+  ** nest deeper, and the evaluator recurses as deep as the tree */
+  if( c->edepth >= GR_MAX_EXPR_DEPTH ){
+    if( c->edepth++==GR_MAX_EXPR_DEPTH ) ck_err(c, e->loc, "expression nested too deeply once its conditions are inlined (more than %d levels)", GR_MAX_EXPR_DEPTH);
+    c->edepth--;
+    e->type = GR_T_ANY;
+    return GR_T_ANY;
+  }
+  c->edepth++;
   e->type = check_expr_inner(c, e);
+  c->edepth--;
   return e->type;
 }
 

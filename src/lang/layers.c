@@ -41,6 +41,7 @@ static const char *kind_word(int k){
     case GR_I_RULE: return "rule";
     case GR_I_PARTITION: return "partition";
     case GR_I_ONNX: return "onnx";
+    case GR_I_CONDITION: return "condition";
     default: return NULL;
   }
 }

@@ -77,6 +77,7 @@ loop:
     "extends"     { TOK(GR_TK_EXTENDS); }
     "exclusive"   { TOK(GR_TK_EXCLUSIVE); }
     "false"       { TOK(GR_TK_FALSE); }
+    "condition"   { TOK(GR_TK_CONDITION); }
     "for"         { TOK(GR_TK_FOR); }
     "format"      { TOK(GR_TK_FORMAT); }
     "graph"       { TOK(GR_TK_GRAPH); }
