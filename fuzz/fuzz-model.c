@@ -46,7 +46,10 @@ static uint64_t walk(const gr_graph *g){
       case GR_ATTR_S: case GR_ATTR_DT: acc += strlen(gr_graph_str(g, a[k].u.str)); break;
       case GR_ATTR_LIST_S: if( a[k].n ) acc += strlen(gr_graph_str(g, gr_graph_list_u32(g, a[k].u.list)[a[k].n - 1])); break;
       case GR_ATTR_LIST_I: case GR_ATTR_LIST_B: if( a[k].n ) acc += (uint64_t)gr_graph_list_i64(g, a[k].u.list)[a[k].n - 1]; break;
-      case GR_ATTR_LIST_F: if( a[k].n ) acc += (uint64_t)(int64_t)gr_graph_list_f64(g, a[k].u.list)[a[k].n - 1]; break;
+      case GR_ATTR_LIST_F:
+        /* the bits, not a conversion: a float outside int64's range converted is UB */
+        if( a[k].n ){ double f = gr_graph_list_f64(g, a[k].u.list)[a[k].n - 1]; uint64_t bits; memcpy(&bits, &f, sizeof bits); acc += bits; }
+        break;
       default: break;
       }
       acc += strlen(gr_graph_str(g, a[k].key));
