@@ -13,6 +13,7 @@
 ** Seeds: fuzz/corpus/atc/.
 */
 #include "config.h"
+#include "load-rules.h"
 #include "options/atc_cmdline.h"
 #include "lang/ruleset.h"
 #include "model/graph.h"
@@ -54,20 +55,8 @@ static const char graph_json[] =
   "]}\n";
 
 int LLVMFuzzerInitialize(int *argc, char ***argv){
-  const char *path = getenv("GERULES_RULES");
-  gr_diags diags;
   (void)argc; (void)argv;
-#ifdef GR_SRCDIR
-  if( path==NULL || path[0]==0 ) path = GR_SRCDIR "/rules";
-#endif
-  if( path==NULL || path[0]==0 ) path = "rules";
-  gr_diags_init(&diags);
-  rs = gr_ruleset_load(&path, 1, &diags);
-  gr_diags_free(&diags);
-  if( rs==NULL ){
-    fprintf(stderr, "fuzz-atc: cannot load the rule set %s (set GERULES_RULES)\n", path);
-    abort();
-  }
+  rs = fuzz_load_rules("fuzz-atc", NULL);
   return 0;
 }
 

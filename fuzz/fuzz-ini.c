@@ -2,8 +2,8 @@
 ** fuzz-ini.c: libFuzzer target for the ini reader (gr_ini_parse in src/ini.c)
 ** with the format the shipped rule set declares for OP_PRECISION_MODE
 ** (sections ByOpType / ByNodeName, initial ByOpType, entries must be modes).
-** The rule set is loaded once in LLVMFuzzerInitialize from $GERULES_RULES, or
-** ./rules when it is unset. Each input is parsed from memory as one file; every
+** The rule set is loaded once in LLVMFuzzerInitialize (load-rules.h:
+** $GERULES_RULES, the source tree's, or ./rules). Each input is parsed from memory as one file; every
 ** kept entry is looked up again through gr_ini_get and its strings and origin
 ** are read, so that every index the reader stored is dereferenced; the
 ** diagnostics it produced are formatted. Build (from the source tree, after
@@ -15,6 +15,7 @@
 ** Seeds: fuzz/corpus/ini/.
 */
 #include "config.h"
+#include "load-rules.h"
 #include "options/ini.h"
 #include "lang/ruleset.h"
 
@@ -33,22 +34,10 @@ static const char *opt_name;
 static volatile uint64_t sink;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv){
-  const char *path = getenv("GERULES_RULES");
+  const char *path;
   const gr_option *o;
-  gr_diags diags;
   (void)argc; (void)argv;
-#ifdef GR_SRCDIR
-  /* the replay of make check (t/t0204-ini-corpus): the source tree's rules */
-  if( path==NULL || path[0]==0 ) path = GR_SRCDIR "/rules";
-#endif
-  if( path==NULL || path[0]==0 ) path = "rules";
-  gr_diags_init(&diags);
-  rs = gr_ruleset_load(&path, 1, &diags);
-  if( rs==NULL ){
-    fprintf(stderr, "fuzz-ini: cannot load the rule set %s (set GERULES_RULES)\n", path);
-    abort();
-  }
-  gr_diags_free(&diags);
+  rs = fuzz_load_rules("fuzz-ini", &path);
   o = gr_ruleset_option_by_spelling(rs, "OP_PRECISION_MODE");
   if( o==NULL || o->format==NULL ){
     fprintf(stderr, "fuzz-ini: the rule set %s has no ini-format OP_PRECISION_MODE option\n", path);
