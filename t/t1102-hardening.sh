@@ -4,7 +4,9 @@
 #  - unbounded reads: devices are refused where a file is expected, every
 #    text input has a byte cap, a sparse terabyte graph is no reservation;
 #  - --output never destroys an input, a device, a FIFO or a symlink target,
-#    and its temporary is a fresh exclusive file beside the target;
+#    and its temporary is a fresh exclusive file beside the target; a report
+#    big enough for the writer thread gives the same bytes everywhere, and a
+#    full device or a closed pipe ends it as the synchronous writes did;
 #  - the text reports (eval and tile) escape control bytes and cap their column widths;
 #  - NUL bytes in option names or KEY=VALUE files are located errors, and a
 #    --seed out of range is an error, not clamped.
@@ -151,6 +153,33 @@ test_expect_success '--output: the temporary is not a predictable name a planted
 	gerules eval ok.json --chip Ascend910B1 --output od2/r.json &&
 	echo precious >expect && test_cmp expect victim &&
 	test_grep "^summary:" od2/r.json && ! test -L od2/r.json
+'
+
+# A report bigger than one output buffer (256 KiB) is written by a second
+# thread (report/out.c); these hold it to what the synchronous writes did.
+test_expect_success 'a big report: the same bytes to a file, a pipe and a file descriptor' '
+	"${PYTHON3:-python3}" "$top_srcdir/bench/gen_graph.py" --ops 4000 -o big.json &&
+	gerules eval big.json --chip Ascend910B1 --format json --all-nodes --output big.out &&
+	test "$(wc -c <big.out)" -gt 1000000 &&
+	gerules eval big.json --chip Ascend910B1 --format json --all-nodes >big.fd &&
+	gerules eval big.json --chip Ascend910B1 --format json --all-nodes | cat >big.pipe &&
+	test_cmp big.out big.fd && test_cmp big.out big.pipe &&
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d[\"summary\"][\"nodes\"] == len(d[\"nodes\"]) == 4000" big.out
+'
+
+test_expect_success 'a big report to a full device is a write error, exit 2, for small reports too' '
+	test -c /dev/full &&
+	{ gerules eval big.json --chip Ascend910B1 --format json --all-nodes >/dev/full 2>err; test $? = 2; } &&
+	echo "gerules eval: error: write error: No space left on device" >expect && test_cmp expect err &&
+	{ gerules eval ok.json --chip Ascend910B1 >/dev/full 2>err; test $? = 2; } &&
+	test_cmp expect err
+'
+
+test_expect_success 'a big report into a pipe its reader closed ends quietly by SIGPIPE, as before' '
+	{ gerules eval big.json --chip Ascend910B1 --format json --all-nodes 2>err; echo $? >rc; } | head -c 10 >first &&
+	test "$(cat rc)" = 141 &&
+	test_must_be_empty err &&
+	printf "{\n  \"schem" >expect && test_cmp expect first
 '
 
 # ---- class 10: terminal-safe text ----

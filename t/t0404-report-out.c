@@ -1,0 +1,175 @@
+/*
+** t0404-report-out.c: the report output of report/out.c. A report bigger
+** than one buffer goes through the writer thread; these check that the
+** bytes arrive whole and in order (small pieces, pieces that straddle a
+** buffer, a piece bigger than a buffer), that gr_out_flush returns only when
+** everything is in the kernel, that a small report starts no thread, that a
+** write error in the thread (a full device, a closed pipe) is reported by
+** gr_out_close, and that gr_out_abort of an atomic file leaves nothing behind.
+*/
+#include "config.h"
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "report/out.h"
+#include "tap.h"
+
+static char dir[] = "/tmp/gerules-t0404.XXXXXX";
+
+/* The expected bytes: a pattern that makes a lost, doubled or reordered
+** piece visible (each position's byte depends on the position). */
+static unsigned char byte_at(size_t i){ return (unsigned char)((i * 2654435761u) >> 13); }
+
+/* Writes total bytes through o in pieces of varying size, one of them
+** bigger than a buffer; returns the bytes written. */
+static size_t write_pattern(gr_out *o, size_t total){
+  unsigned char *piece = malloc(3u << 20);
+  size_t at = 0, k = 0;
+  while( at < total ){
+    size_t n = (k % 97) * 13 + 1, i;
+    if( k==400 ) n = 3u << 20;              /* bigger than the 256 KiB buffer */
+    if( n > total - at ) n = total - at;
+    for(i = 0; i < n; i++) piece[i] = byte_at(at + i);
+    gr_out_write(o, piece, n);
+    at += n; k++;
+  }
+  free(piece);
+  return at;
+}
+
+/* 1 when path holds exactly the pattern's first n bytes. */
+static int file_is_pattern(const char *path, size_t n){
+  FILE *f = fopen(path, "rb");
+  size_t i = 0;
+  int c, good = 1;
+  if( f==NULL ) return 0;
+  while( (c = getc(f))!=EOF ){
+    if( i >= n || (unsigned char)c!=byte_at(i) ){ good = 0; break; }
+    i++;
+  }
+  fclose(f);
+  return good && i==n;
+}
+
+static void test_order(void){
+  char path[1100];
+  gr_out o;
+  gr_error e;
+  size_t n;
+  int fd;
+  struct stat st;
+  snprintf(path, sizeof path, "%s/big.out", dir);
+  fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  gr_out_init_fd(&o, fd);
+  n = write_pattern(&o, 20u << 20);
+  ok(o.writer!=NULL, "a report bigger than a buffer is written by the writer thread");
+  ok(gr_out_flush(&o)==0, "flush: no error");
+  ok(fstat(fd, &st)==0 && (size_t)st.st_size==n, "after gr_out_flush every byte written so far is in the file");
+  gr_out_write(&o, "tail", 0);
+  memset(&e, 0, sizeof e);
+  is(gr_out_close(&o, &e), 0, "close: no error");
+  ok(o.writer==NULL, "close joins the writer thread");
+  close(fd);
+  ok(file_is_pattern(path, n), "20 MiB in pieces of 1 to 1249 bytes and one of 3 MiB arrive whole and in order");
+}
+
+static void test_small(void){
+  char path[1100];
+  gr_out o;
+  gr_error e;
+  int fd;
+  snprintf(path, sizeof path, "%s/small.out", dir);
+  fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  gr_out_init_fd(&o, fd);
+  write_pattern(&o, 1000);
+  ok(gr_out_flush(&o)==0 && o.writer==NULL, "a report smaller than a buffer starts no thread");
+  memset(&e, 0, sizeof e);
+  is(gr_out_close(&o, &e), 0, "close of a small report");
+  close(fd);
+  ok(file_is_pattern(path, 1000), "the small report is whole");
+}
+
+static void test_errors(void){
+  gr_out o;
+  gr_error e;
+  int fd, p[2];
+  fd = open("/dev/full", O_WRONLY);
+  if( fd < 0 ){
+    ok(1, "# SKIP no /dev/full");
+  }else{
+    gr_out_init_fd(&o, fd);
+    write_pattern(&o, 4u << 20);
+    memset(&e, 0, sizeof e);
+    is(gr_out_close(&o, &e), -1, "a full device: close fails");
+    like(e.msg, "No space left on device", "... with the device's error");
+    close(fd);
+  }
+  /* SIGPIPE ignored here, so the thread's write gets EPIPE (the CLI keeps
+  ** the default: the process ends, as `gerules eval | head` expects) */
+  signal(SIGPIPE, SIG_IGN);
+  if( pipe(p)!=0 ){ ok(0, "pipe"); return; }
+  close(p[0]);
+  gr_out_init_fd(&o, p[1]);
+  write_pattern(&o, 4u << 20);
+  memset(&e, 0, sizeof e);
+  is(gr_out_close(&o, &e), -1, "a pipe closed by its reader: close fails");
+  like(e.msg, "Broken pipe", "... with EPIPE");
+  close(p[1]);
+  signal(SIGPIPE, SIG_DFL);
+}
+
+static void test_abort(void){
+  char path[1100];
+  gr_out o;
+  gr_error e;
+  DIR *d;
+  struct dirent *de;
+  int others = 0;
+  snprintf(path, sizeof path, "%s/atomic.json", dir);
+  memset(&e, 0, sizeof e);
+  if( !ok(gr_out_open_file(&o, path, &e)==0, "an atomic file opens") ) return;
+  write_pattern(&o, 6u << 20);
+  ok(o.writer!=NULL, "... and is written by the thread");
+  gr_out_abort(&o);
+  ok(access(path, F_OK)!=0 && errno==ENOENT, "abort: the target was never created");
+  d = opendir(dir);
+  while( d && (de = readdir(d))!=NULL )
+    if( strncmp(de->d_name, ".atomic.json.", 13)==0 ) others++;
+  if( d ) closedir(d);
+  is(others, 0, "abort: no temporary is left beside it");
+  memset(&e, 0, sizeof e);
+  if( ok(gr_out_open_file(&o, path, &e)==0, "it opens again") ){
+    size_t n = write_pattern(&o, 6u << 20);
+    is(gr_out_close(&o, &e), 0, "close renames it into place");
+    ok(file_is_pattern(path, n), "the committed file is whole");
+  }
+}
+
+static void cleanup(void){
+  DIR *d = opendir(dir);
+  struct dirent *de;
+  char p[1200];
+  while( d && (de = readdir(d))!=NULL ){
+    if( de->d_name[0]=='.' && (de->d_name[1]==0 || (de->d_name[1]=='.' && de->d_name[2]==0)) ) continue;
+    snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+    unlink(p);
+  }
+  if( d ) closedir(d);
+  rmdir(dir);
+}
+
+int main(void){
+  if( mkdtemp(dir)==NULL ){ printf("1..0 # SKIP no temporary directory\n"); return 0; }
+  test_order();
+  test_small();
+  test_errors();
+  test_abort();
+  cleanup();
+  return done_testing();
+}
