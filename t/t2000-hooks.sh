@@ -104,6 +104,27 @@ test_expect_success 'sandbox escapes fail cleanly' '
 	done
 '
 
+test_expect_success 'a bad gr.on_node filter is a located error; what is checked is what is registered' '
+	for f in "{\"Conv2D\", nil, \"Cast\"}" "{\"Conv2D\", [3] = \"Cast\"}" "{[1.5] = \"Cast\"}" \
+	         "{\"Conv2D\", 7}" "{type = {\"Conv2D\", 7}}" "{typ = \"Conv2D\"}" "{[true] = 1}" "42"
+	do
+		echo "gr.on_node($f, function(n) end)" >flt.lua &&
+		test_must_fail --exit 2 m --hook flt.lua >out 2>err &&
+		test_must_be_empty out &&
+		test_grep "^flt.lua:1: error: .*on_node" err || return 1
+	done &&
+	echo "gr.on_node({\"Conv2D\", nil, \"Cast\"}, function(n) end)" >flt.lua &&
+	test_must_fail --exit 2 m --hook flt.lua 2>err &&
+	test_grep "^flt.lua:1: error: gr.on_node: op types in a filter list must be strings, listed from 1 without holes$" err &&
+	cat >seen.lua <<-\EOF &&
+	local seen = {}
+	gr.on_node({"Conv2D", "Cast", type = {"Const"}}, function(n) seen[#seen + 1] = n.name end)
+	gr.on_end(function() print(table.concat(seen, " ")) end)
+	EOF
+	m --hook seen.lua >out 2>err &&
+	echo "seen.lua:3: len c conv1" >expect && test_cmp expect err
+'
+
 test_expect_success 'bad limit values and a missing hook file are usage errors' '
 	test_must_fail --exit 2 m --hook-memory 0 >out 2>err &&
 	test_grep "hook-memory expects a positive integer" err &&

@@ -858,10 +858,18 @@ static void check_pattern(lua_State *L, int i, const char *what){
   if( (why = gr_lpat_problem(p, l))!=NULL ) luaL_error(L, "%s: bad pattern '%s': %s", what, p, why);
 }
 
-static void add_type(callback *cb, const char *t){
-  cb->types = gr_xrealloc(cb->types, (cb->ntypes + 1) * sizeof *cb->types);
+/* cb->types was sized by l_on_node's validation pass (growing it by one per
+** type was quadratic: a 200,000-type filter list copied the array 200,000
+** times); the realloc is only a guard. */
+static void add_type(callback *cb, const char *t, size_t *cap){
+  if( cb->ntypes==*cap ){
+    *cap = *cap ? 2 * *cap : 4;
+    cb->types = gr_xrealloc(cb->types, *cap * sizeof *cb->types);
+  }
   cb->types[cb->ntypes++] = gr_xstrdup(t);
 }
+
+#define FILTER_LIST_MSG "gr.on_node: op types in a filter list must be strings, listed from 1 without holes"
 
 /* gr.on_node([filter,] fn): the filter is checked completely (raw reads,
 ** no metamethods) before anything is registered. */
@@ -869,6 +877,8 @@ static int l_on_node(lua_State *L){
   int fi = lua_gettop(L), nargs = fi;
   callback tmp, *cb;
   size_t k, bytes = 0;          /* C memory the filter will take */
+  size_t ntypes = 0, cap;       /* op types it lists */
+  lua_Integer nlist = 0;        /* the list part 1..nlist of a filter table */
   need_loading(L, "gr.on_node");
   if( nargs < 1 || nargs > 2 ) return luaL_error(L, "gr.on_node([filter,] function) takes one or two arguments");
   luaL_checktype(L, fi, LUA_TFUNCTION);
@@ -876,13 +886,23 @@ static int l_on_node(lua_State *L){
   /* validate first (errors must not leak C memory) */
   if( nargs==2 ){
     int t = lua_type(L, 1);
-    if( t==LUA_TSTRING ) bytes += lua_rawlen(L, 1) + 1 + 2 * sizeof(char *);   /* one op type */
+    if( t==LUA_TSTRING ){ bytes += lua_rawlen(L, 1) + 1 + 2 * sizeof(char *); ntypes++; }  /* one op type */
     else if( t==LUA_TTABLE ){
+      /* the list part is read as it is registered below, 1..#t with raw
+      ** gets; any other number key (a hole's far side, t[1.5]) is refused,
+      ** so what is checked is what is registered */
+      lua_Integer j;
+      nlist = (lua_Integer)lua_rawlen(L, 1);
+      for(j = 1; j <= nlist; j++){
+        if( lua_rawgeti(L, 1, j)!=LUA_TSTRING ) return luaL_error(L, FILTER_LIST_MSG);
+        bytes += lua_rawlen(L, -1) + 1 + 2 * sizeof(char *); ntypes++;
+        lua_pop(L, 1);
+      }
       lua_pushnil(L);
       while( lua_next(L, 1) ){
         if( lua_type(L, -2)==LUA_TNUMBER ){
-          if( lua_type(L, -1)!=LUA_TSTRING ) return luaL_error(L, "gr.on_node: op types in a filter list must be strings");
-          bytes += lua_rawlen(L, -1) + 1 + 2 * sizeof(char *);
+          if( !lua_isinteger(L, -2) || lua_tointeger(L, -2) < 1 || lua_tointeger(L, -2) > nlist )
+            return luaL_error(L, FILTER_LIST_MSG);
         }else if( lua_type(L, -2)==LUA_TSTRING ){
           const char *key = lua_tostring(L, -2);
           if( strcmp(key, "type")==0 ){
@@ -890,11 +910,11 @@ static int l_on_node(lua_State *L){
               lua_Integer j, n = (lua_Integer)lua_rawlen(L, -1);
               for(j = 1; j <= n; j++){
                 if( lua_rawgeti(L, -1, j)!=LUA_TSTRING ) return luaL_error(L, "gr.on_node: filter.type must list strings");
-                bytes += lua_rawlen(L, -1) + 1 + 2 * sizeof(char *);
+                bytes += lua_rawlen(L, -1) + 1 + 2 * sizeof(char *); ntypes++;
                 lua_pop(L, 1);
               }
             }else if( lua_type(L, -1)!=LUA_TSTRING ) return luaL_error(L, "gr.on_node: filter.type must be a string or a list of strings");
-            else bytes += lua_rawlen(L, -1) + 1 + 2 * sizeof(char *);
+            else{ bytes += lua_rawlen(L, -1) + 1 + 2 * sizeof(char *); ntypes++; }
           }else if( strcmp(key, "type_pattern")==0 || strcmp(key, "name")==0 ){
             check_pattern(L, lua_gettop(L), key[0]=='n' ? "gr.on_node filter.name" : "gr.on_node filter.type_pattern");
             bytes += lua_rawlen(L, -1) + 1;
@@ -906,16 +926,18 @@ static int l_on_node(lua_State *L){
   }
   hk_charge(L, bytes, 1);
   cb = new_cb(L, ST_NODE, fi);
+  cap = ntypes;
+  if( cap ) cb->types = gr_xmalloc(cap * sizeof *cb->types);
   if( nargs==2 ){
-    if( lua_type(L, 1)==LUA_TSTRING ) add_type(cb, lua_tostring(L, 1));
+    if( lua_type(L, 1)==LUA_TSTRING ) add_type(cb, lua_tostring(L, 1), &cap);
     else{
-      lua_Integer j, n = (lua_Integer)lua_rawlen(L, 1);
-      for(j = 1; j <= n; j++){ lua_rawgeti(L, 1, j); add_type(cb, lua_tostring(L, -1)); lua_pop(L, 1); }
+      lua_Integer j, n;
+      for(j = 1; j <= nlist; j++){ lua_rawgeti(L, 1, j); add_type(cb, lua_tostring(L, -1), &cap); lua_pop(L, 1); }
       lua_pushliteral(L, "type");
-      if( lua_rawget(L, 1)==LUA_TSTRING ) add_type(cb, lua_tostring(L, -1));
+      if( lua_rawget(L, 1)==LUA_TSTRING ) add_type(cb, lua_tostring(L, -1), &cap);
       else if( lua_type(L, -1)==LUA_TTABLE ){
         n = (lua_Integer)lua_rawlen(L, -1);
-        for(j = 1; j <= n; j++){ lua_rawgeti(L, -1, j); add_type(cb, lua_tostring(L, -1)); lua_pop(L, 1); }
+        for(j = 1; j <= n; j++){ lua_rawgeti(L, -1, j); add_type(cb, lua_tostring(L, -1), &cap); lua_pop(L, 1); }
       }
       lua_pop(L, 1);
       lua_pushliteral(L, "type_pattern");
