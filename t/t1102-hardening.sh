@@ -5,8 +5,8 @@
 #    text input has a byte cap, a sparse terabyte graph is no reservation;
 #  - --output never destroys an input, a device, a FIFO or a symlink target,
 #    and its temporary is a fresh exclusive file beside the target; a report
-#    big enough for the writer thread gives the same bytes everywhere, and a
-#    full device or a closed pipe ends it as the synchronous writes did;
+#    of many buffers gives the same bytes to a file, a pipe and a descriptor,
+#    a full device is a write error and a closed pipe ends it quietly;
 #  - the text reports (eval and tile) escape control bytes and cap their column widths;
 #  - NUL bytes in option names or KEY=VALUE files are located errors, and a
 #    --seed out of range is an error, not clamped.
@@ -155,8 +155,7 @@ test_expect_success '--output: the temporary is not a predictable name a planted
 	test_grep "^summary:" od2/r.json && ! test -L od2/r.json
 '
 
-# A report bigger than one output buffer (256 KiB) is written by a second
-# thread (report/out.c); these hold it to what the synchronous writes did.
+# Reports of many output buffers (256 KiB each, report/out.c).
 test_expect_success 'a big report: the same bytes to a file, a pipe and a file descriptor' '
 	"${PYTHON3:-python3}" "$top_srcdir/bench/gen_graph.py" --ops 4000 -o big.json &&
 	gerules eval big.json --chip Ascend910B1 --format json --all-nodes --output big.out &&
@@ -175,7 +174,7 @@ test_expect_success 'a big report to a full device is a write error, exit 2, for
 	test_cmp expect err
 '
 
-test_expect_success 'a big report into a pipe its reader closed ends quietly by SIGPIPE, as before' '
+test_expect_success 'a big report into a pipe its reader closed ends quietly by SIGPIPE' '
 	{ gerules eval big.json --chip Ascend910B1 --format json --all-nodes 2>err; echo $? >rc; } | head -c 10 >first &&
 	test "$(cat rc)" = 141 &&
 	test_must_be_empty err &&

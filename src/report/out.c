@@ -6,8 +6,6 @@
 #include "config.h"
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,158 +93,34 @@ void gr_out_init_buf(gr_out *o, gr_buf *b){
   o->buf = gr_xmalloc(o->cap);
 }
 
-/* write(2) until all of p is written; 0, or -1 with *err set. */
-static int write_all(int fd, const char *p, size_t n, int *err){
+static void drain(gr_out *o){
   size_t off = 0;
-  while( off < n ){
-    ssize_t k = write(fd, p + off, n - off);
-    if( k < 0 ){
-      if( errno==EINTR ) continue;
-      *err = errno;
-      return -1;
-    }
-    off += (size_t)k;
-  }
-  return 0;
-}
-
-/* ---- the writer thread ----
-** One buffer in flight: `job` is the buffer the thread is writing (NULL when
-** it is idle) and `spare` the one formatting takes next. A hand-over first
-** waits for the previous job, so at most two buffers exist and the order of
-** the bytes is the order of the hand-overs. Measured on the 1M-op eval (a
-** 766 MB JSON report written to a file): the write(2) calls were about 0.3 s
-** of the main thread's system time, which this takes off its wall time when
-** a second core is free; the CPU time stays what it was. */
-struct gr_out_writer {
-  pthread_t thread;
-  pthread_mutex_t mu;
-  pthread_cond_t cv;
-  int fd;
-  char *job; size_t job_n;
-  char *spare;
-  int quit;
-  int failed, err;          /* the first write error; later jobs are dropped */
-};
-
-static void *writer_main(void *arg){
-  gr_out_writer *w = arg;
-  pthread_mutex_lock(&w->mu);
-  for(;;){
-    char *p; size_t n; int bad, err = 0;
-    while( w->job==NULL && !w->quit ) pthread_cond_wait(&w->cv, &w->mu);
-    if( w->job==NULL ) break;
-    p = w->job; n = w->job_n; bad = w->failed;
-    pthread_mutex_unlock(&w->mu);
-    if( !bad && write_all(w->fd, p, n, &err)!=0 ) bad = 2;
-    pthread_mutex_lock(&w->mu);
-    if( bad==2 ){ w->failed = 1; w->err = err; }
-    w->job = NULL;
-    pthread_cond_broadcast(&w->cv);
-  }
-  pthread_mutex_unlock(&w->mu);
-  return NULL;
-}
-
-/* Starts the thread with every asynchronous signal blocked in it: a hook's
-** timer and the user's ^C stay the main thread's business. SIGPIPE stays
-** open, because it is raised by the thread's own write(2) to a closed pipe
-** and must end the process as it did before (`gerules eval | head`). -1 when
-** the thread cannot be started: the caller writes synchronously. */
-static int writer_start(gr_out *o){
-  gr_out_writer *w = calloc(1, sizeof *w);
-  sigset_t all, old;
-  int rc;
-  if( w==NULL ) return -1;
-  w->fd = o->fd;
-  w->spare = malloc(o->cap);
-  if( w->spare==NULL || pthread_mutex_init(&w->mu, NULL)!=0 ){ free(w->spare); free(w); return -1; }
-  if( pthread_cond_init(&w->cv, NULL)!=0 ){ pthread_mutex_destroy(&w->mu); free(w->spare); free(w); return -1; }
-  sigfillset(&all);
-  sigdelset(&all, SIGPIPE);
-  pthread_sigmask(SIG_SETMASK, &all, &old);
-  rc = pthread_create(&w->thread, NULL, writer_main, w);
-  pthread_sigmask(SIG_SETMASK, &old, NULL);
-  if( rc!=0 ){
-    pthread_cond_destroy(&w->cv); pthread_mutex_destroy(&w->mu);
-    free(w->spare); free(w);
-    return -1;
-  }
-  o->writer = w;
-  return 0;
-}
-
-/* Waits until the thread has written everything handed to it, and takes
-** over its write error. The caller holds w->mu. */
-static void writer_wait_locked(gr_out *o){
-  gr_out_writer *w = o->writer;
-  while( w->job!=NULL ) pthread_cond_wait(&w->cv, &w->mu);
-  if( w->failed && !o->failed ){ o->failed = 1; o->err = w->err; }
-}
-static void writer_wait(gr_out *o){
-  if( o->writer==NULL ) return;
-  pthread_mutex_lock(&o->writer->mu);
-  writer_wait_locked(o);
-  pthread_mutex_unlock(&o->writer->mu);
-}
-
-/* Hands the buffer to the thread and takes the spare one for formatting. */
-static void writer_hand_over(gr_out *o){
-  gr_out_writer *w = o->writer;
-  pthread_mutex_lock(&w->mu);
-  writer_wait_locked(o);
-  if( !o->failed ){
-    char *b = o->buf;
-    w->job = b; w->job_n = o->n;
-    o->buf = w->spare; w->spare = b;
-    pthread_cond_broadcast(&w->cv);
-  }
-  pthread_mutex_unlock(&w->mu);
-  o->n = 0;
-}
-
-/* Lets the thread finish what it was given, joins it, frees its buffer. */
-static void writer_stop(gr_out *o){
-  gr_out_writer *w = o->writer;
-  if( w==NULL ) return;
-  pthread_mutex_lock(&w->mu);
-  writer_wait_locked(o);
-  w->quit = 1;
-  pthread_cond_broadcast(&w->cv);
-  pthread_mutex_unlock(&w->mu);
-  pthread_join(w->thread, NULL);
-  pthread_cond_destroy(&w->cv); pthread_mutex_destroy(&w->mu);
-  free(w->spare); free(w);
-  o->writer = NULL;
-}
-
-/* Empties the buffer: into the memory buffer, to the writer thread, or with
-** write(2) here. The thread is started the first time the buffer is full
-** (`full`: the next piece does not fit), i.e. when the report turns out to be
-** bigger than one buffer; a flush before that writes here. After a write
-** error nothing more is written. */
-static void drain(gr_out *o, int full){
   if( o->mem ){
     gr_buf_add(o->mem, o->buf, o->n);
     o->n = 0;
     return;
   }
-  if( o->n==0 ) return;
-  if( o->writer==NULL && !o->no_writer && !o->failed && full && writer_start(o)!=0 )
-    o->no_writer = 1;
-  if( o->writer ){ writer_hand_over(o); return; }
-  if( !o->failed && write_all(o->fd, o->buf, o->n, &o->err)!=0 ) o->failed = 1;
+  while( off < o->n && !o->failed ){
+    ssize_t k = write(o->fd, o->buf + off, o->n - off);
+    if( k < 0 ){
+      if( errno==EINTR ) continue;
+      o->failed = 1; o->err = errno;
+      break;
+    }
+    off += (size_t)k;
+  }
   o->n = 0;
 }
 
 void gr_out_write_slow(gr_out *o, const void *p, size_t n){
   if( o->n + n > o->cap ){
-    drain(o, 1);
+    drain(o);
     if( n > o->cap ){
-      /* bigger than a buffer: written from here, after what was handed over */
-      if( o->mem ){ gr_buf_add(o->mem, p, n); return; }
-      writer_wait(o);
-      if( !o->failed && write_all(o->fd, p, n, &o->err)!=0 ) o->failed = 1;
+      size_t save = o->n;
+      char *b = o->buf;
+      o->buf = (char*)p; o->n = n;
+      drain(o);
+      o->buf = b; o->n = save;
       return;
     }
   }
@@ -367,22 +241,19 @@ size_t gr_text_width(const char *s, size_t cap){
 }
 
 void gr_out_finish_buf(gr_out *o){
-  drain(o, 0);
-  writer_stop(o);
+  drain(o);
   gr_buf_free(&o->scratch);
   free(o->buf);
   o->buf = NULL;
 }
 
 int gr_out_flush(gr_out *o){
-  drain(o, 0);
-  writer_wait(o);
+  drain(o);
   return o->failed ? -1 : 0;
 }
 
 int gr_out_close(gr_out *o, gr_error *e){
   int rc = gr_out_flush(o);
-  writer_stop(o);
   if( rc!=0 ) gr_error_set(e, 0, 0, "write error: %s", strerror(o->err));
   if( o->tmp ){
     if( close(o->fd)!=0 && rc==0 ){ rc = -1; gr_error_set(e, 0, 0, "write error: %s", strerror(errno)); }
@@ -396,8 +267,6 @@ int gr_out_close(gr_out *o, gr_error *e){
 }
 
 void gr_out_abort(gr_out *o){
-  o->n = 0;
-  writer_stop(o);
   if( o->tmp ){ close(o->fd); unlink(o->tmp); }
   free(o->buf); free(o->tmp); free(o->path);
   gr_buf_free(&o->scratch);

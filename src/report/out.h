@@ -6,19 +6,8 @@
 ** string escaping and comma bookkeeping; elements down to `pretty` levels of
 ** nesting go on their own indented lines, deeper ones stay compact.
 **
-** A report larger than one buffer is written by a second thread: when the
-** buffer fills, it is handed to the writer and formatting goes on in a spare
-** buffer, so the kernel's work of storing the report (its copy into the page
-** cache, the file system's block allocation) overlaps the formatting instead
-** of following it. Bytes reach the descriptor in the order they were written;
-** gr_out_flush returns only when everything written so far is in the kernel,
-** and a write error is seen by the next gr_out_flush or gr_out_close. When the
-** thread cannot be started, the buffers are written synchronously, as for
-** smaller reports.
-**
-** Ownership: a gr_out owns its buffers, its writer thread (joined by
-** gr_out_close, gr_out_abort and gr_out_finish_buf) and, for files, the
-** temporary file until gr_out_close commits (rename) or gr_out_abort removes it.
+** Ownership: a gr_out owns its buffer and, for files, the temporary file until
+** gr_out_close commits (rename) or gr_out_abort removes it.
 */
 #ifndef GR_OUT_H
 #define GR_OUT_H
@@ -28,15 +17,11 @@
 #include <string.h>
 #include "base/util.h"
 
-typedef struct gr_out_writer gr_out_writer;   /* out.c: the writer thread */
-
 typedef struct gr_out {
   int fd;
   char *buf; size_t n, cap;
   int failed;               /* a write failed (errno kept in err) */
   int err;
-  gr_out_writer *writer;    /* started at the first full buffer; NULL before */
-  int no_writer;            /* the thread could not be started: stay synchronous */
   char *path, *tmp;         /* atomic file output */
   gr_buf *mem;              /* memory mode: drained into this buffer */
   gr_buf scratch;           /* gr_out_text's rendering */
