@@ -6,7 +6,9 @@
 # --execute and an invalid plan), chips, options (both forms), explain (every
 # kind of name, a GE and a GR code), check (a clean and a broken rule set),
 # diff (declarations and outcomes) and test. Every document carries the
-# schema_version its schema states, and every schema file is exercised.
+# schema_version its schema states, and every schema file is exercised. The
+# whole-document examples of doc/json-schema.md are run (inputs in
+# t/data/doc/) and must be what gerules prints (t/doc-examples.py).
 test_description='JSON outputs against the shipped schemas'
 . "$(dirname "$0")/test-lib.sh"
 
@@ -72,6 +74,25 @@ test_expect_success 'a schema catches a wrong document (the validator is not vac
 	"$PY" -c "import json; d = json.load(open(\"c1.json\")); d[\"chips\"][0][\"pattern\"] = \"no\"; json.dump(d, open(\"c1bad.json\", \"w\"))" &&
 	test_must_fail "$PY" "$top_srcdir/t/data/validate_schemas.py" "$SD" chips=c1bad.json >out &&
 	test_grep "is not of type .boolean." out
+'
+
+test_expect_success 'the whole-document examples of doc/json-schema.md are what gerules prints' '
+	mkdir docex &&
+	cp "$top_srcdir"/t/data/doc/* "$top_srcdir/t/data/hooks/g.json" "$EX/convnet.json" \
+		"$EX/hooks/softmax_high_precision.lua" docex/ &&
+	cp "$top_srcdir/t/data/hooks/mini.rules" docex/a.rules &&
+	ln -s "$top_srcdir/rules" docex/rules && ln -s "$EX" docex/examples && ln -s "$top_srcdir/t" docex/t &&
+	"$PY" "$top_srcdir/t/doc-examples.py" "$top_srcdir/doc/json-schema.md" "$GERULES" docex >ex.out &&
+	cat ex.out &&
+	! grep -q MISMATCH ex.out &&
+	test "$(grep -c "^ok " ex.out)" -ge 6
+'
+
+test_expect_success 'a stale example is caught (the comparison is not vacuous)' '
+	sed "s/\"errors\": 1,/\"errors\": 7,/" "$top_srcdir/doc/json-schema.md" >stale.md &&
+	! cmp -s stale.md "$top_srcdir/doc/json-schema.md" &&
+	test_must_fail "$PY" "$top_srcdir/t/doc-examples.py" stale.md "$GERULES" docex >stale.out &&
+	test_grep "^MISMATCH stale.md:[0-9]*.*a.rules eval g.json" stale.out
 '
 
 test_done
