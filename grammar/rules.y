@@ -81,7 +81,11 @@ static void set_diag(gr_parse *ps, gr_item *it, int sev, gr_token code, gr_token
 
 %syntax_error {
   (void)yymajor;
-  if( TOKEN.n ) gr_parse_error(ps, LOC(TOKEN), "syntax error near '%.*s'", (int)TOKEN.n, TOKEN.z);
+  if( TOKEN.n==1 && TOKEN.z[0]=='=' && TOKEN.z[1]=='>' )
+    /* the arrow of the string rows onnx mappings were once written in */
+    gr_parse_error(ps, LOC(TOKEN), "syntax error near '=>': the rule language has no '=>'; an onnx row reads "
+                   "'opset A..B [when CONDITION] becomes IR, ...;'");
+  else if( TOKEN.n ) gr_parse_error(ps, LOC(TOKEN), "syntax error near '%.*s'", (int)TOKEN.n, TOKEN.z);
   else gr_parse_error(ps, gr_parse_eof_loc(ps), "unexpected end of input");
 }
 %stack_overflow {

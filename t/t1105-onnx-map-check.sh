@@ -154,8 +154,8 @@ test_expect_success 'a node input out of range' '
 	EOF
 '
 
-test_expect_success 'a syntax error inside a row is located like any other' '
-	bad syntax "$L:36: error: syntax error near '"'"'='"'"'" <<-\EOF
+test_expect_success 'a syntax error inside a row is located like any other; the old arrow names the row syntax' '
+	bad syntax "$L:36: error: syntax error near '"'"'=>'"'"': the rule language has no '"'"'=>'"'"'; an onnx row reads '"'"'opset A..B [when CONDITION] becomes IR, ...;'"'"'" <<-\EOF
 	onnx "ai.onnx::Relu" { opset 8..18 => Relu; }
 	EOF
 '
