@@ -8,7 +8,8 @@
 # binder of the body would capture, and a later layer redefining a condition
 # without `override`. A condition used in a custom rule file decides exactly
 # as the expression written out does, and changing its body changes the
-# decision.
+# decision; explain prints the call, diff the inlined body (so a changed
+# condition shows in every rule that uses it).
 
 test_description='named conditions: inlining and located checker errors'
 . "${top_srcdir:-..}/t/test-lib.sh"
@@ -140,6 +141,14 @@ test_expect_success 'changing the body of the condition changes the decision' '
 	test_grep "== \"Cast\";" cast.rules &&
 	gerules --rules cast.rules eval "$HOOKS/g.json" --chip Ascend910B1 -o TILING_SCHEDULE_OPTIMIZE=1 --all-nodes >out &&
 	test_grep "^fia  *FusedInferAttentionScore  *-  *compile (stat)" out
+'
+
+test_expect_success 'explain shows the call as the rule writes it; diff compares what is evaluated' '
+	gerules --rules cond.rules explain sink >out &&
+	test_grep "^  when .*node.input\[i\].connected and not constant_in(i))\$" out &&
+	gerules diff cond.rules cast.rules >out &&
+	test_grep "^~ source sink: branch 1 condition .*and not node.input\[i\].producer.type in const_ops) -> .*not (node.input\[i\].producer.type in const_ops or node.input\[i\].producer.type == \"Cast\"))\$" out &&
+	test_grep "^0 added, 0 removed, 1 changed\$" out
 '
 
 test_done

@@ -78,7 +78,7 @@ static void str_field(pending *p, const char *what, const char *a, const char *b
 static char *expr_text(const gr_expr *e){
   gr_buf b;
   gr_buf_init(&b);
-  if( e ) gr_expr_print(&b, e);
+  if( e ) gr_expr_print_expanded(&b, e);
   gr_buf_cstr(&b);
   return gr_buf_detach(&b);
 }
@@ -90,7 +90,7 @@ static char *tpl_text(const gr_template *t){
   if( t->constant ) gr_buf_adds(&b, t->constant);
   else for(i = 0; i < t->n; i++){
     if( t->parts[i].lit ) gr_buf_adds(&b, t->parts[i].lit);
-    if( t->parts[i].e ){ gr_buf_addc(&b, '{'); gr_expr_print(&b, t->parts[i].e); gr_buf_addc(&b, '}'); }
+    if( t->parts[i].e ){ gr_buf_addc(&b, '{'); gr_expr_print_expanded(&b, t->parts[i].e); gr_buf_addc(&b, '}'); }
   }
   gr_buf_cstr(&b);
   return gr_buf_detach(&b);

@@ -225,7 +225,12 @@ void   gr_partition_free(gr_result *r);
 /* partition(NAME).FIELD for the current node. */
 gr_val gr_partition_field(gr_env *env, const gr_expr *e);
 
-/* Prints an expression back in rule-language syntax (for explain and docs). */
+/* Prints an expression back in rule-language syntax (for explain and docs),
+** as the rule wrote it: a named condition the checker inlined is printed as
+** its call, `constant_input(i)`. gr_expr_print_expanded prints the inlined
+** body instead (what is evaluated; `gerules diff` compares that, so a
+** changed condition shows in every rule that uses it). */
 void gr_expr_print(gr_buf *b, const gr_expr *e);
+void gr_expr_print_expanded(gr_buf *b, const gr_expr *e);
 
 #endif

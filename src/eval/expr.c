@@ -586,7 +586,8 @@ void gr_render(gr_env *env, const gr_template *t, gr_buf *out){
 /* ------------------------------------------------------------------ */
 /* printing */
 
-static int prec(const gr_expr *e){
+static int prec(const gr_expr *e, int expanded){
+  if( e->shown && !expanded ) return 5;    /* a call */
   switch( e->op ){
     case GR_E_ANY: case GR_E_ALL: return 0;
     case GR_E_OR: return 1;
@@ -599,9 +600,10 @@ static int prec(const gr_expr *e){
   }
 }
 
-static void print_sub(gr_buf *b, const gr_expr *e, int min){
-  if( prec(e) < min ){ gr_buf_addc(b, '('); gr_expr_print(b, e); gr_buf_addc(b, ')'); }
-  else gr_expr_print(b, e);
+static void expr_print(gr_buf *b, const gr_expr *e, int expanded);
+static void print_sub(gr_buf *b, const gr_expr *e, int min, int expanded){
+  if( prec(e, expanded) < min ){ gr_buf_addc(b, '('); expr_print(b, e, expanded); gr_buf_addc(b, ')'); }
+  else expr_print(b, e, expanded);
 }
 
 static void print_str(gr_buf *b, const char *s){
@@ -615,12 +617,18 @@ static void print_str(gr_buf *b, const char *s){
   gr_buf_addc(b, '"');
 }
 
-void gr_expr_print(gr_buf *b, const gr_expr *e){
+static void expr_print(gr_buf *b, const gr_expr *e, int expanded){
   static const char *ops[] = { [GR_E_EQ] = " == ", [GR_E_NE] = " != ", [GR_E_LT] = " < ", [GR_E_LE] = " <= ",
     [GR_E_GT] = " > ", [GR_E_GE] = " >= ", [GR_E_IN] = " in ", [GR_E_NOTIN] = " not in ",
     [GR_E_AND] = " and ", [GR_E_OR] = " or " };
   const gr_expr *x;
   if( e==NULL ){ gr_buf_adds(b, "true"); return; }
+  if( e->shown && !expanded ){
+    gr_buf_printf(b, "%s(", e->shown->s);
+    for(x = e->shown->a; x; x = x->next){ if( x!=e->shown->a ) gr_buf_adds(b, ", "); expr_print(b, x, expanded); }
+    gr_buf_addc(b, ')');
+    return;
+  }
   switch( e->op ){
     case GR_E_STR: print_str(b, e->s); break;
     case GR_E_INT: gr_buf_printf(b, "%" PRId64, e->i); break;
@@ -628,7 +636,7 @@ void gr_expr_print(gr_buf *b, const gr_expr *e){
     case GR_E_NULL: gr_buf_adds(b, "null"); break;
     case GR_E_LIST:
       gr_buf_addc(b, '[');
-      for(x = e->a; x; x = x->next){ if( x!=e->a ) gr_buf_adds(b, ", "); gr_expr_print(b, x); }
+      for(x = e->a; x; x = x->next){ if( x!=e->a ) gr_buf_adds(b, ", "); expr_print(b, x, expanded); }
       gr_buf_addc(b, ']');
       break;
     case GR_E_NAME: gr_buf_adds(b, e->s); break;
@@ -641,26 +649,29 @@ void gr_expr_print(gr_buf *b, const gr_expr *e){
     case GR_E_ENTRYPOINT: gr_buf_adds(b, "entry_point"); break;
     case GR_E_OPTION: gr_buf_printf(b, "option %s", e->s); break;
     case GR_E_OPTSET: gr_buf_printf(b, "option %s set", e->s); break;
-    case GR_E_FIELD: print_sub(b, e->a, 5); gr_buf_printf(b, ".%s", e->s); break;
-    case GR_E_INDEX: print_sub(b, e->a, 5); gr_buf_addc(b, '['); gr_expr_print(b, e->b); gr_buf_addc(b, ']'); break;
+    case GR_E_FIELD: print_sub(b, e->a, 5, expanded); gr_buf_printf(b, ".%s", e->s); break;
+    case GR_E_INDEX: print_sub(b, e->a, 5, expanded); gr_buf_addc(b, '['); expr_print(b, e->b, expanded); gr_buf_addc(b, ']'); break;
     case GR_E_INI: gr_buf_printf(b, "ini(%s).%s", e->s, e->s2); break;
     case GR_E_PARTITION: gr_buf_printf(b, "partition(%s).%s", e->s, e->s2); break;
     case GR_E_HAS: gr_buf_printf(b, "chip has %s", e->s); break;
     case GR_E_SUPPORTS:
       gr_buf_printf(b, "chip supports %s", e->s);
-      if( e->a ){ gr_buf_adds(b, " = "); print_sub(b, e->a, 5); }
+      if( e->a ){ gr_buf_adds(b, " = "); print_sub(b, e->a, 5, expanded); }
       break;
-    case GR_E_SUPPORTS_MODE: gr_buf_adds(b, "chip supports mode "); print_sub(b, e->a, 5); break;
-    case GR_E_NOT: gr_buf_adds(b, "not "); print_sub(b, e->a, 4); break;
+    case GR_E_SUPPORTS_MODE: gr_buf_adds(b, "chip supports mode "); print_sub(b, e->a, 5, expanded); break;
+    case GR_E_NOT: gr_buf_adds(b, "not "); print_sub(b, e->a, 4, expanded); break;
     case GR_E_AND: case GR_E_OR:
-      print_sub(b, e->a, prec(e)); gr_buf_adds(b, ops[e->op]); print_sub(b, e->b, prec(e) + 1);
+      print_sub(b, e->a, prec(e, expanded), expanded); gr_buf_adds(b, ops[e->op]); print_sub(b, e->b, prec(e, expanded) + 1, expanded);
       break;
     case GR_E_ANY: case GR_E_ALL:
       gr_buf_printf(b, "%s %s in ", e->op==GR_E_ANY ? "any" : "all", e->s);
-      print_sub(b, e->a, 5); gr_buf_adds(b, " : "); gr_expr_print(b, e->b);
+      print_sub(b, e->a, 5, expanded); gr_buf_adds(b, " : "); expr_print(b, e->b, expanded);
       break;
     default:
-      print_sub(b, e->a, 5); gr_buf_adds(b, ops[e->op]); print_sub(b, e->b, 5);
+      print_sub(b, e->a, 5, expanded); gr_buf_adds(b, ops[e->op]); print_sub(b, e->b, 5, expanded);
       break;
   }
 }
+
+void gr_expr_print(gr_buf *b, const gr_expr *e){ expr_print(b, e, 0); }
+void gr_expr_print_expanded(gr_buf *b, const gr_expr *e){ expr_print(b, e, 1); }

@@ -45,6 +45,7 @@ void gr_expr_free(gr_expr *e){
     gr_expr *nx = e->next;
     gr_expr_free(e->a);
     gr_expr_free(e->b);
+    gr_expr_free(e->shown);
     free(e->s);
     free(e->s2);
     free(e);

@@ -62,6 +62,8 @@ typedef struct gr_expr {
   int64_t i;
   struct gr_expr *a, *b;
   struct gr_expr *next;   /* list literal elements */
+  struct gr_expr *shown;  /* a named condition's call as written, where the checker
+                          ** inlined its body into this node (printing); owned */
   /* resolved by the checker */
   int32_t ref, ref2;
   const void *ptr;        /* table, option, ... */

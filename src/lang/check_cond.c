@@ -3,8 +3,11 @@
 ** checker inlines them: each call NAME(ARG, ...) is replaced in place by a
 ** copy of the body in which every parameter is a copy of its argument, and
 ** the copy is then checked where the call was. After checking, no call is
-** left in any tree, so the evaluator, the per-type folding and every report
-** see exactly the expression a rule would have written out by hand.
+** left in any tree to evaluate, so the evaluator and the per-type folding see
+** exactly the expression a rule would have written out by hand; the call as
+** written stays beside the copy (gr_expr.shown), so `explain` and reports
+** print `constant_input(i)` where the rule says it, while `gerules diff`
+** compares the expanded text (a changed body changes every rule using it).
 ** Refused: a name defined twice, a parameter named twice, a condition that
 ** calls itself (directly or through others), an unknown name, a wrong number
 ** of arguments, an argument that a binder of the body would capture, and an
@@ -123,7 +126,7 @@ static gr_expr *copy_expr(const gr_expr *e){
   *x = *e;
   x->s = e->s ? gr_xstrdup(e->s) : NULL;
   x->s2 = e->s2 ? gr_xstrdup(e->s2) : NULL;
-  x->a = x->b = x->next = NULL;
+  x->a = x->b = x->next = x->shown = NULL;
   return x;
 }
 
@@ -240,12 +243,17 @@ uint8_t ck_call(ck *c, gr_expr *e){
     gr_expr_free(x);
     return GR_T_ANY;
   }
-  /* the call becomes the copy, in place (it may be an element of a list) */
+  /* the call becomes the copy, in place (it may be an element of a list);
+  ** the call itself is kept as the node's `shown` form, for explain */
   nx = e->next;
-  gr_expr_free(e->a);
-  free(e->s); free(e->s2);
-  *e = *x;
-  e->next = nx;
+  {
+    gr_expr *call = gr_xmalloc(sizeof *call);
+    *call = *e;
+    call->next = NULL;
+    *e = *x;
+    e->next = nx;
+    e->shown = call;
+  }
   free(x);
   return ck_expr(c, e);
 }
