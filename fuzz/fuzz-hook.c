@@ -11,9 +11,11 @@
 ** a fatal result has an error diagnostic; a plan that is accepted is one the
 ** bridge promised (block_dim within GR_HOOKS_MAX_BLOCK_DIM, a tile array of
 ** ntiles entries). A hook must never crash or hang gerules, whatever it does.
-** Seeds: fuzz/corpus/hook/ (the examples, the API tour of t/data/hooks, and
-** short scripts for each registration and stage); fuzz/hook.dict lists the
-** API's names for -dict=.
+** Seeds: fuzz/corpus/hook/ (short scripts for each registration and stage,
+** and what fuzzing added); give examples/hooks and t/data/hooks as further
+** seed directories (the API tour, the patterns, the four examples: not copied
+** into the corpus, t0200 and t2000 test them). fuzz/hook.dict lists the API's
+** names for -dict=.
 */
 #include "config.h"
 #include "load-rules.h"
