@@ -643,6 +643,26 @@ static void test_chunking(void){
     "{\"graph\":[{\"op\":[{\"name\":\"y\",\"output_desc\":[{\"shape\":{\"dim\":[1,2 ,3,4,5,6,7,8,9,10,11]},\"pad\":\"........................................\"}]}]}]}",
     "{\"graph\":[{\"op\":[{\"name\":\"y\",\"output_desc\":[{\"shape\":{\"dim\":[1,2,3,]},\"pad\":\"........................................\"}]}]}]}",
     "{\"graph\":[{\"op\":[{\"name\":\"y\",\"output_desc\":[{\"shape\":{\"dim\":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20]},\"pad\":\"........................................\"}]}]}]}",
+
+    /* compact keys, matched in place (gr_js_key) whenever 16 bytes follow in
+    ** the window: every key of every object kind, out of order, repeated,
+    ** near misses (prefixes, longer keys, escapes, a space before ':'), and
+    ** type errors right after a key matched in place */
+    "{\"graph\":[{\"op\":[{\"output_desc\":[{\"layout\":\"NCHW\",\"shape\":{\"dim\":[2,3]},\"dtype\":\"DT_FLOAT\",\"attr\":[]}],"
+      "\"type\":\"Relu\",\"name\":\"r\",\"input\":[\"a:0\"],\"input_desc\":[{\"attr\":[{\"key\":\"_value\",\"value\":{\"i\":4}}],\"dtype\":\"DT_INT32\"}],"
+      "\"attr\":[{\"value\":{\"s\":\"x\"},\"key\":\"s1\"},{\"key\":\"f1\",\"value\":{\"f\":\"0.5\"}},{\"key\":\"b1\",\"value\":{\"b\":true}},"
+      "{\"key\":\"d1\",\"value\":{\"dt\":\"DT_INT8\"}},{\"key\":\"l1\",\"value\":{\"list\":{\"i\":[1,2,3],\"val_type\":2}}},"
+      "{\"key\":\"l2\",\"value\":{\"list\":{\"val_type\":\"VT_LIST_FLOAT\",\"s\":[],\"f\":[1.5,2],\"b\":[true]}}},{\"key\":\"o1\",\"value\":{\"func\":{}}}],"
+      "\"subgraph_name\":[\"g2\"]},{\"name\":\"a\",\"type\":\"Data\",\"name\":\"a\",\"names\":1,\"nam\":2,\"input_descs\":[{}],\"na\\u006de\":\"z\","
+      "\"type\" :\"Data\",\"subgraph_names\":[3],\"attr\":[{\"key\":\"k\",\"values\":5,\"value\":{\"ii\":1,\"dt\":7}}]}]},{\"name\":\"g2\",\"op\":[]}]}",
+    "{\"graph\":[{\"op\":[{\"name\":5,\"type\":\"Data\",\"input\":[],\"attr\":[]}]}]}",
+    "{\"graph\":[{\"op\":[{\"name\":\"a\",\"output_desc\":[{\"dtype\":\"DT_FLOAT\",\"shape\":{\"dim\":\"x\"}}]}]}]}",
+    "{\"graph\":[{\"op\":[{\"name\":\"a\",\"attr\":[{\"key\":\"k\",\"value\":3}],\"input\":[]}]}]}",
+    "{\"graph\":[{\"op\":[{\"name\":\"a\",\"attr\":[{\"key\":\"k\",\"value\":{\"list\":{\"i\":[\"x\"]}}}],\"input\":[]}]}]}",
+    "{\"graph\":[{\"op\":[{\"name\":\"a\",\"input_desc\":[{\"layout\":7,\"dtype\":\"DT_FLOAT\"}],\"output_desc\":[]}]}]}",
+    "{\"graph\":[{\"op\":[{\"name\":\"a\",\"type\":\"Data\",\"subgraph_name\":{},\"input\":[]}]}]}",
+    "{\"graph\":[{\"op\":[{\"name\":\"a\",\"type\":\"Data\",\"input\":[\"b\"]},{\"name\":\"b\",\"type\":\"Data\",\"attr\":[{\"key\":\"k\",\"value\":{\"b\":1}}]}]}]}",
+    "{\"graph\":[{\"op\":[{\"name\":\"a\",\"type\":\"Data\",\"input\":[]}]}]}  \"trailing\": 1",
   };
   static const size_t chunks[] = { 1, 2, 3, 5, 7, 16, 17 };
   gr_buf whole, part;

@@ -127,6 +127,8 @@ typedef struct loader {
   const char *foreign;                     /* what the first member naming another format says */
   uint32_t foreign_line, foreign_col;      /* where that member is */
   uint32_t top_line, top_col;              /* the top-level '{' */
+  /* the keys of each object kind, for member_in */
+  gr_js_keyset ks_op, ks_desc, ks_shape, ks_attr, ks_value, ks_list;
 } loader;
 
 /* ---- errors ---- */
@@ -431,12 +433,54 @@ static int member(loader *l){
 
 #define KEY(lit) (l->t.n==sizeof(lit) - 1 && memcmp(l->t.s, lit, sizeof(lit) - 1)==0)
 
+/* The next member of an object whose keys ks lists: 0 at the object's end,
+** -1 on a scan error, M_OTHER for a key ks does not list (the key token is
+** in l->t), M_KEY + k for ks->name[k]. Compact keys are matched in place
+** (gr_js_key, json_scan.h), and then l->t is not the key: code after a
+** listed key reads the member's value before it looks at l->t. *at is the
+** key tried first, the one after the last key of this object (0 at its
+** start). Inlined: it is the loop head of every object kind. */
+enum { M_OTHER = 1, M_KEY = 2 };
+static inline __attribute__((always_inline)) int member_in(loader *l, const gr_js_keyset *ks, unsigned *at){
+  unsigned i;
+  int k = gr_js_key(&l->js, ks, *at);
+  if( k >= 0 ){ *at = (unsigned)k + 1; return M_KEY + k; }
+  k = next(l);
+  if( k==GR_JS_KEY ){
+    for(i = 0; i < ks->n; i++)
+      if( l->t.n==ks->len[i] && memcmp(l->t.s, ks->name[i], l->t.n)==0 ){ *at = i + 1; return M_KEY + (int)i; }
+    return M_OTHER;
+  }
+  if( k==GR_JS_OBJECT_END ) return 0;
+  scan_failed(l);
+  return -1;
+}
+
+/* The keys of each object kind, in the order Pb2Json writes them (the
+** order gr_js_key tries them in). Their indexes are the K_ names. */
+static const char *const op_keys[] = { "name", "type", "input", "attr", "input_desc", "output_desc", "subgraph_name" };
+enum { K_OP_NAME = M_KEY, K_OP_TYPE, K_OP_INPUT, K_OP_ATTR, K_OP_INDESC, K_OP_OUTDESC, K_OP_SUBGRAPH };
+static const char *const desc_keys[] = { "dtype", "shape", "layout", "attr" };
+enum { K_DESC_DTYPE = M_KEY, K_DESC_SHAPE, K_DESC_LAYOUT, K_DESC_ATTR };
+static const char *const shape_keys[] = { "dim" };
+enum { K_SHAPE_DIM = M_KEY };
+static const char *const attr_keys[] = { "key", "value" };
+enum { K_ATTR_KEY = M_KEY, K_ATTR_VALUE };
+static const char *const value_keys[] = { "b", "i", "f", "s", "list", "dt" };
+enum { K_AV_B = M_KEY, K_AV_I, K_AV_F, K_AV_S, K_AV_LIST, K_AV_DT };
+static const char *const list_keys[] = { "val_type", "s", "i", "f", "b" };
+enum { K_LIST_VALTYPE = M_KEY, K_LIST_S, K_LIST_I, K_LIST_F, K_LIST_B };
+#define NKEYS(a) (sizeof (a) / sizeof *(a))
+_Static_assert(NKEYS(op_keys) <= GR_JS_KEYS && NKEYS(desc_keys) <= GR_JS_KEYS && NKEYS(value_keys) <= GR_JS_KEYS
+               && NKEYS(list_keys) <= GR_JS_KEYS, "a key set holds at most GR_JS_KEYS keys");
+
 static int parse_shape(loader *l){
   gr_graph *g = l->g;
   int r;
-  while( (r = member(l)) > 0 ){
+  unsigned at = 0;
+  while( (r = member_in(l, &l->ks_shape, &at)) > 0 ){
     int k;
-    if( !KEY("dim") ){ if( !skip_value(l) ) return 0; continue; }
+    if( r!=K_SHAPE_DIM ){ if( !skip_value(l) ) return 0; continue; }
     k = next(l);
     if( k==GR_JS_NULL ) continue;
     if( k!=GR_JS_ARRAY ) return bad_type(l, &W_SHAPE_DIM);
@@ -482,6 +526,7 @@ static int parse_desc(loader *l, int out){
   gr_node *n = &g->nodes[l->cur_node];
   uint16_t *cnt = out ? &n->n_out_desc : &n->n_in_desc;
   int r;
+  unsigned at = 0;
   if( *cnt==MAX_PER_OP ) return fail_tok(l, "op has more than %u %s entries", MAX_PER_OP, out ? "output_desc" : "input_desc");
   if( !GROW(l, g->tensors, g->ntensors, g->cap_tensors) ) return 0;
   g->tensors[g->ntensors].shape = 0;
@@ -492,23 +537,23 @@ static int parse_desc(loader *l, int out){
   l->cur_tensor = (uint32_t)g->ntensors++;
   l->cur_dix = GR_NONE;
   (*cnt)++;
-  while( (r = member(l)) > 0 ){
+  while( (r = member_in(l, &l->ks_desc, &at)) > 0 ){
     int k;
-    if( !out && KEY("attr") ){             /* an input descriptor's attributes (GE's `_value`, ...) */
+    if( !out && r==K_DESC_ATTR ){         /* an input descriptor's attributes (GE's `_value`, ...) */
       k = next(l);
       if( k==GR_JS_ARRAY ){
         while( (k = next(l))==GR_JS_OBJECT ) if( !parse_attr(l, 1) ) return 0;
         if( k!=GR_JS_ARRAY_END ) return bad_type(l, &W_DATTR_ELEM);
       }else if( k!=GR_JS_NULL ) return bad_type(l, &W_DESC_ATTR);
-    }else if( KEY("dtype") ){
+    }else if( r==K_DESC_DTYPE ){
       if( !parse_dtype(l) ) return 0;
-    }else if( KEY("shape") ){
+    }else if( r==K_DESC_SHAPE ){
       k = next(l);
       if( k==GR_JS_OBJECT ){
         g->tensors[l->cur_tensor].shape = 0;
         if( !parse_shape(l) ) return 0;
       }else if( k!=GR_JS_NULL ) return bad_type(l, &W_DESC_SHAPE);
-    }else if( KEY("layout") ){
+    }else if( r==K_DESC_LAYOUT ){
       k = next(l);
       if( k==GR_JS_STRING ){
         if( !intern16(l, &g->layouts, l->t.s, l->t.n, &g->tensors[l->cur_tensor].layout) ) return 0;
@@ -567,25 +612,24 @@ static int parse_list_elems(loader *l, unsigned kind){
 
 static int parse_list(loader *l){
   int r;
+  unsigned at = 0;
   l->list_kind = 0; l->list_n = 0; l->list_first = 0; l->list_vt = -1; l->list_other = 0;
-  while( (r = member(l)) > 0 ){
+  while( (r = member_in(l, &l->ks_list, &at)) > 0 ){
     unsigned kind = 0;
     const want *w = NULL;
     int k;
-    if( l->t.n==1 ){
-      switch( l->t.s[0] ){
-      case 's': kind = GR_ATTR_LIST_S; w = &W_LIST_S; break;
-      case 'i': kind = GR_ATTR_LIST_I; w = &W_LIST_I; break;
-      case 'f': kind = GR_ATTR_LIST_F; w = &W_LIST_F; break;
-      case 'b': kind = GR_ATTR_LIST_B; w = &W_LIST_B; break;
-      }
+    switch( r ){
+    case K_LIST_S: kind = GR_ATTR_LIST_S; w = &W_LIST_S; break;
+    case K_LIST_I: kind = GR_ATTR_LIST_I; w = &W_LIST_I; break;
+    case K_LIST_F: kind = GR_ATTR_LIST_F; w = &W_LIST_F; break;
+    case K_LIST_B: kind = GR_ATTR_LIST_B; w = &W_LIST_B; break;
     }
     if( kind && !(l->list_kind && l->list_kind!=kind) ){   /* the first non-empty list wins */
       k = next(l);
       if( k==GR_JS_ARRAY ){
         if( !parse_list_elems(l, kind) ) return 0;
       }else if( k!=GR_JS_NULL ) return bad_type(l, w);
-    }else if( !kind && KEY("val_type") ){
+    }else if( r==K_LIST_VALTYPE ){
       k = next(l);
       if( k==GR_JS_STRING ) l->list_vt = valtype(l->t.s, l->t.n);
       else if( k==GR_JS_INT ) l->list_vt = l->t.i >= 0 && l->t.i <= 10 ? (int)l->t.i : -1;
@@ -605,9 +649,10 @@ static int parse_list(loader *l){
 static int parse_attr_value(loader *l){
   gr_graph *g = l->g;
   int r;
+  unsigned at = 0;
   cur_attr(l)->kind = GR_ATTR_OTHER;      /* an empty AttrDef */
-  while( (r = member(l)) > 0 ){
-    char c = l->t.n==1 ? l->t.s[0] : KEY("dt") ? 'd' : KEY("list") ? 'l' : 0;
+  while( (r = member_in(l, &l->ks_value, &at)) > 0 ){
+    char c = r==K_AV_S ? 's' : r==K_AV_I ? 'i' : r==K_AV_F ? 'f' : r==K_AV_B ? 'b' : r==K_AV_DT ? 'd' : r==K_AV_LIST ? 'l' : 0;
     gr_attr *a;
     int k;
     if( c!='s' && c!='i' && c!='f' && c!='b' && c!='d' && c!='l' ){
@@ -662,6 +707,7 @@ static int parse_attr(loader *l, int desc){
   gr_graph *g = l->g;
   gr_node *n = &g->nodes[l->cur_node];
   int r;
+  unsigned at = 0;
   l->attr_desc = desc;
   if( desc ){
     gr_dattr_ix *x;
@@ -684,14 +730,14 @@ static int parse_attr(loader *l, int desc){
     l->cur_attr = (uint32_t)g->nattrs++;
     n->n_attr++;
   }
-  while( (r = member(l)) > 0 ){
+  while( (r = member_in(l, &l->ks_attr, &at)) > 0 ){
     int k;
-    if( KEY("key") ){
+    if( r==K_ATTR_KEY ){
       k = next(l);
       if( k==GR_JS_STRING ){
         if( !intern_small(l, &g->strs, C_KEY, l->t.s, l->t.n, &cur_attr(l)->key) ) return 0;
       }else if( k!=GR_JS_NULL ) return bad_type(l, &W_ATTR_KEY);
-    }else if( KEY("value") ){
+    }else if( r==K_ATTR_VALUE ){
       k = next(l);
       if( k==GR_JS_OBJECT ){
         if( !parse_attr_value(l) ) return 0;
@@ -715,6 +761,7 @@ static int parse_op(loader *l){
   gr_graph *g = l->g;
   gr_node *n;
   int r, k;
+  unsigned at = 0;
   if( !GROW(l, g->nodes, g->nnodes, g->cap_nodes) ) return 0;
   n = &g->nodes[g->nnodes];
   memset(n, 0, sizeof *n);
@@ -726,61 +773,47 @@ static int parse_op(loader *l){
   l->cur_node = (uint32_t)g->nnodes++;
   l->edge_sort = l->tensor_sort = 0;
   l->has_pname = 0;
-  while( (r = member(l)) > 0 ){
-    switch( l->t.n ){
-    case 4:
-      if( KEY("name") ){
-        k = next(l);
-        if( k==GR_JS_STRING ){
-          if( !name_start(l, l->t.s, l->t.n) ) return 0;
-        }else if( k!=GR_JS_NULL ) return bad_type(l, &W_OP_NAME);
-        continue;
+  while( (r = member_in(l, &l->ks_op, &at)) > 0 ){
+    int out;
+    switch( r ){
+    case K_OP_NAME:
+      k = next(l);
+      if( k==GR_JS_STRING ){
+        if( !name_start(l, l->t.s, l->t.n) ) return 0;
+      }else if( k!=GR_JS_NULL ) return bad_type(l, &W_OP_NAME);
+      continue;
+    case K_OP_TYPE:
+      k = next(l);
+      if( k==GR_JS_STRING ){
+        if( !intern_small(l, &g->types, C_TYPE, l->t.s, l->t.n, &g->nodes[l->cur_node].type) ) return 0;
+      }else if( k!=GR_JS_NULL ) return bad_type(l, &W_OP_TYPE);
+      continue;
+    case K_OP_ATTR:
+      if( !op_array(l, &W_OP_ATTR) ){ if( l->failed ) return 0; continue; }
+      while( (k = next(l))==GR_JS_OBJECT ) if( !parse_attr(l, 0) ) return 0;
+      if( k!=GR_JS_ARRAY_END ) return bad_type(l, &W_ATTR_ELEM);
+      continue;
+    case K_OP_INPUT:
+      if( !op_array(l, &W_OP_INPUT) ){ if( l->failed ) return 0; continue; }
+      while( (k = next(l))==GR_JS_STRING ) if( !add_edge(l, l->t.s, l->t.n) ) return 0;
+      if( k!=GR_JS_ARRAY_END ) return bad_type(l, &W_INPUT_ELEM);
+      continue;
+    case K_OP_SUBGRAPH:                    /* the subgraphs this op owns, by graph name */
+      if( !op_array(l, &W_OP_SUBGRAPH) ){ if( l->failed ) return 0; continue; }
+      while( (k = next(l))==GR_JS_STRING ){
+        if( !GROW(l, g->subg, g->nsubg, g->cap_subg) ) return 0;
+        g->subg[g->nsubg].node = l->cur_node;
+        if( !intern(l, &g->strs, l->t.s, l->t.n, &g->subg[g->nsubg].name) ) return 0;
+        g->nsubg++;
       }
-      if( KEY("type") ){
-        k = next(l);
-        if( k==GR_JS_STRING ){
-          if( !intern_small(l, &g->types, C_TYPE, l->t.s, l->t.n, &g->nodes[l->cur_node].type) ) return 0;
-        }else if( k!=GR_JS_NULL ) return bad_type(l, &W_OP_TYPE);
-        continue;
-      }
-      if( KEY("attr") ){
-        if( !op_array(l, &W_OP_ATTR) ){ if( l->failed ) return 0; continue; }
-        while( (k = next(l))==GR_JS_OBJECT ) if( !parse_attr(l, 0) ) return 0;
-        if( k!=GR_JS_ARRAY_END ) return bad_type(l, &W_ATTR_ELEM);
-        continue;
-      }
-      break;
-    case 5:
-      if( KEY("input") ){
-        if( !op_array(l, &W_OP_INPUT) ){ if( l->failed ) return 0; continue; }
-        while( (k = next(l))==GR_JS_STRING ) if( !add_edge(l, l->t.s, l->t.n) ) return 0;
-        if( k!=GR_JS_ARRAY_END ) return bad_type(l, &W_INPUT_ELEM);
-        continue;
-      }
-      break;
-    case 13:
-      if( KEY("subgraph_name") ){           /* the subgraphs this op owns, by graph name */
-        if( !op_array(l, &W_OP_SUBGRAPH) ){ if( l->failed ) return 0; continue; }
-        while( (k = next(l))==GR_JS_STRING ){
-          if( !GROW(l, g->subg, g->nsubg, g->cap_subg) ) return 0;
-          g->subg[g->nsubg].node = l->cur_node;
-          if( !intern(l, &g->strs, l->t.s, l->t.n, &g->subg[g->nsubg].name) ) return 0;
-          g->nsubg++;
-        }
-        if( k!=GR_JS_ARRAY_END ) return bad_type(l, &W_SUBGRAPH_ELEM);
-        continue;
-      }
-      break;
-    case 10: case 11: {
-      int out;
-      if( KEY("input_desc") ) out = 0;
-      else if( KEY("output_desc") ) out = 1;
-      else break;
+      if( k!=GR_JS_ARRAY_END ) return bad_type(l, &W_SUBGRAPH_ELEM);
+      continue;
+    case K_OP_INDESC: case K_OP_OUTDESC:
+      out = r==K_OP_OUTDESC;
       if( !op_array(l, out ? &W_OP_OUTDESC : &W_OP_INDESC) ){ if( l->failed ) return 0; continue; }
       while( (k = next(l))==GR_JS_OBJECT ) if( !parse_desc(l, out) ) return 0;
       if( k!=GR_JS_ARRAY_END ) return bad_type(l, &W_DESC_ELEM);
       continue;
-    }
     }
     if( !skip_value(l) ) return 0;
   }
@@ -1006,6 +1039,12 @@ static void loader_init(loader *l){
   l->g = gr_graph_new();
   l->tkind = gr_xmalloc(2 * (size_t)MAX_PER_OP + 2);
   l->names = gr_xcalloc(NAME_CACHE, sizeof *l->names);
+  gr_js_keys_init(&l->ks_op, op_keys, NKEYS(op_keys));
+  gr_js_keys_init(&l->ks_desc, desc_keys, NKEYS(desc_keys));
+  gr_js_keys_init(&l->ks_shape, shape_keys, NKEYS(shape_keys));
+  gr_js_keys_init(&l->ks_attr, attr_keys, NKEYS(attr_keys));
+  gr_js_keys_init(&l->ks_value, value_keys, NKEYS(value_keys));
+  gr_js_keys_init(&l->ks_list, list_keys, NKEYS(list_keys));
   gr_buf_init(&l->tmp);
   gr_buf_init(&l->pname);
 }

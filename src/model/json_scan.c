@@ -49,12 +49,13 @@ size_t gr_js_test_chunk;
 #define DEF_MAX_TOKEN ((size_t)64 << 20)
 #define MAP_DROP      ((size_t)8 << 20)     /* give back mapped pages in steps of this */
 
-/* What the next significant byte may be. */
+/* What the next significant byte may be (the first four are numbered for
+** gr_js_key in json_scan.h). */
 enum {
-  S_VALUE,          /* a value: at the top, after ':' or after ',' in an array */
+  S_VALUE = GR_JS__S_VALUE,   /* a value: at the top, after ':' or after ',' in an array */
   S_VALUE_OR_END,   /* after '[' */
-  S_KEY,            /* after ',' in an object */
-  S_KEY_OR_END,     /* after '{' */
+  S_KEY = GR_JS__S_KEY,       /* after ',' in an object */
+  S_KEY_OR_END = GR_JS__S_KEY_OR_END,   /* after '{' */
   S_AFTER,          /* after a value inside a container: ',' or the closing bracket */
   S_DONE,           /* after the top-level value: only whitespace */
   S_EOF,
@@ -703,6 +704,30 @@ size_t gr_js_ints(gr_js *s, int64_t *v, size_t max, int *closed){
   }
   s->p = p;
   return k;
+}
+
+int gr_js_keys_init(gr_js_keyset *ks, const char *const *names, unsigned n){
+  unsigned k, i;
+  if( n > GR_JS_KEYS ) return -1;
+  memset(ks, 0, sizeof *ks);
+  ks->n = n;
+  for(k = 0; k < n; k++){
+    unsigned char w[16] = {0}, m[16];
+    size_t len = strlen(names[k]);
+    memset(m, 0xff, sizeof m);          /* a key too long to match in place: w[0] is no '"' */
+    if( len <= GR_JS_KEY_MAX ){
+      w[0] = '"';
+      memcpy(w + 1, names[k], len);
+      w[len + 1] = '"';
+      w[len + 2] = ':';
+      for(i = len + 3; i < 16; i++) m[i] = 0;
+    }
+    memcpy(ks->w[k], w, 16);
+    memcpy(ks->m[k], m, 16);
+    ks->len[k] = len;
+    ks->name[k] = names[k];
+  }
+  return 0;
 }
 
 int gr_js_skip(gr_js *s, const gr_js_tok *t){

@@ -23,6 +23,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "base/util.h"
 
 enum gr_js_type {
@@ -116,6 +117,61 @@ int gr_js_next(gr_js *s, gr_js_tok *t);
 ** window included, for gr_js_next to go on: so it never changes a result
 ** or an error, only the cost of shapes' dims. */
 size_t gr_js_ints(gr_js *s, int64_t *v, size_t max, int *closed);
+
+/* ---- expected keys, matched in place ----
+**
+** Measured reason: object keys are about a third of a graph file's tokens
+** (1.44M of the 100K-op benchmark graph's 4.7M), each a whole gr_js_next
+** (prologue, state switch, string scan, ':' check) followed by the caller's
+** compares of its text with the keys it knows. A caller that knows which keys
+** an object may have gives them as a key set, and gr_js_key matches the next
+** bytes against them in place: each key is compared, quotes and ':'
+** included, as two masked 8-byte words. Only that compact form is taken
+** (whitespace, escapes, a key longer than GR_JS_KEY_MAX bytes or one near the
+** window's end all fail the match, for gr_js_next to read as before), so the
+** fast path never changes a result or an error, only the cost of the common
+** case. */
+#define GR_JS_KEYS     8      /* keys in one key set */
+#define GR_JS_KEY_MAX  13     /* bytes of a key matched in place; 16 with its quotes and ':' */
+
+typedef struct gr_js_keyset {
+  unsigned n;
+  uint64_t w[GR_JS_KEYS][2];  /* '"' key '"' ':' as two words, zero-padded */
+  uint64_t m[GR_JS_KEYS][2];  /* 0xff for each of those bytes */
+  size_t len[GR_JS_KEYS];          /* bytes of the key alone */
+  const char *name[GR_JS_KEYS];    /* not owned: string literals */
+} gr_js_keyset;
+
+/* Fills *ks with the n keys of names (string literals, not copied); -1 when
+** n is more than GR_JS_KEYS. A key longer than GR_JS_KEY_MAX bytes is kept
+** but never matched in place. */
+int gr_js_keys_init(gr_js_keyset *ks, const char *const *names, unsigned n);
+
+/* The scanner's grammar states the inline fast path needs (private). */
+enum { GR_JS__S_VALUE = 0, GR_JS__S_KEY = 2, GR_JS__S_KEY_OR_END = 3 };
+
+/* When the next token is an object key, written compactly and equal to
+** ks->name[k], followed at once by ':': consumes both exactly as gr_js_next
+** would have (the next call returns the member's value) and returns k. Else
+** returns -1 and changes nothing. The token *t of the last gr_js_next is
+** left as it was. Key `first` is tried first: writers put an object's keys
+** in one order, so the caller passes the one after the key it last read. */
+static inline int gr_js_key(gr_js *s, const gr_js_keyset *ks, unsigned first){
+  uint64_t a, b;
+  unsigned k;
+  if( (s->state | 1u)!=GR_JS__S_KEY_OR_END || s->end - s->p < 16 || *s->p!='"' || s->max_token < 16 ) return -1;
+  memcpy(&a, s->p, 8);
+  memcpy(&b, s->p + 8, 8);
+  k = first < ks->n ? first : 0;
+  if( (((a ^ ks->w[k][0]) & ks->m[k][0]) | ((b ^ ks->w[k][1]) & ks->m[k][1]))!=0 ){
+    for(k = 0; k < ks->n; k++)
+      if( (((a ^ ks->w[k][0]) & ks->m[k][0]) | ((b ^ ks->w[k][1]) & ks->m[k][1]))==0 ) break;
+    if( k==ks->n ) return -1;
+  }
+  s->p += ks->len[k] + 3;
+  s->state = GR_JS__S_VALUE;
+  return (int)k;
+}
 
 /* Skips the rest of the value whose first token is *t (nothing to do for a
 ** scalar; for '{' or '[' everything up to the matching bracket, validated).
