@@ -549,6 +549,76 @@ static void test_scanner(void){
   gr_js_free(&s);
 }
 
+/* ---- the inline fast paths: the same tokens and errors as gr_js_next ---- */
+
+/* The token stream of doc as text: with gr_js_next, or (fast) with
+** gr_js_next_fast and gr_js_key, tried first with the keys of ks wherever a
+** key may come. A key is written as its text alone (gr_js_key gives no
+** token), every other token with its offset and flags, an error with its
+** kind, place and message. */
+static void stream(gr_buf *b, const char *doc, unsigned depth, int fast, const gr_js_keyset *ks){
+  gr_js s;
+  gr_js_tok t;
+  int k;
+  unsigned n = 0;
+  b->n = 0;
+  gr_js_init_mem(&s, doc, strlen(doc), depth, 0);
+  do{
+    int key = fast ? gr_js_key(&s, ks, n++ % 4) : -1;
+    if( key >= 0 ){ gr_buf_printf(b, "key %s|", ks->name[key]); k = GR_JS_KEY; continue; }
+    k = fast ? gr_js_next_fast(&s, &t) : gr_js_next(&s, &t);
+    if( k==GR_JS_KEY ){ gr_buf_printf(b, "key %.*s|", (int)t.n, t.s); continue; }
+    gr_buf_printf(b, "%d@%llu/%u", k, (unsigned long long)t.off, t.flags);
+    if( k==GR_JS_STRING || k==GR_JS_INT || k==GR_JS_NUMBER ) gr_buf_printf(b, " %.*s", (int)t.n, t.s);
+    gr_buf_adds(b, "|");
+  }while( k!=GR_JS_ERROR && k!=GR_JS_EOF );
+  if( k==GR_JS_ERROR )
+    gr_buf_printf(b, " %d %u:%u %s", gr_js_errkind(&s), gr_js_error(&s)->line, gr_js_error(&s)->col, gr_js_error(&s)->msg);
+  gr_js_free(&s);
+}
+
+static void test_fast_paths(void){
+  static const char *const docs[] = {
+    "{\"name\":\"a\",\"type\":\"Relu\",\"dim\":[[],[1,[2]],{}],\"x\":{\"type\":{}},\"names\":1,\"name\" :2,\"na\\u006de\":3}",
+    "[[[[[1]]]]]", "[[[[{}]]]]", "{\"type\":{\"type\":{\"type\":{\"type\":{}}}}}      ",
+    "{\"name\":1]", "[1}", "[}", "{]", "{\"a\":[}", "[{]}", "{\"name\":[1,2}", "[] []", "{}}", "[]]",
+    "{\"name\":{\"name\":\"x\"},\"name\":[],\"type\":null}                ", " [ { } , [ ] ] ",
+    "{\"name\":", "{\"name\":\"abcdefgh\"", "[[", "{\"type\"", "{\"dim\":[1,2]]                  ",
+  };
+  static const char *const keys[] = { "name", "type", "dim", "an_overlong_key_name" };
+  gr_js_keyset ks;
+  gr_buf slow, fast;
+  size_t i;
+  unsigned d;
+  int bad = 0, keyed = 0;
+  gr_buf_init(&slow); gr_buf_init(&fast);
+  ok(gr_js_keys_init(&ks, keys, 4)==0 && ks.n==4, "a key set of 4 keys");
+  ok(gr_js_keys_init(&ks, keys, GR_JS_KEYS + 1)==-1, "a key set holds at most GR_JS_KEYS keys");
+  gr_js_keys_init(&ks, keys, 4);
+  for(i = 0; i < sizeof docs / sizeof *docs; i++)
+    for(d = 1; d <= 6; d++){
+      stream(&slow, docs[i], d, 0, &ks);
+      stream(&fast, docs[i], d, 1, &ks);
+      if( slow.n!=fast.n || memcmp(slow.p, fast.p, slow.n)!=0 ){
+        if( bad++ < 5 ) diag("doc %zu, depth %u:\n# %.*s\n# vs gr_js_next:\n# %.*s", i, d, (int)fast.n, fast.p,
+                             (int)slow.n, slow.p);
+      }
+    }
+  ok(bad==0, "gr_js_next_fast and gr_js_key give gr_js_next's tokens and errors (depth limits 1-6)");
+  /* the fast paths do take what they are for */
+  {
+    gr_js s;
+    gr_js_tok t;
+    const char *doc = "{\"type\":[],\"name\":{}}                ";
+    gr_js_init_mem(&s, doc, strlen(doc), 16, 0);
+    keyed = gr_js_next_fast(&s, &t)==GR_JS_OBJECT && gr_js_key(&s, &ks, 0)==1 && gr_js_next_fast(&s, &t)==GR_JS_ARRAY
+         && gr_js_next_fast(&s, &t)==GR_JS_ARRAY_END && gr_js_key(&s, &ks, 2)==0 && t.off==9;
+    gr_js_free(&s);
+  }
+  ok(keyed, "compact keys are matched in place, whichever is tried first");
+  gr_buf_free(&slow); gr_buf_free(&fast);
+}
+
 /* ---- the same results whatever the chunking ---- */
 
 /* Everything a loaded graph holds, or the error, as text. */
@@ -801,6 +871,7 @@ int main(void){
   test_chunks();
   test_json_errors();
   test_scanner();
+  test_fast_paths();
   test_chunking();
   test_mapped();
   return done_testing();

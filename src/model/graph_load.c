@@ -178,7 +178,7 @@ static int bad_type(loader *l, const want *w){
 
 /* ---- tokens ---- */
 
-static int next(loader *l){ return gr_js_next(&l->js, &l->t); }
+static inline __attribute__((always_inline)) int next(loader *l){ return gr_js_next_fast(&l->js, &l->t); }
 
 /* Skips the value of a member whose key was just read. */
 static int skip_value(loader *l){

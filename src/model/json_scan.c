@@ -49,18 +49,16 @@ size_t gr_js_test_chunk;
 #define DEF_MAX_TOKEN ((size_t)64 << 20)
 #define MAP_DROP      ((size_t)8 << 20)     /* give back mapped pages in steps of this */
 
-/* What the next significant byte may be (the first four are numbered for
-** gr_js_key in json_scan.h). */
+/* What the next significant byte may be: the grammar states of json_scan.h
+** (there, because its inline fast paths need them). */
 enum {
-  S_VALUE = GR_JS__S_VALUE,   /* a value: at the top, after ':' or after ',' in an array */
-  S_VALUE_OR_END,   /* after '[' */
-  S_KEY = GR_JS__S_KEY,       /* after ',' in an object */
-  S_KEY_OR_END = GR_JS__S_KEY_OR_END,   /* after '{' */
-  S_AFTER,          /* after a value inside a container: ',' or the closing bracket */
-  S_DONE,           /* after the top-level value: only whitespace */
-  S_EOF,
-  S_FAILED
+  S_VALUE = GR_JS__S_VALUE, S_VALUE_OR_END = GR_JS__S_VALUE_OR_END, S_KEY = GR_JS__S_KEY,
+  S_KEY_OR_END = GR_JS__S_KEY_OR_END, S_AFTER = GR_JS__S_AFTER, S_DONE = GR_JS__S_DONE,
+  S_EOF = GR_JS__S_EOF, S_FAILED = GR_JS__S_FAILED
 };
+#define top_is_object   gr_js__top_is_object
+#define finish_value    gr_js__finish_value
+#define close_container gr_js__close
 
 #define IS_WS(c)    ((c)==' ' || (c)=='\n' || (c)=='\r' || (c)=='\t')
 #define IS_DIGIT(c) ((unsigned)((unsigned char)(c) - '0') < 10u)
@@ -513,43 +511,10 @@ bad:
 
 /* ---- the grammar ---- */
 
-static inline int top_is_object(const gr_js *s){
-  unsigned d = s->depth - 1;
-  return (int)((s->stack[d >> 6] >> (d & 63)) & 1);
-}
-
-/* After a value ending just before `after`: a ',' right after it (the
-** usual case, compact or pretty) is consumed here, so the next call goes
-** straight to the key or value instead of a round through S_AFTER. */
-static inline void finish_value(gr_js *s, const char *after){
-  if( s->depth==0 ){ s->state = S_DONE; s->p = after; return; }
-  if( after < s->end && *after==',' ){
-    s->p = after + 1;
-    s->state = top_is_object(s) ? S_KEY : S_VALUE;
-    return;
-  }
-  s->p = after;
-  s->state = S_AFTER;
-}
-
 static int open_container(gr_js *s, const char *p, int obj, gr_js_tok *t){
-  unsigned d = s->depth;
-  if( d >= s->max_depth )
+  if( s->depth >= s->max_depth )
     return fail_at(s, GR_JS_E_DEPTH, p, "nesting deeper than %u levels", s->max_depth);
-  if( obj ) s->stack[d >> 6] |= (uint64_t)1 << (d & 63);
-  else s->stack[d >> 6] &= ~((uint64_t)1 << (d & 63));
-  s->depth = d + 1;
-  s->state = obj ? S_KEY_OR_END : S_VALUE_OR_END;
-  s->p = p + 1;
-  t->flags = 0;
-  return t->type = obj ? GR_JS_OBJECT : GR_JS_ARRAY;
-}
-
-static int close_container(gr_js *s, const char *p, int obj, gr_js_tok *t){
-  s->depth--;
-  finish_value(s, p + 1);
-  t->flags = 0;
-  return t->type = obj ? GR_JS_OBJECT_END : GR_JS_ARRAY_END;
+  return gr_js__open(s, p, obj, t);
 }
 
 static int at_eof(gr_js *s, gr_js_tok *t){

@@ -118,6 +118,14 @@ int gr_js_next(gr_js *s, gr_js_tok *t);
 ** or an error, only the cost of shapes' dims. */
 size_t gr_js_ints(gr_js *s, int64_t *v, size_t max, int *closed);
 
+/* gr_js_next with its cheapest tokens inline: an opening bracket where a
+** value may start, a closing one where the container may end, each right
+** at the scan position (no whitespace before it). These are a quarter of a
+** graph file's tokens and cost little more than the call to gr_js_next
+** they avoid; everything else (and a bracket past the depth limit) is
+** gr_js_next's, so the tokens and errors are the same. Defined below. */
+static inline int gr_js_next_fast(gr_js *s, gr_js_tok *t);
+
 /* ---- expected keys, matched in place ----
 **
 ** Measured reason: object keys are about a third of a graph file's tokens
@@ -147,8 +155,59 @@ typedef struct gr_js_keyset {
 ** but never matched in place. */
 int gr_js_keys_init(gr_js_keyset *ks, const char *const *names, unsigned n);
 
-/* The scanner's grammar states the inline fast path needs (private). */
-enum { GR_JS__S_VALUE = 0, GR_JS__S_KEY = 2, GR_JS__S_KEY_OR_END = 3 };
+/* ---- private: the grammar and the steps the inline fast paths share with
+** gr_js_next ---- */
+
+/* What the next significant byte may be. */
+enum {
+  GR_JS__S_VALUE,         /* a value: at the top, after ':' or after ',' in an array */
+  GR_JS__S_VALUE_OR_END,  /* after '[' */
+  GR_JS__S_KEY,           /* after ',' in an object */
+  GR_JS__S_KEY_OR_END,    /* after '{' */
+  GR_JS__S_AFTER,         /* after a value inside a container: ',' or the closing bracket */
+  GR_JS__S_DONE,          /* after the top-level value: only whitespace */
+  GR_JS__S_EOF,
+  GR_JS__S_FAILED
+};
+
+static inline int gr_js__top_is_object(const gr_js *s){
+  unsigned d = s->depth - 1;
+  return (int)((s->stack[d >> 6] >> (d & 63)) & 1);
+}
+
+/* After a value ending just before `after`: a ',' right after it (the
+** usual case, compact or pretty) is consumed here, so the next call goes
+** straight to the key or value instead of a round through S_AFTER. */
+static inline void gr_js__finish_value(gr_js *s, const char *after){
+  if( s->depth==0 ){ s->state = GR_JS__S_DONE; s->p = after; return; }
+  if( after < s->end && *after==',' ){
+    s->p = after + 1;
+    s->state = gr_js__top_is_object(s) ? GR_JS__S_KEY : GR_JS__S_VALUE;
+    return;
+  }
+  s->p = after;
+  s->state = GR_JS__S_AFTER;
+}
+
+/* The '{' (obj) or '[' at p, the depth already checked. */
+static inline int gr_js__open(gr_js *s, const char *p, int obj, gr_js_tok *t){
+  unsigned d = s->depth;
+  if( obj ) s->stack[d >> 6] |= (uint64_t)1 << (d & 63);
+  else s->stack[d >> 6] &= ~((uint64_t)1 << (d & 63));
+  s->depth = d + 1;
+  s->state = obj ? GR_JS__S_KEY_OR_END : GR_JS__S_VALUE_OR_END;
+  s->p = p + 1;
+  t->flags = 0;
+  return t->type = obj ? GR_JS_OBJECT : GR_JS_ARRAY;
+}
+
+/* The '}' (obj) or ']' at p, which closes the innermost container. */
+static inline int gr_js__close(gr_js *s, const char *p, int obj, gr_js_tok *t){
+  s->depth--;
+  gr_js__finish_value(s, p + 1);
+  t->flags = 0;
+  return t->type = obj ? GR_JS_OBJECT_END : GR_JS_ARRAY_END;
+}
 
 /* When the next token is an object key, written compactly and equal to
 ** ks->name[k], followed at once by ':': consumes both exactly as gr_js_next
@@ -193,5 +252,33 @@ static inline int gr_js_errkind(const gr_js *s){ return s->errkind; }
 ** owned window like fd input (so tokens cross chunk boundaries). Not thread
 ** safe; for the unit tests and the fuzzer only. */
 extern size_t gr_js_test_chunk;
+
+static inline __attribute__((always_inline)) int gr_js_next_fast(gr_js *s, gr_js_tok *t){
+  const char *p = s->p;
+  if( p < s->end ){
+    unsigned c = (unsigned char)*p;
+    switch( s->state ){
+    case GR_JS__S_VALUE_OR_END:
+      if( c==']' ){ t->off = s->base + (uint64_t)(p - s->win); return gr_js__close(s, p, 0, t); }
+      /* fall through */
+    case GR_JS__S_VALUE:
+      if( (c=='{' || c=='[') && s->depth < s->max_depth ){
+        t->off = s->base + (uint64_t)(p - s->win);
+        return gr_js__open(s, p, c=='{', t);
+      }
+      break;
+    case GR_JS__S_KEY_OR_END:
+      if( c=='}' ){ t->off = s->base + (uint64_t)(p - s->win); return gr_js__close(s, p, 1, t); }
+      break;
+    case GR_JS__S_AFTER:
+      if( c==(gr_js__top_is_object(s) ? '}' : ']') ){
+        t->off = s->base + (uint64_t)(p - s->win);
+        return gr_js__close(s, p, c=='}', t);
+      }
+      break;
+    }
+  }
+  return gr_js_next(s, t);
+}
 
 #endif
