@@ -584,6 +584,15 @@ static void test_fast_paths(void){
     "{\"name\":1]", "[1}", "[}", "{]", "{\"a\":[}", "[{]}", "{\"name\":[1,2}", "[] []", "{}}", "[]]",
     "{\"name\":{\"name\":\"x\"},\"name\":[],\"type\":null}                ", " [ { } , [ ] ] ",
     "{\"name\":", "{\"name\":\"abcdefgh\"", "[[", "{\"type\"", "{\"dim\":[1,2]]                  ",
+    /* short strings, read in place (gr_js__short_string) when 32 bytes follow:
+    ** lengths 0-33 around the two 16-byte blocks, escapes, UTF-8, control
+    ** and DEL bytes at the edges, and strings the end of input cuts */
+    "[\"\",\"a\",\"abcdefghijklmno\",\"abcdefghijklmnop\",\"abcdefghijklmnopq\",\"abcdefghijklmnopqrstuvwxyz01234\","
+      "\"abcdefghijklmnopqrstuvwxyz012345\",\"abcdefghijklmnopqrstuvwxyz0123456\",\"abcdefghijklmnopqrstuvwxyz01234567\"]                                  ",
+    "[\"a\\\"b\",\"abcdefghijklmno\\n\",\"abcdefghijklmnop\\u0041\",\"\xc3\xa9t\xc3\xa9\",\"abcdefghijklmnopqrstuvwxyz01234\xe2\x82\xac\",\"~\x7f\"]                                  ",
+    "[\"abc\tdef\"]                                  ", "[\"abcdefghijklmnopqrstuvwxyz012345\x01\"]                                  ",
+    "[\"\xc3\"]                                  ", "{\"name\":\"x\"]                                  ", "[\"x\"}                                  ",
+    "[\"x\" \"y\"]                                  ", "\"top\"                                  ", "[\"abcdefghijklmnopqrstuvwxyz012345",
   };
   static const char *const keys[] = { "name", "type", "dim", "an_overlong_key_name" };
   gr_js_keyset ks;

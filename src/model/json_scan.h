@@ -24,6 +24,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__SSE2__)
+# include <emmintrin.h>
+#endif
 #include "base/util.h"
 
 enum gr_js_type {
@@ -253,6 +256,38 @@ static inline int gr_js_errkind(const gr_js *s){ return s->errkind; }
 ** safe; for the unit tests and the fuzzer only. */
 extern size_t gr_js_test_chunk;
 
+/* A string value right at p ('"'): when it ends within 32 bytes, holding only
+** printable ASCII and no escape, it is the token (1); else 0, and gr_js_next
+** reads it (escapes, UTF-8, control bytes and long strings are its). */
+static inline int gr_js__short_string(gr_js *s, const char *p, gr_js_tok *t){
+#if defined(__SSE2__)
+  const __m128i vq = _mm_set1_epi8('"'), vb = _mm_set1_epi8('\\'), vc = _mm_set1_epi8(0x20);
+  __m128i v = _mm_loadu_si128((const __m128i*)(const void*)(p + 1));
+  /* signed compare: bytes 0x80-0xff are negative, so < 0x20 flags them too */
+  unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, vq), _mm_cmpeq_epi8(v, vb)),
+                                                         _mm_cmplt_epi8(v, vc)));
+  size_t n;
+  if( m==0 ){
+    v = _mm_loadu_si128((const __m128i*)(const void*)(p + 17));
+    m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, vq), _mm_cmpeq_epi8(v, vb)),
+                                                 _mm_cmplt_epi8(v, vc))) << 16;
+    if( m==0 ) return 0;
+  }
+  n = (size_t)__builtin_ctz(m);
+  if( p[1 + n]!='"' ) return 0;
+  t->off = s->base + (uint64_t)(p - s->win);
+  t->s = p + 1;
+  t->n = n;
+  t->flags = 0;
+  t->type = GR_JS_STRING;
+  gr_js__finish_value(s, p + 2 + n);
+  return 1;
+#else
+  (void)s; (void)p; (void)t;
+  return 0;
+#endif
+}
+
 static inline __attribute__((always_inline)) int gr_js_next_fast(gr_js *s, gr_js_tok *t){
   const char *p = s->p;
   if( p < s->end ){
@@ -262,6 +297,10 @@ static inline __attribute__((always_inline)) int gr_js_next_fast(gr_js *s, gr_js
       if( c==']' ){ t->off = s->base + (uint64_t)(p - s->win); return gr_js__close(s, p, 0, t); }
       /* fall through */
     case GR_JS__S_VALUE:
+      if( c=='"' ){
+        if( s->end - p >= 33 && s->max_token >= 64 && gr_js__short_string(s, p, t) ) return GR_JS_STRING;
+        break;
+      }
       if( (c=='{' || c=='[') && s->depth < s->max_depth ){
         t->off = s->base + (uint64_t)(p - s->win);
         return gr_js__open(s, p, c=='{', t);
