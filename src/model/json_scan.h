@@ -9,6 +9,8 @@
 ** nesting deeper than the limit, trailing characters, empty input, a read
 ** failure) ends the scan with a located message. Line and column numbers are
 ** 1-based, columns count bytes, and are worked out only when asked for.
+** Inline fast paths (gr_js_next_fast, gr_js_key) read the commonest tokens
+** of a compact file without a call, with the same results.
 **
 ** Ownership: the caller owns the gr_js struct, the file descriptor (never
 ** closed here) and the memory buffer (never modified; it must outlive the
