@@ -34,14 +34,17 @@ int main(void){
   DIR *d = opendir(dir);
   struct dirent *de;
   char **names = NULL;
-  size_t n = 0, i;
+  size_t n = 0, cap = 0, i;
   if( d==NULL ){
     printf("1..1\nnot ok 1 - corpus %s cannot be opened\n", dir);
     return 1;
   }
   while( (de = readdir(d))!=NULL ){
     if( de->d_name[0]=='.' ) continue;
-    names = gr_xrealloc(names, (n + 1) * sizeof *names);
+    if( n==cap ){                  /* corpora hold thousands of files */
+      cap = cap ? cap * 2 : 256;
+      names = gr_xrealloc(names, cap * sizeof *names);
+    }
     names[n++] = gr_xstrdup(de->d_name);
   }
   closedir(d);
