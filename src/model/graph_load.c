@@ -456,8 +456,9 @@ static inline __attribute__((always_inline)) int member_in(loader *l, const gr_j
   return -1;
 }
 
-/* The keys of each object kind, in the order Pb2Json writes them (the
-** order gr_js_key tries them in). Their indexes are the K_ names. */
+/* The keys of each object kind, in the order the objects of an `atc
+** --mode=1` file usually have them (any order is read; this one makes
+** gr_js_key's first try the hit). Their indexes are the K_ names. */
 static const char *const op_keys[] = { "name", "type", "input", "attr", "input_desc", "output_desc", "subgraph_name" };
 enum { K_OP_NAME = M_KEY, K_OP_TYPE, K_OP_INPUT, K_OP_ATTR, K_OP_INDESC, K_OP_OUTDESC, K_OP_SUBGRAPH };
 static const char *const desc_keys[] = { "dtype", "shape", "layout", "attr" };
@@ -471,8 +472,9 @@ enum { K_AV_B = M_KEY, K_AV_I, K_AV_F, K_AV_S, K_AV_LIST, K_AV_DT };
 static const char *const list_keys[] = { "val_type", "s", "i", "f", "b" };
 enum { K_LIST_VALTYPE = M_KEY, K_LIST_S, K_LIST_I, K_LIST_F, K_LIST_B };
 #define NKEYS(a) (sizeof (a) / sizeof *(a))
-_Static_assert(NKEYS(op_keys) <= GR_JS_KEYS && NKEYS(desc_keys) <= GR_JS_KEYS && NKEYS(value_keys) <= GR_JS_KEYS
-               && NKEYS(list_keys) <= GR_JS_KEYS, "a key set holds at most GR_JS_KEYS keys");
+_Static_assert(NKEYS(op_keys) <= GR_JS_KEYS && NKEYS(desc_keys) <= GR_JS_KEYS && NKEYS(shape_keys) <= GR_JS_KEYS
+               && NKEYS(attr_keys) <= GR_JS_KEYS && NKEYS(value_keys) <= GR_JS_KEYS && NKEYS(list_keys) <= GR_JS_KEYS,
+               "a key set holds at most GR_JS_KEYS keys, so gr_js_keys_init cannot fail");
 
 static int parse_shape(loader *l){
   gr_graph *g = l->g;
