@@ -143,6 +143,33 @@ test_expect_success 'changing the body of the condition changes the decision' '
 	test_grep "^fia  *FusedInferAttentionScore  *-  *compile (stat)" out
 '
 
+# The evaluator keeps a pure condition's value per node and arguments
+# (gr_eval_cond's memo): calls with other arguments, in other rules, under
+# `not`, and inside a quantifier that must still bind its witness, decide as
+# the expressions written out do. fia2's input 5 is the Const c, fia's is a Cast.
+test_expect_success 'the same condition with other arguments in several rules: as written out' '
+	{ cat "$HOOKS/mini.rules" && cat <<-\EOF; } >memo.rules &&
+	condition from_const(k) = node.input[k].connected and node.input[k].producer.type in const_ops;
+	rule c5 for each node when node.type == "FusedInferAttentionScore" and from_const(5) then note GE3901 "{node.name}: input 5 is constant";
+	rule c0 for each node when node.type == "FusedInferAttentionScore" and not from_const(0) and from_const(5) then note GE3902 "{node.name}: input 0 is not, input 5 is";
+	rule cany for each node when node.type == "FusedInferAttentionScore" and any i in [0, 1, 5] : from_const(i) then note GE3903 "{node.name}: input {i} is constant";
+	rule call for each node when node.type == "FusedInferAttentionScore" and all i in [0, 5] : from_const(i) then note GE3904 "{node.name}: inputs 0 and 5 are constant";
+	EOF
+	sed -e "/^condition from_const/d" -e "s/from_const(\([^)]*\))/(node.input[\1].connected and node.input[\1].producer.type in const_ops)/g" memo.rules >plain.rules &&
+	! grep from_const plain.rules &&
+	gerules --rules memo.rules eval "$HOOKS/g.json" --chip Ascend910B1 -o TILING_SCHEDULE_OPTIMIZE=1 --all-nodes >memo.out &&
+	gerules --rules plain.rules eval "$HOOKS/g.json" --chip Ascend910B1 -o TILING_SCHEDULE_OPTIMIZE=1 --all-nodes >plain.out &&
+	sed "s/memo.rules/RULES/" memo.out >a && sed "s/plain.rules/RULES/" plain.out >b &&
+	test_cmp a b &&
+	grep "note: " memo.out | sed "s/.*note: //" >notes &&
+	cat >expect <<-\EOF &&
+	fia2: input 5 is constant [GE3901]  (node fia2)
+	fia2: input 0 is not, input 5 is [GE3902]  (node fia2)
+	fia2: input 5 is constant [GE3903]  (node fia2)
+	EOF
+	test_cmp expect notes
+'
+
 test_expect_success 'explain shows the call as the rule writes it; diff compares what is evaluated' '
 	gerules --rules cond.rules explain sink >out &&
 	test_grep "^  when .*node.input\[i\].connected and not constant_in(i))\$" out &&

@@ -202,6 +202,10 @@ typedef struct gr_env {
   int other;                    /* relation messages: the other option */
   int64_t count;
   gr_val vars[GR_MAXVARS];
+  /* named conditions evaluated for this node (gr_eval_cond); gr_env_init
+  ** clears nmemo only, the entries are written before they are read */
+  unsigned nmemo;
+  struct gr_memo { const void *cond; uint32_t node; uint8_t res, nk; uint8_t kt[2]; int64_t k[2]; } memo[8];
 } gr_env;
 
 void   gr_env_init(gr_env *env, gr_result *r);

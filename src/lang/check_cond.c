@@ -8,6 +8,9 @@
 ** written stays beside the copy (gr_expr.shown), so `explain` and reports
 ** print `constant_input(i)` where the rule says it, while `gerules diff`
 ** compares the expanded text (a changed body changes every rule using it).
+** A call whose arguments are bound variables or literals, into a body pure
+** for one node, is marked on its `shown` form (ref2, and ptr = the body as
+** written, the key) for the evaluator to keep its value (gr_eval_cond).
 ** Refused: a name defined twice, a parameter named twice, a condition that
 ** calls itself (directly or through others), an unknown name, a wrong number
 ** of arguments, an argument that a binder of the body would capture, and an
@@ -120,6 +123,52 @@ typedef struct inliner {
   size_t made;
   int failed;
 } inliner;
+
+/* ---- what the evaluator may keep (gr_eval_cond's memo) ----
+** A call whose arguments are all bound variables or integer or boolean
+** literals, into a body whose value depends on nothing but the node and the
+** arguments while one node is evaluated: no slot decision (they are made in
+** cascade order), no partition outcome (computed in passes), no option,
+** entry or `count` scope, no binder of its own (a witness would go unset)
+** and no call left uninlined. The arguments' variables are resolved here,
+** in the call's scope, as the checker resolves names. */
+static int memo_args(const ck *c, gr_expr *call){
+  gr_expr *x;
+  int i;
+  for(x = call->a; x; x = x->next){
+    if( x->op==GR_E_INT || x->op==GR_E_BOOL ) continue;
+    if( x->op!=GR_E_NAME ) return 0;
+    for(i = c->nvars - 1; i >= 0 && strcmp(c->vars[i].name, x->s)!=0; i--) ;
+    if( i < 0 ) return 0;
+    x->ref = GR_NAME_VAR;
+    x->ref2 = c->vars[i].slot;
+  }
+  return 1;
+}
+
+static int memo_safe(const gr_expr *e){
+  const gr_expr *x;
+  if( e==NULL ) return 1;
+  switch( e->op ){
+    case GR_E_STR: case GR_E_INT: case GR_E_BOOL: case GR_E_NULL: case GR_E_NODE: case GR_E_CHIP: case GR_E_GRAPH:
+    case GR_E_RUNMODE: case GR_E_ENTRYPOINT: case GR_E_NOT: case GR_E_AND: case GR_E_OR:
+    case GR_E_EQ: case GR_E_NE: case GR_E_LT: case GR_E_LE: case GR_E_GT: case GR_E_GE:
+    case GR_E_IN: case GR_E_NOTIN: case GR_E_INDEX: case GR_E_HAS: case GR_E_LEN:
+      break;
+    case GR_E_NAME:
+      if( e->ref!=GR_NAME_TABLE && e->ref!=GR_NAME_VAR ) return 0;
+      break;
+    case GR_E_FIELD:
+      if( e->ref==GR_F_SLOT || e->ref==GR_F_SLOT_SOURCE ) return 0;
+      break;
+    case GR_E_LIST:
+      for(x = e->a; x; x = x->next) if( !memo_safe(x) ) return 0;
+      return 1;
+    default:
+      return 0;
+  }
+  return memo_safe(e->a) && memo_safe(e->b);
+}
 
 static gr_expr *copy_expr(const gr_expr *e){
   gr_expr *x = gr_xmalloc(sizeof *x);
@@ -248,12 +297,17 @@ uint8_t ck_call(ck *c, gr_expr *e){
   nx = e->next;
   {
     gr_expr *call = gr_xmalloc(sizeof *call);
+    int args_ok;
+    uint8_t t;
     *call = *e;
     call->next = NULL;
     *e = *x;
     e->next = nx;
     e->shown = call;
+    free(x);
+    args_ok = memo_args(c, call);
+    t = ck_expr(c, e);
+    if( args_ok && memo_safe(e) ){ call->ptr = cond->e; call->ref2 = 1; }
+    return t;
   }
-  free(x);
-  return ck_expr(c, e);
 }
