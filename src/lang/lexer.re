@@ -185,9 +185,20 @@ loop:
 
 char *gr_lex_unescape(const char *z, size_t n){
   char *out = malloc(n + 1), *o = out;
+  const char *bs;
   size_t i;
   if( out==NULL ) return NULL;
-  for(i = 0; i < n; i++){
+  /* most strings (reasons, messages, names) have no escape: one copy */
+  bs = memchr(z, '\\', n);
+  if( bs==NULL ){
+    memcpy(out, z, n);
+    out[n] = 0;
+    return out;
+  }
+  i = (size_t)(bs - z);
+  memcpy(out, z, i);
+  o = out + i;
+  for(; i < n; i++){
     if( z[i]=='\\' && i + 1 < n ){
       i++;
       switch( z[i] ){
