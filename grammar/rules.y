@@ -12,6 +12,14 @@
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
+/* The driver's tracing hooks and invariant asserts are for debugging lemon
+** itself (gerules never calls grParserTrace); as in SQLite's release
+** builds they are compiled out. Measured reason: with them, every shift
+** called yyTraceShift, 4% of the instructions of loading a rule set of
+** 10,000 extra rules (callgrind). */
+#ifndef NDEBUG
+# define NDEBUG 1
+#endif
 #include <assert.h>
 #include "lang/ast.h"
 #define YYNOERRORRECOVERY 1
