@@ -13,7 +13,7 @@ mkdir -p "$out"
 make -C "$build" src/lang/lexer.c grammar/rules.c grammar/rules.h src/report/html_page.h src/model/ge_text.c src/model/ge_ir.pb-c.c >/dev/null
 lexer=$build/src/lang/lexer.c; [ -f "$lexer" ] || lexer=$top/src/lang/lexer.c
 parser=$build/grammar/rules.c; [ -f "$parser" ] || parser=$top/grammar/rules.c
-san="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
+san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -DGR_PARSER_ASSERTS"   # lemon's asserts too (grammar/rules.y)
 # what Makefile.am passes on the command line: the default rule set is the tree's own
 defs="-DGR_PKGDATADIR=\"$top\" -DGR_BINDIR=\"$build/src\""
 inc="$defs -I$build -I$build/grammar -I$top/grammar -I$top/src -I$build/src $(pkg-config --cflags lua5.4 libprotobuf-c libsodium)"
