@@ -333,16 +333,10 @@ static inline __attribute__((always_inline)) int scan_string(gr_js *s, const cha
   unsigned c;
   for(;;){
 #if defined(__SSE2__)
-    {
-      const __m128i vq = _mm_set1_epi8('"'), vb = _mm_set1_epi8('\\'), vc = _mm_set1_epi8(0x20);
-      while( lim - p >= 16 ){
-        __m128i v = _mm_loadu_si128((const __m128i*)(const void*)p);
-        /* signed compare: bytes 0x80-0xff are negative, so < 0x20 flags them too */
-        unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, vq), _mm_cmpeq_epi8(v, vb)),
-                                                               _mm_cmplt_epi8(v, vc)));
-        if( m ){ p += __builtin_ctz(m); goto special; }
-        p += 16;
-      }
+    while( lim - p >= 16 ){
+      unsigned m = gr_js__special16(p);
+      if( m ){ p += __builtin_ctz(m); goto special; }
+      p += 16;
     }
 #endif
     while( p < lim ){

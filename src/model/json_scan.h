@@ -124,11 +124,12 @@ int gr_js_next(gr_js *s, gr_js_tok *t);
 size_t gr_js_ints(gr_js *s, int64_t *v, size_t max, int *closed);
 
 /* gr_js_next with its cheapest tokens inline: an opening bracket where a
-** value may start, a closing one where the container may end, each right
-** at the scan position (no whitespace before it). These are a quarter of a
-** graph file's tokens and cost little more than the call to gr_js_next
-** they avoid; everything else (and a bracket past the depth limit) is
-** gr_js_next's, so the tokens and errors are the same. Defined below. */
+** value may start, a closing one where the container may end, and a short
+** plain string value (gr_js__short_string), each right at the scan position
+** (no whitespace before it). These are about half of a graph file's tokens
+** and cost little more than the call to gr_js_next they avoid; everything
+** else (and a bracket past the depth limit) is gr_js_next's, so the tokens
+** and errors are the same. Defined below. */
 static inline int gr_js_next_fast(gr_js *s, gr_js_tok *t);
 
 /* ---- expected keys, matched in place ----
@@ -220,6 +221,9 @@ static inline int gr_js__close(gr_js *s, const char *p, int obj, gr_js_tok *t){
 ** returns -1 and changes nothing. The token *t of the last gr_js_next is
 ** left as it was. Key `first` is tried first: writers put an object's keys
 ** in one order, so the caller passes the one after the key it last read. */
+static inline int gr_js__key_is(const gr_js_keyset *ks, unsigned k, uint64_t a, uint64_t b){
+  return (((a ^ ks->w[k][0]) & ks->m[k][0]) | ((b ^ ks->w[k][1]) & ks->m[k][1]))==0;
+}
 static inline int gr_js_key(gr_js *s, const gr_js_keyset *ks, unsigned first){
   uint64_t a, b;
   unsigned k;
@@ -227,9 +231,8 @@ static inline int gr_js_key(gr_js *s, const gr_js_keyset *ks, unsigned first){
   memcpy(&a, s->p, 8);
   memcpy(&b, s->p + 8, 8);
   k = first < ks->n ? first : 0;
-  if( (((a ^ ks->w[k][0]) & ks->m[k][0]) | ((b ^ ks->w[k][1]) & ks->m[k][1]))!=0 ){
-    for(k = 0; k < ks->n; k++)
-      if( (((a ^ ks->w[k][0]) & ks->m[k][0]) | ((b ^ ks->w[k][1]) & ks->m[k][1]))==0 ) break;
+  if( !gr_js__key_is(ks, k, a, b) ){
+    for(k = 0; k < ks->n && !gr_js__key_is(ks, k, a, b); k++) ;
     if( k==ks->n ) return -1;
   }
   s->p += ks->len[k] + 3;
@@ -258,21 +261,27 @@ static inline int gr_js_errkind(const gr_js *s){ return s->errkind; }
 ** safe; for the unit tests and the fuzzer only. */
 extern size_t gr_js_test_chunk;
 
+#if defined(__SSE2__)
+/* The bytes of the 16 at p that a string scan must stop at, as a bit mask:
+** '"', '\\', controls and (signed compare: 0x80-0xff are negative, so < 0x20
+** flags them too) every non-ASCII byte. Shared with scan_string. */
+static inline unsigned gr_js__special16(const char *p){
+  const __m128i v = _mm_loadu_si128((const __m128i*)(const void*)p);
+  return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                                               _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))),
+                                                  _mm_cmplt_epi8(v, _mm_set1_epi8(0x20))));
+}
+#endif
+
 /* A string value right at p ('"'): when it ends within 32 bytes, holding only
 ** printable ASCII and no escape, it is the token (1); else 0, and gr_js_next
 ** reads it (escapes, UTF-8, control bytes and long strings are its). */
 static inline int gr_js__short_string(gr_js *s, const char *p, gr_js_tok *t){
 #if defined(__SSE2__)
-  const __m128i vq = _mm_set1_epi8('"'), vb = _mm_set1_epi8('\\'), vc = _mm_set1_epi8(0x20);
-  __m128i v = _mm_loadu_si128((const __m128i*)(const void*)(p + 1));
-  /* signed compare: bytes 0x80-0xff are negative, so < 0x20 flags them too */
-  unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, vq), _mm_cmpeq_epi8(v, vb)),
-                                                         _mm_cmplt_epi8(v, vc)));
+  unsigned m = gr_js__special16(p + 1);
   size_t n;
   if( m==0 ){
-    v = _mm_loadu_si128((const __m128i*)(const void*)(p + 17));
-    m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, vq), _mm_cmpeq_epi8(v, vb)),
-                                                 _mm_cmplt_epi8(v, vc))) << 16;
+    m = gr_js__special16(p + 17) << 16;
     if( m==0 ) return 0;
   }
   n = (size_t)__builtin_ctz(m);
