@@ -85,6 +85,8 @@ const char *ck_a_type(int t);
 
 /* ---- expressions and templates (check_expr.c) ---- */
 uint8_t ck_expr(ck *c, gr_expr *e);
+/* The innermost bound variable named `name` (an index of c->vars), or -1. */
+int ck_find_var(const ck *c, const char *name);
 /* checks e and reports when its type is not t ("WHAT must be an int, ...") */
 uint8_t ck_want(ck *c, gr_expr *e, uint8_t t, const char *what);
 gr_option *ck_option_ref(ck *c, const char *name, gr_loc loc);

@@ -138,8 +138,7 @@ static int memo_args(const ck *c, gr_expr *call){
   for(x = call->a; x; x = x->next){
     if( x->op==GR_E_INT || x->op==GR_E_BOOL ) continue;
     if( x->op!=GR_E_NAME ) return 0;
-    for(i = c->nvars - 1; i >= 0 && strcmp(c->vars[i].name, x->s)!=0; i--) ;
-    if( i < 0 ) return 0;
+    if( (i = ck_find_var(c, x->s)) < 0 ) return 0;
     x->ref = GR_NAME_VAR;
     x->ref2 = c->vars[i].slot;
   }

@@ -333,12 +333,10 @@ static uint8_t check_expr_inner(ck *c, gr_expr *e){
       return GR_T_BOOL;
     }
     case GR_E_NAME: {
-      int i, ti;
-      for(i = c->nvars - 1; i >= 0; i--){
-        if( strcmp(c->vars[i].name, e->s)==0 ){
-          e->ref = GR_NAME_VAR; e->ref2 = c->vars[i].slot; e->dep = c->vars[i].dep;
-          return c->vars[i].type;
-        }
+      int i = ck_find_var(c, e->s), ti;
+      if( i >= 0 ){
+        e->ref = GR_NAME_VAR; e->ref2 = c->vars[i].slot; e->dep = c->vars[i].dep;
+        return c->vars[i].type;
       }
       if( c->allow_count && strcmp(e->s, "count")==0 ){ e->ref = GR_NAME_COUNT; e->dep = GR_DEP_ITEM; return GR_T_INT; }
       if( c->allow_other && strcmp(e->s, "other")==0 ){ e->ref = GR_NAME_OTHER; e->dep = GR_DEP_ITEM; return GR_T_OTHER; }
@@ -457,6 +455,12 @@ static uint8_t check_expr_inner(ck *c, gr_expr *e){
   }
   ck_err(c, e->loc, "unsupported expression");
   return GR_T_ANY;
+}
+
+int ck_find_var(const ck *c, const char *name){
+  int i;
+  for(i = c->nvars - 1; i >= 0; i--) if( strcmp(c->vars[i].name, name)==0 ) return i;
+  return -1;
 }
 
 uint8_t ck_expr(ck *c, gr_expr *e){
