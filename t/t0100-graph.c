@@ -794,6 +794,127 @@ static void test_chunking(void){
   gr_buf_free(&whole); gr_buf_free(&part);
 }
 
+/* ---- dims arrays seen before (gr_js_ints_remember / gr_js_ints_recall) ---- */
+
+/* The scanner alone: a remembered array is recalled only right after a '['
+** and only for the same bytes up to its ']', and leaves the scanner where
+** reading it would have. */
+static void test_ints_memo_scanner(void){
+  static const char pad[] = "                                        ";
+  gr_js_intmemo m;
+  gr_js s;
+  gr_js_tok t;
+  gr_buf doc;
+  int64_t v[8];
+  uint32_t val = 0;
+  int closed, good;
+  static const struct { const char *body; int hit; } probes[] = {
+    { "1,512,2048]", 1 }, { "1,512,2048 ]", 0 }, { "1,512,204]", 0 }, { "1,512,20480]", 0 },
+    { "1,512,2048,1]", 0 }, { " 1,512,2048]", 0 }, { "-1,512,2048]", 0 }, { "1,512,2049]", 0 },
+  };
+  size_t i;
+  memset(&m, 0, sizeof m);
+  gr_buf_init(&doc);
+  gr_buf_printf(&doc, "[[1,512,2048],[1,512,2048],%s[0]]", pad);
+  gr_js_init_mem(&s, doc.p, doc.n, 16, 0);
+  good = gr_js_next(&s, &t)==GR_JS_ARRAY && gr_js_next(&s, &t)==GR_JS_ARRAY;
+  good = good && !gr_js_ints_recall(&s, &m, &val);                   /* nothing remembered yet */
+  good = good && gr_js_ints(&s, v, 8, &closed)==3 && closed && v[2]==2048;
+  gr_js_ints_remember(&s, &m, 41);
+  good = good && gr_js_next(&s, &t)==GR_JS_ARRAY && gr_js_ints_recall(&s, &m, &val) && val==41;
+  /* after the recall the scanner goes on as after the ']' */
+  good = good && gr_js_next(&s, &t)==GR_JS_ARRAY && t.off==27 + sizeof pad - 1;
+  good = good && !gr_js_ints_recall(&s, &m, &val);                   /* fewer than 32 bytes left */
+  good = good && gr_js_next(&s, &t)==GR_JS_INT && !gr_js_ints_recall(&s, &m, &val);   /* not after a '[' */
+  good = good && gr_js_next(&s, &t)==GR_JS_ARRAY_END && gr_js_next(&s, &t)==GR_JS_ARRAY_END
+              && gr_js_next(&s, &t)==GR_JS_EOF;
+  gr_js_free(&s);
+  ok(good, "a dims array read whole is recalled after the next '[', and the scan goes on after its ']'");
+  good = 1;
+  for(i = 0; i < sizeof probes / sizeof *probes; i++){
+    int hit;
+    doc.n = 0;
+    gr_buf_printf(&doc, "[%s%s", probes[i].body, pad);
+    gr_js_init_mem(&s, doc.p, doc.n, 16, 0);
+    hit = gr_js_next(&s, &t)==GR_JS_ARRAY && gr_js_ints_recall(&s, &m, &val);
+    if( hit!=probes[i].hit ){ diag("probe '[%s': recalled %d", probes[i].body, hit); good = 0; }
+    /* a miss consumed nothing: the next token is the array's first element or ']' */
+    if( !hit && gr_js_next(&s, &t)==GR_JS_ERROR ){ diag("probe '[%s': %s", probes[i].body, gr_js_error(&s)->msg); good = 0; }
+    gr_js_free(&s);
+  }
+  ok(good, "only the same bytes up to the ']' are recalled (spaces, a prefix, a longer array, a sign miss)");
+  /* a partial read (elements after a ',') and a later scan are not remembered */
+  memset(&m, 0, sizeof m);
+  doc.n = 0;
+  gr_buf_printf(&doc, "[[7, 8,9],[9],[1,2],[1,2],%s]", pad);
+  gr_js_init_mem(&s, doc.p, doc.n, 16, 0);
+  good = gr_js_next(&s, &t)==GR_JS_ARRAY && gr_js_next(&s, &t)==GR_JS_ARRAY;
+  good = good && gr_js_ints(&s, v, 8, &closed)==1 && !closed && gr_js_next(&s, &t)==GR_JS_INT;
+  good = good && gr_js_ints(&s, v, 8, &closed)==1 && closed;            /* "9]" after a ',' */
+  gr_js_ints_remember(&s, &m, 5);
+  good = good && gr_js_next(&s, &t)==GR_JS_ARRAY && !gr_js_ints_recall(&s, &m, &val);   /* "[9]" */
+  good = good && gr_js_ints(&s, v, 8, &closed)==1 && closed;
+  good = good && gr_js_next(&s, &t)==GR_JS_ARRAY && gr_js_ints(&s, v, 8, &closed)==2 && closed;
+  good = good && gr_js_next(&s, &t)==GR_JS_ARRAY;                       /* scanned on: too late */
+  gr_js_ints_remember(&s, &m, 6);
+  good = good && !gr_js_ints_recall(&s, &m, &val);
+  gr_js_free(&s);
+  ok(good, "an array not read whole right after its '[', or remembered too late, is not recalled");
+  gr_buf_free(&doc);
+}
+
+/* A graph whose tensors draw their dims from 150 variants (more than the
+** memo's slots, with near misses of each other, some longer than it keeps,
+** some with spaces) gives every tensor its own dims, read whole or in tiny
+** chunks. */
+static void test_ints_memo_graph(void){
+  enum { NV = 150, NT = 3000 };
+  static int64_t want[NV][12];
+  static unsigned nwant[NV];
+  gr_buf doc;
+  size_t c;
+  unsigned i, j, bad = 0;
+  static const size_t chunks[] = { 0, 7 };
+  gr_buf_init(&doc);
+  for(i = 0; i < NV; i++){
+    nwant[i] = i % 5==4 ? 10 + i % 3 : 1 + i % 4;
+    for(j = 0; j < nwant[i]; j++) want[i][j] = (int64_t)((i * 37u + j * 11u) % (i % 3 ? 3000u : 30u)) - (i % 7==0);
+  }
+  gr_buf_adds(&doc, "{\"graph\":[{\"op\":[");
+  for(i = 0; i < NT / 3; i++){
+    gr_buf_printf(&doc, "%s{\"name\":\"o%u\",\"output_desc\":[", i ? "," : "", i);
+    for(j = 0; j < 3; j++){
+      unsigned v = (i * 3 + j) * 2654435761u % NV, d;
+      gr_buf_printf(&doc, "%s{\"shape\":{\"dim\":[", j ? "," : "");
+      for(d = 0; d < nwant[v]; d++) gr_buf_printf(&doc, "%s%lld", d ? (v % 11==3 ? ", " : ",") : "", (long long)want[v][d]);
+      gr_buf_adds(&doc, "]}}");
+    }
+    gr_buf_adds(&doc, "]}");
+  }
+  gr_buf_adds(&doc, "]}]}");
+  for(c = 0; c < sizeof chunks / sizeof *chunks; c++){
+    gr_graph *g;
+    gr_js_test_chunk = chunks[c];
+    g = load(gr_buf_cstr(&doc));
+    gr_js_test_chunk = 0;
+    if( g==NULL || gr_graph_nnodes(g)!=NT / 3 ){ bad++; gr_graph_free(g); continue; }
+    for(i = 0; i < NT / 3; i++){
+      const gr_node *n = &gr_graph_nodes(g)[i];
+      const gr_tensor *t = gr_graph_tensors(g, n);
+      for(j = 0; j < 3; j++){
+        unsigned v = (i * 3 + j) * 2654435761u % NV, nd;
+        const int64_t *dims = gr_graph_shape(g, t[n->n_in_desc + j].shape, &nd);
+        if( nd!=nwant[v] || memcmp(dims, want[v], nd * sizeof *dims)!=0 ){
+          if( bad++ < 5 ) diag("chunk %zu, op %u, tensor %u: %u dims, expected variant %u", chunks[c], i, j, nd, v);
+        }
+      }
+    }
+    gr_graph_free(g);
+  }
+  ok(bad==0, "3,000 tensors with dims from 150 near-miss variants get their own dims, whole and in 7-byte chunks");
+  gr_buf_free(&doc);
+}
+
 /* ---- a regular file: mapped, and read where it grows ---- */
 
 static void test_mapped(void){
@@ -882,6 +1003,8 @@ int main(void){
   test_scanner();
   test_fast_paths();
   test_chunking();
+  test_ints_memo_scanner();
+  test_ints_memo_graph();
   test_mapped();
   return done_testing();
 }

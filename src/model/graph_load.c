@@ -115,6 +115,7 @@ typedef struct loader {
   uint32_t list_kind, list_n; uint64_t list_first; int list_vt, list_other;
   /* dims of the shape being read */
   int64_t *dimv; size_t ndim, cap_dim;
+  gr_js_intmemo dims_seen;                 /* dims arrays read whole, with their shape ids */
   GR_VEC(nocolon) nocolon;
   gr_buf tmp;
   /* the current op's name, interned when the op ends (see parse_op) */
@@ -486,6 +487,8 @@ static int parse_shape(loader *l){
     k = next(l);
     if( k==GR_JS_NULL ) continue;
     if( k!=GR_JS_ARRAY ) return bad_type(l, &W_SHAPE_DIM);
+    /* the same bytes as an earlier dims array: the same shape (json_scan.h) */
+    if( gr_js_ints_recall(&l->js, &l->dims_seen, &g->tensors[l->cur_tensor].shape) ) continue;
     l->ndim = 0;
     for(;;){
       int closed;
@@ -506,6 +509,7 @@ static int parse_shape(loader *l){
     }
     if( k!=GR_JS_ARRAY_END ) return bad_type(l, &W_DIM_ELEM);
     g->tensors[l->cur_tensor].shape = gr_graph_intern_shape(g, l->dimv, (uint32_t)l->ndim);
+    gr_js_ints_remember(&l->js, &l->dims_seen, g->tensors[l->cur_tensor].shape);
   }
   return r==0;
 }

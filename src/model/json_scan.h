@@ -88,6 +88,10 @@ typedef struct gr_js {
   /* lines, counted lazily up to nl */
   const char *nl;
   uint64_t line, line_start;    /* line number at nl; input offset of that line's first byte */
+  /* the array gr_js_ints read whole last (gr_js_ints_remember): its body
+  ** and ']' at ints_from[0..ints_n), the scan position just after it */
+  const char *ints_from, *ints_after;
+  size_t ints_n;
   /* the error */
   int errkind;
   gr_error err;
@@ -122,6 +126,38 @@ int gr_js_next(gr_js *s, gr_js_tok *t);
 ** window included, for gr_js_next to go on: so it never changes a result
 ** or an error, only the cost of shapes' dims. */
 size_t gr_js_ints(gr_js *s, int64_t *v, size_t max, int *closed);
+
+/* ---- integer arrays seen before ----
+**
+** Measured reason: a graph's tensors have few distinct shapes (23 in the
+** 1M-op benchmark graph, for 2.35M tensors), yet each dims array was read
+** int by int again, then hashed and looked up among the shapes. A caller
+** remembers an array that gr_js_ints has just read whole, with a value of its
+** own (a shape id); gr_js_ints_recall compares the bytes after the next '['
+** with the remembered ones and, when the same bytes come again up to and
+** including the ']', consumes them and gives that value back. Only an array
+** read by a single gr_js_ints call right after its '[' is remembered, and only
+** byte-identical text matches it, so the values and the scanner's state are
+** those that reading it again would give; anything else (whitespace, a
+** longer array, the end of the window) is a miss, read as before. */
+#define GR_JS_MEMO       64     /* arrays remembered (direct-mapped, a power of two) */
+#define GR_JS_MEMO_TEXT  32     /* longest body with its ']' */
+typedef struct gr_js_intmemo {
+  char text[GR_JS_MEMO][GR_JS_MEMO_TEXT];   /* body and ']' */
+  uint8_t n[GR_JS_MEMO];                    /* its length; 0: an empty slot */
+  uint32_t val[GR_JS_MEMO];
+} gr_js_intmemo;
+
+/* Remembers, with val, the array that the last gr_js_ints call read whole and
+** closed, if that call started right after the array's '[' and nothing was
+** scanned since; else does nothing. */
+void gr_js_ints_remember(gr_js *s, gr_js_intmemo *m, uint32_t val);
+
+/* Right after an array's '[': when the bytes up to its ']' are those of an
+** array remembered in m, consumes them (the array is closed, as after
+** GR_JS_ARRAY_END) and returns 1 with *val; else 0, nothing consumed.
+** Defined below. */
+static inline int gr_js_ints_recall(gr_js *s, const gr_js_intmemo *m, uint32_t *val);
 
 /* gr_js_next with its cheapest tokens inline: an opening bracket where a
 ** value may start, a closing one where the container may end, and a short
@@ -213,6 +249,49 @@ static inline int gr_js__close(gr_js *s, const char *p, int obj, gr_js_tok *t){
   gr_js__finish_value(s, p + 1);
   t->flags = 0;
   return t->type = obj ? GR_JS_OBJECT_END : GR_JS_ARRAY_END;
+}
+
+/* The slot of an array's body p[0..n) in a gr_js_intmemo. */
+static inline unsigned gr_js__memo_slot(const char *p, size_t n){
+  uint64_t a = 0, b = 0;
+  memcpy(&a, p, n < 8 ? n : 8);
+  if( n > 8 ) memcpy(&b, p + n - 8, 8);
+  return (unsigned)((((a * 0x9e3779b97f4a7c15ULL) ^ b ^ n) * 0xff51afd7ed558ccdULL) >> 40) & (GR_JS_MEMO - 1);
+}
+
+static inline int gr_js_ints_recall(gr_js *s, const gr_js_intmemo *m, uint32_t *val){
+  const char *p = s->p, *q;
+  size_t n;
+  unsigned k;
+  if( s->state!=GR_JS__S_VALUE_OR_END || s->end - p < GR_JS_MEMO_TEXT || s->max_token < 24 ) return 0;
+#if defined(__SSE2__) && GR_JS_MEMO_TEXT==32
+  {
+    const __m128i a = _mm_loadu_si128((const __m128i*)(const void*)p);
+    const __m128i b = _mm_loadu_si128((const __m128i*)(const void*)(p + 16));
+    const __m128i close = _mm_set1_epi8(']');
+    uint32_t at = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, close))
+                | (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(b, close)) << 16, same, want;
+    if( at==0 ) return 0;
+    n = (size_t)__builtin_ctz(at) + 1;
+    q = p + n - 1;
+    k = gr_js__memo_slot(p, n);
+    if( m->n[k]!=n ) return 0;
+    same = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(a, _mm_loadu_si128((const __m128i*)(const void*)m->text[k])))
+         | (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(b, _mm_loadu_si128((const __m128i*)(const void*)(m->text[k] + 16)))) << 16;
+    want = (uint32_t)(((uint64_t)1 << n) - 1);
+    if( (same & want)!=want ) return 0;
+  }
+#else
+  q = memchr(p, ']', GR_JS_MEMO_TEXT);
+  if( q==NULL ) return 0;
+  n = (size_t)(q - p) + 1;
+  k = gr_js__memo_slot(p, n);
+  if( m->n[k]!=n || memcmp(m->text[k], p, n)!=0 ) return 0;
+#endif
+  *val = m->val[k];
+  s->depth--;
+  gr_js__finish_value(s, q + 1);
+  return 1;
 }
 
 /* When the next token is an object key, written compactly and equal to
