@@ -148,7 +148,23 @@ uint64_t gr_hash(const void *vp, size_t n){
   }
   if( n ){
     uint64_t t = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__==__ORDER_LITTLE_ENDIAN__
+    /* The same value as the memcpy below, without its byte loop (measured:
+    ** the tail was a quarter of this function's instructions): a string of 8
+    ** bytes or more reads the word that ends with it and shifts the tail
+    ** down; a shorter one ORs two overlapping loads of the same bytes. */
+    if( p - (const unsigned char*)vp >= 8 ){
+      t = rd64(p + n - 8) >> (8 * (8 - n));
+    }else if( n >= 4 ){
+      uint32_t lo, hi;
+      memcpy(&lo, p, 4); memcpy(&hi, p + n - 4, 4);
+      t = (uint64_t)lo | (uint64_t)hi << (8 * (n - 4));
+    }else{
+      t = (uint64_t)p[0] | (uint64_t)p[n >> 1] << (8 * (n >> 1)) | (uint64_t)p[n - 1] << (8 * (n - 1));
+    }
+#else
     memcpy(&t, p, n);
+#endif
     h = (h ^ t) * 0x94d049bb133111ebULL;
   }
   return mix(h);
