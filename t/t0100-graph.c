@@ -631,6 +631,21 @@ static void test_fast_paths(void){
 /* ---- the same results whatever the chunking ---- */
 
 /* Everything a loaded graph holds, or the error, as text. */
+static void describe_attr(gr_buf *b, const gr_graph *g, const gr_attr *a){
+  uint32_t j;
+  gr_buf_printf(b, " %s=%u/%u/", gr_graph_str(g, a->key), a->kind, a->n);
+  switch( a->kind ){
+  case GR_ATTR_S: case GR_ATTR_DT: gr_buf_adds(b, gr_graph_str(g, a->u.str)); break;
+  case GR_ATTR_F: gr_buf_printf(b, "%.17g", a->u.f); break;
+  case GR_ATTR_LIST_S: for(j = 0; j < a->n; j++) gr_buf_printf(b, "%s,", gr_graph_str(g, gr_graph_list_u32(g, a->u.list)[j])); break;
+  case GR_ATTR_LIST_I: case GR_ATTR_LIST_B:
+    for(j = 0; j < a->n; j++) gr_buf_printf(b, "%lld,", (long long)gr_graph_list_i64(g, a->u.list)[j]);
+    break;
+  case GR_ATTR_LIST_F: for(j = 0; j < a->n; j++) gr_buf_printf(b, "%.17g,", gr_graph_list_f64(g, a->u.list)[j]); break;
+  default: gr_buf_printf(b, "%lld", (long long)a->u.i);
+  }
+}
+
 static void describe(gr_buf *b, const char *json, size_t len, int how){
   gr_error e;
   gr_graph *g = NULL;
@@ -689,11 +704,12 @@ static void describe(gr_buf *b, const char *json, size_t len, int how){
       for(d = 0; d < nd; d++) gr_buf_printf(b, "%lld,", (long long)dims[d]);
     }
     gr_buf_adds(b, " |");
-    for(k = 0; k < n->n_attr; k++){
-      gr_buf_printf(b, " %s=%u/%u/", gr_graph_str(g, a[k].key), a[k].kind, a[k].n);
-      if( a[k].kind==GR_ATTR_S || a[k].kind==GR_ATTR_DT ) gr_buf_adds(b, gr_graph_str(g, a[k].u.str));
-      else if( a[k].kind==GR_ATTR_F ) gr_buf_printf(b, "%.17g", a[k].u.f);
-      else gr_buf_printf(b, "%lld", (long long)a[k].u.i);
+    for(k = 0; k < n->n_attr; k++) describe_attr(b, g, &a[k]);
+    for(k = 0; k < n->n_in_desc; k++){
+      uint32_t na, j;
+      const gr_attr *da = gr_graph_input_attrs(g, i, k, &na);
+      if( na ) gr_buf_printf(b, " in%u:", k);
+      for(j = 0; j < na; j++) describe_attr(b, g, &da[j]);
     }
   }
   gr_graph_free(g);
@@ -915,6 +931,166 @@ static void test_ints_memo_graph(void){
   gr_buf_free(&doc);
 }
 
+/* ---- small objects seen before (gr_js_obj_remember / gr_js_obj_recall) ---- */
+
+/* Reads tokens up to the '}' that closes the object just opened. */
+static int to_close(gr_js *s, gr_js_tok *t){
+  unsigned d = s->depth - 1;
+  for(;;){
+    int k = gr_js_next(s, t);
+    if( k==GR_JS_ERROR || k==GR_JS_EOF ) return 0;
+    if( k==GR_JS_OBJECT_END && s->depth==d ) return 1;
+  }
+}
+
+static void test_obj_memo_scanner(void){
+  static const char pad[] = "                                                                                                                                ";
+  static const char obj[] = "{\"a\":1,\"b\":{\"c\":[2,3]}}";
+  static const struct { const char *text; int hit; } probes[] = {
+    { "{\"a\":1,\"b\":{\"c\":[2,3]}}", 1 }, { "{\"a\":1,\"b\":{\"c\":[2,4]}}", 0 }, { "{\"a\":1,\"b\":{\"c\":[2,3]},\"d\":0}", 0 },
+    { "{\"a\":1,\"b\" :{\"c\":[2,3]}}", 0 }, { "{\"a\":1}", 0 }, { "{\"a\":1,\"b\":{\"c\":[2,3]}} ", 1 },
+  };
+  unsigned char val[GR_JS_OMEMO_VAL], got[GR_JS_OMEMO_VAL];
+  gr_js_objmemo *m = calloc(1, sizeof *m);
+  gr_js_mark mark;
+  gr_js s;
+  gr_js_tok t;
+  gr_buf doc;
+  size_t i;
+  int good;
+  memset(val, 0x5c, sizeof val);
+  gr_buf_init(&doc);
+  gr_buf_printf(&doc, "[%s,%s,[%s],{\"x\":{},\"y\":{},\"z\":{}},{\"x\":{},\"y\":{},\"z\":{}},%s0]", obj, obj, obj, pad);
+  gr_js_init_mem(&s, doc.p, doc.n, 16, 0);
+  good = gr_js_next(&s, &t)==GR_JS_ARRAY && gr_js_next(&s, &t)==GR_JS_OBJECT;
+  good = good && !gr_js_obj_recall(&s, m, got);                     /* nothing remembered yet */
+  mark = gr_js_mark_here(&s);
+  good = good && to_close(&s, &t);
+  gr_js_obj_remember(&s, m, &mark, val);
+  memset(got, 0, sizeof got);
+  good = good && gr_js_next(&s, &t)==GR_JS_OBJECT && gr_js_obj_recall(&s, m, got) && memcmp(got, val, sizeof val)==0;
+  /* the scan goes on after the recalled '}' and its ',' */
+  good = good && gr_js_next(&s, &t)==GR_JS_ARRAY && t.off==2 * (sizeof obj - 1) + 3;
+  /* the same bytes one level deeper are not the same object */
+  good = good && gr_js_next(&s, &t)==GR_JS_OBJECT && !gr_js_obj_recall(&s, m, got) && to_close(&s, &t)
+              && gr_js_next(&s, &t)==GR_JS_ARRAY_END;
+  /* an object holding three objects is not remembered */
+  good = good && gr_js_next(&s, &t)==GR_JS_OBJECT;
+  mark = gr_js_mark_here(&s);
+  good = good && to_close(&s, &t);
+  gr_js_obj_remember(&s, m, &mark, val);
+  good = good && gr_js_next(&s, &t)==GR_JS_OBJECT && !gr_js_obj_recall(&s, m, got) && to_close(&s, &t);
+  good = good && gr_js_next(&s, &t)==GR_JS_INT && gr_js_next(&s, &t)==GR_JS_ARRAY_END && gr_js_next(&s, &t)==GR_JS_EOF;
+  gr_js_free(&s);
+  ok(good, "an object read whole is recalled at the same depth, and the scan goes on after its '}'");
+  good = 1;
+  for(i = 0; i < sizeof probes / sizeof *probes; i++){
+    int hit;
+    doc.n = 0;
+    gr_buf_printf(&doc, "[%s,%s]", probes[i].text, pad);
+    gr_js_init_mem(&s, doc.p, doc.n, 16, 0);
+    hit = gr_js_next(&s, &t)==GR_JS_ARRAY && gr_js_next(&s, &t)==GR_JS_OBJECT && gr_js_obj_recall(&s, m, got);
+    if( hit!=probes[i].hit ){ diag("probe %s: recalled %d", probes[i].text, hit); good = 0; }
+    if( !hit && !to_close(&s, &t) ){ diag("probe %s: %s", probes[i].text, gr_js_error(&s)->msg); good = 0; }
+    gr_js_free(&s);
+  }
+  ok(good, "only the same bytes up to the '}' are recalled (a value, a member more, a space before ':')");
+  /* fewer than GR_JS_OMEMO_TEXT bytes left in the window: no recall */
+  doc.n = 0;
+  gr_buf_printf(&doc, "[%s]", obj);
+  gr_js_init_mem(&s, doc.p, doc.n, 16, 0);
+  good = gr_js_next(&s, &t)==GR_JS_ARRAY && gr_js_next(&s, &t)==GR_JS_OBJECT && !gr_js_obj_recall(&s, m, got);
+  gr_js_free(&s);
+  /* remembering after another token than the object's '}' does nothing */
+  memset(m, 0, sizeof *m);
+  doc.n = 0;
+  gr_buf_printf(&doc, "[%s,1,%s,%s]", obj, obj, pad);
+  gr_js_init_mem(&s, doc.p, doc.n, 16, 0);
+  good = good && gr_js_next(&s, &t)==GR_JS_ARRAY && gr_js_next(&s, &t)==GR_JS_OBJECT;
+  mark = gr_js_mark_here(&s);
+  good = good && to_close(&s, &t) && gr_js_next(&s, &t)==GR_JS_INT;
+  gr_js_obj_remember(&s, m, &mark, val);
+  good = good && gr_js_next(&s, &t)==GR_JS_OBJECT && !gr_js_obj_recall(&s, m, got);
+  gr_js_free(&s);
+  ok(good, "no recall near the window's end, and no remembering once the scan went on");
+  gr_buf_free(&doc);
+  free(m);
+}
+
+/* A graph whose descriptors and attributes repeat, with near misses of each
+** other (a dtype, a layout, a dims value, a member more, a space, input
+** descriptors with attributes, list attributes) and more variants than the
+** memo's slots, gives the same nodes read whole as in 1- and 7-byte chunks,
+** where nothing is recalled. */
+static void test_obj_memo_graph(void){
+  static const char *const descs[] = {
+    "{\"dtype\":\"DT_FLOAT16\",\"shape\":{\"dim\":[1,512,2048]}}", "{\"dtype\":\"DT_FLOAT\",\"shape\":{\"dim\":[1,512,2048]}}",
+    "{\"dtype\":\"DT_FLOAT16\",\"shape\":{\"dim\":[1,512,2049]}}", "{\"dtype\":\"DT_FLOAT16\",\"shape\":{\"dim\":[1,512,2048]},\"layout\":\"ND\"}",
+    "{\"dtype\":\"DT_FLOAT16\",\"shape\":{\"dim\":[1,512,2048]},\"layout\":\"NCHW\"}", "{\"dtype\":\"DT_FLOAT16\", \"shape\":{\"dim\":[1,512,2048]}}",
+    "{\"dtype\":\"DT_INT64\",\"shape\":{\"dim\":[-1,4]}}", "{\"dtype\":\"DT_FLOAT16\",\"shape\":{\"dim\":[1,512,2048]},\"attr\":[{\"key\":\"_value\",\"value\":{\"i\":3}}]}",
+    "{\"dtype\":\"DT_FLOAT16\",\"shape\":{\"dim\":[1,512,2048]},\"attr\":[{\"key\":\"_value\",\"value\":{\"i\":4}}]}",
+    "{\"shape\":{\"dim\":[1,512,2048]},\"dtype\":\"DT_FLOAT16\"}", "{}", "{\"dtype\":3}", "{\"shape\":null}", "{\"unknown\":{\"x\":1}}",
+    "{\"dtype\":\"DT_FLOAT\",\"attr\":[{\"key\":\"_x\"}]}", "{\"attr\":[{\"key\":\"_v\",\"value\":null}]}",
+  };
+  static const char *const attrs[] = {
+    "{\"key\":\"transpose_x1\",\"value\":{\"b\":false}}", "{\"key\":\"transpose_x1\",\"value\":{\"b\":true}}",
+    "{\"key\":\"transpose_x2\",\"value\":{\"b\":false}}", "{\"key\":\"axis\",\"value\":{\"i\":-1}}", "{\"key\":\"axis\",\"value\":{\"i\":1}}",
+    "{\"key\":\"eps\",\"value\":{\"f\":\"1e-06\"}}", "{\"key\":\"eps\",\"value\":{\"f\":1e-05}}", "{\"key\":\"mode\",\"value\":{\"s\":\"high\"}}",
+    "{\"key\":\"dt\",\"value\":{\"dt\":\"DT_INT8\"}}", "{\"key\":\"perm\",\"value\":{\"list\":{\"i\":[0,2,1,3],\"val_type\":2}}}",
+    "{\"key\":\"perm\",\"value\":{\"list\":{\"i\":[0,2,1,3]}}}", "{\"key\":\"names\",\"value\":{\"list\":{\"s\":[\"a\",\"b\"]}}}",
+    "{\"key\":\"t\",\"value\":{\"t\":{}}}", "{\"value\":{\"i\":7},\"key\":\"axis\"}", "{\"key\":\"axis\"}", "{\"key\":\"axis\",\"value\":{\"i\":1},\"x\":2}",
+  };
+  enum { NOPS = 600, NV = 90 };
+  gr_buf doc, whole, part;
+  unsigned i, j, bad = 0;
+  static const size_t chunks[] = { 1, 7 };
+  size_t c;
+  gr_buf_init(&doc); gr_buf_init(&whole); gr_buf_init(&part);
+  gr_buf_adds(&doc, "{\"graph\":[{\"op\":[");
+  for(i = 0; i < NOPS; i++){
+    unsigned h = i * 2654435761u;
+    gr_buf_printf(&doc, "%s{\"name\":\"o%u\",\"type\":\"T\",\"attr\":[", i ? "," : "", i);
+    for(j = 0; j < 3; j++){
+      unsigned v = (h >> (j * 5)) % NV;
+      /* beyond the shipped texts, variants of one that differ in a value only: more than the slots */
+      if( v < sizeof attrs / sizeof *attrs ) gr_buf_printf(&doc, "%s%s", j ? "," : "", attrs[v]);
+      else gr_buf_printf(&doc, "%s{\"key\":\"k%u\",\"value\":{\"i\":%u}}", j ? "," : "", v % 7, v);
+    }
+    gr_buf_adds(&doc, "],\"input_desc\":[");
+    for(j = 0; j < 2; j++){
+      unsigned v = (h >> (j * 7 + 3)) % NV;
+      if( v < sizeof descs / sizeof *descs ) gr_buf_printf(&doc, "%s%s", j ? "," : "", descs[v]);
+      else gr_buf_printf(&doc, "%s{\"dtype\":\"DT_FLOAT16\",\"shape\":{\"dim\":[%u,%u]}}", j ? "," : "", v % 5, v);
+    }
+    gr_buf_adds(&doc, "],\"output_desc\":[");
+    gr_buf_adds(&doc, descs[(h >> 20) % (sizeof descs / sizeof *descs)]);
+    gr_buf_adds(&doc, "]}");
+  }
+  gr_buf_adds(&doc, "]}]}");
+  gr_js_test_chunk = 0;
+  describe(&whole, doc.p, doc.n, 0);
+  for(c = 0; c < sizeof chunks / sizeof *chunks; c++){
+    gr_js_test_chunk = chunks[c];
+    describe(&part, doc.p, doc.n, 0);
+    gr_js_test_chunk = 0;
+    if( part.n!=whole.n || memcmp(part.p, whole.p, whole.n)!=0 ){
+      size_t at = 0;
+      while( at < part.n && at < whole.n && part.p[at]==whole.p[at] ) at++;
+      if( bad++ < 3 ) diag("chunk %zu differs at byte %zu:\n# %.120s\n# vs whole:\n# %.120s", chunks[c], at,
+                           part.p + (at > 40 ? at - 40 : 0), whole.p + (at > 40 ? at - 40 : 0));
+    }
+  }
+  ok(bad==0 && strncmp(whole.p, "model ", 6)==0, "600 ops of repeated near-miss descriptors and attributes: read whole as in 1- and 7-byte chunks");
+  /* and by what they hold: the first op, written out */
+  {
+    gr_graph *g = load(gr_buf_cstr(&doc));
+    const gr_node *n = g ? &gr_graph_nodes(g)[0] : NULL;
+    ok(g && n->n_attr==3 && n->n_in_desc==2 && n->n_out_desc==1, "op 0 has its 3 attributes and 3 descriptors");
+    gr_graph_free(g);
+  }
+  gr_buf_free(&doc); gr_buf_free(&whole); gr_buf_free(&part);
+}
+
 /* ---- a regular file: mapped, and read where it grows ---- */
 
 static void test_mapped(void){
@@ -1005,6 +1181,8 @@ int main(void){
   test_chunking();
   test_ints_memo_scanner();
   test_ints_memo_graph();
+  test_obj_memo_scanner();
+  test_obj_memo_graph();
   test_mapped();
   return done_testing();
 }

@@ -116,6 +116,8 @@ typedef struct loader {
   /* dims of the shape being read */
   int64_t *dimv; size_t ndim, cap_dim;
   gr_js_intmemo dims_seen;                 /* dims arrays read whole, with their shape ids */
+  gr_js_objmemo descs_seen;                /* tensor descriptors without attributes, with their fields */
+  gr_js_objmemo attrs_seen;                /* attributes without lists, with their entries */
   GR_VEC(nocolon) nocolon;
   gr_buf tmp;
   /* the current op's name, interned when the op ends (see parse_op) */
@@ -473,6 +475,7 @@ enum { K_AV_B = M_KEY, K_AV_I, K_AV_F, K_AV_S, K_AV_LIST, K_AV_DT };
 static const char *const list_keys[] = { "val_type", "s", "i", "f", "b" };
 enum { K_LIST_VALTYPE = M_KEY, K_LIST_S, K_LIST_I, K_LIST_F, K_LIST_B };
 #define NKEYS(a) (sizeof (a) / sizeof *(a))
+_Static_assert(sizeof(gr_tensor) <= GR_JS_OMEMO_VAL && sizeof(gr_attr) <= GR_JS_OMEMO_VAL, "a memo value holds a tensor or an attribute");
 _Static_assert(NKEYS(op_keys) <= GR_JS_KEYS && NKEYS(desc_keys) <= GR_JS_KEYS && NKEYS(shape_keys) <= GR_JS_KEYS
                && NKEYS(attr_keys) <= GR_JS_KEYS && NKEYS(value_keys) <= GR_JS_KEYS && NKEYS(list_keys) <= GR_JS_KEYS,
                "a key set holds at most GR_JS_KEYS keys, so gr_js_keys_init cannot fail");
@@ -531,8 +534,10 @@ static int parse_desc(loader *l, int out){
   gr_graph *g = l->g;
   gr_node *n = &g->nodes[l->cur_node];
   uint16_t *cnt = out ? &n->n_out_desc : &n->n_in_desc;
-  int r;
+  int r, plain = 1;
   unsigned at = 0;
+  unsigned char seen[GR_JS_OMEMO_VAL];
+  gr_js_mark mark;
   if( *cnt==MAX_PER_OP ) return fail_tok(l, "op has more than %u %s entries", MAX_PER_OP, out ? "output_desc" : "input_desc");
   if( !GROW(l, g->tensors, g->ntensors, g->cap_tensors) ) return 0;
   g->tensors[g->ntensors].shape = 0;
@@ -543,8 +548,17 @@ static int parse_desc(loader *l, int out){
   l->cur_tensor = (uint32_t)g->ntensors++;
   l->cur_dix = GR_NONE;
   (*cnt)++;
+  /* the same bytes as an earlier descriptor without attributes: its fields (json_scan.h) */
+  if( gr_js_obj_recall(&l->js, &l->descs_seen, seen) ){
+    gr_tensor *t = &g->tensors[l->cur_tensor];
+    memcpy(t, seen, sizeof *t);
+    if( g->shapes[t->shape].neg ) n->flags |= GR_NODE_DYNAMIC;
+    return 1;
+  }
+  mark = gr_js_mark_here(&l->js);
   while( (r = member_in(l, &l->ks_desc, &at)) > 0 ){
     int k;
+    if( r==K_DESC_ATTR ) plain = 0;       /* read (input) or skipped (output): not remembered */
     if( !out && r==K_DESC_ATTR ){         /* an input descriptor's attributes (GE's `_value`, ...) */
       k = next(l);
       if( k==GR_JS_ARRAY ){
@@ -567,6 +581,11 @@ static int parse_desc(loader *l, int out){
     }else if( !skip_value(l) ) return 0;
   }
   if( r < 0 ) return 0;
+  if( plain ){
+    memset(seen, 0, sizeof seen);
+    memcpy(seen, &g->tensors[l->cur_tensor], sizeof(gr_tensor));
+    gr_js_obj_remember(&l->js, &l->descs_seen, &mark, seen);
+  }
   if( g->shapes[g->tensors[l->cur_tensor].shape].neg ) g->nodes[l->cur_node].flags |= GR_NODE_DYNAMIC;
   return 1;
 }
@@ -714,6 +733,9 @@ static int parse_attr(loader *l, int desc){
   gr_node *n = &g->nodes[l->cur_node];
   int r;
   unsigned at = 0;
+  unsigned char seen[GR_JS_OMEMO_VAL];
+  gr_js_mark mark;
+  size_t lists;
   l->attr_desc = desc;
   if( desc ){
     gr_dattr_ix *x;
@@ -736,6 +758,13 @@ static int parse_attr(loader *l, int desc){
     l->cur_attr = (uint32_t)g->nattrs++;
     n->n_attr++;
   }
+  /* the same bytes as an earlier attribute without a list: its entry (json_scan.h) */
+  if( gr_js_obj_recall(&l->js, &l->attrs_seen, seen) ){
+    memcpy(cur_attr(l), seen, sizeof(gr_attr));
+    return 1;
+  }
+  mark = gr_js_mark_here(&l->js);
+  lists = g->nlu32 + g->nli64 + g->nlf64;
   while( (r = member_in(l, &l->ks_attr, &at)) > 0 ){
     int k;
     if( r==K_ATTR_KEY ){
@@ -752,6 +781,10 @@ static int parse_attr(loader *l, int desc){
   }
   if( r < 0 ) return 0;
   if( cur_attr(l)->kind==0 ) cur_attr(l)->kind = GR_ATTR_OTHER;   /* no "value" */
+  if( g->nlu32 + g->nli64 + g->nlf64==lists ){      /* not a list: lists are stored aside */
+    memcpy(seen, cur_attr(l), sizeof(gr_attr));
+    gr_js_obj_remember(&l->js, &l->attrs_seen, &mark, seen);
+  }
   return 1;
 }
 

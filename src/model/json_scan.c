@@ -685,6 +685,29 @@ void gr_js_ints_remember(gr_js *s, gr_js_intmemo *m, uint32_t val){
   s->ints_from = NULL;
 }
 
+void gr_js_obj_remember(gr_js *s, gr_js_objmemo *m, const gr_js_mark *mark, const void *val){
+  const char *q = s->closed_at;
+  size_t n, i, braces = 0;
+  unsigned k;
+  if( mark->win!=s->win || mark->base!=s->base || s->depth + 1!=mark->depth || q==NULL || q < mark->p || *q!='}' ) return;
+  /* the '}' is the token just read: right behind the scan position, or behind the ',' consumed with it */
+  if( !(s->p==q + 1 || (s->p==q + 2 && q[1]==',')) ) return;
+  n = (size_t)(q + 1 - mark->p);
+  if( n > GR_JS_OMEMO_TEXT ) return;
+  for(i = 0; i < n && braces <= 2; i++) braces += mark->p[i]=='}';
+  if( braces > 2 ) return;
+  k = gr_js__omemo_slot(mark->p, n);
+  for(i = 0; i < 2; i++)         /* already there (its recall was not tried: the window ended) */
+    if( m->n[k + i]==n && m->depth[k + i]==mark->depth && memcmp(m->text[k + i], mark->p, n)==0 ) return;
+  k += m->n[k]==0 ? 0 : m->n[k + 1]==0 ? 1 : m->older[k >> 1];   /* an empty slot of the pair, else the older */
+  m->older[k >> 1] = (uint8_t)((k & 1) ^ 1);
+  memcpy(m->text[k], mark->p, n);
+  if( n < 16 ) memset(m->text[k] + n, 0, 16 - n);
+  m->n[k] = (uint8_t)n;
+  m->depth[k] = mark->depth;
+  memcpy(m->val[k], val, GR_JS_OMEMO_VAL);
+}
+
 int gr_js_keys_init(gr_js_keyset *ks, const char *const *names, unsigned n){
   unsigned k, i;
   if( n > GR_JS_KEYS ) return -1;

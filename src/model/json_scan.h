@@ -92,6 +92,7 @@ typedef struct gr_js {
   ** and ']' at ints_from[0..ints_n), the scan position just after it */
   const char *ints_from, *ints_after;
   size_t ints_n;
+  const char *closed_at;        /* the last closing bracket read (gr_js_obj_remember) */
   /* the error */
   int errkind;
   gr_error err;
@@ -158,6 +159,52 @@ void gr_js_ints_remember(gr_js *s, gr_js_intmemo *m, uint32_t val);
 ** GR_JS_ARRAY_END) and returns 1 with *val; else 0, nothing consumed.
 ** Defined below. */
 static inline int gr_js_ints_recall(gr_js *s, const gr_js_intmemo *m, uint32_t *val);
+
+/* ---- small objects seen before ----
+**
+** Measured reason: after the dims, a graph file's tensor descriptors were
+** the loader's biggest cost (about 550 instructions each, 2.35 per op in the
+** benchmark graphs), and they too are nearly all repeats: the same dtype,
+** layout and shape on tensor after tensor. The same scheme as for dims
+** arrays, one level up: right after an object's '{' a caller takes a mark;
+** once the object's '}' has been read, gr_js_obj_remember keeps its bytes
+** (at most GR_JS_OMEMO_TEXT, with at most one object inside it) with a value
+** of the caller's; gr_js_obj_recall, right after a later '{' at the same
+** depth, compares the bytes up to the first or the second '}' that follows
+** with the remembered ones and, when they are the same, consumes them and
+** closes the object. The scanner is deterministic from a '{' at a given
+** depth, so the same bytes give the same tokens: the caller must only keep
+** to objects whose reading has no effect but the value it remembers. */
+#define GR_JS_OMEMO       64     /* objects remembered (two-way, a power of two) */
+#define GR_JS_OMEMO_TEXT  128    /* longest remembered object, its '}' included */
+#define GR_JS_OMEMO_VAL   24     /* bytes of the caller's value */
+typedef struct gr_js_objmemo {
+  char text[GR_JS_OMEMO][GR_JS_OMEMO_TEXT];   /* members and '}' */
+  uint8_t n[GR_JS_OMEMO];                     /* its length; 0: an empty slot */
+  uint8_t older[GR_JS_OMEMO / 2];             /* per pair of slots: the one recalled less lately */
+  uint32_t depth[GR_JS_OMEMO];                /* the scanner's depth inside it */
+  unsigned char val[GR_JS_OMEMO][GR_JS_OMEMO_VAL];
+} gr_js_objmemo;
+
+/* Where an object's members start: taken right after its '{'. */
+typedef struct gr_js_mark { const char *p, *win; uint64_t base; unsigned depth; } gr_js_mark;
+static inline gr_js_mark gr_js_mark_here(const gr_js *s){
+  gr_js_mark k;
+  k.p = s->p; k.win = s->win; k.base = s->base; k.depth = s->depth;
+  return k;
+}
+
+/* Remembers, with the GR_JS_OMEMO_VAL bytes at val, the object begun at *mark, when the token just read
+** was its closing '}', the whole object is in the current window, it holds
+** at most one object and is at most GR_JS_OMEMO_TEXT bytes; else does
+** nothing. */
+void gr_js_obj_remember(gr_js *s, gr_js_objmemo *m, const gr_js_mark *mark, const void *val);
+
+/* Right after an object's '{': when the bytes up to its '}' are those of an
+** object remembered in m at this depth, consumes them (the object is closed,
+** as after GR_JS_OBJECT_END) and returns 1 with *val; else 0, nothing
+** consumed. *val gets the GR_JS_OMEMO_VAL bytes remembered. Defined below. */
+static inline int gr_js_obj_recall(gr_js *s, gr_js_objmemo *m, void *val);
 
 /* gr_js_next with its cheapest tokens inline: an opening bracket where a
 ** value may start, a closing one where the container may end, and a short
@@ -245,6 +292,7 @@ static inline int gr_js__open(gr_js *s, const char *p, int obj, gr_js_tok *t){
 
 /* The '}' (obj) or ']' at p, which closes the innermost container. */
 static inline int gr_js__close(gr_js *s, const char *p, int obj, gr_js_tok *t){
+  s->closed_at = p;
   s->depth--;
   gr_js__finish_value(s, p + 1);
   t->flags = 0;
@@ -292,6 +340,91 @@ static inline int gr_js_ints_recall(gr_js *s, const gr_js_intmemo *m, uint32_t *
   s->depth--;
   gr_js__finish_value(s, q + 1);
   return 1;
+}
+
+/* The pair of slots of an object's bytes p[0..n) in a gr_js_objmemo (the
+** even one): from its first and last 8 bytes and its length (n is at least
+** 1: the '}'). */
+static inline unsigned gr_js__omemo_slot(const char *p, size_t n){
+  uint64_t a = 0, b = 0;
+  if( n >= 8 ){ memcpy(&a, p, 8); memcpy(&b, p + n - 8, 8); }
+  else memcpy(&a, p, n);
+  return (unsigned)((((a * 0x9e3779b97f4a7c15ULL) ^ b ^ n) * 0xff51afd7ed558ccdULL) >> 40) & (GR_JS_OMEMO - 2);
+}
+
+/* The lengths up to and including the first and the second '}' in
+** p[0..GR_JS_OMEMO_TEXT), 0 for one not there. */
+static inline void gr_js__two_braces(const char *p, size_t *n0, size_t *n1){
+#if defined(__SSE2__)
+  const __m128i close = _mm_set1_epi8('}');
+  size_t i;
+  *n0 = *n1 = 0;
+  for(i = 0; i < GR_JS_OMEMO_TEXT; i += 16){
+    unsigned b = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)(const void*)(p + i)), close));
+    while( b ){
+      size_t at = i + (size_t)__builtin_ctz(b) + 1;
+      if( *n0==0 ) *n0 = at;
+      else { *n1 = at; return; }
+      b &= b - 1;
+    }
+  }
+#else
+  const char *q = memchr(p, '}', GR_JS_OMEMO_TEXT);
+  *n0 = *n1 = 0;
+  if( q==NULL ) return;
+  *n0 = (size_t)(q - p) + 1;
+  q = *n0 < GR_JS_OMEMO_TEXT ? memchr(q + 1, '}', GR_JS_OMEMO_TEXT - *n0) : NULL;
+  if( q ) *n1 = (size_t)(q - p) + 1;
+#endif
+}
+
+/* Whether p[0..n) is the text of slot k (n at most GR_JS_OMEMO_TEXT). */
+static inline int gr_js__omemo_same(const gr_js_objmemo *m, unsigned k, const char *p, size_t n){
+#if defined(__SSE2__)
+  size_t i;
+  for(i = 0; i + 16 <= n; i += 16){
+    __m128i a = _mm_loadu_si128((const __m128i*)(const void*)(p + i));
+    __m128i b = _mm_loadu_si128((const __m128i*)(const void*)(m->text[k] + i));
+    if( _mm_movemask_epi8(_mm_cmpeq_epi8(a, b))!=0xffff ) return 0;
+  }
+  if( i==n ) return 1;
+  if( n < 16 ){                /* a short object: 16 bytes are there to load, in the window and the slot */
+    unsigned want = (1u << n) - 1;
+    __m128i a = _mm_loadu_si128((const __m128i*)(const void*)p);
+    __m128i b = _mm_loadu_si128((const __m128i*)(const void*)m->text[k]);
+    return ((unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) & want)==want;
+  }
+  {                            /* the last 16 bytes, overlapping the ones compared */
+    __m128i a = _mm_loadu_si128((const __m128i*)(const void*)(p + n - 16));
+    __m128i b = _mm_loadu_si128((const __m128i*)(const void*)(m->text[k] + n - 16));
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(a, b))==0xffff;
+  }
+#else
+  return memcmp(m->text[k], p, n)==0;
+#endif
+}
+
+static inline int gr_js_obj_recall(gr_js *s, gr_js_objmemo *m, void *val){
+  const char *p = s->p;
+  size_t n[2];
+  unsigned c, k, w;
+  if( (s->state!=GR_JS__S_KEY_OR_END) || s->end - p < GR_JS_OMEMO_TEXT ) return 0;
+  /* the first two '}' within reach: the ends an object of at most one inner object can have */
+  gr_js__two_braces(p, &n[0], &n[1]);
+  for(c = 2; c-- > 0; ){
+    if( n[c]==0 ) continue;
+    k = gr_js__omemo_slot(p, n[c]);
+    for(w = 0; w < 2; w++){
+      if( m->n[k + w]!=n[c] || m->depth[k + w]!=s->depth || !gr_js__omemo_same(m, k + w, p, n[c]) ) continue;
+      memcpy(val, m->val[k + w], GR_JS_OMEMO_VAL);
+      m->older[k >> 1] = (uint8_t)(w ^ 1);
+      s->closed_at = p + n[c] - 1;
+      s->depth--;
+      gr_js__finish_value(s, p + n[c]);
+      return 1;
+    }
+  }
+  return 0;
 }
 
 /* When the next token is an object key, written compactly and equal to
