@@ -77,18 +77,23 @@ typedef struct gr_override {
 } gr_override;
 
 /* The outcome of one partition (partition.c): per node, why it is on its
-** side (enum gr_pcause; 0 while clustering), the seed that held (1-based,
-** 0 none), the size of its static cluster, and for cause "path" a dynamic
-** node before and after it. */
+** side (enum gr_pcause; 0 while clustering) and the seed that held (1-based,
+** 0 none); and, only when some node is a seed, the size of its static
+** cluster and for cause "path" a dynamic node before and after it. The two
+** are apart because a graph without a dynamic node, the common case, needs
+** only the first: 4 bytes a node instead of 16. */
 typedef struct gr_part_node {
   uint8_t cause;
   uint8_t pad;
   uint16_t seed;
-  uint32_t size;
-  uint32_t from, to;
 } gr_part_node;
+typedef struct gr_part_link {
+  uint32_t size;
+  uint32_t from, to;            /* GR_NONE: none */
+} gr_part_link;
 typedef struct gr_part_result {
   gr_part_node *v;              /* one per node */
+  gr_part_link *w;              /* one per node; NULL when no node is a seed */
   int has_limit;
   int64_t limit;
   uint32_t nseeds;              /* nodes that are seeds */

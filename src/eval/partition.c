@@ -306,7 +306,6 @@ static void run_one(gr_result *r, const gr_partition *p, gr_part_result *pr){
     const uint8_t *ok = &pb.ok[(size_t)nodes[n].type * pb.n];
     env.node = n;
     env.type_name = gr_graph_type_name(g, nodes[n].type);
-    v[n].from = v[n].to = GR_NONE;
     for(b = 0; b < pb.n; b++){
       if( !ok[b] || (ok[b]==1 && !gr_conj_holds(&env, pb.v[b], GR_DEP_ITEM, GR_DEP_ITEM)) ) continue;
       if( b < pb.nneutral ) v[n].cause = GR_PC_NEUTRAL;
@@ -327,11 +326,12 @@ static void run_one(gr_result *r, const gr_partition *p, gr_part_result *pr){
   pr->nseeds = nseed;
 
   {
+    gr_part_link *lk = pr->w = gr_big_alloc((size_t)nn * sizeof *lk + 1);
     uint32_t *up = gr_big_alloc((size_t)nn * sizeof *up + 1);
     uint32_t *order = topo_order(g);
     uint32_t *scc = gr_big_alloc((size_t)nn * sizeof *scc + 1);
     uint8_t *hot;
-    for(n = 0; n < nn; n++) up[n] = n;
+    for(n = 0; n < nn; n++){ up[n] = n; lk[n].from = lk[n].to = GR_NONE; }
 
     /* 3. dynamic groups (seeds joined by an edge), then the static nodes on
     ** a path between nodes of one group, with a node of it before and after */
@@ -347,10 +347,10 @@ static void run_one(gr_result *r, const gr_partition *p, gr_part_result *pr){
       const gr_edge *ed = gr_graph_edges(g, &nodes[x]);
       uint32_t ne = (uint32_t)nodes[x].n_data + nodes[x].n_ctrl, e;
       if( v[x].cause!=0 || !hot[scc[x]] ) continue;
-      for(e = 0; e < ne && v[x].from==GR_NONE; e++){
+      for(e = 0; e < ne && lk[x].from==GR_NONE; e++){
         uint32_t y = ed[e].src, w = vertex_of(up, v, y);
         if( w==GR_NONE || scc[w]!=scc[x] ) continue;
-        v[x].from = v[y].cause==GR_PC_SEED ? y : v[y].from;
+        lk[x].from = v[y].cause==GR_PC_SEED ? y : lk[y].from;
       }
     }
     for(k = nn; k-- > 0; ){           /* backward: a dynamic node after */
@@ -358,12 +358,12 @@ static void run_one(gr_result *r, const gr_partition *p, gr_part_result *pr){
       const gr_edge *ed = gr_graph_edges(g, &nodes[x]);
       uint32_t ne = (uint32_t)nodes[x].n_data + nodes[x].n_ctrl, e;
       if( wx==GR_NONE || !hot[scc[wx]] ) continue;
-      wit = v[x].cause==GR_PC_SEED ? x : v[x].to;
+      wit = v[x].cause==GR_PC_SEED ? x : lk[x].to;
       if( wit==GR_NONE ) continue;
       for(e = 0; e < ne; e++){
         uint32_t y = ed[e].src;
-        if( y==GR_NONE || v[y].cause!=0 || scc[y]!=scc[wx] || v[y].to!=GR_NONE ) continue;
-        v[y].to = wit;
+        if( y==GR_NONE || v[y].cause!=0 || scc[y]!=scc[wx] || lk[y].to!=GR_NONE ) continue;
+        lk[y].to = wit;
       }
     }
     for(n = 0; n < nn; n++) if( v[n].cause==0 && hot[scc[n]] ) v[n].cause = GR_PC_PATH;
@@ -383,8 +383,8 @@ static void run_one(gr_result *r, const gr_partition *p, gr_part_result *pr){
     for(n = 0; n < nn; n++) if( v[n].cause==0 ) size[uf_find(up, n)]++;
     for(n = 0; n < nn; n++){
       if( v[n].cause!=0 ) continue;
-      v[n].size = size[uf_find(up, n)];
-      v[n].cause = pr->has_limit && (int64_t)v[n].size < pr->limit ? GR_PC_SMALL : GR_PC_CLUSTER;
+      lk[n].size = size[uf_find(up, n)];
+      v[n].cause = pr->has_limit && (int64_t)lk[n].size < pr->limit ? GR_PC_SMALL : GR_PC_CLUSTER;
     }
     gr_big_free(size, (size_t)nn * sizeof *size + 1);
     }
@@ -398,8 +398,8 @@ void gr_partition_run(gr_result *r){
   size_t i;
   if( r->g==NULL || rs->npartitions==0 ) return;
 #if SIZE_MAX <= UINT32_MAX
-  /* per-node arrays of at most 16 bytes: only a 32-bit size_t can overflow */
-  if( gr_graph_nnodes(r->g) > (SIZE_MAX - 1) / sizeof(gr_part_node) ){ r->fatal = 1; return; }
+  /* per-node arrays of at most 12 bytes: only a 32-bit size_t can overflow */
+  if( gr_graph_nnodes(r->g) > (SIZE_MAX - 1) / sizeof(gr_part_link) ){ r->fatal = 1; return; }
 #endif
   r->part = gr_xcalloc(rs->npartitions, sizeof *r->part);
   for(i = 0; i < rs->npartitions; i++){
@@ -412,6 +412,7 @@ void gr_partition_free(gr_result *r){
   if( r->part==NULL ) return;
   for(i = 0; i < r->rs->npartitions; i++){
     if( r->part[i].v ) gr_big_free(r->part[i].v, (size_t)gr_graph_nnodes(r->g) * sizeof *r->part[i].v + 1);
+    if( r->part[i].w ) gr_big_free(r->part[i].w, (size_t)gr_graph_nnodes(r->g) * sizeof *r->part[i].w + 1);
   }
   free(r->part);
   r->part = NULL;
@@ -440,13 +441,13 @@ gr_val gr_partition_field(gr_env *env, const gr_expr *e){
       if( pn->seed ){ v.t = GR_T_STR; v.u.s = r->rs->partitions[e->ref2].seeds[pn->seed - 1].name; }
       return v;
     case GR_PF_SIZE:
-      if( pn->cause==GR_PC_SMALL || pn->cause==GR_PC_CLUSTER ){ v.t = GR_T_INT; v.u.i = pn->size; }
+      if( pr->w && (pn->cause==GR_PC_SMALL || pn->cause==GR_PC_CLUSTER) ){ v.t = GR_T_INT; v.u.i = pr->w[env->node].size; }
       return v;
     case GR_PF_LIMIT:
       if( pr->has_limit ){ v.t = GR_T_INT; v.u.i = pr->limit; }
       return v;
     case GR_PF_FROM: case GR_PF_TO: {
-      uint32_t x = e->ref==GR_PF_FROM ? pn->from : pn->to;
+      uint32_t x = pr->w==NULL ? GR_NONE : e->ref==GR_PF_FROM ? pr->w[env->node].from : pr->w[env->node].to;
       if( x!=GR_NONE ){ v.t = GR_T_NODE; v.u.node = x; }
       return v;
     }
