@@ -4,7 +4,8 @@
 ** straddle a buffer, a piece bigger than a buffer), gr_out_flush returns only
 ** when everything is in the kernel, a write error (a full device, a closed
 ** pipe) is reported by gr_out_close however many buffers came before, and
-** gr_out_abort of an atomic file leaves nothing behind.
+** gr_out_abort of an atomic file leaves nothing behind; and gr_out_json_str
+** against its byte-at-a-time definition.
 */
 #include "config.h"
 #include <dirent.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "report/out.h"
@@ -147,6 +149,97 @@ static void test_abort(void){
   }
 }
 
+/* gr_out_json_str against a byte-at-a-time definition: every class of byte
+** (plain, control, '"', '\\', DEL, valid and broken UTF-8) at every length
+** up to 80 and every offset, and strings that end right before an unmapped
+** page, which a 16-byte load past their end would touch. */
+static size_t ref_utf8(const unsigned char *p){
+  if( p[0] >= 0xc2 && p[0] <= 0xdf ) return (p[1] & 0xc0)==0x80 ? 2 : 0;
+  if( p[0] >= 0xe0 && p[0] <= 0xef ){
+    if( (p[1] & 0xc0)!=0x80 || (p[2] & 0xc0)!=0x80 || (p[0]==0xe0 && p[1] < 0xa0) || (p[0]==0xed && p[1] >= 0xa0) ) return 0;
+    return 3;
+  }
+  if( p[0] >= 0xf0 && p[0] <= 0xf4 ){
+    if( (p[1] & 0xc0)!=0x80 || (p[2] & 0xc0)!=0x80 || (p[3] & 0xc0)!=0x80 ) return 0;
+    if( (p[0]==0xf0 && p[1] < 0x90) || (p[0]==0xf4 && p[1] >= 0x90) ) return 0;
+    return 4;
+  }
+  return 0;
+}
+static void ref_json_str(gr_buf *b, const char *s){
+  const unsigned char *p = (const unsigned char*)s;
+  gr_buf_adds(b, "\"");
+  while( *p ){
+    size_t k;
+    if( *p >= 0x20 && *p < 0x7f && *p!='"' && *p!='\\' ){ gr_buf_add(b, (const char*)p, 1); p++; continue; }
+    if( *p >= 0x80 ){
+      k = ref_utf8(p);
+      if( k ){ gr_buf_add(b, (const char*)p, k); p += k; }
+      else{ gr_buf_adds(b, "\\ufffd"); p++; }
+      continue;
+    }
+    switch( *p ){
+      case '"': gr_buf_adds(b, "\\\""); break;
+      case '\\': gr_buf_adds(b, "\\\\"); break;
+      case '\n': gr_buf_adds(b, "\\n"); break;
+      case '\t': gr_buf_adds(b, "\\t"); break;
+      case '\r': gr_buf_adds(b, "\\r"); break;
+      default: gr_buf_printf(b, "\\u%04x", *p);
+    }
+    p++;
+  }
+  gr_buf_adds(b, "\"");
+}
+static int json_str_same(const char *s){
+  gr_buf got, want;
+  gr_out o;
+  int same;
+  gr_buf_init(&got); gr_buf_init(&want);
+  gr_out_init_buf(&o, &got);
+  gr_out_json_str(&o, s);
+  gr_out_finish_buf(&o);
+  ref_json_str(&want, s);
+  same = got.n==want.n && memcmp(got.p, want.p, got.n)==0;
+  if( !same ) diag("json_str of %zu bytes: got %.*s, want %.*s", strlen(s), (int)got.n, got.p, (int)want.n, want.p);
+  gr_buf_free(&got); gr_buf_free(&want);
+  return same;
+}
+static void test_json_str(void){
+  static const char *const pieces[] = { "a", "layers.12", "\x01", "\"", "\\", "\x7f", "\n", "\t", "\r", "\xc3\xa9",
+    "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xc3", "\xe0\x80\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xff", "\x80" };
+  enum { NP = sizeof pieces / sizeof *pieces };
+  char buf[200];
+  unsigned i, len, bad = 0;
+  long pg = sysconf(_SC_PAGESIZE);
+  char *two;
+  for(i = 0; i < 3000 && bad < 3; i++){
+    unsigned k = 0, x = i * 2654435761u;
+    size_t n = 0;
+    len = i % 40;
+    buf[0] = 0;
+    for(k = 0; k < len && n + 8 < 90; k++){
+      const char *pc = (x >> (k % 13)) % 5 ? pieces[(x >> (k % 7)) % 2] : pieces[(x + k * 7) % NP];
+      memcpy(buf + n, pc, strlen(pc));
+      n += strlen(pc);
+    }
+    buf[n] = 0;
+    if( !json_str_same(buf + (i % 3 && n ? 1 : 0)) ) bad++;
+  }
+  ok(bad==0, "gr_out_json_str equals the byte-at-a-time definition on 3,000 mixed strings");
+  /* a string whose NUL is the last byte of a page followed by an unreadable one */
+  two = mmap(NULL, 2 * (size_t)pg, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS, -1, 0);
+  if( two==MAP_FAILED || mprotect(two + pg, (size_t)pg, PROT_NONE)!=0 ){ ok(0, "guard page"); return; }
+  bad = 0;
+  for(len = 0; len < 40; len++){
+    char *s = two + pg - 1 - len;
+    memset(s, len % 3 ? 'x' : '"', len);
+    s[len] = 0;
+    if( !json_str_same(s) ) bad++;
+  }
+  ok(bad==0, "strings of 0..39 bytes ending at a page before an unreadable one are read without touching it (ASan checks the rest)");
+  munmap(two, 2 * (size_t)pg);
+}
+
 static void cleanup(void){
   DIR *d = opendir(dir);
   struct dirent *de;
@@ -166,6 +259,7 @@ int main(void){
   test_small();
   test_errors();
   test_abort();
+  test_json_str();
   cleanup();
   return done_testing();
 }

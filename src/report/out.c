@@ -13,6 +13,9 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "report/out.h"
+#if defined(__SSE2__)
+# include <emmintrin.h>
+#endif
 
 #define OUT_CAP (1u << 18)
 
@@ -184,10 +187,45 @@ static inline int word_special(uint64_t w){
   return ((lt20 | eq) & high) != 0 || (w & high) != 0;
 }
 
+/* How many of the n bytes at p a JSON string can hold as they are, before
+** the first control byte, '"', '\\', DEL or non-ASCII byte: sixteen per SSE2
+** compare, the last few in one 16-byte block that ends with the string (so
+** nothing past it is read), eight at a time with word_special without SSE2. */
+static size_t plain_prefix(const unsigned char *p, size_t n){
+  size_t i = 0;
+#if defined(__SSE2__)
+  while( n - i >= 16 ){
+    const __m128i v = _mm_loadu_si128((const __m128i*)(const void*)(p + i));
+    unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+      _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f))),
+      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))));
+    if( m ) return i + (size_t)__builtin_ctz(m);
+    i += 16;
+  }
+  if( i < n && n >= 16 ){       /* the rest, as the end of the last 16 bytes */
+    const __m128i v = _mm_loadu_si128((const __m128i*)(const void*)(p + n - 16));
+    unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+      _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f))),
+      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))));
+    m >>= 16 - (n - i);         /* the bits of p[i..n) */
+    return m ? i + (size_t)__builtin_ctz(m) : n;
+  }
+#else
+  while( n - i >= 8 ){
+    uint64_t w;
+    memcpy(&w, p + i, 8);
+    if( word_special(w) ) break;
+    i += 8;
+  }
+#endif
+  while( i < n && p[i] >= 0x20 && p[i] < 0x7f && p[i]!='"' && p[i]!='\\' ) i++;
+  return i;
+}
+
 /* Writes s as a JSON string. Inputs (option values, ini keys) may hold any
 ** bytes: invalid UTF-8 becomes U+FFFD so the report is always valid JSON.
-** Runs of plain ASCII are found eight bytes at a time: node names and
-** reasons make up most of a large report. */
+** Runs of plain ASCII are found 16 bytes at a time (plain_prefix): node
+** names and reasons make up most of a large report. */
 void gr_out_json_str(gr_out *o, const char *s){
   const unsigned char *p = (const unsigned char*)s, *run, *end;
   if( s==NULL ){ gr_out_write(o, "null", 4); return; }
@@ -195,13 +233,7 @@ void gr_out_json_str(gr_out *o, const char *s){
   gr_out_putc(o, '"');
   for(;;){
     run = p;
-    while( end - p >= 8 ){
-      uint64_t w;
-      memcpy(&w, p, 8);
-      if( word_special(w) ) break;
-      p += 8;
-    }
-    while( p < end && *p >= 0x20 && *p < 0x7f && *p!='"' && *p!='\\' ) p++;
+    p += plain_prefix(p, (size_t)(end - p));
     if( p > run ) gr_out_write(o, run, (size_t)(p - run));
     if( p >= end ) break;
     if( *p >= 0x80 ){
