@@ -354,20 +354,32 @@ static inline unsigned gr_js__omemo_slot(const char *p, size_t n){
 
 /* The lengths up to and including the first and the second '}' in
 ** p[0..GR_JS_OMEMO_TEXT), 0 for one not there. */
-static inline void gr_js__two_braces(const char *p, size_t *n0, size_t *n1){
 #if defined(__SSE2__)
-  const __m128i close = _mm_set1_epi8('}');
-  size_t i;
+static inline uint64_t gr_js__brace64(const char *p){
+  const __m128i c = _mm_set1_epi8('}');
+  return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)(const void*)p), c))
+       | (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)(const void*)(p + 16)), c)) << 16
+       | (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)(const void*)(p + 32)), c)) << 32
+       | (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)(const void*)(p + 48)), c)) << 48;
+}
+#endif
+static inline void gr_js__two_braces(const char *p, size_t *n0, size_t *n1){
+#if defined(__SSE2__) && GR_JS_OMEMO_TEXT==128
+  uint64_t lo = gr_js__brace64(p), hi;
   *n0 = *n1 = 0;
-  for(i = 0; i < GR_JS_OMEMO_TEXT; i += 16){
-    unsigned b = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i*)(const void*)(p + i)), close));
-    while( b ){
-      size_t at = i + (size_t)__builtin_ctz(b) + 1;
-      if( *n0==0 ) *n0 = at;
-      else { *n1 = at; return; }
-      b &= b - 1;
-    }
+  if( lo ){
+    *n0 = (size_t)__builtin_ctzll(lo) + 1;
+    lo &= lo - 1;
+    if( lo ){ *n1 = (size_t)__builtin_ctzll(lo) + 1; return; }
   }
+  hi = gr_js__brace64(p + 64);
+  if( hi==0 ) return;
+  if( *n0==0 ){
+    *n0 = (size_t)__builtin_ctzll(hi) + 65;
+    hi &= hi - 1;
+    if( hi==0 ) return;
+  }
+  *n1 = (size_t)__builtin_ctzll(hi) + 65;
 #else
   const char *q = memchr(p, '}', GR_JS_OMEMO_TEXT);
   *n0 = *n1 = 0;
