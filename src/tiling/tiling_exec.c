@@ -20,7 +20,7 @@
 
 /* ------------------------------------------------------------------ number formats */
 
-static uint16_t f32_to_f16(float f){
+static inline uint16_t f32_to_f16(float f){
   uint32_t x, sign, mant;
   int32_t exp;
   memcpy(&x, &f, 4);
@@ -46,7 +46,7 @@ static uint16_t f32_to_f16(float f){
   }
 }
 
-static float f16_to_f32(uint16_t h){
+static inline float f16_to_f32(uint16_t h){
   uint32_t sign = (uint32_t)(h & 0x8000u) << 16, exp = (h >> 10) & 0x1f, mant = h & 0x3ffu, x;
   float f;
   if( exp==0 ){
@@ -59,21 +59,26 @@ static float f16_to_f32(uint16_t h){
   return f;
 }
 
-static uint16_t f32_to_bf16(float f){
+static inline uint16_t f32_to_bf16(float f){
   uint32_t x;
   memcpy(&x, &f, 4);
   if( (x & 0x7fffffffu) > 0x7f800000u ) return (uint16_t)((x >> 16) | 0x40);
   x += 0x7fffu + ((x >> 16) & 1);
   return (uint16_t)(x >> 16);
 }
-static float bf16_to_f32(uint16_t b){
+static inline float bf16_to_f32(uint16_t b){
   uint32_t x = (uint32_t)b << 16;
   float f;
   memcpy(&f, &x, 4);
   return f;
 }
 
-static float ld(const uint8_t *p, int fmt, size_t i){
+/* ld and st are the executor's inner loops (more than half of a `tile
+** --execute` run's instructions when they were calls): inlined, a constant
+** format folds to one load or store, and a variable one costs a predictable
+** switch instead of a call. */
+#define GR_ALWAYS_INLINE inline __attribute__((always_inline))
+static GR_ALWAYS_INLINE float ld(const uint8_t *p, int fmt, size_t i){
   switch( fmt ){
     case GR_FMT_FP16: { uint16_t h; memcpy(&h, p + 2 * i, 2); return f16_to_f32(h); }
     case GR_FMT_BF16: { uint16_t h; memcpy(&h, p + 2 * i, 2); return bf16_to_f32(h); }
@@ -93,7 +98,7 @@ static float ld(const uint8_t *p, int fmt, size_t i){
 
 static double clampd(double v, double lo, double hi){ return isnan(v) ? 0 : v < lo ? lo : v > hi ? hi : v; }
 
-static void st(uint8_t *p, int fmt, size_t i, float f){
+static GR_ALWAYS_INLINE void st(uint8_t *p, int fmt, size_t i, float f){
   switch( fmt ){
     case GR_FMT_FP16: { uint16_t h = f32_to_f16(f); memcpy(p + 2 * i, &h, 2); break; }
     case GR_FMT_BF16: { uint16_t h = f32_to_bf16(f); memcpy(p + 2 * i, &h, 2); break; }
@@ -111,11 +116,19 @@ static void st(uint8_t *p, int fmt, size_t i, float f){
   }
 }
 
-/* v rounded to what fmt can hold */
-static float qz(int fmt, float v){
+/* v rounded to what fmt can hold: a store and a load, with the float
+** formats' round trips written out (the reference computations call this
+** per element) */
+static GR_ALWAYS_INLINE float qz(int fmt, float v){
   uint8_t b[8];
-  st(b, fmt, 0, v);
-  return ld(b, fmt, 0);
+  switch( fmt ){
+    case GR_FMT_FP32: return v;
+    case GR_FMT_FP16: return f16_to_f32(f32_to_f16(v));
+    case GR_FMT_BF16: return bf16_to_f32(f32_to_bf16(v));
+    default:
+      st(b, fmt, 0, v);
+      return ld(b, fmt, 0);
+  }
 }
 
 static int is_int_fmt(int fmt){ return fmt >= GR_FMT_I8; }
