@@ -11,7 +11,9 @@
 */
 #include "config.h"
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "report/tile_report.h"
 #include "model/qualname.h"
@@ -83,6 +85,76 @@ static void json_notes(gr_jw *w, const gr_diags *d){
   }
 }
 
+static void json_exec(gr_jw *w, const gr_texec *x){
+  gr_jw_obj(w);
+  gr_jw_key(w, "match"); gr_jw_bool(w, x->match);
+  gr_jw_key(w, "max_abs_err"); jw_num(w, x->max_abs_err);
+  gr_jw_key(w, "max_rel_err"); jw_num(w, x->max_rel_err);
+  gr_jw_key(w, "tolerance"); jw_num(w, x->tolerance);
+  gr_jw_key(w, "tiles_executed"); gr_jw_int(w, (int64_t)x->tiles_executed);
+  gr_jw_key(w, "mismatches"); gr_jw_int(w, (int64_t)x->mismatches);
+  gr_jw_key(w, "scaled"); gr_jw_bool(w, x->scaled);
+  if( x->scaled ){
+    gr_jw_key(w, "scale"); gr_jw_str(w, x->scale_text);
+    gr_jw_key(w, "scaled_tile_shape"); jw_dims(w, x->plan.tile, x->plan.ndim);
+    gr_jw_key(w, "scaled_tiles_total"); gr_jw_int(w, (int64_t)x->plan.ntiles);
+  }
+  gr_jw_end_obj(w);
+}
+
+/* The execute object of x, after its key. Every node of a distinct (class,
+** shapes, dtypes, attributes) shares one execution, so its JSON is rendered
+** once, at this depth, and copied for the other nodes: its three numbers
+** through printf on each of 1M nodes were most of what --execute added to
+** the report's cost. At most 1 << 16 executions are kept; past that, and
+** for a text the table has no room for, it is rendered in place. */
+#define XCACHE_MAX (1u << 16)
+static void json_exec_cached(gr_tile_report *rp, const gr_texec *x){
+  gr_jw *w = &rp->w;
+  size_t h, i;
+  if( rp->xcap==0 ){
+    rp->xcap = 64;
+    rp->xkey = gr_xcalloc(rp->xcap, sizeof *rp->xkey);
+    rp->xtext = gr_xcalloc(rp->xcap, sizeof *rp->xtext);
+  }
+  h = (size_t)(((uint64_t)(uintptr_t)x * 0x9e3779b97f4a7c15ULL) >> 32);
+  for(i = h & (rp->xcap - 1); rp->xkey[i]; i = (i + 1) & (rp->xcap - 1)){
+    if( rp->xkey[i]==x ){ gr_jw_raw(w, rp->xtext[i]); return; }
+  }
+  if( rp->xn >= XCACHE_MAX ){ json_exec(w, x); return; }
+  {
+    gr_buf b;
+    gr_out mem;
+    gr_jw w2;
+    gr_buf_init(&b);
+    gr_out_init_buf(&mem, &b);
+    gr_jw_init(&w2, &mem, w->pretty);
+    w2.depth = w->depth;
+    w2.first[w2.depth] = 2;           /* right after the key, as in w */
+    json_exec(&w2, x);
+    gr_out_finish_buf(&mem);
+    rp->xkey[i] = x;
+    rp->xtext[i] = gr_xstrndup(b.p ? b.p : "", b.n);
+    rp->xn++;
+    gr_buf_free(&b);
+    gr_jw_raw(w, rp->xtext[i]);
+  }
+  if( 2 * rp->xn > rp->xcap ){        /* keep the table at most half full */
+    size_t nc = rp->xcap * 2, j;
+    const void **nk = gr_xcalloc(nc, sizeof *nk);
+    char **nt = gr_xcalloc(nc, sizeof *nt);
+    for(j = 0; j < rp->xcap; j++){
+      size_t k;
+      if( rp->xkey[j]==NULL ) continue;
+      k = (size_t)(((uint64_t)(uintptr_t)rp->xkey[j] * 0x9e3779b97f4a7c15ULL) >> 32) & (nc - 1);
+      while( nk[k] ) k = (k + 1) & (nc - 1);
+      nk[k] = rp->xkey[j]; nt[k] = rp->xtext[j];
+    }
+    free(rp->xkey); free(rp->xtext);
+    rp->xkey = nk; rp->xtext = nt; rp->xcap = nc;
+  }
+}
+
 static void json_node(gr_tile_report *rp, const gr_tnode *no){
   gr_jw *w = &rp->w;
   const gr_graph *g = rp->r->g;
@@ -107,22 +179,8 @@ static void json_node(gr_tile_report *rp, const gr_tnode *no){
     gr_jw_end_arr(w);
     if( rp->execute ){
       gr_jw_key(w, "execute");
-      if( x ){
-        gr_jw_obj(w);
-        gr_jw_key(w, "match"); gr_jw_bool(w, x->match);
-        gr_jw_key(w, "max_abs_err"); jw_num(w, x->max_abs_err);
-        gr_jw_key(w, "max_rel_err"); jw_num(w, x->max_rel_err);
-        gr_jw_key(w, "tolerance"); jw_num(w, x->tolerance);
-        gr_jw_key(w, "tiles_executed"); gr_jw_int(w, (int64_t)x->tiles_executed);
-        gr_jw_key(w, "mismatches"); gr_jw_int(w, (int64_t)x->mismatches);
-        gr_jw_key(w, "scaled"); gr_jw_bool(w, x->scaled);
-        if( x->scaled ){
-          gr_jw_key(w, "scale"); gr_jw_str(w, x->scale_text);
-          gr_jw_key(w, "scaled_tile_shape"); jw_dims(w, x->plan.tile, x->plan.ndim);
-          gr_jw_key(w, "scaled_tiles_total"); gr_jw_int(w, (int64_t)x->plan.ntiles);
-        }
-        gr_jw_end_obj(w);
-      }else gr_jw_null(w);
+      if( x ) json_exec_cached(rp, x);
+      else gr_jw_null(w);
     }
   }
   gr_jw_end_obj(w);
@@ -272,6 +330,10 @@ static const char *plural(size_t n, const char *one, const char *many){ return n
 
 void gr_tile_report_end(gr_tile_report *rp){
   const gr_tsummary *s = gr_tiler_summary(rp->t);
+  size_t i;
+  for(i = 0; i < rp->xcap; i++) free(rp->xtext[i]);
+  free(rp->xkey); free(rp->xtext);
+  rp->xkey = NULL; rp->xtext = NULL; rp->xcap = rp->xn = 0;
   if( rp->json ){
     gr_jw *w = &rp->w;
     gr_jw_end_arr(w);

@@ -22,6 +22,9 @@ typedef struct gr_tile_report {
   int json, execute;
   const gr_result *r;
   const gr_tiler *t;
+  /* the JSON of each execution, rendered once (tile_report.c): open
+  ** addressing on the execution's address; freed by gr_tile_report_end */
+  const void **xkey; char **xtext; size_t xcap, xn;
 } gr_tile_report;
 
 void gr_tile_report_begin(gr_tile_report *rp, gr_out *o, int json, int execute, const gr_tiler *t,
