@@ -907,9 +907,9 @@ static void do_partition(ck *c, gr_item *st, gr_partition *p){
 ** source in no cascade is an error. */
 typedef struct cedge { int to; gr_loc loc; } cedge;
 
-static void do_cascades(ck *c, gr_item *all){
+static void do_cascades(ck *c){
   gr_ruleset *rs = c->rs;
-  size_t si;
+  size_t si, k;
   gr_item *it;
   for(si = 0; si < rs->nslots; si++){
     gr_slot *slot = &rs->slots[si];
@@ -930,10 +930,10 @@ static void do_cascades(ck *c, gr_item *all){
     indeg = gr_xcalloc(n, sizeof *indeg);
     order = gr_xcalloc(n, sizeof *order);
     ready = gr_xcalloc(n, sizeof *ready);
-    for(it = all; it; it = it->next){
+    CK_EACH_KIND(c, k, it, GR_I_CASCADE){
       gr_name *nm;
       int prev = -1;
-      if( it->kind!=GR_I_CASCADE || strcmp(it->name, slot->name)!=0 ) continue;
+      if( strcmp(it->name, slot->name)!=0 ) continue;
       for(nm = it->names; nm; nm = nm->next){
         int sj = gr_ruleset_find(&rs->source_map, nm->s), m;
         if( sj < 0 ){
@@ -1040,8 +1040,8 @@ static void do_cascades(ck *c, gr_item *all){
     free(members); free(in_cascade); free(indeg); free(order); free(ready);
   }
   /* cascade statements naming an unknown slot */
-  for(it = all; it; it = it->next){
-    if( it->kind==GR_I_CASCADE && gr_ruleset_find(&rs->slot_map, it->name) < 0 ){
+  CK_EACH_KIND(c, k, it, GR_I_CASCADE){
+    if( gr_ruleset_find(&rs->slot_map, it->name) < 0 ){
       char sug[128];
       ck_err(c, it->name_loc, "unknown slot '%s'%s", it->name, ck_did_you_mean(c, GR_NK_SLOT, it->name, sug, sizeof sug));
     }
@@ -1148,12 +1148,14 @@ static void check_default_cycles(ck *c){
 static void check_all(ck *c){
   gr_ruleset *rs = c->rs;
   gr_item *st;
+  size_t k;
   size_t nprod = 0, nsoc = 0, nopt = 0, nmode = 0, ntab = 0, nslot = 0, nsrc = 0, nrule = 0, nrel = 0, ncap = 0, nhw = 0, npart = 0;
   gr_loc *cap_locs, *hw_locs, *prod_locs, *opt_locs, *mode_locs, *tab_locs, *slot_locs, *src_locs;
   size_t i;
 
-  for(st = rs->ast; st; st = st->next){
-    switch( st->kind ){
+  for(k = 0; k < c->nstmts; k++){
+    st = c->stmts[k];
+    switch( c->kinds[k] ){
       case GR_I_CAPABILITY: ncap++; break;
       case GR_I_HARDWARE: nhw++; break;
       case GR_I_PRODUCT: {
@@ -1197,8 +1199,9 @@ static void check_all(ck *c){
   src_locs = gr_xcalloc(nsrc + nrule + 1, sizeof(gr_loc));
 
   /* pass 1: names that everything else refers to */
-  for(st = rs->ast; st; st = st->next){
-    switch( st->kind ){
+  for(k = 0; k < c->nstmts; k++){
+    st = c->stmts[k];
+    switch( c->kinds[k] ){
       case GR_I_BUNDLE: do_bundle(c, st); break;
       case GR_I_CAPABILITY:
         cap_locs[rs->ncaps] = st->name_loc;
@@ -1267,8 +1270,7 @@ static void check_all(ck *c){
   /* products need capabilities and hardware; now fill them */
   {
     size_t pi = 0;
-    for(st = rs->ast; st; st = st->next){
-      if( st->kind!=GR_I_PRODUCT ) continue;
+    CK_EACH_KIND(c, k, st, GR_I_PRODUCT){
       if( gr_ruleset_find(&rs->product_map, st->name)==(int)pi ) do_product(c, st, (int)pi++);
     }
   }
@@ -1276,23 +1278,25 @@ static void check_all(ck *c){
   /* modes, options, tables, slots */
   {
     size_t mi = 0, oi = 0, ti = 0, si = 0;
-    for(st = rs->ast; st; st = st->next){
+    for(k = 0; k < c->nstmts; k++){
+      unsigned kd = c->kinds[k];
+      if( kd!=GR_I_MODE && kd!=GR_I_OPTION && kd!=GR_I_TABLE && kd!=GR_I_SLOT ) continue;
+      st = c->stmts[k];
       if( st->kind==GR_I_MODE && gr_ruleset_find(&rs->mode_map, st->name)==(int)mi ) do_mode(c, st, &rs->modes[mi++]);
       else if( st->kind==GR_I_OPTION && gr_ruleset_find(&rs->option_map, st->name)==(int)oi ) do_option_body(c, st, &rs->options[oi++]);
       else if( st->kind==GR_I_TABLE && gr_ruleset_find(&rs->table_map, st->name)==(int)ti ) do_table(c, st, &rs->tables[ti++]);
       else if( st->kind==GR_I_SLOT && gr_ruleset_find(&rs->slot_map, st->name)==(int)si ) do_slot(c, st, &rs->slots[si++]);
     }
     oi = 0;
-    for(st = rs->ast; st; st = st->next){
-      if( st->kind==GR_I_OPTION && gr_ruleset_find(&rs->option_map, st->name)==(int)oi ) do_option_defaults(c, st, &rs->options[oi++]);
+    CK_EACH_KIND(c, k, st, GR_I_OPTION){
+      if( gr_ruleset_find(&rs->option_map, st->name)==(int)oi ) do_option_defaults(c, st, &rs->options[oi++]);
     }
   }
   check_default_cycles(c);
   /* partitions, before the sources and rules that read their outcome */
   {
     gr_loc *part_locs = gr_xcalloc(npart + 1, sizeof(gr_loc));
-    for(st = rs->ast; st; st = st->next){
-      if( st->kind!=GR_I_PARTITION ) continue;
+    CK_EACH_KIND(c, k, st, GR_I_PARTITION){
       part_locs[rs->npartitions] = st->name_loc;
       if( !declare(c, &rs->partition_map, "partition", ck_keep(rs, st->name), st->name_loc, part_locs, (int)rs->npartitions) ) continue;
       rs->partitions[rs->npartitions].index = (int)rs->npartitions;
@@ -1302,7 +1306,9 @@ static void check_all(ck *c){
     free(part_locs);
   }
   /* sources and rules share one namespace */
-  for(st = rs->ast; st; st = st->next){
+  for(k = 0; k < c->nstmts; k++){
+    if( c->kinds[k]!=GR_I_SOURCE && c->kinds[k]!=GR_I_RULE ) continue;
+    st = c->stmts[k];
     if( st->kind==GR_I_SOURCE || (st->kind==GR_I_RULE && st->flag2==GR_ACT_SET) ){
       gr_source *s = &rs->sources[rs->nsources];
       int sl;
@@ -1380,19 +1386,21 @@ static void check_all(ck *c){
   gr_map_init(&rs->rule_map);
   for(i = 0; i < rs->nrules; i++) gr_map_put(&rs->rule_map, rs->rules[i].name, idx((int)i));
 
-  for(st = rs->ast; st; st = st->next){
-    if( st->kind==GR_I_EXCLUSIVE || st->kind==GR_I_REQUIRES || st->kind==GR_I_CONFLICTS ){
+  for(k = 0; k < c->nstmts; k++){
+    if( c->kinds[k]!=GR_I_EXCLUSIVE && c->kinds[k]!=GR_I_REQUIRES && c->kinds[k]!=GR_I_CONFLICTS ) continue;
+    st = c->stmts[k];
+    {
       if( !gr_diag_code_valid(st->code) ) ck_err(c, st->code_loc, "diagnostic code '%s' must be %s", st->code, GR_DIAG_CODE_RULE);
       do_relation(c, st, &rs->relations[rs->nrelations++]);
     }
   }
-  do_cascades(c, rs->ast);
+  do_cascades(c);
   ck_shadowing(c);
   ck_onnx(c);
   {
     size_t si = 0;
-    for(st = rs->ast; st; st = st->next){
-      if( st->kind==GR_I_SLOT && gr_ruleset_find(&rs->slot_map, st->name)==(int)si ) check_noeffect(c, st, &rs->slots[si++]);
+    CK_EACH_KIND(c, k, st, GR_I_SLOT){
+      if( gr_ruleset_find(&rs->slot_map, st->name)==(int)si ) check_noeffect(c, st, &rs->slots[si++]);
     }
   }
 
@@ -1419,9 +1427,18 @@ int gr_check_all(gr_ruleset *rs, const ck_sources *src, gr_diags *diags){
   c.rs = rs; c.diags = diags; c.src = src;
   gr_check_layers(&c);
   if( c.nerr ) return c.nerr;
+  {
+    gr_item *st;
+    size_t n = 0;
+    for(st = rs->ast; st; st = st->next) n++;
+    c.stmts = gr_xmalloc((n + 1) * sizeof *c.stmts);
+    c.kinds = gr_xmalloc(n + 1);
+    for(st = rs->ast; st; st = st->next){ c.stmts[c.nstmts] = st; c.kinds[c.nstmts++] = (uint8_t)st->kind; }
+  }
   ck_conds(&c);
   check_all(&c);
   ck_conds_free(&c);
   if( c.nerr==0 ) ck_codes(&c);
+  free(c.stmts); free(c.kinds);
   return c.nerr;
 }

@@ -44,7 +44,18 @@ typedef struct ck {
   size_t nconds;
   size_t inlined;         /* expression nodes made by inlining so far */
   int edepth;             /* ck_expr nesting, bounded by GR_MAX_EXPR_DEPTH */
+  /* rs->ast's statements in order, with their kinds side by side (built by
+  ** gr_check_all once the layers are applied): the passes over the
+  ** statements scan the kinds, a few contiguous bytes each, instead of
+  ** chasing the list through every statement of a big rule set */
+  gr_item **stmts;
+  uint8_t *kinds;
+  size_t nstmts;
 } ck;
+
+/* Each top-level statement st of kind k (index i), in order. */
+#define CK_EACH_KIND(c, i, st, k) \
+  for((i) = 0; (i) < (c)->nstmts; (i)++) if( (c)->kinds[i]==(k) && ((st) = (c)->stmts[i], 1) )
 
 /* layers.c: turns the paths into bundle layers and applies the layers'
 ** override / extend / replace statements to rs->ast; errors through c. */

@@ -70,14 +70,13 @@ void ck_conds(ck *c){
   uint8_t *color;
   size_t n = 0, i;
   char where[512];
-  for(st = c->rs->ast; st; st = st->next) if( st->kind==GR_I_CONDITION ) n++;
+  CK_EACH_KIND(c, i, st, GR_I_CONDITION) n++;
   if( n==0 ) return;
   c->conds = gr_xcalloc(n, sizeof *c->conds);
   c->cond_bad = gr_xcalloc(n, 1);
-  for(st = c->rs->ast; st; st = st->next){
+  CK_EACH_KIND(c, i, st, GR_I_CONDITION){
     const gr_name *p, *q;
     int k;
-    if( st->kind!=GR_I_CONDITION ) continue;
     k = find_cond(c, st->name);
     if( k >= 0 ){
       ck_where(where, sizeof where, c->conds[k]->name_loc);

@@ -284,8 +284,8 @@ static void do_onnx(ck *c, gr_item *st){
 void ck_onnx(ck *c){
   gr_ruleset *rs = c->rs;
   gr_item *st;
-  size_t n = 0;
-  for(st = rs->ast; st; st = st->next) if( st->kind==GR_I_ONNX ) n++;
+  size_t n = 0, i;
+  CK_EACH_KIND(c, i, st, GR_I_ONNX) n++;
   rs->onnx_ops = gr_arena_calloc(&rs->arena, (n + 1) * sizeof *rs->onnx_ops);
-  for(st = rs->ast; st; st = st->next) if( st->kind==GR_I_ONNX ) do_onnx(c, st);
+  CK_EACH_KIND(c, i, st, GR_I_ONNX) do_onnx(c, st);
 }
