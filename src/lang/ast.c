@@ -8,12 +8,6 @@
 #include <string.h>
 #include "lang/ast.h"
 
-gr_loc gr_tok_loc(const char *file, gr_token t){
-  gr_loc l;
-  l.file = file; l.line = t.line; l.col = t.col;
-  return l;
-}
-
 char *gr_tok_str(gr_token t){ return gr_xstrndup(t.z, t.n); }
 
 gr_expr *gr_expr_new(int op, gr_loc loc){
