@@ -187,6 +187,16 @@ static inline int word_special(uint64_t w){
   return ((lt20 | eq) & high) != 0 || (w & high) != 0;
 }
 
+#if defined(__SSE2__)
+/* The bytes of the 16 at p that a JSON string cannot hold as they are. */
+static inline unsigned special16(const unsigned char *p){
+  const __m128i v = _mm_loadu_si128((const __m128i*)(const void*)p);
+  return (unsigned)_mm_movemask_epi8(_mm_or_si128(
+    _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f))),
+    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))));
+}
+#endif
+
 /* How many of the n bytes at p a JSON string can hold as they are, before
 ** the first control byte, '"', '\\', DEL or non-ASCII byte: sixteen per SSE2
 ** compare, the last few in one 16-byte block that ends with the string (so
@@ -195,19 +205,12 @@ static size_t plain_prefix(const unsigned char *p, size_t n){
   size_t i = 0;
 #if defined(__SSE2__)
   while( n - i >= 16 ){
-    const __m128i v = _mm_loadu_si128((const __m128i*)(const void*)(p + i));
-    unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-      _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f))),
-      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))));
+    unsigned m = special16(p + i);
     if( m ) return i + (size_t)__builtin_ctz(m);
     i += 16;
   }
   if( i < n && n >= 16 ){       /* the rest, as the end of the last 16 bytes */
-    const __m128i v = _mm_loadu_si128((const __m128i*)(const void*)(p + n - 16));
-    unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-      _mm_or_si128(_mm_cmplt_epi8(v, _mm_set1_epi8(0x20)), _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f))),
-      _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))));
-    m >>= 16 - (n - i);         /* the bits of p[i..n) */
+    unsigned m = special16(p + n - 16) >> (16 - (n - i));   /* the bits of p[i..n) */
     return m ? i + (size_t)__builtin_ctz(m) : n;
   }
 #else
