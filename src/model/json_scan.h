@@ -194,10 +194,10 @@ static inline gr_js_mark gr_js_mark_here(const gr_js *s){
   return k;
 }
 
-/* Remembers, with the GR_JS_OMEMO_VAL bytes at val, the object begun at *mark, when the token just read
-** was its closing '}', the whole object is in the current window, it holds
-** at most one object and is at most GR_JS_OMEMO_TEXT bytes; else does
-** nothing. */
+/* Remembers, with the GR_JS_OMEMO_VAL bytes at val, the object begun at
+** *mark, when the token just read was its closing '}', the whole object is
+** in the current window, it holds at most one object and is at most
+** GR_JS_OMEMO_TEXT bytes; else does nothing. */
 void gr_js_obj_remember(gr_js *s, gr_js_objmemo *m, const gr_js_mark *mark, const void *val);
 
 /* Right after an object's '{': when the bytes up to its '}' are those of an
