@@ -115,9 +115,11 @@ typedef struct loader {
   uint32_t list_kind, list_n; uint64_t list_first; int list_vt, list_other;
   /* dims of the shape being read */
   int64_t *dimv; size_t ndim, cap_dim;
-  gr_js_intmemo dims_seen;                 /* dims arrays read whole, with their shape ids */
-  gr_js_objmemo descs_seen;                /* tensor descriptors without attributes, with their fields */
-  gr_js_objmemo attrs_seen;                /* attributes without lists, with their entries */
+  /* what the scanner may recall (json_scan.h), about 22 KB together, so on
+  ** the heap rather than in the loader a caller's stack holds */
+  gr_js_intmemo *dims_seen;                /* dims arrays read whole, with their shape ids */
+  gr_js_objmemo *descs_seen;               /* tensor descriptors without attributes, with their fields */
+  gr_js_objmemo *attrs_seen;               /* attributes without lists, with their entries */
   GR_VEC(nocolon) nocolon;
   gr_buf tmp;
   /* the current op's name, interned when the op ends (see parse_op) */
@@ -491,7 +493,7 @@ static int parse_shape(loader *l){
     if( k==GR_JS_NULL ) continue;
     if( k!=GR_JS_ARRAY ) return bad_type(l, &W_SHAPE_DIM);
     /* the same bytes as an earlier dims array: the same shape (json_scan.h) */
-    if( gr_js_ints_recall(&l->js, &l->dims_seen, &g->tensors[l->cur_tensor].shape) ) continue;
+    if( gr_js_ints_recall(&l->js, l->dims_seen, &g->tensors[l->cur_tensor].shape) ) continue;
     l->ndim = 0;
     for(;;){
       int closed;
@@ -512,7 +514,7 @@ static int parse_shape(loader *l){
     }
     if( k!=GR_JS_ARRAY_END ) return bad_type(l, &W_DIM_ELEM);
     g->tensors[l->cur_tensor].shape = gr_graph_intern_shape(g, l->dimv, (uint32_t)l->ndim);
-    gr_js_ints_remember(&l->js, &l->dims_seen, g->tensors[l->cur_tensor].shape);
+    gr_js_ints_remember(&l->js, l->dims_seen, g->tensors[l->cur_tensor].shape);
   }
   return r==0;
 }
@@ -549,7 +551,7 @@ static int parse_desc(loader *l, int out){
   l->cur_dix = GR_NONE;
   (*cnt)++;
   /* the same bytes as an earlier descriptor without attributes: its fields (json_scan.h) */
-  if( gr_js_obj_recall(&l->js, &l->descs_seen, seen) ){
+  if( gr_js_obj_recall(&l->js, l->descs_seen, seen) ){
     gr_tensor *t = &g->tensors[l->cur_tensor];
     memcpy(t, seen, sizeof *t);
     if( g->shapes[t->shape].neg ) n->flags |= GR_NODE_DYNAMIC;
@@ -584,7 +586,7 @@ static int parse_desc(loader *l, int out){
   if( plain ){
     memset(seen, 0, sizeof seen);
     memcpy(seen, &g->tensors[l->cur_tensor], sizeof(gr_tensor));
-    gr_js_obj_remember(&l->js, &l->descs_seen, &mark, seen);
+    gr_js_obj_remember(&l->js, l->descs_seen, &mark, seen);
   }
   if( g->shapes[g->tensors[l->cur_tensor].shape].neg ) g->nodes[l->cur_node].flags |= GR_NODE_DYNAMIC;
   return 1;
@@ -759,7 +761,7 @@ static int parse_attr(loader *l, int desc){
     n->n_attr++;
   }
   /* the same bytes as an earlier attribute without a list: its entry (json_scan.h) */
-  if( gr_js_obj_recall(&l->js, &l->attrs_seen, seen) ){
+  if( gr_js_obj_recall(&l->js, l->attrs_seen, seen) ){
     memcpy(cur_attr(l), seen, sizeof(gr_attr));
     return 1;
   }
@@ -783,7 +785,7 @@ static int parse_attr(loader *l, int desc){
   if( cur_attr(l)->kind==0 ) cur_attr(l)->kind = GR_ATTR_OTHER;   /* no "value" */
   if( g->nlu32 + g->nli64 + g->nlf64==lists ){      /* not a list: lists are stored aside */
     memcpy(seen, cur_attr(l), sizeof(gr_attr));
-    gr_js_obj_remember(&l->js, &l->attrs_seen, &mark, seen);
+    gr_js_obj_remember(&l->js, l->attrs_seen, &mark, seen);
   }
   return 1;
 }
@@ -1077,6 +1079,9 @@ static void loader_init(loader *l){
   memset(l, 0, sizeof *l);
   l->g = gr_graph_new();
   l->tkind = gr_xmalloc(2 * (size_t)MAX_PER_OP + 2);
+  l->dims_seen = gr_xcalloc(1, sizeof *l->dims_seen);
+  l->descs_seen = gr_xcalloc(1, sizeof *l->descs_seen);
+  l->attrs_seen = gr_xcalloc(1, sizeof *l->attrs_seen);
   l->names = gr_xcalloc(NAME_CACHE, sizeof *l->names);
   gr_js_keys_init(&l->ks_op, op_keys, NKEYS(op_keys));
   gr_js_keys_init(&l->ks_desc, desc_keys, NKEYS(desc_keys));
@@ -1095,6 +1100,7 @@ static gr_graph *run(loader *l, gr_error *err){
   if( parse(l) ) resolve(l);
   gr_js_free(&l->js);
   free(l->tkind);
+  free(l->dims_seen); free(l->descs_seen); free(l->attrs_seen);
   free(l->names);
   free(l->dimv);
   gr_vec_free(l->nocolon);
