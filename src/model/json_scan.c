@@ -701,8 +701,7 @@ void gr_js_obj_remember(gr_js *s, gr_js_objmemo *m, const gr_js_mark *mark, cons
     if( m->n[k + i]==n && m->depth[k + i]==mark->depth && memcmp(m->text[k + i], mark->p, n)==0 ) return;
   k += m->n[k]==0 ? 0 : m->n[k + 1]==0 ? 1 : m->older[k >> 1];   /* an empty slot of the pair, else the older */
   m->older[k >> 1] = (uint8_t)((k & 1) ^ 1);
-  memcpy(m->text[k], mark->p, n);
-  if( n < 16 ) memset(m->text[k] + n, 0, 16 - n);
+  memcpy(m->text[k], mark->p, n);     /* bytes past n are never compared (gr_js__omemo_same masks them) */
   m->n[k] = (uint8_t)n;
   m->depth[k] = mark->depth;
   memcpy(m->val[k], val, GR_JS_OMEMO_VAL);

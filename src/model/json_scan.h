@@ -299,13 +299,17 @@ static inline int gr_js__close(gr_js *s, const char *p, int obj, gr_js_tok *t){
   return t->type = obj ? GR_JS_OBJECT_END : GR_JS_ARRAY_END;
 }
 
-/* The slot of an array's body p[0..n) in a gr_js_intmemo. */
-static inline unsigned gr_js__memo_slot(const char *p, size_t n){
+/* The hash both memos place text p[0..n) by (n at least 1): its first and
+** last 8 bytes and its length. */
+static inline unsigned gr_js__memo_hash(const char *p, size_t n){
   uint64_t a = 0, b = 0;
-  memcpy(&a, p, n < 8 ? n : 8);
-  if( n > 8 ) memcpy(&b, p + n - 8, 8);
-  return (unsigned)((((a * 0x9e3779b97f4a7c15ULL) ^ b ^ n) * 0xff51afd7ed558ccdULL) >> 40) & (GR_JS_MEMO - 1);
+  if( n >= 8 ){ memcpy(&a, p, 8); memcpy(&b, p + n - 8, 8); }
+  else memcpy(&a, p, n);
+  return (unsigned)((((a * 0x9e3779b97f4a7c15ULL) ^ b ^ n) * 0xff51afd7ed558ccdULL) >> 40);
 }
+
+/* The slot of an array's body p[0..n) in a gr_js_intmemo. */
+static inline unsigned gr_js__memo_slot(const char *p, size_t n){ return gr_js__memo_hash(p, n) & (GR_JS_MEMO - 1); }
 
 static inline int gr_js_ints_recall(gr_js *s, const gr_js_intmemo *m, uint32_t *val){
   const char *p = s->p, *q;
@@ -343,14 +347,8 @@ static inline int gr_js_ints_recall(gr_js *s, const gr_js_intmemo *m, uint32_t *
 }
 
 /* The pair of slots of an object's bytes p[0..n) in a gr_js_objmemo (the
-** even one): from its first and last 8 bytes and its length (n is at least
-** 1: the '}'). */
-static inline unsigned gr_js__omemo_slot(const char *p, size_t n){
-  uint64_t a = 0, b = 0;
-  if( n >= 8 ){ memcpy(&a, p, 8); memcpy(&b, p + n - 8, 8); }
-  else memcpy(&a, p, n);
-  return (unsigned)((((a * 0x9e3779b97f4a7c15ULL) ^ b ^ n) * 0xff51afd7ed558ccdULL) >> 40) & (GR_JS_OMEMO - 2);
-}
+** even one). */
+static inline unsigned gr_js__omemo_slot(const char *p, size_t n){ return gr_js__memo_hash(p, n) & (GR_JS_OMEMO - 2); }
 
 /* The lengths up to and including the first and the second '}' in
 ** p[0..GR_JS_OMEMO_TEXT), 0 for one not there. */
