@@ -106,21 +106,16 @@ static void json_exec(gr_jw *w, const gr_texec *x){
 ** shapes, dtypes, attributes) shares one execution, so its JSON is rendered
 ** once, at this depth, and copied for the other nodes: its three numbers
 ** through printf on each of 1M nodes were most of what --execute added to
-** the report's cost. At most 1 << 16 executions are kept; past that, and
-** for a text the table has no room for, it is rendered in place. */
+** the report's cost. At most 1 << 16 executions are kept; past that, it is
+** rendered in place. */
 #define XCACHE_MAX (1u << 16)
 static void json_exec_cached(gr_tile_report *rp, const gr_texec *x){
   gr_jw *w = &rp->w;
-  size_t h, i;
-  if( rp->xcap==0 ){
-    rp->xcap = 64;
-    rp->xkey = gr_xcalloc(rp->xcap, sizeof *rp->xkey);
-    rp->xtext = gr_xcalloc(rp->xcap, sizeof *rp->xtext);
-  }
-  h = (size_t)(((uint64_t)(uintptr_t)x * 0x9e3779b97f4a7c15ULL) >> 32);
-  for(i = h & (rp->xcap - 1); rp->xkey[i]; i = (i + 1) & (rp->xcap - 1)){
-    if( rp->xkey[i]==x ){ gr_jw_raw(w, rp->xtext[i]); return; }
-  }
+  uint64_t h = gr_hash_u64((uint64_t)(uintptr_t)x);
+  gr_idmap_it it = gr_idmap_probe(&rp->xindex, h);
+  uint32_t id;
+  while( gr_idmap_next(&rp->xindex, &it, &id) )
+    if( rp->xkey[id]==x ){ gr_jw_raw(w, rp->xtext[id]); return; }
   if( rp->xn >= XCACHE_MAX ){ json_exec(w, x); return; }
   {
     gr_buf b;
@@ -133,25 +128,16 @@ static void json_exec_cached(gr_tile_report *rp, const gr_texec *x){
     w2.first[w2.depth] = 2;           /* right after the key, as in w */
     json_exec(&w2, x);
     gr_out_finish_buf(&mem);
-    rp->xkey[i] = x;
-    rp->xtext[i] = gr_xstrndup(b.p ? b.p : "", b.n);
-    rp->xn++;
-    gr_buf_free(&b);
-    gr_jw_raw(w, rp->xtext[i]);
-  }
-  if( 2 * rp->xn > rp->xcap ){        /* keep the table at most half full */
-    size_t nc = rp->xcap * 2, j;
-    const void **nk = gr_xcalloc(nc, sizeof *nk);
-    char **nt = gr_xcalloc(nc, sizeof *nt);
-    for(j = 0; j < rp->xcap; j++){
-      size_t k;
-      if( rp->xkey[j]==NULL ) continue;
-      k = (size_t)(((uint64_t)(uintptr_t)rp->xkey[j] * 0x9e3779b97f4a7c15ULL) >> 32) & (nc - 1);
-      while( nk[k] ) k = (k + 1) & (nc - 1);
-      nk[k] = rp->xkey[j]; nt[k] = rp->xtext[j];
+    if( rp->xn==rp->xcap ){
+      rp->xcap = rp->xcap ? rp->xcap * 2 : 64;
+      rp->xkey = gr_xrealloc(rp->xkey, rp->xcap * sizeof *rp->xkey);
+      rp->xtext = gr_xrealloc(rp->xtext, rp->xcap * sizeof *rp->xtext);
     }
-    free(rp->xkey); free(rp->xtext);
-    rp->xkey = nk; rp->xtext = nt; rp->xcap = nc;
+    rp->xkey[rp->xn] = x;
+    rp->xtext[rp->xn] = gr_xstrndup(b.p ? b.p : "", b.n);
+    gr_idmap_add(&rp->xindex, h, (uint32_t)rp->xn);
+    gr_buf_free(&b);
+    gr_jw_raw(w, rp->xtext[rp->xn++]);
   }
 }
 
@@ -331,8 +317,9 @@ static const char *plural(size_t n, const char *one, const char *many){ return n
 void gr_tile_report_end(gr_tile_report *rp){
   const gr_tsummary *s = gr_tiler_summary(rp->t);
   size_t i;
-  for(i = 0; i < rp->xcap; i++) free(rp->xtext[i]);
+  for(i = 0; i < rp->xn; i++) free(rp->xtext[i]);
   free(rp->xkey); free(rp->xtext);
+  gr_idmap_free(&rp->xindex);
   rp->xkey = NULL; rp->xtext = NULL; rp->xcap = rp->xn = 0;
   if( rp->json ){
     gr_jw *w = &rp->w;

@@ -13,6 +13,7 @@
 #define GR_TILE_REPORT_H
 
 #include "eval/eval.h"
+#include "base/hashmap.h"
 #include "report/out.h"
 #include "tiling/tiler.h"
 
@@ -22,9 +23,11 @@ typedef struct gr_tile_report {
   int json, execute;
   const gr_result *r;
   const gr_tiler *t;
-  /* the JSON of each execution, rendered once (tile_report.c): open
-  ** addressing on the execution's address; freed by gr_tile_report_end */
-  const void **xkey; char **xtext; size_t xcap, xn;
+  /* the JSON of each execution, rendered once (tile_report.c): by id, the
+  ** execution and its text, indexed by the execution's address; freed by
+  ** gr_tile_report_end */
+  gr_idmap xindex;
+  const void **xkey; char **xtext; size_t xn, xcap;
 } gr_tile_report;
 
 void gr_tile_report_begin(gr_tile_report *rp, gr_out *o, int json, int execute, const gr_tiler *t,
