@@ -77,8 +77,7 @@ static inline float bf16_to_f32(uint16_t b){
 ** --execute` run's instructions when they were calls): inlined, a constant
 ** format folds to one load or store, and a variable one costs a predictable
 ** switch instead of a call. */
-#define GR_ALWAYS_INLINE inline __attribute__((always_inline))
-static GR_ALWAYS_INLINE float ld(const uint8_t *p, int fmt, size_t i){
+static inline __attribute__((always_inline)) float ld(const uint8_t *p, int fmt, size_t i){
   switch( fmt ){
     case GR_FMT_FP16: { uint16_t h; memcpy(&h, p + 2 * i, 2); return f16_to_f32(h); }
     case GR_FMT_BF16: { uint16_t h; memcpy(&h, p + 2 * i, 2); return bf16_to_f32(h); }
@@ -98,7 +97,7 @@ static GR_ALWAYS_INLINE float ld(const uint8_t *p, int fmt, size_t i){
 
 static double clampd(double v, double lo, double hi){ return isnan(v) ? 0 : v < lo ? lo : v > hi ? hi : v; }
 
-static GR_ALWAYS_INLINE void st(uint8_t *p, int fmt, size_t i, float f){
+static inline __attribute__((always_inline)) void st(uint8_t *p, int fmt, size_t i, float f){
   switch( fmt ){
     case GR_FMT_FP16: { uint16_t h = f32_to_f16(f); memcpy(p + 2 * i, &h, 2); break; }
     case GR_FMT_BF16: { uint16_t h = f32_to_bf16(f); memcpy(p + 2 * i, &h, 2); break; }
@@ -119,7 +118,7 @@ static GR_ALWAYS_INLINE void st(uint8_t *p, int fmt, size_t i, float f){
 /* v rounded to what fmt can hold: a store and a load, with the float
 ** formats' round trips written out (the reference computations call this
 ** per element) */
-static GR_ALWAYS_INLINE float qz(int fmt, float v){
+static inline __attribute__((always_inline)) float qz(int fmt, float v){
   uint8_t b[8];
   switch( fmt ){
     case GR_FMT_FP32: return v;
