@@ -1,11 +1,11 @@
 /*
 ** check.c: the type checker's driver. It turns the syntax trees of every
-** rule file (loaded by ruleset.c) into a gr_ruleset: declares every name
-** (duplicates refused, each located with where the first one was), fills
-** products, SoCs, options, modes, tables, slots, sources, rules and
-** relations, checks each statement against its block, merges each slot's
-** cascade statements into one total order, and finds defaults that depend
-** on each other. Expressions and templates are checked by check_expr.c, the
+** rule file (loaded by ruleset.c) into a gr_ruleset, in passes (check_all):
+** declares every name (duplicates refused, each located with where the
+** first one was), fills products, SoCs, options, modes, tables, slots,
+** sources, rules and relations, checks each statement against its block,
+** and finds defaults that depend on each other. Cascades are merged by
+** check_cascade.c, expressions and templates checked by check_expr.c, the
 ** "can this ever fire" analysis is lint.c. It reports every semantic error
 ** it finds, not only the first, each located with a caret line.
 */
@@ -899,156 +899,6 @@ static void do_partition(ck *c, gr_item *st, gr_partition *p){
 }
 
 /* ------------------------------------------------------------------ */
-/* cascades */
-
-/* Merges every `cascade` statement of each slot into one total order of its
-** sources (Kahn's algorithm over adjacency lists, so a cascade of thousands
-** of sources stays linear). A cycle, two sources left unordered, or a
-** source in no cascade is an error. */
-typedef struct cedge { int to; gr_loc loc; } cedge;
-
-static void do_cascades(ck *c){
-  gr_ruleset *rs = c->rs;
-  size_t si, k;
-  gr_item *it;
-  for(si = 0; si < rs->nslots; si++){
-    gr_slot *slot = &rs->slots[si];
-    size_t n = 0, i, j, placed = 0, nready = 0;
-    int *members, *indeg, *order, *ready;
-    size_t *nout, *capout;
-    cedge **out;
-    uint8_t *in_cascade;
-    int reported = 0, had_unknown = 0;
-    for(i = 0; i < rs->nsources; i++) if( rs->sources[i].slot==(int)si ) n++;
-    if( n==0 ) continue;
-    members = gr_xcalloc(n, sizeof *members);
-    for(i = 0, j = 0; i < rs->nsources; i++) if( rs->sources[i].slot==(int)si ){ rs->sources[i].order = (int)j; members[j++] = (int)i; }
-    out = gr_xcalloc(n, sizeof *out);
-    nout = gr_xcalloc(n, sizeof *nout);
-    capout = gr_xcalloc(n, sizeof *capout);
-    in_cascade = gr_xcalloc(n, 1);
-    indeg = gr_xcalloc(n, sizeof *indeg);
-    order = gr_xcalloc(n, sizeof *order);
-    ready = gr_xcalloc(n, sizeof *ready);
-    CK_EACH_KIND(c, k, it, GR_I_CASCADE){
-      gr_name *nm;
-      int prev = -1;
-      if( strcmp(it->name, slot->name)!=0 ) continue;
-      for(nm = it->names; nm; nm = nm->next){
-        int sj = gr_ruleset_find(&rs->source_map, nm->s), m;
-        if( sj < 0 ){
-          char sug[128];
-          had_unknown = 1;
-          ck_err(c, nm->loc, "unknown source '%s' in the cascade of %s%s", nm->s, slot->name, ck_did_you_mean(c, GR_NK_SOURCE, nm->s, sug, sizeof sug));
-          prev = -1;
-          continue;
-        }
-        if( rs->sources[sj].slot!=(int)si ){
-          ck_err(c, nm->loc, "source '%s' decides slot %s, not %s", nm->s, rs->slots[rs->sources[sj].slot].name, slot->name);
-          prev = -1;
-          continue;
-        }
-        m = rs->sources[sj].order;
-        in_cascade[m] = 1;
-        if( prev >= 0 ){
-          if( prev==m ){
-            ck_err(c, nm->loc, "source '%s' cannot come before itself", nm->s);
-          }else{
-            if( nout[prev]==capout[prev] ){
-              capout[prev] = capout[prev] ? capout[prev] * 2 : 2;
-              out[prev] = gr_xrealloc(out[prev], capout[prev] * sizeof **out);
-            }
-            out[prev][nout[prev]].to = m;
-            out[prev][nout[prev]].loc = nm->loc;
-            nout[prev]++;
-            indeg[m]++;
-          }
-        }
-        prev = m;
-      }
-    }
-    for(i = 0; i < n && !had_unknown; i++){    /* a misspelt name explains a missing one */
-      if( !in_cascade[i] && n > 1 ){
-        const gr_source *s = &rs->sources[members[i]];
-        ck_err(c, s->loc, "source '%s' of slot %s appears in no cascade, so its place is unknown", s->name, slot->name);
-      }
-    }
-    /* Kahn: the ready set is kept sorted by source index, so the result and
-    ** any message are deterministic */
-    for(i = 0; i < n; i++) if( indeg[i]==0 ) ready[nready++] = (int)i;
-    while( nready > 0 ){
-      int m = ready[0];
-      size_t k;
-      if( nready > 1 && !reported && in_cascade[ready[0]] && in_cascade[ready[1]] ){
-        const gr_source *x = &rs->sources[members[ready[0]]], *y = &rs->sources[members[ready[1]]];
-        ck_err(c, y->loc, "the cascade of %s does not order sources '%s' and '%s'; state which comes first",
-            slot->name, x->name, y->name);
-        reported = 1;
-      }
-      memmove(ready, ready + 1, (nready - 1) * sizeof *ready);
-      nready--;
-      order[placed++] = m;
-      for(k = 0; k < nout[m]; k++){
-        int t = out[m][k].to;
-        if( --indeg[t]==0 ){
-          /* insert keeping ready sorted (it is short: usually 0 or 1 entries) */
-          size_t p = nready;
-          while( p > 0 && ready[p-1] > t ){ ready[p] = ready[p-1]; p--; }
-          ready[p] = t;
-          nready++;
-        }
-      }
-    }
-    if( placed < n ){
-      /* a cycle: from any node still blocked, follow edges between blocked
-      ** nodes until one repeats, then print that loop */
-      int start = -1, cur, steps;
-      int *seen = gr_xcalloc(n, sizeof *seen);
-      gr_buf b;
-      gr_loc where_loc = slot->loc;
-      for(i = 0; i < n; i++) if( indeg[i] > 0 ){ start = (int)i; break; }
-      cur = start;
-      for(steps = 1; steps <= (int)n + 1 && !seen[cur]; steps++){
-        size_t k;
-        seen[cur] = steps;
-        for(k = 0; k < nout[cur]; k++) if( indeg[out[cur][k].to] > 0 ){ cur = out[cur][k].to; break; }
-      }
-      start = cur;
-      gr_buf_init(&b);
-      do{
-        size_t k;
-        int next = -1;
-        gr_buf_printf(&b, "%s > ", rs->sources[members[cur]].name);
-        for(k = 0; k < nout[cur]; k++) if( indeg[out[cur][k].to] > 0 ){ next = out[cur][k].to; if( next==start ) where_loc = out[cur][k].loc; break; }
-        if( next < 0 ) break;
-        cur = next;
-      }while( cur!=start && b.n < 2000 );
-      gr_buf_adds(&b, rs->sources[members[start]].name);
-      ck_err(c, where_loc, "precedence cycle in the cascade of %s: %s", slot->name, gr_buf_cstr(&b));
-      gr_buf_free(&b);
-      free(seen);
-    }else{
-      slot->cascade = gr_arena_calloc(&rs->arena, n * sizeof *slot->cascade);
-      for(i = 0; i < n; i++){
-        slot->cascade[i] = members[order[i]];
-        rs->sources[members[order[i]]].order = (int)i;
-      }
-      slot->ncascade = n;
-    }
-    for(i = 0; i < n; i++) free(out[i]);
-    free(out); free(nout); free(capout);
-    free(members); free(in_cascade); free(indeg); free(order); free(ready);
-  }
-  /* cascade statements naming an unknown slot */
-  CK_EACH_KIND(c, k, it, GR_I_CASCADE){
-    if( gr_ruleset_find(&rs->slot_map, it->name) < 0 ){
-      char sug[128];
-      ck_err(c, it->name_loc, "unknown slot '%s'%s", it->name, ck_did_you_mean(c, GR_NK_SLOT, it->name, sug, sizeof sug));
-    }
-  }
-}
-
-/* ------------------------------------------------------------------ */
 /* relations and rules */
 
 static void do_relation(ck *c, gr_item *st, gr_relation *r){
@@ -1145,67 +995,74 @@ static void check_default_cycles(ck *c){
 /* ------------------------------------------------------------------ */
 /* driver */
 
-static void check_all(ck *c){
-  gr_ruleset *rs = c->rs;
+/* how many of each kind of statement there are: the sizes of the ruleset's arrays */
+typedef struct ck_counts {
+  size_t prod, soc, opt, mode, tab, slot, src, rule, rel, cap, hw, part;
+} ck_counts;
+
+/* where each declared name was first declared, by kind (for "declared twice") */
+typedef struct ck_decl_locs {
+  gr_loc *cap, *hw, *prod, *opt, *mode, *tab, *slot, *src;
+} ck_decl_locs;
+
+static void count_statements(ck *c, ck_counts *n){
   gr_item *st;
   size_t k;
-  size_t nprod = 0, nsoc = 0, nopt = 0, nmode = 0, ntab = 0, nslot = 0, nsrc = 0, nrule = 0, nrel = 0, ncap = 0, nhw = 0, npart = 0;
-  gr_loc *cap_locs, *hw_locs, *prod_locs, *opt_locs, *mode_locs, *tab_locs, *slot_locs, *src_locs;
-  size_t i;
-
+  memset(n, 0, sizeof *n);
   for(k = 0; k < c->nstmts; k++){
     st = c->stmts[k];
     switch( c->kinds[k] ){
-      case GR_I_CAPABILITY: ncap++; break;
-      case GR_I_HARDWARE: nhw++; break;
+      case GR_I_CAPABILITY: n->cap++; break;
+      case GR_I_HARDWARE: n->hw++; break;
       case GR_I_PRODUCT: {
         gr_item *x;
-        nprod++;
-        for(x = st->items; x; x = x->next) if( x->kind==GR_I_SOC ) nsoc++;
+        n->prod++;
+        for(x = st->items; x; x = x->next) if( x->kind==GR_I_SOC ) n->soc++;
         break;
       }
-      case GR_I_OPTION: nopt++; break;
-      case GR_I_MODE: nmode++; break;
-      case GR_I_TABLE: ntab++; break;
-      case GR_I_SLOT: nslot++; break;
-      case GR_I_SOURCE: nsrc++; break;
-      case GR_I_RULE: if( st->flag2==GR_ACT_SET ) nsrc++; else nrule++; break;
-      case GR_I_EXCLUSIVE: case GR_I_REQUIRES: case GR_I_CONFLICTS: nrel++; break;
-      case GR_I_PARTITION: npart++; break;
+      case GR_I_OPTION: n->opt++; break;
+      case GR_I_MODE: n->mode++; break;
+      case GR_I_TABLE: n->tab++; break;
+      case GR_I_SLOT: n->slot++; break;
+      case GR_I_SOURCE: n->src++; break;
+      case GR_I_RULE: if( st->flag2==GR_ACT_SET ) n->src++; else n->rule++; break;
+      case GR_I_EXCLUSIVE: case GR_I_REQUIRES: case GR_I_CONFLICTS: n->rel++; break;
+      case GR_I_PARTITION: n->part++; break;
       default: break;
     }
   }
-  rs->cap_names = gr_arena_calloc(&rs->arena, (ncap + 1) * sizeof(char*));
-  rs->cap_desc = gr_arena_calloc(&rs->arena, (ncap + 1) * sizeof(char*));
-  rs->hw_names = gr_arena_calloc(&rs->arena, (nhw + 1) * sizeof(char*));
-  rs->hw_desc = gr_arena_calloc(&rs->arena, (nhw + 1) * sizeof(char*));
-  rs->products = gr_arena_calloc(&rs->arena, (nprod + 1) * sizeof *rs->products);
-  rs->socs = gr_arena_calloc(&rs->arena, (nsoc + 1) * sizeof *rs->socs);
-  rs->options = gr_arena_calloc(&rs->arena, (nopt + 1) * sizeof *rs->options);
-  rs->modes = gr_arena_calloc(&rs->arena, (nmode + 1) * sizeof *rs->modes);
-  rs->tables = gr_arena_calloc(&rs->arena, (ntab + 1) * sizeof *rs->tables);
-  rs->slots = gr_arena_calloc(&rs->arena, (nslot + 1) * sizeof *rs->slots);
-  rs->sources = gr_arena_calloc(&rs->arena, (nsrc + 1) * sizeof *rs->sources);
-  rs->rules = gr_arena_calloc(&rs->arena, (nrule + 1) * sizeof *rs->rules);
-  rs->relations = gr_arena_calloc(&rs->arena, (nrel + 1) * sizeof *rs->relations);
-  rs->partitions = gr_arena_calloc(&rs->arena, (npart + 1) * sizeof *rs->partitions);
-  cap_locs = gr_xcalloc(ncap + 1, sizeof(gr_loc));
-  hw_locs = gr_xcalloc(nhw + 1, sizeof(gr_loc));
-  prod_locs = gr_xcalloc(nprod + 1, sizeof(gr_loc));
-  opt_locs = gr_xcalloc(nopt + 1, sizeof(gr_loc));
-  mode_locs = gr_xcalloc(nmode + 1, sizeof(gr_loc));
-  tab_locs = gr_xcalloc(ntab + 1, sizeof(gr_loc));
-  slot_locs = gr_xcalloc(nslot + 1, sizeof(gr_loc));
-  src_locs = gr_xcalloc(nsrc + nrule + 1, sizeof(gr_loc));
+}
 
-  /* pass 1: names that everything else refers to */
+static void alloc_tables(ck *c, const ck_counts *n){
+  gr_ruleset *rs = c->rs;
+  rs->cap_names = gr_arena_calloc(&rs->arena, (n->cap + 1) * sizeof(char*));
+  rs->cap_desc = gr_arena_calloc(&rs->arena, (n->cap + 1) * sizeof(char*));
+  rs->hw_names = gr_arena_calloc(&rs->arena, (n->hw + 1) * sizeof(char*));
+  rs->hw_desc = gr_arena_calloc(&rs->arena, (n->hw + 1) * sizeof(char*));
+  rs->products = gr_arena_calloc(&rs->arena, (n->prod + 1) * sizeof *rs->products);
+  rs->socs = gr_arena_calloc(&rs->arena, (n->soc + 1) * sizeof *rs->socs);
+  rs->options = gr_arena_calloc(&rs->arena, (n->opt + 1) * sizeof *rs->options);
+  rs->modes = gr_arena_calloc(&rs->arena, (n->mode + 1) * sizeof *rs->modes);
+  rs->tables = gr_arena_calloc(&rs->arena, (n->tab + 1) * sizeof *rs->tables);
+  rs->slots = gr_arena_calloc(&rs->arena, (n->slot + 1) * sizeof *rs->slots);
+  rs->sources = gr_arena_calloc(&rs->arena, (n->src + 1) * sizeof *rs->sources);
+  rs->rules = gr_arena_calloc(&rs->arena, (n->rule + 1) * sizeof *rs->rules);
+  rs->relations = gr_arena_calloc(&rs->arena, (n->rel + 1) * sizeof *rs->relations);
+  rs->partitions = gr_arena_calloc(&rs->arena, (n->part + 1) * sizeof *rs->partitions);
+}
+
+/* pass 1: names that everything else refers to */
+static void declare_names(ck *c, ck_decl_locs *l){
+  gr_ruleset *rs = c->rs;
+  gr_item *st;
+  size_t k;
   for(k = 0; k < c->nstmts; k++){
     st = c->stmts[k];
     switch( c->kinds[k] ){
       case GR_I_BUNDLE: do_bundle(c, st); break;
       case GR_I_CAPABILITY:
-        cap_locs[rs->ncaps] = st->name_loc;
-        if( declare(c, &rs->cap_map, "capability", ck_keep(rs, st->name), st->name_loc, cap_locs, (int)rs->ncaps) ){
+        l->cap[rs->ncaps] = st->name_loc;
+        if( declare(c, &rs->cap_map, "capability", ck_keep(rs, st->name), st->name_loc, l->cap, (int)rs->ncaps) ){
           rs->cap_names[rs->ncaps] = ck_keep(rs, st->name);
           rs->cap_desc[rs->ncaps++] = ck_keep(rs, st->str);
         }
@@ -1213,27 +1070,27 @@ static void check_all(ck *c){
       case GR_I_HARDWARE:
         {
           static const char *fixed[] = { "soc", "pattern", "product", "product_title", "title", "caps" };
-          size_t k;
-          for(k = 0; k < sizeof fixed / sizeof *fixed; k++){
-            if( strcmp(st->name, fixed[k])==0 ) ck_err(c, st->name_loc, "'%s' cannot name a hardware property: it is a fixed chip field", st->name);
+          size_t f;
+          for(f = 0; f < sizeof fixed / sizeof *fixed; f++){
+            if( strcmp(st->name, fixed[f])==0 ) ck_err(c, st->name_loc, "'%s' cannot name a hardware property: it is a fixed chip field", st->name);
           }
         }
-        hw_locs[rs->nhw] = st->name_loc;
-        if( declare(c, &rs->hw_map, "hardware property", ck_keep(rs, st->name), st->name_loc, hw_locs, (int)rs->nhw) ){
+        l->hw[rs->nhw] = st->name_loc;
+        if( declare(c, &rs->hw_map, "hardware property", ck_keep(rs, st->name), st->name_loc, l->hw, (int)rs->nhw) ){
           rs->hw_names[rs->nhw] = ck_keep(rs, st->name);
           rs->hw_desc[rs->nhw++] = ck_keep(rs, st->str);
         }
         break;
       case GR_I_PRODUCT:
-        prod_locs[rs->nproducts] = st->name_loc;
-        if( declare(c, &rs->product_map, "product line", ck_keep(rs, st->name), st->name_loc, prod_locs, (int)rs->nproducts) ){
+        l->prod[rs->nproducts] = st->name_loc;
+        if( declare(c, &rs->product_map, "product line", ck_keep(rs, st->name), st->name_loc, l->prod, (int)rs->nproducts) ){
           rs->products[rs->nproducts].name = ck_keep(rs, st->name);
           rs->nproducts++;
         }
         break;
       case GR_I_OPTION:
-        opt_locs[rs->noptions] = st->name_loc;
-        if( declare(c, &rs->option_map, "option", ck_keep(rs, st->name), st->name_loc, opt_locs, (int)rs->noptions) ){
+        l->opt[rs->noptions] = st->name_loc;
+        if( declare(c, &rs->option_map, "option", ck_keep(rs, st->name), st->name_loc, l->opt, (int)rs->noptions) ){
           gr_option *o = &rs->options[rs->noptions];
           o->index = (int)rs->noptions;
           o->name = ck_keep(rs, st->name);
@@ -1243,23 +1100,23 @@ static void check_all(ck *c){
         }
         break;
       case GR_I_MODE:
-        mode_locs[rs->nmodes] = st->name_loc;
-        if( declare(c, &rs->mode_map, "mode", ck_keep(rs, st->name), st->name_loc, mode_locs, (int)rs->nmodes) ){
+        l->mode[rs->nmodes] = st->name_loc;
+        if( declare(c, &rs->mode_map, "mode", ck_keep(rs, st->name), st->name_loc, l->mode, (int)rs->nmodes) ){
           rs->modes[rs->nmodes].index = (int)rs->nmodes;
           rs->modes[rs->nmodes].name = ck_keep(rs, st->name);
           rs->nmodes++;
         }
         break;
       case GR_I_TABLE:
-        tab_locs[rs->ntables] = st->name_loc;
-        if( declare(c, &rs->table_map, "table", ck_keep(rs, st->name), st->name_loc, tab_locs, (int)rs->ntables) ){
+        l->tab[rs->ntables] = st->name_loc;
+        if( declare(c, &rs->table_map, "table", ck_keep(rs, st->name), st->name_loc, l->tab, (int)rs->ntables) ){
           rs->tables[rs->ntables].index = (int)rs->ntables;
           rs->ntables++;
         }
         break;
       case GR_I_SLOT:
-        slot_locs[rs->nslots] = st->name_loc;
-        if( declare(c, &rs->slot_map, "slot", ck_keep(rs, st->name), st->name_loc, slot_locs, (int)rs->nslots) ){
+        l->slot[rs->nslots] = st->name_loc;
+        if( declare(c, &rs->slot_map, "slot", ck_keep(rs, st->name), st->name_loc, l->slot, (int)rs->nslots) ){
           rs->slots[rs->nslots].index = (int)rs->nslots;
           rs->nslots++;
         }
@@ -1267,7 +1124,14 @@ static void check_all(ck *c){
       default: break;
     }
   }
-  /* products need capabilities and hardware; now fill them */
+}
+
+/* the bodies of products (which need capabilities and hardware), modes,
+** options, tables and slots; then the options' defaults */
+static void fill_declarations(ck *c){
+  gr_ruleset *rs = c->rs;
+  gr_item *st;
+  size_t k;
   {
     size_t pi = 0;
     CK_EACH_KIND(c, k, st, GR_I_PRODUCT){
@@ -1275,7 +1139,6 @@ static void check_all(ck *c){
     }
   }
   check_soc_overlaps(c);
-  /* modes, options, tables, slots */
   {
     size_t mi = 0, oi = 0, ti = 0, si = 0;
     for(k = 0; k < c->nstmts; k++){
@@ -1293,19 +1156,29 @@ static void check_all(ck *c){
     }
   }
   check_default_cycles(c);
-  /* partitions, before the sources and rules that read their outcome */
-  {
-    gr_loc *part_locs = gr_xcalloc(npart + 1, sizeof(gr_loc));
-    CK_EACH_KIND(c, k, st, GR_I_PARTITION){
-      part_locs[rs->npartitions] = st->name_loc;
-      if( !declare(c, &rs->partition_map, "partition", ck_keep(rs, st->name), st->name_loc, part_locs, (int)rs->npartitions) ) continue;
-      rs->partitions[rs->npartitions].index = (int)rs->npartitions;
-      do_partition(c, st, &rs->partitions[rs->npartitions]);
-      rs->npartitions++;
-    }
-    free(part_locs);
+}
+
+/* partitions, before the sources and rules that read their outcome */
+static void declare_partitions(ck *c, size_t npart){
+  gr_ruleset *rs = c->rs;
+  gr_item *st;
+  size_t k;
+  gr_loc *part_locs = gr_xcalloc(npart + 1, sizeof(gr_loc));
+  CK_EACH_KIND(c, k, st, GR_I_PARTITION){
+    part_locs[rs->npartitions] = st->name_loc;
+    if( !declare(c, &rs->partition_map, "partition", ck_keep(rs, st->name), st->name_loc, part_locs, (int)rs->npartitions) ) continue;
+    rs->partitions[rs->npartitions].index = (int)rs->npartitions;
+    do_partition(c, st, &rs->partitions[rs->npartitions]);
+    rs->npartitions++;
   }
-  /* sources and rules share one namespace */
+  free(part_locs);
+}
+
+/* sources and rules share one namespace */
+static void declare_sources_and_rules(ck *c, gr_loc *src_locs){
+  gr_ruleset *rs = c->rs;
+  gr_item *st;
+  size_t k, i;
   for(k = 0; k < c->nstmts; k++){
     if( c->kinds[k]!=GR_I_SOURCE && c->kinds[k]!=GR_I_RULE ) continue;
     st = c->stmts[k];
@@ -1385,27 +1258,35 @@ static void check_all(ck *c){
   gr_map_free(&rs->rule_map);
   gr_map_init(&rs->rule_map);
   for(i = 0; i < rs->nrules; i++) gr_map_put(&rs->rule_map, rs->rules[i].name, idx((int)i));
+}
 
+static void check_relations(ck *c){
+  gr_ruleset *rs = c->rs;
+  gr_item *st;
+  size_t k;
   for(k = 0; k < c->nstmts; k++){
     if( c->kinds[k]!=GR_I_EXCLUSIVE && c->kinds[k]!=GR_I_REQUIRES && c->kinds[k]!=GR_I_CONFLICTS ) continue;
     st = c->stmts[k];
-    {
-      if( !gr_diag_code_valid(st->code) ) ck_err(c, st->code_loc, "diagnostic code '%s' must be %s", st->code, GR_DIAG_CODE_RULE);
-      do_relation(c, st, &rs->relations[rs->nrelations++]);
-    }
+    if( !gr_diag_code_valid(st->code) ) ck_err(c, st->code_loc, "diagnostic code '%s' must be %s", st->code, GR_DIAG_CODE_RULE);
+    do_relation(c, st, &rs->relations[rs->nrelations++]);
   }
-  do_cascades(c);
-  ck_shadowing(c);
-  ck_onnx(c);
-  {
-    size_t si = 0;
-    CK_EACH_KIND(c, k, st, GR_I_SLOT){
-      if( gr_ruleset_find(&rs->slot_map, st->name)==(int)si ) check_noeffect(c, st, &rs->slots[si++]);
-    }
-  }
+}
 
-  /* statements that belong inside a block, found at top level, cannot happen
-  ** (the grammar has no such production); coverage warnings: */
+/* each slot: statements that can have no effect */
+static void check_slots_effect(ck *c){
+  gr_ruleset *rs = c->rs;
+  gr_item *st;
+  size_t k, si = 0;
+  CK_EACH_KIND(c, k, st, GR_I_SLOT){
+    if( gr_ruleset_find(&rs->slot_map, st->name)==(int)si ) check_noeffect(c, st, &rs->slots[si++]);
+  }
+}
+
+/* statements that belong inside a block, found at top level, cannot happen
+** (the grammar has no such production); coverage warnings: */
+static void warn_unstated_support(ck *c){
+  gr_ruleset *rs = c->rs;
+  size_t i;
   for(i = 0; i < rs->noptions; i++){
     if( !rs->options[i].support.stated ){
       ck_warn(c, rs->options[i].loc, "option %s states no product support (assumed supported on every product line)", rs->options[i].name);
@@ -1416,10 +1297,34 @@ static void check_all(ck *c){
       ck_warn(c, rs->modes[i].loc, "mode %s states no product support (assumed supported on every product line)", rs->modes[i].name);
     }
   }
-  free(cap_locs); free(hw_locs); free(prod_locs); free(opt_locs); free(mode_locs);
-  free(tab_locs); free(slot_locs); free(src_locs);
 }
 
+static void check_all(ck *c){
+  ck_counts n;
+  ck_decl_locs l;
+  count_statements(c, &n);
+  alloc_tables(c, &n);
+  l.cap = gr_xcalloc(n.cap + 1, sizeof(gr_loc));
+  l.hw = gr_xcalloc(n.hw + 1, sizeof(gr_loc));
+  l.prod = gr_xcalloc(n.prod + 1, sizeof(gr_loc));
+  l.opt = gr_xcalloc(n.opt + 1, sizeof(gr_loc));
+  l.mode = gr_xcalloc(n.mode + 1, sizeof(gr_loc));
+  l.tab = gr_xcalloc(n.tab + 1, sizeof(gr_loc));
+  l.slot = gr_xcalloc(n.slot + 1, sizeof(gr_loc));
+  l.src = gr_xcalloc(n.src + n.rule + 1, sizeof(gr_loc));
+  declare_names(c, &l);
+  fill_declarations(c);
+  declare_partitions(c, n.part);
+  declare_sources_and_rules(c, l.src);
+  check_relations(c);
+  ck_cascades(c);
+  ck_shadowing(c);
+  ck_onnx(c);
+  check_slots_effect(c);
+  warn_unstated_support(c);
+  free(l.cap); free(l.hw); free(l.prod); free(l.opt); free(l.mode);
+  free(l.tab); free(l.slot); free(l.src);
+}
 
 int gr_check_all(gr_ruleset *rs, const ck_sources *src, gr_diags *diags){
   ck c;

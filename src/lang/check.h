@@ -1,7 +1,7 @@
 /*
 ** check.h: the checker's internal interface, shared by the files of the
 ** checking stage and by nothing outside src/lang: check.c (declarations,
-** the type checker's driver, cascades, relations), check_expr.c
+** the type checker's driver in passes, relations), check_cascade.c (cascades), check_expr.c
 ** (expressions and message templates), lint.c (the "can this ever fire"
 ** analysis), check_onnx.c (the ONNX op mapping), check_cond.c (named conditions). ruleset.c loads the files and calls gr_check_all.
 **
@@ -76,6 +76,11 @@ int gr_check_all(gr_ruleset *rs, const ck_sources *src, gr_diags *diags);
 /* codes.c: the rows of table diagnostic_codes, and a row for every code of
 ** a rule or relation when the table is declared (run last). */
 void ck_codes(ck *c);
+
+/* check_cascade.c: merges each slot's cascade statements into one total
+** order of its sources (cycles, unordered pairs, sources in no cascade are
+** errors). */
+void ck_cascades(ck *c);
 
 /* check_onnx.c: checks the onnx mapping statements and compiles them into
 ** rs->onnx_ops. */
