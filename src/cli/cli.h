@@ -55,7 +55,6 @@ gr_ruleset *cli_load_paths(cli_ctx *c, const char *const *paths, size_t n);
 void cli_forget_rules(cli_ctx *c);
 int  cli_trust_setup(cli_ctx *c);          /* -1: the trust store has errors (printed) */
 const char *cli_installed_trust(void);
-const char *cli_state_file(void);
 void cli_trust_free(cli_ctx *c);
 const char *cli_default_rules(void);
 /* cmd_explain.c: `gerules explain CODE` (cmd_explain hands it every name

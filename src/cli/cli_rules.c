@@ -141,11 +141,6 @@ const char *cli_installed_trust(void){
   return buf;
 }
 
-const char *cli_state_file(void){
-  static char buf[PATH_MAX];
-  return gr_default_state_file(buf, sizeof buf);
-}
-
 /* The diagnostics of verification: located ones as every diagnostic, the
 ** others (the verdict, warnings about the state file) as the command's. */
 static void print_trust(const gr_diags *d){

@@ -57,7 +57,6 @@ int gr_build_fail(gr_build *b, uint32_t line, uint32_t col, const char *fmt, ...
 }
 
 int gr_build_failed(const gr_build *b){ return b->failed; }
-uint32_t gr_build_nops(const gr_build *b){ return (uint32_t)b->g->nnodes; }
 uint32_t gr_build_ngraphs(const gr_build *b){ return (uint32_t)b->g->ngraphs; }
 
 static int grow(gr_build *b, void **p, size_t *cap, size_t n, size_t elsz){
@@ -248,7 +247,6 @@ int gr_build_shape(gr_build *b, const int64_t *dims, uint32_t ndim, uint32_t *id
 }
 
 const int64_t *gr_build_shape_dims(const gr_build *b, uint32_t shape, uint32_t *ndim){ return gr_graph_shape(b->g, shape, ndim); }
-const char *gr_build_str_get(const gr_build *b, uint32_t id){ return gr_strpool_get(&b->g->strs, id); }
 void gr_build_reserve(gr_build *b, size_t n){ gr_strpool_reserve(&b->g->strs, gr_strpool_count(&b->g->strs) + n); }
 void gr_build_prefetch_str(const gr_build *b, uint64_t h){ gr_strpool_prefetch(&b->g->strs, h); }
 int gr_build_str_h(gr_build *b, const char *s, size_t n, uint64_t h, uint32_t *id){

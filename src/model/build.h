@@ -83,7 +83,6 @@ int  gr_build_dtype(gr_build *b, const char *s, size_t n, uint16_t *id);
 int  gr_build_shape(gr_build *b, const int64_t *dims, uint32_t ndim, uint32_t *id);
 /* The dims of a shape id (valid until the next shape is added). */
 const int64_t *gr_build_shape_dims(const gr_build *b, uint32_t shape, uint32_t *ndim);
-const char *gr_build_str_get(const gr_build *b, uint32_t id);
 /* Sizes the name pool for about n more strings (no rehash while they come). */
 void gr_build_reserve(gr_build *b, size_t n);
 /* Starts loading the name pool's slot of a string whose gr_hash is h, so
@@ -98,8 +97,7 @@ int  gr_build_tensor_ids(gr_build *b, int output, uint16_t dtype, uint16_t layou
 int  gr_build_attr_s_ids(gr_build *b, uint32_t key, uint32_t val);
 int  gr_build_attr_i_id(gr_build *b, uint32_t key, int64_t v);
 
-/* Number of ops so far, and of graphs. */
-uint32_t gr_build_nops(const gr_build *b);
+/* Number of graphs so far. */
 uint32_t gr_build_ngraphs(const gr_build *b);
 
 /* Resolves the edges and hands the graph over; NULL (and the builder freed)

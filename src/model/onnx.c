@@ -923,7 +923,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
   size_t i;
   uint32_t name;
   int dyn = 0, r;
-  const gr_opmap_ir *ir = NULL;
+  const gr_onnx_ir *ir = NULL;
   size_t nir = 0;
   gr_onnx_node_view nv;
   const opinfo *oi;
@@ -998,7 +998,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
       if( ir[k].explicit_inputs ){
         size_t j;
         for(j = 0; j < ir[k].nin; j++){
-          const gr_opmap_in *w = &ir[k].in[j];
+          const gr_onnx_in *w = &ir[k].in[j];
           if( w->from_op ){
             if( !gr_build_edge_id(b, opnames[w->src], w->index) || !gr_build_tensor_ids(b, 0, 0, 0, dyn ? x->sh_dyn : 0) ){ free(cap.v); return 0; }
           }else if( (size_t)w->src < o->in.n && o->in.v[w->src].n ){

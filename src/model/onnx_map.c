@@ -35,8 +35,6 @@ void gr_opmap_free(gr_opmap *m){
   free(m);
 }
 
-size_t gr_opmap_nkeys(const gr_opmap *m){ return m->rs->nonnx_ops; }
-
 static entry *entry_of(const gr_opmap *m, const char *key){
   int i = gr_ruleset_find(&m->rs->onnx_map, key);
   return i < 0 ? NULL : &m->e[i];
@@ -87,20 +85,11 @@ static entry *get(const gr_opmap *m, const char *domain, size_t dn, const char *
   return entry_of(m, buf);
 }
 
-int gr_opmap_known(const gr_opmap *m, const char *domain, size_t dn, const char *op, size_t on){
-  return get(m, domain, dn, op, on)!=NULL;
-}
-
 const gr_opmap_entry *gr_opmap_find(const gr_opmap *m, const char *domain, size_t dn, const char *op, size_t on){
   return get(m, domain, dn, op, on);
 }
 
-int gr_opmap_lookup(const gr_opmap *m, const char *domain, size_t dn, const char *op, size_t on, int64_t version,
-                    const gr_onnx_node_view *nv, const gr_opmap_ir **ir, size_t *nir){
-  return gr_opmap_match(get(m, domain, dn, op, on), version, nv, ir, nir);
-}
-
-int gr_opmap_match(const gr_opmap_entry *e, int64_t version, const gr_onnx_node_view *nv, const gr_opmap_ir **ir, size_t *nir){
+int gr_opmap_match(const gr_opmap_entry *e, int64_t version, const gr_onnx_node_view *nv, const gr_onnx_ir **ir, size_t *nir){
   size_t i, k, c;
   int registered = 0;
   if( !e ) return 0;

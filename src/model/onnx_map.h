@@ -28,7 +28,6 @@ typedef struct gr_opmap gr_opmap;
 /* The index of rs->onnx_ops (every key without a shape function yet). */
 gr_opmap *gr_opmap_new(const gr_ruleset *rs);
 void      gr_opmap_free(gr_opmap *m);
-size_t    gr_opmap_nkeys(const gr_opmap *m);
 
 /* What a condition can ask of a node. */
 typedef struct gr_onnx_attr_view {
@@ -48,19 +47,15 @@ typedef struct gr_onnx_node_view {
 ** out when the node has no such input), or output J of the row's K-th IR
 ** op, which comes earlier. */
 #define GR_OPMAP_MAX_IR GR_ONNX_MAX_IR
-typedef gr_onnx_in gr_opmap_in;
-typedef gr_onnx_ir gr_opmap_ir;
 
-/* The lookup: 1 = mapped (*ir, *nir set); 0 = no row registered at this
+/* The lookup, in two steps, for a reader that meets the same op type many
+** times: the key's rows once (NULL when unmapped), then the match.
+** gr_opmap_match: 1 = mapped (*ir, *nir set); 0 = no row registered at this
 ** version (GE's E13010); -1 = registered but no row's conditions hold
 ** (GE's plugin would fail to parse the node). */
-int gr_opmap_lookup(const gr_opmap *m, const char *domain, size_t dn, const char *op, size_t on, int64_t version,
-                    const gr_onnx_node_view *nv, const gr_opmap_ir **ir, size_t *nir);
-/* The same lookup in two steps, for a reader that meets the same op type
-** many times: the key's rows once (NULL when unmapped), then the match. */
 typedef struct gr_opmap_entry gr_opmap_entry;
 const gr_opmap_entry *gr_opmap_find(const gr_opmap *m, const char *domain, size_t dn, const char *op, size_t on);
-int gr_opmap_match(const gr_opmap_entry *e, int64_t version, const gr_onnx_node_view *nv, const gr_opmap_ir **ir, size_t *nir);
+int gr_opmap_match(const gr_opmap_entry *e, int64_t version, const gr_onnx_node_view *nv, const gr_onnx_ir **ir, size_t *nir);
 /* Shape inference: the shape function of an ONNX op (ONNX operator
 ** semantics; which op has which is rule data, table onnx_shapes). The
 ** names, in this order: "same" (output = input 0), "cast" (input 0's shape,
@@ -76,8 +71,5 @@ enum { GR_SF_NONE, GR_SF_SAME, GR_SF_CAST, GR_SF_BCAST, GR_SF_BCAST_BOOL, GR_SF_
 ** 0, or -1 with a message in err. */
 int gr_opmap_set_shape(gr_opmap *m, const char *key, const char *fn, char *err, size_t errlen);
 int gr_opmap_shape(const gr_opmap_entry *e);
-
-/* Whether the key has any row at any version (for messages). */
-int gr_opmap_known(const gr_opmap *m, const char *domain, size_t dn, const char *op, size_t on);
 
 #endif

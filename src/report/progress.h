@@ -47,7 +47,6 @@ typedef struct gr_progress {
 /* Starts a meter labelled `what` for `total` units (0 when unknown) of
 ** `unit` ("bytes" or a plural noun). Off unless isatty(fd). */
 void gr_progress_init(gr_progress *p, int fd, const char *what, uint64_t total, const char *unit);
-static inline int gr_progress_active(const gr_progress *p){ return p->fd >= 0; }
 void gr_progress_draw_(gr_progress *p, uint64_t done);
 static inline void gr_progress_update(gr_progress *p, uint64_t done){
   if( p->fd >= 0 && done >= p->next ) gr_progress_draw_(p, done);
