@@ -290,14 +290,14 @@ static void test_valid(void){
 
   /* the one suggestion entry point, over the kinds asked for only */
   {
-    const char *s;
-    s = gr_ruleset_suggest(rs, GR_NK_SOC, "ascend310p3");
-    ok(s && strcmp(s, "Ascend310P3")==0, "suggest: a SoC, whatever the case");
+    const char *sg;
+    sg = gr_ruleset_suggest(rs, GR_NK_SOC, "ascend310p3");
+    ok(sg && strcmp(sg, "Ascend310P3")==0, "suggest: a SoC, whatever the case");
     ok(gr_ruleset_suggest(rs, GR_NK_MODE, "ascend310p3")==NULL, "suggest: only the kinds asked for");
-    s = gr_ruleset_suggest(rs, GR_NK_SPELLING, "pm_alais");
-    ok(s && strcmp(s, "pm_alias")==0, "suggest: option spellings include aliases");
-    s = gr_ruleset_suggest(rs, GR_NK_MODE | GR_NK_TABLE, "m_fp61");
-    ok(s && strcmp(s, "m_fp16")==0, "suggest: several kinds at once");
+    sg = gr_ruleset_suggest(rs, GR_NK_SPELLING, "pm_alais");
+    ok(sg && strcmp(sg, "pm_alias")==0, "suggest: option spellings include aliases");
+    sg = gr_ruleset_suggest(rs, GR_NK_MODE | GR_NK_TABLE, "m_fp61");
+    ok(sg && strcmp(sg, "m_fp16")==0, "suggest: several kinds at once");
     ok(gr_ruleset_suggest(rs, GR_NK_OPTION, "zzzzzzzz")==NULL, "suggest: nothing close, no suggestion");
   }
   /* the one judgement of an option value, shared with the evaluator */

@@ -22,12 +22,12 @@
 
 #define DATA GR_SRCDIR "/t/data/hooks/"
 
-static gr_buf logb;
+static gr_buf log_text;
 
 static void logfn(void *ud, const char *line){
   (void)ud;
-  gr_buf_adds(&logb, line);
-  gr_buf_addc(&logb, '\n');
+  gr_buf_adds(&log_text, line);
+  gr_buf_addc(&log_text, '\n');
 }
 
 /* Limits for a test of one limit: that limit is tight, the others so
@@ -105,11 +105,11 @@ static int stock_print(lua_State *L){
   for(i = 1; i <= n; i++){
     size_t l;
     const char *s = luaL_tolstring(L, i, &l);
-    if( i > 1 ) gr_buf_addc(&logb, '\t');
-    gr_buf_add(&logb, s, l);
+    if( i > 1 ) gr_buf_addc(&log_text, '\t');
+    gr_buf_add(&log_text, s, l);
     lua_pop(L, 1);
   }
-  gr_buf_addc(&logb, '\n');
+  gr_buf_addc(&log_text, '\n');
   return 0;
 }
 
@@ -122,18 +122,18 @@ static void differential(void){
   int rc;
   luaL_openlibs(L);
   lua_register(L, "print", stock_print);
-  logb.n = 0;
+  log_text.n = 0;
   rc = luaL_dofile(L, path);
   if( !ok(rc==LUA_OK, "patterns.lua runs in stock Lua") ) diag("%s", lua_tostring(L, -1));
   lua_close(L);
-  stock = gr_xstrdup(gr_buf_cstr(&logb));
-  logb.n = 0;
+  stock = gr_xstrdup(gr_buf_cstr(&log_text));
+  log_text.n = 0;
   h = new_hooks(NULL);
   gr_hooks_set_log(h, logfn, NULL);
   rc = gr_hooks_load_file(h, path, &err);
   if( !ok(rc==0, "patterns.lua runs in the sandbox") ) diag("%u: %s", err.line, err.msg);
   gr_hooks_free(h);
-  mine = gr_buf_cstr(&logb);
+  mine = gr_buf_cstr(&log_text);
   /* the sandbox prefixes print output with "file:line: " */
   if( strchr(mine, ' ') ) mine = strchr(mine, ' ') + 1;
   ok(strlen(stock) > 10000, "the differential output is substantial");
@@ -188,16 +188,16 @@ static void api(void){
   const gr_diag *d;
   int rc;
   gr_hooks_set_log(h, logfn, NULL);
-  logb.n = 0;
+  log_text.n = 0;
   rc = gr_hooks_load_file(h, DATA "api.lua", &err);
   if( !ok(rc==0, "api.lua loads") ) diag("%u: %s", err.line, err.msg);
   r = eval_with(h, 1);
   ok(r && !r->fatal, "evaluation with api.lua succeeds");
   if( r && r->fatal ){ size_t i; for(i = 0; i < r->diags.n; i++) diag("%s:%u: %s", r->diags.v[i].file, r->diags.v[i].line, r->diags.v[i].msg); }
-  if( !ok(count(gr_buf_cstr(&logb), "not ok - ")==0, "every API check inside Lua passed") ) diag("%s", gr_buf_cstr(&logb));
-  is(count(gr_buf_cstr(&logb), ": ok - "), 97, "the number of API checks that ran");
-  like(gr_buf_cstr(&logb), "api.lua", "print output is located in the script");
-  like(gr_buf_cstr(&logb), "api done", "the end stage ran");
+  if( !ok(count(gr_buf_cstr(&log_text), "not ok - ")==0, "every API check inside Lua passed") ) diag("%s", gr_buf_cstr(&log_text));
+  is(count(gr_buf_cstr(&log_text), ": ok - "), 97, "the number of API checks that ran");
+  like(gr_buf_cstr(&log_text), "api.lua", "print output is located in the script");
+  like(gr_buf_cstr(&log_text), "api done", "the end stage ran");
   gr_graph_find_node(g, "conv1", &conv1);
   ov = gr_result_find_override(r, conv1, slot_of("tiling"));
   ok(ov && strcmp(ov->value, "device")==0 && ov->where.line > 0 && strstr(ov->where.file, "api.lua"), "the override is recorded with file:line");
@@ -430,12 +430,12 @@ static void print_cap(void){
   gr_hooks_limits l = generous_limits();
   gr_error err;
   int rc;
-  logb.n = 0;
+  log_text.n = 0;
   rc = run_src("local s = string.rep('p', 1000) for i = 1, 3000 do print(s) end", &l, &err);
   ok(rc==0, "a print flood runs");
-  ok(logb.n <= ((size_t)1 << 20) + 200 && logb.n > ((size_t)1 << 20) - 2000, "print output is capped at 1 MiB per evaluation");
-  like(gr_buf_cstr(&logb), "[print output truncated: hooks may print 1024 KiB per evaluation]", "the cut says so");
-  if( logb.n > 200 ) logb.n = 0;
+  ok(log_text.n <= ((size_t)1 << 20) + 200 && log_text.n > ((size_t)1 << 20) - 2000, "print output is capped at 1 MiB per evaluation");
+  like(gr_buf_cstr(&log_text), "[print output truncated: hooks may print 1024 KiB per evaluation]", "the cut says so");
+  if( log_text.n > 200 ) log_text.n = 0;
 }
 
 int main(void){
@@ -444,7 +444,7 @@ int main(void){
   gr_diags diags;
   const char *rp = DATA "mini.rules";
   gr_error err;
-  gr_buf_init(&logb);
+  gr_buf_init(&log_text);
   co.test_coroutines = 1;
 
   /* ---- the sandbox ---- */
@@ -566,6 +566,6 @@ int main(void){
   gr_graph_free(g);
   gr_ruleset_free(rs);
   gr_diags_free(&diags);
-  gr_buf_free(&logb);
+  gr_buf_free(&log_text);
   return done_testing();
 }

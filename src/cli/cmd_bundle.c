@@ -140,8 +140,8 @@ static int sign(cli_ctx *c, int argc, char **argv){
   ** (a layer checks on top of the bundles given with --rules) */
   {
     const char **stack = gr_xcalloc(c->nrules_paths + 2, sizeof *stack);
-    size_t ns = 0, k;
-    for(k = 0; k < c->nrules_paths; k++) stack[ns++] = c->rules_paths[k];
+    size_t ns = 0, r;
+    for(r = 0; r < c->nrules_paths; r++) stack[ns++] = c->rules_paths[r];
     stack[ns++] = root;
     rs = gr_ruleset_load(stack, ns, &d);
     free(stack);

@@ -263,10 +263,10 @@ int cmd_test(cli_ctx *c, int argc, char **argv){
   {
     /* the rule set's paths, absolute, for the child processes and the default tests/ */
     const char *const *use;
-    size_t k, nu = cli_rule_paths(c, &use);
+    size_t u, nu = cli_rule_paths(c, &use);
     char rp[PATH_MAX];
     t.rules = gr_xcalloc(nu + 1, sizeof *t.rules);
-    for(k = 0; k < nu; k++) t.rules[t.nrules++] = gr_xstrdup(realpath(use[k], rp) ? rp : use[k]);
+    for(u = 0; u < nu; u++) t.rules[t.nrules++] = gr_xstrdup(realpath(use[u], rp) ? rp : use[u]);
   }
   if( readlink("/proc/self/exe", t.self, sizeof t.self - 1) <= 0 ){
     fprintf(stderr, "gerules test: error: cannot find this program (/proc/self/exe): %s\n", strerror(errno));

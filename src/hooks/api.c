@@ -907,9 +907,9 @@ static int l_on_node(lua_State *L){
           const char *key = lua_tostring(L, -2);
           if( strcmp(key, "type")==0 ){
             if( lua_type(L, -1)==LUA_TTABLE ){
-              lua_Integer j, n = (lua_Integer)lua_rawlen(L, -1);
-              for(j = 1; j <= n; j++){
-                if( lua_rawgeti(L, -1, j)!=LUA_TSTRING ) return luaL_error(L, "gr.on_node: filter.type must list strings");
+              lua_Integer ti, n = (lua_Integer)lua_rawlen(L, -1);
+              for(ti = 1; ti <= n; ti++){
+                if( lua_rawgeti(L, -1, ti)!=LUA_TSTRING ) return luaL_error(L, "gr.on_node: filter.type must list strings");
                 bytes += lua_rawlen(L, -1) + 1 + 2 * sizeof(char *); ntypes++;
                 lua_pop(L, 1);
               }

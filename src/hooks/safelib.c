@@ -440,21 +440,21 @@ static int l_print(lua_State *L){
   if( sc->h->log && sc->h->print_left ){
     gr_hooks *h = sc->h;
     size_t len, k;
-    char *line = (char *)lua_tolstring(L, -1, &len);
+    char *text = (char *)lua_tolstring(L, -1, &len);
     /* the volume is capped: gigabytes of print would all reach the log */
     if( len + 1 > h->print_left ){
-      lua_pushlstring(L, line, h->print_left > 1 ? h->print_left - 1 : 0);
+      lua_pushlstring(L, text, h->print_left > 1 ? h->print_left - 1 : 0);
       lua_pushfstring(L, " [print output truncated: hooks may print %d KiB per evaluation]", (int)(HK_PRINT_MAX >> 10));
       lua_concat(L, 2);
-      line = (char *)lua_tolstring(L, -1, &len);
+      text = (char *)lua_tolstring(L, -1, &len);
       h->print_left = 0;
     }else h->print_left -= len + 1;
-    /* a log line is C text: show zero bytes as \0 */
-    if( memchr(line, 0, len) ){
+    /* a log text is C text: show zero bytes as \0 */
+    if( memchr(text, 0, len) ){
       luaL_Buffer e;
       luaL_buffinit(L, &e);
       for(k = 0; k < len; k++){
-        if( line[k] ) luaL_addchar(&e, line[k]);
+        if( text[k] ) luaL_addchar(&e, text[k]);
         else luaL_addstring(&e, "\\0");
       }
       luaL_pushresult(&e);

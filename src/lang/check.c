@@ -235,8 +235,8 @@ static void do_bundle(ck *c, gr_item *st){
         const char *slash = strrchr(it->loc.file, '/');
         char *path = (it->str[0]=='/' || slash==NULL) ? gr_xstrdup(it->str)
                    : gr_xasprintf("%.*s/%s", (int)(slash - it->loc.file), it->loc.file, it->str);
-        struct stat st;
-        if( stat(path, &st)!=0 || !S_ISREG(st.st_mode) ){
+        struct stat sb;
+        if( stat(path, &sb)!=0 || !S_ISREG(sb.st_mode) ){
           ck_err(c, it->str_loc, "hook file '%s' not found (looked for %s)", it->str, path);
         }else{
           rs->hook_files[rs->nhook_files++] = ck_keep(rs, path);

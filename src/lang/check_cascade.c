@@ -87,7 +87,7 @@ void ck_cascades(ck *c){
     for(i = 0; i < n; i++) if( indeg[i]==0 ) ready[nready++] = (int)i;
     while( nready > 0 ){
       int m = ready[0];
-      size_t k;
+      size_t ei;
       if( nready > 1 && !reported && in_cascade[ready[0]] && in_cascade[ready[1]] ){
         const gr_source *x = &rs->sources[members[ready[0]]], *y = &rs->sources[members[ready[1]]];
         ck_err(c, y->loc, "the cascade of %s does not order sources '%s' and '%s'; state which comes first",
@@ -97,8 +97,8 @@ void ck_cascades(ck *c){
       memmove(ready, ready + 1, (nready - 1) * sizeof *ready);
       nready--;
       order[placed++] = m;
-      for(k = 0; k < nout[m]; k++){
-        int t = out[m][k].to;
+      for(ei = 0; ei < nout[m]; ei++){
+        int t = out[m][ei].to;
         if( --indeg[t]==0 ){
           /* insert keeping ready sorted (it is short: usually 0 or 1 entries) */
           size_t p = nready;
@@ -118,17 +118,17 @@ void ck_cascades(ck *c){
       for(i = 0; i < n; i++) if( indeg[i] > 0 ){ start = (int)i; break; }
       cur = start;
       for(steps = 1; steps <= (int)n + 1 && !seen[cur]; steps++){
-        size_t k;
+        size_t ei;
         seen[cur] = steps;
-        for(k = 0; k < nout[cur]; k++) if( indeg[out[cur][k].to] > 0 ){ cur = out[cur][k].to; break; }
+        for(ei = 0; ei < nout[cur]; ei++) if( indeg[out[cur][ei].to] > 0 ){ cur = out[cur][ei].to; break; }
       }
       start = cur;
       gr_buf_init(&b);
       do{
-        size_t k;
+        size_t ei;
         int next = -1;
         gr_buf_printf(&b, "%s > ", rs->sources[members[cur]].name);
-        for(k = 0; k < nout[cur]; k++) if( indeg[out[cur][k].to] > 0 ){ next = out[cur][k].to; if( next==start ) where_loc = out[cur][k].loc; break; }
+        for(ei = 0; ei < nout[cur]; ei++) if( indeg[out[cur][ei].to] > 0 ){ next = out[cur][ei].to; if( next==start ) where_loc = out[cur][ei].loc; break; }
         if( next < 0 ) break;
         cur = next;
       }while( cur!=start && b.n < 2000 );

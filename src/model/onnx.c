@@ -119,11 +119,15 @@ static int bad(ox *x, const unsigned char *at, const char *what){
   return gr_build_fail(x->b, 0, 0, "malformed ONNX model at byte %zu: %s", off(x, at), what);
 }
 
-/* All fields of a message; -1 on a malformed field (reported). */
-#define FOR_FIELDS(x, sp, f, ...) do{ \
-  pb_cur c_ = { (sp).p, (sp).p + (sp).n }; int r_; \
-  while( (r_ = pb_next(&c_, &(f))) > 0 ){ __VA_ARGS__ } \
-  if( r_ < 0 ) return bad((x), c_.p, "a field's tag or length is invalid or runs past the end"); \
+/* All fields of a message; -1 on a malformed field (reported). Its cursor
+** and result are named per expansion (__COUNTER__), so a loop nested in
+** another's body shadows nothing. */
+#define FOR_FIELDS(x, sp, f, ...) FOR_FIELDS_N(__COUNTER__, x, sp, f, __VA_ARGS__)
+#define FOR_FIELDS_N(id, x, sp, f, ...) FOR_FIELDS_(id, x, sp, f, __VA_ARGS__)
+#define FOR_FIELDS_(id, x, sp, f, ...) do{ \
+  pb_cur c_##id = { (sp).p, (sp).p + (sp).n }; int r_##id; \
+  while( (r_##id = pb_next(&c_##id, &(f))) > 0 ){ __VA_ARGS__ } \
+  if( r_##id < 0 ) return bad((x), c_##id.p, "a field's tag or length is invalid or runs past the end"); \
 }while(0)
 
 static int has_nul(const unsigned char *p, size_t n){ return n && memchr(p, 0, n)!=NULL; }
