@@ -7,9 +7,7 @@
 ** the tokenizer's chunked path (gr_js_test_chunk: slices of 1-64 bytes,
 ** chosen from the input), so that tokens cross chunk boundaries everywhere;
 ** both loads must give the same graph or the same located error, else the
-** target aborts. Build:
-**   clang -g -O1 -fsanitize=fuzzer,address,undefined -I_build -Isrc fuzz/fuzz-graph.c
-**         src/graph.c src/graph_load.c src/json_scan.c src/util.c -lm
+** target aborts. Build: fuzz/build.sh (fuzz/README.md).
 ** Seeds: fuzz/corpus/graph/.
 */
 #include "config.h"

@@ -1,17 +1,12 @@
 /*
-** fuzz-ini.c: libFuzzer target for the ini reader (gr_ini_parse in src/ini.c)
+** fuzz-ini.c: libFuzzer target for the ini reader (gr_ini_parse in src/options/ini.c)
 ** with the format the shipped rule set declares for OP_PRECISION_MODE
 ** (sections ByOpType / ByNodeName, initial ByOpType, entries must be modes).
 ** The rule set is loaded once in LLVMFuzzerInitialize (load-rules.h:
 ** $GERULES_RULES, the source tree's, or ./rules). Each input is parsed from memory as one file; every
 ** kept entry is looked up again through gr_ini_get and its strings and origin
 ** are read, so that every index the reader stored is dereferenced; the
-** diagnostics it produced are formatted. Build (from the source tree, after
-** configure + make in _build):
-**   clang -g -O1 -fsanitize=fuzzer,address,undefined -I_build -I_build/grammar -Isrc
-**         fuzz/fuzz-ini.c src/{util,diag,ast,parse,check,expr,eval,ini,optfile,graph,
-**         graph_load,out,report}.c _build/src/lexer.c _build/grammar/rules.c
-**         $(pkg-config --cflags --libs lua5.4) -lm
+** diagnostics it produced are formatted. Build: fuzz/build.sh (fuzz/README.md).
 ** Seeds: fuzz/corpus/ini/.
 */
 #include "config.h"

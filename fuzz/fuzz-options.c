@@ -1,15 +1,11 @@
 /*
 ** fuzz-options.c: libFuzzer target for the options-file reader
-** (gr_optfile_parse in src/optfile.c): a JSON object of "key": value pairs
+** (gr_optfile_parse in src/options/optfile.c): a JSON object of "key": value pairs
 ** (read with the gr_js tokenizer) or KEY=VALUE lines with '#' comments.
 ** Each input is parsed from memory; on success every input record is read
 ** (key, value, origin); on failure the error must carry a message. Options
-** are appended to one gr_optinputs per input, then freed. Build (from the
-** source tree, after configure + make in _build):
-**   clang -g -O1 -fsanitize=fuzzer,address,undefined -I_build -I_build/grammar -Isrc
-**         fuzz/fuzz-options.c src/{util,diag,ast,parse,check,expr,eval,ini,optfile,
-**         graph,graph_load,out,report}.c _build/src/lexer.c _build/grammar/rules.c
-**         $(pkg-config --cflags --libs lua5.4) -lm
+** are appended to one gr_optinputs per input, then freed. Build:
+** fuzz/build.sh (fuzz/README.md).
 ** Seeds: fuzz/corpus/options/.
 */
 #include "config.h"

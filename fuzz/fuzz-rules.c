@@ -6,13 +6,8 @@
 ** path run exactly as under `gerules check`. Diagnostics are formatted with
 ** their caret line; a rule set that loads is probed through the lookups and
 ** evaluated (options, defaults and global rules, no graph) on its first
-** exact SoC. Build (from the source tree, after configuring _build):
-**   clang -g -O1 -fsanitize=fuzzer,address,undefined -I_build -I_build/grammar \
-**         -Igrammar -Isrc fuzz/fuzz-rules.c $(ls src/[a-z]*.c | grep -v -e main.c -e cmd_) \
-**         grammar/rules.c $(pkg-config --cflags --libs lua5.4) -lm -o fuzz-rules
-** (src/lexer.c and grammar/rules.c are the generated sources; when _build
-** regenerated them, use _build/src/lexer.c and _build/grammar/rules.c.)
-** Run: ./fuzz-rules -max_total_time=180 corpus-dir fuzz/corpus/rules
+** exact SoC. Build: fuzz/build.sh (fuzz/README.md).
+** Run: fuzz/bin/fuzz-rules -max_total_time=180 corpus-dir fuzz/corpus/rules
 ** Seeds: fuzz/corpus/rules/ (the broken rule files of t/broken and the valid
 ** fixtures).
 */

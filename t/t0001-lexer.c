@@ -1,6 +1,6 @@
 /*
 ** t0001-lexer.c: unit tests of the rule-language tokenizer (lexer.h,
-** generated from src/lexer.re): every keyword of the language, identifiers
+** generated from src/lang/lexer.re): every keyword of the language, identifiers
 ** against keywords (longest match), strings and each escape, bad escapes and
 ** unterminated strings, integers in every form, /patterns/ with \/, comments,
 ** every punctuation token, line/column tracking across lines, tabs and CRLF,

@@ -1,0 +1,40 @@
+#!/bin/sh
+test_description='facts the documentation states that the tree can check: the library'"'"'s soname and the rule language'"'"'s keywords'
+. "${top_srcdir:-..}/t/test-lib.sh"
+
+# The soname major is current - age of libgerules' -version-info (libtool).
+test_expect_success 'the soname follows from -version-info' '
+	sed -n "s/^libgerules_la_LDFLAGS = -version-info \\([0-9]*\\):\\([0-9]*\\):\\([0-9]*\\) .*/\\1 \\3/p" \
+		"$top_srcdir/Makefile.am" >vi &&
+	test "$(wc -l <vi)" -eq 1 &&
+	read cur age <vi &&
+	echo "libgerules.so.$((cur - age))" >soname &&
+	test_grep "^libgerules\\.so\\.[0-9]*\$" soname
+'
+
+test_expect_success 'the built library has that soname (when a shared library is built)' '
+	lib=$(ls "${top_builddir:-$top_srcdir}"/.libs/libgerules.so.*.*.* 2>/dev/null | head -n 1) &&
+	if test -n "$lib" && command -v readelf >/dev/null
+	then
+		readelf -d "$lib" | sed -n "s/.*Library soname: \\[\\(.*\\)\\]/\\1/p" >built &&
+		test_cmp soname built
+	fi
+'
+
+test_expect_success 'doc/c-api.md and doc/python.md name only that soname' '
+	cat "$top_srcdir/doc/c-api.md" "$top_srcdir/doc/python.md" |
+		grep -o "libgerules\\.so\\.[0-9][0-9]*" | sort -u >named &&
+	test_cmp soname named
+'
+
+# Keywords: every quoted word the lexer turns into a token, against the list
+# doc/rule-language.md gives after "Keywords:".
+test_expect_success 'doc/rule-language.md lists exactly the lexer'"'"'s keywords' '
+	sed -n "s/^ *\"\\([a-z_]*\\)\" *{ TOK(.*/\\1/p" "$top_srcdir/src/lang/lexer.re" | sort >expect &&
+	test "$(wc -l <expect)" -gt 50 &&
+	awk "/^Keywords: \`/{f=1} f{print} f&&/\`\\.\$/{exit}" "$top_srcdir/doc/rule-language.md" |
+		sed -e "s/^Keywords: //" -e "s/[\`.]//g" | tr " " "\\n" | sed "/^\$/d" | sort >actual &&
+	test_cmp expect actual
+'
+
+test_done
