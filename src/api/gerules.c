@@ -411,7 +411,9 @@ static int load_hooks(gerules_eval *ev, const gerules_request *q){
   for(i = 0; i < rs->nhook_files + q->hooks.n; i++){
     const char *path = i < rs->nhook_files ? rs->hook_files[i] : q->hooks.v[i - rs->nhook_files];
     memset(&err, 0, sizeof err);
-    if( gr_hooks_load_file(ev->hooks, path, &err)!=0 ){
+    /* a verified hook runs from the bytes the trust guard verified */
+    if( (i < rs->nhook_files && rs->hook_texts ? gr_hooks_load_buffer(ev->hooks, path, rs->hook_texts[i], rs->hook_lens[i], &err)
+                                                : gr_hooks_load_file(ev->hooks, path, &err))!=0 ){
       err.col = 0;              /* hooks know lines only */
       input_error(ev, path, &err);
       return -1;

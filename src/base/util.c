@@ -298,58 +298,6 @@ char *gr_buf_cstr(gr_buf *b){ gr_buf_grow(b, 0); b->p[b->n] = 0; return b->p; }
 char *gr_buf_detach(gr_buf *b){ char *p = gr_buf_cstr(b); gr_buf_init(b); return p; }
 void gr_buf_free(gr_buf *b){ if( b ){ free(b->p); gr_buf_init(b); } }
 
-/* ---- files ---- */
-/* Why the check before reading: a device (/dev/zero, /dev/urandom) never
-** ends and a directory is no file; a FIFO or a pipe on stdin is read, with
-** the same cap as a regular file. The cap is checked on the bytes actually
-** read, never taken from st_size (a sparse file may claim a terabyte). */
-char *gr_read_file_max(const char *path, size_t max, size_t *len, gr_error *err){
-  int fd = strcmp(path, "-")==0 ? 0 : open(path, O_RDONLY | O_CLOEXEC);
-  struct stat st;
-  gr_buf b;
-  if( fd < 0 ){
-    gr_error_set(err, 0, 0, "cannot open: %s", strerror(errno));
-    return NULL;
-  }
-  if( fstat(fd, &st)==0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode) ){
-    gr_error_set(err, 0, 0, "not a regular file (%s)", S_ISDIR(st.st_mode) ? "a directory" :
-                 S_ISCHR(st.st_mode) ? "a character device" : S_ISBLK(st.st_mode) ? "a block device" : "a special file");
-    if( fd ) close(fd);
-    return NULL;
-  }
-  gr_buf_init(&b);
-  for(;;){
-    ssize_t k;
-    size_t want;
-    gr_buf_grow(&b, 65536);
-    want = b.cap - b.n - 1;
-    if( want > max + 1 - b.n ) want = max + 1 - b.n;      /* one byte past the cap tells "too big" */
-    k = read(fd, b.p + b.n, want);
-    if( k < 0 ){
-      if( errno==EINTR ) continue;
-      gr_error_set(err, 0, 0, "cannot read: %s", strerror(errno));
-      if( fd ) close(fd);
-      gr_buf_free(&b);
-      return NULL;
-    }
-    if( k==0 ) break;
-    b.n += (size_t)k;
-    if( b.n > max ){
-      gr_error_set(err, 0, 0, "at byte %zu: the file is larger than the limit of %zu bytes for this kind of input", max, max);
-      if( fd ) close(fd);
-      gr_buf_free(&b);
-      return NULL;
-    }
-  }
-  if( fd ) close(fd);
-  if( len ) *len = b.n;
-  return gr_buf_detach(&b);
-}
-
-char *gr_read_file(const char *path, size_t *len, gr_error *err){
-  return gr_read_file_max(path, GR_READ_MAX, len, err);
-}
-
 int gr_split_next(const char **p, const char *sep, const char **elem, size_t *len){
   const char *a = *p, *b, *q;
   if( a==NULL ) return 0;

@@ -5,8 +5,8 @@
 **
 ** Ownership: a gr_arena owns every block it hands out (freed together by
 ** gr_arena_free); a gr_strpool owns its strings (pointers stay valid until
-** gr_strpool_free, ids are stable); a gr_buf owns its bytes. gr_read_file
-** returns a malloc'ed NUL-terminated buffer the caller frees. All *_free
+** gr_strpool_free, ids are stable); a gr_buf owns its bytes. File reading is
+** base/input.h (included here for every stage). All *_free
 ** functions accept NULL.
 */
 #ifndef GR_UTIL_H
@@ -120,14 +120,6 @@ char *gr_buf_cstr(gr_buf *b);          /* NUL-terminates, returns b->p */
 char *gr_buf_detach(gr_buf *b);        /* caller owns the result */
 void gr_buf_free(gr_buf *b);
 
-/* Reads a whole file ("-" = stdin) into a malloc'ed buffer with a NUL after
-** the last byte. Returns NULL and fills err on failure: errno text, a
-** directory or device (only regular files, FIFOs and sockets are read), or
-** more than `max` bytes (gr_read_file: GR_READ_MAX, for every text input). */
-#define GR_READ_MAX ((size_t)64 << 20)
-char *gr_read_file_max(const char *path, size_t max, size_t *len, gr_error *err);
-char *gr_read_file(const char *path, size_t *len, gr_error *err);
-
 /* Iterates over the elements of a separated list ("a, b,c" with sep ","),
 ** each trimmed of spaces and tabs; empty elements are returned too. Start with
 ** *p = s; returns 0 when the list is exhausted (*p becomes NULL). */
@@ -139,5 +131,8 @@ int gr_split_next(const char **p, const char *sep, const char **elem, size_t *le
 ** least 4) the result is at most cap columns (one per code point), cut with
 ** "...". Returns the width in columns; b NULL only measures. */
 size_t gr_buf_add_printable(gr_buf *b, const char *s, size_t n, size_t cap);
+
+/* File reading (after gr_error, which it uses). */
+#include "base/input.h"
 
 #endif

@@ -132,12 +132,16 @@ int  gr_state_get(const char *state_file, const char *name, char **version, gr_d
 int  gr_state_record(const char *state_file, const char *name, const char *version, gr_diags *d);
 
 /* ---- versions ---- */
-/* Semantic versions (MAJOR.MINOR.PATCH[-PRE][+BUILD]): 1 valid, 0 not. */
+/* Semantic versions (MAJOR.MINOR.PATCH[-PRE][+BUILD]): 1 valid, 0 not. A
+** numeric part of more than 18 digits is not valid (an error wherever a
+** version is read: manifest, state file, bundle statement), never a wrap. */
 int  gr_semver_valid(const char *v);
-/* <0, 0, >0 by semantic-version precedence; invalid versions sort first. */
+/* <0, 0, >0 by semantic-version precedence, without converting a part to an
+** integer; invalid versions sort first (callers validate before comparing). */
 int  gr_semver_cmp(const char *a, const char *b);
 /* CANN releases ("8.0.RC2", "8.1.RC1", "8.0.0", "9.1", "8.0.RC2.alpha003"):
-** valid 1 / 0; compared part by part (a number after an "RCn" after a build
+** valid 1 / 0 (a number or RC number of more than 18 digits is malformed);
+** compared part by part (a number after an "RCn" after a build
 ** name; a missing part is 0). A range is comparisons separated by commas,
 ** ">=8.0.RC2, <=9.1": 1 when v is in it, 0 not, -1 when v or the range is
 ** malformed. When v is outside, bound (64 bytes, may be NULL) gets the first

@@ -2,7 +2,8 @@
 ** guard.c: loading a rule set under a trust policy (guard.h), shared by the
 ** gerules command (src/cli/cli_rules.c) and libgerules (gerules_rules_load),
 ** so that the library verifies bundles exactly as every command does, with
-** the same diagnostics.
+** the same diagnostics. Rule files and hook files are verified on the bytes
+** that are then parsed or run (one read each), never on a second read.
 */
 #include "config.h"
 #include <dirent.h>
@@ -95,12 +96,32 @@ static void refuse(gr_diags *vd, size_t nerr){
                nerr, nerr==1 ? "" : "s");
 }
 
-/* Every file read and every hook file must be one of the verified files. */
-static size_t check_loaded(const gr_guard *g, const gr_ruleset *rs, gr_diags *vd){
+/* The loader's check (gr_ruleset_load_checked): the bytes about to be
+** parsed must be those of a verified file. Verifying these very bytes, not a
+** second read of the path, is what closes the window in which a file could be
+** swapped (by rename) between verification and parsing. */
+typedef struct check_ctx { const gr_guard *g; gr_diags *vd; size_t nerr; } check_ctx;
+
+static int check_bytes(void *ctx, const char *path, const char *text, size_t len){
+  check_ctx *c = ctx;
+  char why[PATH_MAX + 128];
+  if( c->g->o.after_read ) c->g->o.after_read(c->g->o.after_read_ud, path);
+  if( gr_verified_has(c->g->verified, c->g->nverified, path, text, len, why, sizeof why) ) return 0;
+  gr_diags_add(c->vd, GR_SEV_ERROR, path, 0, 0, "%s", why);
+  c->nerr++;
+  return -1;
+}
+
+/* Every hook file the bundle names: read once, verified, and those bytes
+** kept in the rule set, which is what the hook loaders then run. */
+static size_t check_hooks(const gr_guard *g, gr_ruleset *rs, gr_diags *vd){
   size_t i, nerr = 0;
   char why[PATH_MAX + 128];
-  for(i = 0; i < rs->nfiles + rs->nhook_files; i++){
-    const char *f = i < rs->nfiles ? rs->files[i] : rs->hook_files[i - rs->nfiles];
+  if( rs->nhook_files==0 ) return 0;
+  rs->hook_texts = gr_arena_calloc(&rs->arena, rs->nhook_files * sizeof *rs->hook_texts);
+  rs->hook_lens = gr_arena_calloc(&rs->arena, rs->nhook_files * sizeof *rs->hook_lens);
+  for(i = 0; i < rs->nhook_files; i++){
+    const char *f = rs->hook_files[i];
     gr_error e;
     size_t len;
     char *text = gr_read_file(f, &len, &e);
@@ -108,6 +129,11 @@ static size_t check_loaded(const gr_guard *g, const gr_ruleset *rs, gr_diags *vd
     if( !gr_verified_has(g->verified, g->nverified, f, text, len, why, sizeof why) ){
       gr_diags_add(vd, GR_SEV_ERROR, f, 0, 0, "%s", why);
       nerr++;
+    }else{
+      char *kept = gr_arena_alloc(&rs->arena, len + 1);
+      memcpy(kept, text, len + 1);
+      rs->hook_texts[i] = kept;
+      rs->hook_lens[i] = len;
     }
     free(text);
   }
@@ -138,8 +164,17 @@ gr_ruleset *gr_guard_load(gr_guard *g, const char *const *paths, size_t n, gr_di
     free(root);
   }
   if( nerr ){ refuse(vd, nerr); *refused = 1; return NULL; }
-  rs = gr_ruleset_load(paths, n, d);
-  if( rs && (nerr = check_loaded(g, rs, vd))!=0 ){
+  {
+    check_ctx c = { g, vd, 0 };
+    rs = gr_ruleset_load_checked(paths, n, check_bytes, &c, d);
+    if( c.nerr ){
+      refuse(vd, c.nerr);
+      *refused = 1;
+      gr_ruleset_free(rs);
+      return NULL;
+    }
+  }
+  if( rs && (nerr = check_hooks(g, rs, vd))!=0 ){
     refuse(vd, nerr);
     *refused = 1;
     gr_ruleset_free(rs);

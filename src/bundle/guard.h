@@ -5,9 +5,9 @@
 ** $GERULES_TRUST, else the installed trust folder when it holds a file),
 ** every bundle of the stack is verified before it is read (signatures,
 ** trusted and revoked keys, expiry, the set of files and their hashes, the
-** version against the anti-rollback state), every file the loader then read
-** and every hook file the bundle names must be one of the verified files,
-** and only then are the accepted versions recorded in the state file.
+** version against the anti-rollback state), the bytes of every file the
+** loader then parses and of every hook file the bundle names (read once,
+** kept in the rule set) must be those of a verified file, and only then are the accepted versions recorded in the state file.
 **
 ** Ownership: a gr_guard owns its trust store and the verified bundles (freed
 ** by gr_guard_free); it borrows the strings of its gr_guard_opts, which must
@@ -27,6 +27,9 @@ typedef struct gr_guard_opts {
   const char *state_file;         /* anti-rollback state; NULL: gr_default_state_file() */
   int allow_downgrade;            /* accept a version older than one accepted before */
   int no_record;                  /* verify only: do not record accepted versions */
+  /* for tests of the verify-what-you-parse rule: called after each rule file
+  ** is read and before its bytes are checked (t/t0501 swaps the file there) */
+  void (*after_read)(void *ud, const char *path); void *after_read_ud;
 } gr_guard_opts;
 
 typedef struct gr_guard {

@@ -15,6 +15,10 @@
 int gr_bundle_path_ok(const char *p);
 /* Replaces path with data: a temporary file beside it, fsync, rename. */
 int gr_bundle_write_atomic(const char *path, const void *data, size_t len, int mode, gr_error *e);
+/* The same for base in the directory dirfd (shown: the path for messages). */
+int gr_bundle_write_atomic_at(int dirfd, const char *base, const char *shown, const void *data, size_t len, int mode, gr_error *e);
+/* Opens the directory holding path (O_DIRECTORY); *base is the last component. */
+int gr_bundle_dir_open(const char *path, const char **base, gr_error *e);
 
 /* One checked line of MANIFEST.sig. */
 typedef struct gr_sigline { char id[17]; unsigned char pk[32]; int valid; } gr_sigline;

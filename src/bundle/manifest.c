@@ -86,6 +86,7 @@ int gr_manifest_parse(gr_manifest *m, const char *file, const char *text, size_t
   const char *p = text, *end = text + len;
   uint32_t line = 0;
   int nerr = 0;
+  size_t capfiles = 0, capsigners = 0;   /* arrays grow by doubling: a 300,000-line manifest is linear */
   memset(m, 0, sizeof *m);
 #define MERR(col, ...) do{ gr_diags_add(d, GR_SEV_ERROR, file, line, (col), __VA_ARGS__); nerr++; }while(0)
   while( p < end ){
@@ -123,7 +124,10 @@ int gr_manifest_parse(gr_manifest *m, const char *file, const char *text, size_t
       int ok = vl==GR_KEYID_LEN;
       for(i = 0; ok && i < vl; i++) ok = hexval(v[i]) >= 0;
       if( !ok ){ MERR((uint32_t)(v - ls) + 1, "malformed signer key id (16 lowercase hex digits)"); continue; }
-      m->signers = gr_xrealloc(m->signers, (m->nsigners + 1) * sizeof *m->signers);
+      if( m->nsigners==capsigners ){
+        capsigners = capsigners ? capsigners * 2 : 4;
+        m->signers = gr_xrealloc(m->signers, capsigners * sizeof *m->signers);
+      }
       memcpy(m->signers[m->nsigners], v, vl);
       m->signers[m->nsigners++][vl] = 0;
     }else if( KEY("file") ){
@@ -149,7 +153,10 @@ int gr_manifest_parse(gr_manifest *m, const char *file, const char *text, size_t
         free(f.path);
         continue;
       }
-      m->files = gr_xrealloc(m->files, (m->nfiles + 1) * sizeof *m->files);
+      if( m->nfiles==capfiles ){
+        capfiles = capfiles ? capfiles * 2 : 64;
+        m->files = gr_xrealloc(m->files, capfiles * sizeof *m->files);
+      }
       m->files[m->nfiles++] = f;
     }else{
       MERR(1, "unknown manifest line '%.*s'", (int)kl, ls);
@@ -274,13 +281,44 @@ int gr_bundle_scan(const char *root, gr_mfile **files, size_t *n, gr_diags *d){
   return 0;
 }
 
-int gr_bundle_write_atomic(const char *path, const void *data, size_t len, int mode, gr_error *e){
-  char *tmp = gr_xasprintf("%s.XXXXXX", path);
-  int fd = mkstemp(tmp);
+int gr_bundle_dir_open(const char *path, const char **base, gr_error *e){
+  const char *slash = strrchr(path, '/');
+  char *dir;
+  int fd;
+  if( slash==NULL ){ *base = path; dir = gr_xstrdup("."); }
+  else{ *base = slash + 1; dir = slash==path ? gr_xstrdup("/") : gr_xstrndup(path, (size_t)(slash - path)); }
+  if( **base==0 ){
+    gr_error_set(e, 0, 0, "%s names a directory, not a file", path);
+    free(dir);
+    return -1;
+  }
+  fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if( fd < 0 ){ int en = errno; gr_error_set(e, 0, 0, "cannot open the directory %s: %s", dir, strerror(en)); errno = en; }
+  free(dir);
+  return fd;
+}
+
+/* The temporary is a fresh name opened with O_CREAT|O_EXCL|O_NOFOLLOW
+** relative to the directory: a planted file or symbolic link under any name
+** makes the open fail, it is never followed or reused. The rename replaces
+** the directory entry itself, never the target of a link there. */
+int gr_bundle_write_atomic_at(int dirfd, const char *base, const char *shown, const void *data, size_t len, int mode, gr_error *e){
+  char *tmp = NULL;
+  int fd = -1, tries;
   const char *p = data;
   size_t left = len;
+  for(tries = 0; tries < 16 && fd < 0; tries++){
+    unsigned char r[8];
+    char hex[17];
+    randombytes_buf(r, sizeof r);
+    sodium_bin2hex(hex, sizeof hex, r, sizeof r);
+    free(tmp);
+    tmp = gr_xasprintf(".%s.%s.tmp", base, hex);
+    fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if( fd < 0 && errno!=EEXIST ) break;
+  }
   if( fd < 0 ){
-    gr_error_set(e, 0, 0, "cannot create a temporary file beside %s: %s", path, strerror(errno));
+    gr_error_set(e, 0, 0, "cannot create a temporary file beside %s: %s", shown, strerror(errno));
     free(tmp);
     return -1;
   }
@@ -294,13 +332,22 @@ int gr_bundle_write_atomic(const char *path, const void *data, size_t len, int m
   if( fchmod(fd, (mode_t)mode)!=0 || fsync(fd)!=0 ) goto fail;
   if( close(fd)!=0 ){ fd = -1; goto fail; }
   fd = -1;
-  if( rename(tmp, path)!=0 ) goto fail;
+  if( renameat(dirfd, tmp, dirfd, base)!=0 ) goto fail;
   free(tmp);
   return 0;
 fail:
-  gr_error_set(e, 0, 0, "cannot write %s: %s", path, strerror(errno));
+  gr_error_set(e, 0, 0, "cannot write %s: %s", shown, strerror(errno));
   if( fd >= 0 ) close(fd);
-  unlink(tmp);
+  unlinkat(dirfd, tmp, 0);
   free(tmp);
   return -1;
+}
+
+int gr_bundle_write_atomic(const char *path, const void *data, size_t len, int mode, gr_error *e){
+  const char *base;
+  int dfd = gr_bundle_dir_open(path, &base, e), rc;
+  if( dfd < 0 ) return -1;
+  rc = gr_bundle_write_atomic_at(dfd, base, path, data, len, mode, e);
+  close(dfd);
+  return rc;
 }

@@ -11,11 +11,17 @@
 
 static int is_digit(char c){ return c >= '0' && c <= '9'; }
 
+/* The most digits of a numeric part: a longer one is malformed (an error,
+** never a value that wraps). Comparison never converts a part to an integer
+** (digit strings of the same length compare as text), so no width is
+** involved; the limit only keeps versions readable. */
+#define MAX_DIGITS 18
+
 /* A numeric part without leading zeros; returns its end or NULL. */
 static const char *number(const char *s){
   const char *p = s;
   while( is_digit(*p) ) p++;
-  if( p==s || (p - s > 1 && *s=='0') || p - s > 18 ) return NULL;
+  if( p==s || (p - s > 1 && *s=='0') || p - s > MAX_DIGITS ) return NULL;
   return p;
 }
 
@@ -70,8 +76,10 @@ int gr_semver_cmp(const char *a, const char *b){
   const char *pa = a, *pb = b;
   if( !va || !vb ) return va - vb;
   for(i = 0; i < 3; i++){
-    unsigned long long x = strtoull(pa, (char**)&pa, 10), y = strtoull(pb, (char**)&pb, 10);
-    if( x!=y ) return x < y ? -1 : 1;
+    size_t al = strspn(pa, "0123456789"), bl = strspn(pb, "0123456789");
+    int c = cmp_ident(pa, al, pb, bl);     /* digits without leading zeros: by length, then as text */
+    if( c ) return c;
+    pa += al; pb += bl;
     if( *pa=='.' ) pa++;
     if( *pb=='.' ) pb++;
   }
@@ -110,10 +118,14 @@ static int cann_part(const char **p, cpart *out){
   if( e==s ) return -1;
   for(i = 0; s + i < e; i++) if( !ident_char(s[i]) ) return -1;
   out->s = s; out->len = (size_t)(e - s);
-  if( out->len <= 18 && strspn(s, "0123456789") >= out->len ){ out->kind = 2; out->n = strtoll(s, NULL, 10); }
-  else if( out->len > 2 && out->len <= 20 && (s[0]=='R' || s[0]=='r') && (s[1]=='C' || s[1]=='c') &&
-           strspn(s + 2, "0123456789") >= out->len - 2 ){ out->kind = 1; out->n = strtoll(s + 2, NULL, 10); }
-  else{ out->kind = 0; out->n = 0; }
+  if( strspn(s, "0123456789") >= out->len ){
+    if( out->len > MAX_DIGITS ) return -1;          /* too large: malformed, not a build name */
+    out->kind = 2; out->n = strtoll(s, NULL, 10);
+  }else if( out->len > 2 && (s[0]=='R' || s[0]=='r') && (s[1]=='C' || s[1]=='c') &&
+            strspn(s + 2, "0123456789") >= out->len - 2 ){
+    if( out->len - 2 > MAX_DIGITS ) return -1;
+    out->kind = 1; out->n = strtoll(s + 2, NULL, 10);
+  }else{ out->kind = 0; out->n = 0; }
   *p = *e ? e + 1 : e;
   if( *e && e[1]==0 ) return -1;        /* a trailing dot */
   return 1;

@@ -168,7 +168,7 @@ gr_graph *cli_load_graph(const cli_input *in, const gr_ruleset *rs){
   memset(&mo, 0, sizeof mo);
   mo.format = in->input_format;
   mo.opmap = map = gr_onnx_map_from_rules(rs, &d);
-  if( strcmp(in->graph, "-")!=0 && (fd = open(in->graph, O_RDONLY | O_CLOEXEC)) >= 0 ){
+  if( strcmp(in->graph, "-")!=0 && (fd = gr_open_input(in->graph, NULL, NULL)) >= 0 ){
     gr_progress pr;
     char *what = gr_xasprintf("loading %s", in->graph);
     int reg = fstat(fd, &st)==0 && S_ISREG(st.st_mode);
@@ -206,7 +206,9 @@ int cli_load_hooks(const cli_input *in, const gr_ruleset *rs, gr_hooks **out){
   for(i = 0; i < rs->nhook_files + in->nhooks; i++){
     const char *path = i < rs->nhook_files ? rs->hook_files[i] : in->hooks[i - rs->nhook_files];
     memset(&err, 0, sizeof err);
-    if( gr_hooks_load_file(h, path, &err)!=0 ){
+    /* a verified hook runs from the bytes the trust guard verified */
+    if( (i < rs->nhook_files && rs->hook_texts ? gr_hooks_load_buffer(h, path, rs->hook_texts[i], rs->hook_lens[i], &err)
+                                                : gr_hooks_load_file(h, path, &err))!=0 ){
       if( err.line ) fprintf(stderr, "%s:%u: error: %s\n", path, err.line, err.msg);
       else fprintf(stderr, "%s: error: %s\n", path, err.msg);
       gr_hooks_free(h);

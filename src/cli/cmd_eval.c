@@ -177,7 +177,7 @@ static int open_model(const cli_input *in, gr_progress *pr){
   int fd, reg;
   char *what;
   if( strcmp(in->graph, "-")==0 ) return 0;
-  if( (fd = open(in->graph, O_RDONLY | O_CLOEXEC)) < 0 ) return -1;
+  if( (fd = gr_open_input(in->graph, NULL, NULL)) < 0 ) return -1;   /* never blocks on a FIFO */
   reg = fstat(fd, &st)==0 && S_ISREG(st.st_mode);
   what = gr_xasprintf("loading %s", in->graph);
   gr_progress_init(pr, reg ? 2 : -1, what, reg ? (uint64_t)st.st_size : 0, "bytes");

@@ -192,6 +192,7 @@ typedef struct loader {
   gr_map seen;            /* real path -> 1 */
   char **stack; size_t nstack, capstack;   /* real paths being loaded (include cycles) */
   gr_item **tail;
+  gr_file_check check; void *check_ctx;   /* verifies the bytes read (may be NULL) */
 } loader;
 
 static const char *add_file(loader *ld, const char *name, char *text){
@@ -314,6 +315,11 @@ static int load_one(loader *ld, const char *path, const gr_loc *from){
     else load_error(ld, NULL, "%s: %s", path, e.msg);
     return -1;
   }
+  if( ld->check && ld->check(ld->check_ctx, path, text, len)!=0 ){
+    free(text);
+    ld->nerr++;
+    return -1;
+  }
   if( strlen(text)!=len ){
     /* an embedded NUL: report where it is, as the lexer would */
     gr_loc l; uint32_t line = 1, col = 1;
@@ -371,6 +377,11 @@ static int load_one(loader *ld, const char *path, const gr_loc *from){
 }
 
 gr_ruleset *gr_ruleset_load(const char *const *paths, size_t npaths, gr_diags *diags){
+  return gr_ruleset_load_checked(paths, npaths, NULL, NULL, diags);
+}
+
+gr_ruleset *gr_ruleset_load_checked(const char *const *paths, size_t npaths, gr_file_check check, void *ctx,
+                                    gr_diags *diags){
   gr_ruleset *rs = gr_xcalloc(1, sizeof *rs);
   loader ld;
   size_t i;
@@ -379,6 +390,7 @@ gr_ruleset *gr_ruleset_load(const char *const *paths, size_t npaths, gr_diags *d
   gr_arena_init(&rs->arena);
   memset(&ld, 0, sizeof ld);
   ld.rs = rs; ld.diags = diags; ld.tail = &rs->ast;
+  ld.check = check; ld.check_ctx = ctx;
   gr_map_init(&ld.seen);
   /* each path's statements and files are marked with the path's index; the
   ** layer pass (layers.c) turns paths into bundle layers */

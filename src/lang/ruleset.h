@@ -294,6 +294,10 @@ typedef struct gr_ruleset {
   /* bundle metadata */
   const char *bundle_name, *bundle_version, *bundle_cann, *bundle_description;
   const char **hook_files; size_t nhook_files;   /* `hook "x.lua";` in the bundle, resolved paths */
+  /* when a trust store verified them (bundle/guard.c): the verified bytes of
+  ** each hook file (arena), which hook loaders run instead of reading the
+  ** path again; NULL otherwise */
+  const char **hook_texts; size_t *hook_lens;
   /* files read, in load order (gr_loc.file points here) */
   const char **files; size_t nfiles;
   const char *root;         /* the directory given to gr_ruleset_load, if one was */
@@ -328,6 +332,13 @@ typedef struct gr_ruleset {
 ** the rest were not reported (the load still fails). */
 #define GR_MAX_RULE_ERRORS 100
 gr_ruleset *gr_ruleset_load(const char *const *paths, size_t npaths, gr_diags *diags);
+/* The same, with check called on the bytes of each rule file as read, before
+** they are parsed: a nonzero return refuses the file (check reports why; the
+** load fails without a diagnostic of its own). The trust guard verifies the
+** very bytes that are parsed this way, never a second read. */
+typedef int (*gr_file_check)(void *ctx, const char *path, const char *text, size_t len);
+gr_ruleset *gr_ruleset_load_checked(const char *const *paths, size_t npaths, gr_file_check check, void *ctx,
+                                    gr_diags *diags);
 void gr_ruleset_free(gr_ruleset *rs);
 
 /* A rule file's name relative to the rule-set directory (for reports); a

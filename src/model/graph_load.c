@@ -1155,11 +1155,7 @@ gr_graph *gr_graph_load_file(const char *path, gr_error *err){
   int fd;
   gr_graph *g;
   if( strcmp(path, "-")==0 ) return gr_graph_load_fd(0, err);
-  fd = open(path, O_RDONLY | O_CLOEXEC);
-  if( fd < 0 ){
-    gr_error_set(err, 0, 0, "cannot open: %s", strerror(errno));
-    return NULL;
-  }
+  if( (fd = gr_open_input(path, NULL, err)) < 0 ) return NULL;   /* a regular file: no FIFO or device */
   g = gr_graph_load_fd(fd, err);
   close(fd);
   return g;

@@ -7,7 +7,8 @@
 ** hands it to the format's reader through one table. Regular files are
 ** memory-mapped read-only (the binary readers never copy weights, so the
 ** pages holding them are never touched); ATC JSON from a regular file is
-** streamed in chunks as before; standard input and pipes are read whole.
+** streamed in chunks as before; standard input and pipes are read whole,
+** up to GR_MODEL_STREAM_MAX.
 */
 #include "config.h"
 #include "model/model.h"
@@ -253,26 +254,14 @@ gr_graph *gr_model_load_mem(const void *buf, size_t len, const gr_model_opts *o,
   return g;
 }
 
-/* Standard input or a pipe: read whole. */
+/* Standard input or a pipe: read whole, up to GR_MODEL_STREAM_MAX. */
 static gr_graph *load_stream(int fd, const gr_model_opts *o, gr_error *err){
-  gr_buf b;
+  size_t n;
   gr_graph *g;
-  gr_buf_init(&b);
-  for(;;){
-    ssize_t r;
-    gr_buf_grow(&b, 1u << 16);
-    r = read(fd, b.p + b.n, 1u << 16);
-    if( r < 0 && errno==EINTR ) continue;
-    if( r < 0 ){
-      gr_error_set(err, 0, 0, "read error: %s", strerror(errno));
-      gr_buf_free(&b);
-      return NULL;
-    }
-    if( r==0 ) break;
-    b.n += (size_t)r;
-  }
-  g = gr_model_load_mem(b.n ? b.p : "", b.n, o, err);
-  gr_buf_free(&b);
+  char *p = gr_read_fd_max(fd, NULL, GR_MODEL_STREAM_MAX, &n, err);
+  if( p==NULL ) return NULL;
+  g = gr_model_load_mem(p, n, o, err);
+  free(p);
   return g;
 }
 
@@ -286,11 +275,13 @@ gr_graph *gr_model_load_fd(int fd, const gr_model_opts *o, gr_error *err){
     gr_error_set(err, 0, 0, "cannot read: %s", strerror(errno));
     return NULL;
   }
-  if( S_ISDIR(st.st_mode) ){
-    gr_error_set(err, 0, 0, "cannot read: %s", strerror(EISDIR));
+  if( !S_ISREG(st.st_mode) ){
+    /* standard input may be a pipe; a device or a FIFO given by name never
+    ** gets here (gr_open_input refuses it before any read) */
+    if( S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) || (S_ISCHR(st.st_mode) && isatty(fd)) ) return load_stream(fd, o, err);
+    gr_error_set(err, 0, 0, "not a regular file (%s)", gr_file_kind(st.st_mode));
     return NULL;
   }
-  if( !S_ISREG(st.st_mode) ) return load_stream(fd, o, err);
   if( st.st_size==0 ){
     if( f==GR_FMT_AUTO ) gr_model_detect((const unsigned char*)"", 0, err);
     else gr_error_set(err, 0, 0, "empty file (expected %s)", f < GR_FMT_COUNT ? readers[f].title : "a model");
@@ -309,11 +300,18 @@ gr_graph *gr_model_load_fd(int fd, const gr_model_opts *o, gr_error *err){
     return NULL;
   }
   mlen = (n + page) / page * page + page;
-  map = mmap(NULL, mlen, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if( map==MAP_FAILED ) return load_stream(fd, o, err);
+  /* no fallback to reading the file whole when it cannot be mapped: a
+  ** sparse file may claim 64 GiB (or a terabyte) that no read should copy */
+  map = mmap(NULL, mlen, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if( map==MAP_FAILED ){
+    gr_error_set(err, 0, 0, "cannot map the file (%zu bytes): %s", n, strerror(errno));
+    return NULL;
+  }
   if( mmap(map, n, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0)==MAP_FAILED ){
+    int e = errno;
     munmap(map, mlen);
-    return load_stream(fd, o, err);   /* not mappable (some special file systems) */
+    gr_error_set(err, 0, 0, "cannot map the file (%zu bytes): %s", n, strerror(e));
+    return NULL;
   }
   if( f==GR_FMT_AUTO ) f = gr_model_detect(map, n, err);
   if( f > 0 && f < GR_FMT_COUNT ){
@@ -334,13 +332,8 @@ gr_graph *gr_model_load_fd(int fd, const gr_model_opts *o, gr_error *err){
 gr_graph *gr_model_load_file(const char *path, const gr_model_opts *o, gr_error *err){
   gr_graph *g;
   int fd;
-  if( strcmp(path, "-")==0 ) return load_stream(0, o, err);
-  fd = open(path, O_RDONLY | O_CLOEXEC);
-  if( fd < 0 ){
-    gr_error_set(err, 0, 0, "cannot open: %s", strerror(errno));
-    return NULL;
-  }
+  if( (fd = gr_open_input(path, NULL, err)) < 0 ) return NULL;
   g = gr_model_load_fd(fd, o, err);
-  close(fd);
+  if( fd ) close(fd);
   return g;
 }

@@ -51,11 +51,16 @@ const char *gr_model_format_names(void);                 /* "json, ge-text, ..."
 ** when it is given the whole buffer. */
 int gr_model_detect(const unsigned char *p, size_t n, gr_error *err);
 
-/* Loading. load_file takes "-" for standard input. */
+/* Loading. load_file takes "-" for standard input; any other path must be
+** a regular file (base/input.h: a FIFO or a device is refused unread). A
+** model read whole from a pipe is capped at GR_MODEL_STREAM_MAX, protobuf's
+** own 2 GiB message limit (larger ONNX models keep their weights outside). */
+#define GR_MODEL_STREAM_MAX ((size_t)2 << 30)
 gr_graph *gr_model_load_file(const char *path, const gr_model_opts *o, gr_error *err);
 /* From an open descriptor (not closed): a regular file is mapped (binary
 ** formats) or streamed from offset 0 (ATC JSON, so a watcher of the offset
-** sees the progress); anything else is read whole. */
+** sees the progress); a pipe or a terminal is read whole up to the cap; a
+** device or a file that cannot be mapped is an error, never read whole. */
 gr_graph *gr_model_load_fd(int fd, const gr_model_opts *o, gr_error *err);
 gr_graph *gr_model_load_mem(const void *buf, size_t len, const gr_model_opts *o, gr_error *err);
 

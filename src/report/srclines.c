@@ -39,8 +39,7 @@ static srcfile *get_file(gr_srclines *s, const char *path){
   f = &s->v[s->n++];
   memset(f, 0, sizeof *f);
   f->path = gr_xstrdup(path);
-  fd = open(path, O_RDONLY | O_CLOEXEC);
-  if( fd < 0 ) return f;
+  if( (fd = gr_open_input(path, NULL, NULL)) <= 0 ) return f;   /* a regular file, never stdin */
   if( fstat(fd, &st)==0 && S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size <= SIZE_MAX ){
     void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     if( p!=MAP_FAILED ){ f->data = p; f->len = (size_t)st.st_size; }
