@@ -60,6 +60,16 @@ int main(void){
 
   ok(gr_semver_valid("1.2.3") && gr_semver_valid("1.0.0-rc.1+b5") && !gr_semver_valid("1.2") && !gr_semver_valid("01.2.3"), "semver: valid and not");
   ok(gr_semver_cmp("1.0.0-rc.1", "1.0.0") < 0 && gr_semver_cmp("1.10.0", "1.9.9") > 0, "semver: precedence");
+  /* issue 30 class 3: a part too large is malformed, never a wrapped value */
+  ok(!gr_semver_valid("99999999999999999999999.0.0") && !gr_semver_valid("1.0.18446744073709551617") &&
+     gr_semver_valid("999999999999999999.0.0") && !gr_semver_valid("1000000000000000000.0.0"),
+     "semver: a part of more than 18 digits is malformed");
+  ok(gr_semver_cmp("999999999999999999.0.0", "1.0.0") > 0 && gr_semver_cmp("1.0.999999999999999999", "1.0.999999999999999998") > 0 &&
+     gr_semver_cmp("1.0.0-999999999999999999999", "1.0.0-1000") > 0,
+     "semver: the largest parts compare exactly (digits, not a converted integer)");
+  ok(!gr_cann_valid("8.99999999999999999999") && !gr_cann_valid("8.0.RC99999999999999999999") &&
+     gr_cann_valid("8.999999999999999999"),
+     "cann: a number or RC number of more than 18 digits is malformed, not a build name");
 
   is_str(model_attr("{\"attr\": [{\"key\": \"atc_version\", \"value\": {\"s\": \"8.1.RC1\"}}, {\"key\": \"n\", \"value\": {\"i\": 3}}],"
                     " \"graph\": [{\"op\": [{\"name\": \"a\", \"type\": \"Data\"}]}]}", "atc_version"), "8.1.RC1", "json: a model string attribute");
