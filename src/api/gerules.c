@@ -7,6 +7,7 @@
 ** rule set share nothing mutable.
 */
 #include "config.h"
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "api/gerules.h"
@@ -35,6 +36,11 @@ struct gerules_diags {
 };
 
 struct gerules_rules {
+  /* one for the caller's handle, one per live evaluation made from it: the
+  ** rule set is freed with the last of them, so gerules_rules_free before
+  ** gerules_eval_free is defined (the one field that changes after loading,
+  ** atomically, as evaluations may be made from several threads at once) */
+  atomic_size_t refs;
   gr_ruleset *rs;
   int borrowed;                 /* rs belongs to the caller (gr_api_rules_adopt) */
   gr_opmap *opmap;              /* the ONNX op mapping of the rules, built once (lookups are reads) */
@@ -180,6 +186,7 @@ gerules_rules *gerules_rules_load_with(const char *const *paths, size_t npaths, 
     gr_opmap *map = gr_onnx_map_from_rules(rs, &d->own);   /* NULL: a bad onnx_shapes entry (an error) */
     if( map ){
       rules = gr_xcalloc(1, sizeof *rules);
+      atomic_init(&rules->refs, 1);
       rules->rs = rs;
       rules->opmap = map;
       rules->path = gr_xstrdup(paths[0]);
@@ -197,6 +204,7 @@ gerules_rules *gr_api_rules_adopt(gr_ruleset *rs, const char *path, gr_diags *d)
   gr_opmap *map = gr_onnx_map_from_rules(rs, d);
   if( map==NULL ) return NULL;
   rules = gr_xcalloc(1, sizeof *rules);
+  atomic_init(&rules->refs, 1);
   rules->rs = rs;
   rules->borrowed = 1;
   rules->opmap = map;
@@ -204,12 +212,18 @@ gerules_rules *gr_api_rules_adopt(gr_ruleset *rs, const char *path, gr_diags *d)
   return rules;
 }
 
-void gerules_rules_free(gerules_rules *rules){
-  if( rules==NULL ) return;
+/* Drops one reference; the last one frees. */
+static void rules_release(const gerules_rules *crules){
+  gerules_rules *rules = (gerules_rules*)crules;     /* the count is the mutable part */
+  if( atomic_fetch_sub_explicit(&rules->refs, 1, memory_order_acq_rel)!=1 ) return;
   gr_opmap_free(rules->opmap);
   if( !rules->borrowed ) gr_ruleset_free(rules->rs);
   free(rules->path);
   free(rules);
+}
+
+void gerules_rules_free(gerules_rules *rules){
+  if( rules ) rules_release(rules);
 }
 
 const char *gerules_rules_name(const gerules_rules *rules){ return rules ? rules->rs->bundle_name : NULL; }
@@ -434,7 +448,8 @@ gerules_eval *gerules_evaluate(const gerules_rules *rules, const gerules_request
   size_t i;
   if( rules==NULL || q==NULL ) return NULL;
   ev = gr_xcalloc(1, sizeof *ev);
-  ev->rules = rules;
+  atomic_fetch_add_explicit(&((gerules_rules*)rules)->refs, 1, memory_order_relaxed);
+  ev->rules = rules;                  /* a reference: released by gerules_eval_free */
   ev->provenance = q->provenance;
   gr_diags_init(&ev->diags.own);
   ev->diags.d = &ev->diags.own;
@@ -515,6 +530,7 @@ void gerules_eval_free(gerules_eval *ev){
   for(size_t i = 0; i < ev->read.n; i++) free(ev->read.v[i]);
   gr_vec_free(ev->read);
   free(ev->graph_name);
+  rules_release(ev->rules);
   free(ev);
 }
 

@@ -22,8 +22,11 @@
 **     (gerules_eval_*, gerules_decision and gerules_diag fields: until
 **     gerules_eval_free) or static (gerules_version, gerules_default_rules).
 **   - strings passed in are copied; the caller may free them at once.
-**   - an evaluation borrows its rule set: free the rules after every
-**     evaluation made from them.
+**   - an evaluation holds a reference to its rule set: gerules_rules_free
+**     may come before gerules_eval_free of evaluations made from it (the
+**     handle is then gone for the caller; the rule set itself is freed with
+**     the last evaluation). Strings an evaluation returns that come from the
+**     rule set (rule names, slot names) stay valid until gerules_eval_free.
 **
 ** Threads:
 **   - A loaded rule set is immutable: any number of threads may call

@@ -224,6 +224,49 @@ class RulesTest(unittest.TestCase):
         self.assertEqual(bad, [])
 
 
+class LifetimeTest(unittest.TestCase):
+    """Issue 30 class 4 and 6: closing the rule set (also by __del__, maybe at
+    interpreter exit) while an evaluation is alive is defined, and strings
+    with a NUL never reach C cut short."""
+
+    def test_rules_closed_before_the_evaluation(self):
+        rules = gerules.Rules()
+        ev = rules.evaluate(LLM, chip="Ascend910B1")
+        want = ev.report("json")
+        d = ev.decision("lm_head", "precision_mode")
+        rules.close()
+        del rules                       # the parent object may go too
+        self.assertEqual(ev.report("json"), want)
+        self.assertEqual(ev.decision("lm_head", "precision_mode"), d)
+        ev.close()
+        with self.assertRaises(ValueError):
+            ev.report("json")
+
+    def test_closed_rules_refuse_use(self):
+        rules = gerules.Rules()
+        rules.close()
+        with self.assertRaises(ValueError):
+            rules.evaluate(LLM, chip="Ascend910B1")
+        with self.assertRaises(ValueError):
+            rules.slots
+
+    def test_nul_in_strings_is_a_value_error(self):
+        rules = gerules.Rules()
+        for kw in ({"options": {"PRECISION_MODE\0x": "force_fp16"}},
+                   {"options": {"PRECISION_MODE": "force_fp16\0x"}},
+                   {"chip": "Ascend910B1\0x"},
+                   {"options_files": [INI + "\0x"]},
+                   {"hooks": ["h.lua\0x"]}):
+            with self.assertRaises(ValueError, msg=repr(kw)):
+                rules.evaluate(LLM, **dict({"chip": "Ascend910B1"}, **kw))
+        with self.assertRaises(ValueError):
+            rules.evaluate(LLM + "\0.json", chip="Ascend910B1")
+        with self.assertRaises(ValueError):
+            gerules.Rules(SRC + "/rules\0x")
+        ev = rules.evaluate("m\u00e9.json", chip="Ascend910B1", model_data=open(LLM, "rb").read())
+        self.assertEqual(ev.status, 0)  # model_data goes with its length: NULs in it are the reader's business
+
+
 class TrustTest(unittest.TestCase):
     """The module verifies bundles as the command does: the shipped rules,
     signed with a fresh key, load under that trust store; the same bundle
