@@ -17,7 +17,7 @@
 #define MAX_PER_OP 65535u
 #define MAX_DIMS   65535u
 #define MAX_GRAPHS 65535u
-#define MAX_STR    (16u << 20)
+#define MAX_STR    GR_BUILD_MAX_STR
 #define MAX_LIST   (16u << 20)
 #define MAX_IDS    0xfffffffeu
 

@@ -15,6 +15,9 @@
 #ifndef GR_BUILD_H
 #define GR_BUILD_H
 
+/* The longest string the builder keeps (readers that know a location check it first). */
+#define GR_BUILD_MAX_STR (16u << 20)
+
 #include <stddef.h>
 #include <stdint.h>
 #include "model/graph.h"

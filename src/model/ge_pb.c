@@ -73,7 +73,11 @@ static int64_t ckey_index(const char *key){
 typedef struct rd {
   gr_build *b;
   cmap cm;
+  unsigned long long at;        /* the byte offset of the op being replayed, for messages */
 } rd;
+
+/* An error of the op being replayed, at its byte offset in the file. */
+#define FAIL_AT(r, fmt, ...) gr_build_fail((r)->b, 0, 0, "at byte %llu: " fmt, (r)->at, __VA_ARGS__)
 
 static const char *dtype_name(int64_t v, char *buf, size_t n, size_t *len){
   const ProtobufCEnumValue *e;
@@ -104,7 +108,7 @@ static int add_list(rd *r, const char *key, size_t kn, const Ge__Proto__AttrDef_
     if( !gr_build_list(b, key, kn, GR_ATTR_LIST_S) ) return 0;
     for(i = 0; i < l->n_i; i++){
       int64_t k = l->i[i];
-      if( k < 0 || (uint64_t)k >= r->cm.values->n_s ) return gr_build_fail(b, 0, 0, "compressed attribute '%.*s' value index %lld out of range", (int)kn, key, (long long)k);
+      if( k < 0 || (uint64_t)k >= r->cm.values->n_s ) return FAIL_AT(r, "compressed attribute '%.*s' value index %lld out of range", (int)kn, key, (long long)k);
       if( !gr_build_list_s(b, (const char*)r->cm.values->s[k].data, r->cm.values->s[k].len) ) return 0;
     }
   }else if( l->n_i ){
@@ -139,10 +143,10 @@ static int add_attr(rd *r, const char *key, const Ge__Proto__AttrDef *v){
   if( r->cm.on && key[0]==0 ){
     int64_t k = ckey_index(key);
     if( k < 0 || !r->cm.names || (uint64_t)k >= r->cm.names->n_s )
-      return gr_build_fail(b, 0, 0, "compressed attribute key index %lld is not in attr_name_enum", (long long)k);
+      return FAIL_AT(r, "compressed attribute key index %lld is not in attr_name_enum", (long long)k);
     key = (const char*)r->cm.names->s[k].data;
     kn = r->cm.names->s[k].len;
-    if( memchr(key, 0, kn) ) return gr_build_fail(b, 0, 0, "attr_name_enum entry %lld contains a NUL byte", (long long)k);
+    if( memchr(key, 0, kn) ) return FAIL_AT(r, "attr_name_enum entry %lld contains a NUL byte", (long long)k);
     str_values = r->cm.use_str && (uint64_t)k < r->cm.use_str->n_b && r->cm.use_str->b[k];
   }
   if( v==NULL ) return gr_build_attr_other(b, key, kn);
@@ -153,7 +157,7 @@ static int add_attr(rd *r, const char *key, const Ge__Proto__AttrDef *v){
   case GE__PROTO__ATTR_DEF__VALUE_I:
     if( str_values && r->cm.values ){
       if( v->i < 0 || (uint64_t)v->i >= r->cm.values->n_s )
-        return gr_build_fail(b, 0, 0, "compressed attribute '%.*s' value index %lld out of range", (int)kn, key, (long long)v->i);
+        return FAIL_AT(r, "compressed attribute '%.*s' value index %lld out of range", (int)kn, key, (long long)v->i);
       return gr_build_attr_s(b, key, kn, (const char*)r->cm.values->s[v->i].data, r->cm.values->s[v->i].len);
     }
     return gr_build_attr_i(b, key, kn, v->i);
@@ -176,7 +180,7 @@ static int add_tensor(rd *r, int out, const Ge__Proto__TensorDescriptor *t){
   const char *dt = dtype_name(t->dtype, buf, sizeof buf, &dn);
   const char *layout = t->layout ? t->layout : "";
   const Ge__Proto__ShapeDef *s = t->shape;
-  if( s && s->n_dim > 0xffffffffu ) return gr_build_fail(r->b, 0, 0, "shape too large");
+  if( s && s->n_dim > 0xffffffffu ) return FAIL_AT(r, "shape too large (%zu dims)", s->n_dim);
   return gr_build_tensor(r->b, out, dt, dn, layout, strlen(layout), s ? s->dim : NULL, s ? (uint32_t)s->n_dim : 0);
 }
 
@@ -212,12 +216,50 @@ static size_t bad_offset(const unsigned char *p, size_t n){
   return r < 0 ? (size_t)(c.p - p) : n;
 }
 
+/* ---- NUL bytes in string fields ----
+** protobuf-c hands string fields over NUL-terminated, without their length:
+** a name "x\0y" would arrive as "x" (and an op type "Re\0lu" as "Re", judged
+** as another op). So before the replay, the wire bytes of every string field
+** of the message (walked with the generated descriptors, so the rule covers
+** every field of ge_ir.proto at once) are checked: a NUL is an error at its
+** byte offset. The one NUL GE writes on purpose is the first byte of a
+** compressed attribute key (a map entry's key, "\0" + digits; see above). */
+
+#define NUL_SCAN_DEPTH 100
+
+static int is_map_key(const ProtobufCMessageDescriptor *d, const ProtobufCFieldDescriptor *f){
+  size_t l = strlen(d->name);
+  return strcmp(f->name, "key")==0 && l > 5 && strcmp(d->name + l - 5, "Entry")==0;
+}
+
+/* 0, or -1 with *at (offset from p) and the field; *deep set when nested too deeply. */
+static int nul_scan(const ProtobufCMessageDescriptor *d, const unsigned char *p, size_t n, int depth,
+                    size_t *at, const ProtobufCMessageDescriptor **md, const ProtobufCFieldDescriptor **fd){
+  pb_cur c = { p, p + n };
+  pb_field f;
+  if( depth > NUL_SCAN_DEPTH ){ *at = 0; *md = d; *fd = NULL; return -1; }
+  while( pb_next(&c, &f) > 0 ){
+    const ProtobufCFieldDescriptor *x;
+    if( f.wt!=PB_LEN || (x = protobuf_c_message_descriptor_get_field(d, (unsigned)f.num))==NULL ) continue;
+    if( x->type==PROTOBUF_C_TYPE_STRING ){
+      const unsigned char *z = f.len ? memchr(f.data, 0, f.len) : NULL;
+      if( z==f.data && is_map_key(d, x) ) z = f.len > 1 ? memchr(f.data + 1, 0, f.len - 1) : NULL;
+      if( z ){ *at = (size_t)(z - p); *md = d; *fd = x; return -1; }
+    }else if( x->type==PROTOBUF_C_TYPE_MESSAGE && x->descriptor ){
+      size_t sub;
+      if( nul_scan(x->descriptor, f.data, f.len, depth + 1, &sub, md, fd)!=0 ){ *at = (size_t)(f.data - p) + sub; return -1; }
+    }
+  }
+  return 0;
+}
+
 int gr_ge_pb_add(gr_build *b, const unsigned char *p, size_t n, uint64_t base, int first_only_name){
   ProtobufCAllocator al;
   gr_arena arena;
   Ge__Proto__ModelDef *m;
   rd r;
-  size_t i, k;
+  size_t i, k, nop = 0;
+  GR_VEC(uint64_t) opat = { NULL, 0, 0 };
   int ok = 1;
   gr_arena_init(&arena);
   al.alloc = arena_alloc; al.free = arena_free; al.allocator_data = &arena;
@@ -233,9 +275,36 @@ int gr_ge_pb_add(gr_build *b, const unsigned char *p, size_t n, uint64_t base, i
     gr_arena_free(&arena);
     return 0;
   }
+  {
+    size_t at;
+    const ProtobufCMessageDescriptor *md;
+    const ProtobufCFieldDescriptor *fd;
+    if( nul_scan(&ge__proto__model_def__descriptor, p, n, 0, &at, &md, &fd)!=0 ){
+      if( fd ) gr_build_fail(b, 0, 0, "malformed ModelDef at byte %llu: a NUL byte inside the string field %s.%s "
+                             "(a name is never cut short at a NUL)", (unsigned long long)(base + at), md->short_name, fd->name);
+      else gr_build_fail(b, 0, 0, "malformed ModelDef in bytes %llu..%llu: messages nested deeper than %d",
+                         (unsigned long long)base, (unsigned long long)(base + n), NUL_SCAN_DEPTH);
+      ge__proto__model_def__free_unpacked(m, &al);
+      gr_arena_free(&arena);
+      return 0;
+    }
+  }
   memset(&r, 0, sizeof r);
   r.b = b;
   cmap_init(&r.cm, m);
+  {
+    /* the byte offset of every op, graph by graph, in the order protobuf-c
+    ** keeps repeated fields: ModelDef.graph (7), GraphDef.op (6) */
+    pb_cur c = { p, p + n };
+    pb_field f;
+    while( pb_next(&c, &f) > 0 ){
+      pb_cur g;
+      pb_field h;
+      if( f.num!=7 || f.wt!=PB_LEN ) continue;
+      g.p = f.data; g.end = f.data + f.len;
+      while( pb_next(&g, &h) > 0 ) if( h.num==6 && h.wt==PB_LEN ) gr_vec_push(opat, base + (uint64_t)(h.data - p));
+    }
+  }
   if( m->name && (!first_only_name || gr_build_ngraphs(b)==0) ) ok = gr_build_model_name(b, m->name, strlen(m->name));
   for(i = 0; ok && i < m->n_attr; i++){          /* the model's own string attributes */
     const Ge__Proto__AttrDef *v = m->attr[i]->value;
@@ -246,10 +315,15 @@ int gr_ge_pb_add(gr_build *b, const unsigned char *p, size_t n, uint64_t base, i
     const Ge__Proto__GraphDef *gd = m->graph[i];
     const char *gname = gd->name ? gd->name : "";
     if( !gr_build_graph(b, gname, strlen(gname)) ){ ok = 0; break; }
-    for(k = 0; k < gd->n_op; k++) if( !add_op(&r, gd->op[k]) ){ ok = 0; break; }
+    for(k = 0; k < gd->n_op; k++){
+      r.at = nop < opat.n ? opat.v[nop] : base;
+      nop++;
+      if( !add_op(&r, gd->op[k]) ){ ok = 0; break; }
+    }
   }
   ge__proto__model_def__free_unpacked(m, &al);
   gr_arena_free(&arena);
+  gr_vec_free(opat);
   return ok;
 }
 

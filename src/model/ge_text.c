@@ -118,6 +118,15 @@ static int unescape(tx *x, const unsigned char *s, const unsigned char *e){
 
 /* ---- the scanner ---- */
 
+/* A string token over the builder's cap is an error here, at the string's
+** line:col, rather than later in the builder, which knows no location. */
+static int str_capped(tx *x){
+  if( x->sn <= GR_BUILD_MAX_STR ) return T_STR;
+  _Static_assert(GR_BUILD_MAX_STR==16777216u, "the message names the cap");
+  x->ts = "string longer than 16777216 bytes (16 MiB)"; x->tn = 0;
+  return T_BAD;
+}
+
 static int scan(tx *x){
   const unsigned char *q0;
 loop:
@@ -125,7 +134,7 @@ loop:
   x->tline = x->line;
   x->tcol = (uint32_t)(x->cur - x->bol) + 1;
   
-#line 129 "src/model/ge_text.c"
+#line 138 "src/model/ge_text.c"
 {
 	unsigned char yych;
 	unsigned int yyaccept = 0;
@@ -221,9 +230,9 @@ loop:
 yy1:
 	++x->cur;
 yy2:
-#line 142 "./src/model/ge_text.re"
+#line 151 "./src/model/ge_text.re"
 	{ x->ts = (const char*)x->tok; x->tn = 1; return x->t = T_BAD; }
-#line 227 "src/model/ge_text.c"
+#line 236 "src/model/ge_text.c"
 yy3:
 	yych = *++x->cur;
 	switch (yych) {
@@ -235,14 +244,14 @@ yy3:
 		default: goto yy4;
 	}
 yy4:
-#line 144 "./src/model/ge_text.re"
+#line 153 "./src/model/ge_text.re"
 	{ goto loop; }
-#line 241 "src/model/ge_text.c"
+#line 250 "src/model/ge_text.c"
 yy5:
 	++x->cur;
-#line 143 "./src/model/ge_text.re"
+#line 152 "./src/model/ge_text.re"
 	{ x->line++; x->bol = x->cur; goto loop; }
-#line 246 "src/model/ge_text.c"
+#line 255 "src/model/ge_text.c"
 yy6:
 	yyaccept = 0;
 	yych = *(x->mar = ++x->cur);
@@ -254,9 +263,9 @@ yy6:
 		default: goto yy6;
 	}
 yy7:
-#line 151 "./src/model/ge_text.re"
+#line 160 "./src/model/ge_text.re"
 	{ x->ts = "unterminated string"; x->tn = 0; return x->t = T_BAD; }
-#line 260 "src/model/ge_text.c"
+#line 269 "src/model/ge_text.c"
 yy8:
 	yych = *++x->cur;
 	switch (yych) {
@@ -265,9 +274,9 @@ yy8:
 		default: goto yy8;
 	}
 yy9:
-#line 145 "./src/model/ge_text.re"
+#line 154 "./src/model/ge_text.re"
 	{ goto loop; }
-#line 271 "src/model/ge_text.c"
+#line 280 "src/model/ge_text.c"
 yy10:
 	yyaccept = 0;
 	yych = *(x->mar = ++x->cur);
@@ -280,9 +289,9 @@ yy10:
 	}
 yy11:
 	++x->cur;
-#line 152 "./src/model/ge_text.re"
+#line 161 "./src/model/ge_text.re"
 	{ x->punct = x->tok[0]; return x->t = T_PUNCT; }
-#line 286 "src/model/ge_text.c"
+#line 295 "src/model/ge_text.c"
 yy12:
 	yyaccept = 1;
 	yych = *(x->mar = ++x->cur);
@@ -391,9 +400,9 @@ yy14:
 		default: goto yy29;
 	}
 yy15:
-#line 148 "./src/model/ge_text.re"
+#line 157 "./src/model/ge_text.re"
 	{ x->ts = (const char*)x->tok; x->tn = (size_t)(x->cur - x->tok); return x->t = T_NUM; }
-#line 397 "src/model/ge_text.c"
+#line 406 "src/model/ge_text.c"
 yy16:
 	yyaccept = 2;
 	yych = *(x->mar = ++x->cur);
@@ -484,14 +493,14 @@ yy17:
 		default: goto yy18;
 	}
 yy18:
-#line 146 "./src/model/ge_text.re"
+#line 155 "./src/model/ge_text.re"
 	{ x->ts = (const char*)x->tok; x->tn = (size_t)(x->cur - x->tok); return x->t = T_ID; }
-#line 490 "src/model/ge_text.c"
+#line 499 "src/model/ge_text.c"
 yy19:
 	++x->cur;
-#line 149 "./src/model/ge_text.re"
+#line 158 "./src/model/ge_text.re"
 	{ q0 = x->tok + 1; goto str; }
-#line 495 "src/model/ge_text.c"
+#line 504 "src/model/ge_text.c"
 yy20:
 	yych = *++x->cur;
 	switch (yych) {
@@ -508,9 +517,9 @@ yy21:
 	}
 yy22:
 	++x->cur;
-#line 150 "./src/model/ge_text.re"
+#line 159 "./src/model/ge_text.re"
 	{ q0 = x->tok + 1; goto str; }
-#line 514 "src/model/ge_text.c"
+#line 523 "src/model/ge_text.c"
 yy23:
 	yych = *++x->cur;
 	switch (yych) {
@@ -662,9 +671,9 @@ yy26:
 		default: goto yy27;
 	}
 yy27:
-#line 147 "./src/model/ge_text.re"
+#line 156 "./src/model/ge_text.re"
 	{ x->ts = (const char*)x->tok; x->tn = (size_t)(x->cur - x->tok); return x->t = T_NUM; }
-#line 668 "src/model/ge_text.c"
+#line 677 "src/model/ge_text.c"
 yy28:
 	yyaccept = 2;
 	yych = *(x->mar = ++x->cur);
@@ -793,11 +802,11 @@ yy35:
 		default: goto yy15;
 	}
 yy36:
-#line 141 "./src/model/ge_text.re"
+#line 150 "./src/model/ge_text.re"
 	{ return x->t = T_EOF; }
-#line 799 "src/model/ge_text.c"
+#line 808 "src/model/ge_text.c"
 }
-#line 153 "./src/model/ge_text.re"
+#line 162 "./src/model/ge_text.re"
 
 str:
   /* the common case, no escape and no adjacent part: the bytes in place */
@@ -806,7 +815,7 @@ str:
     while( *p==' ' || *p=='\t' || *p=='\r' ) p++;
     if( p >= x->lim || (*p!='"' && *p!='\'') ){
       x->sp = (const char*)q0; x->sn = (size_t)(x->cur - 1 - q0);
-      return x->t = T_STR;
+      return x->t = str_capped(x);
     }
   }
   x->str.n = 0;
@@ -827,7 +836,7 @@ str:
     }
   }
   x->sp = x->str.p ? x->str.p : ""; x->sn = x->str.n;
-  return x->t = T_STR;
+  return x->t = str_capped(x);
 }
 
 static int next(tx *x){
@@ -907,6 +916,17 @@ static int skip_message(tx *x, char close){
     if( k==1 ? !skip_scalar(x) : !skip_message(x, c2) ) return 0;
   }
   x->depth--;
+  return 1;
+}
+
+static int parse_int_tok(tx *x, int64_t *v);
+
+/* An enum by number: protobuf enums are int32, so 2147483648 is out of
+** range (an error at the token, never a value kept as text). */
+static int parse_enum_tok(tx *x, int64_t *v, const char *what){
+  if( !parse_int_tok(x, v) ) return bad_token(x, what);
+  if( *v < INT32_MIN || *v > INT32_MAX )
+    return fail(x, "enum number %.*s out of range (%s is a 32-bit enum)", (int)(x->tn > 30 ? 30 : x->tn), x->ts, what);
   return 1;
 }
 
@@ -1049,7 +1069,7 @@ static int parse_list(tx *x, tattr *a, char close){
         for(j = 0; j < 11; j++) if( strlen(valtypes[j])==x->tn && memcmp(valtypes[j], x->ts, x->tn)==0 ) a->vt = j;
       }else{
         int64_t v;
-        if( !parse_int_tok(x, &v) ) return bad_token(x, "a ListValueType");
+        if( !parse_enum_tok(x, &v, "a ListValueType") ) return 0;
         a->vt = v >= 0 && v <= 10 ? (int)v : -1;
       }
       continue;
@@ -1112,7 +1132,7 @@ static int parse_attr_value(tx *x, tattr *a, char close){
         if( x->t==T_ID ) gr_buf_add(&a->s, x->ts, x->tn);
         else {
           int64_t v;
-          if( !parse_int_tok(x, &v) ) return bad_token(x, "a DataType");
+          if( !parse_enum_tok(x, &v, "a DataType") ) return 0;
           if( v==0 ) gr_buf_adds(&a->s, "DT_UNDEFINED");
           else gr_buf_add(&a->s, x->ts, x->tn);
         }
@@ -1224,7 +1244,7 @@ static int parse_desc(tx *x, int out, tdesc *d, char close){
       if( x->t==T_ID ){ if( !KEY("DT_UNDEFINED") ) gr_buf_add(&d->dtype, x->ts, x->tn); }
       else {
         int64_t v;
-        if( !parse_int_tok(x, &v) ) return bad_token(x, "a DataType");
+        if( !parse_enum_tok(x, &v, "a DataType") ) return 0;
         if( v ) gr_buf_add(&d->dtype, x->ts, x->tn);
       }
     }else if( KEY("layout") ){
@@ -1378,5 +1398,13 @@ gr_graph *gr_read_ge_text(const char *p, size_t n, gr_error *err){
   gr_buf_free(&st.a.s); gr_buf_free(&st.a.ls);
   gr_vec_free(st.a.li); gr_vec_free(st.a.lf); gr_vec_free(st.a.lsoff);
   gr_buf_free(&st.d.dtype); gr_buf_free(&st.d.layout); gr_vec_free(st.d.dims);
-  return gr_build_finish(x.b, err);
+  {
+    /* a builder error has no location of its own (a NUL in a name, a table
+    ** full): the reader stopped at the token it was handling, so that is where */
+    uint32_t line = x.tline, col = x.tcol;
+    int failed = gr_build_failed(x.b);
+    gr_graph *g = gr_build_finish(x.b, err);
+    if( g==NULL && failed && err && err->line==0 ){ err->line = line; err->col = col; }
+    return g;
+  }
 }

@@ -116,6 +116,15 @@ static int unescape(tx *x, const unsigned char *s, const unsigned char *e){
 
 /* ---- the scanner ---- */
 
+/* A string token over the builder's cap is an error here, at the string's
+** line:col, rather than later in the builder, which knows no location. */
+static int str_capped(tx *x){
+  if( x->sn <= GR_BUILD_MAX_STR ) return T_STR;
+  _Static_assert(GR_BUILD_MAX_STR==16777216u, "the message names the cap");
+  x->ts = "string longer than 16777216 bytes (16 MiB)"; x->tn = 0;
+  return T_BAD;
+}
+
 static int scan(tx *x){
   const unsigned char *q0;
 loop:
@@ -158,7 +167,7 @@ str:
     while( *p==' ' || *p=='\t' || *p=='\r' ) p++;
     if( p >= x->lim || (*p!='"' && *p!='\'') ){
       x->sp = (const char*)q0; x->sn = (size_t)(x->cur - 1 - q0);
-      return x->t = T_STR;
+      return x->t = str_capped(x);
     }
   }
   x->str.n = 0;
@@ -179,7 +188,7 @@ str:
     }
   }
   x->sp = x->str.p ? x->str.p : ""; x->sn = x->str.n;
-  return x->t = T_STR;
+  return x->t = str_capped(x);
 }
 
 static int next(tx *x){
@@ -259,6 +268,17 @@ static int skip_message(tx *x, char close){
     if( k==1 ? !skip_scalar(x) : !skip_message(x, c2) ) return 0;
   }
   x->depth--;
+  return 1;
+}
+
+static int parse_int_tok(tx *x, int64_t *v);
+
+/* An enum by number: protobuf enums are int32, so 2147483648 is out of
+** range (an error at the token, never a value kept as text). */
+static int parse_enum_tok(tx *x, int64_t *v, const char *what){
+  if( !parse_int_tok(x, v) ) return bad_token(x, what);
+  if( *v < INT32_MIN || *v > INT32_MAX )
+    return fail(x, "enum number %.*s out of range (%s is a 32-bit enum)", (int)(x->tn > 30 ? 30 : x->tn), x->ts, what);
   return 1;
 }
 
@@ -401,7 +421,7 @@ static int parse_list(tx *x, tattr *a, char close){
         for(j = 0; j < 11; j++) if( strlen(valtypes[j])==x->tn && memcmp(valtypes[j], x->ts, x->tn)==0 ) a->vt = j;
       }else{
         int64_t v;
-        if( !parse_int_tok(x, &v) ) return bad_token(x, "a ListValueType");
+        if( !parse_enum_tok(x, &v, "a ListValueType") ) return 0;
         a->vt = v >= 0 && v <= 10 ? (int)v : -1;
       }
       continue;
@@ -464,7 +484,7 @@ static int parse_attr_value(tx *x, tattr *a, char close){
         if( x->t==T_ID ) gr_buf_add(&a->s, x->ts, x->tn);
         else {
           int64_t v;
-          if( !parse_int_tok(x, &v) ) return bad_token(x, "a DataType");
+          if( !parse_enum_tok(x, &v, "a DataType") ) return 0;
           if( v==0 ) gr_buf_adds(&a->s, "DT_UNDEFINED");
           else gr_buf_add(&a->s, x->ts, x->tn);
         }
@@ -576,7 +596,7 @@ static int parse_desc(tx *x, int out, tdesc *d, char close){
       if( x->t==T_ID ){ if( !KEY("DT_UNDEFINED") ) gr_buf_add(&d->dtype, x->ts, x->tn); }
       else {
         int64_t v;
-        if( !parse_int_tok(x, &v) ) return bad_token(x, "a DataType");
+        if( !parse_enum_tok(x, &v, "a DataType") ) return 0;
         if( v ) gr_buf_add(&d->dtype, x->ts, x->tn);
       }
     }else if( KEY("layout") ){
@@ -730,5 +750,13 @@ gr_graph *gr_read_ge_text(const char *p, size_t n, gr_error *err){
   gr_buf_free(&st.a.s); gr_buf_free(&st.a.ls);
   gr_vec_free(st.a.li); gr_vec_free(st.a.lf); gr_vec_free(st.a.lsoff);
   gr_buf_free(&st.d.dtype); gr_buf_free(&st.d.layout); gr_vec_free(st.d.dims);
-  return gr_build_finish(x.b, err);
+  {
+    /* a builder error has no location of its own (a NUL in a name, a table
+    ** full): the reader stopped at the token it was handling, so that is where */
+    uint32_t line = x.tline, col = x.tcol;
+    int failed = gr_build_failed(x.b);
+    gr_graph *g = gr_build_finish(x.b, err);
+    if( g==NULL && failed && err && err->line==0 ){ err->line = line; err->col = col; }
+    return g;
+  }
 }

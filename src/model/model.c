@@ -176,9 +176,27 @@ static int pb_kind(const unsigned char *p, size_t n){
   return 0;
 }
 
+static int has_bom(const unsigned char *p, size_t n){ return n >= 3 && p[0]==0xef && p[1]==0xbb && p[2]==0xbf; }
+
+/* Text meant as JSON: the JSON reader's file:line:col says what is wrong
+** with it, where "unrecognised model format" would say nothing. Byte 0 '{'
+** or '[' is never a protobuf message (both are group tags, which neither
+** GE nor ONNX writes), so that holds even with a raw NUL or a control byte
+** inside a name; after white space, a text file whose first character is a
+** JSON opener, a string or a comment is meant as JSON too. */
+static int looks_json(const unsigned char *p, size_t n){
+  size_t i = 0;
+  if( n && (p[0]=='{' || p[0]=='[') ) return 1;
+  if( !looks_text(p, n) ) return 0;
+  while( i < n && is_space(p[i]) ) i++;
+  if( i < n && (p[i]=='{' || p[i]=='[' || p[i]=='"') ) return 1;
+  return i + 1 < n && p[i]=='/' && (p[i+1]=='/' || p[i+1]=='*');
+}
+
 int gr_model_detect(const unsigned char *p, size_t n, gr_error *err){
   size_t i = 0;
   int k;
+  if( has_bom(p, n) ){ p += 3; n -= 3; }       /* a UTF-8 BOM is accepted before any text format */
   if( n==0 ){
     gr_error_set(err, 0, 0, "empty file (%s)", expected);
     return 0;
@@ -189,6 +207,7 @@ int gr_model_detect(const unsigned char *p, size_t n, gr_error *err){
                  "gerules reads classic .om files (magic \"IMOD\"), not OM2: give it the model the OM2 was built from");
     return 0;
   }
+  if( looks_json(p, n) ) return GR_FMT_GE_JSON;
   if( looks_text(p, n) ){
     while( i < n && is_space(p[i]) ) i++;
     if( i==n ){
@@ -233,6 +252,18 @@ static gr_graph *dispatch(int f, const unsigned char *p, size_t n, int fd, const
   if( n==0 && fd < 0 ){
     gr_error_set(err, 0, 0, "empty file (expected %s)", readers[f].title);
     return NULL;
+  }
+  if( f==GR_FMT_GE_JSON || f==GR_FMT_GE_TEXT ){
+    /* a UTF-8 BOM before a text format is skipped, not a character (line 1's
+    ** columns then count from after it, as an editor shows them) */
+    unsigned char head[3];
+    if( fd >= 0 && readers[f].fd ){
+      ssize_t k = pread(fd, head, 3, 0);
+      if( lseek(fd, k==3 && has_bom(head, 3) ? 3 : 0, SEEK_SET) < 0 ){
+        gr_error_set(err, 0, 0, "cannot read: %s", strerror(errno));
+        return NULL;
+      }
+    }else if( has_bom(p, n) ){ p += 3; n -= 3; }
   }
   g = fd >= 0 && readers[f].fd ? readers[f].fd(fd, o, err) : readers[f].mem(p, n, o, err);
   if( g && g->format==0 ) gr_graph_set_format(g, f, 0);

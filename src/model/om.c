@@ -36,7 +36,7 @@ static uint64_t rd64(const unsigned char *p){ return (uint64_t)rd32(p) | (uint64
 gr_graph *gr_read_om(const unsigned char *p, size_t n, gr_error *err){
   gr_build *b;
   uint32_t version, legacy_len, model_num, m;
-  uint64_t model_length, payload, expect, pos;
+  uint64_t model_length, payload, expect, pos, defat = 0;
   unsigned modeltype, encrypted;
   int wide;
   if( n < HEADER_LEN ){
@@ -110,6 +110,7 @@ gr_graph *gr_read_om(const unsigned char *p, size_t n, gr_error *err){
       }
       if( type==MODEL_DEF ){
         ndef++;
+        defat = pos;
         gr_ge_pb_add(b, p + pos, (size_t)size, pos, 1);
       }
       pos += size;
@@ -124,6 +125,6 @@ gr_graph *gr_read_om(const unsigned char *p, size_t n, gr_error *err){
     gr_build_fail(b, 0, 0, "inconsistent .om: the partitions of %u model%s end at byte %llu, the file at byte %zu",
                   model_num, model_num==1 ? "" : "s", (unsigned long long)pos, n);
   if( !gr_build_failed(b) && gr_build_ngraphs(b)==0 )
-    gr_build_fail(b, 0, 0, "the .om's ModelDef holds no graph");
+    gr_build_fail(b, 0, 0, "at byte %llu: the .om's ModelDef holds no graph", (unsigned long long)defat);
   return gr_build_finish(b, err);
 }

@@ -960,7 +960,8 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
   /* If: its branches, and the values they capture as extra inputs */
   if( r==1 && o->nbranch_attrs ){
     uint32_t seen = scope_new(x);
-    if( depth >= MAX_NESTING ) return gr_build_fail(b, 0, 0, "If branches nested more than %d deep", MAX_NESTING);
+    if( depth >= MAX_NESTING )
+      return gr_build_fail(b, 0, 0, "at byte %zu: If branches nested more than %d deep", off(x, o->then_g.p ? o->then_g.p : o->else_g.p), MAX_NESTING);
     if( (o->then_g.p && !captures(x, o->then_g, s, seen, &cap)) || (o->else_g.p && !captures(x, o->else_g, s, seen, &cap)) ){
       free(cap.v);
       return 0;
@@ -1236,14 +1237,14 @@ gr_graph *gr_read_onnx(const unsigned char *p, size_t n, const struct gr_opmap *
         }
         if( r2 < 0 ){ bad(&x, c2.p, "a malformed opset_import entry"); ok = 0; break; }
         if( dn==0 ){ d = "ai.onnx"; dn = 7; }
-        if( x.nopsets==MAX_OPSETS ){ gr_build_fail(x.b, 0, 0, "more than %d opset_import entries", MAX_OPSETS); ok = 0; break; }
+        if( x.nopsets==MAX_OPSETS ){ gr_build_fail(x.b, 0, 0, "at byte %zu: more than %d opset_import entries", off(&x, f.data), MAX_OPSETS); ok = 0; break; }
         x.opset[x.nopsets].d = d; x.opset[x.nopsets].dn = dn; x.opset[x.nopsets].v = v; x.nopsets++;
         if( dn==7 && memcmp(d, "ai.onnx", 7)==0 ) ai_onnx = v;
       }
     }
     if( ok && r < 0 ){ bad(&x, c.p, "a field's tag or length is invalid or runs past the end"); ok = 0; }
   }
-  if( ok && graph.p==NULL ){ gr_build_fail(x.b, 0, 0, "the ONNX model has no graph (GE: E16004 \"ONNX model has no graph.\")"); ok = 0; }
+  if( ok && graph.p==NULL ){ gr_build_fail(x.b, 0, 0, "at byte %zu (the end): the ONNX model has no graph (GE: E16004 \"ONNX model has no graph.\")", n); ok = 0; }
   if( ok ) ok = read_graph(&x, graph, NULL, 0, 0, NULL, 0, 0);
   for(i = 0; ok && i < x.queue.n; i++){
     pending pd = x.queue.v[i];

@@ -58,6 +58,11 @@ static int has_key(const gr_table *t, const char *key){
   return t && gr_map_get(&t->keymap, key)!=NULL;
 }
 
+/* The index of a key of t (which has it), from its key map: O(1). */
+static size_t key_index(const gr_table *t, const char *key){
+  return (size_t)((intptr_t)gr_map_get(&t->keymap, key) - 1);
+}
+
 static const char *str_of(const gr_table *t, const char *key){
   const gr_expr *e = lookup(t, key);
   return e && e->op==GR_E_STR ? e->s : NULL;
@@ -113,6 +118,7 @@ void gr_atc_free(gr_atc_cmdline *c){
   for(i = 0; i < c->owned.n; i++) free(c->owned.v[i]);
   free(c->owned.v);
   free(c->flags.v);
+  free(c->last_of);
   memset(c, 0, sizeof *c);
 }
 
@@ -276,16 +282,20 @@ int gr_atc_flag_arg(gr_atc_cmdline *cmd, int *i, int argc, char **argv, gr_atc_e
     if( strcmp(v, "0") && GR_TOLOWER(v[0])!='f' && GR_TOLOWER(v[0])!='n' ) cmd->help = 1;
     return 0;
   }
-  for(k = 0; k < cmd->flags.n; k++) if( strcmp(cmd->flags.v[k].name, flag)==0 ) cmd->flags.v[k].last = 0;
+  k = key_index(d->flags_t, flag);
+  if( cmd->last_of==NULL ) cmd->last_of = gr_xcalloc(d->flags_t->n + 1, sizeof *cmd->last_of);
+  if( cmd->last_of[k] ) cmd->flags.v[cmd->last_of[k] - 1].last = 0;    /* no scan of the flags taken so far */
   f.name = flag; f.value = v; f.argi = *i; f.last = 1;
   gr_vec_push(cmd->flags, f);
+  cmd->last_of[k] = cmd->flags.n;
   return 0;
 }
 
 const char *gr_atc_flag_value(const gr_atc_cmdline *cmd, const char *flag){
   size_t k;
-  for(k = 0; k < cmd->flags.n; k++) if( cmd->flags.v[k].last && strcmp(cmd->flags.v[k].name, flag)==0 ) return cmd->flags.v[k].value;
-  return NULL;
+  if( cmd->last_of==NULL || !has_key(cmd->flags_t, flag) ) return NULL;
+  k = key_index(cmd->flags_t, flag);
+  return cmd->last_of[k] ? cmd->flags.v[cmd->last_of[k] - 1].value : NULL;
 }
 
 const char *gr_atc_role_flag(const gr_atc_cmdline *d, const char *role){

@@ -40,6 +40,7 @@ gr_ini *gr_ini_parse(const char *path, const char *text, size_t len, const gr_fo
   ini->nsections = f->nsections;
   ini->by_section = gr_xcalloc(f->nsections + 1, sizeof *ini->by_section);
   for(k = 0; k < f->nsections; k++) gr_map_init(&ini->by_section[k]);
+  if( len >= 3 && memcmp(text, "\xef\xbb\xbf", 3)==0 ) pos = 3;   /* a UTF-8 BOM: accepted, not a character */
   while( pos < len ){
     const char *eol = memchr(text + pos, '\n', len - pos);
     size_t n = eol ? (size_t)(eol - (text + pos)) : len - pos;

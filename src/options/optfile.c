@@ -139,6 +139,7 @@ static int read_lines(gr_optinputs *out, const char *file, const char *text, siz
 int gr_optfile_parse(gr_optinputs *out, const char *file, const char *text, size_t len, gr_error *err){
   size_t i = 0;
   file = gr_arena_strndup(&out->arena, file, strlen(file));
+  if( len >= 3 && memcmp(text, "\xef\xbb\xbf", 3)==0 ){ text += 3; len -= 3; }   /* a UTF-8 BOM: accepted, not a character */
   while( i < len && isspace((unsigned char)text[i]) ) i++;
   if( i < len && text[i]=='{' ) return read_json(out, file, text, len, err);
   if( i < len && (text[i]=='[' || text[i]=='"') ){

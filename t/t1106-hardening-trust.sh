@@ -1,5 +1,5 @@
 #!/bin/sh
-# t1103-hardening-trust.sh: hardening round 3 (issue 30), the trust store and
+# t1106-hardening-trust.sh: hardening round 3 (issue 30), the trust store and
 # the bounded inputs, each reproduction as it was attacked:
 #  - no file gerules creates or replaces is opened through a symbolic link:
 #    a planted S.lock -> victim creates nothing, a symlinked or non-regular
