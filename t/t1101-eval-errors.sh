@@ -139,7 +139,7 @@ test_expect_success 'a missing graph file' '
 
 test_expect_success 'the graph is a directory' '
 	mkdir graphdir &&
-	eval_error "graphdir: error: cannot read: Is a directory" graphdir --chip Ascend910B1
+	eval_error "graphdir: error: not a regular file (a directory)" graphdir --chip Ascend910B1
 '
 
 # ---- --options files ----
