@@ -2,7 +2,10 @@
 ** fuzz-bundle.c: libFuzzer target for the readers of signed bundles
 ** (src/bundle): the MANIFEST parser, the trust-store parser, the
 ** MANIFEST.sig parser and verifier, and the anti-rollback state parser. The
-** first byte of an input picks the reader (mod 4); the rest is its text. A
+** first byte of an input picks the reader (mod 4; 0xff: the version
+** comparisons, two versions on two lines, which must be an order: a valid
+** version equals itself, swapping the two negates the result, and no part
+** too large is ever valid); the rest is its text. A
 ** manifest that parses is serialised and parsed again, and the two texts must
 ** be identical (the form signers sign is canonical); signatures are checked
 ** against a fixed manifest. Every diagnostic is formatted. Built by
@@ -37,6 +40,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   size_t len = size ? size - 1 : 0;
   if( size==0 ) return 0;
   gr_diags_init(&d);
+  if( data[0]==0xff ){
+    /* versions (issue 30 class 3: a part too large wrapped below 1.0.0) */
+    char *a = gr_xstrndup(text, len), *nl = strchr(a, '\n'), *bv = nl ? nl + 1 : (char*)"1.0.0";
+    int c1, c2;
+    if( nl ) *nl = 0;
+    c1 = gr_semver_cmp(a, bv); c2 = gr_semver_cmp(bv, a);
+    if( (c1 > 0) - (c1 < 0) != -((c2 > 0) - (c2 < 0)) ) abort();
+    if( gr_semver_valid(a) && gr_semver_cmp(a, a)!=0 ) abort();
+    if( gr_semver_valid(a) && strspn(a, "0123456789") > 18 ) abort();
+    if( gr_cann_valid(a) && gr_cann_valid(bv) ){
+      c1 = gr_cann_cmp(a, bv); c2 = gr_cann_cmp(bv, a);
+      if( (c1 > 0) - (c1 < 0) != -((c2 > 0) - (c2 < 0)) || gr_cann_cmp(a, a)!=0 ) abort();
+    }
+    free(a);
+    gr_diags_free(&d);
+    return 0;
+  }
   switch( data[0] % 4 ){
     case 0: {
       gr_manifest m, m2;
