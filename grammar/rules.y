@@ -106,7 +106,7 @@ static void set_diag(gr_parse *ps, gr_item *it, int sev, gr_token code, gr_token
 %fallback ID ALL ALIAS BECAUSE BUNDLE CANN CAPABILITY CAPS CASCADE CONFLICTS DEFAULT
   DEPRECATED DESCRIPTION EACH ENTRIES ERROR EXCEPT EXCLUSIVE FOR FORMAT GRAPH HARDWARE HOOK INCLUDE
   INI INITIAL KEY MATCHES MODE NEEDS NOTE ON ONCE OVER PATTERN PRODUCT RANGE REQUIRES RULE
-  OVERRIDE EXTEND EXTENDS REPLACE PARTITION SEED NEUTRAL LIMIT
+  OVERRIDE EXTEND EXTENDS REPLACE PARTITION SEED NEUTRAL LIMIT SUBGRAPH GROUP THRESHOLD WEAK
   SECTION SEPARATOR SET SLOT SOC SOURCE SUPPORTED TABLE THEN TYPE UNSUPPORTED VALUE GE_CODE
   VALUES VERSION WARNING WHEN NO EFFECT ONNX OPSET BECOMES LEN CONDITION.
 
@@ -307,6 +307,19 @@ item(A) ::= INITIAL(K) ID(N) SEMI.          { A = mk(ps, GR_I_INITIAL, K); A->na
 item(A) ::= SEED(K) ID(N) WHEN expr(C) SEMI.
   { A = mk(ps, GR_I_SEED, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->e = C; }
 item(A) ::= NEUTRAL(K) WHEN expr(C) SEMI.   { A = mk(ps, GR_I_NEUTRAL, K); A->e = C; }
+/* `subgraph seed NAME;`, `subgraph dynamic when C;`, `subgraph inherit when C;`
+** (the word after `subgraph` is checked by the checker), `group EXPR;`,
+** `threshold EXPR [when C];` (doc/rule-language.md 7.2) */
+item(A) ::= WEAK(K) SEED ID(N) WHEN expr(C) SEMI.
+  { A = mk(ps, GR_I_SEED, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->e = C; A->flag = 1; }
+item(A) ::= SUBGRAPH(K) SEED ID(N) SEMI.
+  { A = mk(ps, GR_I_SUBSEED, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); }
+item(A) ::= SUBGRAPH(K) ID(W) WHEN expr(C) SEMI.
+  { A = mk(ps, GR_I_SUBGRAPH, K); A->name = gr_tok_str(W); A->name_loc = LOC(W); A->e = C; }
+item(A) ::= GROUP(K) expr(E) SEMI.          { A = mk(ps, GR_I_GROUP, K); A->e2 = E; }
+item(A) ::= THRESHOLD(K) expr(E) SEMI.      { A = mk(ps, GR_I_THRESHOLD, K); A->e2 = E; }
+item(A) ::= THRESHOLD(K) expr(E) WHEN expr(C) SEMI.
+  { A = mk(ps, GR_I_THRESHOLD, K); A->e2 = E; A->e = C; }
 item(A) ::= LIMIT(K) expr(E) SEMI.          { A = mk(ps, GR_I_LIMIT, K); A->e2 = E; }
 item(A) ::= LIMIT(K) expr(E) WHEN expr(C) SEMI.
   { A = mk(ps, GR_I_LIMIT, K); A->e2 = E; A->e = C; }

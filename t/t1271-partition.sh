@@ -71,6 +71,23 @@ test_expect_success 'cause and seed are compared only with words they can have' 
 	test_grep "error: partition p has no seed .b." words.err
 '
 
+test_expect_success 'subgraph, weak seed, group and threshold clauses: located errors' '
+	broken clauses <<-\EOF &&
+	partition p {
+	    weak seed w when node.dynamic;
+	    subgraph seed o;
+	    subgraph seed o2;
+	    subgraph colour when node.dynamic;
+	    threshold node.inputs;
+	}
+	EOF
+	test_grep "error: partition p has two .subgraph seed. lines" clauses.err &&
+	test_grep "clauses.rules:[0-9]*:14: error: .subgraph colour when .... is not a partition clause" clauses.err &&
+	test_grep "error: .node. is only available in sources" clauses.err &&
+	test_grep "error: partition p has no seed: nothing could ever be on its dynamic side" clauses.err &&
+	! test_grep "two seeds named" clauses.err
+'
+
 test_expect_success 'partition() outside a node scope is an error' '
 	broken scope <<-\EOF &&
 	partition p {
@@ -91,6 +108,8 @@ test_expect_success 'a layer overrides the shipped partition: limit 2 keeps the 
 	    seed tiling_cannot_sink when node.type == "NoSuchOp";
 	    seed forced_hccl when node.type == "NoSuchOp";
 	    seed no_addr_refresh when node.type == "NoSuchOp";
+	    subgraph seed unknown_subgraph;
+	    weak seed no_tiling_reverted when node.type == "NoSuchOp";
 	    limit 2;
 	}
 	EOF

@@ -84,12 +84,12 @@ typedef struct gr_override {
 ** only the first: 4 bytes a node instead of 16. */
 typedef struct gr_part_node {
   uint8_t cause;
-  uint8_t pad;
-  uint16_t seed;
+  uint8_t sub;                  /* cause "subgraph": 1 when the node's subgraph runs dynamic */
+  uint16_t seed;                /* also set on a neutral node for which a seed holds */
 } gr_part_node;
 typedef struct gr_part_link {
   uint32_t size;
-  uint32_t from, to;            /* GR_NONE: none */
+  uint32_t from, to;            /* GR_NONE: none; cause "group": from is a seed of the group */
 } gr_part_link;
 typedef struct gr_part_result {
   gr_part_node *v;              /* one per node */

@@ -21,6 +21,13 @@
 **   4. the remaining static nodes joined by an edge form static clusters
 **      (union-find); a cluster with fewer nodes than the limit becomes
 **      dynamic ("small"), the others stay static ("cluster").
+** Around these: neutral nodes are tested against the seeds too (a neutral
+** seed counts for the graph but is not clustered); weak seeds count only
+** beside a strong one; a `subgraph seed` marks the owners of subgraphs that
+** hold a seed; with `subgraph` lines, subgraph nodes are not clustered but
+** take their whole subgraph's status (subgraph_status); `group` sets are
+** contracted like dynamic groups (make_groups); a graph without seeds and
+** below the `threshold` is dynamic as a whole.
 ** Edges are data and control inputs alike; neutral nodes carry no path and
 ** count in no cluster. What this approximates of GE's partitioner (static
 ** merges refused because they would close a cycle) is stated in
@@ -119,6 +126,7 @@ static void prepare(gr_result *r, const gr_partition *p, const uint8_t *shapes, 
   gr_env_init(&env, r);
   for(b = 0; b < pb->n; b++){
     const gr_branch *br = pb->v[b];
+    if( b >= p->nneutral && (int)(b - p->nneutral + 1)==p->subgraph_seed ) continue;   /* set from subgraphs */
     if( !gr_conj_holds(&env, br, GR_DEP_CONST, GR_DEP_GLOBAL) ) continue;
     for(t = 0; t < nt; t++){
       uint8_t ok = 2;
@@ -187,12 +195,20 @@ static uint32_t *topo_order(const gr_graph *g){
 ** causes (0 static, GR_PC_SEED, GR_PC_NEUTRAL). */
 typedef struct tframe { uint32_t v, mi, ei; } tframe;
 
-static uint32_t vertex_of(uint32_t *up, const gr_part_node *v, uint32_t y){
-  if( y==GR_NONE || v[y].cause==GR_PC_NEUTRAL ) return GR_NONE;
-  return v[y].cause==GR_PC_SEED ? uf_find(up, y) : y;
+/* Neutral nodes and (whole) subgraph nodes take no part in the clustering;
+** seeds and members of a `group` are contracted to their set's vertex. */
+static int outside(const gr_part_node *v, uint32_t y){
+  return v[y].cause==GR_PC_NEUTRAL || v[y].cause==GR_PC_SUBGRAPH;
+}
+static int grouped(const gr_part_node *v, const uint8_t *ing, uint32_t y){
+  return v[y].cause==GR_PC_SEED || (ing && ing[y]);
+}
+static uint32_t vertex_of(uint32_t *up, const gr_part_node *v, const uint8_t *ing, uint32_t y){
+  if( y==GR_NONE || outside(v, y) ) return GR_NONE;
+  return grouped(v, ing, y) ? uf_find(up, y) : y;
 }
 
-static void group_sccs(const gr_graph *g, const gr_part_node *v, uint32_t *up, uint32_t *scc, uint8_t **hot_out){
+static void group_sccs(const gr_graph *g, const gr_part_node *v, const uint8_t *ing, uint32_t *up, uint32_t *scc, uint8_t **hot_out){
   const gr_node *nodes = gr_graph_nodes(g);
   uint32_t nn = gr_graph_nnodes(g), n, x, next_index = 1, nscc = 0, sp = 0, fp = 0;
   uint32_t *mstart = gr_big_alloc(((size_t)nn + 1) * sizeof *mstart);   /* group members, by representative */
@@ -203,25 +219,25 @@ static void group_sccs(const gr_graph *g, const gr_part_node *v, uint32_t *up, u
   tframe *fr = gr_big_alloc((size_t)nn * sizeof *fr + 1);
   uint8_t *on = gr_big_alloc((size_t)nn + 1), *hot;
   /* members of each group, contiguous (counting sort by representative) */
-  for(n = 0; n < nn; n++) if( v[n].cause==GR_PC_SEED ) mstart[uf_find(up, n) + 1]++;
+  for(n = 0; n < nn; n++) if( grouped(v, ing, n) ) mstart[uf_find(up, n) + 1]++;
   for(n = 0; n < nn; n++) mstart[n + 1] += mstart[n];
-  for(n = 0; n < nn; n++) if( v[n].cause==GR_PC_SEED ) mem[mstart[uf_find(up, n)] + idx[uf_find(up, n)]++] = n;
+  for(n = 0; n < nn; n++) if( grouped(v, ing, n) ) mem[mstart[uf_find(up, n)] + idx[uf_find(up, n)]++] = n;
   memset(idx, 0, (size_t)nn * sizeof *idx);
   for(x = 0; x < nn; x++){
-    if( v[x].cause==GR_PC_NEUTRAL || (v[x].cause==GR_PC_SEED && uf_find(up, x)!=x) || idx[x] ) continue;
+    if( outside(v, x) || (grouped(v, ing, x) && uf_find(up, x)!=x) || idx[x] ) continue;
     fr[fp].v = x; fr[fp].mi = 0; fr[fp].ei = 0; fp++;
     idx[x] = low[x] = next_index++; stk[sp++] = x; on[x] = 1;
     while( fp ){
       tframe *f = &fr[fp - 1];
       uint32_t u = f->v, w = GR_NONE;
-      int group = v[u].cause==GR_PC_SEED;
+      int group = grouped(v, ing, u);
       uint32_t nm = group ? mstart[u + 1] - mstart[u] : 1;
       while( f->mi < nm ){
         uint32_t m = group ? mem[mstart[u] + f->mi] : u;
         const gr_edge *ed = gr_graph_edges(g, &nodes[m]);
         uint32_t ne = (uint32_t)nodes[m].n_data + nodes[m].n_ctrl;
         while( f->ei < ne ){
-          w = vertex_of(up, v, ed[f->ei++].src);
+          w = vertex_of(up, v, ing, ed[f->ei++].src);
           if( w==GR_NONE || w==u ){ w = GR_NONE; continue; }
           if( idx[w]==0 ) break;               /* descend into w */
           if( on[w] && idx[w] < low[u] ) low[u] = idx[w];
@@ -254,10 +270,10 @@ static void group_sccs(const gr_graph *g, const gr_part_node *v, uint32_t *up, u
     uint32_t *csize = gr_xcalloc((size_t)nscc + 1, sizeof *csize);
     uint8_t *cgroup = gr_xcalloc((size_t)nscc + 1, 1);
     for(x = 0; x < nn; x++){
-      if( v[x].cause==GR_PC_NEUTRAL || (v[x].cause==GR_PC_SEED && uf_find(up, x)!=x) ) continue;
+      if( outside(v, x) || (grouped(v, ing, x) && uf_find(up, x)!=x) ) continue;
       csize[scc[x]]++;
-      if( v[x].cause==GR_PC_SEED ) cgroup[scc[x]] = 1;
     }
+    for(x = 0; x < nn; x++) if( v[x].cause==GR_PC_SEED ) cgroup[scc[uf_find(up, x)]] = 1;
     for(x = 0; x < nscc; x++) hot[x] = cgroup[x] && csize[x] > 1;
     free(csize);
     free(cgroup);
@@ -272,29 +288,194 @@ static void group_sccs(const gr_graph *g, const gr_part_node *v, uint32_t *up, u
   gr_big_free(on, (size_t)nn + 1);
 }
 
+/* The first `limit` or `threshold` line whose condition holds and whose
+** value is an int (an unset option is skipped): 1 and *out, or 0. */
+static int first_int(gr_env *env, const gr_default *d, size_t nd, int64_t *out){
+  size_t b;
+  for(b = 0; b < nd; b++){
+    gr_val lv;
+    if( d[b].cond && !gr_eval_cond(env, d[b].cond) ) continue;
+    lv = gr_eval_expr(env, d[b].value);
+    if( lv.t!=GR_T_INT ) continue;
+    *out = lv.u.i;
+    return 1;
+  }
+  return 0;
+}
+
+/* The graph holding each subgraph's parent node, and each graph's depth
+** (0 for a graph without a parent). A parent chain longer than the number
+** of graphs is a cycle of a malformed model: it stops there. */
+static uint32_t *graph_depths(const gr_graph *g, uint32_t *maxdepth){
+  uint32_t ng = gr_graph_ngraphs(g), i, *depth = gr_xcalloc((size_t)ng + 1, sizeof *depth);
+  const gr_node *nodes = gr_graph_nodes(g);
+  *maxdepth = 0;
+  for(i = 0; i < ng; i++){
+    uint32_t x = i, d = 0, pn;
+    while( d < ng && (pn = gr_graph_graph_parent(g, x))!=GR_NONE ){ x = nodes[pn].graph; d++; }
+    depth[i] = d;
+    if( d > *maxdepth ) *maxdepth = d;
+  }
+  return depth;
+}
+
+/* `subgraph seed NAME;`: a node owning a subgraph that holds a seed, at any
+** depth, becomes seed NAME (a neutral node records it and stays neutral).
+** Deepest graphs first, so a seed carries up through every level. */
+static void seed_owners(const gr_graph *g, const gr_partition *p, gr_part_node *v){
+  const gr_node *nodes = gr_graph_nodes(g);
+  uint32_t ng = gr_graph_ngraphs(g), nn = gr_graph_nnodes(g), n, i, d, maxd;
+  uint32_t *depth;
+  uint8_t *has;
+  if( ng < 2 ) return;
+  depth = graph_depths(g, &maxd);
+  has = gr_xcalloc((size_t)ng + 1, 1);
+  for(n = 0; n < nn; n++) if( v[n].seed && !p->seeds[v[n].seed - 1].weak ) has[nodes[n].graph] = 1;
+  for(d = maxd; d > 0; d--){
+    for(i = 0; i < ng; i++){
+      uint32_t pn = gr_graph_graph_parent(g, i);
+      if( depth[i]!=d || !has[i] || pn==GR_NONE ) continue;
+      if( !v[pn].seed ){
+        v[pn].seed = (uint16_t)p->subgraph_seed;
+        if( v[pn].cause==0 ) v[pn].cause = GR_PC_SEED;
+      }
+      has[nodes[pn].graph] = 1;
+    }
+  }
+  free(has);
+  free(depth);
+}
+
+/* Whole subgraphs (`subgraph dynamic` / `subgraph inherit`): a subgraph is
+** dynamic when a `subgraph dynamic` condition holds for one of its nodes or
+** for a node of a graph nested in it; otherwise, when a `subgraph inherit`
+** condition holds for its parent node, it is dynamic when the parent is: a
+** `subgraph dynamic` condition holds for the parent or for a node of any
+** graph nested under the parent. Sets v[n].sub of every subgraph node. */
+static void subgraph_status(gr_result *r, const gr_partition *p, gr_part_node *v){
+  const gr_graph *g = r->g;
+  const gr_node *nodes = gr_graph_nodes(g);
+  uint32_t ng = gr_graph_ngraphs(g), nn = gr_graph_nnodes(g), n, i, d, maxd;
+  uint32_t *depth = graph_depths(g, &maxd);
+  uint8_t *deep = gr_xcalloc((size_t)ng + 1, 1), *dyn = gr_xcalloc((size_t)ng + 1, 1);
+  gr_env env;
+  size_t b;
+  gr_env_init(&env, r);
+  /* a node for which a `subgraph dynamic` condition holds */
+#define SUB_HOLDS(x, inh, out) do{ (out) = 0; env.node = (x); \
+    env.type_name = gr_graph_type_name(g, nodes[x].type); \
+    for(b = 0; b < p->nsubgraph && !(out); b++) \
+      if( p->subgraph[b].inherit==(inh) && gr_conj_holds(&env, &p->subgraph[b].br, GR_DEP_CONST, GR_DEP_ITEM) ) (out) = 1; \
+  }while(0)
+  for(n = 0; n < nn; n++){
+    int h;
+    if( deep[nodes[n].graph] ) continue;
+    SUB_HOLDS(n, 0, h);
+    if( h ) deep[nodes[n].graph] = 1;
+  }
+  for(d = maxd; d > 0; d--){                 /* nested graphs count for their ancestors */
+    for(i = 0; i < ng; i++){
+      uint32_t pn = gr_graph_graph_parent(g, i);
+      if( depth[i]==d && deep[i] && pn!=GR_NONE ) deep[nodes[pn].graph] = 1;
+    }
+  }
+  for(i = 0; i < ng; i++){
+    uint32_t pn = gr_graph_graph_parent(g, i), j;
+    int inh, pdyn;
+    dyn[i] = deep[i];
+    if( dyn[i] || pn==GR_NONE ) continue;
+    SUB_HOLDS(pn, 1, inh);
+    if( !inh ) continue;
+    SUB_HOLDS(pn, 0, pdyn);
+    for(j = 0; j < ng && !pdyn; j++) if( gr_graph_graph_parent(g, j)==pn && deep[j] ) pdyn = 1;
+    dyn[i] = (uint8_t)pdyn;
+  }
+#undef SUB_HOLDS
+  for(n = 0; n < nn; n++) if( v[n].cause==GR_PC_SUBGRAPH ) v[n].sub = dyn[nodes[n].graph];
+  free(depth);
+  free(deep);
+  free(dyn);
+}
+
+/* `group EXPR;`: members[] lists the nodes (not outside the clustering)
+** whose value is not null, ordered so that equal values are adjacent; their
+** values are compared as ints or strings. */
+typedef struct gkey { gr_val val; uint32_t node; } gkey;
+static int gkey_cmp(const void *x, const void *y){
+  const gkey *a = x, *b = y;
+  if( a->val.t!=b->val.t ) return a->val.t < b->val.t ? -1 : 1;
+  if( a->val.t==GR_T_STR ){
+    int c = strcmp(a->val.u.s, b->val.u.s);
+    if( c ) return c;
+  }else if( a->val.u.i!=b->val.u.i ) return a->val.u.i < b->val.u.i ? -1 : 1;
+  return a->node < b->node ? -1 : a->node > b->node;
+}
+static int gkey_same(const gkey *a, const gkey *b){
+  if( a->val.t!=b->val.t ) return 0;
+  return a->val.t==GR_T_STR ? strcmp(a->val.u.s, b->val.u.s)==0 : a->val.u.i==b->val.u.i;
+}
+
+/* Marks ing[] for members of a group of two or more and joins them in up; a group holding a seed
+** makes its other members seeds (seed 0: cause "group" once clustered,
+** from = one of its seeds). Returns ing, or NULL when no group has two. */
+static uint8_t *make_groups(gr_result *r, const gr_partition *p, gr_part_node *v, gr_part_link *lk, uint32_t *up){
+  const gr_graph *g = r->g;
+  const gr_node *nodes = gr_graph_nodes(g);
+  uint32_t nn = gr_graph_nnodes(g), n, nk = 0, a, b2;
+  gkey *keys;
+  uint8_t *ing = NULL;
+  gr_env env;
+  if( p->group==NULL ) return NULL;
+  gr_env_init(&env, r);
+  keys = gr_big_alloc((size_t)nn * sizeof *keys + 1);
+  for(n = 0; n < nn; n++){
+    gr_val k;
+    if( outside(v, n) ) continue;
+    env.node = n; env.type_name = gr_graph_type_name(g, nodes[n].type);
+    k = gr_eval_expr(&env, p->group);
+    if( k.t!=GR_T_INT && k.t!=GR_T_STR && k.t!=GR_T_BOOL ) continue;
+    if( k.t==GR_T_STR && k.u.s==NULL ) continue;
+    keys[nk].val = k; keys[nk].node = n; nk++;
+  }
+  qsort(keys, nk, sizeof *keys, gkey_cmp);
+  for(a = 0; a < nk; a = b2){
+    uint32_t seed = GR_NONE, k;
+    for(b2 = a + 1; b2 < nk && gkey_same(&keys[a], &keys[b2]); b2++) ;
+    if( b2 - a < 2 ) continue;
+    if( ing==NULL ) ing = gr_xcalloc((size_t)nn + 1, 1);
+    for(k = a; k < b2; k++){
+      ing[keys[k].node] = 1;
+      uf_union(up, keys[a].node, keys[k].node);
+      if( seed==GR_NONE && v[keys[k].node].cause==GR_PC_SEED ) seed = keys[k].node;
+    }
+    if( seed==GR_NONE ) continue;
+    for(k = a; k < b2; k++){
+      uint32_t m = keys[k].node;
+      if( v[m].cause==GR_PC_SEED ) continue;
+      v[m].cause = GR_PC_SEED;      /* seed 0: a member, not a seed itself */
+      lk[m].from = seed;
+    }
+  }
+  gr_big_free(keys, (size_t)nn * sizeof *keys + 1);
+  return ing;
+}
+
 static void run_one(gr_result *r, const gr_partition *p, gr_part_result *pr){
   const gr_graph *g = r->g;
   const gr_node *nodes = gr_graph_nodes(g);
-  uint32_t nn = gr_graph_nnodes(g), n, k, nseed = 0;
+  uint32_t nn = gr_graph_nnodes(g), n, k, nseed = 0, nroot = 0, weak = 0;
   size_t b;
   pbranches pb;
   gr_env env;
   gr_part_node *v;
+  int whole_subgraphs = p->nsubgraph > 0;
 
   /* the limit: the first whose condition holds */
   gr_env_init(&env, r);
-  pr->has_limit = 0;
-  for(b = 0; b < p->nlimits; b++){
-    if( p->limits[b].cond && !gr_eval_cond(&env, p->limits[b].cond) ) continue;
-    {
-      gr_val lv = gr_eval_expr(&env, p->limits[b].value);
-      if( lv.t!=GR_T_INT ) continue;        /* an unset option: the next limit applies */
-      pr->has_limit = 1; pr->limit = lv.u.i;
-    }
-    break;
-  }
+  pr->has_limit = first_int(&env, p->limits, p->nlimits, &pr->limit);
 
-  /* 1. classify */
+  /* 1. classify: the first neutral condition, then the first seed (a
+  ** neutral node records its seed and stays neutral) */
   pr->v = v = gr_big_alloc((size_t)nn * sizeof *v + 1);
   memset(&pb, 0, sizeof pb);
   {
@@ -308,72 +489,121 @@ static void run_one(gr_result *r, const gr_partition *p, gr_part_result *pr){
     env.type_name = gr_graph_type_name(g, nodes[n].type);
     for(b = 0; b < pb.n; b++){
       if( !ok[b] || (ok[b]==1 && !gr_conj_holds(&env, pb.v[b], GR_DEP_ITEM, GR_DEP_ITEM)) ) continue;
-      if( b < pb.nneutral ) v[n].cause = GR_PC_NEUTRAL;
-      else { v[n].cause = GR_PC_SEED; v[n].seed = (uint16_t)(b - pb.nneutral + 1); nseed++; }
+      if( b < pb.nneutral ){ v[n].cause = GR_PC_NEUTRAL; b = pb.nneutral - 1; continue; }
+      v[n].seed = (uint16_t)(b - pb.nneutral + 1);
+      if( v[n].cause==0 ) v[n].cause = GR_PC_SEED;
       break;
     }
   }
   free(pb.v);
   free(pb.ok);
+  if( p->subgraph_seed ) seed_owners(g, p, v);
+  for(n = 0; n < nn; n++){
+    if( whole_subgraphs && gr_graph_graph_parent(g, nodes[n].graph)!=GR_NONE ){
+      v[n].cause = GR_PC_SUBGRAPH;          /* decided with its whole subgraph */
+      continue;
+    }
+    nroot++;
+    if( v[n].seed && !p->seeds[v[n].seed - 1].weak ) nseed++;
+  }
+  for(n = 0; n < nn; n++){                  /* weak seeds: only beside a strong one */
+    if( !v[n].seed || !p->seeds[v[n].seed - 1].weak ) continue;
+    if( nseed ){ if( v[n].cause!=GR_PC_SUBGRAPH ) weak++; continue; }
+    v[n].seed = 0;
+    if( v[n].cause==GR_PC_SEED ) v[n].cause = 0;
+  }
+  nseed += weak;
+  pr->nseeds = nseed;
 
-  /* 2. the whole-graph outcomes */
-  if( (pr->has_limit && pr->limit < 0) || nseed==0 ){
-    uint8_t c = nseed==0 && !(pr->has_limit && pr->limit < 0) ? GR_PC_STATIC_GRAPH : GR_PC_ALL;
-    for(n = 0; n < nn; n++) if( v[n].cause!=GR_PC_NEUTRAL ) v[n].cause = c;
-    pr->nseeds = nseed;
+  /* 2. the whole-graph outcomes: a negative limit, or seeds but no node to
+  ** cluster (every root node neutral): the whole graph is dynamic */
+  for(n = 0; n < nn && nseed; n++) if( v[n].cause!=GR_PC_NEUTRAL && v[n].cause!=GR_PC_SUBGRAPH ) break;
+  if( nseed && n==nn ){
+    for(n = 0; n < nn; n++) v[n].cause = GR_PC_ALL;
     return;
   }
-  pr->nseeds = nseed;
+  if( pr->has_limit && pr->limit < 0 ){
+    for(n = 0; n < nn; n++) v[n].cause = GR_PC_ALL;
+    return;
+  }
+  if( nseed==0 ){
+    int64_t thr = 0;
+    int small = first_int(&env, p->thresholds, p->nthresholds, &thr) && (int64_t)nroot < thr;
+    for(n = 0; n < nn; n++){
+      int sub = v[n].cause==GR_PC_SUBGRAPH;
+      v[n].cause = small && !sub ? GR_PC_THRESHOLD : GR_PC_STATIC_GRAPH;
+      v[n].sub = 0;
+    }
+    return;
+  }
+  if( whole_subgraphs ) subgraph_status(r, p, v);
 
   {
     gr_part_link *lk = pr->w = gr_big_alloc((size_t)nn * sizeof *lk + 1);
     uint32_t *up = gr_big_alloc((size_t)nn * sizeof *up + 1);
     uint32_t *order = topo_order(g);
     uint32_t *scc = gr_big_alloc((size_t)nn * sizeof *scc + 1);
-    uint8_t *hot;
+    uint8_t *hot, *ing;
     for(n = 0; n < nn; n++){ up[n] = n; lk[n].from = lk[n].to = GR_NONE; }
+    ing = make_groups(r, p, v, lk, up);
 
-    /* 3. dynamic groups (seeds joined by an edge), then the static nodes on
-    ** a path between nodes of one group, with a node of it before and after */
+    /* 3. dynamic groups (seeds joined by an edge) and `group` sets, then
+    ** the static nodes on a path between nodes of one dynamic group, with a
+    ** node of it before and after */
     for(n = 0; n < nn; n++){
       const gr_edge *ed = gr_graph_edges(g, &nodes[n]);
       uint32_t ne = (uint32_t)nodes[n].n_data + nodes[n].n_ctrl;
       if( v[n].cause!=GR_PC_SEED ) continue;
       for(k = 0; k < ne; k++) if( ed[k].src!=GR_NONE && v[ed[k].src].cause==GR_PC_SEED ) uf_union(up, n, ed[k].src);
     }
-    group_sccs(g, v, up, scc, &hot);
+    group_sccs(g, v, ing, up, scc, &hot);
     for(k = 0; k < nn; k++){          /* forward: a dynamic node before, inside the component */
-      uint32_t x = order[k];
+      uint32_t x = order[k], wx = vertex_of(up, v, ing, x);
       const gr_edge *ed = gr_graph_edges(g, &nodes[x]);
       uint32_t ne = (uint32_t)nodes[x].n_data + nodes[x].n_ctrl, e;
-      if( v[x].cause!=0 || !hot[scc[x]] ) continue;
+      if( v[x].cause!=0 || !hot[scc[wx]] ) continue;
       for(e = 0; e < ne && lk[x].from==GR_NONE; e++){
-        uint32_t y = ed[e].src, w = vertex_of(up, v, y);
-        if( w==GR_NONE || scc[w]!=scc[x] ) continue;
-        lk[x].from = v[y].cause==GR_PC_SEED ? y : lk[y].from;
+        uint32_t y = ed[e].src, w = vertex_of(up, v, ing, y);
+        if( w==GR_NONE || scc[w]!=scc[wx] ) continue;
+        lk[x].from = v[y].cause==GR_PC_SEED ? (v[y].seed ? y : lk[y].from) : lk[y].from;
       }
     }
     for(k = nn; k-- > 0; ){           /* backward: a dynamic node after */
-      uint32_t x = order[k], wx = vertex_of(up, v, x), wit;
+      uint32_t x = order[k], wx = vertex_of(up, v, ing, x), wit;
       const gr_edge *ed = gr_graph_edges(g, &nodes[x]);
       uint32_t ne = (uint32_t)nodes[x].n_data + nodes[x].n_ctrl, e;
       if( wx==GR_NONE || !hot[scc[wx]] ) continue;
-      wit = v[x].cause==GR_PC_SEED ? x : lk[x].to;
+      wit = v[x].cause==GR_PC_SEED ? (v[x].seed ? x : lk[x].from) : lk[x].to;
       if( wit==GR_NONE ) continue;
       for(e = 0; e < ne; e++){
-        uint32_t y = ed[e].src;
-        if( y==GR_NONE || v[y].cause!=0 || scc[y]!=scc[wx] || lk[y].to!=GR_NONE ) continue;
+        uint32_t y = ed[e].src, wy = vertex_of(up, v, ing, y);
+        if( wy==GR_NONE || v[y].cause!=0 || scc[wy]!=scc[wx] || lk[y].to!=GR_NONE ) continue;
         lk[y].to = wit;
       }
     }
-    for(n = 0; n < nn; n++) if( v[n].cause==0 && hot[scc[n]] ) v[n].cause = GR_PC_PATH;
-    free(hot);
-    gr_big_free(scc, (size_t)nn * sizeof *scc + 1);
+    for(n = 0; n < nn; n++){
+      if( v[n].cause==0 && hot[scc[vertex_of(up, v, ing, n)]] ) v[n].cause = GR_PC_PATH;
+      else if( v[n].cause==GR_PC_SEED && v[n].seed==0 ) v[n].cause = GR_PC_GROUP;
+    }
     {
     uint32_t *size = gr_big_alloc((size_t)nn * sizeof *size + 1);
+    uint32_t *crep;
 
-    /* 4. static clusters and their sizes */
-    for(n = 0; n < nn; n++) up[n] = n;
+    /* 4. static clusters and their sizes: static nodes joined by an edge,
+    ** with the static nodes of a `group` set and those on a path between
+    ** its members (one strongly connected component) */
+    if( ing ){                         /* component of each static node, before more unions */
+      uint32_t *comp = gr_big_alloc((size_t)nn * sizeof *comp + 1);
+      crep = gr_big_alloc((size_t)nn * sizeof *crep + 1);
+      for(n = 0; n < nn; n++){ crep[n] = GR_NONE; comp[n] = v[n].cause==0 ? scc[vertex_of(up, v, ing, n)] : GR_NONE; }
+      for(n = 0; n < nn; n++){
+        if( comp[n]==GR_NONE ) continue;
+        if( crep[comp[n]]==GR_NONE ) crep[comp[n]] = n;
+        else uf_union(up, n, crep[comp[n]]);
+      }
+      gr_big_free(comp, (size_t)nn * sizeof *comp + 1);
+      gr_big_free(crep, (size_t)nn * sizeof *crep + 1);
+    }
     for(n = 0; n < nn; n++){
       const gr_edge *ed = gr_graph_edges(g, &nodes[n]);
       uint32_t ne = (uint32_t)nodes[n].n_data + nodes[n].n_ctrl;
@@ -388,6 +618,9 @@ static void run_one(gr_result *r, const gr_partition *p, gr_part_result *pr){
     }
     gr_big_free(size, (size_t)nn * sizeof *size + 1);
     }
+    free(hot);
+    free(ing);
+    gr_big_free(scc, (size_t)nn * sizeof *scc + 1);
     gr_big_free(up, (size_t)nn * sizeof *up + 1);
     gr_big_free(order, (size_t)nn * sizeof *order + 1);
   }
@@ -430,7 +663,8 @@ gr_val gr_partition_field(gr_env *env, const gr_expr *e){
   pn = &pr->v[env->node];
   switch( e->ref ){
     case GR_PF_DYNAMIC: case GR_PF_STATIC: {
-      int dyn = pn->cause==GR_PC_SEED || pn->cause==GR_PC_PATH || pn->cause==GR_PC_SMALL || pn->cause==GR_PC_ALL;
+      int dyn = pn->cause==GR_PC_SEED || pn->cause==GR_PC_PATH || pn->cause==GR_PC_SMALL || pn->cause==GR_PC_ALL
+             || pn->cause==GR_PC_GROUP || pn->cause==GR_PC_THRESHOLD || (pn->cause==GR_PC_SUBGRAPH && pn->sub);
       v.t = GR_T_BOOL; v.u.i = e->ref==GR_PF_DYNAMIC ? dyn : !dyn;
       return v;
     }

@@ -81,6 +81,7 @@ enum gr_item_kind {
   GR_I_INITIAL, GR_I_ENTRIES, GR_I_ENTRIES_MODE, GR_I_HOOK, GR_I_EXTENDS,
   GR_I_PARTITION, GR_I_SEED, GR_I_NEUTRAL, GR_I_LIMIT,
   GR_I_NOEFFECT,
+  GR_I_SUBSEED, GR_I_SUBGRAPH, GR_I_GROUP, GR_I_THRESHOLD,   /* partition: subgraph seed / dynamic / inherit, group, threshold */
   GR_I_ONNX, GR_I_ONNX_ROW, GR_I_ONNX_IR, GR_I_ONNX_IN,  /* onnx mappings: statement, row, IR op, input */
   GR_I_CONDITION             /* condition name(names) = e; */
 };
@@ -110,7 +111,7 @@ typedef struct gr_item {
   gr_name *names, *names2;
   gr_expr *e, *e2;           /* condition / value (table entry: value) */
   int64_t lo, hi;            /* range bounds, hardware value; a rule: lo = 1 when marked `once` */
-  int flag;                  /* rule: scope (GR_SCOPE_*); support: flavour (GR_SUP_*); soc: 1 = pattern */
+  int flag;                  /* rule: scope (GR_SCOPE_*); support: flavour (GR_SUP_*); soc: 1 = pattern; seed: 1 = weak */
   int flag2;                 /* rule: action (GR_ACT_*) */
   int flag3;                 /* rules and relations: severity (gr_severity) */
   char *code; gr_loc code_loc;   /* diagnostic code */

@@ -184,7 +184,8 @@ static void bad_item(ck *c, gr_item *it, const char *block){
     "exclusive", "requires", "conflicts", "description", "version", "cann", "caps", "hardware value",
     "key", "alias", "type", "values", "values mode", "range", "pattern", "separator", "default",
     "support statement", "value block", "deprecated", "format", "section", "initial", "entries",
-    "entries mode", "hook", "extends", "partition", "seed", "neutral", "limit", "no effect clause" };
+    "entries mode", "hook", "extends", "partition", "seed", "neutral", "limit", "no effect clause",
+    "subgraph seed", "subgraph clause", "group", "threshold" };
   const char *n = it->kind > 0 && it->kind < (int)(sizeof names / sizeof *names) ? names[it->kind] : "item";
   if( it->kind==GR_I_HWVAL ) ck_err(c, it->name_loc, "'%s %lld' is not allowed in %s (a hardware value belongs in a soc block)",
                                  it->name, (long long)it->lo, block);
@@ -849,14 +850,19 @@ static void check_noeffect(ck *c, gr_item *st, gr_slot *s){
 static void do_partition(ck *c, gr_item *st, gr_partition *p){
   gr_ruleset *rs = c->rs;
   gr_item *it;
-  size_t ns = 0, nn = 0, nl = 0, k;
+  size_t ns = 0, nn = 0, nl = 0, nsg = 0, nt = 0, k;
   p->name = ck_keep(rs, st->name);
   p->loc = st->name_loc;
   for(it = st->items; it; it = it->next){
     if( it->kind==GR_I_SEED ) ns++;
     else if( it->kind==GR_I_NEUTRAL ) nn++;
     else if( it->kind==GR_I_LIMIT ) nl++;
+    else if( it->kind==GR_I_SUBSEED ) ns++;
+    else if( it->kind==GR_I_SUBGRAPH ) nsg++;
+    else if( it->kind==GR_I_THRESHOLD ) nt++;
   }
+  p->subgraph = gr_arena_calloc(&rs->arena, (nsg + 1) * sizeof *p->subgraph);
+  p->thresholds = gr_arena_calloc(&rs->arena, (nt + 1) * sizeof *p->thresholds);
   p->seeds = gr_arena_calloc(&rs->arena, (ns + 1) * sizeof *p->seeds);
   p->neutral = gr_arena_calloc(&rs->arena, (nn + 1) * sizeof *p->neutral);
   p->limits = gr_arena_calloc(&rs->arena, (nl + 1) * sizeof *p->limits);
@@ -865,7 +871,7 @@ static void do_partition(ck *c, gr_item *st, gr_partition *p){
     gr_branch *br = NULL;
     switch( it->kind ){
       case GR_I_DESCRIPTION: once_str(c, &p->description, it, "the partition description"); break;
-      case GR_I_SEED:
+      case GR_I_SEED: case GR_I_SUBSEED:
         for(k = 0; k < p->nseeds; k++){
           if( strcmp(p->seeds[k].name, it->name)==0 ){
             char where[256];
@@ -874,8 +880,40 @@ static void do_partition(ck *c, gr_item *st, gr_partition *p){
           }
         }
         p->seeds[p->nseeds].name = ck_keep(rs, it->name);
+        if( it->kind==GR_I_SUBSEED ){
+          if( p->subgraph_seed ) ck_err(c, it->loc, "partition %s has two 'subgraph seed' lines", p->name);
+          p->subgraph_seed = (int)p->nseeds + 1;
+          p->seeds[p->nseeds].br.loc = it->loc;
+          p->seeds[p->nseeds++].br.source = -1;
+          break;
+        }
+        p->seeds[p->nseeds].weak = it->flag;
         br = &p->seeds[p->nseeds++].br;
         break;
+      case GR_I_SUBGRAPH: {
+        gr_psub *sg = &p->subgraph[p->nsubgraph++];
+        if( strcmp(it->name, "dynamic")==0 ) sg->inherit = 0;
+        else if( strcmp(it->name, "inherit")==0 ) sg->inherit = 1;
+        else ck_err(c, it->name_loc, "'subgraph %s when ...' is not a partition clause: 'subgraph dynamic when' or 'subgraph inherit when'", it->name);
+        br = &sg->br;
+        break;
+      }
+      case GR_I_GROUP:
+        c->scope = GR_SCOPE_NODE; c->nvars = 0; c->maxslots = 0; c->allow_other = 0; c->allow_count = 0;
+        if( p->group ) ck_err(c, it->loc, "partition %s has two 'group' lines", p->name);
+        p->group = it->e2;
+        (void)ck_expr(c, it->e2);
+        if( c->maxslots ) ck_err(c, it->loc, "a partition group cannot use quantifiers");
+        break;
+      case GR_I_THRESHOLD: {
+        gr_default *d = &p->thresholds[p->nthresholds++];
+        c->scope = -1; c->nvars = 0; c->maxslots = 0; c->allow_other = 0; c->allow_count = 0;
+        d->value = it->e2; d->cond = it->e; d->loc = it->loc;
+        ck_want(c, d->value, GR_T_INT, "a partition threshold");
+        if( d->cond ) ck_want(c, d->cond, GR_T_BOOL, "the condition of a partition threshold");
+        if( c->maxslots ) ck_err(c, it->loc, "a partition threshold cannot use quantifiers");
+        break;
+      }
       case GR_I_NEUTRAL: br = &p->neutral[p->nneutral++]; break;
       case GR_I_LIMIT: {
         gr_default *d = &p->limits[p->nlimits++];
@@ -891,11 +929,13 @@ static void do_partition(ck *c, gr_item *st, gr_partition *p){
     if( br ){
       br->cond = it->e; br->loc = it->loc; br->source = -1;
       check_branch(c, br, NULL, NULL);
-      prepare_branch(c, br, it->kind==GR_I_SEED ? "seed" : "neutral condition", it->kind==GR_I_SEED ? it->name : p->name);
+      prepare_branch(c, br, it->kind==GR_I_SEED ? "seed" : it->kind==GR_I_SUBGRAPH ? "subgraph condition" : "neutral condition",
+                     it->kind==GR_I_SEED ? it->name : p->name);
     }
   }
   c->in_partition = 0;
-  if( p->nseeds==0 ) ck_err(c, st->name_loc, "partition %s has no seed: nothing could ever be on its dynamic side", p->name);
+  for(k = 0, ns = 0; k < p->nseeds; k++) if( !p->seeds[k].weak && p->seeds[k].br.cond ) ns++;
+  if( ns==0 ) ck_err(c, st->name_loc, "partition %s has no seed: nothing could ever be on its dynamic side", p->name);
 }
 
 /* ------------------------------------------------------------------ */

@@ -120,6 +120,10 @@ loop:
     "ge_code"     { TOK(GR_TK_GE_CODE); }
     "section"     { TOK(GR_TK_SECTION); }
     "seed"        { TOK(GR_TK_SEED); }
+    "subgraph"    { TOK(GR_TK_SUBGRAPH); }
+    "group"       { TOK(GR_TK_GROUP); }
+    "threshold"   { TOK(GR_TK_THRESHOLD); }
+    "weak"        { TOK(GR_TK_WEAK); }
     "separator"   { TOK(GR_TK_SEPARATOR); }
     "set"         { TOK(GR_TK_SET); }
     "slot"        { TOK(GR_TK_SLOT); }

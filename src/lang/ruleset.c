@@ -79,7 +79,8 @@ void gr_onnx_row_print(gr_buf *b, const gr_onnx_row *r){
 }
 
 const char *gr_pcause_name(int cause){
-  static const char *const names[] = { NULL, "neutral", "seed", "path", "small", "all", "cluster", "static_graph" };
+  static const char *const names[] = { NULL, "neutral", "seed", "path", "small", "all", "cluster", "static_graph",
+                                       "group", "subgraph", "threshold" };
   return cause > 0 && cause < (int)(sizeof names / sizeof *names) ? names[cause] : NULL;
 }
 

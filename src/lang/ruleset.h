@@ -217,20 +217,32 @@ typedef struct gr_relation {
 ** seed names why), which are neutral (in no cluster, counted nowhere), and
 ** the smallest static cluster kept static (the first `limit` whose
 ** condition holds; none = no limit; negative = every node dynamic). */
-typedef struct gr_pseed { const char *name; gr_branch br; } gr_pseed;
+/* A seed; a weak seed (`weak seed`) counts only when a node of the root
+** graphs is a seed that is not weak. */
+typedef struct gr_pseed { const char *name; int weak; gr_branch br; } gr_pseed;
+/* `subgraph dynamic when C;` (inherit 0: a subgraph holding a node for which
+** C holds, directly or nested, runs dynamic) or `subgraph inherit when C;`
+** (inherit 1: a subgraph whose parent node satisfies C takes the parent's
+** status). */
+typedef struct gr_psub { int inherit; gr_branch br; } gr_psub;
 typedef struct gr_partition {
   int index;
   const char *name, *description;
-  gr_pseed *seeds; size_t nseeds;
+  gr_pseed *seeds; size_t nseeds;   /* the `subgraph seed` is one of them, without a condition */
+  int subgraph_seed;                /* 1-based index of the `subgraph seed NAME;` in seeds; 0 none */
   gr_branch *neutral; size_t nneutral;
   gr_default *limits; size_t nlimits;
+  gr_psub *subgraph; size_t nsubgraph;
+  const gr_expr *group;             /* `group EXPR;`: nodes with one non-null value are clustered together; NULL none */
+  gr_default *thresholds; size_t nthresholds;   /* `threshold`: a graph without seeds and with fewer nodes is dynamic */
   gr_loc loc;
 } gr_partition;
 
 /* The outcome of a partition for one node, as partition(NAME).cause reads
 ** it (the checker accepts only these words in comparisons with it). */
-#define GR_PCAUSES "\"neutral\", \"seed\", \"path\", \"small\", \"all\", \"cluster\" or \"static_graph\""
-enum gr_pcause { GR_PC_NEUTRAL = 1, GR_PC_SEED, GR_PC_PATH, GR_PC_SMALL, GR_PC_ALL, GR_PC_CLUSTER, GR_PC_STATIC_GRAPH };
+#define GR_PCAUSES "\"neutral\", \"seed\", \"path\", \"small\", \"all\", \"cluster\", \"static_graph\", \"group\", \"subgraph\" or \"threshold\""
+enum gr_pcause { GR_PC_NEUTRAL = 1, GR_PC_SEED, GR_PC_PATH, GR_PC_SMALL, GR_PC_ALL, GR_PC_CLUSTER, GR_PC_STATIC_GRAPH,
+                 GR_PC_GROUP, GR_PC_SUBGRAPH, GR_PC_THRESHOLD };
 /* The fields of partition(NAME).FIELD (gr_expr.ref of a GR_E_PARTITION). */
 enum gr_pfield { GR_PF_DYNAMIC = 1, GR_PF_STATIC, GR_PF_CAUSE, GR_PF_SEED, GR_PF_SIZE, GR_PF_LIMIT, GR_PF_FROM, GR_PF_TO };
 const char *gr_pcause_name(int cause);     /* "seed"...; NULL for 0 */
