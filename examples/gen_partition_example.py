@@ -39,6 +39,10 @@ class Graph:
             o["input"] = [i if i == "" else (i if ":" in i else i + ":0") for i in inputs]
             o["input_desc"] = [self.outs[i.split(":")[0]][int(i.split(":")[1]) if ":" in i else 0]
                                for i in inputs if i != ""]
+        if typ in ("Const", "Constant") and outs:
+            # the weight GE reads (ATTR_NAME_WEIGHTS "value"): without it a
+            # Const is not constant (constant_utils.cc:44-48)
+            attrs = dict(attrs or {}, value={"t": {"desc": desc(*outs[0])}})
         if attrs:
             o["attr"] = [{"key": k, "value": v} for k, v in attrs.items()]
         if outs:

@@ -185,9 +185,9 @@ static gr_val literal(gr_env *env, const gr_expr *e){
 }
 
 /* An attribute of the node (in 0) or of its input descriptor in - 1. One of a
-** kind the language has no value for (a tensor, a graph, ...) reads as null
-** on the node and as "" on an input descriptor, where such attributes are
-** what matters (GE's `_value` is a tensor). */
+** kind the language has no value for (a tensor, a graph, ...) reads as "",
+** so `!= null` tests its presence: GE's `_value` on an input descriptor and
+** a Const's weight `value` are tensors. */
 static gr_val attr_value(gr_env *env, uint32_t node, uint32_t in, const char *key){
   const gr_graph *g = env->r->g;
   const gr_attr *a;
@@ -207,7 +207,7 @@ static gr_val attr_value(gr_env *env, uint32_t node, uint32_t in, const char *ke
     case GR_ATTR_LIST_S: v.t = GR_T_LIST; v.lk = GR_LK_GSTR; v.n = a->n; v.u.p = gr_graph_list_u32(g, a->u.list); return v;
     case GR_ATTR_LIST_I: case GR_ATTR_LIST_B: v.t = GR_T_LIST; v.lk = GR_LK_I64; v.n = a->n; v.u.p = gr_graph_list_i64(g, a->u.list); return v;
     case GR_ATTR_LIST_F: v.t = GR_T_LIST; v.lk = GR_LK_F64; v.n = a->n; v.u.p = gr_graph_list_f64(g, a->u.list); return v;
-    default: return in ? v_str("") : v;
+    default: return v_str("");
   }
 }
 
