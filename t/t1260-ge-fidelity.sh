@@ -82,4 +82,25 @@ do
 	"
 done
 
+# doc/ge-fidelity.md maps GE's own unit tests to golden cases: every case it
+# names exists and cites the test by name and file.
+test_expect_success 'every golden case of the GE unit-test table exists and names its test' '
+	python3 - "$top_srcdir" <<-\EOF
+	import glob, re, sys
+	top = sys.argv[1]
+	bad = n = 0
+	for line in open(top + "/doc/ge-fidelity.md"):
+	    m = re.match(r"\| `([^`]+)` \| (\w+) \(:\d+\) \| `t/golden/(\d+)-\*\.case`", line)
+	    if not m: continue
+	    n += 1
+	    files = glob.glob("%s/t/golden/%s-*.case" % (top, m.group(3)))
+	    if len(files) != 1: print("no case", m.group(3)); bad += 1; continue
+	    head = "".join(l for l in open(files[0]) if l.startswith("#"))
+	    if m.group(2) not in head or m.group(1).split("/")[-1] not in head:
+	        print(files[0], "does not name", m.group(2), m.group(1)); bad += 1
+	print(n, "rows")
+	sys.exit(1 if bad or n < 25 else 0)
+	EOF
+'
+
 test_done
