@@ -531,8 +531,12 @@ static void run_one(gr_result *r, const gr_partition *p, gr_part_result *pr){
     int small = first_int(&env, p->thresholds, p->nthresholds, &thr) && (int64_t)nroot < thr;
     for(n = 0; n < nn; n++){
       int sub = v[n].cause==GR_PC_SUBGRAPH;
-      v[n].cause = small && !sub ? GR_PC_THRESHOLD : GR_PC_STATIC_GRAPH;
       v[n].sub = 0;
+      if( small && !sub ){ v[n].cause = GR_PC_THRESHOLD; continue; }
+      /* a neutral node stays neutral unless its own tensors are dynamic:
+      ** then only the graph's outcome says it runs static */
+      if( v[n].cause==GR_PC_NEUTRAL && !(nodes[n].flags & GR_NODE_DYNAMIC) ) continue;
+      v[n].cause = GR_PC_STATIC_GRAPH;
     }
     return;
   }
