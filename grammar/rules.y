@@ -362,6 +362,14 @@ orow(A) ::= OPSET(K) opsets(O) BECOMES(B) irops(I) SEMI.
 orow(A) ::= OPSET(K) opsets(O) WHEN expr(C) BECOMES(B) irops(I) SEMI.
   { A = mk(ps, GR_I_ONNX_ROW, K); A->items2 = gr_item_reverse(O); A->e = C; A->flag = 1;
     A->items = gr_item_reverse(I); A->str_loc = LOC(B); }
+/* `... becomes IR "_SUB" @P, ... in N;`: a ParseOpToGraphFn plugin whose
+** subgraph has N nodes (Data included): flag2 1, hi = N, str2_loc at N */
+orow(A) ::= OPSET(K) opsets(O) BECOMES(B) irops(I) IN INT(N) SEMI.
+  { A = mk(ps, GR_I_ONNX_ROW, K); A->items2 = gr_item_reverse(O); A->items = gr_item_reverse(I); A->str_loc = LOC(B);
+    A->flag2 = 1; A->hi = int_value(ps, N); A->str2_loc = LOC(N); }
+orow(A) ::= OPSET(K) opsets(O) WHEN expr(C) BECOMES(B) irops(I) IN INT(N) SEMI.
+  { A = mk(ps, GR_I_ONNX_ROW, K); A->items2 = gr_item_reverse(O); A->e = C; A->flag = 1;
+    A->items = gr_item_reverse(I); A->str_loc = LOC(B); A->flag2 = 1; A->hi = int_value(ps, N); A->str2_loc = LOC(N); }
 
 /* opsets: versions and ranges, `1, 8..12`; each a GR_I_RANGE item (lo, hi) */
 %type opsets {gr_item*}
@@ -396,6 +404,14 @@ irop(A) ::= ID(T) LPAREN irins(I) RPAREN.
 irop(A) ::= ID(T) STRING(S) LPAREN irins(I) RPAREN.
   { A = mk(ps, GR_I_ONNX_IR, T); A->name = gr_tok_str(T); A->name_loc = LOC(T); A->str = sbody(S); A->str_loc = LOC(S);
     A->flag = 1; A->items = gr_item_reverse(I); }
+/* `IR "_SUB" @P`: the op's place P (from 0) in the order GE's graph builder
+** adds the plugin's subgraph nodes: flag2 1, lo = P, str2_loc at P */
+irop(A) ::= ID(T) STRING(S) AT INT(P).
+  { A = mk(ps, GR_I_ONNX_IR, T); A->name = gr_tok_str(T); A->name_loc = LOC(T); A->str = sbody(S); A->str_loc = LOC(S);
+    A->flag2 = 1; A->lo = int_value(ps, P); A->str2_loc = LOC(P); }
+irop(A) ::= ID(T) STRING(S) AT INT(P) LPAREN irins(I) RPAREN.
+  { A = mk(ps, GR_I_ONNX_IR, T); A->name = gr_tok_str(T); A->name_loc = LOC(T); A->str = sbody(S); A->str_loc = LOC(S);
+    A->flag = 1; A->items = gr_item_reverse(I); A->flag2 = 1; A->lo = int_value(ps, P); A->str2_loc = LOC(P); }
 /* inputs: N (the ONNX node's input N) or @K[:J] (output J of the row's K-th
 ** IR op); GR_I_ONNX_IN items: flag 1 for @K, lo = N or K, hi = J */
 %type irins {gr_item*}

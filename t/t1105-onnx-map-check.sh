@@ -73,10 +73,10 @@ test_expect_success 'an opset listed twice in one row, at the second listing' '
 '
 
 test_expect_success 'an unknown condition kind' '
-	bad kind "$L:42: error: an onnx mapping condition cannot test node.type: it tests node.inputs, node.attr[\"A\"] and len(node.attr[\"A\"])" <<-\EOF &&
+	bad kind "$L:42: error: an onnx mapping condition cannot test node.type: it tests node.inputs, node.outputs, node.attr[\"A\"] and len(node.attr[\"A\"])" <<-\EOF &&
 	onnx "ai.onnx::Relu" { opset 8 when node.type == "Relu" becomes Relu; }
 	EOF
-	bad kind2 "$L:37: error: unknown condition kind in an onnx mapping row: expected node.inputs OP N, node.attr[\"A\"] == null or != null, node.attr[\"A\"] == VALUE or != VALUE, len(node.attr[\"A\"]) OP N" <<-\EOF
+	bad kind2 "$L:37: error: unknown condition kind in an onnx mapping row: expected node.inputs OP N, node.outputs OP N, node.inputs[N] == null or != null, node.attr[\"A\"] == null or != null, node.attr[\"A\"] == VALUE or != VALUE, len(node.attr[\"A\"]) OP N" <<-\EOF
 	onnx "ai.onnx::Relu" { opset 8 when node.dynamic becomes Relu; }
 	EOF
 '
@@ -191,8 +191,8 @@ test_expect_success 'gerules explain shows a key'"'"'s rows as written, first ma
 	gerules explain ai.onnx::ArgMax >out &&
 	cat >expect <<-\EOF &&
 	onnx "ai.onnx::ArgMax" (2 rows, first match wins)
-	  opset 8..18 when node.attr["keepdims"] == 0 becomes ArgMaxV2;    # RULES
-	  opset 8..18 becomes ArgMaxV2, ExpandDims "/expand_dims";    # RULES
+	  opset 8..18 when node.attr["keepdims"] == 0 becomes Const "_const_data" @2 (), ArgMaxV2 "_ArgMaxV2" @1 (0, @0) in 3;    # RULES
+	  opset 8..18 becomes Const "_const_data" @3 (), ArgMaxV2 "_ArgMaxV2" @1 (0, @0), Const "_data1" @4 (), ExpandDims "_ExpandDims" @2 (@1, @2) in 5;    # RULES
 	EOF
 	sed "s|# .*onnx.rules:[0-9]*\$|# RULES|" out >got &&
 	test_cmp expect got &&
@@ -202,7 +202,7 @@ import json
 d = json.load(open(\"g.json\"))
 m = d[\"matches\"][0]
 assert m[\"kind\"] == \"onnx\" and m[\"name\"] == \"ai.onnx::Gemm\", m
-assert m[\"rows\"][0][\"row\"] == \"opset 8..18 when node.inputs >= 3 and node.attr[\\\"alpha\\\"] == null and node.attr[\\\"beta\\\"] == null becomes MatMulV2(0, 1), Add \\\"/add\\\" (@0, 2);\", m
+assert m[\"rows\"][2][\"row\"] == \"opset 8..18 when node.inputs >= 3 becomes MatMulV2 \\\"_MatMulV2\\\" @3 (0, 1), Add \\\"_add\\\" @4 (@0, 2) in 5;\", m
 " &&
 	test_must_fail --exit 2 gerules explain ai.onnx::Gem 2>err &&
 	test_grep "did you mean .ai.onnx::Gemm.?" err

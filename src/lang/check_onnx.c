@@ -25,7 +25,7 @@
 ** int, far above any real node (GE's ops have at most a few dozen inputs). */
 #define MAX_INDEX 1000
 
-#define COND_KINDS "node.inputs OP N, node.attr[\"A\"] == null or != null, node.attr[\"A\"] == VALUE or != VALUE, len(node.attr[\"A\"]) OP N"
+#define COND_KINDS "node.inputs OP N, node.outputs OP N, node.inputs[N] == null or != null, node.attr[\"A\"] == null or != null, node.attr[\"A\"] == VALUE or != VALUE, len(node.attr[\"A\"]) OP N"
 
 static const char *op_text(int op){
   switch( op ){
@@ -74,14 +74,28 @@ static int compile_test(ck *c, const gr_expr *e, gr_onnx_cond *out){
     return 0;
   }
   out->op = e->op;
-  /* node.inputs OP N */
-  if( e->a->op==GR_E_FIELD && e->a->a->op==GR_E_NODE ){
-    if( strcmp(e->a->s, "inputs")!=0 ){
-      ck_err(c, e->a->sloc, "an onnx mapping condition cannot test node.%s: it tests node.inputs, node.attr[\"A\"] and len(node.attr[\"A\"])", e->a->s);
+  /* node.inputs[N] == / != null: whether input N is named */
+  if( e->a->op==GR_E_INDEX && e->a->a->op==GR_E_FIELD && e->a->a->a->op==GR_E_NODE && strcmp(e->a->a->s, "inputs")==0 ){
+    if( e->a->b->op!=GR_E_INT || e->a->b->i < 0 || e->a->b->i > MAX_INDEX ){
+      ck_err(c, e->a->b->loc, "node.inputs[N] names an input by its index, 0 to %d", MAX_INDEX);
       return 0;
     }
-    out->kind = GR_OC_INPUTS;
-    return want_int(c, e->b, "node.inputs", &out->n);
+    if( (e->op!=GR_E_EQ && e->op!=GR_E_NE) || e->b->op!=GR_E_NULL ){
+      ck_err(c, e->sloc, "node.inputs[%lld] compares with == null (input empty or absent) or != null (named)", (long long)e->a->b->i);
+      return 0;
+    }
+    out->kind = e->op==GR_E_EQ ? GR_OC_IN_EMPTY : GR_OC_IN_GIVEN;
+    out->n = e->a->b->i;
+    return 1;
+  }
+  /* node.inputs OP N */
+  if( e->a->op==GR_E_FIELD && e->a->a->op==GR_E_NODE ){
+    if( strcmp(e->a->s, "inputs")!=0 && strcmp(e->a->s, "outputs")!=0 ){
+      ck_err(c, e->a->sloc, "an onnx mapping condition cannot test node.%s: it tests node.inputs, node.outputs, node.attr[\"A\"] and len(node.attr[\"A\"])", e->a->s);
+      return 0;
+    }
+    out->kind = e->a->s[0]=='i' ? GR_OC_INPUTS : GR_OC_OUTPUTS;
+    return want_int(c, e->b, e->a->s[0]=='i' ? "node.inputs" : "node.outputs", &out->n);
   }
   /* len(node.attr["A"]) OP N */
   if( e->a->op==GR_E_LEN ){
@@ -200,14 +214,33 @@ static int do_row(ck *c, const gr_onnx_op *op, gr_item *it, gr_onnx_row *r){
     ck_err(c, it->str_loc, "%zu IR ops in one row: a row makes at most %d", n, GR_ONNX_MAX_IR);
     return 0;
   }
+  if( it->flag2 ){
+    if( it->hi < (int64_t)n || it->hi > MAX_INDEX ){
+      ck_err(c, it->str2_loc, "in %lld: a plugin subgraph of %zu IR ops has %zu to %d nodes (Data included)", (long long)it->hi, n, n, MAX_INDEX);
+      ok = 0;
+    }else r->nsub = (int)it->hi;
+  }
   r->ir = gr_arena_calloc(&rs->arena, n * sizeof *r->ir);
   for(x = it->items; x; x = x->next){
     gr_onnx_ir *ir = &r->ir[r->nir];
     gr_item *p;
     ir->type = ck_keep(rs, x->name);
     ir->suffix = ck_keep(rs, x->str ? x->str : "");
+    ir->pos = -1;
+    if( x->flag2 ){
+      gr_item *p;
+      if( !it->flag2 ){ ck_err(c, x->str2_loc, "@%lld places an op in GE's plugin subgraph: the row must end with `in N` (the subgraph's node count)", (long long)x->lo); ok = 0; }
+      else if( x->lo < 0 || x->lo >= it->hi ){ ck_err(c, x->str2_loc, "place @%lld is outside the row's subgraph of %lld nodes (@0 to @%lld)", (long long)x->lo, (long long)it->hi, (long long)it->hi - 1); ok = 0; }
+      for(p = it->items; p!=x; p = p->next)
+        if( p->flag2 && p->lo==x->lo ){ ck_err(c, x->str2_loc, "place @%lld is already the IR op %s's in this row", (long long)x->lo, p->name); ok = 0; break; }
+      ir->pos = (int)x->lo;
+    }
     if( x->str && x->str[0]==0 ){ ck_err(c, x->str_loc, "an empty suffix: leave it out for the op that keeps the node's name"); ok = 0; }
-    if( !x->str && keep++ ){
+    if( it->flag2 && n > 1 && (!x->str || !x->flag2) ){
+      ck_err(c, x->name_loc, "%s needs GE's sub-node name and place (%s \"_NAME\" @P): with more than one node besides Data, GE renames every node of the plugin's subgraph PartitionedCall_<node><_NAME>_<counter>", x->name, x->name);
+      ok = 0;
+    }
+    if( !it->flag2 && !x->str && keep++ ){
       ck_err(c, x->name_loc, "a second IR op without a suffix: only one op of a row keeps the ONNX node's name (write %s \"/SUFFIX\")", x->name);
       ok = 0;
     }

@@ -50,9 +50,12 @@ void gr_onnx_row_print(gr_buf *b, const gr_onnx_row *r){
     gr_buf_adds(b, i ? " and " : " when ");
     switch( c->kind ){
       case GR_OC_INPUTS: gr_buf_printf(b, "node.inputs %s %lld", op, (long long)c->n); break;
+      case GR_OC_OUTPUTS: gr_buf_printf(b, "node.outputs %s %lld", op, (long long)c->n); break;
       case GR_OC_LEN: gr_buf_printf(b, "len(node.attr[\"%s\"]) %s %lld", c->name, op, (long long)c->n); break;
       case GR_OC_HAS: gr_buf_printf(b, "node.attr[\"%s\"] != null", c->name); break;
       case GR_OC_HASNOT: gr_buf_printf(b, "node.attr[\"%s\"] == null", c->name); break;
+      case GR_OC_IN_EMPTY: gr_buf_printf(b, "node.inputs[%lld] == null", (long long)c->n); break;
+      case GR_OC_IN_GIVEN: gr_buf_printf(b, "node.inputs[%lld] != null", (long long)c->n); break;
       default:
         gr_buf_printf(b, "node.attr[\"%s\"] %s ", c->name, op);
         if( c->is_str ) gr_buf_printf(b, "\"%s\"", c->s); else gr_buf_printf(b, "%lld", (long long)c->n);
@@ -63,6 +66,7 @@ void gr_onnx_row_print(gr_buf *b, const gr_onnx_row *r){
     const gr_onnx_ir *ir = &r->ir[i];
     gr_buf_printf(b, "%s%s", i ? ", " : "", ir->type);
     if( ir->suffix[0] ) gr_buf_printf(b, " \"%s\"", ir->suffix);
+    if( ir->pos >= 0 ) gr_buf_printf(b, " @%d", ir->pos);
     if( ir->explicit_inputs ){
       gr_buf_adds(b, ir->suffix[0] ? " (" : "(");
       for(k = 0; k < ir->nin; k++){
@@ -75,6 +79,7 @@ void gr_onnx_row_print(gr_buf *b, const gr_onnx_row *r){
       gr_buf_adds(b, ")");
     }
   }
+  if( r->nsub ) gr_buf_printf(b, " in %d", r->nsub);
   gr_buf_adds(b, ";");
 }
 

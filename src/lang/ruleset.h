@@ -255,7 +255,10 @@ const char *gr_pcause_name(int cause);     /* "seed"...; NULL for 0 */
 ** `== null` (HAS / HASNOT), `node.attr["A"] == V` / `!= V` (EQ / NE, V an
 ** int or a string), `len(node.attr["A"]) OP N` (LEN; 0 when A is absent or
 ** not a list). OP is a GR_E_EQ..GR_E_GE comparison. */
-enum { GR_OC_INPUTS = 1, GR_OC_HAS, GR_OC_HASNOT, GR_OC_EQ, GR_OC_NE, GR_OC_LEN };
+/* `node.outputs OP N` (GR_OC_OUTPUTS: the node's outputs, empty names
+** included, as GE's plugins count them); `node.inputs[N] == null` / `!= null` (input N empty or absent / named):
+** GR_OC_IN_EMPTY / GR_OC_IN_GIVEN with n = N */
+enum { GR_OC_INPUTS = 1, GR_OC_HAS, GR_OC_HASNOT, GR_OC_EQ, GR_OC_NE, GR_OC_LEN, GR_OC_IN_EMPTY, GR_OC_IN_GIVEN, GR_OC_OUTPUTS };
 typedef struct gr_onnx_cond {
   int kind, op;
   const char *name;       /* the attribute */
@@ -269,12 +272,18 @@ typedef struct gr_onnx_in { int from_op; int src; int index; } gr_onnx_in;
 typedef struct gr_onnx_ir {
   const char *type; const char *suffix;   /* suffix "" keeps the ONNX node's name */
   int explicit_inputs; size_t nin; gr_onnx_in *in;
+  int pos;                                /* a subgraph row: the op's place in GE's subgraph (-1: none) */
 } gr_onnx_ir;
 #define GR_ONNX_MAX_IR 32           /* IR ops of one row */
 typedef struct gr_onnx_row {
   int64_t *lo, *hi; size_t nranges;       /* the opsets: lo[i]..hi[i] */
   gr_onnx_cond *conds; size_t nconds;
   gr_onnx_ir *ir; size_t nir;
+  /* nsub > 0: a ParseOpToGraphFn plugin (GE's one-to-many expansion,
+  ** hicann/ge parser/parser/common/parser_utils.cc) whose subgraph has nsub
+  ** nodes, Data included, and ir lists every non-Data one; 0: a plain
+  ** mapping (one IR op, or a decomposition written with suffixes) */
+  int nsub;
   gr_loc loc;
 } gr_onnx_row;
 typedef struct gr_onnx_op {

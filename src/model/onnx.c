@@ -40,6 +40,7 @@
 #include "model/readers.h"
 #include "model/build.h"
 #include "model/onnx_map.h"
+#include "model/onnx_order.h"
 #include "model/pbwire.h"
 #include "base/hashmap.h"
 
@@ -97,6 +98,8 @@ typedef struct ox {
   gr_idmap tn_index; GR_VEC(tname) tn; uint32_t nscopes;
   gr_idmap op_index; GR_VEC(opinfo) ops;
   uint64_t unnamed;
+  uint64_t pc_counter;             /* GE's global PartitionedCall_ counter */
+  uint64_t node_base;              /* the counter's value at the node being added */
   /* hashes of a node's name and tensor names, computed when it was
   ** prefetched (hs[cur]: the node being added; the other: the next one) */
   struct nhash { int valid; uint64_t name; GR_VEC(uint64_t) in, out; } hs[2];
@@ -105,6 +108,7 @@ typedef struct ox {
   GR_VEC(int64_t) dims;            /* scratch dim vector */
   GR_VEC(prod) ins;                /* the current node's input producers */
   GR_VEC(unsigned char) inok;      /* ... and whether each was found */
+  GR_VEC(unsigned char) named;     /* the current node's input slots: named or empty */
   spans used;                      /* scratch: the names a branch consumes */
   /* ids interned once */
   uint32_t k_node, k_op, k_index, k_parent, k_unreg, k_unparse, v_init, v_constant;
@@ -320,7 +324,7 @@ static int parse_attr(ox *x, span a, gr_onnx_attr_view *v, span *g, span *t){
   FOR_FIELDS(x, a, f, {
     switch( f.num ){
     case 1: if( f.wt==PB_LEN ){ v->name = (const char*)f.data; v->nlen = f.len; } break;
-    case 2: if( f.wt==PB_I32 ){ float fl; uint32_t u = (uint32_t)f.v; memcpy(&fl, &u, 4); v->i = 0; has_f = 1; (void)fl; } break;
+    case 2: if( f.wt==PB_I32 ){ float fl; uint32_t u = (uint32_t)f.v; memcpy(&fl, &u, 4); v->i = 0; v->f = fl; has_f = 1; } break;
     case 3: if( f.wt==PB_VARINT ){ v->i = (int64_t)f.v; has_i = 1; } break;
     case 4: if( f.wt==PB_LEN ){ v->s = (const char*)f.data; v->slen = f.len; has_s = 1; } break;
     case 5: if( f.wt==PB_LEN ){ t->p = f.data; t->n = f.len; } break;
@@ -922,12 +926,27 @@ static int is_constant_op(const onode *o){
 ** shape. */
 static int out_desc(ox *x, int dyn){ return gr_build_tensor_ids(x->b, 1, 0, 0, dyn ? x->sh_dyn : 0); }
 
+/* What the mapping's conditions see of a node. */
+static void node_view(ox *x, const onode *o, gr_onnx_node_view *nv){
+  size_t i;
+  memset(nv, 0, sizeof *nv);
+  x->named.n = 0;
+  for(i = 0; i < o->in.n; i++){
+    if( o->in.v[i].n ) nv->ninputs++;
+    gr_vec_push(x->named, (unsigned char)(o->in.v[i].n!=0));
+  }
+  nv->named = x->named.v; nv->nnamed = x->named.n;
+  nv->noutputs = o->out.n;
+  nv->attrs = o->attrs.v; nv->nattrs = o->attrs.n;
+}
+
 static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, onode *o, int depth){
   gr_build *b = x->b;
   size_t i;
   uint32_t name;
   int dyn = 0, r;
   const gr_onnx_ir *ir = NULL;
+  const gr_onnx_row *row = NULL;
   size_t nir = 0;
   gr_onnx_node_view nv;
   const opinfo *oi;
@@ -953,10 +972,9 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
   }
   if( (oi = op_info(x, o))==NULL ) return 0;
   gather(x, s, o, hh, &dyn);
-  memset(&nv, 0, sizeof nv);
-  for(i = 0; i < o->in.n; i++) if( o->in.v[i].n ) nv.ninputs++;
-  nv.attrs = o->attrs.v; nv.nattrs = o->attrs.n;
-  r = oi->e ? gr_opmap_match(oi->e, oi->ver, &nv, &ir, &nir) : 0;
+  node_view(x, o, &nv);
+  r = oi->e ? gr_opmap_match(oi->e, oi->ver, &nv, &row) : 0;
+  if( r==1 ){ ir = row->ir; nir = row->nir; }
   /* If: its branches, and the values they capture as extra inputs */
   if( r==1 && o->nbranch_attrs ){
     uint32_t seen = scope_new(x);
@@ -983,13 +1001,27 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
     }
     return 1;
   }
-  /* mapped: the chain of IR ops */
+  /* mapped: the chain of IR ops; a plugin subgraph of more than one node
+  ** besides Data has every node renamed PartitionedCall_<sub node>_<n>, n
+  ** GE's global counter, which every node of such a subgraph advances
+  ** (Data included; parser_utils.cc ExpandNodeToSubgraph) */
   {
     uint32_t prev = 0, k, opnames[GR_OPMAP_MAX_IR];
     size_t base = x->name.n;
+    int renamed = row->nsub > 0 && nir > 1;
+    uint64_t first = x->node_base;
     for(k = 0; k < nir; k++){
       uint32_t opname, type;
-      if( ir[k].suffix[0] ){
+      if( renamed ){
+        gr_buf *t = &x->tmp;
+        t->n = 0;
+        gr_buf_adds(t, "PartitionedCall_");
+        gr_buf_add(t, x->name.p, base);
+        gr_buf_adds(t, ir[k].suffix);
+        gr_buf_addc(t, '_');
+        add_u64(t, first + (uint64_t)(ir[k].pos < 0 ? 0 : ir[k].pos));
+        if( !gr_build_str(b, t->p, t->n, &opname) ){ free(cap.v); return 0; }
+      }else if( ir[k].suffix[0] && row->nsub==0 ){
         x->name.n = base;
         gr_buf_adds(&x->name, ir[k].suffix);
         if( !gr_build_str(b, x->name.p, x->name.n, &opname) ){ free(cap.v); return 0; }
@@ -999,6 +1031,12 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
           || !gr_build_op_ids(b, opname, type, 0, 0)
           || !gr_build_attr_s_ids(b, x->k_node, name)
           || !gr_build_attr_s_ids(b, x->k_op, oi->key) ){ free(cap.v); return 0; }
+      /* GE records the ONNX node on every node of a plugin subgraph */
+      if( row->nsub > 0 ){
+        if( !gr_build_list(b, "_datadump_original_op_names", 27, GR_ATTR_LIST_S)
+            || !gr_build_list_s(b, x->name.p, base) ){ free(cap.v); return 0; }
+        gr_build_list_end(b);
+      }
       opnames[k] = opname;
       if( ir[k].explicit_inputs ){
         size_t j;
@@ -1020,7 +1058,9 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
       }else{
         if( !gr_build_edge_id(b, prev, 0) || !gr_build_tensor_ids(b, 0, 0, 0, dyn ? x->sh_dyn : 0) ){ free(cap.v); return 0; }
       }
-      if( k==nir - 1 || ir[k].suffix[0]==0 ){
+      /* the ONNX node's attributes: on the op that keeps its name and the
+      ** last; in a plugin subgraph on every op but the Consts it adds */
+      if( row->nsub > 0 ? type!=x->t_const : (k==nir - 1 || ir[k].suffix[0]==0) ){
         if( !copy_attrs(x, o) ){ free(cap.v); return 0; }
       }
       if( k==nir - 1 ){
@@ -1086,6 +1126,115 @@ typedef struct init { span name; span t; int64_t dt; uint32_t shape; int ext; } 
 
 static int cmp_init(const void *a, const void *b){ return cmpspan(&((const init*)a)->name, &((const init*)b)->name); }
 
+/* The name field of a ValueInfoProto. */
+static span vi_name(span vi){
+  pb_cur c = { vi.p, vi.p + vi.n };
+  pb_field f;
+  span nm = { NULL, 0 };
+  while( pb_next(&c, &f) > 0 ) if( f.num==1 && f.wt==PB_LEN ){ nm.p = f.data; nm.n = f.len; }
+  return nm;
+}
+
+/* GE's counter at each node of this graph that a plugin subgraph of more
+** than one node besides Data renames: the nodes are expanded in the order
+** GE's graph builder added them (onnx_order.h), each advancing the global
+** counter by its subgraph's node count. *base is NULL when no node of the
+** graph is renamed; else base[i] is node i's first number, and
+** x->pc_counter is advanced past the graph. The walk's operators: the
+** graph's Data (captured values, then declared inputs that are no
+** initializer), its initializers, its nodes; it starts from the Data, or,
+** with none, from the Constant nodes (onnx_parser.cc GetGraphInputs). */
+static int expansion_bases(ox *x, const spans *nodes, const spans *inputs, const span *init_names, size_t ninits,
+                           size_t ncaptured, uint64_t **base){
+  onode o;
+  size_t i, k, nd = ncaptured, nops, nlinks = 0;
+  uint32_t *ren = NULL, *order = NULL, sc;
+  GR_VEC(uint32_t) starts = { 0 };
+  GR_VEC(gr_ge_link) links = { 0 };
+  GR_VEC(span) names = { 0 };            /* every node's inputs then outputs, flat */
+  GR_VEC(size_t) at = { 0 };             /* node i's names start at at[i]; inputs at[i]..+nin */
+  GR_VEC(uint32_t) nin = { 0 };
+  int any = 0, ok = 1;
+  prod one = mkprod(0, 0, 0, NO_SHAPE, 0);
+  *base = NULL;
+  memset(&o, 0, sizeof o);
+  ren = gr_xcalloc(nodes->n + 1, sizeof *ren);
+  for(i = 0; i < nodes->n && ok; i++){
+    const opinfo *oi;
+    gr_onnx_node_view nv;
+    const gr_onnx_row *row = NULL;
+    if( !parse_node(x, nodes->v[i], &o) ){ ok = 0; break; }
+    gr_vec_push(at, names.n);
+    gr_vec_push(nin, (uint32_t)o.in.n);
+    for(k = 0; k < o.in.n; k++) gr_vec_push(names, o.in.v[k]);
+    for(k = 0; k < o.out.n; k++) gr_vec_push(names, o.out.v[k]);
+    if( is_constant_op(&o) ) continue;
+    if( (oi = op_info(x, &o))==NULL ){ ok = 0; break; }
+    node_view(x, &o, &nv);
+    if( oi->e && gr_opmap_match(oi->e, oi->ver, &nv, &row)==1 && row->nsub > 0 && row->nir > 1 ){ ren[i] = (uint32_t)row->nsub; any = 1; }
+  }
+  gr_vec_push(at, names.n);
+  free(o.in.v); free(o.out.v); free(o.attrs.v); free(o.attr_raw.v);
+  if( !ok || !any ) goto out;
+  /* the operators and the tensor names they produce, in a scope of their own */
+  sc = scope_new(x);
+  for(i = 0; i < ninits; i++){ prod p = one; p.op = (uint32_t)(ncaptured + i); p.is_init = 1; define(x, sc, init_names[i].p, init_names[i].n, &p); }
+  for(i = 0; i < ncaptured; i++) gr_vec_push(starts, (uint32_t)i);
+  {
+    /* declared inputs that are no initializer: Data, numbered after the
+    ** initializers' operators so that the initializers keep theirs */
+    GR_VEC(span) data = { 0 };
+    for(i = 0; i < inputs->n; i++){
+      span nm = vi_name(inputs->v[i]);
+      const prod *known;
+      if( nm.n==0 || has_nul(nm.p, nm.n) ) continue;
+      if( (known = lookup(x, sc, nm.p, nm.n))!=NULL && known->is_init ) continue;
+      gr_vec_push(data, nm);
+    }
+    nd = ncaptured + data.n;
+    for(i = 0; i < data.n; i++){
+      prod p = one; p.op = (uint32_t)(ncaptured + ninits + i);
+      define(x, sc, data.v[i].p, data.v[i].n, &p);
+      gr_vec_push(starts, p.op);
+    }
+    free(data.v);
+  }
+  nops = nd + ninits + nodes->n;
+  for(i = 0; i < nodes->n; i++){
+    uint32_t op = (uint32_t)(nd + ninits + i);
+    for(k = at.v[i] + nin.v[i]; k < at.v[i + 1]; k++){
+      prod p = one; p.op = op; p.index = (int32_t)(k - at.v[i] - nin.v[i]);
+      if( names.v[k].n ) define(x, sc, names.v[k].p, names.v[k].n, &p);
+    }
+  }
+  if( starts.n==0 )
+    for(i = 0; i < nodes->n; i++)
+      if( nin.v[i]==0 ) gr_vec_push(starts, (uint32_t)(nd + ninits + i));
+  /* the links, consumers in node order */
+  for(i = 0; i < nodes->n; i++)
+    for(k = 0; k < nin.v[i]; k++){
+      const span *nm = &names.v[at.v[i] + k];
+      const prod *p;
+      gr_ge_link l;
+      if( nm->n==0 || (p = lookup(x, sc, nm->p, nm->n))==NULL ) continue;
+      l.src = p->op; l.src_out = (uint32_t)p->index; l.dst = (uint32_t)(nd + ninits + i); l.dst_in = (uint32_t)k;
+      gr_vec_push(links, l);
+      nlinks++;
+    }
+  order = gr_xmalloc((nops + 1) * sizeof *order);
+  if( !gr_ge_walk_order(nops, links.v, nlinks, starts.v, starts.n, order) ){ ok = gr_build_fail(x->b, 0, 0, "the graph is too large to order"); goto out; }
+  *base = gr_xcalloc(nodes->n + 1, sizeof **base);
+  for(i = 0; i < nops; i++){
+    uint32_t op = order[i];
+    if( op < nd + ninits ) continue;
+    op -= (uint32_t)(nd + ninits);
+    if( ren[op] ){ (*base)[op] = x->pc_counter; x->pc_counter += ren[op]; }
+  }
+out:
+  free(ren); free(order); free(starts.v); free(links.v); free(names.v); free(at.v); free(nin.v);
+  return ok;
+}
+
 static int read_graph(ox *x, span g, const char *gname_in, uint32_t parent, int has_parent, span *captured, size_t ncaptured, int depth){
   gr_build *b = x->b;
   pb_field f;
@@ -1097,6 +1246,7 @@ static int read_graph(ox *x, span g, const char *gname_in, uint32_t parent, int 
   const char *gn;
   size_t i;
   int64_t index = 0;
+  uint64_t *base = NULL;
   onode o;
   memset(&o, 0, sizeof o);
   {
@@ -1180,8 +1330,16 @@ static int read_graph(ox *x, span g, const char *gname_in, uint32_t parent, int 
     p = mkprod(on, 0, did, sh, 0);
     define(x, s, nm.p, nm.n, &p);
   }
+  {
+    span *in_names = inits.n ? gr_xmalloc(inits.n * sizeof *in_names) : NULL;
+    for(i = 0; i < inits.n; i++) in_names[i] = inits.v[i].name;
+    i = expansion_bases(x, &nodes, &inputs, in_names, inits.n, ncaptured, &base);
+    free(in_names);
+    if( !i ) goto out;
+  }
   x->hs[0].valid = x->hs[1].valid = 0;
   for(i = 0; i < nodes.n; i++){
+    x->node_base = base ? base[i] : 0;
     x->cur = !x->cur;                 /* the hashes the last prefetch computed: node i's */
     x->hs[!x->cur].valid = 0;
     if( i + 1 < nodes.n ) prefetch_node(x, s, prefix, nodes.v[i + 1]);
@@ -1189,6 +1347,7 @@ static int read_graph(ox *x, span g, const char *gname_in, uint32_t parent, int 
     if( !add_node(x, s, prefix, gn, &o, depth) ) goto out;
   }
 out:
+  free(base);
   free(nodes.v); free(inputs.v); free(inits.v);
   free(o.in.v); free(o.out.v); free(o.attrs.v); free(o.attr_raw.v);
   return !gr_build_failed(b);
@@ -1254,7 +1413,7 @@ gr_graph *gr_read_onnx(const unsigned char *p, size_t n, const struct gr_opmap *
   gr_vec_free(x.queue);
   gr_idmap_free(&x.tn_index); gr_vec_free(x.tn);
   gr_idmap_free(&x.op_index); gr_vec_free(x.ops);
-  gr_vec_free(x.dims); gr_vec_free(x.ins); gr_vec_free(x.inok); gr_vec_free(x.used);
+  gr_vec_free(x.dims); gr_vec_free(x.ins); gr_vec_free(x.inok); gr_vec_free(x.named); gr_vec_free(x.used);
   for(i = 0; i < 2; i++){ gr_vec_free(x.hs[i].in); gr_vec_free(x.hs[i].out); }
   gr_buf_free(&x.tmp); gr_buf_free(&x.name);
   g = gr_build_finish(x.b, err);

@@ -9,6 +9,8 @@
 #include "model/onnx_map.h"
 #include "base/util.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +61,9 @@ static int holds(const gr_onnx_cond *c, const gr_onnx_node_view *nv){
   const gr_onnx_attr_view *a;
   switch( c->kind ){
   case GR_OC_INPUTS: return cmp(c->op, (int64_t)nv->ninputs, c->n);
+  case GR_OC_OUTPUTS: return cmp(c->op, (int64_t)nv->noutputs, c->n);
+  case GR_OC_IN_EMPTY: return !((size_t)c->n < nv->nnamed && nv->named[c->n]);
+  case GR_OC_IN_GIVEN: return (size_t)c->n < nv->nnamed && nv->named[c->n];
   case GR_OC_HAS: return find_attr(nv, c->name)!=NULL;
   case GR_OC_HASNOT: return find_attr(nv, c->name)==NULL;
   case GR_OC_LEN:
@@ -69,6 +74,7 @@ static int holds(const gr_onnx_cond *c, const gr_onnx_node_view *nv){
     a = find_attr(nv, c->name);
     if( !a ) eq = 0;
     else if( c->is_str ) eq = a->kind==3 && a->slen==strlen(c->s) && memcmp(a->s, c->s, a->slen)==0;
+    else if( a->kind==2 ) eq = fabsf((float)a->f - (float)c->n) <= FLT_EPSILON;
     else eq = a->kind==1 && a->i==c->n;
     return c->kind==GR_OC_EQ ? eq : !eq;
   }
@@ -89,7 +95,7 @@ const gr_opmap_entry *gr_opmap_find(const gr_opmap *m, const char *domain, size_
   return get(m, domain, dn, op, on);
 }
 
-int gr_opmap_match(const gr_opmap_entry *e, int64_t version, const gr_onnx_node_view *nv, const gr_onnx_ir **ir, size_t *nir){
+int gr_opmap_match(const gr_opmap_entry *e, int64_t version, const gr_onnx_node_view *nv, const gr_onnx_row **row){
   size_t i, k, c;
   int registered = 0;
   if( !e ) return 0;
@@ -101,7 +107,7 @@ int gr_opmap_match(const gr_opmap_entry *e, int64_t version, const gr_onnx_node_
     registered = 1;
     for(c = 0; c < r->nconds; c++) if( !holds(&r->conds[c], nv) ) break;
     if( c < r->nconds ) continue;
-    *ir = r->ir; *nir = r->nir;
+    *row = r;
     return 1;
   }
   return registered ? -1 : 0;

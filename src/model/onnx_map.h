@@ -33,11 +33,13 @@ void      gr_opmap_free(gr_opmap *m);
 typedef struct gr_onnx_attr_view {
   const char *name; size_t nlen;
   int kind;                  /* 1 int, 2 float, 3 string, 4 list (n elements), 5 other */
-  int64_t i; const char *s; size_t slen; size_t n;
+  int64_t i; double f; const char *s; size_t slen; size_t n;
 } gr_onnx_attr_view;
 
 typedef struct gr_onnx_node_view {
   size_t ninputs;            /* connected (non-empty) inputs */
+  size_t noutputs;           /* outputs, empty names included */
+  const unsigned char *named; size_t nnamed;   /* per input slot: 1 when its name is non-empty */
   const gr_onnx_attr_view *attrs; size_t nattrs;
 } gr_onnx_node_view;
 
@@ -50,12 +52,15 @@ typedef struct gr_onnx_node_view {
 
 /* The lookup, in two steps, for a reader that meets the same op type many
 ** times: the key's rows once (NULL when unmapped), then the match.
-** gr_opmap_match: 1 = mapped (*ir, *nir set); 0 = no row registered at this
-** version (GE's E13010); -1 = registered but no row's conditions hold
-** (GE's plugin would fail to parse the node). */
+** gr_opmap_match: 1 = mapped (*row set: its ir[0..nir) are the IR ops, nsub
+** > 0 when GE expands the node through a plugin subgraph); 0 = no row
+** registered at this version (GE's E13010); -1 = registered but no row's
+** conditions hold (GE's plugin would fail to parse the node). An int VALUE
+** tested against a float attribute compares as GE's plugins compare floats
+** (gemm_onnx_plugin.cpp: |a - v| <= FLT_EPSILON, in float). */
 typedef struct gr_opmap_entry gr_opmap_entry;
 const gr_opmap_entry *gr_opmap_find(const gr_opmap *m, const char *domain, size_t dn, const char *op, size_t on);
-int gr_opmap_match(const gr_opmap_entry *e, int64_t version, const gr_onnx_node_view *nv, const gr_onnx_ir **ir, size_t *nir);
+int gr_opmap_match(const gr_opmap_entry *e, int64_t version, const gr_onnx_node_view *nv, const gr_onnx_row **row);
 /* Shape inference: the shape function of an ONNX op (ONNX operator
 ** semantics; which op has which is rule data, table onnx_shapes). The
 ** names, in this order: "same" (output = input 0), "cast" (input 0's shape,
