@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "eval/eval.h"
+#include "model/onnx_parts.h"
 #include "model/qualname.h"
 
 typedef struct cand_entry {       /* one branch that may apply to nodes of a type */
@@ -268,6 +269,13 @@ static void load_ini_files(gr_result *r){
       else if( m==GR_MATCH_TYPE ) en->matched = gr_graph_find_type(r->g, en->key, &id);
       else en->matched = 1;
       en->suggestion = en->matched ? "" : entry_suggestion(r, m, en->key);
+      en->parts = "";
+      if( !en->matched && m==GR_MATCH_NAME ){
+        gr_buf b;
+        gr_buf_init(&b);
+        if( gr_onnx_split_parts(r->g, en->key, &b) ) en->parts = gr_arena_strndup(&r->arena, b.p, b.n);
+        gr_buf_free(&b);
+      }
     }
   }
 }

@@ -310,6 +310,7 @@ static gr_val entry_field(gr_env *env, const gr_expr *e){
     case GR_F_FILE: return v_str(env->ini ? env->ini->path : NULL);
     case GR_F_LINE: return v_int(en->line);
     case GR_F_SUGGESTION: return v_str(en->suggestion ? en->suggestion : "");
+    case GR_F_PARTS: return v_str(en->parts ? en->parts : "");
   }
   return v_null();
 }

@@ -156,7 +156,8 @@ static uint8_t field_type(ck *c, gr_expr *e, uint8_t base){
       F("file", GR_F_FILE, GR_T_STR);
       F("line", GR_F_LINE, GR_T_INT);
       F("suggestion", GR_F_SUGGESTION, GR_T_STR);
-      ck_err(c, e->sloc, "entry has no field '%s' (option, section, key, value, matched, file, line, suggestion)", f);
+      F("parts", GR_F_PARTS, GR_T_STR);
+      ck_err(c, e->sloc, "entry has no field '%s' (option, section, key, value, matched, file, line, suggestion, parts)", f);
       return GR_T_ANY;
     case GR_T_OTHER:
       F("name", GR_F_NAME, GR_T_STR);

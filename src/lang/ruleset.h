@@ -57,7 +57,8 @@ enum gr_field {
   GR_F_NODES,                                                            /* graph: also NAME, STATIC, DYNAMIC */
   GR_F_TYPES,                                                            /* graph: the op types its nodes have */
   GR_F_DTYPES,                                                           /* node: dtypes of its input and output descs */
-  GR_F_PARENT                                                            /* node: the node owning its subgraph */
+  GR_F_PARENT,                                                           /* node: the node owning its subgraph */
+  GR_F_PARTS                                                             /* entry: the names GE gives a split ONNX node's parts */
 };
 
 /* special names (gr_expr.ref of a GR_E_NAME that is not a table) */

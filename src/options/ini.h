@@ -28,6 +28,8 @@ typedef struct gr_ini_entry {
   int section;            /* index into the format's sections */
   int matched;            /* set by the evaluator: the key names something in the graph */
   const char *suggestion; /* set by the evaluator when not matched: "; did you mean 'x'?" or "" */
+  const char *parts;      /* set by the evaluator when a node-name key names an ONNX node GE split:
+                          ** the names of its parts, ", "-joined (model/onnx_parts.h); else "" */
 } gr_ini_entry;
 
 typedef struct gr_ini {
