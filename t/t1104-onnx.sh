@@ -177,6 +177,106 @@ test_expect_success 'advice: an [ByOpType] entry for MatMulV2 on a model whose O
 	test "$(json_get rep2.json "[x[\"code\"] for x in d[\"diagnostics\"] if x[\"code\"] == \"GE4010\"]")" = "[]"
 '
 
+test_expect_success 'one-to-many plugins: GE'"'"'s PartitionedCall_ names, counter in its builder'"'"'s walk order' '
+	types plugins.onnx | grep -v "Initializer\|:Data$" >got; test $? -le 1 &&
+	cat >expect <<-\EOF &&
+	PartitionedCall_/fc1/Gemm_MatMulV2_3:MatMulV2
+	PartitionedCall_/fc1/Gemm_add_4:Add
+	/relu/Relu:Relu
+	PartitionedCall_/t1/Transpose_Const_44:Const
+	PartitionedCall_/t1/Transpose_Transpose_43:Transpose
+	PartitionedCall_/t2/Transpose_Const_7:Const
+	PartitionedCall_/t2/Transpose_Transpose_6:Transpose
+	PartitionedCall_/fc2/Gemm_MatMulV2_11:MatMulV2
+	PartitionedCall_/fc2/Gemm_Muls1_13:Muls
+	PartitionedCall_/fc2/Gemm_Muls2_12:Muls
+	PartitionedCall_/fc2/Gemm_add_14:Add
+	PartitionedCall_/split_split_dim_17:Const
+	PartitionedCall_/split_Split_16:Split
+	PartitionedCall_/splitv_split_dim_21:Const
+	PartitionedCall_/splitv_SplitV_20:SplitV
+	/clip_max:Minimum
+	/clip_both:ClipByValue
+	PartitionedCall_/mean_attr_data1_24:Const
+	PartitionedCall_/mean_attr_ReduceMean_23:ReduceMean
+	/sum_input:ReduceSum
+	PartitionedCall_/deconv_Const_41:Const
+	PartitionedCall_/deconv_Conv2DTranspose_40:Conv2DTranspose
+	PartitionedCall_/max3_Maximum_1_28:Maximum
+	PartitionedCall_/max3_Maximum_2_29:Maximum
+	/max2:Maximum
+	PartitionedCall_/mean2_AccumulateNV2_32:AccumulateNV2
+	PartitionedCall_/mean2_Muls_33:Muls
+	PartitionedCall_/gather_const_data_36:Const
+	PartitionedCall_/gather_gatherv2_37:GatherV2
+	PartitionedCall_/cos_data1_47:Const
+	PartitionedCall_/cos_Fill_46:Fill
+	/pool_idx:MaxPool
+	EOF
+	test_cmp expect got &&
+	"$PY" -c "
+import json
+d = json.load(open(\"rep.json\"))
+e = [(x[\"code\"], x[\"node\"]) for x in d[\"diagnostics\"] if x[\"severity\"] == \"error\"]
+assert e == [(\"E11010\", \"/pool_idx\")], e
+" &&
+	mkdir -p dd &&
+	cat >dd/dd.rules <<-\EOF &&
+	bundle "dd" { version "1.0.0"; extends "ge-base"; }
+	extend table diagnostic_codes {
+	    "DD1": ["node of a plugin subgraph", "Shows _datadump_original_op_names and transB.", "gerules eval plugins.onnx", "Nothing to fix."],
+	}
+	rule show_dd for each node
+	    when node.attr["_datadump_original_op_names"] != null
+	    then note DD1 "{node.name} <- {node.attr[\"_datadump_original_op_names\"]} transB={node.attr[\"transB\"]}";
+	EOF
+	GERULES_RULES="$GERULES_RULES:dd" gerules eval plugins.onnx --chip Ascend910B1 --format json >dd.json; test $? -le 1 &&
+	"$PY" -c "
+import json
+m = [x[\"message\"] for x in json.load(open(\"dd.json\"))[\"diagnostics\"] if x[\"code\"] == \"DD1\"]
+assert any(x.startswith(\"PartitionedCall_/fc1/Gemm_MatMulV2_3 <- \") and \"/fc1/Gemm\" in x and x.endswith(\"transB=1\") for x in m), m
+assert any(x.startswith(\"/max2 <- \") for x in m), m
+assert not any(x.startswith(\"/relu/Relu \") for x in m), m
+"
+'
+
+test_expect_success 'LayerNormalization: 13 nodes besides Data, renamed; an absent beta is a Const' '
+	types layernorm.onnx | grep -v "Initializer\|:Data$" >got &&
+	cat >expect <<-\EOF &&
+	PartitionedCall_/lnidentity_0_3:Identity
+	PartitionedCall_/ln_shape_6:Shape
+	PartitionedCall_/lnidentity_1_4:Identity
+	PartitionedCall_/ln_broadcastto1_8:BroadcastTo
+	PartitionedCall_/lnidentity_2_5:Identity
+	PartitionedCall_/ln_broadcastto2_9:BroadcastTo
+	PartitionedCall_/ln_LayerNorm_7:LayerNorm
+	PartitionedCall_/ln_nobetaidentity_0_19:Identity
+	PartitionedCall_/ln_nobeta_shape_22:Shape
+	PartitionedCall_/ln_nobetaidentity_1_20:Identity
+	PartitionedCall_/ln_nobeta_broadcastto1_24:BroadcastTo
+	PartitionedCall_/ln_nobeta_beta_18:Const
+	PartitionedCall_/ln_nobetaidentity_2_21:Identity
+	PartitionedCall_/ln_nobeta_broadcastto2_25:BroadcastTo
+	PartitionedCall_/ln_nobeta_LayerNorm_23:LayerNorm
+	EOF
+	test_cmp expect got
+'
+
+test_expect_success '[ByNodeName] naming an ONNX node GE split: a located warning listing the parts (GE4021)' '
+	printf "[ByNodeName]\n/fc1/Gemm=high_precision\n/relu/Relu=high_precision\nPartitionedCall_/fc1/Gemm_MatMulV2_3=high_precision\n" >prec.ini &&
+	gerules eval plugins.onnx --chip Ascend910B1 -o op_precision_mode=prec.ini --format json >p.json; test $? -le 1 &&
+	"$PY" -c "
+import json
+d = json.load(open(\"p.json\"))
+w = [x for x in d[\"diagnostics\"] if x[\"code\"] in (\"GE4021\", \"GE4004\")]
+assert [x[\"code\"] for x in w] == [\"GE4021\"], w
+assert w[0][\"line\"] == 2, w
+assert \"PartitionedCall_/fc1/Gemm_MatMulV2_3, PartitionedCall_/fc1/Gemm_add_4\" in w[0][\"message\"], w
+n = {x[\"name\"]: x for x in d[\"nodes\"]}
+assert n[\"PartitionedCall_/fc1/Gemm_MatMulV2_3\"][\"precision_mode\"] == \"high_precision\", n[\"PartitionedCall_/fc1/Gemm_MatMulV2_3\"]
+"
+'
+
 test_expect_success 'shape inference: output shapes from the inputs, attributes and constant shapes' '
 	gerules tile shapes.onnx --chip Ascend910B1 --format json >tile.json; test $? -le 1 &&
 	"$PY" -c "

@@ -81,6 +81,32 @@ test_expect_success 'an unknown condition kind' '
 	EOF
 '
 
+test_expect_success 'a plugin subgraph row (in N): places, sub-node names, the node count' '
+	bad place "$L:68: error: place @4 is outside the row'"'"'s subgraph of 4 nodes (@0 to @3)" <<-\EOF &&
+	onnx "ai.onnx::Gemm" { opset 8 becomes MatMulV2 "_m" @3, Add "_a" @4 in 4; }
+	EOF
+	bad place2 "$L:68: error: place @1 is already the IR op MatMulV2'"'"'s in this row" <<-\EOF &&
+	onnx "ai.onnx::Gemm" { opset 8 becomes MatMulV2 "_m" @1, Add "_a" @1 in 4; }
+	EOF
+	bad subname "$L:58: error: Add needs GE'"'"'s sub-node name and place (Add \"_NAME\" @P): with more than one node besides Data, GE renames every node of the plugin'"'"'s subgraph PartitionedCall_<node><_NAME>_<counter>" <<-\EOF &&
+	onnx "ai.onnx::Gemm" { opset 8 becomes MatMulV2 "_m" @1, Add "_a" in 4; }
+	EOF
+	bad count "$L:52: error: in 0: a plugin subgraph of 1 IR ops has 1 to 1000 nodes (Data included)" <<-\EOF &&
+	onnx "ai.onnx::Gemm" { opset 8 becomes MatMulV2 in 0; }
+	EOF
+	bad noin "$L:55: error: @1 places an op in GE'"'"'s plugin subgraph: the row must end with \`in N\` (the subgraph'"'"'s node count)" <<-\EOF &&
+	onnx "ai.onnx::Gemm" { opset 8 becomes MatMulV2 "_m" @1; }
+	EOF
+	bad innull "$L:53: error: node.inputs[1] compares with == null (input empty or absent) or != null (named)" <<-\EOF &&
+	onnx "ai.onnx::Clip" { opset 11 when node.inputs[1] == 2 becomes Minimum; }
+	EOF
+	{ cat "$MINI" && cat <<-\EOF; } >sub.rules &&
+	onnx "ai.onnx::Clip" { opset 11 when node.inputs[1] == null and node.outputs == 1 becomes Minimum "_Minimum" in 2; }
+	EOF
+	gerules check sub.rules >out 2>err &&
+	test_must_be_empty err
+'
+
 test_expect_success '"or" in a condition, at the operator' '
 	bad or "$L:54: error: an onnx mapping condition is tests joined by '"'"'and'"'"' ('"'"'or'"'"' is not allowed: write one row per case)" <<-\EOF
 	onnx "ai.onnx::Clip" { opset 8 when node.inputs == 1 or node.inputs == 3 becomes Clip; }

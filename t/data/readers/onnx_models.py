@@ -16,6 +16,13 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
   external.onnx      an initializer with external data (FileConstant; the data file is absent)
   if.onnx            If with then/else branches capturing an outer value (subgraphs)
   matmul.onnx        a MatMul (BatchMatMulV2) next to a Gemm (MatMulV2), for the advice test
+  plugins.onnx       one-to-many plugins as a PyTorch export writes them (opset 13, a dim by
+                     name, Gemm with alpha=1.0 and beta=1.0 explicit): GE's PartitionedCall_
+                     names and counter, in its builder's breadth-first order (a Transpose fed by
+                     the input is expanded before one written earlier), Gemm with beta 0.5,
+                     Split, Clip-11 bounds, ReduceMean axes, ConvTranspose, Max, Mean, Gather,
+                     ConstantOfShape, and a MaxPool with Indices no form fits
+  layernorm.onnx     LayerNormalization (opset 17), with and without beta
   shapes.onnx        shape inference: Conv, MaxPool, Reshape by a constant, MatMul, Transpose,
                      ReduceMean, Flatten, Concat, Gather, Cast, a dynamic MatMul, and an op with
                      no shape function (Expand), each ending in a tiled op whose plan shows it
@@ -155,6 +162,36 @@ def main():
                 const("w4", [8, 6]), const("w5", [10, 7]), const("w6", [16, 4]),
                 h.make_tensor("idx", T.INT64, [2, 3], [0, 1, 2, 3, 4, 5]), i64("eshape", [1, 3, 32, 32])]),
          out, "shapes.onnx")
+    N = h.make_node
+    save(model([N("Gemm", ["x", "w1", "b1"], ["g"], name="/fc1/Gemm", alpha=1.0, beta=1.0, transB=1),
+                N("Relu", ["g"], ["r"], name="/relu/Relu"),
+                N("Transpose", ["r"], ["t1"], name="/t1/Transpose", perm=[1, 0]),
+                N("Transpose", ["x"], ["t2"], name="/t2/Transpose", perm=[1, 0]),
+                N("Gemm", ["x", "w1", "b1"], ["gs"], name="/fc2/Gemm", alpha=1.0, beta=0.5, transB=1),
+                N("Split", ["x"], ["s0", "s1"], name="/split", axis=1),
+                N("Split", ["x", "sizes"], ["s2", "s3"], name="/splitv", axis=1),
+                N("Clip", ["x", "", "hi"], ["c1"], name="/clip_max"),
+                N("Clip", ["x", "lo", "hi"], ["c2"], name="/clip_both"),
+                N("ReduceMean", ["x"], ["m1"], name="/mean_attr", axes=[1]),
+                N("ReduceSum", ["x", "axes"], ["m2"], name="/sum_input"),
+                N("ConvTranspose", ["img", "kt"], ["ct"], name="/deconv", kernel_shape=[2, 2], strides=[2, 2]),
+                N("Max", ["x", "x", "x"], ["mx"], name="/max3"),
+                N("Max", ["x", "x"], ["mx2"], name="/max2"),
+                N("Mean", ["x", "x"], ["mn"], name="/mean2"),
+                N("Gather", ["x", "idx"], ["ga"], name="/gather", axis=0),
+                N("ConstantOfShape", ["shp"], ["cs"], name="/cos"),
+                N("MaxPool", ["img"], ["mp", "mpi"], name="/pool_idx", kernel_shape=[2, 2])],
+               [vi("x", ["batch", 64]), vi("img", [1, 3, 8, 8])],
+               [vi(o, None) for o in ("t1", "t2", "gs", "s0", "s1", "s2", "s3", "c1", "c2", "m1", "m2", "ct", "mx",
+                                      "mx2", "mn", "ga", "cs", "mp")],
+               [const("w1", [32, 64]), const("b1", [32]), const("lo", []), const("hi", []), const("kt", [3, 4, 2, 2]),
+                h.make_tensor("sizes", T.INT64, [2], [32, 32]), h.make_tensor("axes", T.INT64, [1], [1]),
+                h.make_tensor("idx", T.INT64, [2], [0, 1]), h.make_tensor("shp", T.INT64, [2], [2, 2])],
+               opset=13), out, "plugins.onnx")
+    save(model([N("LayerNormalization", ["x", "gamma", "beta"], ["y1"], name="/ln", axis=-1, epsilon=1e-5),
+                N("LayerNormalization", ["x", "gamma"], ["y2"], name="/ln_nobeta", axis=-1)],
+               [vi("x", ["batch", 4])], [vi("y1", None), vi("y2", None)], [const("gamma", [4]), const("beta", [4])]),
+         out, "layernorm.onnx")
     if "--corpus" in sys.argv:
         corpus(os.path.join(out, "corpus"))
 
