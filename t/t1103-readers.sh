@@ -131,6 +131,25 @@ test_expect_success 'a text dump whose op input names no op' '
 	eval_error "dangling.txt:3:6: error: op '"'"'b'"'"' input 0 (\"zz:0\") refers to unknown op '"'"'zz'"'"'" dangling.txt --chip Ascend910B1
 '
 
+test_expect_success 'GE'"'"'s test .om with compressed attribute names (NULs in attr_name_enum): every model read' '
+	gerules eval "$top_srcdir/t/data/om/dynamic_and_static_graph_without_unfold.om" --chip Ascend910B1 --format json >dsg.json &&
+	test "$(json_get dsg.json "d[\"graph\"][\"model\"]")" = root &&
+	test "$(json_get dsg.json "sorted(set(n[\"graph\"] for n in d[\"nodes\"]))")" = "[\"root\", \"sub_1\", \"sub_2\"]" &&
+	test "$(json_get dsg.json "len(d[\"nodes\"])")" = 22
+'
+
+test_expect_success 'GE'"'"'s flow model .om: the flow graph and every submodel, under its submodel name' '
+	gerules eval "$top_srcdir/t/data/om/flow_model.om" --chip Ascend910B1 --format json >flow.json &&
+	test "$(json_get flow.json "d[\"graph\"][\"graphs\"]")" = "[\"root_graph\", \"graph1/graph1\", \"graph2/graph2\"]" &&
+	test "$(json_get flow.json "sorted(n[\"name\"] for n in d[\"nodes\"] if n[\"graph\"] == \"graph2/graph2\")")" = "[\"Node_Output\", \"_arg_0\", \"fused_op1\"]"
+'
+
+test_expect_success 'a flow model whose submodel .om is cut short is a located error' '
+	head -c 6000 "$top_srcdir/t/data/om/flow_model.om" >cutflow.om &&
+	gerules eval cutflow.om --chip Ascend910B1 >out 2>err; test $? = 2 &&
+	test_grep "^cutflow.om: error: .*\.om" err
+'
+
 test_expect_success 'input files are never modified' '
 	cksum llm_decoder.om llm_decoder.pb llm_decoder.txt >before &&
 	gerules eval llm_decoder.om $OPTS >/dev/null && gerules eval llm_decoder.txt $OPTS >/dev/null &&

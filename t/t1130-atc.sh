@@ -1,5 +1,5 @@
 #!/bin/sh
-# t1130-atc.sh: `gerules atc ATC-FLAGS...` on the shipped example models: a
+# t1130-atc.sh: `gerules atc --output=out ATC-FLAGS...` on the shipped example models: a
 # real ATC command line gives the decisions of the equivalent `gerules eval`
 # (the JSON node decisions compared), flags gerules does not model are
 # listed once as notes, ATC's --output is never written, both value forms
@@ -41,10 +41,10 @@ test_expect_success 'the flags gerules does not model are listed once, as notes'
 	codes atc.json | grep GE1020 >got &&
 	printf "note GE1020 --output\nnote GE1020 --log\n" >expect &&
 	test_cmp expect got &&
-	gerules atc --format json --model="$ex/llm_decoder.onnx" --framework=5 --soc_version=Ascend910B1 \
+	gerules atc --output=out --format json --model="$ex/llm_decoder.onnx" --framework=5 --soc_version=Ascend910B1 \
 		--log=info --log=error --keep_dtype=k.cfg --buffer_optimize=l2_optimize >twice.json &&
 	codes twice.json | grep GE1020 >got &&
-	printf "note GE1020 --log\nnote GE1020 --keep_dtype\nnote GE1020 --buffer_optimize\n" >expect &&
+	printf "note GE1020 --output\nnote GE1020 --log\nnote GE1020 --keep_dtype\nnote GE1020 --buffer_optimize\n" >expect &&
 	test_cmp expect got &&
 	test_grep "ATC flag --log=error is not modelled" twice.json
 '
@@ -84,94 +84,94 @@ test_expect_success 'the --flag value form, -flag and dashes in names read as AT
 		--soc_version Ascend910B1 --input_shape "hidden_states:1,128,4096;seq_len_host:1" \
 		--precision_mode force_fp32 --op_precision_mode op_precision.ini --log error >sp.json &&
 	decisions sp.json >sp.dec && test_cmp atc.dec sp.dec &&
-	gerules atc --format json -model "$ex/llm_decoder.onnx" -framework=5 -soc-version=Ascend910B1 \
+	gerules atc --output=out --format json -model "$ex/llm_decoder.onnx" -framework=5 -soc-version=Ascend910B1 \
 		--precision-mode=force_fp32 --op_precision=op_precision.ini >dash.json &&
 	decisions dash.json >dash.dec && test_cmp atc.dec dash.dec
 '
 
 test_expect_success 'an unknown flag is ATC error, with a suggestion' '
-	test_must_fail --exit 2 gerules atc --model="$ex/llm_decoder.onnx" --framework=5 \
+	test_must_fail --exit 2 gerules atc --output=out --model="$ex/llm_decoder.onnx" --framework=5 \
 		--soc_version=Ascend910B1 --input_shap="hidden_states:1,128,4096" >out.txt 2>err &&
 	test_must_be_empty out.txt &&
 	test_grep "error: unknown command line flag .input_shap.; did you mean .--input_shape.?" err &&
-	test_must_fail --exit 2 gerules atc --model="$ex/llm_decoder.onnx" --framework=5 --mod=0 2>err &&
+	test_must_fail --exit 2 gerules atc --output=out --model="$ex/llm_decoder.onnx" --framework=5 --mod=0 2>err &&
 	test_grep "unknown command line flag .mod.; did you mean .--mode.?" err &&
-	test_must_fail --exit 2 gerules atc --model="$ex/llm_decoder.onnx" --framework=5 extra 2>err &&
+	test_must_fail --exit 2 gerules atc --output=out --model="$ex/llm_decoder.onnx" --framework=5 extra 2>err &&
 	test_grep "Non-option parameter: extra" err &&
-	test_must_fail --exit 2 gerules atc --framework=5 --model 2>err &&
+	test_must_fail --exit 2 gerules atc --output=out --framework=5 --model 2>err &&
 	test_grep "flag .--model. is missing its argument" err &&
-	test_must_fail --exit 2 gerules atc --framework=5 --soc_version=Ascend910B1 2>err &&
+	test_must_fail --exit 2 gerules atc --output=out --framework=5 --soc_version=Ascend910B1 2>err &&
 	test_grep "The required parameter --model for ATC is empty.*\[GE E10054\]" err
 '
 
 test_expect_success 'values the ATC parser refuses, with its codes' '
-	test_must_fail --exit 2 gerules atc --model="$ex/llm_decoder.onnx" --framework=5 --log=verbose 2>err &&
+	test_must_fail --exit 2 gerules atc --output=out --model="$ex/llm_decoder.onnx" --framework=5 --log=verbose 2>err &&
 	test_grep "Value verbose for parameter --log is invalid. \[GE E10010\]" err &&
-	test_must_fail --exit 2 gerules atc --model="$ex/llm_decoder.onnx" --framework=5 --status_check=2 2>err &&
+	test_must_fail --exit 2 gerules atc --output=out --model="$ex/llm_decoder.onnx" --framework=5 --status_check=2 2>err &&
 	test_grep "must be either 1 or 0. \[GE E10006\]" err &&
-	test_must_fail --exit 2 gerules atc --model="$ex/llm_decoder.onnx" --framework=2 2>err &&
+	test_must_fail --exit 2 gerules atc --output=out --model="$ex/llm_decoder.onnx" --framework=2 2>err &&
 	test_grep "framework is required. The value must be 0(Caffe) or 1(MindSpore) or 3(TensorFlow) or 5(Onnx). \[GE E10007\]" err &&
-	test_must_fail --exit 2 gerules atc --model="$ex/llm_decoder.onnx" --framework=5 --op_debug_level=x 2>err &&
+	test_must_fail --exit 2 gerules atc --output=out --model="$ex/llm_decoder.onnx" --framework=5 --op_debug_level=x 2>err &&
 	test_grep "The valid range is \[0\] \[1\] \[2\] \[3\] \[4\] . \[GE E10001\]" err &&
-	test_must_fail --exit 2 gerules atc --model="$ex/llm_decoder.onnx" --framework=5 --sparsity=1 --virtual_type=01x 2>err &&
+	test_must_fail --exit 2 gerules atc --output=out --model="$ex/llm_decoder.onnx" --framework=5 --sparsity=1 --virtual_type=01x 2>err &&
 	test_grep "virtual_type" err
 '
 
 test_expect_success 'frameworks: the reader ATC uses, and a clear error where gerules has none' '
-	test_must_fail --exit 2 gerules atc --model="$ex/llm_decoder.onnx" --soc_version=Ascend910B1 2>err &&
+	test_must_fail --exit 2 gerules atc --output=out --model="$ex/llm_decoder.onnx" --soc_version=Ascend910B1 2>err &&
 	test_grep "\[GE E10007\]" err &&
-	test_must_fail --exit 2 gerules atc --model="$ex/llm_decoder.onnx" --framework=3 --soc_version=Ascend910B1 2>err &&
+	test_must_fail --exit 2 gerules atc --output=out --model="$ex/llm_decoder.onnx" --framework=3 --soc_version=Ascend910B1 2>err &&
 	test_grep "gerules cannot read TensorFlow models; convert the model with .atc --mode=1 --framework=3" err &&
-	test_must_fail --exit 2 gerules atc --model="$ex/llm_decoder.onnx" --framework=0 --soc_version=Ascend910B1 2>err &&
+	test_must_fail --exit 2 gerules atc --output=out --model="$ex/llm_decoder.onnx" --framework=0 --soc_version=Ascend910B1 2>err &&
 	test_grep "cannot read Caffe models" err &&
-	test_must_fail --exit 2 gerules atc --model="$ex/llm_decoder.onnx" --framework=1 --soc_version=Ascend910B1 2>err &&
+	test_must_fail --exit 2 gerules atc --output=out --model="$ex/llm_decoder.onnx" --framework=1 --soc_version=Ascend910B1 2>err &&
 	test_grep "framework=1 reads MindSpore models, but .*llm_decoder.onnx is not one (gerules reads it as onnx)" err
 '
 
 test_expect_success '--input_shape makes the named input dynamic or static, as ATC' '
-	gerules atc --format json --model="$ex/llm_decoder.onnx" --framework=5 --soc_version=Ascend910B1 \
+	gerules atc --output=out --format json --model="$ex/llm_decoder.onnx" --framework=5 --soc_version=Ascend910B1 \
 		--input_shape="hidden_states:1,-1,4096" >dyn.json &&
 	tiling dyn.json layer0/attn/q_proj >got &&
 	echo "host tiling_dynamic_shape" >expect && test_cmp expect got &&
 	tiling dyn.json hidden_states >got && test_cmp expect got &&
 	tiling atc.json layer0/attn/q_proj >got &&
 	echo "compile tiling_static" >expect && test_cmp expect got &&
-	gerules atc --format json --model="$ex/llm_decoder.onnx" --framework=5 --soc_version=Ascend910B1 \
+	gerules atc --output=out --format json --model="$ex/llm_decoder.onnx" --framework=5 --soc_version=Ascend910B1 \
 		--input_shape="hidden_states:1~8,128,4096" >range.json &&
 	tiling range.json layer0/attn/q_proj >got &&
 	echo "host tiling_dynamic_shape" >expect && test_cmp expect got &&
-	gerules atc --format json --model="$ex/llm_decoder_dynamic.json" --soc_version=Ascend910B1 >d0.json &&
+	gerules atc --output=out --format json --model="$ex/llm_decoder_dynamic.json" --soc_version=Ascend910B1 >d0.json &&
 	tiling d0.json layer0/attn/q_proj >got && test_cmp expect got &&
-	gerules atc --format json --model="$ex/llm_decoder_dynamic.json" --soc_version=Ascend910B1 \
+	gerules atc --output=out --format json --model="$ex/llm_decoder_dynamic.json" --soc_version=Ascend910B1 \
 		--input_shape="hidden_states:1,128,4096" >d1.json &&
 	tiling d1.json layer0/attn/q_proj >got &&
 	echo "compile tiling_static" >expect && test_cmp expect got &&
-	gerules atc --model="$ex/llm_decoder.onnx" --framework=5 --soc_version=Ascend910B1 --all-nodes \
+	gerules atc --output=out --model="$ex/llm_decoder.onnx" --framework=5 --soc_version=Ascend910B1 --all-nodes \
 		--input_shape="hidden_states:1,-1,4096" >dyn.txt &&
 	test_grep "^layer0/attn/q_proj .* host (tiling_dynamic_shape)" dyn.txt
 '
 
 test_expect_success '--input_shape errors as ATC gives them' '
-	test_must_fail --exit 2 gerules atc --model="$ex/llm_decoder.onnx" --framework=5 --soc_version=Ascend910B1 \
+	test_must_fail --exit 2 gerules atc --output=out --model="$ex/llm_decoder.onnx" --framework=5 --soc_version=Ascend910B1 \
 		--input_shape="hiden_states:1,128,4096" >out.txt 2>err &&
 	test_must_be_empty out.txt &&
 	test_grep "Op name hiden_states specified in --input_shape is not found in the model.*\[GE E10016\]; did you mean .hidden_states.?" err &&
-	test_must_fail --exit 2 gerules atc --model="$ex/llm_decoder.json" --soc_version=Ascend910B1 \
+	test_must_fail --exit 2 gerules atc --output=out --model="$ex/llm_decoder.json" --soc_version=Ascend910B1 \
 		--input_shape="atten_mask:1,1,128,128" 2>err &&
 	test_grep "Input Op atten_mask specified in --input_shape is invalid. The Op type must be Data. \[GE E10017\]" err &&
-	test_must_fail --exit 2 gerules atc --model="$ex/llm_decoder.json" --soc_version=Ascend910B1 \
+	test_must_fail --exit 2 gerules atc --output=out --model="$ex/llm_decoder.json" --soc_version=Ascend910B1 \
 		--input_shape="hidden_states:1,0,4096" 2>err &&
 	test_grep "Shape values must be positive integers. The error value in the shape is 0. \[GE E10011\]" err &&
-	test_must_fail --exit 2 gerules atc --model="$ex/llm_decoder.json" --soc_version=Ascend910B1 \
+	test_must_fail --exit 2 gerules atc --output=out --model="$ex/llm_decoder.json" --soc_version=Ascend910B1 \
 		--input_shape="hidden_states:1,1.5,4096" 2>err &&
 	test_grep "The float number is unsupported.*\[GE E10002\]" err &&
-	test_must_fail --exit 2 gerules atc --model="$ex/llm_decoder.json" --soc_version=Ascend910B1 \
+	test_must_fail --exit 2 gerules atc --output=out --model="$ex/llm_decoder.json" --soc_version=Ascend910B1 \
 		--input_shape="1,128,4096" 2>err &&
 	test_grep "The shape must contain two parts: name and value.*\[GE E10002\]" err
 '
 
 test_expect_success 'modelled option values are judged by the rule set, as in eval' '
-	test_must_fail --exit 1 gerules atc --model="$ex/llm_decoder.onnx" --framework=5 --soc_version=Ascend910B1 \
+	test_must_fail --exit 1 gerules atc --output=out --model="$ex/llm_decoder.onnx" --framework=5 --soc_version=Ascend910B1 \
 		--precision_mode=force_fp23 >out.txt 2>&1 &&
 	test_grep "GE1002" out.txt &&
 	test_grep "force_fp32" out.txt

@@ -74,18 +74,18 @@ test_expect_success 'without --cann, the graph atc_version or opp_version choose
 '
 
 test_expect_success 'gerules atc: the model named by --model chooses, said once' '
-	staged --rules "$DATA/rules" --rules acme atc --model=m803.json --soc_version=ACME_SOC >out 2>err &&
+	staged --rules "$DATA/rules" --rules acme atc --output=out --model=m803.json --soc_version=ACME_SOC >out 2>err &&
 	grep "^gerules: note: bundle .acme.: using" err >notes &&
 	test $(wc -l <notes) = 1 &&
 	test_grep "using 1.0.0 .* contains 8.0.RC3 (the atc_version of m803.json)\$" notes &&
 	head -n 1 out >h && test_grep "+ acme 1.0.0 " h &&
-	staged --rules "$DATA/rules" --rules acme atc -model m930.json --soc_version ACME_SOC >out 2>err &&
+	staged --rules "$DATA/rules" --rules acme atc --output=out -model m930.json --soc_version ACME_SOC >out 2>err &&
 	test $(grep -c "^gerules: note: bundle .acme.: using" err) = 1 &&
 	test_grep "using 1.2.0 .* contains 9.3.0 (the opp_version of m930.json)\$" err &&
-	staged --cann 8.1.RC1 --rules "$DATA/rules" --rules acme atc --model=m803.json --soc_version=ACME_SOC >out 2>err &&
+	staged --cann 8.1.RC1 --rules "$DATA/rules" --rules acme atc --output=out --model=m803.json --soc_version=ACME_SOC >out 2>err &&
 	test $(grep -c "^gerules: note: bundle .acme.: using" err) = 1 &&
 	test_grep "using 1.1.0 .* contains 8.1.RC1 (--cann)\$" err &&
-	staged --rules "$DATA/rules" --rules acme atc --model=plain.json --soc_version=ACME_SOC >out 2>err &&
+	staged --rules "$DATA/rules" --rules acme atc --output=out --model=plain.json --soc_version=ACME_SOC >out 2>err &&
 	test_grep "the newest of 3 installed releases (no --cann, and the graph records no CANN release)\$" err
 '
 

@@ -31,17 +31,20 @@ struct gr_build {
   uint32_t list_attr;           /* index of the list attribute being filled */
   int in_desc;                  /* attributes go to the input descriptor dix[cur_dix] */
   uint32_t cur_dix;
+  gr_buf prefix;                /* "" or "<prefix>/": put before every graph name given next */
 };
 
 gr_build *gr_build_new(void){
   gr_build *b = gr_xcalloc(1, sizeof *b);
   b->g = gr_graph_new();
+  gr_buf_init(&b->prefix);
   return b;
 }
 
 void gr_build_abort(gr_build *b){
   if( !b ) return;
   if( !b->done ) gr_graph_free(b->g);
+  gr_buf_free(&b->prefix);
   free(b);
 }
 
@@ -126,7 +129,21 @@ int gr_build_graph(gr_build *b, const char *name, size_t n){
   gi = &g->graphs[g->ngraphs];
   gi->name = 0; gi->node0 = (uint32_t)g->nnodes; gi->nnodes = 0; gi->parent = GR_NONE;
   g->ngraphs++;
+  if( b->prefix.n ){
+    size_t k = b->prefix.n;
+    int ok;
+    gr_buf_add(&b->prefix, name, n);
+    ok = intern(b, &g->strs, b->prefix.p, b->prefix.n, &g->graphs[g->ngraphs - 1].name);
+    b->prefix.n = k;
+    return ok;
+  }
   return intern(b, &g->strs, name, n, &g->graphs[g->ngraphs - 1].name);
+}
+
+int gr_build_graph_prefix(gr_build *b, const char *prefix, size_t n){
+  b->prefix.n = 0;
+  if( n ){ gr_buf_add(&b->prefix, prefix, n); gr_buf_addc(&b->prefix, '/'); }
+  return !b->failed;
 }
 
 int gr_build_op_ids(gr_build *b, uint32_t name, uint32_t type, uint32_t line, uint32_t col){
@@ -389,7 +406,15 @@ int gr_build_subgraph(gr_build *b, const char *name, size_t n){
   gr_graph *g = b->g;
   uint32_t id;
   if( b->failed || !b->in_op ) return 0;
-  if( !intern(b, &g->strs, name, n, &id) || !GROW(b, g->subg, g->nsubg, g->cap_subg) ) return 0;
+  if( b->prefix.n ){
+    size_t k = b->prefix.n;
+    int ok;
+    gr_buf_add(&b->prefix, name, n);
+    ok = intern(b, &g->strs, b->prefix.p, b->prefix.n, &id);
+    b->prefix.n = k;
+    if( !ok ) return 0;
+  }else if( !intern(b, &g->strs, name, n, &id) ) return 0;
+  if( !GROW(b, g->subg, g->nsubg, g->cap_subg) ) return 0;
   g->subg[g->nsubg].node = b->cur;
   g->subg[g->nsubg].name = id;
   g->nsubg++;
@@ -470,6 +495,7 @@ gr_graph *gr_build_finish(gr_build *b, gr_error *err){
     return NULL;
   }
   b->done = 1;
+  gr_buf_free(&b->prefix);
   free(b);
   return g;
 }

@@ -39,6 +39,10 @@ int  gr_build_model_name(gr_build *b, const char *s, size_t n);
 int  gr_build_model_attr(gr_build *b, const char *key, size_t kn, const char *s, size_t n);
 /* Starts a graph: the ops added next belong to it. */
 int  gr_build_graph(gr_build *b, const char *name, size_t n);
+/* From now on, every graph name given (gr_build_graph, gr_build_subgraph)
+** is taken as "<prefix>/<name>" (the submodels of a flow model); n 0 ends
+** it. */
+int  gr_build_graph_prefix(gr_build *b, const char *prefix, size_t n);
 /* Starts an op of the current graph (line/col 0 for binary input). */
 int  gr_build_op(gr_build *b, const char *name, size_t nn, const char *type, size_t tn, uint32_t line, uint32_t col);
 /* Sets the type / name of the current op, or the name of the current graph

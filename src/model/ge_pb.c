@@ -9,7 +9,8 @@
 ** or nested list as "other". Compressed attribute maps (om_compress_version
 ** 1: keys "\0" + base-127 digits into attr_name_enum, string values as
 ** indexes into attr_value_enum; GE's enum_attr_utils.cc) are expanded as
-** Pb2Json does. The same code reads each MODEL_DEF partition of an .om.
+** Pb2Json does; an attr_name_enum entry holding NUL bytes (GE takes it as
+** it is) keeps each NUL as the two characters \0. The same code reads each MODEL_DEF partition of an .om.
 **
 ** Measured (bench/readers.sh, 100K-op model): protobuf-c's unpack with the
 ** arena below is the bulk of the time; the replay adds a fraction of it
@@ -74,6 +75,7 @@ typedef struct rd {
   gr_build *b;
   cmap cm;
   unsigned long long at;        /* the byte offset of the op being replayed, for messages */
+  gr_buf key;                   /* an attr_name_enum entry with NUL bytes, escaped */
 } rd;
 
 /* An error of the op being replayed, at its byte offset in the file. */
@@ -146,7 +148,19 @@ static int add_attr(rd *r, const char *key, const Ge__Proto__AttrDef *v){
       return FAIL_AT(r, "compressed attribute key index %lld is not in attr_name_enum", (long long)k);
     key = (const char*)r->cm.names->s[k].data;
     kn = r->cm.names->s[k].len;
-    if( memchr(key, 0, kn) ) return FAIL_AT(r, "attr_name_enum entry %lld contains a NUL byte", (long long)k);
+    if( memchr(key, 0, kn) ){
+      /* GE takes the entry as it is (a std::string, NULs included); the
+      ** graph's strings end at a NUL, so each is kept as the two
+      ** characters \0 (and a backslash as \\), which reports show */
+      size_t j;
+      r->key.n = 0;
+      for(j = 0; j < kn; j++){
+        if( key[j]==0 ) gr_buf_adds(&r->key, "\\0");
+        else if( key[j]=='\\' ) gr_buf_adds(&r->key, "\\\\");
+        else gr_buf_addc(&r->key, key[j]);
+      }
+      key = r->key.p; kn = r->key.n;
+    }
     str_values = r->cm.use_str && (uint64_t)k < r->cm.use_str->n_b && r->cm.use_str->b[k];
   }
   if( v==NULL ) return gr_build_attr_other(b, key, kn);
@@ -291,6 +305,7 @@ int gr_ge_pb_add(gr_build *b, const unsigned char *p, size_t n, uint64_t base, i
   }
   memset(&r, 0, sizeof r);
   r.b = b;
+  gr_buf_init(&r.key);
   cmap_init(&r.cm, m);
   {
     /* the byte offset of every op, graph by graph, in the order protobuf-c
@@ -323,7 +338,7 @@ int gr_ge_pb_add(gr_build *b, const unsigned char *p, size_t n, uint64_t base, i
   }
   ge__proto__model_def__free_unpacked(m, &al);
   gr_arena_free(&arena);
-  gr_vec_free(opat);
+  gr_buf_free(&r.key);
   return ok;
 }
 

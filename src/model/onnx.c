@@ -100,6 +100,7 @@ typedef struct ox {
   uint64_t unnamed;
   uint64_t pc_counter;             /* GE's global PartitionedCall_ counter */
   uint64_t node_base;              /* the counter's value at the node being added */
+  uint32_t vi_scope;               /* the graph's value_info and output dtypes, by tensor name */
   /* hashes of a node's name and tensor names, computed when it was
   ** prefetched (hs[cur]: the node being added; the other: the next one) */
   struct nhash { int valid; uint64_t name; GR_VEC(uint64_t) in, out; } hs[2];
@@ -381,15 +382,22 @@ static int parse_node(ox *x, span np, onode *o){
   return 1;
 }
 
-/* The ONNX node's own attributes, copied onto an IR op. */
-static int copy_attrs(ox *x, const onode *o){
+/* The ONNX node's own attributes, copied onto an IR op; an int attribute
+** the plugin passes on under an IR name (table onnx_ir_attrs) also under
+** that name. */
+static int copy_attrs(ox *x, const onode *o, const gr_opmap_entry *e){
   size_t i;
   for(i = 0; i < o->attrs.n; i++){
     const gr_onnx_attr_view *a = &o->attrs.v[i];
     pb_field f;
     span raw = o->attr_raw.v[i];
     if( a->nlen==0 || has_nul((const unsigned char*)a->name, a->nlen) ) continue;
-    if( a->kind==1 ){ if( !gr_build_attr_i(x->b, a->name, a->nlen, a->i) ) return 0; continue; }
+    if( a->kind==1 ){
+      const char *ir = gr_opmap_ir_attr(e, a->name, a->nlen);
+      if( !gr_build_attr_i(x->b, a->name, a->nlen, a->i) ) return 0;
+      if( ir && !gr_build_attr_i(x->b, ir, strlen(ir), a->i) ) return 0;
+      continue;
+    }
     if( a->kind==3 ){
       if( has_nul((const unsigned char*)a->s, a->slen) ){ if( !gr_build_attr_other(x->b, a->name, a->nlen) ) return 0; }
       else if( !gr_build_attr_s(x->b, a->name, a->nlen, a->s, a->slen) ) return 0;
@@ -573,10 +581,12 @@ static int infer(ox *x, int fn, const onode *o, ishape *out){
   switch( fn ){
   case GR_SF_SAME:
     return in_shape(x, 0, out);
-  case GR_SF_CAST:
-    if( !in_shape(x, 0, out) ) return 0;
-    out->dtype = dt_of(x, attr_i(o, "to", 0));
-    return 1;
+  case GR_SF_CAST: {                   /* the dtype is `to`'s even when the shape is not known */
+    uint16_t dt = dt_of(x, attr_i(o, "to", 0));
+    ok = in_shape(x, 0, out);
+    out->dtype = dt;
+    return ok;
+  }
   case GR_SF_BCAST: case GR_SF_BCAST_BOOL: case GR_SF_WHERE: {
     size_t i;
     int first = 1;
@@ -1007,9 +1017,17 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
   ** (Data included; parser_utils.cc ExpandNodeToSubgraph) */
   {
     uint32_t prev = 0, k, opnames[GR_OPMAP_MAX_IR];
+    /* an inner op's output dtype: its first input's, as the inner compute ops of
+    ** GE's plugins (MatMulV2, Muls, Unsqueeze, ...) keep it; an approximation
+    ** for those that do not (Shape, ArgMaxV2: integers) */
+    uint16_t opdt[GR_OPMAP_MAX_IR], d0;
     size_t base = x->name.n;
     int renamed = row->nsub > 0 && nir > 1;
     uint64_t first = x->node_base;
+    ishape is;
+    uint32_t ish = 0;
+    int known = o->out.n && infer(x, gr_opmap_shape(oi->e), o, &is) && gr_build_shape(b, is.d, is.nd, &ish);
+    if( gr_build_failed(b) ){ free(cap.v); return 0; }
     for(k = 0; k < nir; k++){
       uint32_t opname, type;
       if( renamed ){
@@ -1038,17 +1056,23 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
         gr_build_list_end(b);
       }
       opnames[k] = opname;
+      d0 = 0;
       if( ir[k].explicit_inputs ){
         size_t j;
         for(j = 0; j < ir[k].nin; j++){
           const gr_onnx_in *w = &ir[k].in[j];
           if( w->from_op ){
-            if( !gr_build_edge_id(b, opnames[w->src], w->index) || !gr_build_tensor_ids(b, 0, 0, 0, dyn ? x->sh_dyn : 0) ){ free(cap.v); return 0; }
+            /* an inner op's output has its first input's dtype (below) */
+            uint16_t dt = w->index==0 ? opdt[w->src] : 0;
+            if( j==0 ) d0 = dt;
+            if( !gr_build_edge_id(b, opnames[w->src], w->index) || !gr_build_tensor_ids(b, 0, dt, 0, dyn ? x->sh_dyn : 0) ){ free(cap.v); return 0; }
           }else if( (size_t)w->src < o->in.n && o->in.v[w->src].n ){
+            if( j==0 && x->inok.v[w->src] ) d0 = x->ins.v[w->src].dtype;
             if( !connect(x, (size_t)w->src, 1) ){ free(cap.v); return 0; }
           }
         }
       }else if( k==0 ){
+        if( o->in.n && x->inok.v[0] ) d0 = x->ins.v[0].dtype;
         if( !connect(x, 0, o->in.n) ){ free(cap.v); return 0; }
         for(i = 0; i < cap.n; i++){
           const prod *p = lookup(x, s, cap.v[i].p, cap.v[i].n);
@@ -1056,28 +1080,38 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
           if( p && is_dynamic(x, p) ) dyn = 1;
         }
       }else{
-        if( !gr_build_edge_id(b, prev, 0) || !gr_build_tensor_ids(b, 0, 0, 0, dyn ? x->sh_dyn : 0) ){ free(cap.v); return 0; }
+        d0 = opdt[k - 1];
+        if( !gr_build_edge_id(b, prev, 0) || !gr_build_tensor_ids(b, 0, d0, 0, dyn ? x->sh_dyn : 0) ){ free(cap.v); return 0; }
       }
+      opdt[k] = d0;
       /* the ONNX node's attributes: on the op that keeps its name and the
       ** last; in a plugin subgraph on every op but the Consts it adds */
       if( row->nsub > 0 ? type!=x->t_const : (k==nir - 1 || ir[k].suffix[0]==0) ){
-        if( !copy_attrs(x, o) ){ free(cap.v); return 0; }
+        if( !copy_attrs(x, o, oi->e) ){ free(cap.v); return 0; }
       }
       if( k==nir - 1 ){
-        ishape is;
-        uint32_t ish = 0;
-        int known = o->out.n && infer(x, gr_opmap_shape(oi->e), o, &is) && gr_build_shape(b, is.d, is.nd, &ish);
-        if( gr_build_failed(b) ){ free(cap.v); return 0; }
         for(i = 0; i < o->out.n; i++){
           prod p = mkprod(opname, (int32_t)i, 0, dyn ? x->sh_dyn : NO_SHAPE, 0);
           if( i==0 && known ){
             p.dtype = is.dtype; p.shape = ish;
             if( !gr_build_tensor_ids(b, 1, is.dtype, 0, ish) ){ free(cap.v); return 0; }
-          }else if( !out_desc(x, dyn) ){ free(cap.v); return 0; }
+          }else{
+            /* not inferred: the dtype the model's value_info or graph
+            ** outputs declare for the tensor, if any (its shape is not
+            ** taken: GE re-infers it) */
+            const prod *vi = o->out.v[i].n ? lookup(x, x->vi_scope, o->out.v[i].p, o->out.v[i].n) : NULL;
+            if( vi ) p.dtype = vi->dtype;
+            else if( i==0 ) p.dtype = is.dtype;   /* a shape function that knew the dtype only */
+            if( !gr_build_tensor_ids(b, 1, p.dtype, 0, dyn ? x->sh_dyn : 0) ){ free(cap.v); return 0; }
+          }
           if( hh ) define_h(x, s, o->out.v[i].p, o->out.v[i].n, &p, hh->out.v[i]);
           else define(x, s, o->out.v[i].p, o->out.v[i].n, &p);
         }
-      }else if( !out_desc(x, dyn) ){ free(cap.v); return 0; }
+      }else if( known && gr_opmap_inner_shaped(oi->e, ir[k].type) ){
+        /* an inner op shaped like the node's output (onnx_inner_shapes) */
+        opdt[k] = is.dtype;
+        if( !gr_build_tensor_ids(b, 1, is.dtype, 0, ish) ){ free(cap.v); return 0; }
+      }else if( !gr_build_tensor_ids(b, 1, d0, 0, dyn ? x->sh_dyn : 0) ){ free(cap.v); return 0; }
       prev = opname;
     }
   }
@@ -1238,7 +1272,7 @@ out:
 static int read_graph(ox *x, span g, const char *gname_in, uint32_t parent, int has_parent, span *captured, size_t ncaptured, int depth){
   gr_build *b = x->b;
   pb_field f;
-  spans nodes = { 0 }, inputs = { 0 };
+  spans nodes = { 0 }, inputs = { 0 }, vinfo = { 0 };
   GR_VEC(init) inits = { 0 };
   span gname = { NULL, 0 };
   uint32_t s = scope_new(x);
@@ -1259,6 +1293,7 @@ static int read_graph(ox *x, span g, const char *gname_in, uint32_t parent, int 
       else if( f.num==2 ){ gname.p = f.data; gname.n = f.len; }
       else if( f.num==5 ){ init in; memset(&in, 0, sizeof in); in.t.p = f.data; in.t.n = f.len; gr_vec_push(inits, in); }
       else if( f.num==11 ){ span sp = { f.data, f.len }; gr_vec_push(inputs, sp); }
+      else if( f.num==10 || f.num==12 ){ span sp = { f.data, f.len }; gr_vec_push(vinfo, sp); }
     }
     if( r < 0 ){ bad(x, c.p, "a field's tag or length is invalid or runs past the end"); goto out; }
   }
@@ -1337,6 +1372,29 @@ static int read_graph(ox *x, span g, const char *gname_in, uint32_t parent, int 
     free(in_names);
     if( !i ) goto out;
   }
+  /* the dtypes value_info and the graph's outputs declare */
+  x->vi_scope = scope_new(x);
+  for(i = 0; i < vinfo.n; i++){
+    span nm; int64_t elem = 0;
+    pb_cur c = { vinfo.v[i].p, vinfo.v[i].p + vinfo.v[i].n }, c2, c3;
+    pb_field f1, f2, f3;
+    nm.p = NULL; nm.n = 0;
+    while( pb_next(&c, &f1) > 0 ){
+      if( f1.num==1 && f1.wt==PB_LEN ){ nm.p = f1.data; nm.n = f1.len; }
+      else if( f1.num==2 && f1.wt==PB_LEN ){
+        c2.p = f1.data; c2.end = f1.data + f1.len;
+        while( pb_next(&c2, &f2) > 0 ) if( f2.num==1 && f2.wt==PB_LEN ){
+          c3.p = f2.data; c3.end = f2.data + f2.len;
+          while( pb_next(&c3, &f3) > 0 ) if( f3.num==1 && f3.wt==PB_VARINT ) elem = (int64_t)f3.v;
+        }
+      }
+    }
+    if( nm.n && elem > 0 && elem < 23 ){
+      prod p = mkprod(0, 0, dtype_id(x, elem), NO_SHAPE, 0);
+      if( gr_build_failed(b) ) goto out;
+      define(x, x->vi_scope, nm.p, nm.n, &p);
+    }
+  }
   x->hs[0].valid = x->hs[1].valid = 0;
   for(i = 0; i < nodes.n; i++){
     x->node_base = base ? base[i] : 0;
@@ -1348,7 +1406,7 @@ static int read_graph(ox *x, span g, const char *gname_in, uint32_t parent, int 
   }
 out:
   free(base);
-  free(nodes.v); free(inputs.v); free(inits.v);
+  free(nodes.v); free(inputs.v); free(inits.v); free(vinfo.v);
   free(o.in.v); free(o.out.v); free(o.attrs.v); free(o.attr_raw.v);
   return !gr_build_failed(b);
 }

@@ -15,7 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct gr_opmap_entry { const gr_onnx_op *op; int shape; } entry;
+typedef struct gr_opmap_entry {
+  const gr_onnx_op *op; int shape;
+  const char *const *ren; size_t nren;       /* onnx_ir_attrs: pairs */
+  const char *const *same; size_t nsame;     /* onnx_inner_shapes */
+} entry;
 
 struct gr_opmap {
   const gr_ruleset *rs;
@@ -32,7 +36,9 @@ gr_opmap *gr_opmap_new(const gr_ruleset *rs){
 }
 
 void gr_opmap_free(gr_opmap *m){
+  size_t i;
   if( !m ) return;
+  for(i = 0; i < m->rs->nonnx_ops; i++){ free((void*)m->e[i].ren); free((void*)m->e[i].same); }
   free(m->e);
   free(m);
 }
@@ -136,3 +142,43 @@ int gr_opmap_set_shape(gr_opmap *m, const char *key, const char *fn, char *err, 
 }
 
 int gr_opmap_shape(const gr_opmap_entry *e){ return e ? e->shape : GR_SF_NONE; }
+
+/* ---- attribute names ---- */
+
+int gr_opmap_set_attr_names(gr_opmap *m, const char *key, const char *const *names, size_t n, char *err, size_t errlen){
+  entry *e = entry_of(m, key);
+  const char **v;
+  if( !e ){ snprintf(err, errlen, "no onnx mapping has key '%s' (onnx \"%s\" { ... })", key, key); return -1; }
+  if( n==0 || n % 2 ){ snprintf(err, errlen, "expected pairs of attribute names, [\"ONNX name\", \"IR name\", ...]"); return -1; }
+  v = gr_xmalloc(n * sizeof *v);
+  memcpy(v, names, n * sizeof *v);
+  free((void*)e->ren);
+  e->ren = v; e->nren = n;
+  return 0;
+}
+
+const char *gr_opmap_ir_attr(const gr_opmap_entry *e, const char *name, size_t nlen){
+  size_t i;
+  if( !e ) return NULL;
+  for(i = 0; i + 1 < e->nren; i += 2) if( strlen(e->ren[i])==nlen && memcmp(e->ren[i], name, nlen)==0 ) return e->ren[i + 1];
+  return NULL;
+}
+
+int gr_opmap_set_inner_shapes(gr_opmap *m, const char *key, const char *const *names, size_t n, char *err, size_t errlen){
+  entry *e = entry_of(m, key);
+  const char **v;
+  if( !e ){ snprintf(err, errlen, "no onnx mapping has key '%s' (onnx \"%s\" { ... })", key, key); return -1; }
+  if( n==0 ){ snprintf(err, errlen, "expected a list of IR op types"); return -1; }
+  v = gr_xmalloc(n * sizeof *v);
+  memcpy(v, names, n * sizeof *v);
+  free((void*)e->same);
+  e->same = v; e->nsame = n;
+  return 0;
+}
+
+int gr_opmap_inner_shaped(const gr_opmap_entry *e, const char *ir_type){
+  size_t i;
+  if( !e ) return 0;
+  for(i = 0; i < e->nsame; i++) if( strcmp(e->same[i], ir_type)==0 ) return 1;
+  return 0;
+}

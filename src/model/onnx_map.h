@@ -76,5 +76,15 @@ enum { GR_SF_NONE, GR_SF_SAME, GR_SF_CAST, GR_SF_BCAST, GR_SF_BCAST_BOOL, GR_SF_
 ** 0, or -1 with a message in err. */
 int gr_opmap_set_shape(gr_opmap *m, const char *key, const char *fn, char *err, size_t errlen);
 int gr_opmap_shape(const gr_opmap_entry *e);
+/* The attributes a key's plugin passes on under another name (table
+** onnx_ir_attrs: Gemm's transB is MatMulV2's transpose_x2): sets the pairs
+** (ONNX name, IR name), n names in all (even); 0, or -1 with a message. */
+int gr_opmap_set_attr_names(gr_opmap *m, const char *key, const char *const *names, size_t n, char *err, size_t errlen);
+/* The IR ops of a key's rows whose output has the node's output shape
+** (table onnx_inner_shapes: Gemm's MatMulV2 and Muls); n names. */
+int gr_opmap_set_inner_shapes(gr_opmap *m, const char *key, const char *const *names, size_t n, char *err, size_t errlen);
+int gr_opmap_inner_shaped(const gr_opmap_entry *e, const char *ir_type);
+/* The IR name of an ONNX attribute of e's op, or NULL. */
+const char *gr_opmap_ir_attr(const gr_opmap_entry *e, const char *name, size_t nlen);
 
 #endif

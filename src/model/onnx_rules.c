@@ -2,7 +2,9 @@
 ** onnx_rules.c: the bridge from the rule set to the ONNX reader: the onnx
 ** mapping statements of the rule files (rules/onnx.rules), checked and
 ** compiled by the rule-set checker, become the op mapping of onnx_map.h;
-** the table onnx_shapes names each key's shape function (onnx_map.h),
+** the table onnx_shapes names each key's shape function, onnx_ir_attrs
+** the attributes a plugin passes on under an IR name and onnx_inner_shapes
+** the inner IR ops shaped like the node's output (onnx_map.h), all
 ** checked here, each bad entry an error located at its table entry, so
 ** `gerules check` and every command that loads the rule set report it like
 ** any other rule-file error.
@@ -13,12 +15,14 @@
 #include <string.h>
 
 #define SHAPES "onnx_shapes"
+#define ATTRS "onnx_ir_attrs"
+#define INNER "onnx_inner_shapes"
 
 gr_opmap *gr_onnx_map_from_rules(const gr_ruleset *rs, gr_diags *d){
   const gr_table *t;
   gr_opmap *m = gr_opmap_new(rs);
   size_t i, bad = 0;
-  int k;
+  int k, pass;
   /* the mapping's former form (a table of strings) would silently map nothing */
   if( (k = gr_ruleset_find(&rs->table_map, "onnx_ops")) >= 0 ){
     t = &rs->tables[k];
@@ -42,6 +46,36 @@ gr_opmap *gr_onnx_map_from_rules(const gr_ruleset *rs, gr_diags *d){
         bad++;
       }else if( gr_opmap_set_shape(m, t->keys[i], v->s, msg, sizeof msg)!=0 ){
         gr_diags_add(d, GR_SEV_ERROR, v->loc.file, v->loc.line, v->loc.col, "%s[\"%s\"]: %s", SHAPES, t->keys[i], msg);
+        bad++;
+      }
+    }
+  }
+  for(pass = 0; pass < 2; pass++){
+    const char *tn = pass ? INNER : ATTRS;
+    if( (k = gr_ruleset_find(&rs->table_map, tn)) < 0 ) continue;
+    t = &rs->tables[k];
+    for(i = 0; i < t->n; i++){
+      const gr_expr *v = t->is_map ? t->vals[i] : NULL, *x;
+      const gr_loc *loc = t->is_map ? &t->locs[i] : &t->loc;
+      const char *names[64];
+      size_t nn = 0;
+      char msg[400];
+      int ok = v && v->op==GR_E_LIST, r;
+      for(x = ok ? v->a : NULL; x; x = x->next){
+        if( x->op!=GR_E_STR || nn==64 ){ ok = 0; break; }
+        names[nn++] = x->s;
+      }
+      if( !ok ){
+        gr_diags_add(d, GR_SEV_ERROR, loc->file, loc->line, loc->col, pass ? "%s: each entry maps \"domain::op_type\" to [\"IR op type\", ...] (at most 64)"
+                     : "%s: each entry maps \"domain::op_type\" to [\"ONNX attribute\", \"IR attribute\", ...] (at most 32 pairs)", tn);
+        bad++;
+        if( !t->is_map ) break;
+        continue;
+      }
+      r = pass ? gr_opmap_set_inner_shapes(m, t->keys[i], names, nn, msg, sizeof msg)
+               : gr_opmap_set_attr_names(m, t->keys[i], names, nn, msg, sizeof msg);
+      if( r!=0 ){
+        gr_diags_add(d, GR_SEV_ERROR, loc->file, loc->line, loc->col, "%s[\"%s\"]: %s", tn, t->keys[i], msg);
         bad++;
       }
     }

@@ -98,6 +98,7 @@ int gr_atc_init(gr_atc_cmdline *d, const gr_ruleset *rs, gr_atc_error *err){
   d->input_ops = table(rs, "atc_input_ops");
   d->framework_modes = table(rs, "atc_framework_modes");
   d->defaults = table(rs, "atc_flag_defaults");
+  d->required = table(rs, "atc_required_flags");
   for(j = 0; j < d->flags_t->n; j++){
     const char *ty = list_str(d->flags_t->vals[j], 0);
     if( strncmp(d->flags_t->keys[j], "--", 2)!=0 || ty==NULL
@@ -431,6 +432,7 @@ static int parse_shapes(gr_atc_cmdline *d, const char *text, gr_atc_error *err){
 
 int gr_atc_finish(gr_atc_cmdline *c, gr_atc_error *err){
   const char *mode_flag, *shapes;
+  size_t j;
   c->model_flag = gr_atc_role_flag(c, "model");
   c->framework_flag = gr_atc_role_flag(c, "framework");
   c->shape_flag = gr_atc_role_flag(c, "input_shape");
@@ -441,6 +443,15 @@ int gr_atc_finish(gr_atc_cmdline *c, gr_atc_error *err){
   c->mode = mode_flag ? gr_atc_flag_value(c, mode_flag) : NULL;
   c->mode_default = mode_flag ? str_of(c->defaults, mode_flag) : NULL;
   if( c->mode_default==NULL ) c->mode_default = "";
+  /* main_impl.cc CheckFlags: the first required flag that is missing or empty */
+  for(j = 0; c->required && c->required->is_map && j < c->required->n; j++){
+    const gr_expr *e = c->required->vals[j];
+    const char *mode = c->mode ? c->mode : c->mode_default, *v;
+    int k, needed = 0;
+    for(k = 0; list_str(e, k); k++) if( strcmp(list_str(e, k), mode)==0 ) needed = 1;
+    if( !needed || ((v = gr_atc_flag_value(c, c->required->keys[j]))!=NULL && *v) ) continue;
+    return atc_error(err, message(c, "E10054", "parameter", c->required->keys[j], (char *)NULL), "E10054", NULL);
+  }
   if( c->model==NULL || *c->model==0 )
     return atc_error(err, message(c, "E10054", "parameter", c->model_flag ? c->model_flag : "--model", (char *)NULL), "E10054", NULL);
   if( c->framework && str_of(c->formats, c->framework)==NULL ){

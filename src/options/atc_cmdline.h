@@ -61,6 +61,7 @@ typedef struct gr_atc_cmdline {
   const struct gr_table *flags_t, *roles, *values, *value_errors, *frameworks, *formats, *input_ops, *messages;
   const struct gr_table *framework_modes;   /* the --mode values that need --framework (a set) */
   const struct gr_table *defaults;          /* ATC's default values of some flags */
+  const struct gr_table *required;          /* flag -> the --mode values that require it (E10054) */
   GR_VEC(gr_atc_flag) flags;                /* every flag taken, command-line order */
   size_t *last_of;                          /* per atc_flags key (its keymap index): 1 + its last entry in flags, 0 none
                                             ** (so 100,000 flags are taken in linear time) */
@@ -87,7 +88,8 @@ int gr_atc_flag_arg(gr_atc_cmdline *c, int *i, int argc, char **argv, gr_atc_err
 int gr_atc_non_option(const gr_atc_cmdline *c, const char *arg, gr_atc_error *err);
 
 /* After the last flag: the model, framework and mode flags by their roles,
-** --model present, --framework one gerules can read, --input_shape parsed.
+** the flags ATC's CheckFlags requires in the run mode (atc_required_flags,
+** in its order, E10054), --model present, --framework one gerules can read, --input_shape parsed.
 ** 0, or -1 with err set. */
 int gr_atc_finish(gr_atc_cmdline *c, gr_atc_error *err);
 

