@@ -228,7 +228,6 @@ static int do_row(ck *c, const gr_onnx_op *op, gr_item *it, gr_onnx_row *r){
     ir->suffix = ck_keep(rs, x->str ? x->str : "");
     ir->pos = -1;
     if( x->flag2 ){
-      gr_item *p;
       if( !it->flag2 ){ ck_err(c, x->str2_loc, "@%lld places an op in GE's plugin subgraph: the row must end with `in N` (the subgraph's node count)", (long long)x->lo); ok = 0; }
       else if( x->lo < 0 || x->lo >= it->hi ){ ck_err(c, x->str2_loc, "place @%lld is outside the row's subgraph of %lld nodes (@0 to @%lld)", (long long)x->lo, (long long)it->hi, (long long)it->hi - 1); ok = 0; }
       for(p = it->items; p!=x; p = p->next)
