@@ -71,6 +71,9 @@ const char *cli_installed_bundles(void);
 /* The data directory: relocated beside the binary when it holds rules/, else
 ** the configured one (static storage). */
 const char *cli_data_dir(void);
+/* The source tree of an uninstalled binary run from its build tree (make
+** writes it next to the binary), or NULL. */
+const char *cli_build_srcdir(void);
 /* Diagnostics on stderr, gcc style: the source line and a caret (read from
 ** the input file when the record has none), colour per cli_color(2). */
 void cli_print_diags(const gr_diags *d);

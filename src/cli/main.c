@@ -104,19 +104,62 @@ static int relocated_datadir(char *out, size_t n){
   }
 }
 
-const char *cli_data_dir(void){
+static int data_dir_relocated(const char **dir){
   static char resolved[PATH_MAX];
   static int done, found;
   if( !done ){ found = relocated_datadir(resolved, sizeof resolved - 16); done = 1; }
+  *dir = found ? resolved : GR_PKGDATADIR;
+  return found;
+}
+
+const char *cli_data_dir(void){
+  const char *d;
+  data_dir_relocated(&d);
   /* where configure put it (also what the errors name when it is missing) */
-  return found ? resolved : GR_PKGDATADIR;
+  return d;
+}
+
+/* The source tree of an uninstalled binary: `make` writes its path into
+** BUILD_SRCDIR_FILE next to the binary it links (never installed), so
+** `src/gerules` run from a build tree finds the rule set and the code texts
+** of its own tree. NULL for an installed binary, or when the file or the
+** tree's rules directory is missing. */
+#define BUILD_SRCDIR_FILE "gerules.srcdir"
+const char *cli_build_srcdir(void){
+  static char dir[PATH_MAX];
+  static int done, found;
+  const char *installed;
+  if( done ) return found ? dir : NULL;
+  done = 1;
+  if( data_dir_relocated(&installed) ) return NULL;     /* an installed tree wins */
+  {
+    char exe[PATH_MAX], path[PATH_MAX + 32], rules[PATH_MAX + 8];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    char *slash;
+    FILE *f;
+    size_t n;
+    if( len <= 0 ) return NULL;
+    exe[len] = 0;
+    if( (slash = strrchr(exe, '/'))==NULL ) return NULL;
+    *slash = 0;
+    snprintf(path, sizeof path, "%s/" BUILD_SRCDIR_FILE, exe);
+    if( (f = fopen(path, "r"))==NULL ) return NULL;
+    n = fread(dir, 1, sizeof dir - 1, f);
+    fclose(f);
+    dir[n] = 0;
+    while( n && (dir[n-1]=='\n' || dir[n-1]=='\r') ) dir[--n] = 0;
+    snprintf(rules, sizeof rules, "%s/rules", dir);
+    found = n > 0 && n < sizeof dir - 1 && is_dir(rules);
+  }
+  return found ? dir : NULL;
 }
 
 const char *cli_default_rules(void){
   static char buf[PATH_MAX + 8];
-  const char *env = getenv("GERULES_RULES");
+  const char *env = getenv("GERULES_RULES"), *src;
   if( env && *env ) return env;
-  snprintf(buf, sizeof buf, "%s/rules", cli_data_dir());
+  if( (src = cli_build_srcdir())!=NULL ) snprintf(buf, sizeof buf, "%s/rules", src);
+  else snprintf(buf, sizeof buf, "%s/rules", cli_data_dir());
   return buf;
 }
 

@@ -56,30 +56,39 @@ const char *gr_code_suggest(const gr_ruleset *rs, const char *table, const char 
   return gr_suggest_best(&s);
 }
 
-void ck_codes(ck *c){
-  gr_ruleset *rs = c->rs;
-  const gr_table *t = find_table(rs, GR_CODES_TABLE);
-  const gr_item *st;
+/* The shape of a code table: a map from codes to four non-empty strings. */
+static int ck_code_rows(ck *c, const gr_table *t){
   size_t i;
-  if( t==NULL ) return;
   if( !t->is_map ){
-    ck_err(c, t->loc, "table %s must map each diagnostic code to [TITLE, WHEN, EXAMPLE, FIX]", GR_CODES_TABLE);
-    return;
+    ck_err(c, t->loc, "table %s must map each diagnostic code to [TITLE, WHEN, EXAMPLE, FIX]", t->name);
+    return 0;
   }
   for(i = 0; i < t->n; i++){
     const char *f[4];
     if( !gr_diag_code_valid(t->keys[i]) )
-      ck_err(c, t->locs[i], "%s: '%s' is not a diagnostic code (%s)", GR_CODES_TABLE, t->keys[i], GR_DIAG_CODE_RULE);
+      ck_err(c, t->locs[i], "%s: '%s' is not a diagnostic code (%s)", t->name, t->keys[i], GR_DIAG_CODE_RULE);
     else if( !row_fields(t, i, f) )
-      ck_err(c, t->locs[i], "%s[\"%s\"] must be a list of four strings: [TITLE, WHEN IT FIRES, EXAMPLE, FIX]", GR_CODES_TABLE, t->keys[i]);
+      ck_err(c, t->locs[i], "%s[\"%s\"] must be a list of four strings: [TITLE, WHEN IT FIRES, EXAMPLE, FIX]", t->name, t->keys[i]);
     else if( !f[0][0] || !f[1][0] || !f[2][0] || !f[3][0] )
-      ck_err(c, t->locs[i], "%s[\"%s\"]: none of the four texts may be empty", GR_CODES_TABLE, t->keys[i]);
+      ck_err(c, t->locs[i], "%s[\"%s\"]: none of the four texts may be empty", t->name, t->keys[i]);
   }
+  return 1;
+}
+
+void ck_codes(ck *c){
+  gr_ruleset *rs = c->rs;
+  const gr_table *t = find_table(rs, GR_CODES_TABLE), *ge = find_table(rs, GR_GE_CODES_TABLE);
+  const gr_item *st;
+  if( ge && !ck_code_rows(c, ge) ) ge = NULL;
+  if( t==NULL || !ck_code_rows(c, t) ) t = NULL;
   for(st = rs->ast; st; st = st->next){
-    if( st->code==NULL ) continue;
     if( st->kind!=GR_I_RULE && st->kind!=GR_I_EXCLUSIVE && st->kind!=GR_I_REQUIRES && st->kind!=GR_I_CONFLICTS ) continue;
-    if( gr_map_get(&t->keymap, st->code)==NULL )
+    if( t && st->code && gr_map_get(&t->keymap, st->code)==NULL )
       ck_err(c, st->code_loc, "diagnostic code %s has no text in table %s (what it means, when it fires, an example, the fix: 'gerules explain %s' shows it)",
              st->code, GR_CODES_TABLE, st->code);
+    /* a GE code the rule prints beside its own: explained from ge_error_codes */
+    if( ge && st->ge_code && gr_map_get(&ge->keymap, st->ge_code)==NULL )
+      ck_err(c, st->ge_code_loc, "GE error code %s has no text in table %s ('gerules explain %s' shows it)",
+             st->ge_code, GR_GE_CODES_TABLE, st->ge_code);
   }
 }

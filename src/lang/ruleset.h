@@ -422,6 +422,9 @@ const char *gr_ruleset_suggest(const gr_ruleset *rs, unsigned kinds, const char 
 ** codes; gerules' own GR codes use another table in another file). The
 ** strings point into the rule set. 1 found, 0 not. */
 #define GR_CODES_TABLE "diagnostic_codes"
+/* GE's own error codes gerules prints (a rule's ge_code, ATC's command-line
+** codes), in the same [TITLE, WHEN IT FIRES, EXAMPLE, FIX] shape. */
+#define GR_GE_CODES_TABLE "ge_error_codes"
 typedef struct gr_code_text { const char *code, *title, *fires, *example, *fix; gr_loc loc; } gr_code_text;
 int gr_code_text_get(const gr_ruleset *rs, const char *table, const char *code, gr_code_text *out);
 /* The code of that table closest to word (a mistyped code), or NULL. */
