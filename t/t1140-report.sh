@@ -36,4 +36,15 @@ test_expect_success 'explain knows every GE code gerules can print (rules ge_cod
 	"$PY" -c "import json,sys; d=json.load(open(\"e1.json\"))[\"matches\"][0]; assert d[\"origin\"]==\"ge\" and d[\"ge_message\"].startswith(\"Value {value}\"), d; assert any(r.get(\"as\")==\"GE1002\" for r in d[\"raised_by\"]), d"
 '
 
+test_expect_success 'DOT marks decisions without effect: label, tooltip reason, white fill, legend' '
+	ex=$top_srcdir/examples &&
+	gerules eval "$ex/llm_decoder.json" --chip Ascend910B1 -o OP_PRECISION_MODE=$ex/op_precision.ini -o ALLOW_HF32=true --format dot >g.dot &&
+	grep "^    n[0-9]* \[label=\"layer0/attn/k_proj\\\\nMatMulV2\\\\nenable_hi_float_32_execution (no effect)" g.dot >kp &&
+	test_grep "style=\"filled,rounded,diagonals\"" kp &&
+	test_grep "(no effect: PRECISION_MODE=force_fp16)" kp &&
+	test_grep "label=\"enable_hi_float_32_execution (no effect)\", fillcolor=\"#[0-9a-f]*\", color=\"#555b63\", fontcolor=\"[a-z]*\", style=\"filled,diagonals\"" g.dot &&
+	! grep "label=\"layer0/attn/q_proj\\\\nMatMulV2\\\\nhigh_precision (no effect)" g.dot &&
+	if command -v dot >/dev/null 2>&1; then dot -Tsvg g.dot >g.svg; fi
+'
+
 test_done

@@ -3,7 +3,8 @@
 # must accept it; the SVG must parse as XML and have one node per model node
 # (plus the legends), each filled with its precision mode's colour and
 # outlined with its tiling placement's colour, the same colours as the HTML
-# report's data; every edge of the model must be drawn. Names that need DOT
+# report's data (a fill without effect keeps its colour, drawn with
+# diagonals); every edge of the model must be drawn. Names that need DOT
 # escaping (quotes, backslashes) must survive.
 test_description='the Graphviz report'
 . "$(dirname "$0")/test-lib.sh"
@@ -37,7 +38,8 @@ check_svg () {
 	    if g.get("class") != "node":
 	        continue
 	    title = g.find("s:title", ns).text
-	    path = next(g.iter("{http://www.w3.org/2000/svg}path"))     # inside the tooltip's <a>
+	    # inside the tooltip's <a>; a polygon when the fill has no effect (diagonals)
+	    path = next(e for e in g.iter() if e.tag in ("{http://www.w3.org/2000/svg}path", "{http://www.w3.org/2000/svg}polygon"))
 	    nodes[title] = (path.get("fill"), path.get("stroke"))
 	model = [t for t in nodes if re.fullmatch(r"n\d+", t)]
 	assert len(model) == len(rep["nodes"]), (len(model), len(rep["nodes"]))
@@ -89,7 +91,7 @@ test_expect_success 'the outline style marks each node'"'"'s execution (dashed: 
 	dashed, legend = {}, None
 	for g in svg.iter(S + "g"):
 	    if g.get("class") == "node":
-	        path = next(g.iter(S + "path"))
+	        path = next(e for e in g.iter() if e.tag in (S + "path", S + "polygon"))
 	        dashed[g.find(S + "title").text] = path.get("stroke-dasharray") is not None
 	    elif g.get("class") == "cluster" and any(t.text == "execution (outline style)" for t in g.iter(S + "text")):
 	        legend = g

@@ -8,7 +8,10 @@
 ** same two nodes is drawn once per kind. The third slot (view.h GR_VIEW_MARK)
 ** sets the outline's style: its first declared value solid, the second
 ** dashed, the third dotted, any other bold; a node without a decision has
-** square corners.
+** square corners. A decision the rule set says has no effect (`no effect
+** when`) is labelled "(no effect)", its reason is in the tooltip, and a fill
+** value without effect keeps its colour with Graphviz's `diagonals` style
+** (chords across the corners) and a legend entry of its own.
 */
 #include "config.h"
 #include <stdlib.h>
@@ -43,24 +46,52 @@ static const char *mark_style(const gr_ruleset *rs, const char *value){
   return st[k >= 0 && k < 3 ? k : 3];
 }
 
-/* A legend entry per value used in slot s, shown as `how` (the slot's role). */
+/* Whether node v's decision of slot s takes effect (the rule set's `no
+** effect when`); the reason into why (may be NULL) when it does not. */
+static int takes_effect(gr_result *r, uint32_t v, size_t s, gr_buf *why){
+  gr_buf tmp;
+  int eff;
+  if( r->rs->slots[s].nnoeffect==0 || r->dec[(size_t)v * r->rs->nslots + s].value==NULL ) return 1;
+  gr_buf_init(&tmp);
+  eff = gr_decision_effect(r, v, s, why ? why : &tmp);
+  gr_buf_free(&tmp);
+  return eff;
+}
+
+/* A legend entry per value used in slot s, shown as `how` (the slot's role);
+** for the fill, a value that has no effect on some node is its own entry,
+** drawn as those nodes are (diagonals). */
 enum { L_FILL, L_OUTLINE, L_STYLE };
 static void legend(gr_out *o, gr_result *r, size_t s, const char *what, int how){
   const gr_ruleset *rs = r->rs;
   uint32_t v, n = gr_graph_nnodes(r->g);
   gr_map seen;
+  gr_buf key;
   size_t k = 0;
   gr_map_init(&seen);
+  gr_buf_init(&key);
   gr_out_printf(o, "  subgraph \"cluster_legend_%zu\" {\n    label=", s);
   dot_str(o, what);
   gr_out_puts(o, "; fontsize=11; style=dashed; color=\"#8a9099\";\n");
   for(v = 0; v < n; v++){
     const char *val = r->dec[(size_t)v * rs->nslots + s].value;
-    const char *key = val ? val : "(none)";
     const char *col = gr_view_colour(rs, s, val);
-    if( gr_map_get(&seen, key) ) continue;
-    gr_map_put(&seen, key, (void *)1);
+    int none = how==L_FILL && !takes_effect(r, v, s, NULL);
+    key.n = 0;
+    gr_buf_printf(&key, "%c%s", none ? '-' : '+', val ? val : "");
+    if( !val ) key.p[0] = '0';
+    if( gr_map_get(&seen, gr_buf_cstr(&key)) ) continue;
+    gr_map_put(&seen, gr_buf_cstr(&key), (void *)1);
     gr_out_printf(o, "    \"legend_%zu_%zu\" [label=", s, k++);
+    if( none ){
+      gr_buf lab;
+      gr_buf_init(&lab);
+      gr_buf_printf(&lab, "%s (no effect)", val);
+      dot_str(o, gr_buf_cstr(&lab));
+      gr_buf_free(&lab);
+      gr_out_printf(o, ", fillcolor=\"%s\", color=\"#555b63\", fontcolor=\"%s\", style=\"filled,diagonals\"];\n", col, dark(col) ? "white" : "black");
+      continue;
+    }
     dot_str(o, val ? val : "no decision");
     if( how==L_FILL ) gr_out_printf(o, ", fillcolor=\"%s\", color=\"%s\", fontcolor=\"%s\"];\n", col, col, dark(col) ? "white" : "black");
     else if( how==L_OUTLINE ) gr_out_printf(o, ", fillcolor=white, color=\"%s\", penwidth=3];\n", col);
@@ -68,6 +99,7 @@ static void legend(gr_out *o, gr_result *r, size_t s, const char *what, int how)
   }
   gr_out_puts(o, "  }\n");
   gr_map_free(&seen);
+  gr_buf_free(&key);
 }
 
 void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
@@ -96,6 +128,8 @@ void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
     const char *line = ns > 1 ? gr_view_colour(rs, 1, r->dec[(size_t)v * ns + 1].value) : fill;
     gr_buf lab;
     size_t s;
+    /* a fill value without effect: the colour kept, struck through */
+    int void_fill = ns && !takes_effect(r, v, 0, NULL);
     if( nd->graph!=cur ){
       if( cur!=GR_NONE ) gr_out_puts(o, "  }\n");
       cur = nd->graph;
@@ -107,7 +141,7 @@ void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
     gr_buf_printf(&lab, "%s\n%s", gr_graph_str(g, nd->name), gr_graph_type_name(g, nd->type));
     for(s = 0; s < ns; s++){
       const gr_decision *d = &r->dec[(size_t)v * ns + s];
-      if( d->value ) gr_buf_printf(&lab, "\n%s", d->value);
+      if( d->value ) gr_buf_printf(&lab, "\n%s%s", d->value, takes_effect(r, v, s, NULL) ? "" : " (no effect)");
     }
     gr_out_printf(o, "    n%u [label=", v);
     /* the label's newlines are DOT's \n: write the escaped form by hand */
@@ -121,7 +155,9 @@ void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
     }
     gr_out_putc(o, '"');
     gr_out_printf(o, ", fillcolor=\"%s\", color=\"%s\", fontcolor=\"%s\"", fill, line, dark(fill) ? "white" : "black");
-    if( ns > GR_VIEW_MARK ) gr_out_printf(o, ", style=\"%s\"", mark_style(rs, r->dec[(size_t)v * ns + GR_VIEW_MARK].value));
+    if( ns > GR_VIEW_MARK || void_fill )
+      gr_out_printf(o, ", style=\"%s%s\"", ns > GR_VIEW_MARK ? mark_style(rs, r->dec[(size_t)v * ns + GR_VIEW_MARK].value) : "filled,rounded",
+                    void_fill ? ",diagonals" : "");
     gr_out_puts(o, ", tooltip=");
     {
       gr_buf tip;
@@ -132,6 +168,12 @@ void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
         gr_buf_printf(&tip, "; %s=%s", rs->slots[s].name, d->value ? d->value : "-");
         if( d->source >= 0 ) gr_buf_printf(&tip, " (%s)", rs->sources[d->source].name);
         else if( d->source==GR_SOURCE_HOOK ) gr_buf_adds(&tip, " (hook)");
+        {
+          gr_buf why;
+          gr_buf_init(&why);
+          if( !takes_effect(r, v, s, &why) ) gr_buf_printf(&tip, " (no effect: %s)", gr_buf_cstr(&why));
+          gr_buf_free(&why);
+        }
       }
       dot_str(o, gr_buf_cstr(&tip));
       gr_buf_free(&tip);
