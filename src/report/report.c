@@ -938,8 +938,22 @@ void gr_report_explain(gr_out *o, gr_result *r, uint32_t node, int json, const g
     gr_out_puts(o, "node "); gr_out_text(o, gr_graph_str(g, nd->name), 0, 0);
     gr_out_puts(o, " ("); gr_out_text(o, type, 0, TEXT_CAP);
     gr_out_puts(o, ") in graph \""); gr_out_text(o, gr_graph_graph_name(g, nd->graph), 0, 0);
-    gr_out_puts(o, "\" at "); gr_out_text(o, ro->graph_path, 0, 0);
-    gr_out_printf(o, ":%u, chip %s\n", nd->line, r->soc_name);
+    if( nd->line ){
+      gr_out_puts(o, "\" at "); gr_out_text(o, ro->graph_path, 0, 0);
+      gr_out_printf(o, ":%u, chip %s\n", nd->line, r->soc_name);
+    }else{
+      /* a binary model has no lines: the node by its place and, for an ONNX
+      ** model, the ONNX node it comes from (onnx.c's provenance attributes) */
+      const gr_attr *on = gr_graph_attr(g, nd, "_onnx_node"), *op = gr_graph_attr(g, nd, "_onnx_op");
+      gr_out_puts(o, "\" of "); gr_out_text(o, ro->graph_path, 0, 0);
+      gr_out_printf(o, ", node %u of %u", node + 1, gr_graph_nnodes(g));
+      if( on && on->kind==GR_ATTR_S ){
+        gr_out_puts(o, " (ONNX node \""); gr_out_text(o, gr_graph_str(g, on->u.str), 0, 0);
+        if( op && op->kind==GR_ATTR_S ){ gr_out_puts(o, "\", "); gr_out_text(o, gr_graph_str(g, op->u.str), 0, TEXT_CAP); gr_out_puts(o, ")"); }
+        else gr_out_puts(o, "\")");
+      }
+      gr_out_printf(o, ", chip %s\n", r->soc_name);
+    }
   }
   gr_explain_walk(r, node, explain_row, &x);
   if( json ){
