@@ -47,4 +47,96 @@ test_expect_success 'DOT marks decisions without effect: label, tooltip reason, 
 	if command -v dot >/dev/null 2>&1; then dot -Tsvg g.dot >g.svg; fi
 '
 
+# The models are built with python3-onnx; without it these tests are left out, saying why.
+if "$PY" -c "import onnx" 2>/dev/null; then
+
+test_expect_success 'setup: look-alikes of PaddleOCR and Silero VAD (python3-onnx)' '
+	"$PY" "$top_srcdir/t/data/report/gen_models.py" . &&
+	printf "[ByOpType]\nSoftmaxV2=high_precision\n" >softmax.ini
+'
+
+test_expect_success 'OP_PRECISION_MODE switching off the built-in table is a warning, and the summary gives old -> new by op type' '
+	gerules eval ocr.onnx --chip Ascend910B1 -o OP_PRECISION_MODE=softmax.ini >out &&
+	test_grep "^defaults: the same model, chip, run mode and entry point with no option given" out &&
+	test_grep "^ocr.onnx: warning: OP_PRECISION_MODE is set, so GE switches off the built-in high_performance table of OP_SELECT_IMPL_MODE: 10 node(s) such as .sigmoid_0. (Sigmoid) lose the mode .*\[GE4011\]" out &&
+	test_grep "^summary: 37 nodes, 0 errors, 1 warning, 0 notes" out &&
+	sed -n "/^what GE does/,\$p" out >got &&
+	cat >expect <<-\EOF &&
+	what GE does differently, by op type (old -> new):
+	Sigmoid x6     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static
+	ReduceMean x1  precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static
+	Sqrt x1        precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static
+	RealDiv x1     precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static
+	AvgPoolV2 x1   precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static
+	SoftmaxV2 x1   precision_mode: high_performance (built-in table) -> high_precision ([ByOpType])  tiling: compile  execution: static
+
+	11 nodes differ from the defaults (--all-nodes lists every node):
+	NODE           TYPE        CHANGES
+	sigmoid_0      Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	sigmoid_1      Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	sigmoid_2      Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	sigmoid_3      Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	sigmoid_4      Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	sigmoid_5      Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	reduce_mean_0  ReduceMean  precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	sqrt_0         Sqrt        precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	div_0          RealDiv     precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	pool2d_0       AvgPoolV2   precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	softmax_0      SoftmaxV2   precision_mode: high_performance (built-in table) -> high_precision ([ByOpType])
+	EOF
+	test_cmp expect got
+'
+
+test_expect_success 'a mostly dynamic model: a one-line headline naming the input with unknown dims' '
+	gerules eval vad.onnx --chip Ascend910B1 >out &&
+	test_grep "^mostly dynamic: 21 of 21 nodes run with execution dynamic; model inputs with unknown dims: x: give them fixed shapes with --input_shape" out &&
+	test_grep "^0 nodes differ from the defaults" out &&
+	gerules eval ocr.onnx --chip Ascend910B1 >out2 &&
+	! grep "^mostly" out2
+'
+
+test_expect_success 'long inlined names are cut in the middle, keep their tail, and no two rows share a label' '
+	COLUMNS=80 gerules eval vad.onnx --chip Ascend910B1 --all-nodes >out &&
+	sed -n "/^NODE /,\$p" out | tail -n +2 >rows &&
+	test "$(wc -l <rows)" = 34 &&
+	sed "s/  .*//" rows >labels &&
+	test "$(sort labels | uniq -d | wc -l)" = 0 &&
+	test "$(grep -c "^spox_gr[^ ]*\.\.\.[^ ]*er\.2/reparam_conv/MatMul  *BatchMatMulV2" rows)" = 2 &&
+	test_grep "^spox_graph/If_0_1_el\.\.\.[^ ]*/decoder/Sigmoid  *Sigmoid" rows &&
+	awk "{ if (length(\$1) > 50) exit 1 }" labels &&
+	gerules eval vad.onnx --chip Ascend910B1 --all-nodes --wide >wide &&
+	test_grep "^spox_graph/If_0_1_else_branch/If_0_else_branch__Inline_0__/_model/encoder/encoder.2/reparam_conv/MatMul  *BatchMatMulV2" wide &&
+	! grep "^spox.*\.\.\." wide &&
+	gerules eval vad.onnx --chip Ascend910B1 --all-nodes >plain &&
+	sed -n "/^NODE /,\$p" plain | tail -n +2 | sed "s/  .*//" >labels60 &&
+	test "$(sort labels60 | uniq -d | wc -l)" = 0 &&
+	awk "{ if (length(\$0) > 60) exit 1 }" labels60
+'
+
+test_expect_success 'Data and Const rows carry no tiling; source ids become plain words in text, stay ids in JSON' '
+	gerules eval vad.onnx --chip Ascend910B1 --all-nodes >out &&
+	test_grep "^x  *Data  *-  *dynamic (outside the partition)\$" out &&
+	test_grep "^Constant_0  *Const  *-  *static (outside the partition)\$" out &&
+	test_grep "^If_0  *If  *-  *host (unknown dims)  *dynamic (dynamic node)\$" out &&
+	! grep "execution_seed\|tiling_dynamic_shape" out &&
+	gerules eval vad.onnx --chip Ascend910B1 --format json >out.json &&
+	"$PY" -c "import json; d=json.load(open(\"out.json\")); n=[x for x in d[\"nodes\"] if x[\"name\"]==\"If_0\"][0]; assert n[\"execution_source\"]==\"execution_seed\" and n[\"tiling\"]==\"host\", n"
+'
+
+test_expect_success 'one diagnostic per finding: GE4010 without GE4003 for an ONNX op type key' '
+	printf "[ByOpType]\nMatMul=high_precision\n" >mm.ini &&
+	gerules eval vad.onnx --chip Ascend910B1 -o OP_PRECISION_MODE=mm.ini >out &&
+	test_grep "mm.ini:2:8: warning: \[ByOpType\] MatMul=high_precision .*\[GE4010\]" out &&
+	! grep "GE4003" out
+'
+
+test_expect_success '--explain locates an ONNX node by its place and its ONNX node, not FILE:0' '
+	gerules eval ocr.onnx --chip Ascend910B1 --explain linear_0 >out &&
+	test_grep "^node linear_0 (MatMulV2) in graph \"paddle-ocr-cls\" of ocr.onnx, node [0-9]* of 37 (ONNX node \"linear_0\", ai.onnx::16::Gemm), chip Ascend910B1\$" out &&
+	! grep "ocr.onnx:0" out
+'
+else
+	echo "# SKIP the report of ONNX look-alikes: $PY has no onnx module (Debian: python3-onnx)"
+fi
+
 test_done

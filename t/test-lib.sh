@@ -12,6 +12,7 @@
 : "${GERULES_CODES:=$top_srcdir/doc/gerules-codes.rules}"
 export top_srcdir GERULES GERULES_RULES GERULES_CODES
 LC_ALL=C; export LC_ALL
+unset COLUMNS     # the text report fits a terminal's width: tests read the fixed one
 
 test_count=0
 test_failures=0

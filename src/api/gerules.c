@@ -69,6 +69,7 @@ struct gerules_request {
   gerules_log_fn log; void *log_ud;
   gr_api_graph_hook graph_hook; void *graph_hook_ud;   /* gerules_internal.h */
   int provenance;
+  int text_width;            /* text report: columns (0 none known, -1 --wide) */
 };
 
 struct gerules_eval {
@@ -82,6 +83,7 @@ struct gerules_eval {
   gr_buf log;
   char *graph_name;
   int provenance;
+  int text_width;            /* text report: columns (0 none known, -1 --wide) */
   gr_eval_config cfg;           /* what was evaluated (the text report's "default" run reuses it) */
   GR_VEC(char *) read;          /* the files the request named (model, options files, hooks) */
   gr_arena arena;               /* strings of gerules_eval_decision */
@@ -399,6 +401,12 @@ int gerules_request_set_provenance(gerules_request *q, int on){
   return 0;
 }
 
+int gerules_request_set_text_width(gerules_request *q, int columns){
+  if( q==NULL || columns < -1 ) return -1;
+  q->text_width = columns;
+  return 0;
+}
+
 /* ------------------------------------------------------------------ evaluations */
 
 /* An input error as the CLI shows it: "file:line:col: error: msg". */
@@ -451,6 +459,7 @@ gerules_eval *gerules_evaluate(const gerules_rules *rules, const gerules_request
   atomic_fetch_add_explicit(&((gerules_rules*)rules)->refs, 1, memory_order_relaxed);
   ev->rules = rules;                  /* a reference: released by gerules_eval_free */
   ev->provenance = q->provenance;
+  ev->text_width = q->text_width;
   gr_diags_init(&ev->diags.own);
   ev->diags.d = &ev->diags.own;
   gr_optinputs_init(&ev->opts);
@@ -616,6 +625,7 @@ int gerules_eval_decision(gerules_eval *ev, size_t node, size_t slot, gerules_de
 static void report_opts(const gerules_eval *ev, unsigned flags, gr_report_opts *ro){
   memset(ro, 0, sizeof *ro);
   ro->provenance = ev->provenance;
+  ro->width = ev->text_width;
   ro->rules_path = ev->rules->path;
   ro->graph_path = ev->graph_name;
   ro->all_nodes = (flags & GERULES_REPORT_ALL_NODES)!=0;

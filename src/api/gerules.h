@@ -173,6 +173,11 @@ int gerules_request_add_options_file(gerules_request *req, const char *path);
 int gerules_request_add_hook(gerules_request *req, const char *path);
 /* Whether the JSON report carries per-node provenance (default 1). */
 int gerules_request_set_provenance(gerules_request *req, int on);
+/* (v3) The width of the text report in columns, for a terminal (the CLI
+** gives COLUMNS or the terminal's size): long node names are cut in the
+** middle to fit. 0 (the default): no width known, names cut at 60 columns;
+** -1: never cut (--wide). -1 returned for a value below -1. */
+int gerules_request_set_text_width(gerules_request *req, int columns);
 /* (v2) The model read from an open file descriptor (a pipe, stdin, a file
 ** the caller opened to watch its progress): read by gerules_evaluate, never
 ** closed; name is shown in messages. */

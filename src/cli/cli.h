@@ -137,6 +137,7 @@ enum { CLI_FAIL_ERROR = 0, CLI_FAIL_WARNING, CLI_FAIL_NEVER };
 typedef struct cli_eval_args {
   const char *explain, *output;
   int format, fail_on, quiet, all_nodes, provenance;
+  int wide;                   /* --wide: never cut node names in the text report */
 } cli_eval_args;
 void cli_eval_args_init(cli_eval_args *a);
 /* argv[*i] is a report option (--format, --fail-on, -q, --output, ...): 1

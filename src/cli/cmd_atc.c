@@ -41,6 +41,7 @@ static const char atc_usage[] =
   "  --fail-on LEVEL            exit 1 on: error (default), warning or never\n"
   "  -q, --quiet                text: the diagnostics and the summary only\n"
   "  --all-nodes                text: list every node, not only those that differ from the defaults\n"
+  "  --wide                     text: never cut node names (default: cut in the middle to fit the terminal)\n"
   "  --explain NODE             print the full decision chain of one node\n"
   "  --no-provenance            json: leave out the per-node provenance arrays\n"
   "\n"

@@ -27,6 +27,7 @@
 #include "api/gerules.h"
 #include "api/gerules_internal.h"
 #include <fcntl.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -49,6 +50,7 @@ static const char eval_usage[] =
   "  --fail-on LEVEL            exit 1 on: error (default), warning (errors or warnings) or never\n"
   "  -q, --quiet                text: the diagnostics and the summary only\n"
   "  --all-nodes                text: list every node, not only those that differ from the defaults\n"
+  "  --wide                     text: never cut node names (default: cut in the middle to fit the terminal)\n"
   "  --explain NODE             print the full decision chain of one node\n"
   "  --no-provenance            json: leave out the per-node provenance arrays\n"
   "  --output FILE              write the report to FILE (atomically) instead of stdout\n"
@@ -91,6 +93,7 @@ int cli_eval_arg(const char *cmd, cli_eval_args *a, int *i, int argc, char **arg
   }
   if( strcmp(argv[*i], "-q")==0 || strcmp(argv[*i], "--quiet")==0 ){ a->quiet = 1; return 1; }
   if( strcmp(argv[*i], "--all-nodes")==0 ){ a->all_nodes = 1; return 1; }
+  if( strcmp(argv[*i], "--wide")==0 ){ a->wide = 1; return 1; }
   if( strcmp(argv[*i], "--no-provenance")==0 ){ a->provenance = 0; return 1; }
   return 0;
 }
@@ -124,6 +127,23 @@ static void hook_line(void *ud, const char *line){
   fprintf(stderr, "%s\n", line);
 }
 
+/* The text report's width: -1 for --wide; COLUMNS when set (as ls and
+** POSIX's sh do), else the terminal's when stdout is one; 0 (none known) for
+** a file or a pipe. */
+static int text_width(const cli_eval_args *a){
+  const char *c = getenv("COLUMNS");
+  struct winsize ws;
+  if( a->wide ) return -1;
+  if( a->output ) return 0;
+  if( c && *c ){
+    char *end;
+    long v = strtol(c, &end, 10);
+    if( *end==0 && v > 0 && v < 100000 ) return (int)v;
+  }
+  if( isatty(1) && ioctl(1, TIOCGWINSZ, &ws)==0 && ws.ws_col > 0 ) return ws.ws_col;
+  return 0;
+}
+
 /* The request the command line describes, in the public API's terms: the
 ** options in their order with the place each came from (the command line
 ** or an options file, already read and checked by cli_input_arg). */
@@ -147,6 +167,7 @@ static gerules_request *make_request(const cli_input *in, const cli_eval_args *a
   for(i = 0; i < in->nhooks; i++) gerules_request_add_hook(q, in->hooks[i]);
   /* provenance costs memory per node: keep it only where it is shown */
   gerules_request_set_provenance(q, (a->format==CLI_FMT_JSON && a->provenance) || a->explain);
+  gerules_request_set_text_width(q, text_width(a));
   return q;
 }
 

@@ -1,6 +1,7 @@
 /*
-** report.c: writes an evaluation result as text or JSON, and explains the
-** decision chain of one node. Per node the JSON writer emits each slot's
+** report.c: writes an evaluation result as JSON, one diagnostic as text,
+** and explains the decision chain of one node (the text report is in
+** text_report.c). Per node the JSON writer emits each slot's
 ** value, winning source and reason, and the provenance (every candidate that
 ** yielded, the rule location, the input line behind the value). Reasons and
 ** input origins are re-derived from the stored decision by re-evaluating
@@ -554,28 +555,8 @@ void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro){
 /* ------------------------------------------------------------------ */
 /* text */
 
-/* Column caps of the text table: input text (a 16 MB op type) must not make
-** every row that wide; longer cells are cut with "...". */
-#define NAME_CAP GR_TEXT_NAME_CAP
-#define TYPE_CAP GR_TEXT_TYPE_CAP
+/* Input text (a 16 MB op type) must not make a line that wide. */
 #define TEXT_CAP GR_TEXT_CELL_CAP
-#define CELL_CAP 120     /* a slot cell: value, source and a "no effect" reason */
-
-/* A slot's cell: "value (source)", and "(no effect: why)" when the rule
-** set says the decided value does not take effect. */
-static void cell_text(gr_buf *b, gr_result *r, uint32_t n, size_t s){
-  const gr_ruleset *rs = r->rs;
-  const gr_decision *d = &r->dec[(size_t)n * rs->nslots + s];
-  gr_buf_adds(b, d->value ? d->value : "-");
-  if( d->source >= 0 ) gr_buf_printf(b, " (%s)", rs->sources[d->source].name);
-  else if( d->source==GR_SOURCE_HOOK ) gr_buf_adds(b, " (hook)");
-  if( rs->slots[s].nnoeffect ){
-    size_t at = b->n;
-    gr_buf_adds(b, " (no effect: ");
-    if( gr_decision_effect(r, n, s, b) ) b->n = at;
-    else gr_buf_adds(b, ")");
-  }
-}
 
 void gr_report_diag(gr_buf *b, const gr_diag *d, const gr_report_opts *ro){
   const char *snip = NULL;
@@ -599,117 +580,6 @@ void gr_report_diag(gr_buf *b, const gr_diag *d, const gr_report_opts *ro){
     gr_buf_add(b, tail.p, tail.n);
     gr_buf_free(&tail);
   }
-}
-
-void gr_report_text(gr_out *o, gr_result *r, const gr_result *baseline, const gr_report_opts *ro){
-  const gr_ruleset *rs = r->rs;
-  const gr_graph *g = r->g;
-  gr_buf b;
-  size_t i, s, nslots = rs->nslots;
-  gr_buf_init(&b);
-  if( !ro->quiet ){
-  if( rs->nlayers > 1 ){
-    /* the whole stack, base first */
-    size_t li;
-    gr_out_printf(o, "gerules %s: rules", PACKAGE_VERSION);
-    for(li = 0; li < rs->nlayers; li++){
-      const gr_layer *L = &rs->layers[li];
-      gr_out_printf(o, "%s %s%s%s (%s)", li ? " +" : "", L->name ? L->name : "?", L->version ? " " : "", L->version ? L->version : "", L->root);
-    }
-    gr_out_putc(o, '\n');
-  }else
-  gr_out_printf(o, "gerules %s: rules %s%s%s (%s)\n", PACKAGE_VERSION, rs->bundle_name ? rs->bundle_name : "?",
-                rs->bundle_version ? " " : "", rs->bundle_version ? rs->bundle_version : "", ro->rules_path);
-  gr_out_printf(o, "chip:  %s, %s (%s), run mode %s, entry point %s\n", r->soc_name, rs->products[r->product].title,
-                rs->products[r->product].name, r->run_mode, r->entry_point);
-  if( g ){
-    gr_out_puts(o, "graph: "); gr_out_text(o, ro->graph_path, 0, 0);
-    if( gr_graph_model_name(g)[0] ){ gr_out_puts(o, ", model \""); gr_out_text(o, gr_graph_model_name(g), 0, TEXT_CAP); gr_out_puts(o, "\""); }
-    gr_out_printf(o, ", %u node%s in %u graph%s\n", gr_graph_nnodes(g), gr_graph_nnodes(g)==1 ? "" : "s",
-                  gr_graph_ngraphs(g), gr_graph_ngraphs(g)==1 ? "" : "s");
-  }
-  {
-    size_t ngiven = 0;
-    for(i = 0; i < r->ninputs; i++) if( r->inputs[i].effective && r->inputs[i].valid ) ngiven++;
-    size_t shown = 0;
-    gr_out_printf(o, "options: %zu given", ngiven);
-    for(i = 0; i < r->ninputs; i++){
-      const gr_input *in = &r->inputs[i];
-      if( !(in->effective && in->valid) ) continue;
-      gr_out_puts(o, shown++ ? ", " : " (");
-      gr_out_text(o, in->option >= 0 ? rs->options[in->option].name : in->key, 0, TEXT_CAP);
-      gr_out_putc(o, '=');
-      gr_out_text(o, in->value, 0, TEXT_CAP);
-    }
-    gr_out_puts(o, ngiven ? ")\n" : "\n");
-  }
-  }
-  if( r->diags.n ){
-    if( !ro->quiet ) gr_out_puts(o, "\n");
-    for(i = 0; i < r->diags.n; i++){
-      b.n = 0;
-      gr_report_diag(&b, &r->diags.v[i], ro);
-      gr_out_write(o, b.p, b.n);
-    }
-  }
-  gr_out_printf(o, "%ssummary: %u nodes, %zu error%s, %zu warning%s, %zu note%s\n", ro->quiet ? "" : "\n", g ? gr_graph_nnodes(g) : 0,
-                r->diags.count[GR_SEV_ERROR], r->diags.count[GR_SEV_ERROR]==1 ? "" : "s",
-                r->diags.count[GR_SEV_WARNING], r->diags.count[GR_SEV_WARNING]==1 ? "" : "s",
-                r->diags.count[GR_SEV_NOTE], r->diags.count[GR_SEV_NOTE]==1 ? "" : "s");
-  if( g && nslots && !ro->quiet ){
-    uint32_t n, nn = gr_graph_nnodes(g), shown = 0;
-    size_t wname = 4, wtype = 4, w;
-    /* more than one graph: nodes are named graph-qualified (then_g/mm), so
-    ** two nodes of one name in two subgraphs are two distinct rows */
-    int qualified = gr_graph_ngraphs(g) > 1;
-    gr_buf qb;
-    gr_buf_init(&qb);
-    size_t *wv = calloc(nslots, sizeof *wv);
-    uint8_t *show = calloc(nn + 1, 1);
-    for(s = 0; s < nslots; s++) wv[s] = strlen(rs->slots[s].name);
-    for(n = 0; n < nn; n++){
-      const gr_node *nd = &gr_graph_nodes(g)[n];
-      int diff = ro->all_nodes || baseline==NULL;
-      for(s = 0; s < nslots && !diff; s++){
-        const gr_decision *a = &r->dec[(size_t)n * nslots + s], *bd = &baseline->dec[(size_t)n * nslots + s];
-        if( (a->value==NULL)!=(bd->value==NULL) || (a->value && strcmp(a->value, bd->value)) || a->source!=bd->source ) diff = 1;
-      }
-      if( !diff ) continue;
-      show[n] = 1; shown++;
-      if( (w = gr_text_width(qualified ? gr_node_qname(g, n, &qb) : gr_graph_str(g, nd->name), NAME_CAP)) > wname ) wname = w;
-      if( (w = gr_text_width(gr_graph_type_name(g, nd->type), TYPE_CAP)) > wtype ) wtype = w;
-      for(s = 0; s < nslots; s++){
-        b.n = 0;
-        cell_text(&b, r, n, s);
-        if( (w = gr_text_width(gr_buf_cstr(&b), CELL_CAP)) > wv[s] ) wv[s] = w;
-      }
-    }
-    if( ro->all_nodes ) gr_out_printf(o, "\nall %u nodes:\n", nn);
-    else gr_out_printf(o, "\n%u node%s whose settings differ from the defaults (--all-nodes lists every node):\n", shown, shown==1 ? "" : "s");
-    if( shown ){
-      gr_out_printf(o, "%-*s  %-*s", (int)wname, "NODE", (int)wtype, "TYPE");
-      for(s = 0; s < nslots; s++) gr_out_printf(o, "  %-*s", s + 1 < nslots ? (int)wv[s] : 0, rs->slots[s].name);
-      gr_out_puts(o, "\n");
-    }
-    for(n = 0; n < nn; n++){
-      const gr_node *nd = &gr_graph_nodes(g)[n];
-      if( !show[n] ) continue;
-      gr_out_text(o, qualified ? gr_node_qname(g, n, &qb) : gr_graph_str(g, nd->name), wname, NAME_CAP);
-      gr_out_puts(o, "  ");
-      gr_out_text(o, gr_graph_type_name(g, nd->type), wtype, TYPE_CAP);
-      for(s = 0; s < nslots; s++){
-        b.n = 0;
-        cell_text(&b, r, n, s);
-        gr_out_puts(o, "  ");
-        gr_out_text(o, gr_buf_cstr(&b), s + 1 < nslots ? wv[s] : 0, CELL_CAP);
-      }
-      gr_out_puts(o, "\n");
-    }
-    free(wv);
-    free(show);
-    gr_buf_free(&qb);
-  }
-  gr_buf_free(&b);
 }
 
 /* ------------------------------------------------------------------ */

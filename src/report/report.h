@@ -20,6 +20,7 @@ typedef struct gr_report_opts {
   const char *graph_path;
   int quiet;                  /* text: diagnostics and the summary only */
   int color;                  /* text: SGR colours in diagnostics (a terminal) */
+  int width;                  /* text: columns of the terminal (0 unknown, -1 --wide: never cut names) */
   struct gr_srclines *src;    /* text: source lines for carets (report/srclines.h), or NULL */
 } gr_report_opts;
 

@@ -29,17 +29,17 @@ def const(name, shape):
 def vad():
     # the branch graphs: long inlined names whose own tail tells them apart
     def branch(tag, n):
-        pre = "spox_graph/If_0_0_%s_branch/If_0_%s_branch__Inline_0_" % (tag, tag)
+        pre = "If_0_%s_branch__Inline_0__/_model/" % tag
         nodes, inits, prev = [], [], "x"
         for i in range(n):
-            w = pre + "encoder.%d.reparam_conv.weight" % i
+            w = pre + "encoder/encoder.%d/reparam_conv/weight" % i
             inits.append(const(w, [64, 64]))
-            out = pre + "encoder.%d/MatMul_output_0" % i
-            nodes.append(helper.make_node("MatMul", [prev, w], [out], name=pre + "encoder.%d/MatMul" % i))
-            act = pre + "encoder.%d/Relu_output_0" % i
-            nodes.append(helper.make_node("Relu", [out], [act], name=pre + "encoder.%d/Relu" % i))
+            out = pre + "encoder/encoder.%d/reparam_conv/MatMul_output_0" % i
+            nodes.append(helper.make_node("MatMul", [prev, w], [out], name=pre + "encoder/encoder.%d/reparam_conv/MatMul" % i))
+            act = pre + "encoder/encoder.%d/activation/Relu_output_0" % i
+            nodes.append(helper.make_node("Relu", [out], [act], name=pre + "encoder/encoder.%d/activation/Relu" % i))
             prev = act
-        nodes.append(helper.make_node("Sigmoid", [prev], [tag + "_y"], name=pre + "decoder/Sigmoid"))
+        nodes.append(helper.make_node("Sigmoid", [prev], [tag + "_y"], name=pre + "decoder/decoder/Sigmoid"))
         return helper.make_graph(nodes, tag + "_branch", [], [helper.make_tensor_value_info(tag + "_y", TensorProto.FLOAT, ["batch", 64])], inits)
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["batch", 64])
     sr = helper.make_tensor_value_info("sr", TensorProto.INT64, [1])
