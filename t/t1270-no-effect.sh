@@ -16,29 +16,29 @@ for p in "${PYTHON3:-/usr/bin/python3}" /usr/bin/python3 python3; do
 done
 json_py () { "${JSPY:-${PYTHON3:-python3}}" "$@"; }
 
-test_expect_success 'text: force_fp16 + ALLOW_HF32=true on Ascend910B1, every allow_hf32 row says no effect, under the warning' '
-	gerules eval "$LLM" --chip Ascend910B1 -o ALLOW_HF32=true -o PRECISION_MODE=force_fp16 >out &&
+test_expect_success 'text: force_fp16 + ALLOW_HF32=true on Ascend910B1, every ALLOW_HF32 row says no effect, under the warning' '
+	gerules eval "$LLM" --chip Ascend910B1 --all-nodes -o ALLOW_HF32=true -o PRECISION_MODE=force_fp16 >out &&
 	test_grep "warning: ALLOW_HF32=true has no effect while PRECISION_MODE is force_fp16" out &&
-	test_grep "^layer0/attn/k_proj  *MatMulV2  *enable_hi_float_32_execution (allow_hf32) (no effect: PRECISION_MODE=force_fp16)  *compile (tiling_static)" out &&
-	test "$(grep -c "(allow_hf32) (no effect: PRECISION_MODE=force_fp16)" out)" = 15 &&
-	! grep "(allow_hf32)  " out &&
+	test_grep "^layer0/attn/k_proj  *MatMulV2  *enable_hi_float_32_execution (ALLOW_HF32) (no effect: PRECISION_MODE=force_fp16)  *compile (static shapes)" out &&
+	test "$(grep -c "(ALLOW_HF32) (no effect: PRECISION_MODE=force_fp16)" out)" = 15 &&
+	! grep "(ALLOW_HF32)  " out &&
 	! grep "tiling_static) (no effect" out
 '
 
 test_expect_success 'text: the reason names PRECISION_MODE_V2 when it is the mode in force, and the graph dtypes under must_keep_origin_dtype' '
-	gerules eval "$OPS" --chip Ascend910B1 --entry session -o ALLOW_HF32=11 -o PRECISION_MODE_V2=fp16 >v2 &&
-	test_grep "^mmv2  *MatMulV2  *enable_hi_float_32_execution (allow_hf32) (no effect: PRECISION_MODE_V2=fp16)" v2 &&
-	gerules eval "$LLM" --chip Ascend910B1 -o ALLOW_HF32=true -o PRECISION_MODE=must_keep_origin_dtype >keep &&
-	test_grep "^lm_head  *MatMulV2  *enable_hi_float_32_execution (allow_hf32) (no effect: no float32 input or output)" keep &&
+	gerules eval "$OPS" --chip Ascend910B1 --all-nodes --entry session -o ALLOW_HF32=11 -o PRECISION_MODE_V2=fp16 >v2 &&
+	test_grep "^mmv2  *MatMulV2  *enable_hi_float_32_execution (ALLOW_HF32) (no effect: PRECISION_MODE_V2=fp16)" v2 &&
+	gerules eval "$LLM" --chip Ascend910B1 --all-nodes -o ALLOW_HF32=true -o PRECISION_MODE=must_keep_origin_dtype >keep &&
+	test_grep "^lm_head  *MatMulV2  *enable_hi_float_32_execution (ALLOW_HF32) (no effect: no float32 input or output)" keep &&
 	! grep "warning: ALLOW_HF32" keep
 '
 
 test_expect_success 'text: where float32 is kept and the operator is float32, the decision takes effect (no annotation)' '
-	gerules eval "$OPS" --chip Ascend910B1 -o ALLOW_HF32=true -o PRECISION_MODE=must_keep_origin_dtype >eff &&
-	test_grep "^conv  *Conv2D  *enable_hi_float_32_execution (allow_hf32)  *compile" eff &&
-	gerules eval "$OPS" --chip Ascend910B1 -o ALLOW_HF32=true -o PRECISION_MODE=force_fp32 >f32 &&
-	test_grep "^mmv2  *MatMulV2  *enable_hi_float_32_execution (allow_hf32)  *compile" f32 &&
-	gerules eval "$OPS" --chip Ascend910B1 --run-mode training -o ALLOW_HF32=true >train &&
+	gerules eval "$OPS" --chip Ascend910B1 --all-nodes -o ALLOW_HF32=true -o PRECISION_MODE=must_keep_origin_dtype >eff &&
+	test_grep "^conv  *Conv2D  *enable_hi_float_32_execution (ALLOW_HF32)  *compile" eff &&
+	gerules eval "$OPS" --chip Ascend910B1 --all-nodes -o ALLOW_HF32=true -o PRECISION_MODE=force_fp32 >f32 &&
+	test_grep "^mmv2  *MatMulV2  *enable_hi_float_32_execution (ALLOW_HF32)  *compile" f32 &&
+	gerules eval "$OPS" --chip Ascend910B1 --all-nodes --run-mode training -o ALLOW_HF32=true >train &&
 	! grep "no effect" eff f32 train
 '
 

@@ -115,8 +115,8 @@ test_expect_success 'a layer overrides the shipped partition: limit 2 keeps the 
 	EOF
 	"$GERULES" --rules "$R" --rules site eval "$EX/llm_decoder_partition.json" --chip Ascend910B1 \
 		-o TILING_SCHEDULE_OPTIMIZE=1 --all-nodes >out &&
-	test_grep "^post/scale  *Mul .* static (execution_cluster)" out &&
-	test_grep "^post/ifa  *IncreFlashAttention .* dynamic (execution_seed)" out
+	test_grep "^post/scale  *Mul .* static (static cluster)" out &&
+	test_grep "^post/ifa  *IncreFlashAttention .* dynamic (dynamic node)" out
 '
 
 # A chain of 200000 static nodes with one dynamic node at each end, and a

@@ -257,7 +257,7 @@ test_expect_success 'example moe_like_matmul: without a MatMulV2 it follows ALLO
 	"$GERULES" eval moe.json --chip Ascend910B1 --entry session -o ALLOW_HF32=01 -o ge.exec.op_precision_mode=moe.ini \
 	   --hook "$EX/moe_like_matmul.lua" --all-nodes >out 2>err &&
 	test_grep "^e1 .*enable_hi_float_32_execution (hook)" out &&
-	test_grep "^e2 .*high_precision (by_node_name)" out &&
+	test_grep "^e2 .*high_precision (\\[ByNodeName\\])" out &&
 	"$GERULES" eval moe.json --chip Ascend310P3 --hook "$EX/moe_like_matmul.lua" --all-nodes >out 2>err &&
 	test_grep "^e1 .*- " out
 '

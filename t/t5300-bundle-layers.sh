@@ -24,7 +24,7 @@ test_expect_success 'eval on the vendor chip: new chip used, the header lists th
 	head -n 1 out >header &&
 	test_grep "rules ge-base [0-9.]* (.*rules) + acme 1.1.0 (.*examples/vendor/acme)\$" header &&
 	test_grep "^chip:  ACME_SOC, ACME NPU series (acme)" out &&
-	test_grep "^attn  *AcmeAttention  *-  *device (acme_firmware_tiling)" out
+	test_grep "^attn  *AcmeAttention  *tiling: host (sink off) -> device (acme_firmware_tiling)" out
 '
 
 test_expect_success '--explain names the vendor bundle where its rule won' '
