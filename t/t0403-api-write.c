@@ -75,6 +75,30 @@ static void origins(gerules_rules *rules){
   gerules_eval_free(ev);
 }
 
+/* (v3) the text report's width: names cut in the middle to a third of it,
+** never cut with -1. */
+static void text_width(gerules_rules *rules){
+  gerules_request *q = gerules_request_new();
+  gerules_eval *ev;
+  char *narrow, *wide;
+  gerules_request_set_model(q, model);
+  gerules_request_set_chip(q, "Ascend910B1");
+  gerules_request_set_option(q, "TILING_SCHEDULE_OPTIMIZE", "1");
+  is(gerules_request_set_text_width(q, -2), -1, "a width below -1 is refused");
+  ok(gerules_request_set_text_width(q, 60)==0, "a terminal of 60 columns");
+  ev = gerules_evaluate(rules, q);
+  narrow = gerules_eval_report(ev, "text", NULL);
+  gerules_eval_free(ev);
+  gerules_request_set_text_width(q, -1);
+  ev = gerules_evaluate(rules, q);
+  wide = gerules_eval_report(ev, "text", NULL);
+  like(narrow, "\nlayer...er_attention  ", "a name cut to 20 columns keeps its start and its tail");
+  like(wide, "\nlayer0/attn/fused_infer_attention  ", "and is whole with -1");
+  gerules_free(narrow); gerules_free(wide);
+  gerules_eval_free(ev);
+  gerules_request_free(q);
+}
+
 static void writing(gerules_rules *rules){
   gerules_request *q = gerules_request_new();
   gerules_eval *ev;
@@ -216,11 +240,12 @@ int main(void){
   snprintf(model, sizeof model, "%s/examples/llm_decoder.json", src);
   snprintf(ini, sizeof ini, "%s/op_precision.ini", dir);
   put(ini, "[ByOpType]\nSoftmaxV2=high_precision\n");
-  ok(GERULES_API_VERSION >= 2, "API version 2");
+  ok(GERULES_API_VERSION >= 3, "API version 3");
   rules = gerules_rules_load(rp ? &rp : NULL, rp ? 1 : 0, &ld);
   gerules_diags_free(ld);
   if( !ok(rules!=NULL, "the shipped rule set loads") ) return done_testing();
   origins(rules);
+  text_width(rules);
   writing(rules);
   hooks(rules);
   render(rules);

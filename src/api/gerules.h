@@ -52,7 +52,7 @@
 extern "C" {
 #endif
 
-#define GERULES_API_VERSION 2    /* 2 added the functions marked "(v2)" */
+#define GERULES_API_VERSION 3    /* 2 and 3 added the functions marked "(v2)", "(v3)" */
 
 /* The package version ("0.1.0"); static. */
 const char *gerules_version(void);
