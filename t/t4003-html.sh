@@ -3,7 +3,8 @@
 # Chromium (driven by t/html/check_page.js through playwright-core) loads the
 # page from a file: no console error, no request for anything but the page
 # itself, the node count shown is the JSON report's, the canvas shows every
-# colour of the precision-mode legend, clicking a node shows the same explain
+# colour of the precision-mode legend (values without effect hatched, and
+# said so), clicking a node shows the same explain
 # chain as `--explain`, search, sort, filter and the diagnostics' node links
 # work; on a partially dynamic model every node's left band has the colour
 # of its execution decision, as the band legend says; a 10,000-node model
@@ -49,6 +50,10 @@ test_expect_success 'it loads in Chromium and works' '
 	assert {c["value"] for c in res["colours"]} == modes, (res["colours"], modes)
 	assert all(c["pixels"] > 0 for c in res["colours"]), res["colours"]
 	assert len({c["colour"] for c in res["colours"]}) == len(modes) >= 3, res["colours"]
+	# the legend says "no effect" where the rule set does (every HF32 MatMul under force_fp16)
+	ne = [c for c in res["colours"] if c["noEffect"]]
+	assert [c["value"] for c in ne] == ["enable_hi_float_32_execution"], res["colours"]
+	assert ne[0]["text"] == "enable_hi_float_32_execution, no effect (%d)" % sum(1 for x in rep["nodes"] if x.get("precision_mode_effect") is False), ne
 	# the page colours are the rules-declared ones (shared with the DOT report)
 	data = json.loads(re.search(r"<script type=\"application/json\" id=\"gr-data\">(.*?)</script>", page, re.S).group(1))
 	for c in res["colours"]:

@@ -5,7 +5,8 @@
 //   requests    URLs other than the page itself that it tried to load
 //   nodeCount   the node count the page shows (#node-count)
 //   readyMs     time from navigation start to the first drawn graph
-//   colours     per legend entry: its colour and how many canvas pixels have it
+//   colours     per legend entry: its colour, how many canvas pixels have it,
+//               whether it stands for values without effect, its text
 //   field       the slot the graph is coloured by
 //   mark        the slot marked by the band along each node's left edge, its
 //               legend (value, colour), and per node the canvas pixel in the
@@ -58,7 +59,7 @@ const { chromium } = require(path.join(modules, 'playwright-core'));
       return Array.from(document.querySelectorAll('#legend span')).map(s => {
         const c = s.querySelector('i').style.backgroundColor.match(/\d+/g).map(Number);
         const hex = '#' + c.map(v => v.toString(16).padStart(2, '0')).join('');
-        return { value: s.getAttribute('data-value'), colour: hex, pixels: seen.get(hex) || 0 };
+        return { value: s.getAttribute('data-value'), colour: hex, pixels: seen.get(hex) || 0, noEffect: s.hasAttribute('data-no-effect'), text: s.textContent };
       });
     });
     out.mark = await page.evaluate(() => {
