@@ -146,7 +146,7 @@ test_expect_success '--input_shape makes the named input dynamic or static, as A
 	echo "compile tiling_static" >expect && test_cmp expect got &&
 	gerules atc --output=out --model="$ex/llm_decoder.onnx" --framework=5 --soc_version=Ascend910B1 --all-nodes \
 		--input_shape="hidden_states:1,-1,4096" >dyn.txt &&
-	test_grep "^layer0/attn/q_proj .* host (tiling_dynamic_shape)" dyn.txt
+	test_grep "^layer0/attn/q_proj .* host (unknown dims)" dyn.txt
 '
 
 test_expect_success '--input_shape errors as ATC gives them' '

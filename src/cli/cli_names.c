@@ -5,7 +5,8 @@
 ** flag needs no second list; the global options (main.c) are offered to
 ** every command. Node names (--explain, tile --node): a graph-qualified
 ** name (then_g/mm) or a plain one; a plain name two nodes share is an error
-** that lists the qualified candidates, an unknown one gets the closest.
+** that lists the qualified candidates, the name of an ONNX node GE's parser
+** split lists the parts' names, an unknown one gets the closest.
 */
 #include "config.h"
 #include <ctype.h>
@@ -14,6 +15,7 @@
 #include "cli/cli.h"
 #include "base/suggest.h"
 #include "model/qualname.h"
+#include "model/onnx_parts.h"
 
 static const char global_flags[] = "--rules --color --trust --allow-downgrade --help --version";
 
@@ -61,6 +63,9 @@ int cli_find_node(const char *cmd, const gr_graph *g, const char *name, const ch
     fprintf(stderr, "gerules %s: error: '%s' names %zu nodes of %s; give the graph-qualified name of one:", cmd, name, n, graph_path);
     for(i = 0; i < n && i < 8; i++) fprintf(stderr, "%s '%s'", i ? "," : "", gr_node_qname(g, ids[i], &b));
     fprintf(stderr, "%s\n", n > 8 ? ", ..." : "");
+  }else if( gr_onnx_split_parts(g, name, &b) > 0 ){
+    fprintf(stderr, "gerules %s: error: no node named '%s' in %s: GE's parser split that ONNX node into %.*s; give one of those names\n",
+            cmd, name, graph_path, (int)b.n, b.p);
   }else if( (near = gr_graph_suggest_node(g, name))!=GR_NONE ){
     fprintf(stderr, "gerules %s: error: no node named '%s' in %s; did you mean '%s'?\n", cmd, name, graph_path, gr_node_qname(g, near, &b));
   }else{

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t1140-report.sh: the report a person reads (issue 28). `gerules explain
+# t1142-report.sh: the report a person reads (issue 28). `gerules explain
 # CODE` from the build tree and for every GE code gerules can print; the
 # default text report on look-alikes of real models built with python3-onnx
 # (t/data/report/gen_models.py): the summary by op type with old -> new, the
@@ -59,7 +59,7 @@ test_expect_success 'OP_PRECISION_MODE switching off the built-in table is a war
 	gerules eval ocr.onnx --chip Ascend910B1 -o OP_PRECISION_MODE=softmax.ini >out &&
 	test_grep "^defaults: the same model, chip, run mode and entry point with no option given" out &&
 	test_grep "^ocr.onnx: warning: OP_PRECISION_MODE is set, so GE switches off the built-in high_performance table of OP_SELECT_IMPL_MODE: 10 node(s) such as .sigmoid_0. (Sigmoid) lose the mode .*\[GE4011\]" out &&
-	test_grep "^summary: 37 nodes, 0 errors, 1 warning, 0 notes" out &&
+	test_grep "^summary: 36 nodes, 0 errors, 1 warning, 0 notes" out &&
 	sed -n "/^what GE does/,\$p" out >got &&
 	cat >expect <<-\EOF &&
 	what GE does differently, by op type (old -> new):
@@ -71,18 +71,18 @@ test_expect_success 'OP_PRECISION_MODE switching off the built-in table is a war
 	SoftmaxV2 x1   precision_mode: high_performance (built-in table) -> high_precision ([ByOpType])  tiling: compile  execution: static
 
 	11 nodes differ from the defaults (--all-nodes lists every node):
-	NODE           TYPE        CHANGES
-	sigmoid_0      Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	sigmoid_1      Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	sigmoid_2      Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	sigmoid_3      Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	sigmoid_4      Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	sigmoid_5      Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	reduce_mean_0  ReduceMean  precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	sqrt_0         Sqrt        precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	div_0          RealDiv     precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	pool2d_0       AvgPoolV2   precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	softmax_0      SoftmaxV2   precision_mode: high_performance (built-in table) -> high_precision ([ByOpType])
+	NODE                                        TYPE        CHANGES
+	sigmoid_0                                   Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	sigmoid_1                                   Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	sigmoid_2                                   Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	sigmoid_3                                   Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	sigmoid_4                                   Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	sigmoid_5                                   Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	PartitionedCall_reduce_mean_0_ReduceMean_1  ReduceMean  precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	sqrt_0                                      Sqrt        precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	div_0                                       RealDiv     precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	pool2d_0                                    AvgPoolV2   precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	softmax_0                                   SoftmaxV2   precision_mode: high_performance (built-in table) -> high_precision ([ByOpType])
 	EOF
 	test_cmp expect got
 '
@@ -131,9 +131,16 @@ test_expect_success 'one diagnostic per finding: GE4010 without GE4003 for an ON
 '
 
 test_expect_success '--explain locates an ONNX node by its place and its ONNX node, not FILE:0' '
-	gerules eval ocr.onnx --chip Ascend910B1 --explain linear_0 >out &&
-	test_grep "^node linear_0 (MatMulV2) in graph \"paddle-ocr-cls\" of ocr.onnx, node [0-9]* of 37 (ONNX node \"linear_0\", ai.onnx::16::Gemm), chip Ascend910B1\$" out &&
+	gerules eval ocr.onnx --chip Ascend910B1 --explain PartitionedCall_linear_0_MatMulV2_6 >out &&
+	test_grep "^node PartitionedCall_linear_0_MatMulV2_6 (MatMulV2) in graph \"paddle-ocr-cls\" of ocr.onnx, node [0-9]* of 36 (ONNX node \"linear_0\", ai.onnx::16::Gemm), chip Ascend910B1\$" out &&
 	! grep "ocr.onnx:0" out
+'
+
+test_expect_success '--explain with the name of an ONNX node GE splits names its parts' '
+	test_must_fail --exit 2 gerules eval ocr.onnx --chip Ascend910B1 --explain linear_0 >out 2>err &&
+	echo "gerules eval: error: no node named '"'"'linear_0'"'"' in ocr.onnx: GE'"'"'s parser split that ONNX node into PartitionedCall_linear_0_MatMulV2_6, PartitionedCall_linear_0_add_7; give one of those names" >expect &&
+	test_cmp expect err &&
+	test_must_be_empty out
 '
 else
 	echo "# SKIP the report of ONNX look-alikes: $PY has no onnx module (Debian: python3-onnx)"
