@@ -339,6 +339,7 @@ int gr_ge_pb_add(gr_build *b, const unsigned char *p, size_t n, uint64_t base, i
   ge__proto__model_def__free_unpacked(m, &al);
   gr_arena_free(&arena);
   gr_buf_free(&r.key);
+  gr_vec_free(opat);
   return ok;
 }
 
