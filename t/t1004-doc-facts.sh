@@ -37,4 +37,15 @@ test_expect_success 'doc/rule-language.md lists exactly the lexer'"'"'s keywords
 	test_cmp expect actual
 '
 
+# A file under rules/ that Makefile.am does not name is left out of `make dist`
+# and of `make install`: the tarball's own `gerules test` then runs fewer cases.
+test_expect_success 'Makefile.am names every file under rules/ (make dist and install ship it)' '
+	(cd "$top_srcdir" && find rules -type f \( -name "*.rules" -o -name "*.case" -o -name "*.json" \) | sort) >files &&
+	test "$(wc -l <files)" -gt 60 &&
+	while read f; do
+		grep -q "[[:space:]=]$f\([[:space:]\\]\|\$\)" "$top_srcdir/Makefile.am" || echo "$f"
+	done <files >unlisted &&
+	test_must_be_empty unlisted
+'
+
 test_done
