@@ -6,7 +6,8 @@
 ** path run exactly as under `gerules check`. Diagnostics are formatted with
 ** their caret line; a rule set that loads is probed through the lookups and
 ** evaluated (options, defaults and global rules, no graph) on its first
-** exact SoC. Build: fuzz/build.sh (fuzz/README.md).
+** exact SoC; every op of its op library is looked up. The text is also
+** parsed with the op library's lazy op bodies (parse.c's skip). Build: fuzz/build.sh (fuzz/README.md).
 ** Run: fuzz/bin/fuzz-rules -max_total_time=180 corpus-dir fuzz/corpus/rules
 ** Seeds: fuzz/corpus/rules/ (the broken rule files of t/broken and the valid
 ** fixtures).
@@ -21,6 +22,7 @@
 #include "lang/ast.h"
 #include "eval/eval.h"
 #include "lang/ruleset.h"
+#include "lang/oplib.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -54,12 +56,25 @@ static void parse_only(const uint8_t *data, size_t size){
   ps.diags = &d;
   gr_parse_text(&ps, text, size);
   gr_item_free(ps.head);
+  /* again with the op library's lazy op bodies (the driver's byte scan) */
+  memset(&ps, 0, sizeof ps);
+  ps.file = "input.rules";
+  ps.diags = &d;
+  ps.lazy_ops = 1;
+  gr_parse_text(&ps, text, size);
+  gr_item_free(ps.head);
   gr_diags_free(&d);
   free(text);
 }
 
 static void probe(const gr_ruleset *rs){
   size_t i, acc = 0;
+  int si, k;
+  /* every op of the op library, parsed on lookup */
+  for(si = 0; si < gr_oplib_nstores(rs); si++){
+    const gr_oplib_store *st = gr_oplib_store_at(rs, si);
+    for(k = 0; k < gr_oplib_nops(rs, st); k++) acc += gr_oplib_find(rs, st, gr_oplib_type_at(rs, st, k))!=NULL;
+  }
   const char *chip = NULL;
   for(i = 0; i < rs->nsocs; i++){
     acc += (size_t)gr_ruleset_find_soc(rs, rs->socs[i].name);

@@ -70,6 +70,17 @@ static gr_expr *bin(gr_parse *ps, int op, gr_token k, gr_expr *a, gr_expr *b){
 static int vop_code(gr_token t){
   return t.z[0]=='=' ? GR_E_EQ : t.z[0]=='>' ? (t.n==2 ? GR_E_GE : GR_E_GT) : (t.n==2 ? GR_E_LE : GR_E_LT);
 }
+/* a tensor of an op or of a dtypes block: name = tensor name, names = its
+** parameter word, str = dtype list, str2 = format list */
+static gr_item *tensor(gr_parse *ps, int kind, gr_token k, gr_token n, const gr_token *param,
+                       const gr_token *dtypes, const gr_token *formats){
+  gr_item *it = gr_item_new(kind, LOC(k));
+  it->name = sbody(n); it->name_loc = LOC(n);
+  if( param ) it->names = name_of_id(ps, *param);
+  if( dtypes ){ it->str = sbody(*dtypes); it->str_loc = LOC(*dtypes); }
+  if( formats ){ it->str2 = sbody(*formats); it->str2_loc = LOC(*formats); }
+  return it;
+}
 static void set_ge_code(gr_parse *ps, gr_item *it, gr_token s){
   if( s.z ){ it->ge_code = sbody(s); it->ge_code_loc = LOC(s); }
 }
@@ -108,7 +119,8 @@ static void set_diag(gr_parse *ps, gr_item *it, int sev, gr_token code, gr_token
   INI INITIAL KEY MATCHES MODE NEEDS NOTE ON ONCE OVER PATTERN PRODUCT RANGE REQUIRES RULE
   OVERRIDE EXTEND EXTENDS REPLACE PARTITION SEED NEUTRAL LIMIT SUBGRAPH GROUP THRESHOLD WEAK
   SECTION SEPARATOR SET SLOT SOC SOURCE SUPPORTED TABLE THEN TYPE UNSUPPORTED VALUE GE_CODE
-  VALUES VERSION WARNING WHEN NO EFFECT ONNX OPSET BECOMES LEN CONDITION.
+  VALUES VERSION WARNING WHEN NO EFFECT ONNX OPSET BECOMES LEN CONDITION
+  OPLIB DTYPES OP ENGINE KIND PRIORITY FAMILY FROM SHA256 INPUT OUTPUT.
 
 %right COLON.
 %left OR.
@@ -119,6 +131,8 @@ static void set_diag(gr_parse *ps, gr_item *it, int sev, gr_token code, gr_token
 
 input ::= stmts.
 input ::= TEMPLATE expr(E). { ps->template_expr = E; }
+/* one op of an op library, parsed on its first lookup (src/lang/oplib.c) */
+input ::= OPBODY item(I). { ps->op_item = I; }
 
 stmts ::= .
 stmts ::= stmts stmt(S). { *ps->tail = S; ps->tail = &S->next; }
@@ -171,6 +185,14 @@ stmt(A) ::= CONDITION(K) ID(N) LPAREN RPAREN ASSIGN expr(E) SEMI.
 stmt(A) ::= CONDITION(K) ID(N) LPAREN idlist(P) RPAREN ASSIGN expr(E) SEMI.
   { A = mk(ps, GR_I_CONDITION, K); A->name = gr_tok_str(N); A->name_loc = LOC(N);
     A->names = gr_name_reverse(P); A->e = E; }
+/* the op information library (doc/rule-language.md, "Op information library"):
+** a store of ops, and hand-kept dtype columns for one op of a store */
+stmt(A) ::= OPLIB(K) ID(N) STRING(D) LBRACE items(L) RBRACE.
+  { A = mk(ps, GR_I_OPLIB, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->str = sbody(D); A->str_loc = LOC(D);
+    A->items = gr_item_reverse(L); }
+stmt(A) ::= DTYPES(K) ID(N) STRING(T) FROM STRING(F) LBRACE items(L) RBRACE.
+  { A = mk(ps, GR_I_DTYPES, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->str = sbody(T); A->str_loc = LOC(T);
+    A->str2 = sbody(F); A->str2_loc = LOC(F); A->items = gr_item_reverse(L); }
 stmt(A) ::= SOURCE(K) ID(N) FOR ID(S) branch(B) SEMI.
   { A = mk(ps, GR_I_SOURCE, K); A->name = gr_tok_str(N); A->name_loc = LOC(N);
     A->names = name_of_id(ps, S); A->items = B; }
@@ -328,6 +350,36 @@ item(A) ::= ENTRIES(K) strlist(L) SEMI.     { A = mk(ps, GR_I_ENTRIES, K); A->na
 /* in a slot: `no effect when COND because "why";` (the decided value does not take effect) */
 item(A) ::= NO(K) EFFECT WHEN expr(C) BECAUSE STRING(T) SEMI.
   { A = mk(ps, GR_I_NOEFFECT, K); A->e = C; A->str2 = sbody(T); A->raw2 = rbody(T); A->str2_loc = LOC(T); }
+
+/* in an oplib block and its ops (check_oplib.c says which item goes where) */
+item(A) ::= ENGINE(K) STRING(S) SEMI.        { A = mk(ps, GR_I_OL_ENGINE, K); A->str = sbody(S); A->str_loc = LOC(S); }
+item(A) ::= KIND(K) ID(N) SEMI.              { A = mk(ps, GR_I_OL_KIND, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); }
+item(A) ::= PRIORITY(K) INT(V) SEMI.         { A = mk(ps, GR_I_OL_PRIORITY, K); A->lo = int_value(ps, V); A->str_loc = LOC(V); }
+item(A) ::= FAMILY(K) strlist(L) SEMI.       { A = mk(ps, GR_I_OL_FAMILY, K); A->names = gr_name_reverse(L); }
+item(A) ::= FROM(K) STRING(S) SEMI.          { A = mk(ps, GR_I_OL_FROM, K); A->str = sbody(S); A->str_loc = LOC(S); }
+item(A) ::= FROM(K) STRING(S) SHA256 STRING(H) SEMI.
+  { A = mk(ps, GR_I_OL_FROM, K); A->str = sbody(S); A->str_loc = LOC(S); A->str2 = sbody(H); A->str2_loc = LOC(H); }
+item(A) ::= OP(K) STRING(N) words(W) LBRACE items(L) RBRACE.
+  { A = mk(ps, GR_I_OL_OP, K); A->name = sbody(N); A->name_loc = LOC(N); A->names = gr_name_reverse(W); A->items = gr_item_reverse(L); }
+/* an op the driver only indexed (parse.c, lazy op bodies): its text is parsed on first lookup */
+item(A) ::= LAZYOP(T) STRING(N).             { A = gr_oplib_lazy_item(ps, T, N); }
+/* a tensor: `input "x" required ["dtypes" [format "formats"]];` in an op,
+** `input "x" "dtypes" [format "formats"];` in a dtypes block */
+item(A) ::= INPUT(K) STRING(N) ID(P) SEMI.   { A = tensor(ps, GR_I_OL_INPUT, K, N, &P, NULL, NULL); }
+item(A) ::= INPUT(K) STRING(N) ID(P) STRING(D) SEMI.   { A = tensor(ps, GR_I_OL_INPUT, K, N, &P, &D, NULL); }
+item(A) ::= INPUT(K) STRING(N) ID(P) STRING(D) FORMAT STRING(F) SEMI.   { A = tensor(ps, GR_I_OL_INPUT, K, N, &P, &D, &F); }
+item(A) ::= INPUT(K) STRING(N) STRING(D) SEMI.   { A = tensor(ps, GR_I_OL_INPUT, K, N, NULL, &D, NULL); }
+item(A) ::= INPUT(K) STRING(N) STRING(D) FORMAT STRING(F) SEMI.   { A = tensor(ps, GR_I_OL_INPUT, K, N, NULL, &D, &F); }
+item(A) ::= OUTPUT(K) STRING(N) ID(P) SEMI.  { A = tensor(ps, GR_I_OL_OUTPUT, K, N, &P, NULL, NULL); }
+item(A) ::= OUTPUT(K) STRING(N) ID(P) STRING(D) SEMI.   { A = tensor(ps, GR_I_OL_OUTPUT, K, N, &P, &D, NULL); }
+item(A) ::= OUTPUT(K) STRING(N) ID(P) STRING(D) FORMAT STRING(F) SEMI.   { A = tensor(ps, GR_I_OL_OUTPUT, K, N, &P, &D, &F); }
+item(A) ::= OUTPUT(K) STRING(N) STRING(D) SEMI.   { A = tensor(ps, GR_I_OL_OUTPUT, K, N, NULL, &D, NULL); }
+item(A) ::= OUTPUT(K) STRING(N) STRING(D) FORMAT STRING(F) SEMI.   { A = tensor(ps, GR_I_OL_OUTPUT, K, N, NULL, &D, &F); }
+
+%type words {gr_name*}
+%destructor words { (void)ps; gr_name_free($$); }
+words(A) ::= .                  { A = NULL; }
+words(A) ::= words(B) ID(W).    { A = name_of_id(ps, W); A->next = B; }
 
 /* ---- table entries ---- */
 %type tentries {gr_item*}

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "lang/oplib.h"
 #include "eval/eval.h"
 #include "report/out.h"
 #include "report/report.h"
@@ -104,6 +105,8 @@ int cmd_check(cli_ctx *c, int argc, char **argv){
     if( m==NULL ){ gr_ruleset_free(rs); rs = NULL; }
     gr_opmap_free(m);
   }
+  /* every op of the op library, also those the loader only indexed */
+  if( rs && gr_oplib_check_all(rs, &c->diags) ){ gr_ruleset_free(rs); rs = NULL; }
   if( g.format!=CLI_FMT_TEXT ){
     /* the document describes the rule set's errors too, so it is written
     ** whatever the outcome (the exit status still says 2 for errors) */

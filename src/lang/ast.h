@@ -83,7 +83,14 @@ enum gr_item_kind {
   GR_I_NOEFFECT,
   GR_I_SUBSEED, GR_I_SUBGRAPH, GR_I_GROUP, GR_I_THRESHOLD,   /* partition: subgraph seed / dynamic / inherit, group, threshold */
   GR_I_ONNX, GR_I_ONNX_ROW, GR_I_ONNX_IR, GR_I_ONNX_IN,  /* onnx mappings: statement, row, IR op, input */
-  GR_I_CONDITION             /* condition name(names) = e; */
+  GR_I_CONDITION,            /* condition name(names) = e; */
+  /* the op information library (check_oplib.c): `oplib NAME "desc" { ... }`,
+  ** `dtypes STORE "Op" from "cite" { ... }`, and the items of their blocks */
+  GR_I_OPLIB, GR_I_DTYPES,
+  GR_I_OL_ENGINE, GR_I_OL_KIND, GR_I_OL_PRIORITY, GR_I_OL_FAMILY, GR_I_OL_FROM,
+  GR_I_OL_OP,                /* name = op type, names = policy and flag words, items = tensors;
+                             ** flag 1 = lazy: lo, hi = byte offset and length of its text */
+  GR_I_OL_INPUT, GR_I_OL_OUTPUT
 };
 
 /* how a layer's statement changes an earlier layer's declaration (gr_item.mod) */
@@ -154,6 +161,14 @@ typedef struct gr_parse {
   int nerr;
   gr_item *head, **tail;     /* statements in source order */
   gr_expr *template_expr;    /* result of a placeholder parse */
+  /* lazy op bodies (the op library): when lazy_ops is set, the driver only
+  ** indexes each `op` of an `oplib` block and feeds the grammar one LAZYOP
+  ** token for it; src/lang/oplib.c parses the op on its first lookup, after
+  ** an OPBODY token, and the op lands in op_item */
+  int lazy_ops;
+  size_t nlazy;              /* ops indexed so far */
+  gr_token lazy_name;        /* the name of the op just indexed (fed after LAZYOP) */
+  gr_item *op_item;
 } gr_parse;
 
 void gr_parse_error(gr_parse *ps, gr_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -164,6 +179,10 @@ gr_loc gr_parse_eof_loc(const gr_parse *ps);
 #define GR_MAX_EXPR_DEPTH 512
 gr_expr *gr_expr_deep(gr_parse *ps, gr_expr *e);
 
+/* oplib.c: the item of an op the driver indexed (t: its whole text, `op`
+** to the closing brace; name: its name string) */
+gr_item *gr_oplib_lazy_item(gr_parse *ps, gr_token t, gr_token name);
+
 void *grParserAlloc(void *(*mallocProc)(size_t));
 void  grParser(void *p, int major, gr_token minor, gr_parse *ps);
 void  grParserFree(void *p, void (*freeProc)(void *));
@@ -173,6 +192,13 @@ void  grParserFree(void *p, void (*freeProc)(void *));
 int gr_parse_text(gr_parse *ps, const char *text, size_t len);
 gr_expr *gr_parse_placeholder(const char *file, const gr_lineidx *file_lines, const char *text, size_t len,
                               uint32_t line, uint32_t col, gr_diags *diags);
+
+/* One op indexed by a lazy parse: its text text[off .. off+n) (`op` to the
+** closing brace, at line:col) of a file text[0..len) with a NUL at len.
+** Returns its GR_I_OL_OP item (the caller frees it), or NULL after adding
+** the errors to diags. lines: the file's line index, or NULL. */
+gr_item *gr_parse_op(const char *file, const char *text, size_t len, size_t off, size_t n,
+                     uint32_t line, uint32_t col, const gr_lineidx *lines, gr_diags *diags);
 
 /* The source line containing `line` (without newline), malloc'ed; a scan
 ** from the top of text, for a one-off (every repeated use goes through a

@@ -1382,6 +1382,7 @@ int gr_check_all(gr_ruleset *rs, const ck_sources *src, gr_diags *diags){
   }
   ck_conds(&c);
   check_all(&c);
+  if( c.nerr==0 ) ck_oplib(&c);
   ck_conds_free(&c);
   if( c.nerr==0 ) ck_codes(&c);
   free(c.stmts); free(c.kinds);

@@ -86,6 +86,10 @@ void ck_cascades(ck *c);
 ** rs->onnx_ops. */
 void ck_onnx(ck *c);
 
+/* check_oplib.c: checks the oplib and dtypes statements and builds rs->oplib
+** (run after the tables are checked: it reads table dtypes). */
+void ck_oplib(ck *c);
+
 /* ---- messages (check.c) ---- */
 const gr_lineidx *ck_lines_of(const ck_sources *src, const char *file);
 void ck_err(ck *c, gr_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

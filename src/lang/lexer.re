@@ -141,6 +141,18 @@ loop:
     "version"     { TOK(GR_TK_VERSION); }
     "warning"     { TOK(GR_TK_WARNING); }
     "when"        { TOK(GR_TK_WHEN); }
+    /* op information library statements (oplib, dtypes) */
+    "oplib"       { TOK(GR_TK_OPLIB); }
+    "dtypes"      { TOK(GR_TK_DTYPES); }
+    "op"          { TOK(GR_TK_OP); }
+    "engine"      { TOK(GR_TK_ENGINE); }
+    "kind"        { TOK(GR_TK_KIND); }
+    "priority"    { TOK(GR_TK_PRIORITY); }
+    "family"      { TOK(GR_TK_FAMILY); }
+    "from"        { TOK(GR_TK_FROM); }
+    "sha256"      { TOK(GR_TK_SHA256); }
+    "input"       { TOK(GR_TK_INPUT); }
+    "output"      { TOK(GR_TK_OUTPUT); }
 
     id            { TOK(GR_TK_ID); }
     dec | hex     { TOK(GR_TK_INT); }

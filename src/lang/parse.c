@@ -3,6 +3,9 @@
 ** over one `{...}` placeholder of a message template (fed after a synthetic
 ** TEMPLATE token, so the same grammar parses it as an expression). Errors
 ** become located diagnostics with the source line for a caret display.
+** With ps->lazy_ops it only indexes the ops of `oplib` blocks (skip_op: a
+** byte scan to the op's closing brace, one LAZYOP token for the grammar);
+** src/lang/oplib.c parses such an op later with gr_parse_op.
 */
 #include "config.h"
 #include <stdlib.h>
@@ -67,13 +70,78 @@ static void lex_error(gr_parse *ps, int code, gr_token tok){
   }
 }
 
+/* At an `op` token of an oplib block (tok): when the op's name string follows
+** and its body's braces balance, moves the lexer past the closing brace,
+** widens tok to the whole op, puts the name's token in ps->lazy_name and returns
+** 1. Otherwise leaves the lexer where it was and returns 0 (the grammar then
+** parses the op now and reports what is wrong with it). The scan knows the
+** lexer's strings and comments; every other byte is checked when the op is
+** parsed. Measured reason for a byte scan rather than the lexer: it indexes
+** the generated op library (several MB) in a few milliseconds. */
+static int skip_op(gr_parse *ps, gr_lexer *lx, gr_token *tok){
+  gr_lexer save = *lx;
+  gr_token name;
+  const unsigned char *p, *lim = lx->lim, *bol;
+  uint32_t line;
+  int depth = 0;
+  if( gr_lex(lx, &name)!=GR_TK_STRING ){ *lx = save; return 0; }
+  p = lx->cur; bol = lx->bol; line = lx->line;
+  while( p < lim ){
+    switch( *p ){
+      case '\n': line++; bol = ++p; continue;
+      case '#': while( p < lim && *p!='\n' ) p++; continue;
+      case '"':
+        for(p++; p < lim && *p!='"'; p++){
+          if( *p=='\n' ) goto fail;
+          if( *p=='\\' && (++p >= lim || *p=='\n') ) goto fail;
+        }
+        if( p >= lim ) goto fail;
+        p++;
+        continue;
+      case '{': depth++; break;
+      case '}':
+        if( depth==0 ) goto fail;
+        if( --depth==0 ){
+          p++;
+          tok->n = (uint32_t)((const char*)p - tok->z);
+          lx->cur = p; lx->bol = bol; lx->line = line;
+          ps->lazy_name = name;
+          ps->nlazy++;
+          return 1;
+        }
+        break;
+      case ';': if( depth==0 ) goto fail; break;
+      case 0: goto fail;
+      default: break;
+    }
+    p++;
+  }
+fail:
+  *lx = save;
+  return 0;
+}
+
 static int drive(gr_parse *ps, gr_lexer *lx, void *parser, uint32_t line, uint32_t col){
   gr_token tok;
   int code;
+  int depth = 0, oplib_depth = -1, oplib_next = 0;   /* lazy op bodies: where the oplib block is */
   do{
     code = gr_lex(lx, &tok);
     if( line ){ tok.line = line; tok.col += col - 1; }
     if( code < 0 ){ lex_error(ps, code, tok); break; }
+    if( ps->lazy_ops ){
+      if( code==GR_TK_LBRACE ){ if( ++depth==1 && oplib_next ) oplib_depth = 1; oplib_next = 0; }
+      else if( code==GR_TK_RBRACE ){ if( depth--==oplib_depth ) oplib_depth = -1; }
+      else if( code==GR_TK_OPLIB && depth==0 ) oplib_next = 1;
+      else if( code==GR_TK_OP && depth==oplib_depth && skip_op(ps, lx, &tok) ){
+        /* LAZYOP (the whole op), then its name as the STRING after it */
+        ps->tok_loc = gr_tok_loc(ps->file, tok);
+        grParser(parser, GR_TK_LAZYOP, tok, ps);
+        if( ps->nerr ) break;
+        tok = ps->lazy_name;
+        code = GR_TK_STRING;
+      }
+    }
     ps->tok_loc = gr_tok_loc(ps->file, tok);    /* for %stack_overflow, which gets no token */
     grParser(parser, code, tok, ps);
   }while( code!=0 && ps->nerr==0 );
@@ -118,4 +186,36 @@ gr_expr *gr_parse_placeholder(const char *file, const gr_lineidx *file_lines, co
   gr_item_free(ps.head);
   free(copy);
   return ps.template_expr;
+}
+
+gr_item *gr_parse_op(const char *file, const char *text, size_t len, size_t off, size_t n,
+                     uint32_t line, uint32_t col, const gr_lineidx *lines, gr_diags *diags){
+  gr_parse ps;
+  gr_lexer lx;
+  gr_token tok;
+  void *parser;
+  const char *end = text + off + n;
+  int code;
+  memset(&ps, 0, sizeof ps);
+  ps.file = file; ps.text = text; ps.lines = lines; ps.diags = diags;
+  ps.head = NULL; ps.tail = &ps.head;
+  if( off > len || n > len - off || col==0 || col - 1 > off ) return NULL;
+  gr_lex_init(&lx, text + off, len - off);
+  lx.line = line;
+  lx.bol = (const unsigned char*)text + off - (col - 1);
+  parser = grParserAlloc(gr_xmalloc);
+  tok.z = text + off; tok.n = 0; tok.line = line; tok.col = col;
+  grParser(parser, GR_TK_OPBODY, tok, &ps);
+  do{
+    code = gr_lex(&lx, &tok);
+    if( code < 0 ){ lex_error(&ps, code, tok); break; }
+    if( code!=0 && tok.z >= end ) code = 0;      /* the op's text ends at its closing brace */
+    if( code==0 ){ tok.n = 0; ps.eof_loc = gr_tok_loc(file, tok); }
+    ps.tok_loc = gr_tok_loc(file, tok);
+    grParser(parser, code, tok, &ps);
+  }while( code!=0 && ps.nerr==0 );
+  grParserFree(parser, free);
+  gr_item_free(ps.head);
+  if( ps.nerr ){ gr_item_free(ps.op_item); return NULL; }
+  return ps.op_item;
 }

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include "lang/ruleset.h"
 #include "lang/check.h"
+#include "lang/oplib.h"
 
 /* ------------------------------------------------------------------ */
 /* lookups */
@@ -343,6 +344,9 @@ static int load_one(loader *ld, const char *path, const gr_loc *from){
   ps.file = name;
   ps.lines = &ld->lines[ld->rs->nfiles - 1];
   ps.diags = ld->diags;
+  /* the ops of a big op library file (the generated ones) are indexed now
+  ** and parsed on lookup (oplib.h); smaller files are parsed whole */
+  ps.lazy_ops = len >= GR_OPLIB_LAZY_BYTES;
   gr_parse_text(&ps, text, len);
   ld->nerr += ps.nerr;
   first = ps.head;
@@ -424,6 +428,7 @@ gr_ruleset *gr_ruleset_load_checked(const char *const *paths, size_t npaths, gr_
   if( nerr==0 ){
     ck_sources src = { rs->files, ld.lines, rs->nfiles };
     nerr = gr_check_all(rs, &src, diags);
+    if( nerr==0 ) gr_oplib_adopt_texts(rs, ld.texts, ld.lines);
   }
   for(i = 0; i < rs->nfiles; i++){ free(ld.texts[i]); gr_lineidx_free(&ld.lines[i]); }
   free(ld.texts);
@@ -448,6 +453,7 @@ void gr_ruleset_free(gr_ruleset *rs){
   gr_map_free(&rs->option_map); gr_map_free(&rs->spelling_map); gr_map_free(&rs->mode_map);
   gr_map_free(&rs->table_map); gr_map_free(&rs->slot_map); gr_map_free(&rs->source_map); gr_map_free(&rs->rule_map);
   gr_map_free(&rs->partition_map); gr_map_free(&rs->onnx_map);
+  gr_oplib_free(rs->oplib);
   gr_item_free(rs->ast);
   gr_arena_free(&rs->arena);
   free(rs);

@@ -342,6 +342,8 @@ typedef struct gr_ruleset {
   gr_map cap_map, hw_map, product_map, soc_map, option_map, spelling_map,
          mode_map, table_map, slot_map, source_map, rule_map, partition_map;   /* name -> index + 1 */
 
+  struct gr_oplib_lib *oplib;   /* the op information library (oplib.h), or NULL */
+
   gr_item *ast;             /* every statement of every file */
   struct gr_owned_expr *owned_exprs;   /* parsed template placeholders */
   gr_arena arena;

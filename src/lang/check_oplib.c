@@ -1,0 +1,571 @@
+/*
+** check_oplib.c: the checker of the op information library statements
+** (`oplib NAME "desc" { ... }` and `dtypes STORE "Op" from "cite" { ... }`,
+** doc/rule-language.md "Op information library"). ck_oplib checks each
+** store's header lines, indexes its ops by type (a type twice in one store
+** is an error), binds every dtypes block to its op and fills rs->oplib.
+** ol_compile turns one op's item into the gr_oplib_op the evaluator reads:
+** its policy and flag words, its tensors and their dtype and format lists
+** (dtype names from table `dtypes`; in a `columns` store every list of an op
+** has one entry per column). It runs while checking for ops written
+** in full and for ops with a dtypes block, and on first lookup (oplib.c) for
+** ops the parser only indexed.
+*/
+#include "config.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lang/oplib_int.h"
+
+/* ------------------------------------------------------------------ */
+/* reporting: through the checker while checking, else into diags with the
+** snippet from the adopted file texts */
+
+static const char *text_of(struct gr_oplib_lib *lib, const char *file, size_t *len, const gr_lineidx **lines){
+  size_t i;
+  *lines = NULL;
+  if( lib->src ){
+    const gr_lineidx *ix = ck_lines_of(lib->src, file);
+    if( ix ){ *len = ix->len; *lines = ix; return ix->text; }
+    return NULL;
+  }
+  for(i = 0; i < lib->rs->nfiles; i++){
+    if( lib->rs->files[i]==file && lib->texts && lib->texts[i] ){ *len = lib->lens[i]; return lib->texts[i]; }
+  }
+  return NULL;
+}
+
+static void rep(ol_report *r, gr_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void rep(ol_report *r, gr_loc loc, const char *fmt, ...){
+  char msg[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  r->nerr++;
+  if( r->c ){ ck_err(r->c, loc, "%s", msg); return; }
+  {
+    gr_diag *d = gr_diags_add(r->diags, GR_SEV_ERROR, loc.file, loc.line, loc.col, "%s", msg);
+    size_t len;
+    const gr_lineidx *ix;
+    const char *text = text_of(r->lib, loc.file, &len, &ix);
+    if( d && loc.line && text ) d->snippet = gr_source_line(text, loc.line);
+  }
+}
+
+static const char *dym(char *buf, size_t n, const char *s){
+  if( s ) snprintf(buf, n, "; did you mean '%s'?", s); else buf[0] = 0;
+  return buf;
+}
+
+/* ------------------------------------------------------------------ */
+/* words of an op */
+
+static const struct { const char *word; unsigned flag; } op_flags[] = {
+  { "dynamic_shape", GR_OPF_DYN_SHAPE }, { "dynamic_rank", GR_OPF_DYN_RANK },
+  { "dynamic_rank_upgrade", GR_OPF_DYN_RANK_UPGRADE }, { "dynamic_compile_static", GR_OPF_DYN_COMPILE_STATIC },
+  { "dynamic_format", GR_OPF_DYN_FORMAT }, { "ge_op", GR_OPF_GE_OP }, { "heavy", GR_OPF_HEAVY },
+  { "need_check_support", GR_OPF_NEED_CHECK_SUPPORT }
+};
+#define NFLAGS (sizeof op_flags / sizeof *op_flags)
+static const char *const policy_words[] = { "gray", "white", "black" };   /* gr_oplib_policy order */
+static const char *const param_words[] = { "required", "optional", "dynamic" };   /* gr_oplib_param order */
+static const char *const kind_words[] = { "columns", "kernel" };               /* gr_oplib_kind order */
+
+static int word_index(const char *const *words, size_t n, const char *w){
+  size_t i;
+  for(i = 0; i < n; i++) if( strcmp(words[i], w)==0 ) return (int)i;
+  return -1;
+}
+
+static void op_words(ol_report *r, const gr_item *it, gr_oplib_op *op){
+  const gr_name *w;
+  int have_policy = 0;
+  for(w = it->names; w; w = w->next){
+    int p = word_index(policy_words, 3, w->s);
+    size_t f;
+    if( p >= 0 ){
+      if( have_policy ) rep(r, w->loc, "op \"%s\" has two policy words (white, black or gray: one at most)", it->name);
+      op->policy = (gr_oplib_policy)p;
+      have_policy = 1;
+      continue;
+    }
+    for(f = 0; f < NFLAGS; f++) if( strcmp(op_flags[f].word, w->s)==0 ) break;
+    if( f < NFLAGS ){
+      if( op->flags & op_flags[f].flag ) rep(r, w->loc, "flag '%s' is given twice", w->s);
+      op->flags |= op_flags[f].flag;
+      continue;
+    }
+    {
+      const char *all[NFLAGS + 3];
+      char b[128];
+      size_t k;
+      for(k = 0; k < NFLAGS; k++) all[k] = op_flags[k].word;
+      for(k = 0; k < 3; k++) all[NFLAGS + k] = policy_words[k];
+      rep(r, w->loc, "unknown op word '%s' (a policy: white, black, gray; or a flag: dynamic_shape, dynamic_rank, "
+          "dynamic_rank_upgrade, dynamic_compile_static, dynamic_format, ge_op, heavy, need_check_support)%s",
+          w->s, dym(b, sizeof b, gr_suggest(w->s, all, NFLAGS + 3)));
+    }
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* lists */
+
+/* Splits a comma list written at loc (a string: its first byte is the
+** quote) into interned names. dtypes: names from table dtypes; else formats. */
+static int split_list(struct gr_oplib_lib *lib, ol_report *r, const char *s, gr_loc loc, int dtypes,
+                      const char ***out){
+  gr_ruleset *rs = lib->rs;
+  const char **v;
+  size_t n = 1, k = 0;
+  const char *p, *q;
+  int bad = 0;
+  for(p = s; *p; p++) if( *p==',' ) n++;
+  v = gr_arena_alloc(&rs->arena, n * sizeof *v);
+  for(p = s;; p = q + 1){
+    const char *a, *b;
+    char name[128];
+    gr_loc at = loc;
+    q = strchr(p, ',');
+    if( q==NULL ) q = p + strlen(p);
+    for(a = p; a < q && (*a==' ' || *a=='\t'); a++) ;
+    for(b = q; b > a && (b[-1]==' ' || b[-1]=='\t'); b--) ;
+    at.col = loc.col + 1 + (uint32_t)(a - s);
+    if( b==a || (size_t)(b - a) >= sizeof name ){
+      rep(r, at, b==a ? "empty entry in a %s list" : "overlong entry in a %s list", dtypes ? "dtype" : "format");
+      bad = 1;
+    }else{
+      memcpy(name, a, (size_t)(b - a)); name[b - a] = 0;
+      if( dtypes ){
+        void *x = lib->dtypes ? gr_map_get(&lib->dtypes->keymap, name) : NULL;
+        if( x==NULL ){
+          char dm[160];
+          rep(r, at, "unknown dtype '%s' (the dtypes are the keys of table dtypes)%s", name,
+              dym(dm, sizeof dm, lib->dtypes ? gr_suggest(name, lib->dtypes->keys, lib->dtypes->n) : NULL));
+          bad = 1;
+        }else{
+          v[k++] = lib->dtypes->keys[(intptr_t)x - 1];
+        }
+      }else{
+        const char *f = gr_map_get(&lib->formats, name);
+        if( f==NULL ){
+          f = gr_arena_strndup(&rs->arena, name, strlen(name));
+          gr_map_put(&lib->formats, f, (void*)f);
+        }
+        v[k++] = f;
+      }
+    }
+    if( *q==0 ) break;
+  }
+  *out = v;
+  return bad ? -1 : (int)k;
+}
+
+/* ------------------------------------------------------------------ */
+/* compiling one op */
+
+static const char *dir_word(int kind){ return kind==GR_I_OL_INPUT ? "input" : "output"; }
+
+/* the tensor called name among t[0..n) */
+static gr_oplib_tensor *tensor_named(gr_oplib_tensor *t, int n, const char *name){
+  int i;
+  for(i = 0; i < n; i++) if( strcmp(t[i].name, name)==0 ) return &t[i];
+  return NULL;
+}
+
+/* fills a tensor's lists from an item (an op's tensor line or a dtypes block's) */
+static void tensor_lists(struct gr_oplib_lib *lib, ol_report *r, const gr_item *x, gr_oplib_tensor *t){
+  const char **d = NULL, **f = NULL;
+  int nd = 0, nf;
+  if( x->str==NULL ) return;
+  nd = split_list(lib, r, x->str, x->str_loc, 1, &d);
+  if( nd < 0 ) return;
+  t->ndtypes = nd;
+  t->dtypes = d;
+  if( x->str2 ){
+    nf = split_list(lib, r, x->str2, x->str2_loc, 0, &f);
+    if( nf >= 0 && nf!=nd )
+      rep(r, x->str2_loc, "%s \"%s\" lists %d formats for %d dtypes (one format per dtype)", dir_word(x->kind), x->name, nf, nd);
+    else if( nf >= 0 ) t->formats = f;
+  }
+}
+
+/* In a columns store every list of an op has one entry per column. */
+static void check_columns(ol_report *r, const gr_oplib_op *op, const gr_item *const *lines, int nlines, const gr_loc *where){
+  int i, first = -1, n = 0;
+  for(i = 0; i < op->ninputs + op->noutputs; i++){
+    const gr_oplib_tensor *t = i < op->ninputs ? &op->inputs[i] : &op->outputs[i - op->ninputs];
+    if( t->ndtypes==0 ) continue;
+    if( first < 0 ){ first = i; n = t->ndtypes; continue; }
+    if( t->ndtypes!=n ){
+      const gr_oplib_tensor *f = first < op->ninputs ? &op->inputs[first] : &op->outputs[first - op->ninputs];
+      gr_loc at = (i < nlines && lines[i]) ? lines[i]->str_loc : *where;
+      rep(r, at, "%s \"%s\" lists %d dtypes, but %s \"%s\" lists %d: in a columns store every list of an op "
+          "has one entry per column", i < op->ninputs ? "input" : "output", t->name, t->ndtypes,
+          first < op->ninputs ? "input" : "output", f->name, n);
+      return;
+    }
+  }
+  if( first >= 0 ){
+    for(i = 0; i < op->ninputs + op->noutputs; i++){
+      const gr_oplib_tensor *t = i < op->ninputs ? &op->inputs[i] : &op->outputs[i - op->ninputs];
+      if( t->ndtypes==0 ){
+        gr_loc at = (i < nlines && lines[i]) ? lines[i]->loc : *where;
+        rep(r, at, "%s \"%s\" has no dtype list while other tensors of op \"%s\" have one: in a columns store "
+            "every tensor lists one dtype per column", i < op->ninputs ? "input" : "output", t->name, op->type);
+        return;
+      }
+    }
+  }
+}
+
+/* the dtypes block of op e: lists for an op without them */
+static void apply_dtypes(struct gr_oplib_lib *lib, ol_store *s, ol_entry *e, ol_report *r, gr_oplib_op *op){
+  const gr_item *b = e->dtypes, *x;
+  const gr_item **lines;
+  int i, n = op->ninputs + op->noutputs;
+  char w[300];
+  for(i = 0; i < n; i++){
+    const gr_oplib_tensor *t = i < op->ninputs ? &op->inputs[i] : &op->outputs[i - op->ninputs];
+    if( t->ndtypes ){
+      ck_where(w, sizeof w, e->it->loc);
+      rep(r, b->str_loc, "op \"%s\" of store '%s' already has dtype lists (%s): a dtypes block is only for an op "
+          "without them", op->type, s->pub.name, w);
+      return;
+    }
+  }
+  lines = gr_xcalloc((size_t)n + 1, sizeof *lines);
+  for(x = b->items; x; x = x->next){
+    gr_oplib_tensor *t;
+    int in = x->kind==GR_I_OL_INPUT;
+    if( x->kind!=GR_I_OL_INPUT && x->kind!=GR_I_OL_OUTPUT ){
+      rep(r, x->loc, "a dtypes block holds only input and output lines (`input \"x\" \"float16,float32\";`)");
+      continue;
+    }
+    if( x->names ){
+      rep(r, x->names->loc, "a dtypes block names no parameter kind ('%s'): write `%s \"%s\" \"dtypes\";`",
+          x->names->s, dir_word(x->kind), x->name);
+      continue;
+    }
+    t = tensor_named(in ? (gr_oplib_tensor*)op->inputs : (gr_oplib_tensor*)op->outputs, in ? op->ninputs : op->noutputs, x->name);
+    if( t==NULL ){
+      const char *names[256];
+      int k, m = in ? op->ninputs : op->noutputs;
+      char dm[160];
+      for(k = 0; k < m && k < 256; k++) names[k] = (in ? op->inputs : op->outputs)[k].name;
+      rep(r, x->name_loc, "op \"%s\" has no %s \"%s\"%s", op->type, dir_word(x->kind), x->name,
+          dym(dm, sizeof dm, gr_suggest(x->name, names, (size_t)k)));
+      continue;
+    }
+    if( lines[(in ? 0 : op->ninputs) + (t - (in ? op->inputs : op->outputs))] ){
+      rep(r, x->name_loc, "%s \"%s\" is given twice in this dtypes block", dir_word(x->kind), x->name);
+      continue;
+    }
+    lines[(in ? 0 : op->ninputs) + (t - (in ? op->inputs : op->outputs))] = x;
+    tensor_lists(lib, r, x, t);
+  }
+  if( s->pub.kind==GR_OPLIB_COLUMNS ){
+    for(i = 0; i < n; i++){
+      const gr_oplib_tensor *t = i < op->ninputs ? &op->inputs[i] : &op->outputs[i - op->ninputs];
+      if( lines[i]==NULL ){
+        rep(r, b->str_loc, "the dtypes block of op \"%s\" gives no list for %s \"%s\" (a columns store needs one per tensor)",
+            op->type, i < op->ninputs ? "input" : "output", t->name);
+        free(lines);
+        return;
+      }
+    }
+    check_columns(r, op, lines, n, &b->str_loc);
+  }
+  free(lines);
+  op->lists_from = ck_keep(lib->rs, b->str2);
+  op->file = b->loc.file;
+  op->line = (int)b->loc.line;
+}
+
+int ol_compile(struct gr_oplib_lib *lib, ol_store *s, ol_entry *e, ol_report *r){
+  gr_ruleset *rs = lib->rs;
+  gr_item *it = e->it, *parsed = NULL;
+  const gr_item *x;
+  const gr_item **lines;
+  gr_oplib_op *op;
+  gr_oplib_tensor *ins, *outs;
+  int nin = 0, nout = 0, nerr0 = r->nerr;
+  if( e->state ) return e->state > 0 ? 0 : -1;
+  if( it->flag==1 ){
+    size_t len;
+    const gr_lineidx *ix;
+    const char *text = text_of(lib, it->loc.file, &len, &ix);
+    gr_diags *d = r->c ? r->c->diags : r->diags;
+    size_t before = gr_diags_errors(d);
+    if( text ) parsed = gr_parse_op(it->loc.file, text, len, (size_t)it->lo, (size_t)it->hi, it->loc.line, it->loc.col, ix, d);
+    if( parsed==NULL ){
+      int n = (int)(gr_diags_errors(d) - before);
+      if( n==0 ){ rep(r, it->loc, "op \"%s\": its text is no longer available", it->name); n = 0; }
+      if( r->c ) r->c->nerr += n;
+      r->nerr += n;
+      e->state = -1;
+      return -1;
+    }
+    it = parsed;
+  }
+  op = gr_arena_calloc(&rs->arena, sizeof *op);
+  op->type = ck_keep(rs, e->it->name);
+  op->file = it->loc.file;
+  op->line = (int)it->loc.line;
+  op_words(r, it, op);
+  for(x = it->items; x; x = x->next){
+    if( x->kind==GR_I_OL_INPUT ) nin++;
+    else if( x->kind==GR_I_OL_OUTPUT ) nout++;
+    else rep(r, x->loc, "an op holds only input and output lines (`input \"x\" required \"float16\";`)");
+  }
+  ins = gr_arena_calloc(&rs->arena, ((size_t)nin + 1) * sizeof *ins);
+  outs = gr_arena_calloc(&rs->arena, ((size_t)nout + 1) * sizeof *outs);
+  lines = gr_xcalloc((size_t)nin + (size_t)nout + 1, sizeof *lines);
+  op->inputs = ins; op->outputs = outs;
+  for(x = it->items; x; x = x->next){
+    int in = x->kind==GR_I_OL_INPUT, p;
+    gr_oplib_tensor *t;
+    if( x->kind!=GR_I_OL_INPUT && x->kind!=GR_I_OL_OUTPUT ) continue;
+    if( tensor_named(in ? ins : outs, in ? op->ninputs : op->noutputs, x->name) ){
+      rep(r, x->name_loc, "op \"%s\" has two %ss called \"%s\"", op->type, dir_word(x->kind), x->name);
+      continue;
+    }
+    if( x->names==NULL ){
+      rep(r, x->name_loc, "%s \"%s\" needs its parameter kind: required, optional or dynamic", dir_word(x->kind), x->name);
+      continue;
+    }
+    if( (p = word_index(param_words, 3, x->names->s)) < 0 ){
+      char dm[160];
+      rep(r, x->names->loc, "unknown parameter kind '%s' (required, optional or dynamic)%s", x->names->s,
+          dym(dm, sizeof dm, gr_suggest(x->names->s, param_words, 3)));
+      continue;
+    }
+    if( in ){ lines[op->ninputs] = x; t = &ins[op->ninputs++]; }
+    else { lines[nin + op->noutputs] = x; t = &outs[op->noutputs++]; }
+    t->name = ck_keep(rs, x->name);
+    t->param = (gr_oplib_param)p;
+    tensor_lists(lib, r, x, t);
+  }
+  if( op->ninputs < nin ) memmove(lines + op->ninputs, lines + nin, (size_t)op->noutputs * sizeof *lines);
+  if( r->nerr==nerr0 && s->pub.kind==GR_OPLIB_COLUMNS ) check_columns(r, op, lines, op->ninputs + op->noutputs, &it->loc);
+  free(lines);
+  if( r->nerr==nerr0 && e->dtypes ) apply_dtypes(lib, s, e, r, op);
+  gr_item_free(parsed);
+  if( r->nerr!=nerr0 ){ e->state = -1; return -1; }
+  e->op = op;
+  e->state = 1;
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* stores */
+
+static int is_sha256(const char *s){
+  size_t i;
+  for(i = 0; s[i]; i++) if( !((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')) ) return 0;
+  return i==64;
+}
+
+static void store_header(ck *c, ol_store *s, const gr_item *st){
+  gr_ruleset *rs = c->rs;
+  const gr_item *x;
+  const gr_item *engine = NULL, *kind = NULL, *prio = NULL, *family = NULL;
+  size_t nfrom = 0, nops = 0, k;
+  const char **files, **shas;
+  s->st = st;
+  s->pub.name = ck_keep(rs, st->name);
+  s->pub.description = ck_keep(rs, st->str);
+  s->pub.file = st->loc.file;
+  s->pub.line = (int)st->loc.line;
+  for(x = st->items; x; x = x->next){
+    const gr_item **once = NULL;
+    const char *what = NULL;
+    switch( x->kind ){
+      case GR_I_OL_ENGINE: once = &engine; what = "engine"; break;
+      case GR_I_OL_KIND: once = &kind; what = "kind"; break;
+      case GR_I_OL_PRIORITY: once = &prio; what = "priority"; break;
+      case GR_I_OL_FAMILY: once = &family; what = "family"; break;
+      case GR_I_OL_FROM: nfrom++; break;
+      case GR_I_OL_OP: nops++; break;
+      default:
+        ck_err(c, x->loc, "an oplib block holds engine, kind, priority, family, from and op lines only");
+        break;
+    }
+    if( once ){
+      if( *once ){
+        char w[300];
+        ck_where(w, sizeof w, (*once)->loc);
+        ck_err(c, x->loc, "the %s of oplib '%s' is given twice (first at %s)", what, st->name, w);
+      }else *once = x;
+    }
+  }
+  if( engine==NULL ) ck_err(c, st->name_loc, "oplib '%s' needs an engine line (`engine \"AIcoreEngine\";`)", st->name);
+  else if( engine->str[0]==0 ) ck_err(c, engine->str_loc, "the engine name is empty");
+  else s->pub.engine = ck_keep(rs, engine->str);
+  if( kind==NULL ) ck_err(c, st->name_loc, "oplib '%s' needs a kind line (`kind columns;` or `kind kernel;`)", st->name);
+  else{
+    int k2 = word_index(kind_words, 2, kind->name);
+    char dm[160];
+    if( k2 < 0 ) ck_err(c, kind->name_loc, "unknown store kind '%s' (columns or kernel)%s", kind->name,
+                        dym(dm, sizeof dm, gr_suggest(kind->name, kind_words, 2)));
+    else s->pub.kind = (gr_oplib_kind)k2;
+  }
+  if( prio ){
+    if( prio->lo < -1000000 || prio->lo > 1000000 ) ck_err(c, prio->str_loc, "priority %lld is out of range (-1000000..1000000)", (long long)prio->lo);
+    else s->pub.priority = (int)prio->lo;
+  }
+  if( family ){
+    const gr_name *n;
+    const char **v;
+    int m = 0;
+    for(n = family->names; n; n = n->next) m++;
+    v = gr_arena_alloc(&rs->arena, (size_t)m * sizeof *v + 1);
+    for(m = 0, n = family->names; n; n = n->next){
+      int j;
+      if( n->s[0]==0 ){ ck_err(c, n->loc, "empty family name"); continue; }
+      for(j = 0; j < m; j++) if( strcmp(v[j], n->s)==0 ) break;
+      if( j < m ){ ck_err(c, n->loc, "family \"%s\" is named twice", n->s); continue; }
+      v[m++] = ck_keep(rs, n->s);
+    }
+    s->pub.nfamilies = m;
+    s->pub.families = v;
+  }
+  files = gr_arena_calloc(&rs->arena, (nfrom + 1) * sizeof *files);
+  shas = gr_arena_calloc(&rs->arena, (nfrom + 1) * sizeof *shas);
+  for(k = 0, x = st->items; x; x = x->next){
+    if( x->kind!=GR_I_OL_FROM ) continue;
+    if( x->str2 && !is_sha256(x->str2) )
+      ck_err(c, x->str2_loc, "'%s' is not a SHA-256 (64 lower-case hex digits)", x->str2);
+    files[k] = ck_keep(rs, x->str);
+    shas[k++] = ck_keep(rs, x->str2);
+  }
+  s->pub.nsources = (int)k;
+  s->pub.source_files = files;
+  s->pub.source_sha256 = shas;
+  s->pub.from = k ? files[0] : NULL;
+  s->pub.sha256 = k ? shas[0] : NULL;
+  /* the ops, by type */
+  s->ops = gr_xcalloc(nops + 1, sizeof *s->ops);
+  gr_map_init(&s->types);
+  for(x = st->items; x; x = x->next){
+    void *prev;
+    if( x->kind!=GR_I_OL_OP ) continue;
+    s->ops[s->nops].it = (gr_item*)x;
+    prev = gr_map_put(&s->types, x->name, (void*)(intptr_t)(s->nops + 1));
+    if( prev ){
+      char w[300];
+      ck_where(w, sizeof w, s->ops[(intptr_t)prev - 1].it->name_loc);
+      ck_err(c, x->name_loc, "op \"%s\" is declared twice in store '%s' (first at %s)", x->name, st->name, w);
+      continue;
+    }
+    s->nops++;
+  }
+}
+
+static int cmp_store(const void *a, const void *b){
+  const ol_store *x = a, *y = b;
+  int d = strcmp(x->pub.engine ? x->pub.engine : "", y->pub.engine ? y->pub.engine : "");
+  if( d ) return d;
+  if( x->pub.priority!=y->pub.priority ) return x->pub.priority < y->pub.priority ? -1 : 1;
+  return strcmp(x->pub.name, y->pub.name);
+}
+
+static const char *suggest_op(const ol_store *s, const char *word){
+  gr_suggester sg;
+  size_t i;
+  gr_suggest_begin(&sg, word);
+  for(i = 0; i < s->nops; i++) gr_suggest_offer(&sg, s->ops[i].it->name);
+  return gr_suggest_best(&sg);
+}
+
+static void bind_dtypes(ck *c, struct gr_oplib_lib *lib, const gr_item *b){
+  void *si = gr_map_get(&lib->store_map, b->name), *oi;
+  ol_store *s;
+  ol_entry *e;
+  char dm[200];
+  if( si==NULL ){
+    gr_suggester sg;
+    size_t i;
+    gr_suggest_begin(&sg, b->name);
+    for(i = 0; i < lib->nstores; i++) gr_suggest_offer(&sg, lib->stores[i].pub.name);
+    ck_err(c, b->name_loc, "dtypes for an unknown op store '%s'%s", b->name, dym(dm, sizeof dm, gr_suggest_best(&sg)));
+    return;
+  }
+  s = &lib->stores[(intptr_t)si - 1];
+  oi = gr_map_get(&s->types, b->str);
+  if( oi==NULL ){
+    const char *sug = suggest_op(s, b->str);
+    if( sug ) snprintf(dm, sizeof dm, "; did you mean \"%s\"?", sug); else dm[0] = 0;
+    ck_err(c, b->str_loc, "store '%s' has no op \"%s\"%s", s->pub.name, b->str, dm);
+    return;
+  }
+  e = &s->ops[(intptr_t)oi - 1];
+  if( e->dtypes ){
+    char w[300];
+    ck_where(w, sizeof w, e->dtypes->loc);
+    ck_err(c, b->str_loc, "op \"%s\" of store '%s' already has a dtypes block (%s)", b->str, s->pub.name, w);
+    return;
+  }
+  e->dtypes = b;
+  {
+    ol_report r;
+    memset(&r, 0, sizeof r);
+    r.c = c; r.lib = lib;
+    ol_compile(lib, s, e, &r);
+  }
+}
+
+void ck_oplib(ck *c){
+  gr_ruleset *rs = c->rs;
+  struct gr_oplib_lib *lib;
+  gr_item *st;
+  size_t i, nstores = 0, ndt = 0;
+  int t;
+  CK_EACH_KIND(c, i, st, GR_I_OPLIB) nstores++;
+  CK_EACH_KIND(c, i, st, GR_I_DTYPES) ndt++;
+  if( nstores + ndt==0 ) return;
+  lib = gr_xcalloc(1, sizeof *lib);
+  rs->oplib = lib;
+  lib->rs = rs;
+  lib->src = c->src;
+  gr_map_init(&lib->store_map);
+  gr_map_init(&lib->formats);
+  gr_diags_init(&lib->diags);
+  t = gr_ruleset_find(&rs->table_map, "dtypes");
+  if( t >= 0 ) lib->dtypes = &rs->tables[t];
+  else CK_EACH_KIND(c, i, st, GR_I_OPLIB){
+    ck_err(c, st->loc, "the op library needs table dtypes: the dtype names its lists may use");
+    break;
+  }
+  lib->stores = gr_xcalloc(nstores + 1, sizeof *lib->stores);
+  CK_EACH_KIND(c, i, st, GR_I_OPLIB) store_header(c, &lib->stores[lib->nstores++], st);
+  qsort(lib->stores, lib->nstores, sizeof *lib->stores, cmp_store);
+  for(i = 0; i < lib->nstores; i++){
+    void *prev = gr_map_put(&lib->store_map, lib->stores[i].pub.name, (void*)(intptr_t)(i + 1));
+    if( prev ){
+      const ol_store *a = &lib->stores[(intptr_t)prev - 1], *b = &lib->stores[i];
+      const ol_store *first = a->st->loc.file==b->st->loc.file && a->st->loc.line < b->st->loc.line ? a : b;
+      const ol_store *second = first==a ? b : a;
+      char w[300];
+      ck_where(w, sizeof w, first->st->name_loc);
+      ck_err(c, second->st->name_loc, "duplicate definition of oplib '%s' (first defined at %s)", b->pub.name, w);
+    }
+  }
+  CK_EACH_KIND(c, i, st, GR_I_DTYPES) bind_dtypes(c, lib, st);
+  /* ops written in full (not indexed lazily) are checked now */
+  for(i = 0; i < lib->nstores; i++){
+    ol_store *s = &lib->stores[i];
+    size_t k;
+    for(k = 0; k < s->nops; k++){
+      if( s->ops[k].it->flag!=1 && s->ops[k].state==0 ){
+        ol_report r;
+        memset(&r, 0, sizeof r);
+        r.c = c; r.lib = lib;
+        ol_compile(lib, s, &s->ops[k], &r);
+      }
+    }
+  }
+  lib->src = NULL;
+}

@@ -1,0 +1,57 @@
+/*
+** oplib_int.h: the op library's storage, shared by the two files that build
+** and read it and by nothing else: check_oplib.c (checks the oplib and
+** dtypes statements, compiles an op's item into a gr_oplib_op) and oplib.c
+** (the accessor API of oplib.h, lazy parsing on lookup).
+**
+** Ownership: a gr_oplib_lib belongs to its rule set (rs->oplib) and is
+** released by gr_oplib_free. The strings and arrays of the public structs
+** live in the rule set's arena; the lib owns its maps, its entry arrays, the
+** file texts it adopted and the diagnostics of lazy parses. Items it points
+** to are in rs->ast.
+*/
+#ifndef GR_OPLIB_INT_H
+#define GR_OPLIB_INT_H
+#include "lang/oplib.h"
+#include "lang/check.h"
+
+typedef struct ol_entry {
+  gr_item *it;              /* the op's item in rs->ast (flag 1: not parsed yet) */
+  const gr_item *dtypes;    /* the dtypes block giving its lists, or NULL */
+  gr_oplib_op *op;          /* compiled on first lookup */
+  int state;                /* 0 not yet, 1 compiled, -1 failed (errors reported) */
+} ol_entry;
+
+typedef struct ol_store {
+  gr_oplib_store pub;
+  const gr_item *st;        /* its oplib statement */
+  ol_entry *ops; size_t nops;
+  gr_map types;             /* op type -> index in ops + 1 */
+} ol_store;
+
+struct gr_oplib_lib {
+  gr_ruleset *rs;
+  ol_store *stores; size_t nstores;     /* sorted by (engine, priority, name) */
+  gr_map store_map;                     /* name -> index + 1 */
+  const gr_table *dtypes;               /* table dtypes, or NULL */
+  gr_map formats;                       /* interned format names (keys in the arena) */
+  const ck_sources *src;                /* while checking: the loader's texts */
+  char **texts; size_t *lens;           /* adopted file texts, per rs->files entry */
+  gr_diags diags;                       /* errors of lazy parses after loading */
+  int nerr;
+};
+
+/* Where an op's errors go: the checker's context (c) or, after loading,
+** diags with snippets from the lib's texts. */
+typedef struct ol_report {
+  ck *c;
+  gr_diags *diags;
+  struct gr_oplib_lib *lib;
+  int nerr;
+} ol_report;
+
+/* check_oplib.c: compiles entry e of store s (parsing it first when it was
+** only indexed). Returns 0, or -1 after reporting its errors. */
+int ol_compile(struct gr_oplib_lib *lib, ol_store *s, ol_entry *e, ol_report *r);
+
+#endif
