@@ -169,6 +169,8 @@ int cmd_diff(cli_ctx *c, int argc, char **argv);
 /* cmd_atc.c: `gerules atc ATC-FLAGS...`, and eval's --FLAG=VALUE for an
 ** option alias: 1 taken (added to in's options), 0 not an alias, -1 error. */
 int cmd_atc(cli_ctx *c, int argc, char **argv);
+/* cmd_import.c: `gerules import-oplib`, CANN's op information files as rule files */
+int cmd_import_oplib(cli_ctx *c, int argc, char **argv);
 int cli_alias_arg(cli_ctx *c, cli_input *in, int *i, int argc, char **argv);
 
 #endif

@@ -31,6 +31,7 @@ static const char usage_text[] =
   "  test [CASE|DIR...]          run a bundle's golden cases, with coverage\n"
   "  diff OLD NEW [--graph G]    what changes between two bundles (and for one graph)\n"
   "  bundle keygen|sign|verify   make signing keys, sign a bundle, verify one\n"
+  "  import-oplib --cann-root D  write CANN's op information files as op library rule files\n"
   "\n"
   "global options:\n"
   "  --rules PATH                use this rule file or directory instead of the installed rules;\n"
@@ -286,8 +287,9 @@ int main(int argc, char **argv){
   else if( strcmp(cmd, "test")==0 ) rc = cmd_test(&c, nargs, args);
   else if( strcmp(cmd, "diff")==0 ) rc = cmd_diff(&c, nargs, args);
   else if( strcmp(cmd, "atc")==0 ) rc = cmd_atc(&c, nargs, args);
+  else if( strcmp(cmd, "import-oplib")==0 ) rc = cmd_import_oplib(&c, nargs, args);
   else{
-    static const char *cmds[] = { "eval", "tile", "check", "chips", "options", "explain", "bundle", "test", "diff", "atc" };
+    static const char *cmds[] = { "eval", "tile", "check", "chips", "options", "explain", "bundle", "test", "diff", "atc", "import-oplib" };
     const char *s = gr_suggest(cmd, cmds, sizeof cmds / sizeof *cmds);
     if( s ) rc = cli_usage_error(NULL, "unknown command '%s'; did you mean '%s'?", cmd, s);
     else rc = cli_usage_error(NULL, "unknown command '%s'", cmd);

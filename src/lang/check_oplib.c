@@ -229,6 +229,16 @@ static void apply_dtypes(struct gr_oplib_lib *lib, ol_store *s, ol_entry *e, ol_
   char w[300];
   for(i = 0; i < n; i++){
     const gr_oplib_tensor *t = i < op->ninputs ? &op->inputs[i] : &op->outputs[i - op->ninputs];
+    if( t->ndtypes && s->st->layer > b->layer ){
+      /* a layer's store replaced the one the block was written for, and its
+      ** op has lists of its own: they win, the block is left out */
+      if( r->c ){
+        ck_where(w, sizeof w, e->it->loc);
+        ck_warn(r->c, b->str_loc, "op \"%s\" of store '%s' has dtype lists of its own in a later layer (%s): this dtypes block is "
+                "not used", op->type, s->pub.name, w);
+      }
+      return;
+    }
     if( t->ndtypes ){
       ck_where(w, sizeof w, e->it->loc);
       rep(r, b->str_loc, "op \"%s\" of store '%s' already has dtype lists (%s): a dtypes block is only for an op "
@@ -328,10 +338,7 @@ int ol_compile(struct gr_oplib_lib *lib, ol_store *s, ol_entry *e, ol_report *r)
     int in = x->kind==GR_I_OL_INPUT, p;
     gr_oplib_tensor *t;
     if( x->kind!=GR_I_OL_INPUT && x->kind!=GR_I_OL_OUTPUT ) continue;
-    if( tensor_named(in ? ins : outs, in ? op->ninputs : op->noutputs, x->name) ){
-      rep(r, x->name_loc, "op \"%s\" has two %ss called \"%s\"", op->type, dir_word(x->kind), x->name);
-      continue;
-    }
+    /* two tensors of one name are allowed: CANN 8.1.RC1's DynamicRNNV2Grad has two outputs "dwcf" */
     if( x->names==NULL ){
       rep(r, x->name_loc, "%s \"%s\" needs its parameter kind: required, optional or dynamic", dir_word(x->kind), x->name);
       continue;

@@ -42,6 +42,7 @@ static const char *kind_word(int k){
     case GR_I_PARTITION: return "partition";
     case GR_I_ONNX: return "onnx";
     case GR_I_CONDITION: return "condition";
+    case GR_I_OPLIB: return "oplib";
     default: return NULL;
   }
 }
