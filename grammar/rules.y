@@ -361,8 +361,8 @@ item(A) ::= FROM(K) STRING(S) SHA256 STRING(H) SEMI.
   { A = mk(ps, GR_I_OL_FROM, K); A->str = sbody(S); A->str_loc = LOC(S); A->str2 = sbody(H); A->str2_loc = LOC(H); }
 item(A) ::= OP(K) STRING(N) words(W) LBRACE items(L) RBRACE.
   { A = mk(ps, GR_I_OL_OP, K); A->name = sbody(N); A->name_loc = LOC(N); A->names = gr_name_reverse(W); A->items = gr_item_reverse(L); }
-/* an op the driver only indexed (parse.c, lazy op bodies): its text is parsed on first lookup */
-item(A) ::= LAZYOP(T) STRING(N).             { A = gr_oplib_lazy_item(ps, T, N); }
+/* the ops of a big file, skipped by the driver (parse.c): indexed and parsed on use (oplib.c) */
+item(A) ::= LAZYOPS(T).                      { A = gr_oplib_lazy_ops(ps, T); }
 /* a tensor: `input "x" required ["dtypes" [format "formats"]];` in an op,
 ** `input "x" "dtypes" [format "formats"];` in a dtypes block */
 item(A) ::= INPUT(K) STRING(N) ID(P) SEMI.   { A = tensor(ps, GR_I_OL_INPUT, K, N, &P, NULL, NULL); }

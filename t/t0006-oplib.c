@@ -344,6 +344,26 @@ static void test_errors(void){
     gr_diags_free(&d);
     gr_buf_free(&b);
   }
+  {
+    /* a big file whose op block is not its last statement: the block is taken
+    ** to end at the file's last '}', and indexing the store says where it went wrong */
+    gr_buf b;
+    gr_diags d;
+    gr_ruleset *rs;
+    int k;
+    gr_buf_init(&b);
+    gr_buf_adds(&b, "oplib s \"s\" { engine \"E\"; kind columns;\n");
+    for(k = 0; k < 3000; k++) gr_buf_printf(&b, " op \"Pad%d\" { input \"x\" required \"float16\"; }\n", k);
+    gr_buf_adds(&b, "}\ntable late \"a table after the op library\" { \"x\" }\n");
+    gr_diags_init(&d);
+    rs = load2(base_rules, gr_buf_cstr(&b), &d);
+    ok(rs!=NULL, "a big file with a statement after its op block: loads");
+    is(rs ? gr_oplib_check_all(rs, &d) : -1, 1, "... check_all reports it");
+    like(first_error(&d), "b.rules:3002:1: after the first op of a big op library file", "... located at the block's end");
+    gr_ruleset_free(rs);
+    gr_diags_free(&d);
+    gr_buf_free(&b);
+  }
 }
 
 int main(void){

@@ -89,8 +89,9 @@ enum gr_item_kind {
   GR_I_OPLIB, GR_I_DTYPES,
   GR_I_OL_ENGINE, GR_I_OL_KIND, GR_I_OL_PRIORITY, GR_I_OL_FAMILY, GR_I_OL_FROM,
   GR_I_OL_OP,                /* name = op type, names = policy and flag words, items = tensors;
-                             ** flag 1 = lazy: lo, hi = byte offset and length of its text */
-  GR_I_OL_INPUT, GR_I_OL_OUTPUT
+                             */
+  GR_I_OL_INPUT, GR_I_OL_OUTPUT,
+  GR_I_OL_OPS                /* the ops of a big file, not parsed: lo, hi = byte offset and length */
 };
 
 /* how a layer's statement changes an earlier layer's declaration (gr_item.mod) */
@@ -161,13 +162,12 @@ typedef struct gr_parse {
   int nerr;
   gr_item *head, **tail;     /* statements in source order */
   gr_expr *template_expr;    /* result of a placeholder parse */
-  /* lazy op bodies (the op library): when lazy_ops is set, the driver only
-  ** indexes each `op` of an `oplib` block and feeds the grammar one LAZYOP
-  ** token for it; src/lang/oplib.c parses the op on its first lookup, after
-  ** an OPBODY token, and the op lands in op_item */
+  /* lazy op bodies (the op library): when lazy_ops is set, the driver
+  ** skips the ops of an `oplib` block and feeds the grammar one LAZYOPS
+  ** token for all of them; src/lang/oplib.c parses one op on its first
+  ** lookup, after an OPBODY token, and the op lands in op_item */
   int lazy_ops;
-  size_t nlazy;              /* ops indexed so far */
-  gr_token lazy_name;        /* the name of the op just indexed (fed after LAZYOP) */
+  size_t nlazy;              /* blocks skipped so far */
   gr_item *op_item;
 } gr_parse;
 
@@ -179,9 +179,13 @@ gr_loc gr_parse_eof_loc(const gr_parse *ps);
 #define GR_MAX_EXPR_DEPTH 512
 gr_expr *gr_expr_deep(gr_parse *ps, gr_expr *e);
 
-/* oplib.c: the item of an op the driver indexed (t: its whole text, `op`
-** to the closing brace; name: its name string) */
-gr_item *gr_oplib_lazy_item(gr_parse *ps, gr_token t, gr_token name);
+/* oplib.c: the item of the ops the driver skipped (t: their text, the
+** first `op` to just before the block's closing brace) */
+gr_item *gr_oplib_lazy_ops(gr_parse *ps, gr_token t);
+/* parse.c: from `from` (inside `depth` open braces) to the brace closing the
+** outermost of them, or NULL (unbalanced, an unterminated string, a NUL, a
+** ';' at depth semi_depth; 0: none refused); counts lines into *line, *bol. */
+const char *gr_scan_braces(const char *from, const char *limit, int depth, int semi_depth, uint32_t *line, const char **bol);
 
 void *grParserAlloc(void *(*mallocProc)(size_t));
 void  grParser(void *p, int major, gr_token minor, gr_parse *ps);

@@ -233,14 +233,14 @@ static void apply_dtypes(struct gr_oplib_lib *lib, ol_store *s, ol_entry *e, ol_
       /* a layer's store replaced the one the block was written for, and its
       ** op has lists of its own: they win, the block is left out */
       if( r->c ){
-        ck_where(w, sizeof w, e->it->loc);
+        snprintf(w, sizeof w, "%s:%u", op->file ? op->file : "?", (unsigned)op->line);
         ck_warn(r->c, b->str_loc, "op \"%s\" of store '%s' has dtype lists of its own in a later layer (%s): this dtypes block is "
                 "not used", op->type, s->pub.name, w);
       }
       return;
     }
     if( t->ndtypes ){
-      ck_where(w, sizeof w, e->it->loc);
+      snprintf(w, sizeof w, "%s:%u", op->file ? op->file : "?", (unsigned)op->line);
       rep(r, b->str_loc, "op \"%s\" of store '%s' already has dtype lists (%s): a dtypes block is only for an op "
           "without them", op->type, s->pub.name, w);
       return;
@@ -303,16 +303,16 @@ int ol_compile(struct gr_oplib_lib *lib, ol_store *s, ol_entry *e, ol_report *r)
   gr_oplib_tensor *ins, *outs;
   int nin = 0, nout = 0, nerr0 = r->nerr;
   if( e->state ) return e->state > 0 ? 0 : -1;
-  if( it->flag==1 ){
+  if( it==NULL ){
     size_t len;
     const gr_lineidx *ix;
-    const char *text = text_of(lib, it->loc.file, &len, &ix);
+    const char *text = text_of(lib, e->file, &len, &ix);
     gr_diags *d = r->c ? r->c->diags : r->diags;
     size_t before = gr_diags_errors(d);
-    if( text ) parsed = gr_parse_op(it->loc.file, text, len, (size_t)it->lo, (size_t)it->hi, it->loc.line, it->loc.col, ix, d);
+    if( text ) parsed = gr_parse_op(e->file, text, len, e->off, e->len, e->line, e->col, ix, d);
     if( parsed==NULL ){
       int n = (int)(gr_diags_errors(d) - before);
-      if( n==0 ){ rep(r, it->loc, "op \"%s\": its text is no longer available", it->name); n = 0; }
+      if( n==0 ){ rep(r, (gr_loc){ e->file, e->line, e->col }, "op \"%s\": its text is no longer available", e->type); n = 0; }
       if( r->c ) r->c->nerr += n;
       r->nerr += n;
       e->state = -1;
@@ -321,7 +321,7 @@ int ol_compile(struct gr_oplib_lib *lib, ol_store *s, ol_entry *e, ol_report *r)
     it = parsed;
   }
   op = gr_arena_calloc(&rs->arena, sizeof *op);
-  op->type = ck_keep(rs, e->it->name);
+  op->type = e->type;
   op->file = it->loc.file;
   op->line = (int)it->loc.line;
   op_words(r, it, op);
@@ -396,6 +396,7 @@ static void store_header(ck *c, ol_store *s, const gr_item *st){
       case GR_I_OL_FAMILY: once = &family; what = "family"; break;
       case GR_I_OL_FROM: nfrom++; break;
       case GR_I_OL_OP: nops++; break;
+      case GR_I_OL_OPS: s->lazy = x; break;
       default:
         ck_err(c, x->loc, "an oplib block holds engine, kind, priority, family, from and op lines only");
         break;
@@ -453,14 +454,18 @@ static void store_header(ck *c, ol_store *s, const gr_item *st){
   s->pub.source_sha256 = shas;
   s->pub.from = k ? files[0] : NULL;
   s->pub.sha256 = k ? shas[0] : NULL;
-  /* the ops, by type */
-  s->ops = gr_xcalloc(nops + 1, sizeof *s->ops);
+  /* the ops written out, by type (skipped ones are added by ol_index) */
+  s->capops = nops + 1;
+  s->ops = gr_xcalloc(s->capops, sizeof *s->ops);
   gr_map_init(&s->types);
   for(x = st->items; x; x = x->next){
     void *prev;
     if( x->kind!=GR_I_OL_OP ) continue;
     s->ops[s->nops].it = (gr_item*)x;
-    prev = gr_map_put(&s->types, x->name, (void*)(intptr_t)(s->nops + 1));
+    s->ops[s->nops].type = ck_keep(rs, x->name);
+    s->ops[s->nops].file = x->loc.file;
+    s->ops[s->nops].line = x->loc.line;
+    prev = gr_map_put(&s->types, s->ops[s->nops].type, (void*)(intptr_t)(s->nops + 1));
     if( prev ){
       char w[300];
       ck_where(w, sizeof w, s->ops[(intptr_t)prev - 1].it->name_loc);
@@ -469,6 +474,111 @@ static void store_header(ck *c, ol_store *s, const gr_item *st){
     }
     s->nops++;
   }
+}
+
+/* ------------------------------------------------------------------ */
+/* the skipped ops of a big file: indexed on the store's first use */
+
+static int id_char(char c){ return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c=='_'; }
+
+/* skips blanks, newlines and comments */
+static const char *skip_space(const char *p, const char *end, uint32_t *line, const char **bol){
+  while( p < end ){
+    if( *p=='\n' ){ (*line)++; *bol = ++p; }
+    else if( *p==' ' || *p=='\t' || *p=='\r' || *p=='\f' || *p=='\v' ) p++;
+    else if( *p=='#' ){ while( p < end && *p!='\n' ) p++; }
+    else break;
+  }
+  return p;
+}
+
+static void add_entry(struct gr_oplib_lib *lib, ol_store *s, ol_report *r, const char *type, gr_loc name_loc,
+                      size_t off, size_t len, uint32_t line, uint32_t col){
+  ol_entry *e;
+  void *prev = gr_map_get(&s->types, type);
+  if( prev ){
+    const ol_entry *f = &s->ops[(intptr_t)prev - 1];
+    rep(r, name_loc, "op \"%s\" is declared twice in store '%s' (first at %s:%u)", type, s->pub.name, f->file, (unsigned)f->line);
+    return;
+  }
+  if( s->nops==s->capops ){
+    s->capops = s->capops * 2 + 16;
+    s->ops = gr_xrealloc(s->ops, s->capops * sizeof *s->ops);
+  }
+  e = &s->ops[s->nops];
+  memset(e, 0, sizeof *e);
+  e->type = gr_arena_strndup(&lib->rs->arena, type, strlen(type));
+  e->file = name_loc.file; e->off = off; e->len = len; e->line = line; e->col = col;
+  gr_map_put(&s->types, e->type, (void*)(intptr_t)(s->nops + 1));
+  s->nops++;
+}
+
+static void bind_one(struct gr_oplib_lib *lib, ol_store *s, const gr_item *b, ol_report *r);
+
+void ol_index(struct gr_oplib_lib *lib, ol_store *s, ol_report *r){
+  const gr_item *z = s->lazy;
+  size_t len, k;
+  const gr_lineidx *ix;
+  const char *text, *p, *end, *bol;
+  uint32_t line;
+  if( s->indexed ) return;
+  s->indexed = 1;
+  if( z ){
+    text = text_of(lib, z->loc.file, &len, &ix);
+    if( text==NULL || (size_t)z->lo > len || (size_t)z->hi > len - (size_t)z->lo || z->loc.col==0 ){
+      rep(r, z->loc, "the ops of store '%s': their text is no longer available", s->pub.name);
+      return;
+    }
+    p = text + z->lo; end = p + z->hi; line = z->loc.line; bol = p - (z->loc.col - 1);
+    for(;;){
+      const char *start, *q, *close;
+      uint32_t sline, scol;
+      gr_loc nloc;
+      char *name;
+      p = skip_space(p, end, &line, &bol);
+      if( p >= end ) break;
+      start = p; sline = line; scol = (uint32_t)(p - bol) + 1;
+      if( end - p < 3 || memcmp(p, "op", 2)!=0 || id_char(p[2]) ){
+        rep(r, (gr_loc){ z->loc.file, sline, scol }, "after the first op of a big op library file (16 KB or more) only ops "
+            "may follow, up to the end of the oplib block%s", "");
+        break;
+      }
+      p = skip_space(p + 2, end, &line, &bol);
+      if( p >= end || *p!='"' ){
+        rep(r, (gr_loc){ z->loc.file, line, (uint32_t)(p - bol) + 1 }, "an op's type must follow 'op' as a string%s", "");
+        break;
+      }
+      nloc.file = z->loc.file; nloc.line = line; nloc.col = (uint32_t)(p - bol) + 1;
+      for(q = p + 1; q < end && *q!='"'; q++) if( *q=='\\' ) q++;
+      if( q >= end ) break;
+      name = gr_lex_unescape(p + 1, (size_t)(q - p - 1));
+      p = q + 1;
+      /* the words, then the body */
+      for(;;){
+        p = skip_space(p, end, &line, &bol);
+        if( p < end && id_char(*p) ){ while( p < end && id_char(*p) ) p++; continue; }
+        break;
+      }
+      if( p >= end || *p!='{' ){
+        rep(r, (gr_loc){ z->loc.file, line, (uint32_t)(p - bol) + 1 }, "op \"%s\": its body '{ ... }' was expected here", name);
+        free(name);
+        break;
+      }
+      close = gr_scan_braces(p + 1, end, 1, 0, &line, &bol);
+      if( close==NULL ){
+        rep(r, (gr_loc){ z->loc.file, sline, scol }, "op \"%s\": its body does not end%s", name, "");
+        free(name);
+        break;
+      }
+      add_entry(lib, s, r, name, nloc, (size_t)(start - text), (size_t)(close + 1 - start), sline, scol);
+      free(name);
+      p = close + 1;
+    }
+  }
+  for(k = 0; k < s->npending; k++) bind_one(lib, s, s->pending[k], r);
+  free(s->pending);
+  s->pending = NULL;
+  s->npending = 0;
 }
 
 static int cmp_store(const void *a, const void *b){
@@ -483,14 +593,35 @@ static const char *suggest_op(const ol_store *s, const char *word){
   gr_suggester sg;
   size_t i;
   gr_suggest_begin(&sg, word);
-  for(i = 0; i < s->nops; i++) gr_suggest_offer(&sg, s->ops[i].it->name);
+  for(i = 0; i < s->nops; i++) gr_suggest_offer(&sg, s->ops[i].type);
   return gr_suggest_best(&sg);
 }
 
-static void bind_dtypes(ck *c, struct gr_oplib_lib *lib, const gr_item *b){
-  void *si = gr_map_get(&lib->store_map, b->name), *oi;
-  ol_store *s;
+/* a dtypes block whose store is known: its op, and the lists */
+static void bind_one(struct gr_oplib_lib *lib, ol_store *s, const gr_item *b, ol_report *r){
+  void *oi = gr_map_get(&s->types, b->str);
   ol_entry *e;
+  char dm[200];
+  if( oi==NULL ){
+    const char *sug = suggest_op(s, b->str);
+    if( sug ) snprintf(dm, sizeof dm, "; did you mean \"%s\"?", sug); else dm[0] = 0;
+    rep(r, b->str_loc, "store '%s' has no op \"%s\"%s", s->pub.name, b->str, dm);
+    return;
+  }
+  e = &s->ops[(intptr_t)oi - 1];
+  if( e->dtypes ){
+    char w[300];
+    ck_where(w, sizeof w, e->dtypes->loc);
+    rep(r, b->str_loc, "op \"%s\" of store '%s' already has a dtypes block (%s)", b->str, s->pub.name, w);
+    return;
+  }
+  e->dtypes = b;
+  ol_compile(lib, s, e, r);
+}
+
+static void bind_dtypes(ck *c, struct gr_oplib_lib *lib, const gr_item *b){
+  void *si = gr_map_get(&lib->store_map, b->name);
+  ol_store *s;
   char dm[200];
   if( si==NULL ){
     gr_suggester sg;
@@ -501,26 +632,17 @@ static void bind_dtypes(ck *c, struct gr_oplib_lib *lib, const gr_item *b){
     return;
   }
   s = &lib->stores[(intptr_t)si - 1];
-  oi = gr_map_get(&s->types, b->str);
-  if( oi==NULL ){
-    const char *sug = suggest_op(s, b->str);
-    if( sug ) snprintf(dm, sizeof dm, "; did you mean \"%s\"?", sug); else dm[0] = 0;
-    ck_err(c, b->str_loc, "store '%s' has no op \"%s\"%s", s->pub.name, b->str, dm);
+  if( s->lazy && !s->indexed ){
+    /* a big file's ops: bound when the store is indexed */
+    s->pending = gr_xrealloc(s->pending, (s->npending + 1) * sizeof *s->pending);
+    s->pending[s->npending++] = b;
     return;
   }
-  e = &s->ops[(intptr_t)oi - 1];
-  if( e->dtypes ){
-    char w[300];
-    ck_where(w, sizeof w, e->dtypes->loc);
-    ck_err(c, b->str_loc, "op \"%s\" of store '%s' already has a dtypes block (%s)", b->str, s->pub.name, w);
-    return;
-  }
-  e->dtypes = b;
   {
     ol_report r;
     memset(&r, 0, sizeof r);
     r.c = c; r.lib = lib;
-    ol_compile(lib, s, e, &r);
+    bind_one(lib, s, b, &r);
   }
 }
 
@@ -566,7 +688,7 @@ void ck_oplib(ck *c){
     ol_store *s = &lib->stores[i];
     size_t k;
     for(k = 0; k < s->nops; k++){
-      if( s->ops[k].it->flag!=1 && s->ops[k].state==0 ){
+      if( s->ops[k].it!=NULL && s->ops[k].state==0 ){
         ol_report r;
         memset(&r, 0, sizeof r);
         r.c = c; r.lib = lib;

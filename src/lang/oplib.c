@@ -3,6 +3,8 @@
 ** stores in their order, op lookup by type (a hash lookup; an op the loader
 ** only indexed is parsed and checked here on its first lookup), the family
 ** of a chip (table oplib_family, by product line), and the lib's lifetime.
+** A big file's ops were skipped by the parser: a store's are indexed
+** (check_oplib.c, ol_index) on its first use.
 ** The checker (check_oplib.c) builds what this file reads.
 */
 #include "config.h"
@@ -10,14 +12,23 @@
 #include <string.h>
 #include "lang/oplib_int.h"
 
-gr_item *gr_oplib_lazy_item(gr_parse *ps, gr_token t, gr_token name){
-  gr_item *it = gr_item_new(GR_I_OL_OP, gr_tok_loc(ps->file, t));
-  it->flag = 1;
+gr_item *gr_oplib_lazy_ops(gr_parse *ps, gr_token t){
+  gr_item *it = gr_item_new(GR_I_OL_OPS, gr_tok_loc(ps->file, t));
   it->lo = (int64_t)(t.z - ps->text);
   it->hi = (int64_t)t.n;
-  it->name = gr_lex_unescape(name.z + 1, name.n - 2);
-  it->name_loc = gr_tok_loc(ps->file, name);
   return it;
+}
+
+/* a store's skipped ops, indexed on its first use (errors kept for gr_oplib_diags) */
+static void index_store(const gr_ruleset *rs, ol_store *s){
+  if( s->indexed ) return;
+  {
+    ol_report r;
+    memset(&r, 0, sizeof r);
+    r.diags = &rs->oplib->diags; r.lib = rs->oplib;
+    ol_index(rs->oplib, s, &r);
+    rs->oplib->nerr += r.nerr;
+  }
 }
 
 int gr_oplib_nstores(const gr_ruleset *rs){
@@ -57,6 +68,7 @@ const gr_oplib_op *gr_oplib_find(const gr_ruleset *rs, const gr_oplib_store *st,
   ol_entry *e;
   void *v;
   if( s==NULL || type==NULL ) return NULL;
+  index_store(rs, s);
   v = gr_map_get(&s->types, type);
   if( v==NULL ) return NULL;
   e = &s->ops[(intptr_t)v - 1];
@@ -72,13 +84,15 @@ const gr_oplib_op *gr_oplib_find(const gr_ruleset *rs, const gr_oplib_store *st,
 
 int gr_oplib_nops(const gr_ruleset *rs, const gr_oplib_store *st){
   ol_store *s = store_of(rs, st);
+  if( s ) index_store(rs, s);
   return s ? (int)s->nops : 0;
 }
 
 const char *gr_oplib_type_at(const gr_ruleset *rs, const gr_oplib_store *st, int i){
   ol_store *s = store_of(rs, st);
+  if( s ) index_store(rs, s);
   if( s==NULL || i < 0 || (size_t)i >= s->nops ) return NULL;
-  return s->ops[i].it->name;
+  return s->ops[i].type;
 }
 
 const char *gr_oplib_suggest_type(const gr_ruleset *rs, const char *family, const char *word){
@@ -87,9 +101,10 @@ const char *gr_oplib_suggest_type(const gr_ruleset *rs, const char *family, cons
   if( rs==NULL || rs->oplib==NULL || word==NULL ) return NULL;
   gr_suggest_begin(&sg, word);
   for(i = 0; i < rs->oplib->nstores; i++){
-    const ol_store *s = &rs->oplib->stores[i];
+    ol_store *s = &rs->oplib->stores[i];
     if( family && !gr_oplib_serves(&s->pub, family) ) continue;
-    for(k = 0; k < s->nops; k++) gr_suggest_offer(&sg, s->ops[k].it->name);
+    index_store(rs, s);
+    for(k = 0; k < s->nops; k++) gr_suggest_offer(&sg, s->ops[k].type);
   }
   return gr_suggest_best(&sg);
 }
@@ -131,6 +146,13 @@ int gr_oplib_check_all(const gr_ruleset *rs, gr_diags *diags){
   }
   for(i = 0; i < lib->nstores; i++){
     ol_store *s = &lib->stores[i];
+    if( !s->indexed ){
+      ol_report r;
+      memset(&r, 0, sizeof r);
+      r.diags = diags; r.lib = lib;
+      ol_index(lib, s, &r);
+      nerr += r.nerr;
+    }
     for(k = 0; k < s->nops; k++){
       if( s->ops[k].state==0 ){
         ol_report r;
@@ -150,27 +172,21 @@ const gr_diags *gr_oplib_diags(const gr_ruleset *rs){
 
 void gr_oplib_adopt_texts(gr_ruleset *rs, char **texts, const gr_lineidx *lines){
   struct gr_oplib_lib *lib = rs->oplib;
-  size_t i, k, f = 0;
+  size_t i, f;
   if( lib==NULL ) return;
   for(i = 0; i < lib->nstores; i++){
     const ol_store *s = &lib->stores[i];
-    for(k = 0; k < s->nops; k++){
-      const gr_item *it = s->ops[k].it;
-      if( it->flag!=1 || s->ops[k].state!=0 ) continue;
-      /* ops of one store are mostly in one file: try the last one first */
-      if( f >= rs->nfiles || rs->files[f]!=it->loc.file ){
-        for(f = 0; f < rs->nfiles && rs->files[f]!=it->loc.file; f++) ;
-        if( f==rs->nfiles ) continue;
-      }
-      if( lib->texts==NULL ){
-        lib->texts = gr_xcalloc(rs->nfiles + 1, sizeof *lib->texts);
-        lib->lens = gr_xcalloc(rs->nfiles + 1, sizeof *lib->lens);
-      }
-      if( lib->texts[f]==NULL && texts[f] ){
-        lib->texts[f] = texts[f];
-        lib->lens[f] = lines[f].len;
-        texts[f] = NULL;
-      }
+    if( s->lazy==NULL ) continue;
+    for(f = 0; f < rs->nfiles && rs->files[f]!=s->lazy->loc.file; f++) ;
+    if( f==rs->nfiles ) continue;
+    if( lib->texts==NULL ){
+      lib->texts = gr_xcalloc(rs->nfiles + 1, sizeof *lib->texts);
+      lib->lens = gr_xcalloc(rs->nfiles + 1, sizeof *lib->lens);
+    }
+    if( lib->texts[f]==NULL && texts[f] ){
+      lib->texts[f] = texts[f];
+      lib->lens[f] = lines[f].len;
+      texts[f] = NULL;
     }
   }
 }
@@ -180,6 +196,7 @@ void gr_oplib_free(struct gr_oplib_lib *lib){
   if( lib==NULL ) return;
   for(i = 0; i < lib->nstores; i++){
     free(lib->stores[i].ops);
+    free(lib->stores[i].pending);
     gr_map_free(&lib->stores[i].types);
   }
   free(lib->stores);

@@ -6,9 +6,11 @@
 ** /work/notes/OPLIB-SPEC.md's accessor API; what each field means in GE is
 ** in doc/rule-language.md.
 **
-** Op bodies are parsed lazily: loading a rule set only indexes each op of a
-** store (its type and where its text is); gr_oplib_find parses and checks an
-** op on its first lookup. `gerules check` (gr_oplib_check_all) parses every
+** The ops of a big file (GR_OPLIB_LAZY_BYTES or more: the generated library)
+** are not parsed when the rule set is loaded: a store's ops are indexed
+** (type -> where its text is) on the store's first use, and gr_oplib_find
+** parses and checks an op on its first lookup, so an evaluation pays only
+** for the stores and ops of its chip. `gerules check` (gr_oplib_check_all) parses every
 ** op, so a bad op is reported there with its caret like any other error; an
 ** op that fails its lazy parse is absent to gr_oplib_find and its errors are
 ** kept for the caller (gr_oplib_diags).
@@ -88,9 +90,10 @@ const gr_diags *gr_oplib_diags(const gr_ruleset *rs);
 const char *gr_oplib_dtype(const gr_ruleset *rs, const char *name);
 
 /* ---- used by the loader (ruleset.c) only ---- */
-/* Files at least this big have their op bodies indexed, not parsed, when
-** loaded (doc/performance.md: the generated library is several MB). */
-#define GR_OPLIB_LAZY_BYTES 65536
+/* Files at least this big have their ops skipped, not parsed, when loaded
+** (doc/performance.md: the generated library is 2.5 MB); in such a file an
+** oplib block with ops that ends the file runs to the file's last '}'. */
+#define GR_OPLIB_LAZY_BYTES 16384
 /* Takes, from the loader's texts (one per rs->files entry), those holding
 ** ops still to be parsed; the array entries taken become NULL. */
 void gr_oplib_adopt_texts(gr_ruleset *rs, char **texts, const gr_lineidx *lines);

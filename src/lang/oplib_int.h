@@ -16,7 +16,9 @@
 #include "lang/check.h"
 
 typedef struct ol_entry {
-  gr_item *it;              /* the op's item in rs->ast (flag 1: not parsed yet) */
+  gr_item *it;              /* the op's item in rs->ast, or NULL for an op of a skipped block */
+  const char *type;
+  const char *file; size_t off, len; uint32_t line, col;   /* where its text is (a skipped op) */
   const gr_item *dtypes;    /* the dtypes block giving its lists, or NULL */
   gr_oplib_op *op;          /* compiled on first lookup */
   int state;                /* 0 not yet, 1 compiled, -1 failed (errors reported) */
@@ -25,7 +27,10 @@ typedef struct ol_entry {
 typedef struct ol_store {
   gr_oplib_store pub;
   const gr_item *st;        /* its oplib statement */
-  ol_entry *ops; size_t nops;
+  const gr_item *lazy;      /* its skipped ops (GR_I_OL_OPS), indexed on first use, or NULL */
+  int indexed;              /* the skipped ops are indexed */
+  const gr_item **pending; size_t npending;   /* dtypes blocks bound once indexed */
+  ol_entry *ops; size_t nops, capops;
   gr_map types;             /* op type -> index in ops + 1 */
 } ol_store;
 
@@ -53,5 +58,8 @@ typedef struct ol_report {
 /* check_oplib.c: compiles entry e of store s (parsing it first when it was
 ** only indexed). Returns 0, or -1 after reporting its errors. */
 int ol_compile(struct gr_oplib_lib *lib, ol_store *s, ol_entry *e, ol_report *r);
+/* Indexes the skipped ops of store s (once), then binds its pending dtypes
+** blocks. Errors through r. */
+void ol_index(struct gr_oplib_lib *lib, ol_store *s, ol_report *r);
 
 #endif

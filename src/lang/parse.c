@@ -3,9 +3,10 @@
 ** over one `{...}` placeholder of a message template (fed after a synthetic
 ** TEMPLATE token, so the same grammar parses it as an expression). Errors
 ** become located diagnostics with the source line for a caret display.
-** With ps->lazy_ops it only indexes the ops of `oplib` blocks (skip_op: a
-** byte scan to the op's closing brace, one LAZYOP token for the grammar);
-** src/lang/oplib.c parses such an op later with gr_parse_op.
+** With ps->lazy_ops the ops of an `oplib` block are not parsed: from its
+** first `op` a byte scan (gr_scan_braces) finds the block's end and the
+** grammar gets one LAZYOPS token; src/lang/oplib.c indexes the ops when the
+** store is first used and parses each op (gr_parse_op) on its first lookup.
 */
 #include "config.h"
 #include <stdlib.h>
@@ -70,55 +71,86 @@ static void lex_error(gr_parse *ps, int code, gr_token tok){
   }
 }
 
-/* At an `op` token of an oplib block (tok): when the op's name string follows
-** and its body's braces balance, moves the lexer past the closing brace,
-** widens tok to the whole op, puts the name's token in ps->lazy_name and returns
-** 1. Otherwise leaves the lexer where it was and returns 0 (the grammar then
-** parses the op now and reports what is wrong with it). The scan knows the
-** lexer's strings and comments; every other byte is checked when the op is
-** parsed. Measured reason for a byte scan rather than the lexer: it indexes
-** the generated op library (several MB) in a few milliseconds. */
-static int skip_op(gr_parse *ps, gr_lexer *lx, gr_token *tok){
-  gr_lexer save = *lx;
-  gr_token name;
-  const unsigned char *p, *lim = lx->lim, *bol;
-  uint32_t line;
-  int depth = 0;
-  if( gr_lex(lx, &name)!=GR_TK_STRING ){ *lx = save; return 0; }
-  p = lx->cur; bol = lx->bol; line = lx->line;
-  while( p < lim ){
+/* The byte scan of lazy op bodies: from p (just after an opening brace,
+** depth open braces) to the brace that closes the first of them. It knows
+** the lexer's strings and comments, counts lines, and refuses (returns NULL)
+** a NUL byte, an unterminated string, a raw newline in a string and a ';'
+** at depth semi_depth (0: none refused; the block scan refuses one between
+** ops: an item after the first op is for the grammar to see).
+** Returns the closing brace, or NULL. Measured reason for a hand-written
+** scan with memchr over strings rather than the lexer: the generated op
+** library (2.5 MB) is skipped in a few million instructions. */
+static const unsigned char scan_stop[256] = { [0] = 1, ['\n'] = 1, ['#'] = 1, ['"'] = 1, ['{'] = 1, ['}'] = 1, [';'] = 1 };
+const char *gr_scan_braces(const char *from, const char *limit, int depth, int semi_depth, uint32_t *line, const char **bol){
+  const unsigned char *p = (const unsigned char*)from, *lim = (const unsigned char*)limit;
+  for(;;){
+    while( p < lim && !scan_stop[*p] ) p++;
+    if( p >= lim ) return NULL;
     switch( *p ){
-      case '\n': line++; bol = ++p; continue;
-      case '#': while( p < lim && *p!='\n' ) p++; continue;
-      case '"':
-        for(p++; p < lim && *p!='"'; p++){
-          if( *p=='\n' ) goto fail;
-          if( *p=='\\' && (++p >= lim || *p=='\n') ) goto fail;
-        }
-        if( p >= lim ) goto fail;
-        p++;
+      case '\n': (*line)++; *bol = (const char*)++p; continue;
+      case '#': {
+        const unsigned char *e = memchr(p, '\n', (size_t)(lim - p));
+        p = e ? e : lim;
         continue;
-      case '{': depth++; break;
-      case '}':
-        if( depth==0 ) goto fail;
-        if( --depth==0 ){
-          p++;
-          tok->n = (uint32_t)((const char*)p - tok->z);
-          lx->cur = p; lx->bol = bol; lx->line = line;
-          ps->lazy_name = name;
-          ps->nlazy++;
-          return 1;
+      }
+      case '"': {
+        const unsigned char *q = p + 1, *e;
+        for(;;){
+          e = memchr(q, '"', (size_t)(lim - q));
+          if( e==NULL || memchr(q, '\n', (size_t)(e - q)) || memchr(q, 0, (size_t)(e - q)) ) return NULL;
+          /* a quote after an odd number of backslashes is escaped */
+          {
+            const unsigned char *k = e;
+            size_t nb = 0;
+            while( k > q && k[-1]=='\\' ){ k--; nb++; }
+            if( nb % 2==0 ) break;
+          }
+          q = e + 1;
         }
-        break;
-      case ';': if( depth==0 ) goto fail; break;
-      case 0: goto fail;
-      default: break;
+        p = e + 1;
+        continue;
+      }
+      case '{': depth++; p++; continue;
+      case '}': if( --depth==0 ) return (const char*)p; p++; continue;
+      case ';': if( depth==semi_depth ) return NULL; p++; continue;
+      default: return NULL;     /* NUL */
     }
-    p++;
   }
-fail:
-  *lx = save;
-  return 0;
+}
+
+/* At the first `op` token of an oplib block (tok), in lazy mode: moves the
+** lexer to the block's closing brace (a file that ends with a '}': its last
+** one, so the block must be the file's last statement; else found by
+** gr_scan_braces), widens tok to every op (its first byte to just before
+** that brace) and returns 1; the grammar gets one
+** LAZYOPS token and src/lang/oplib.c indexes the ops on the store's first
+** lookup. Otherwise (the braces do not balance) leaves the lexer and returns
+** 0: the grammar parses the ops now and reports what is wrong. */
+static int skip_ops(gr_parse *ps, gr_lexer *lx, gr_token *tok){
+  uint32_t line = lx->line;
+  const char *bol = (const char*)lx->bol, *end = (const char*)lx->lim;
+  /* A file ending with the block (the generated ones): its last '}' closes
+  ** it, found from the end and placed by the line index, without reading
+  ** what lies between (ol_index checks it when the store is first used). */
+  while( end > tok->z && (end[-1]==' ' || end[-1]=='\t' || end[-1]=='\r' || end[-1]=='\n') ) end--;
+  if( ps->lines && ps->lines->text==ps->text && end > tok->z && end[-1]=='}' && ps->lines->n > 0 ){
+    size_t off = (size_t)(end - 1 - ps->text), lo = 0, hi = ps->lines->n;
+    while( hi - lo > 1 ){
+      size_t mid = (lo + hi) / 2;
+      if( ps->lines->start[mid] <= off ) lo = mid; else hi = mid;
+    }
+    end--;
+    line = (uint32_t)lo + 1;
+    bol = ps->text + ps->lines->start[lo];
+  }else{
+    end = gr_scan_braces((const char*)lx->cur, (const char*)lx->lim, 1, 1, &line, &bol);
+    if( end==NULL ) return 0;
+  }
+  tok->n = (uint32_t)(end - tok->z);
+  lx->cur = (const unsigned char*)end;
+  lx->line = line;
+  lx->bol = (const unsigned char*)bol;
+  return 1;
 }
 
 static int drive(gr_parse *ps, gr_lexer *lx, void *parser, uint32_t line, uint32_t col){
@@ -133,13 +165,9 @@ static int drive(gr_parse *ps, gr_lexer *lx, void *parser, uint32_t line, uint32
       if( code==GR_TK_LBRACE ){ if( ++depth==1 && oplib_next ) oplib_depth = 1; oplib_next = 0; }
       else if( code==GR_TK_RBRACE ){ if( depth--==oplib_depth ) oplib_depth = -1; }
       else if( code==GR_TK_OPLIB && depth==0 ) oplib_next = 1;
-      else if( code==GR_TK_OP && depth==oplib_depth && skip_op(ps, lx, &tok) ){
-        /* LAZYOP (the whole op), then its name as the STRING after it */
-        ps->tok_loc = gr_tok_loc(ps->file, tok);
-        grParser(parser, GR_TK_LAZYOP, tok, ps);
-        if( ps->nerr ) break;
-        tok = ps->lazy_name;
-        code = GR_TK_STRING;
+      else if( code==GR_TK_OP && depth==oplib_depth && (size_t)((const char*)lx->lim - tok.z) < UINT32_MAX && skip_ops(ps, lx, &tok) ){
+        code = GR_TK_LAZYOPS;
+        ps->nlazy++;
       }
     }
     ps->tok_loc = gr_tok_loc(ps->file, tok);    /* for %stack_overflow, which gets no token */
