@@ -187,7 +187,7 @@ test_expect_success 'a syntax error inside a row is located like any other; the 
 '
 
 test_expect_success 'the former table onnx_ops is refused, not silently ignored' '
-	mkdir oldform && cp "$top_srcdir"/rules/*.rules oldform/ &&
+	mkdir oldform && cp "$top_srcdir"/rules/*.rules oldform/ && cp -r "$top_srcdir"/rules/oplib oldform/ &&
 	printf "table onnx_ops { \"ai.onnx::Relu\": [\"8-18 => Relu\"] }\n" >>oldform/onnx.rules &&
 	test_must_fail --exit 2 gerules check oldform 2>err &&
 	test_grep "onnx.rules:[0-9]*:[0-9]*: error: table onnx_ops is not read: the ONNX op mapping is written as onnx" err
