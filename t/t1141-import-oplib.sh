@@ -1,5 +1,5 @@
 #!/bin/sh
-# t1140-import-oplib.sh: `gerules import-oplib`. On a small fake CANN tree
+# t1141-import-oplib.sh: `gerules import-oplib`. On a small fake CANN tree
 # (a built-in AI Core store, two custom vendor stores in config.ini's
 # load_priority order, one overriding a built-in op, AI CPU stores): the
 # stores written, their order, header and SHA-256, the generated files
