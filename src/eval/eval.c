@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include "eval/eval.h"
 #include "model/onnx_parts.h"
+#include "eval/judge.h"
 #include "model/qualname.h"
 
 typedef struct cand_entry {       /* one branch that may apply to nodes of a type */
@@ -998,6 +999,7 @@ gr_result *gr_eval(const gr_ruleset *rs, const gr_eval_config *cfg){
   run_scoped_rules(r);
   if( r->hooks && r->hooks->begin && r->hooks->begin(r->hooks->ctx, r)!=0 ){ r->fatal = 1; return r; }
   if( r->g ) gr_partition_run(r);
+  if( r->g ) gr_judge_run(r);
   if( r->g ) decide_nodes(r, cfg->keep_candidates);
   else if( r->hooks && r->hooks->end && r->hooks->end(r->hooks->ctx, r)!=0 ) r->fatal = 1;
   return r;
@@ -1016,6 +1018,7 @@ void gr_result_free(gr_result *r){
     gr_big_free(r->cand_first, nn * sizeof *r->cand_first);
   }
   gr_partition_free(r);
+  gr_judge_free(r);
   free(r->cand);
   free(r->ovr);
   free(r->noeffect_global);

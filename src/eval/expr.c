@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <string.h>
 #include "eval/eval.h"
+#include "eval/judge.h"
 
 /* Values start as a copy of this constant rather than a memset and a byte
 ** store: measured, GCC built them in a temporary and copied it with 16-byte
@@ -243,6 +244,30 @@ static gr_val node_field(gr_env *env, uint32_t node, const gr_expr *e){
       uint32_t p = gr_graph_graph_parent(g, n->graph);
       if( p==GR_NONE ) return v;
       v.t = GR_T_NODE; v.u.node = p; return v;
+    }
+    case GR_F_JUDGE: {
+      gr_result *r = env->r;
+      const gr_jnode *jn = gr_judge_node(r, node);
+      if( jn==NULL ) return v;
+      switch( e->ref2 ){
+        case GR_JF_DTYPE: return v_str(gr_judge_dtype(r, node));
+        case GR_JF_DTYPE_BY: return v_str(gr_judge_dtype_by(r, node));
+        case GR_JF_ENGINE: return v_str(gr_judge_engine(r, node));
+        case GR_JF_ENGINE_BY: return v_str(gr_judge_engine_by(r, node));
+        case GR_JF_STRATEGY: return v_str(gr_judge_strategy(r, node));
+        case GR_JF_CASTS: return v_int(jn->ncasts);
+        case GR_JF_DTYPE_WHY: case GR_JF_ENGINE_WHY: case GR_JF_ENGINE_SUMMARY: {
+          gr_buf b;
+          gr_buf_init(&b);
+          if( e->ref2==GR_JF_DTYPE_WHY ) gr_judge_dtype_why(r, node, &b);
+          else if( e->ref2==GR_JF_ENGINE_WHY ) gr_judge_engine_why(r, node, &b);
+          else gr_judge_engine_summary(r, node, &b);
+          v = v_str(gr_arena_strndup(&r->arena, b.p ? b.p : "", b.n));
+          gr_buf_free(&b);
+          return v;
+        }
+      }
+      return v;
     }
     case GR_F_DTYPES: v.t = GR_T_LIST; v.lk = GR_LK_DTYPES; v.aux = node; v.n = (uint32_t)n->n_in_desc + n->n_out_desc; return v;
     case GR_F_SLOT: case GR_F_SLOT_SOURCE: {

@@ -1360,6 +1360,7 @@ static void check_all(ck *c){
   ck_cascades(c);
   ck_shadowing(c);
   ck_onnx(c);
+  ck_judge(c);
   check_slots_effect(c);
   warn_unstated_support(c);
   free(l.cap); free(l.hw); free(l.prod); free(l.opt); free(l.mode);

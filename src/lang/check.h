@@ -90,6 +90,10 @@ void ck_onnx(ck *c);
 ** (run after the tables are checked: it reads table dtypes). */
 void ck_oplib(ck *c);
 
+/* check_judge.c: checks the dtype and engine judge's tables and compiles
+** them into rs->judge (judge_rules.h). */
+void ck_judge(ck *c);
+
 /* ---- messages (check.c) ---- */
 const gr_lineidx *ck_lines_of(const ck_sources *src, const char *file);
 void ck_err(ck *c, gr_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -108,6 +108,21 @@ static uint8_t field_type(ck *c, gr_expr *e, uint8_t base){
       F("parent", GR_F_PARENT, GR_T_NODE);
       if( strcmp(f, "dtypes")==0 ){ e->ref = GR_F_DTYPES; e->elem = GR_T_STR; return GR_T_LIST; }
       {
+        /* the dtype and engine judge's outcome (doc/rule-language.md 6.5) */
+        static const struct { const char *n; int f; uint8_t t; } J[] = {
+          {"judge_dtype", GR_JF_DTYPE, GR_T_STR}, {"judge_dtype_by", GR_JF_DTYPE_BY, GR_T_STR},
+          {"judge_dtype_why", GR_JF_DTYPE_WHY, GR_T_STR}, {"judge_engine", GR_JF_ENGINE, GR_T_STR},
+          {"judge_engine_by", GR_JF_ENGINE_BY, GR_T_STR}, {"judge_engine_why", GR_JF_ENGINE_WHY, GR_T_STR},
+          {"judge_strategy", GR_JF_STRATEGY, GR_T_STR}, {"judge_casts", GR_JF_CASTS, GR_T_INT},
+          {"judge_engine_summary", GR_JF_ENGINE_SUMMARY, GR_T_STR} };
+        size_t k;
+        for(k = 0; k < sizeof J / sizeof *J; k++){
+          if( strcmp(f, J[k].n) ) continue;
+          e->ref = GR_F_JUDGE; e->ref2 = J[k].f;
+          return J[k].t;
+        }
+      }
+      {
         size_t k;
         for(k = 0; k < rs->nslots; k++){
           int is_src = strcmp(f, rs->slots[k].report_key ? rs->slots[k].report_key : "")==0;
@@ -122,7 +137,7 @@ static uint8_t field_type(ck *c, gr_expr *e, uint8_t base){
           return GR_T_STR;
         }
       }
-      ck_err(c, e->sloc, "node has no field '%s' (name, type, graph, static, dynamic, inputs, outputs, input, attr, parent, dtypes, or a slot)", f);
+      ck_err(c, e->sloc, "node has no field '%s' (name, type, graph, static, dynamic, inputs, outputs, input, attr, parent, dtypes, judge_dtype, judge_dtype_by, judge_dtype_why, judge_engine, judge_engine_by, judge_engine_why, judge_strategy, judge_casts, judge_engine_summary, or a slot)", f);
       return GR_T_ANY;
     case GR_T_INPUT:
       F("connected", GR_F_CONNECTED, GR_T_BOOL);

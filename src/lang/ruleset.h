@@ -58,8 +58,14 @@ enum gr_field {
   GR_F_TYPES,                                                            /* graph: the op types its nodes have */
   GR_F_DTYPES,                                                           /* node: dtypes of its input and output descs */
   GR_F_PARENT,                                                           /* node: the node owning its subgraph */
-  GR_F_PARTS                                                             /* entry: the names GE gives a split ONNX node's parts */
+  GR_F_PARTS,                                                            /* entry: the names GE gives a split ONNX node's parts */
+  GR_F_JUDGE                                                             /* node: the judge's outcome, ref2 = GR_JF_* */
 };
+
+/* node.judge_FIELD (GR_F_JUDGE's ref2): the dtype and engine judge's outcome
+** (src/eval/judge.h) */
+enum gr_judge_field { GR_JF_DTYPE = 1, GR_JF_DTYPE_BY, GR_JF_DTYPE_WHY, GR_JF_ENGINE, GR_JF_ENGINE_BY,
+  GR_JF_ENGINE_WHY, GR_JF_STRATEGY, GR_JF_CASTS, GR_JF_ENGINE_SUMMARY };
 
 /* special names (gr_expr.ref of a GR_E_NAME that is not a table) */
 enum { GR_NAME_TABLE = 1, GR_NAME_VAR, GR_NAME_COUNT, GR_NAME_OTHER };
@@ -338,6 +344,9 @@ typedef struct gr_ruleset {
   gr_partition *partitions; size_t npartitions;
   gr_onnx_op *onnx_ops; size_t nonnx_ops;   /* the ONNX op mapping, in source order */
   gr_map onnx_map;          /* "domain::op_type" -> onnx_ops index + 1 */
+  /* the dtype and engine judge's tables, compiled (judge_rules.h; check_judge.c),
+  ** NULL when the rule set declares no table graph_dtype_names */
+  struct gr_judge_rules *judge;
 
   gr_map cap_map, hw_map, product_map, soc_map, option_map, spelling_map,
          mode_map, table_map, slot_map, source_map, rule_map, partition_map;   /* name -> index + 1 */

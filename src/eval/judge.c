@@ -1,0 +1,968 @@
+/*
+** judge.c: the dtype and engine judge (judge.h). One pass over the nodes in
+** topological order; per node: the engines of rs->judge in GE's order, each
+** checking the node against its op stores (AI Core per tensor with the
+** conversions the mode allows, other stores exactly, table engines by
+** type); the AI Core store that accepts the node also gives its dtype
+** (FE's column match: inputs fed by non-constant nodes first, then the
+** others, then the outputs, each narrowing the columns by the strategy's
+** row for it; the first column left wins). Per-type work (the op of each
+** store, its dtype ids, the 16in32out test) is done once per op type; per
+** node the cost is its tensors times the op's columns.
+*/
+#include "config.h"
+#include <stdlib.h>
+#include <string.h>
+#include "eval/judge.h"
+#include "lang/oplib.h"
+
+/* one op of one store, compiled for the judge */
+typedef struct jop {
+  const gr_oplib_op *op;
+  const gr_oplib_store *st;
+  uint32_t ncol;                /* columns (columns stores); 0 when a tensor has no list */
+  uint32_t nin, nout;
+  int dyn_in;                   /* index of its dynamic input, -1 none */
+  uint8_t *col;                 /* (nin + nout) * ncol dtype ids, tensor-major */
+  uint64_t *mask;               /* nin + nout: every dtype the tensor lists */
+  uint8_t has_lists, has16in32out, ge_op, kernel;
+} jop;
+
+struct gr_judge {
+  const gr_judge_rules *j;
+  gr_jnode *node;
+  uint8_t *after;               /* per graph tensor */
+  size_t ntensors;
+  uint8_t *gdt;                 /* graph dtype id -> dtype id */
+  uint32_t ngdt;
+  uint8_t *type_flags;          /* per graph type: 1 cube, 2 unjudged, 4 sensitive, 8 cast, 16 unplaced, 32 const */
+  /* the chip's stores, by engine */
+  uint32_t *est0, *estn;        /* per engine: first index in stores[], count */
+  const gr_oplib_store **stores; uint32_t nstores;
+  uint16_t *store_index;        /* stores[i] is gr_oplib_store_at(store_index[i]) */
+  jop **ops;                    /* ntypes * nstores, NULL when absent */
+  uint8_t *excluded;            /* per engine */
+  int strategy;                 /* the mode's strategy, -1 none */
+  const char *mode_option, *mode_value, *family;
+  uint8_t *keep;                /* per node: KEEP_DTYPE, or NULL */
+  gr_arena arena;
+};
+
+#define TF_CUBE 1
+#define TF_UNJUDGED 2
+#define TF_SENSITIVE 4
+#define TF_CAST 8
+#define TF_UNPLACED 16
+#define TF_CONST 32
+
+static int in_set(const gr_table *t, const char *k){ return t && k && gr_map_get(&t->keymap, k)!=NULL; }
+
+static const char *table_str(const gr_table *t, const char *k){
+  void *v;
+  const gr_expr *e;
+  if( t==NULL || k==NULL || (v = gr_map_get(&t->keymap, k))==NULL ) return NULL;
+  e = t->vals[(size_t)(intptr_t)v - 1];
+  return e && e->op==GR_E_STR ? e->s : NULL;
+}
+
+/* ---- compiling the ops of the chip's stores ---- */
+
+static jop *compile_op(gr_judge *J, const gr_oplib_store *st, const gr_oplib_op *op){
+  const gr_judge_rules *j = J->j;
+  jop *o = gr_arena_calloc(&J->arena, sizeof *o);
+  uint32_t t, c, nt;
+  o->op = op; o->st = st;
+  o->nin = (uint32_t)op->ninputs; o->nout = (uint32_t)op->noutputs;
+  o->dyn_in = -1;
+  o->kernel = st->kind==GR_OPLIB_KERNEL;
+  o->ge_op = (op->flags & GR_OPF_GE_OP)!=0;
+  nt = o->nin + o->nout;
+  o->mask = gr_arena_calloc(&J->arena, (nt ? nt : 1) * sizeof *o->mask);
+  o->has_lists = nt > 0;
+  for(t = 0; t < nt; t++){
+    const gr_oplib_tensor *ts = t < o->nin ? &op->inputs[t] : &op->outputs[t - o->nin];
+    if( t < o->nin && ts->param==GR_PARAM_DYNAMIC && o->dyn_in < 0 ) o->dyn_in = (int)t;
+    if( ts->ndtypes <= 0 ){ o->has_lists = 0; continue; }
+    if( !o->kernel && (uint32_t)ts->ndtypes > o->ncol ) o->ncol = (uint32_t)ts->ndtypes;
+    for(c = 0; c < (uint32_t)ts->ndtypes; c++){
+      uint32_t d = gr_judge_dtype_id(j, ts->dtypes[c]);
+      if( d ) o->mask[t] |= (uint64_t)1 << d;
+    }
+  }
+  if( !o->kernel && o->has_lists && o->ncol ){
+    o->col = gr_arena_calloc(&J->arena, (size_t)nt * o->ncol);
+    for(t = 0; t < nt; t++){
+      const gr_oplib_tensor *ts = t < o->nin ? &op->inputs[t] : &op->outputs[t - o->nin];
+      for(c = 0; c < o->ncol && c < (uint32_t)ts->ndtypes; c++) o->col[(size_t)t * o->ncol + c] = (uint8_t)gr_judge_dtype_id(j, ts->dtypes[c]);
+    }
+  }else if( !o->kernel ) o->ncol = 0;
+  return o;
+}
+
+/* the 16in32out guard: a column with input 0 float16 and output 0 float32
+** (FE-JUDGE :218-265); the two names are the guard's definition */
+static void mark_16in32out(const gr_judge_rules *j, jop *o){
+  uint32_t c, f16 = gr_judge_dtype_id(j, "float16"), f32 = gr_judge_dtype_id(j, "float32");
+  if( o->kernel || o->col==NULL || o->nin==0 || o->nout==0 ) return;
+  for(c = 0; c < o->ncol; c++){
+    if( o->col[c]==f16 && o->col[(size_t)o->nin * o->ncol + c]==f32 ){ o->has16in32out = 1; return; }
+  }
+}
+
+/* which op tensor graph input i maps to (a dynamic input takes the surplus), -1 none */
+static int op_input(const jop *o, uint32_t i, uint32_t ngraph){
+  if( o->dyn_in >= 0 ){
+    uint32_t k = (uint32_t)o->dyn_in, extra = ngraph > o->nin ? ngraph - o->nin : 0;
+    if( i < k ) return (int)i;
+    if( i <= k + extra ) return (int)k;
+    return (int)(i - extra) < (int)o->nin ? (int)(i - extra) : -1;
+  }
+  return i < o->nin ? (int)i : -1;
+}
+
+/* ---- setup ---- */
+
+static void setup(gr_result *r, gr_judge *J){
+  const gr_ruleset *rs = r->rs;
+  const gr_judge_rules *j = J->j;
+  const gr_graph *g = r->g;
+  uint32_t e, i, ns = (uint32_t)gr_oplib_nstores(rs), nt = gr_graph_ntypes(g), t;
+  J->family = r->soc_name ? gr_oplib_family(rs, r->soc_name) : NULL;
+  /* the mode's strategy: the first of precision_mode_options with a value */
+  J->strategy = -1;
+  for(i = 0; i < j->nmode_options; i++){
+    const gr_optstate *os = gr_option_state(r, j->mode_options[i]->index);
+    if( os->value && os->value[0] ){
+      J->mode_option = j->mode_options[i]->name;
+      J->mode_value = os->value;
+      J->strategy = gr_judge_strategy_index(j, table_str(j->mode_strategy, os->value));
+      break;
+    }
+  }
+  /* excluded engines */
+  J->excluded = gr_arena_calloc(&J->arena, j->nengines + 1);
+  if( j->exclude_option ){
+    const gr_optstate *os = gr_option_state(r, j->exclude_option->index);
+    size_t k;
+    for(k = 0; k < os->nitems; k++)
+      for(e = 0; e < j->nengines; e++) if( j->engines[e].exclude_name[0] && strcmp(j->engines[e].exclude_name, os->items[k])==0 ) J->excluded[e] = 1;
+  }
+  /* the stores serving the chip, grouped by engine in engine order */
+  J->est0 = gr_arena_calloc(&J->arena, (j->nengines + 1) * sizeof *J->est0);
+  J->estn = gr_arena_calloc(&J->arena, (j->nengines + 1) * sizeof *J->estn);
+  J->stores = gr_arena_calloc(&J->arena, (ns + 1) * sizeof *J->stores);
+  J->store_index = gr_arena_calloc(&J->arena, (ns + 1) * sizeof *J->store_index);
+  for(e = 0; e < j->nengines; e++){
+    J->est0[e] = J->nstores;
+    for(i = 0; i < ns; i++){
+      const gr_oplib_store *st = gr_oplib_store_at(rs, (int)i);
+      if( strcmp(st->engine, j->engines[e].id)!=0 || !gr_oplib_serves(st, J->family) ) continue;
+      J->store_index[J->nstores] = (uint16_t)i;
+      J->stores[J->nstores++] = st;
+    }
+    J->estn[e] = J->nstores - J->est0[e];
+    /* stores come sorted by (engine, priority, name): keep priority order */
+  }
+  /* per type: flags and the op of every store */
+  J->type_flags = gr_arena_calloc(&J->arena, nt + 1);
+  J->ops = gr_arena_calloc(&J->arena, ((size_t)nt * J->nstores + 1) * sizeof *J->ops);
+  for(t = 0; t < nt; t++){
+    const char *tn = gr_graph_type_name(g, t);
+    uint8_t f = 0;
+    if( in_set(j->fp16_ops, tn) ) f |= TF_CUBE;
+    if( in_set(j->unjudged_ops, tn) ) f |= TF_UNJUDGED;
+    if( in_set(j->sensitive_ops, tn) ) f |= TF_SENSITIVE;
+    if( in_set(j->cast_ops, tn) ) f |= TF_CAST;
+    if( in_set(j->unplaced_ops, tn) ) f |= TF_UNPLACED;
+    if( in_set(j->const_ops, tn) ) f |= TF_CONST;
+    J->type_flags[t] = f;
+    for(i = 0; i < J->nstores; i++){
+      const gr_oplib_op *op = gr_oplib_find(rs, J->stores[i], tn);
+      if( op ){
+        jop *o = compile_op(J, J->stores[i], op);
+        mark_16in32out(j, o);
+        J->ops[(size_t)t * J->nstores + i] = o;
+      }
+    }
+  }
+  /* graph dtype ids */
+  {
+    uint32_t id;
+    for(id = 1; ; id++){
+      const char *nm = gr_graph_dtype_name(g, (uint16_t)id);
+      if( nm==NULL || nm[0]==0 || id > 0xfffe ) break;
+    }
+    J->ngdt = id;
+    J->gdt = gr_arena_calloc(&J->arena, J->ngdt + 1);
+    for(id = 1; id < J->ngdt; id++){
+      const char *nm = gr_graph_dtype_name(g, (uint16_t)id);
+      const char *sp = table_str(j->graph_names, nm);
+      J->gdt[id] = (uint8_t)gr_judge_dtype_id(j, sp ? sp : nm);
+    }
+  }
+}
+
+/* ---- the topological order ---- */
+
+static uint32_t *topo_order(const gr_graph *g){
+  uint32_t nn = gr_graph_nnodes(g), n, k, head = 0, tail = 0;
+  const gr_node *nodes = gr_graph_nodes(g);
+  uint32_t *order = gr_big_alloc((size_t)(nn ? nn : 1) * sizeof *order);
+  uint32_t *indeg, *first, *next_edge, *dst;
+  size_t ne = 0, m;
+  int sorted = 1;
+  for(n = 0; n < nn && sorted; n++){
+    const gr_edge *ed = gr_graph_edges(g, &nodes[n]);
+    for(k = 0; k < (uint32_t)nodes[n].n_data + nodes[n].n_ctrl; k++){
+      if( ed[k].src!=GR_NONE && ed[k].src >= n ){ sorted = 0; break; }
+    }
+  }
+  if( sorted ){
+    for(n = 0; n < nn; n++) order[n] = n;
+    return order;
+  }
+  /* Kahn over data and control edges; nodes on a cycle follow in file order */
+  for(n = 0; n < nn; n++) ne += (size_t)nodes[n].n_data + nodes[n].n_ctrl;
+  indeg = gr_xcalloc(nn + 1, sizeof *indeg);
+  first = gr_xmalloc((nn + 1) * sizeof *first);
+  next_edge = gr_xmalloc((ne + 1) * sizeof *next_edge);
+  dst = gr_xmalloc((ne + 1) * sizeof *dst);
+  for(n = 0; n < nn; n++) first[n] = GR_NONE;
+  m = 0;
+  for(n = 0; n < nn; n++){
+    const gr_edge *ed = gr_graph_edges(g, &nodes[n]);
+    for(k = 0; k < (uint32_t)nodes[n].n_data + nodes[n].n_ctrl; k++){
+      if( ed[k].src==GR_NONE || ed[k].src >= nn ) continue;
+      dst[m] = n; next_edge[m] = first[ed[k].src]; first[ed[k].src] = (uint32_t)m; m++;
+      indeg[n]++;
+    }
+  }
+  for(n = 0; n < nn; n++) if( indeg[n]==0 ) order[tail++] = n;
+  while( head < tail ){
+    uint32_t x = order[head++], eix;
+    for(eix = first[x]; eix!=GR_NONE; eix = next_edge[eix]) if( --indeg[dst[eix]]==0 ) order[tail++] = dst[eix];
+  }
+  if( tail < nn ){
+    for(n = 0; n < nn; n++) if( indeg[n] ){ order[tail++] = n; indeg[n] = 0; }
+  }
+  free(indeg); free(first); free(next_edge); free(dst);
+  return order;
+}
+
+/* ---- the per-tensor match ---- */
+
+typedef struct mctx {
+  gr_judge *J;
+  const gr_judge_rules *j;
+  const jop *o;
+  const gr_jstrategy *s;
+  uint32_t *cand; uint32_t ncand;
+  uint32_t *tmp;
+  int64_t *gaps;
+  gr_buf *trace;
+} mctx;
+
+static int forbidden(const mctx *m, uint32_t cd, uint32_t own){
+  return m->s->forbid && cd==m->s->forbid && !(m->s->forbid_unless_own && own==m->s->forbid);
+}
+
+static void trace_cols(mctx *m, const uint32_t *v, uint32_t n){
+  uint32_t i;
+  if( !m->trace ) return;
+  gr_buf_adds(m->trace, " -> column");
+  if( n!=1 ) gr_buf_addc(m->trace, 's');
+  for(i = 0; i < n; i++) gr_buf_printf(m->trace, "%s%u", i ? "," : " ", v[i]);
+  if( n==0 ) gr_buf_adds(m->trace, " none (no match: columns unchanged)");
+}
+
+/* the candidates whose dtype k has a priority gap sign * (prio(k) - prio(e))
+** in (lo, high), ordered by gap, stable; their count */
+static uint32_t by_gap(mctx *m, const uint8_t *cd, uint32_t own, uint32_t e, int sign, int64_t lo, uint32_t *out){
+  const gr_judge_rules *j = m->j;
+  int64_t *gaps = m->gaps;
+  uint32_t i, n = 0;
+  for(i = 0; i < m->ncand; i++){
+    uint32_t k = cd[m->cand[i]], x;
+    int64_t gap;
+    if( k==0 || k==e || !j->has_prio[k] || forbidden(m, k, own) ) continue;
+    gap = sign * (j->prio[k] - j->prio[e]);
+    if( !(gap > lo && gap < j->gap_high) ) continue;
+    /* insertion, stable by gap (n stays small: one op's columns) */
+    x = n++;
+    while( x > 0 && gaps[x - 1] > gap ){ gaps[x] = gaps[x - 1]; out[x] = out[x - 1]; x--; }
+    gaps[x] = gap; out[x] = m->cand[i];
+  }
+  return n;
+}
+
+/* one step over tensor column dtypes cd[]; 1 when it matched (m->cand replaced) */
+static int apply_step(mctx *m, const gr_jstep *st, const uint8_t *cd, uint32_t own, uint32_t father){
+  const gr_judge_rules *j = m->j;
+  uint32_t i, n = 0, e = st->expect==GR_JE_OWN ? own : st->expect==GR_JE_FATHER ? father : st->expect;
+  uint32_t *out = m->tmp;
+  static const char *const kname[] = { "", "rise", "reduce", "mix", "try", "exact" };
+  if( m->trace ){
+    gr_buf_printf(m->trace, "; %s", kname[st->kind]);
+    if( st->kind==GR_JS_MIX || st->kind==GR_JS_TRY ){
+      for(i = 0; i < st->n; i++) gr_buf_printf(m->trace, "%s%s", i ? "," : " ", j->dt_name[st->dt[i]]);
+    }else gr_buf_printf(m->trace, " %s", e ? j->dt_name[e] : "(none)");
+  }
+  switch( st->kind ){
+    case GR_JS_RISE:
+      if( e==0 ) break;
+      if( !j->has_prio[e] ){
+        for(i = 0; i < m->ncand; i++) if( cd[m->cand[i]]==e ) out[n++] = m->cand[i];
+        break;
+      }
+      for(i = 0; i < m->ncand; i++) if( cd[m->cand[i]]==e && !forbidden(m, e, own) ) out[n++] = m->cand[i];
+      if( n ) break;
+      /* higher precision of the same family: priority lower by a gap in
+      ** (cross, high), the smallest gap first */
+      n = by_gap(m, cd, own, e, -1, j->gap_cross, out);
+      break;
+    case GR_JS_REDUCE:
+      /* lower precision: priority higher by a gap in (low, high), the smallest first */
+      if( e==0 || !j->has_prio[e] ) break;
+      n = by_gap(m, cd, own, e, 1, j->gap_low, out);
+      break;
+    case GR_JS_MIX: {
+      uint32_t k2 = 0;
+      /* forbidden columns go even when nothing matches (mix_precision_matcher :21-51) */
+      for(i = 0; i < m->ncand; i++) if( !forbidden(m, cd[m->cand[i]], own) ) m->cand[k2++] = m->cand[i];
+      m->ncand = k2;
+      for(i = 0; i < m->ncand; i++){
+        uint32_t x;
+        for(x = 0; x < st->n; x++) if( cd[m->cand[i]]==st->dt[x] ){ out[n++] = m->cand[i]; break; }
+      }
+      break;
+    }
+    case GR_JS_TRY: {
+      uint32_t x;
+      for(x = 0; x < st->n && n==0; x++) for(i = 0; i < m->ncand; i++) if( cd[m->cand[i]]==st->dt[x] ) out[n++] = m->cand[i];
+      break;
+    }
+    case GR_JS_EXACT:
+      if( e==0 ) break;
+      for(i = 0; i < m->ncand; i++) if( cd[m->cand[i]]==e ) out[n++] = m->cand[i];
+      break;
+  }
+  trace_cols(m, out, n);
+  if( n==0 ) return 0;
+  memcpy(m->cand, out, n * sizeof *out);
+  m->ncand = n;
+  return 1;
+}
+
+/* ---- one node ---- */
+
+static uint8_t out_after(const gr_judge *J, const gr_graph *g, uint32_t p, int32_t idx){
+  const gr_node *pn = &gr_graph_nodes(g)[p];
+  if( idx < 0 || idx >= pn->n_out_desc ) return 0;
+  return J->after[pn->tensor0 + pn->n_in_desc + (uint32_t)idx];
+}
+
+/* the producer a gray input follows (through one Cast of the strategy's
+** see-through list that is not black), and its decided dtype */
+static uint8_t father_dtype(const gr_judge *J, const gr_graph *g, const gr_jstrategy *s, uint32_t src, int32_t idx,
+                            uint32_t *who, int *unknown){
+  const gr_node *nodes = gr_graph_nodes(g);
+  const gr_node *pn = &nodes[src];
+  if( s->nsee && (J->type_flags[pn->type] & TF_CAST) && J->node[src].policy!=GR_POLICY_BLACK && pn->n_data > 0 && pn->n_in_desc > 0 && pn->n_out_desc > 0 ){
+    uint16_t conv = (uint16_t)(J->after[pn->tensor0] << 8 | J->after[pn->tensor0 + pn->n_in_desc]);
+    uint32_t k;
+    const gr_edge *ce = gr_graph_edges(g, pn);
+    for(k = 0; k < s->nsee; k++) if( s->see_through[k]==conv ) break;
+    if( k < s->nsee && ce[0].src!=GR_NONE ){ src = ce[0].src; idx = ce[0].index; }
+  }
+  *who = src;
+  *unknown = J->node[src].dtype_by==GR_JD_UNKNOWN_LIST || J->node[src].dtype_by==GR_JD_UNKNOWN_FATHER;
+  return out_after(J, g, src, idx);
+}
+
+static int row_holds(const gr_jrow *row, uint32_t guards, uint32_t dt){
+  uint32_t pol = row->guards & (GR_JG_WHITE | GR_JG_BLACK | GR_JG_GRAY);
+  if( pol && !(pol & guards) ) return 0;
+  if( (row->guards & ~(GR_JG_WHITE | GR_JG_BLACK | GR_JG_GRAY)) & ~guards ) return 0;
+  if( row->dtypes && !(dt && (row->dtypes >> dt & 1)) ) return 0;
+  return 1;
+}
+
+/* the dtype judge with op o: returns the dtype_by outcome and fills after[] */
+static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int strategy, int keep, gr_buf *trace){
+  const gr_graph *g = r->g;
+  const gr_judge_rules *j = J->j;
+  const gr_node *nd = &gr_graph_nodes(g)[n];
+  const gr_tensor *tens = gr_graph_tensors(g, nd);
+  const gr_edge *ed = gr_graph_edges(g, nd);
+  gr_jnode *jn = &J->node[n];
+  uint32_t nin = nd->n_in_desc, nout = nd->n_out_desc, i, k, pass, nord = 0;
+  uint32_t *order, chosen;
+  uint32_t guards_base = 0;
+  int reduced = 0;
+  mctx m;
+  if( !o->has_lists || o->ncol==0 ){
+    if( trace ) gr_buf_printf(trace, "%s lists no dtypes for %s (dynamicFormat: decided by its op_select_format at compile time)\n", o->st->name, o->op->type);
+    return GR_JD_UNKNOWN_LIST;
+  }
+  memset(&m, 0, sizeof m);
+  m.J = J; m.j = j; m.o = o; m.s = &j->strategies[strategy]; m.trace = trace;
+  m.cand = gr_xmalloc((o->ncol * 2 + 1) * sizeof *m.cand);
+  m.tmp = m.cand + o->ncol;
+  m.gaps = gr_xmalloc((o->ncol + 1) * sizeof *m.gaps);
+  for(i = 0; i < o->ncol; i++) m.cand[i] = i;
+  m.ncand = o->ncol;
+  order = gr_xmalloc((nin + 1) * sizeof *order);
+  /* non-constant-fed inputs first, then the others (SortInputBySequence) */
+  for(pass = 0; pass < 2; pass++){
+    for(i = 0; i < nin; i++){
+      int konst = i >= nd->n_data || ed[i].src==GR_NONE || (J->type_flags[gr_graph_nodes(g)[ed[i].src].type] & TF_CONST);
+      if( konst==(int)pass ) order[nord++] = i;
+    }
+  }
+  guards_base |= o->op->policy==GR_POLICY_WHITE ? GR_JG_WHITE : o->op->policy==GR_POLICY_BLACK ? GR_JG_BLACK : GR_JG_GRAY;
+  if( (J->type_flags[nd->type] & TF_CUBE) && !keep ) guards_base |= GR_JG_CUBE;
+  if( o->has16in32out ) guards_base |= GR_JG_16IN32OUT;
+  if( trace ) gr_buf_printf(trace, "strategy %s, %s op, %u column(s) of %s\n", m.s->name,
+                            o->op->policy==GR_POLICY_WHITE ? "white" : o->op->policy==GR_POLICY_BLACK ? "black" : "gray",
+                            o->ncol, o->st->name);
+  for(k = 0; k < nord + nout; k++){
+    int isout = k >= nord;
+    uint32_t ti = isout ? nin + (k - nord) : order[k];
+    int opt = isout ? ((k - nord) < o->nout ? (int)(o->nin + (k - nord)) : -1) : op_input(o, ti, nin);
+    uint32_t own = J->gdt[tens[ti].dtype < J->ngdt ? tens[ti].dtype : 0], father = 0, who = GR_NONE, guards = guards_base, r2;
+    const uint8_t *cd;
+    if( opt < 0 ) continue;
+    cd = o->col + (size_t)opt * o->ncol;
+    if( !isout && ti==0 ) guards |= GR_JG_FIRST;
+    if( reduced ) guards |= GR_JG_REDUCED;
+    if( !isout && ti < nd->n_data && ed[ti].src!=GR_NONE ){
+      int unknown = 0;
+      father = father_dtype(J, g, m.s, ed[ti].src, ed[ti].index, &who, &unknown);
+      guards |= GR_JG_FATHER;
+      if( unknown ){
+        /* only matters when a father row is used */
+        for(r2 = 0; r2 < m.s->nrows; r2++) if( row_holds(&m.s->rows[r2], guards, father) || row_holds(&m.s->rows[r2], guards, own) ) break;
+        if( r2 < m.s->nrows && (m.s->rows[r2].guards & GR_JG_FATHER) ){
+          if( trace ) gr_buf_printf(trace, "input %u follows '%s', whose dtype is unknown\n", ti, gr_graph_str(g, gr_graph_nodes(g)[who].name));
+          free(m.cand); free(m.gaps); free(order);
+          return GR_JD_UNKNOWN_FATHER;
+        }
+      }
+    }
+    if( own==0 ) continue;
+    for(r2 = 0; r2 < m.s->nrows; r2++){
+      const gr_jrow *row = &m.s->rows[r2];
+      uint32_t s2;
+      if( !row_holds(row, guards, (row->guards & GR_JG_FATHER) ? father : own) ) continue;
+      if( trace ){
+        if( isout ) gr_buf_printf(trace, "output %u %s", ti - nin, j->dt_name[own]);
+        else gr_buf_printf(trace, "input %u %s", ti, j->dt_name[own]);
+        if( (row->guards & GR_JG_FATHER) && who!=GR_NONE )
+          gr_buf_printf(trace, " (producer '%s' %s)", gr_graph_str(g, gr_graph_nodes(g)[who].name), father ? j->dt_name[father] : "none");
+        gr_buf_printf(trace, ": row \"%s\"", row->text);
+      }
+      for(s2 = 0; s2 < row->nsteps; s2++){
+        if( apply_step(&m, &row->steps[s2], cd, own, father) ){
+          if( row->steps[s2].kind==GR_JS_REDUCE ) reduced = 1;
+          break;
+        }
+      }
+      if( trace ) gr_buf_addc(trace, '\n');
+      break;
+    }
+  }
+  chosen = m.ncand ? m.cand[0] : 0;
+  jn->column = (uint16_t)(chosen + 1);
+  if( trace ) gr_buf_printf(trace, "column %u wins%s\n", chosen, m.ncand ? "" : " (no column left: the first)");
+  for(i = 0; i < nin; i++){
+    int opt = op_input(o, i, nin);
+    if( opt >= 0 && o->col[(size_t)opt * o->ncol + chosen] ) J->after[nd->tensor0 + i] = o->col[(size_t)opt * o->ncol + chosen];
+  }
+  for(i = 0; i < nout && i < o->nout; i++){
+    uint8_t d = o->col[(size_t)(o->nin + i) * o->ncol + chosen];
+    if( d ) J->after[nd->tensor0 + nin + i] = d;
+  }
+  free(m.cand); free(m.gaps); free(order);
+  return keep ? GR_JD_KEEP : GR_JD_MODE;
+}
+
+/* AI Core's check (fe_ops_kernel_info_store / sub_ops_store): 0 accepted, else GR_JR_* */
+static int fe_check(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int keep, uint8_t *rdt, uint16_t *rt, uint8_t *rout){
+  const gr_graph *g = r->g;
+  const gr_judge_rules *j = J->j;
+  const gr_node *nd = &gr_graph_nodes(g)[n];
+  const gr_tensor *tens = gr_graph_tensors(g, nd);
+  uint32_t i, nin = nd->n_in_desc, nout = nd->n_out_desc;
+  const gr_jstrategy *cs = NULL;
+  if( nd->flags & GR_NODE_DYNAMIC ){
+    int rank = 0;
+    if( !(o->op->flags & GR_OPF_DYN_SHAPE) ) return GR_JR_DYNAMIC;
+    for(i = 0; i < nin + nout && !rank; i++){
+      uint32_t nd2, d;
+      const int64_t *dims = gr_graph_shape(g, tens[i].shape, &nd2);
+      for(d = 0; d < nd2; d++) if( dims[d]==-2 ){ rank = 1; break; }
+    }
+    if( rank && !(o->op->flags & GR_OPF_DYN_RANK) ) return GR_JR_RANK;
+  }
+  if( !o->has_lists ) return 0;
+  if( J->type_flags[nd->type] & TF_SENSITIVE ){
+    /* accuracy mode: an exact column (sub_ops_store.cc:494-506, 906-948) */
+    uint32_t c;
+    if( o->ncol==0 ) return 0;
+    for(c = 0; c < o->ncol; c++){
+      for(i = 0; i < nin + nout; i++){
+        int opt = i < nin ? op_input(o, i, nin) : (i - nin < o->nout ? (int)(o->nin + i - nin) : -1);
+        uint8_t d = J->gdt[tens[i].dtype < J->ngdt ? tens[i].dtype : 0];
+        if( opt < 0 || d==0 ) continue;
+        if( o->col[(size_t)opt * o->ncol + c]!=d ) break;
+      }
+      if( i==nin + nout ) return 0;
+    }
+    *rdt = J->gdt[nin ? tens[0].dtype : 0]; *rt = 0; *rout = 0;
+    return GR_JR_EXACT;
+  }
+  if( keep ) cs = &j->strategies[j->st_keep_dtype >= 0 ? j->st_keep_dtype : 0];
+  else if( J->strategy >= 0 ) cs = &j->strategies[J->strategy];
+  for(i = 0; i < nin + nout; i++){
+    int isout = i >= nin;
+    int opt = isout ? (i - nin < o->nout ? (int)(o->nin + i - nin) : -1) : op_input(o, i, nin);
+    uint32_t d = J->gdt[tens[i].dtype < J->ngdt ? tens[i].dtype : 0], c;
+    uint64_t mask;
+    int ok = 0;
+    if( opt < 0 || d==0 ) continue;
+    mask = o->mask[opt];
+    if( mask >> d & 1 ) continue;
+    for(c = 0; c < j->nconv_all && !ok; c++) if( j->conv_all[c].from==d && (mask >> j->conv_all[c].to & 1) ) ok = 1;
+    if( cs && (cs->has_conv || keep) ){
+      for(c = 0; c < cs->nconv && !ok; c++){
+        const gr_jconv *cv = &cs->conv[c];
+        if( cv->from==d && (mask >> cv->to & 1) && !(cv->unless_black && o->op->policy==GR_POLICY_BLACK) ) ok = 1;
+      }
+    }
+    if( !ok ){
+      *rdt = (uint8_t)d; *rt = (uint16_t)(isout ? i - nin : i); *rout = (uint8_t)isout;
+      return GR_JR_DTYPE;
+    }
+  }
+  return 0;
+}
+
+/* an AI CPU store's check: every listed tensor takes the node's dtype exactly */
+static int kernel_check(gr_result *r, gr_judge *J, uint32_t n, const jop *o, uint8_t *rdt, uint16_t *rt, uint8_t *rout){
+  const gr_graph *g = r->g;
+  const gr_node *nd = &gr_graph_nodes(g)[n];
+  uint32_t i, nin = nd->n_in_desc, nout = nd->n_out_desc;
+  for(i = 0; i < nin + nout; i++){
+    int isout = i >= nin;
+    int opt = isout ? (i - nin < o->nout ? (int)(o->nin + i - nin) : -1) : op_input(o, i, nin);
+    uint8_t d = J->after[nd->tensor0 + i];
+    if( opt < 0 || d==0 || o->mask[opt]==0 ) continue;
+    if( !(o->mask[opt] >> d & 1) ){ *rdt = d; *rt = (uint16_t)(isout ? i - nin : i); *rout = (uint8_t)isout; return GR_JR_DTYPE; }
+  }
+  return 0;
+}
+
+static int node_sensitive(const gr_judge *J, const gr_graph *g, const gr_node *nd){
+  const gr_tensor *tens = gr_graph_tensors(g, nd);
+  uint32_t i;
+  if( J->type_flags[nd->type] & TF_SENSITIVE ) return 1;
+  for(i = 0; i < (uint32_t)nd->n_in_desc + nd->n_out_desc; i++){
+    uint8_t d = J->gdt[tens[i].dtype < J->ngdt ? tens[i].dtype : 0];
+    if( d && (J->j->complex >> d & 1) ) return 1;
+  }
+  return 0;
+}
+
+static int node_strategy(const gr_judge *J, const gr_graph *g, const gr_node *nd, const jop *o, int keep){
+  const gr_judge_rules *j = J->j;
+  uint32_t k;
+  if( keep && j->st_keep_dtype >= 0 ) return j->st_keep_dtype;
+  if( j->st_sensitive >= 0 && node_sensitive(J, g, nd) ) return j->st_sensitive;
+  if( o->ge_op && j->st_ge_op >= 0 ){
+    for(k = 0; k < j->nge_op_except; k++) if( j->ge_op_except[k]==J->strategy ) break;
+    if( k==j->nge_op_except ) return j->st_ge_op;
+  }
+  return J->strategy;
+}
+
+static uint8_t node_dtype(const gr_judge *J, const gr_node *nd){
+  uint32_t i;
+  for(i = 0; i < nd->n_in_desc; i++){
+    uint8_t d = J->after[nd->tensor0 + i];
+    if( d && (J->j->floating >> d & 1) ) return d;
+  }
+  for(i = 0; i < nd->n_in_desc; i++) if( J->after[nd->tensor0 + i] ) return J->after[nd->tensor0 + i];
+  for(i = 0; i < nd->n_out_desc; i++) if( J->after[nd->tensor0 + nd->n_in_desc + i] ) return J->after[nd->tensor0 + nd->n_in_desc + i];
+  return 0;
+}
+
+static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
+  const gr_graph *g = r->g;
+  const gr_judge_rules *j = J->j;
+  const gr_node *nd = &gr_graph_nodes(g)[n];
+  gr_jnode *jn = &J->node[n];
+  uint32_t e, s, i;
+  int keep = J->keep ? J->keep[n] : 0;
+  int fe_absent = 1, fe_excluded = 0, ge_op = 0, judged = 0, refused = 0;
+  const gr_tensor *tens = gr_graph_tensors(g, nd);
+  memset(jn, 0, sizeof *jn);
+  jn->policy = GR_POLICY_GRAY;
+  for(i = 0; i < (uint32_t)nd->n_in_desc + nd->n_out_desc; i++) J->after[nd->tensor0 + i] = J->gdt[tens[i].dtype < J->ngdt ? tens[i].dtype : 0];
+  if( J->type_flags[nd->type] & TF_UNPLACED ){
+    jn->engine_by = GR_JE_UNPLACED;
+    jn->dtype_by = GR_JD_GRAPH;
+    jn->dtype = node_dtype(J, nd);
+    return;
+  }
+  for(e = 0; e < j->nengines && jn->engine==0; e++){
+    const gr_jengine *en = &j->engines[e];
+    int skip = J->excluded[e] || en->off_by_default;
+    if( en->fe ){
+      for(s = J->est0[e]; s < J->est0[e] + J->estn[e]; s++){
+        const jop *o = J->ops[(size_t)nd->type * J->nstores + s];
+        int rc;
+        uint8_t rdt = 0, rout = 0;
+        uint16_t rt = 0;
+        if( o==NULL ) continue;
+        fe_absent = 0;
+        if( skip ){ fe_excluded = 1; continue; }
+        rc = fe_check(r, J, n, o, keep, &rdt, &rt, &rout);
+        if( rc ){
+          if( !refused ){
+            refused = 1;
+            jn->refuse = (uint8_t)rc; jn->refuse_dt = rdt; jn->refuse_tensor = rt; jn->refuse_output = rout;
+            jn->fe_store = (uint16_t)(J->store_index[s] + 1);
+          }
+          if( trace ) gr_buf_printf(trace, "%s refuses the node\n", o->st->name);
+          continue;
+        }
+        /* accepted: FE judges its dtype */
+        jn->fe_store = (uint16_t)(J->store_index[s] + 1);
+        jn->policy = (uint8_t)o->op->policy;
+        if( !(J->type_flags[nd->type] & TF_UNJUDGED) ){
+          int st = node_strategy(J, g, nd, o, keep);
+          if( st >= 0 ){
+            jn->strategy = (uint8_t)(st + 1);
+            jn->dtype_by = (uint8_t)judge_dtypes(r, J, n, o, st, keep, trace);
+            judged = 1;
+          }
+        }
+        if( o->ge_op ){ ge_op = 1; break; }
+        jn->engine = (uint8_t)(e + 1);
+        jn->engine_store = (uint16_t)(J->store_index[s] + 1);
+        break;
+      }
+      continue;
+    }
+    if( skip ) continue;
+    if( en->op_table ){
+      if( in_set(en->op_table, gr_graph_type_name(g, nd->type)) ) jn->engine = (uint8_t)(e + 1);
+      continue;
+    }
+    for(s = J->est0[e]; s < J->est0[e] + J->estn[e]; s++){
+      const jop *o = J->ops[(size_t)nd->type * J->nstores + s];
+      uint8_t rdt = 0, rout = 0;
+      uint16_t rt = 0;
+      int rc;
+      if( o==NULL ) continue;
+      rc = kernel_check(r, J, n, o, &rdt, &rt, &rout);
+      if( rc==0 ){
+        jn->engine = (uint8_t)(e + 1);
+        jn->engine_store = (uint16_t)(J->store_index[s] + 1);
+        break;
+      }
+      if( jn->kernel_refuse==0 ){
+        jn->kernel_refuse = (uint8_t)rc; jn->kernel_refuse_dt = rdt; jn->kernel_refuse_tensor = rt;
+        jn->kernel_refuse_output = rout; jn->kernel_store = (uint16_t)(J->store_index[s] + 1);
+      }
+    }
+  }
+  if( jn->engine==0 ) jn->engine_by = GR_JE_NO_ENGINE;
+  else if( j->engines[jn->engine - 1].fe ) jn->engine_by = GR_JE_FIRST;
+  else if( ge_op ) jn->engine_by = GR_JE_GE_OP;
+  else if( refused ) jn->engine_by = GR_JE_REFUSED;
+  else if( fe_excluded ) jn->engine_by = GR_JE_EXCLUDED;
+  else jn->engine_by = GR_JE_ABSENT;
+  (void)fe_absent;
+  if( !judged ) jn->dtype_by = GR_JD_GRAPH;
+  jn->dtype = (jn->dtype_by==GR_JD_UNKNOWN_LIST || jn->dtype_by==GR_JD_UNKNOWN_FATHER) ? 0 : node_dtype(J, nd);
+  /* Casts: producer output dtype != this input's dtype after the judge */
+  {
+    const gr_edge *ed = gr_graph_edges(g, nd);
+    uint32_t nc = 0;
+    for(i = 0; i < nd->n_data && i < nd->n_in_desc; i++){
+      uint8_t a, b;
+      if( ed[i].src==GR_NONE ) continue;
+      a = out_after(J, g, ed[i].src, ed[i].index);
+      b = J->after[nd->tensor0 + i];
+      if( a && b && a!=b ) nc++;
+    }
+    jn->ncasts = (uint8_t)(nc > 255 ? 255 : nc);
+  }
+}
+
+void gr_judge_run(gr_result *r){
+  const gr_ruleset *rs = r->rs;
+  const gr_graph *g = r->g;
+  gr_judge *J;
+  uint32_t *order, k, nn;
+  size_t nt;
+  if( rs->judge==NULL || g==NULL || gr_oplib_nstores(rs)==0 ) return;
+  J = gr_xcalloc(1, sizeof *J);
+  J->j = rs->judge;
+  gr_arena_init(&J->arena);
+  r->judge = J;
+  setup(r, J);
+  nn = gr_graph_nnodes(g);
+  nt = 0;
+  for(k = 0; k < nn; k++){
+    const gr_node *nd = &gr_graph_nodes(g)[k];
+    size_t end = (size_t)nd->tensor0 + nd->n_in_desc + nd->n_out_desc;
+    if( end > nt ) nt = end;
+  }
+  J->ntensors = nt;
+  J->node = gr_big_alloc((size_t)(nn ? nn : 1) * sizeof *J->node);
+  J->after = gr_big_alloc(nt ? nt : 1);
+  order = topo_order(g);
+  for(k = 0; k < nn; k++) judge_node(r, J, order[k], NULL);
+  gr_big_free(order, (size_t)(nn ? nn : 1) * sizeof *order);
+}
+
+void gr_judge_free(gr_result *r){
+  gr_judge *J = r->judge;
+  if( J==NULL ) return;
+  gr_big_free(J->node, (size_t)(gr_graph_nnodes(r->g) ? gr_graph_nnodes(r->g) : 1) * sizeof *J->node);
+  gr_big_free(J->after, J->ntensors ? J->ntensors : 1);
+  gr_arena_free(&J->arena);
+  free(J);
+  r->judge = NULL;
+}
+
+/* ---- accessors ---- */
+
+const gr_jnode *gr_judge_node(const gr_result *r, uint32_t n){
+  return r->judge && r->g && n < gr_graph_nnodes(r->g) ? &r->judge->node[n] : NULL;
+}
+
+const char *gr_judge_dtype_name(const gr_result *r, uint8_t dt){
+  return r->judge && dt && dt <= r->judge->j->ndt ? r->judge->j->dt_name[dt] : NULL;
+}
+
+const char *gr_judge_dtype(const gr_result *r, uint32_t n){
+  const gr_jnode *jn = gr_judge_node(r, n);
+  return jn ? gr_judge_dtype_name(r, jn->dtype) : NULL;
+}
+
+const char *gr_judge_engine(const gr_result *r, uint32_t n){
+  const gr_jnode *jn = gr_judge_node(r, n);
+  return jn && jn->engine ? r->judge->j->engines[jn->engine - 1].id : NULL;
+}
+
+const char *gr_judge_dtype_by(const gr_result *r, uint32_t n){
+  static const char *const by[] = { NULL, "graph", "precision_mode", "keep_dtype", "customize_dtypes", "customize_dtypes",
+                                    "unknown_list", "unknown_producer" };
+  const gr_jnode *jn = gr_judge_node(r, n);
+  return jn ? by[jn->dtype_by] : NULL;
+}
+
+const char *gr_judge_engine_by(const gr_result *r, uint32_t n){
+  static const char *const by[] = { NULL, "ai_core", "refused", "absent", "ge_op", "excluded", "unplaced", "none" };
+  const gr_jnode *jn = gr_judge_node(r, n);
+  return jn ? by[jn->engine_by] : NULL;
+}
+
+const char *gr_judge_strategy(const gr_result *r, uint32_t n){
+  const gr_jnode *jn = gr_judge_node(r, n);
+  return jn && jn->strategy ? r->judge->j->strategies[jn->strategy - 1].name : NULL;
+}
+
+uint8_t gr_judge_tensor_before(const gr_result *r, uint32_t n, uint32_t t){
+  const gr_node *nd;
+  if( !gr_judge_node(r, n) ) return 0;
+  nd = &gr_graph_nodes(r->g)[n];
+  if( t >= (uint32_t)nd->n_in_desc + nd->n_out_desc ) return 0;
+  {
+    uint16_t id = gr_graph_tensors(r->g, nd)[t].dtype;
+    return id < r->judge->ngdt ? r->judge->gdt[id] : 0;
+  }
+}
+
+uint8_t gr_judge_tensor_after(const gr_result *r, uint32_t n, uint32_t t){
+  const gr_node *nd;
+  if( !gr_judge_node(r, n) ) return 0;
+  nd = &gr_graph_nodes(r->g)[n];
+  if( t >= (uint32_t)nd->n_in_desc + nd->n_out_desc ) return 0;
+  return r->judge->after[nd->tensor0 + t];
+}
+
+static const char *tensor_name(const gr_oplib_op *op, int output, uint32_t t){
+  if( op==NULL ) return NULL;
+  if( output ) return t < (uint32_t)op->noutputs ? op->outputs[t].name : NULL;
+  return t < (uint32_t)op->ninputs ? op->inputs[t].name : NULL;
+}
+
+static void tensor_text(gr_buf *b, const gr_oplib_op *op, int output, uint32_t t){
+  const char *nm = tensor_name(op, output, t);
+  gr_buf_printf(b, "%s %u", output ? "output" : "input", t);
+  if( nm ) gr_buf_printf(b, " (%s)", nm);
+}
+
+static const gr_oplib_store *store_of(const gr_result *r, uint16_t s1){
+  return s1 ? gr_oplib_store_at(r->rs, s1 - 1) : NULL;
+}
+
+static const char *store_text(const gr_oplib_store *st){
+  return st->description && st->description[0] ? st->description : st->name;
+}
+
+void gr_judge_engine_why(gr_result *r, uint32_t n, gr_buf *b){
+  const gr_jnode *jn = gr_judge_node(r, n);
+  const gr_graph *g = r->g;
+  const char *type, *eng;
+  const gr_oplib_store *fs, *es, *ks;
+  if( jn==NULL ) return;
+  type = gr_graph_type_name(g, gr_graph_nodes(g)[n].type);
+  eng = gr_judge_engine(r, n);
+  fs = store_of(r, jn->fe_store); es = store_of(r, jn->engine_store); ks = store_of(r, jn->kernel_store);
+  /* why AI Core did not take it */
+  switch( jn->engine_by ){
+    case GR_JE_FIRST:
+      gr_buf_printf(b, "%s takes %s%s%s", fs ? store_text(fs) : "AI Core's op information library", type,
+                    r->judge->family ? " on " : "", r->judge->family ? r->judge->family : "");
+      gr_buf_printf(b, ": runs on %s", eng);
+      return;
+    case GR_JE_UNPLACED:
+      gr_buf_printf(b, "gerules does not decide the engine of %s (no engine registers it in GE's source)", type);
+      return;
+    case GR_JE_GE_OP:
+      gr_buf_printf(b, "%s is a GE op in %s (opFile Null)", type, fs ? store_text(fs) : "AI Core's op information library");
+      break;
+    case GR_JE_EXCLUDED:
+      gr_buf_printf(b, "EXCLUDE_ENGINES excludes the AI Core, whose op information library has %s", type);
+      break;
+    case GR_JE_ABSENT:
+      gr_buf_printf(b, "AI Core's op information library%s%s has no %s", r->judge->family ? " for " : "",
+                    r->judge->family ? r->judge->family : "", type);
+      break;
+    case GR_JE_REFUSED: case GR_JE_NO_ENGINE:
+      if( jn->refuse==0 ){
+        if( jn->engine_by==GR_JE_NO_ENGINE ) gr_buf_printf(b, "AI Core's op information library%s%s has no %s",
+                                                           r->judge->family ? " for " : "", r->judge->family ? r->judge->family : "", type);
+        break;
+      }
+      gr_buf_printf(b, "%s ", fs ? store_text(fs) : "AI Core's op information library");
+      switch( jn->refuse ){
+        case GR_JR_DTYPE: {
+          const gr_oplib_op *op = fs ? gr_oplib_find(r->rs, fs, type) : NULL;
+          gr_buf_printf(b, "lists no %s for ", gr_judge_dtype_name(r, jn->refuse_dt));
+          tensor_text(b, op, jn->refuse_output, jn->refuse_tensor);
+          gr_buf_printf(b, " of %s, nor a dtype %s lets it convert to", type, jn->strategy==0 && r->judge->keep && r->judge->keep[n] ? "KEEP_DTYPE" : "the precision mode");
+          break;
+        }
+        case GR_JR_EXACT: gr_buf_printf(b, "has no column of %s matching its dtypes exactly (a dtype-sensitive op is checked exactly)", type); break;
+        case GR_JR_DYNAMIC: gr_buf_printf(b, "does not set dynamicShapeSupport for %s, and the node has a dynamic shape", type); break;
+        case GR_JR_RANK: gr_buf_printf(b, "does not set dynamicRankSupport for %s, and the node has an unknown rank", type); break;
+        case GR_JR_CUSTOM: gr_buf_printf(b, "has no column of %s with the dtypes CUSTOMIZE_DTYPES sets", type); break;
+      }
+      break;
+  }
+  if( eng ){
+    if( es ) gr_buf_printf(b, ": runs on %s, whose %s kernel (%s) takes it", eng, type, es->name);
+    else gr_buf_printf(b, ": runs on %s, which registers %s", eng, type);
+    return;
+  }
+  if( ks ){
+    const gr_oplib_op *op = gr_oplib_find(r->rs, ks, type);
+    gr_buf_printf(b, "%s%s lists no %s for ", b->n ? "; " : "", ks->name, gr_judge_dtype_name(r, jn->kernel_refuse_dt));
+    tensor_text(b, op, jn->kernel_refuse_output, jn->kernel_refuse_tensor);
+  }
+  gr_buf_printf(b, "%sno engine takes %s", b->n ? "; " : "", type);
+}
+
+void gr_judge_dtype_why(gr_result *r, uint32_t n, gr_buf *b){
+  const gr_jnode *jn = gr_judge_node(r, n);
+  const gr_graph *g = r->g;
+  const gr_node *nd;
+  const char *type;
+  if( jn==NULL ) return;
+  nd = &gr_graph_nodes(g)[n];
+  type = gr_graph_type_name(g, nd->type);
+  switch( jn->dtype_by ){
+    case GR_JD_GRAPH:
+      if( r->judge->type_flags[nd->type] & TF_UNJUDGED ) gr_buf_printf(b, "FE's dtype judge skips %s: the model's dtype stays", type);
+      else if( jn->engine ) gr_buf_printf(b, "not judged by FE (runs on %s): the model's dtype stays", gr_judge_engine(r, n));
+      else gr_buf_printf(b, "not judged by FE (no engine takes it): the model's dtype stays");
+      return;
+    case GR_JD_UNKNOWN_LIST: {
+      const gr_oplib_store *fs = store_of(r, jn->fe_store);
+      gr_buf_printf(b, "%s gives no dtype list for %s (dynamicFormat: its op_select_format decides when GE compiles)",
+                    fs ? store_text(fs) : "the op library", type);
+      return;
+    }
+    case GR_JD_UNKNOWN_FATHER:
+      gr_buf_printf(b, "%s follows the dtype of a producer whose dtype is unknown", type);
+      return;
+    default: break;
+  }
+  {
+    uint32_t i;
+    const char *st = gr_judge_strategy(r, n);
+    if( jn->dtype_by==GR_JD_KEEP ) gr_buf_printf(b, "KEEP_DTYPE keeps '%s' (strategy %s)", gr_graph_str(g, nd->name), st);
+    else gr_buf_printf(b, "%s=%s (strategy %s) on a %s op", r->judge->mode_option ? r->judge->mode_option : "precision mode",
+                       r->judge->mode_value ? r->judge->mode_value : "", st,
+                       jn->policy==GR_POLICY_WHITE ? "white" : jn->policy==GR_POLICY_BLACK ? "black" : "gray");
+    for(i = 0; i < nd->n_in_desc; i++){
+      uint8_t a = gr_judge_tensor_before(r, n, i), c = gr_judge_tensor_after(r, n, i);
+      if( c && a && (r->judge->j->floating >> c & 1) ){
+        gr_buf_printf(b, ": input %u %s %s %s", i, gr_judge_dtype_name(r, a), a==c ? "stays" : "becomes", gr_judge_dtype_name(r, c));
+        break;
+      }
+    }
+    if( jn->column ) gr_buf_printf(b, " (column %u)", jn->column - 1);
+  }
+}
+
+void gr_judge_explain(gr_result *r, uint32_t n, gr_buf *b){
+  gr_judge *J = r->judge;
+  gr_jnode save;
+  uint8_t *after_save;
+  const gr_node *nd;
+  uint32_t nt;
+  if( J==NULL || r->g==NULL || n >= gr_graph_nnodes(r->g) ) return;
+  nd = &gr_graph_nodes(r->g)[n];
+  nt = (uint32_t)nd->n_in_desc + nd->n_out_desc;
+  save = J->node[n];
+  after_save = gr_xmalloc(nt + 1);
+  memcpy(after_save, J->after + nd->tensor0, nt);
+  judge_node(r, J, n, b);
+  J->node[n] = save;
+  memcpy(J->after + nd->tensor0, after_save, nt);
+  free(after_save);
+}
+
+void gr_judge_engine_summary(gr_result *r, uint32_t n, gr_buf *b){
+  const gr_jnode *jn = gr_judge_node(r, n);
+  const gr_graph *g = r->g;
+  uint32_t nn, k, nt, shown = 0, ntypes = 0;
+  uint32_t *count, *first;
+  if( jn==NULL || jn->engine==0 ) return;
+  nn = gr_graph_nnodes(g); nt = gr_graph_ntypes(g);
+  count = gr_xcalloc(nt + 1, sizeof *count);
+  first = gr_xmalloc((nt + 1) * sizeof *first);
+  for(k = 0; k < nn; k++){
+    uint32_t t = gr_graph_nodes(g)[k].type;
+    if( r->judge->node[k].engine!=jn->engine ) continue;
+    if( count[t]++==0 ){ first[t] = k; ntypes++; }
+  }
+  /* in the order of each type's first node */
+  for(k = 0; k < nn && shown < 8; k++){
+    uint32_t t = gr_graph_nodes(g)[k].type;
+    if( r->judge->node[k].engine!=jn->engine || first[t]!=k ) continue;
+    gr_buf_printf(b, "%s%s x%u (%s'%s')", shown ? ", " : "", gr_graph_type_name(g, t), count[t], shown ? "" : "first ",
+                  gr_graph_str(g, gr_graph_nodes(g)[k].name));
+    shown++;
+  }
+  if( ntypes > shown ) gr_buf_printf(b, " and %u more op type(s)", ntypes - shown);
+  gr_buf_printf(b, " on %s", r->judge->j->engines[jn->engine - 1].id);
+  free(count); free(first);
+}

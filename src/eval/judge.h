@@ -1,0 +1,87 @@
+/*
+** judge.h: the dtype and engine judge: for every node, in one topological
+** pass, the dtype FE's judge gives it (the column of its op's dtype lists
+** the precision strategy picks, each gray input following its producer's
+** decided dtype) and the engine GE places it on (the engines of the rule
+** set's table engines in order, each checking the node against its op
+** stores: AI Core with the conversions the mode allows, AI CPU exactly, GE
+** local by op type). Every GE fact comes from the compiled tables of
+** rs->judge (src/lang/judge_rules.h) and from the op library
+** (src/lang/oplib.h); the rule language reads the outcome as node.judge_*
+** fields (doc/rule-language.md 6.5), which the shipped dtype and engine
+** slots' sources turn into decisions.
+**
+** Ownership: the gr_judge hangs off the gr_result (r->judge) and is freed
+** with it (gr_judge_free); strings it returns point into the rule set, the
+** graph or the result's arena.
+*/
+#ifndef GR_JUDGE_H
+#define GR_JUDGE_H
+
+#include <stdint.h>
+#include "eval/eval.h"
+#include "lang/judge_rules.h"
+
+/* why a node has its dtype (gr_jnode.dtype_by) */
+enum { GR_JD_NONE = 0, GR_JD_GRAPH, GR_JD_MODE, GR_JD_KEEP, GR_JD_CUSTOM_NAME, GR_JD_CUSTOM_TYPE,
+       GR_JD_UNKNOWN_LIST, GR_JD_UNKNOWN_FATHER };
+/* why a node has its engine (gr_jnode.engine_by) */
+enum { GR_JE_NONE = 0, GR_JE_FIRST, GR_JE_REFUSED, GR_JE_ABSENT, GR_JE_GE_OP, GR_JE_EXCLUDED,
+       GR_JE_UNPLACED, GR_JE_NO_ENGINE };
+/* why an engine's store refused the node (gr_jnode.refuse, kernel_refuse) */
+enum { GR_JR_NONE = 0, GR_JR_DTYPE, GR_JR_DYNAMIC, GR_JR_RANK, GR_JR_CUSTOM, GR_JR_EXACT };
+
+typedef struct gr_jnode {
+  uint8_t dtype;                /* dtype id (rs->judge->dt_name), 0 none / unknown */
+  uint8_t dtype_by, engine_by;
+  uint8_t engine;               /* 1 + index in rs->judge->engines, 0 none */
+  uint8_t strategy;             /* 1 + strategy used by the dtype judge, 0 not judged */
+  uint8_t policy;               /* GR_POLICY_* of the op that judged it (gray when none) */
+  uint8_t ncasts;               /* inputs whose producer's dtype differs (Casts GE inserts), capped at 255 */
+  uint8_t refuse;               /* GR_JR_*: why the first AI Core store refused */
+  uint8_t refuse_dt;            /* the refused dtype */
+  uint8_t refuse_output;        /* the refused tensor is an output */
+  uint16_t refuse_tensor;       /* its index */
+  uint16_t fe_store;            /* 1 + index (gr_oplib_store_at) of the AI Core store that judged or refused */
+  uint16_t engine_store;        /* 1 + index of the store that took the node, 0 none (or a table) */
+  uint16_t column;              /* 1 + the column the judge picked, 0 none */
+  uint8_t kernel_refuse, kernel_refuse_dt;   /* the first refusal by a non-FE store */
+  uint16_t kernel_refuse_tensor, kernel_store;
+  uint8_t kernel_refuse_output, pad;
+} gr_jnode;
+
+typedef struct gr_judge gr_judge;
+
+/* Judges every node of r->g (nothing when the rule set has no judge or no
+** op library for the chip is loaded: every accessor then gives NULL). */
+void gr_judge_run(gr_result *r);
+void gr_judge_free(gr_result *r);
+
+/* The outcome of node n, or NULL when the judge did not run. */
+const gr_jnode *gr_judge_node(const gr_result *r, uint32_t n);
+/* The node's dtype (gerules' spelling) and engine id, NULL when none. */
+const char *gr_judge_dtype(const gr_result *r, uint32_t n);
+const char *gr_judge_engine(const gr_result *r, uint32_t n);
+/* "graph", "precision_mode", "keep_dtype", "customize_dtypes", "unknown"... and
+** "ai_core", "refused", "absent", "ge_op", "excluded", "unplaced", "none" */
+const char *gr_judge_dtype_by(const gr_result *r, uint32_t n);
+const char *gr_judge_engine_by(const gr_result *r, uint32_t n);
+/* the strategy the dtype judge used, NULL when the node was not judged */
+const char *gr_judge_strategy(const gr_result *r, uint32_t n);
+/* The reasons, appended to b. */
+void gr_judge_dtype_why(gr_result *r, uint32_t n, gr_buf *b);
+void gr_judge_engine_why(gr_result *r, uint32_t n, gr_buf *b);
+/* Every node placed on node n's engine, counted by op type with the first
+** node of each ("GatherV2 x3 (first 'g1'), Where x1 ('w')"), appended to b. */
+void gr_judge_engine_summary(gr_result *r, uint32_t n, gr_buf *b);
+/* Every input and output dtype before and after the judge (dtype ids; 0 =
+** none): tensor t of the node's descriptors (inputs first, then outputs). */
+uint8_t gr_judge_tensor_before(const gr_result *r, uint32_t n, uint32_t t);
+uint8_t gr_judge_tensor_after(const gr_result *r, uint32_t n, uint32_t t);
+const char *gr_judge_dtype_name(const gr_result *r, uint8_t dt);
+/* The matching steps of node n (each tensor: the row, each step and the
+** columns left), re-derived, appended to b one line each; "" when the node
+** was not judged. */
+void gr_judge_explain(gr_result *r, uint32_t n, gr_buf *b);
+
+#endif

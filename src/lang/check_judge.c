@@ -1,0 +1,451 @@
+/*
+** check_judge.c: checks the tables the dtype and engine judge reads
+** (doc/rule-language.md 6.5: graph_dtype_names, floating_dtypes,
+** dtype_priority, dtype_priority_gaps, fp16_op_types, the dtype_* tables,
+** precision_strategy, dtype_strategy, engines, aicore_dtype_conversions...)
+** and compiles them into rs->judge (judge_rules.h). Every malformed entry is
+** an error at the entry, at the word inside a string where the string has a
+** small syntax of its own (a strategy row), with "did you mean" for names.
+** A rule set without table graph_dtype_names has no judge (rs->judge NULL):
+** nothing here is required of it.
+*/
+#include "config.h"
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+#include "lang/check.h"
+#include "lang/judge_rules.h"
+
+typedef struct jck {
+  ck *c;
+  gr_judge_rules *j;
+} jck;
+
+static const gr_table *tab(ck *c, const char *name){
+  int k = gr_ruleset_find(&c->rs->table_map, name);
+  return k >= 0 ? &c->rs->tables[k] : NULL;
+}
+
+/* a table that must exist once the judge is declared */
+static const gr_table *need(ck *c, const gr_table *anchor, const char *name, int map){
+  const gr_table *t = tab(c, name);
+  if( t==NULL ){
+    ck_err(c, anchor->loc, "the dtype judge needs table %s (doc/rule-language.md 6.5), which is not declared", name);
+    return NULL;
+  }
+  if( map && !t->is_map ){ ck_err(c, t->loc, "table %s must be a map", name); return NULL; }
+  if( !map && t->is_map ){ ck_err(c, t->loc, "table %s must be a set of strings", name); return NULL; }
+  return t;
+}
+
+uint32_t gr_judge_dtype_id(const gr_judge_rules *j, const char *name){
+  uint32_t i;
+  if( name==NULL ) return 0;
+  for(i = 1; i <= j->ndt; i++) if( strcmp(j->dt_name[i], name)==0 ) return i;
+  return 0;
+}
+
+int gr_judge_strategy_index(const gr_judge_rules *j, const char *name){
+  uint32_t i;
+  if( name==NULL ) return -1;
+  for(i = 0; i < j->nstrategies; i++) if( strcmp(j->strategies[i].name, name)==0 ) return (int)i;
+  return -1;
+}
+
+/* the dtype name closest to w, for did-you-mean */
+static const char *dt_suggest(const gr_judge_rules *j, const char *w){
+  const char *cand[GR_JDT_MAX + 1];
+  uint32_t i;
+  for(i = 1; i <= j->ndt; i++) cand[i - 1] = j->dt_name[i];
+  return gr_suggest(w, cand, j->ndt);
+}
+
+static uint32_t want_dt(jck *k, gr_loc loc, const char *w, const char *what){
+  uint32_t d = gr_judge_dtype_id(k->j, w);
+  if( d==0 ){
+    const char *s = dt_suggest(k->j, w);
+    ck_err(k->c, loc, "%s: '%s' is not a dtype of table graph_dtype_names%s%s%s", what, w,
+           s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
+  }
+  return d;
+}
+
+static int want_strategy(jck *k, gr_loc loc, const char *w, const char *what){
+  int s = gr_judge_strategy_index(k->j, w);
+  if( s < 0 ){
+    const char *cand[64];
+    uint32_t i, n = 0;
+    const char *sug;
+    for(i = 0; i < k->j->nstrategies && n < 64; i++) cand[n++] = k->j->strategies[i].name;
+    sug = gr_suggest(w, cand, n);
+    ck_err(k->c, loc, "%s: '%s' is not a strategy of table dtype_strategy%s%s%s", what, w,
+           sug ? "; did you mean '" : "", sug ? sug : "", sug ? "'?" : "");
+  }
+  return s;
+}
+
+/* the location of byte off of a string literal written at loc */
+static gr_loc at(gr_loc loc, size_t off){ loc.col += (uint32_t)off + 1; return loc; }
+
+/* ---- words of a strategy row ---- */
+typedef struct word { const char *p; size_t n, off; } word;
+
+static size_t split_words(const char *s, word *w, size_t max){
+  size_t n = 0, i = 0;
+  while( s[i] ){
+    while( s[i]==' ' ) i++;
+    if( !s[i] ) break;
+    if( n < max ){ w[n].p = s + i; w[n].off = i; }
+    while( s[i] && s[i]!=' ' ) i++;
+    if( n < max ) w[n].n = (size_t)(s + i - w[n].p);
+    n++;
+  }
+  return n;
+}
+
+static int weq(const word *w, const char *s){ return strlen(s)==w->n && memcmp(w->p, s, w->n)==0; }
+
+/* a comma-separated dtype list into out (at most max); 0 on error */
+static size_t dt_list(jck *k, gr_loc loc, const word *w, uint8_t *out, size_t max, const char *what){
+  size_t n = 0, i = 0;
+  while( i <= w->n ){
+    size_t b = i;
+    char name[64];
+    uint32_t d;
+    while( i < w->n && w->p[i]!=',' ) i++;
+    if( i - b==0 || i - b >= sizeof name ){ ck_err(k->c, at(loc, w->off + b), "%s: expected a dtype name", what); return 0; }
+    memcpy(name, w->p + b, i - b); name[i - b] = 0;
+    d = want_dt(k, at(loc, w->off + b), name, what);
+    if( d==0 ) return 0;
+    if( n==max ){ ck_err(k->c, at(loc, w->off + b), "%s: at most %zu dtypes", what, max); return 0; }
+    out[n++] = (uint8_t)d;
+    i++;
+  }
+  return n;
+}
+
+static void parse_row(jck *k, gr_jrow *row, const gr_expr *e, const char *sname){
+  word w[32];
+  size_t n = split_words(e->s, w, 32), i, arrow = n;
+  char what[160];
+  gr_loc loc = e->loc;
+  snprintf(what, sizeof what, "dtype_strategy[\"%s\"]", sname);
+  memset(row, 0, sizeof *row);
+  row->text = e->s; row->loc = e->loc;
+  if( n > 32 ){ ck_err(k->c, loc, "%s: a row has at most 32 words", what); return; }
+  for(i = 0; i < n; i++) if( weq(&w[i], "->") ){ arrow = i; break; }
+  if( arrow==n ){ ck_err(k->c, at(loc, 0), "%s: a row reads 'GUARDS -> STEPS' (no '->' found)", what); return; }
+  for(i = 0; i < arrow; i++){
+    static const struct { const char *w; uint32_t g; } G[] = {
+      {"white", GR_JG_WHITE}, {"black", GR_JG_BLACK}, {"gray", GR_JG_GRAY}, {"cube", GR_JG_CUBE},
+      {"first", GR_JG_FIRST}, {"16in32out", GR_JG_16IN32OUT}, {"father", GR_JG_FATHER}, {"reduced", GR_JG_REDUCED} };
+    size_t g;
+    if( weq(&w[i], "*") ) continue;
+    for(g = 0; g < sizeof G / sizeof *G; g++) if( weq(&w[i], G[g].w) ){ row->guards |= G[g].g; break; }
+    if( g < sizeof G / sizeof *G ) continue;
+    {
+      uint8_t dts[GR_JDT_MAX];
+      size_t m = dt_list(k, loc, &w[i], dts, GR_JDT_MAX, what), x;
+      if( m==0 ){
+        ck_err(k->c, at(loc, w[i].off), "%s: a guard is white, black, gray, cube, first, 16in32out, father, reduced, * or a dtype list", what);
+        return;
+      }
+      for(x = 0; x < m; x++) row->dtypes |= (uint64_t)1 << dts[x];
+    }
+  }
+  /* steps: KIND [ARG] separated by `then` */
+  for(i = arrow + 1; i < n; ){
+    gr_jstep *st;
+    size_t b = i;
+    if( row->nsteps==GR_JSTEPS ){ ck_err(k->c, at(loc, w[i].off), "%s: at most %d steps", what, GR_JSTEPS); return; }
+    st = &row->steps[row->nsteps++];
+    if( weq(&w[i], "rise") ) st->kind = GR_JS_RISE;
+    else if( weq(&w[i], "reduce") ) st->kind = GR_JS_REDUCE;
+    else if( weq(&w[i], "mix") ) st->kind = GR_JS_MIX;
+    else if( weq(&w[i], "try") ) st->kind = GR_JS_TRY;
+    else if( weq(&w[i], "exact") ) st->kind = GR_JS_EXACT;
+    else{
+      ck_err(k->c, at(loc, w[i].off), "%s: a step is rise, reduce, mix, try or exact, not '%.*s'", what, (int)w[i].n, w[i].p);
+      return;
+    }
+    i++;
+    if( i < n && !weq(&w[i], "then") ){
+      if( st->kind==GR_JS_MIX || st->kind==GR_JS_TRY ){
+        st->n = (uint8_t)dt_list(k, loc, &w[i], st->dt, GR_JTRY, what);
+        if( st->n==0 ) return;
+      }else if( weq(&w[i], "father") ){
+        if( !(row->guards & GR_JG_FATHER) ){
+          ck_err(k->c, at(loc, w[i].off), "%s: 'father' in a step needs the guard 'father' (a tensor fed by a node)", what);
+          return;
+        }
+        st->expect = GR_JE_FATHER;
+      }else{
+        uint8_t d;
+        if( dt_list(k, loc, &w[i], &d, 1, what)==0 ) return;
+        st->expect = d;
+      }
+      i++;
+    }else if( st->kind==GR_JS_MIX || st->kind==GR_JS_TRY ){
+      ck_err(k->c, at(loc, w[b].off), "%s: '%.*s' needs a dtype list", what, (int)w[b].n, w[b].p);
+      return;
+    }
+    if( i < n ){
+      if( !weq(&w[i], "then") ){ ck_err(k->c, at(loc, w[i].off), "%s: expected 'then' between steps", what); return; }
+      i++;
+      if( i==n ){ ck_err(k->c, at(loc, w[i - 1].off), "%s: a step must follow 'then'", what); return; }
+    }
+  }
+  if( row->nsteps==0 ) ck_err(k->c, at(loc, w[arrow].off), "%s: no step after '->'", what);
+}
+
+static int want_str(jck *k, const gr_expr *v, const gr_loc *loc, const char *tname, const char *key){
+  if( v && v->op==GR_E_STR ) return 1;
+  ck_err(k->c, v ? v->loc : *loc, "%s[\"%s\"]: expected a string", tname, key);
+  return 0;
+}
+
+/* "from>to [unless black]" */
+static int parse_conv(jck *k, const gr_expr *e, gr_jconv *cv, const char *what){
+  word w[4];
+  size_t n = split_words(e->s, w, 4);
+  const char *gt;
+  char a[64], b[64];
+  memset(cv, 0, sizeof *cv);
+  if( n==0 || (gt = memchr(w[0].p, '>', w[0].n))==NULL || (size_t)(gt - w[0].p) >= sizeof a || w[0].n - (size_t)(gt - w[0].p) - 1 >= sizeof b ){
+    ck_err(k->c, at(e->loc, 0), "%s: a conversion reads 'FROM>TO' or 'FROM>TO unless black'", what);
+    return 0;
+  }
+  memcpy(a, w[0].p, (size_t)(gt - w[0].p)); a[gt - w[0].p] = 0;
+  memcpy(b, gt + 1, w[0].n - (size_t)(gt - w[0].p) - 1); b[w[0].n - (size_t)(gt - w[0].p) - 1] = 0;
+  cv->from = (uint8_t)want_dt(k, at(e->loc, 0), a, what);
+  cv->to = (uint8_t)want_dt(k, at(e->loc, (size_t)(gt - w[0].p) + 1), b, what);
+  if( n==3 && weq(&w[1], "unless") && weq(&w[2], "black") ) cv->unless_black = 1;
+  else if( n!=1 ){
+    ck_err(k->c, at(e->loc, n > 1 ? w[1].off : 0), "%s: after the conversion only 'unless black' may follow", what);
+    return 0;
+  }
+  return cv->from && cv->to;
+}
+
+static void conv_list(jck *k, const gr_expr *v, const gr_loc *loc, const char *key, gr_jconv **out, uint32_t *nout){
+  const gr_expr *x;
+  char what[128];
+  uint32_t n = 0;
+  snprintf(what, sizeof what, "aicore_dtype_conversions[\"%s\"]", key);
+  if( v==NULL || v->op!=GR_E_LIST ){ ck_err(k->c, v ? v->loc : *loc, "%s: expected a list of conversions", what); return; }
+  for(x = v->a; x; x = x->next) n++;
+  *out = gr_arena_calloc(&k->c->rs->arena, (n ? n : 1) * sizeof **out);
+  for(x = v->a; x; x = x->next){
+    if( x->op!=GR_E_STR ){ ck_err(k->c, x->loc, "%s: expected a string", what); continue; }
+    if( parse_conv(k, x, &(*out)[*nout], what) ) (*nout)++;
+  }
+}
+
+void ck_judge(ck *c){
+  gr_ruleset *rs = c->rs;
+  const gr_table *names = tab(c, "graph_dtype_names"), *t;
+  gr_judge_rules *j;
+  jck k;
+  size_t i;
+  int nerr0 = c->nerr;
+  if( names==NULL ) return;
+  j = gr_arena_calloc(&rs->arena, sizeof *j);
+  k.c = c; k.j = j;
+  if( !names->is_map ){ ck_err(c, names->loc, "table graph_dtype_names must map the model's dtype names to gerules' spelling"); return; }
+  j->graph_names = names;
+  for(i = 0; i < names->n; i++){
+    const gr_expr *v = names->vals[i];
+    if( !want_str(&k, v, &names->locs[i], "graph_dtype_names", names->keys[i]) ) continue;
+    if( gr_judge_dtype_id(j, v->s) ) continue;
+    if( j->ndt==GR_JDT_MAX ){ ck_err(c, v->loc, "graph_dtype_names: at most %d distinct dtypes", GR_JDT_MAX); break; }
+    j->dt_name[++j->ndt] = v->s;
+  }
+  /* dtype sets and priorities */
+  if( (t = need(c, names, "floating_dtypes", 0)) ){
+    for(i = 0; i < t->n; i++){ uint32_t d = want_dt(&k, t->locs[i], t->keys[i], "floating_dtypes"); if( d ) j->floating |= (uint64_t)1 << d; }
+  }
+  if( (t = need(c, names, "complex_dtypes", 0)) ){
+    for(i = 0; i < t->n; i++){ uint32_t d = want_dt(&k, t->locs[i], t->keys[i], "complex_dtypes"); if( d ) j->complex |= (uint64_t)1 << d; }
+  }
+  if( (t = need(c, names, "dtype_priority", 1)) ){
+    for(i = 0; i < t->n; i++){
+      uint32_t d = want_dt(&k, t->locs[i], t->keys[i], "dtype_priority");
+      if( t->vals[i]==NULL || t->vals[i]->op!=GR_E_INT ){ ck_err(c, t->locs[i], "dtype_priority[\"%s\"]: expected an int", t->keys[i]); continue; }
+      if( d ){ j->prio[d] = t->vals[i]->i; j->has_prio[d] = 1; }
+    }
+  }
+  if( (t = need(c, names, "dtype_priority_gaps", 1)) ){
+    static const char *const gk[] = { "low", "cross", "high" };
+    int64_t *gv[] = { &j->gap_low, &j->gap_cross, &j->gap_high };
+    size_t g;
+    for(g = 0; g < 3; g++){
+      int e = -1;
+      size_t x;
+      for(x = 0; x < t->n; x++) if( strcmp(t->keys[x], gk[g])==0 ) e = (int)x;
+      if( e < 0 || t->vals[e]==NULL || t->vals[e]->op!=GR_E_INT ) ck_err(c, t->loc, "dtype_priority_gaps needs an int for \"%s\"", gk[g]);
+      else *gv[g] = t->vals[e]->i;
+    }
+    for(i = 0; i < t->n; i++){
+      if( strcmp(t->keys[i], "low") && strcmp(t->keys[i], "cross") && strcmp(t->keys[i], "high") )
+        ck_err(c, t->locs[i], "dtype_priority_gaps has the keys low, cross and high, not '%s'", t->keys[i]);
+    }
+  }
+  j->fp16_ops = need(c, names, "fp16_op_types", 0);
+  j->unjudged_ops = need(c, names, "dtype_unjudged_ops", 0);
+  j->const_ops = need(c, names, "dtype_const_ops", 0);
+  j->sensitive_ops = need(c, names, "dtype_sensitive_ops", 0);
+  j->cast_ops = need(c, names, "cast_ops", 0);
+
+  /* strategies: their names first (every other table refers to them) */
+  if( (t = need(c, names, "dtype_strategy", 1)) ){
+    j->strategies = gr_arena_calloc(&rs->arena, (t->n ? t->n : 1) * sizeof *j->strategies);
+    for(i = 0; i < t->n; i++) j->strategies[j->nstrategies++].name = t->keys[i];
+    for(i = 0; i < t->n; i++){
+      gr_jstrategy *s = &j->strategies[i];
+      const gr_expr *v = t->vals[i], *x;
+      uint32_t n = 0;
+      if( v==NULL || v->op!=GR_E_LIST ){ ck_err(c, v ? v->loc : t->locs[i], "dtype_strategy[\"%s\"]: expected a list of rows", t->keys[i]); continue; }
+      for(x = v->a; x; x = x->next) n++;
+      if( n==0 ){ ck_err(c, v->loc, "dtype_strategy[\"%s\"]: a strategy needs at least one row", t->keys[i]); continue; }
+      s->rows = gr_arena_calloc(&rs->arena, n * sizeof *s->rows);
+      for(x = v->a; x; x = x->next){
+        if( x->op!=GR_E_STR ){ ck_err(c, x->loc, "dtype_strategy[\"%s\"]: a row is a string", t->keys[i]); continue; }
+        parse_row(&k, &s->rows[s->nrows++], x, t->keys[i]);
+      }
+    }
+  }
+  if( (t = need(c, names, "precision_strategy", 1)) ){
+    j->mode_strategy = t;
+    for(i = 0; i < t->n; i++){
+      if( want_str(&k, t->vals[i], &t->locs[i], "precision_strategy", t->keys[i]) )
+        want_strategy(&k, t->vals[i]->loc, t->vals[i]->s, "precision_strategy");
+    }
+  }
+  if( (t = need(c, names, "precision_mode_options", 0)) ){
+    j->mode_options = gr_arena_calloc(&rs->arena, (t->n ? t->n : 1) * sizeof *j->mode_options);
+    for(i = 0; i < t->n; i++){
+      const gr_option *o = ck_option_ref(c, t->keys[i], t->locs[i]);
+      if( o ) j->mode_options[j->nmode_options++] = o;
+    }
+  }
+  j->st_keep_dtype = j->st_sensitive = j->st_ge_op = -1;
+  if( (t = need(c, names, "dtype_node_strategy", 1)) ){
+    for(i = 0; i < t->n; i++){
+      const gr_expr *v = t->vals[i], *x;
+      int *slot = strcmp(t->keys[i], "keep_dtype")==0 ? &j->st_keep_dtype
+                : strcmp(t->keys[i], "dtype_sensitive")==0 ? &j->st_sensitive
+                : strcmp(t->keys[i], "ge_op")==0 ? &j->st_ge_op : NULL;
+      if( slot==NULL ){ ck_err(c, t->locs[i], "dtype_node_strategy has the keys keep_dtype, dtype_sensitive and ge_op, not '%s'", t->keys[i]); continue; }
+      if( v==NULL || v->op!=GR_E_LIST || v->a==NULL || v->a->op!=GR_E_STR ){
+        ck_err(c, v ? v->loc : t->locs[i], "dtype_node_strategy[\"%s\"]: expected [STRATEGY, MODE-STRATEGY-IT-DOES-NOT-APPLY-UNDER...]", t->keys[i]);
+        continue;
+      }
+      *slot = want_strategy(&k, v->a->loc, v->a->s, "dtype_node_strategy");
+      for(x = v->a->next; x; x = x->next){
+        int s;
+        if( x->op!=GR_E_STR ){ ck_err(c, x->loc, "dtype_node_strategy[\"%s\"]: expected a strategy name", t->keys[i]); continue; }
+        s = want_strategy(&k, x->loc, x->s, "dtype_node_strategy");
+        if( s < 0 ) continue;
+        if( slot!=&j->st_ge_op ){ ck_err(c, x->loc, "dtype_node_strategy[\"%s\"]: only ge_op has exceptions", t->keys[i]); continue; }
+        if( j->nge_op_except < 8 ) j->ge_op_except[j->nge_op_except++] = s;
+      }
+    }
+  }
+  if( (t = need(c, names, "dtype_forbidden", 1)) ){
+    for(i = 0; i < t->n; i++){
+      int s = want_strategy(&k, t->locs[i], t->keys[i], "dtype_forbidden");
+      word w[4];
+      size_t n;
+      uint8_t d = 0;
+      if( !want_str(&k, t->vals[i], &t->locs[i], "dtype_forbidden", t->keys[i]) || s < 0 ) continue;
+      n = split_words(t->vals[i]->s, w, 4);
+      if( n==0 || dt_list(&k, t->vals[i]->loc, &w[0], &d, 1, "dtype_forbidden")==0 ) continue;
+      j->strategies[s].forbid = d;
+      if( n==3 && weq(&w[1], "unless") && weq(&w[2], "own") ) j->strategies[s].forbid_unless_own = 1;
+      else if( n!=1 ) ck_err(c, at(t->vals[i]->loc, n > 1 ? w[1].off : 0), "dtype_forbidden[\"%s\"]: reads 'DTYPE' or 'DTYPE unless own'", t->keys[i]);
+    }
+  }
+  if( (t = need(c, names, "gray_cast_see_through", 1)) ){
+    for(i = 0; i < t->n; i++){
+      int s = want_strategy(&k, t->locs[i], t->keys[i], "gray_cast_see_through");
+      const gr_expr *x;
+      if( t->vals[i]==NULL || t->vals[i]->op!=GR_E_LIST ){ ck_err(c, t->locs[i], "gray_cast_see_through[\"%s\"]: expected a list of conversions", t->keys[i]); continue; }
+      for(x = t->vals[i]->a; x; x = x->next){
+        gr_jconv cv;
+        if( x->op!=GR_E_STR ){ ck_err(c, x->loc, "gray_cast_see_through: expected a string"); continue; }
+        if( !parse_conv(&k, x, &cv, "gray_cast_see_through") || s < 0 ) continue;
+        if( cv.unless_black ){ ck_err(c, x->loc, "gray_cast_see_through: 'unless black' does not apply (a black Cast is never looked through)"); continue; }
+        if( j->strategies[s].nsee < 8 ) j->strategies[s].see_through[j->strategies[s].nsee++] = (uint16_t)(cv.from << 8 | cv.to);
+      }
+    }
+  }
+
+  /* engines */
+  if( (t = need(c, names, "engines", 1)) ){
+    const gr_table *fe = need(c, names, "fe_engines", 0), *off = need(c, names, "engines_off_by_default", 0),
+                  *cpu = need(c, names, "aicpu_engines", 0), *optab = need(c, names, "engine_op_tables", 1);
+    j->engines = gr_arena_calloc(&rs->arena, (t->n ? t->n : 1) * sizeof *j->engines);
+    for(i = 0; i < t->n; i++){
+      const gr_expr *v = t->vals[i];
+      gr_jengine *e = &j->engines[j->nengines];
+      if( v==NULL || v->op!=GR_E_LIST || v->a==NULL || v->a->op!=GR_E_INT || v->a->next==NULL || v->a->next->op!=GR_E_STR || v->a->next->next ){
+        ck_err(c, v ? v->loc : t->locs[i], "engines[\"%s\"]: expected [COMPUTE_COST, \"EXCLUDE_ENGINES name\"]", t->keys[i]);
+        continue;
+      }
+      e->id = t->keys[i]; e->cost = v->a->i; e->exclude_name = v->a->next->s;
+      e->fe = fe && gr_map_get(&fe->keymap, e->id)!=NULL;
+      e->off_by_default = off && gr_map_get(&off->keymap, e->id)!=NULL;
+      e->aicpu = cpu && gr_map_get(&cpu->keymap, e->id)!=NULL;
+      j->nengines++;
+    }
+    /* stable insertion sort by cost: GE sorts by compute cost */
+    for(i = 1; i < j->nengines; i++){
+      gr_jengine x = j->engines[i];
+      size_t m = i;
+      while( m > 0 && j->engines[m - 1].cost > x.cost ){ j->engines[m] = j->engines[m - 1]; m--; }
+      j->engines[m] = x;
+    }
+    {
+      const gr_table *sets[] = { fe, off, cpu };
+      const char *sn[] = { "fe_engines", "engines_off_by_default", "aicpu_engines" };
+      size_t s, x;
+      for(s = 0; s < 3; s++) for(x = 0; sets[s] && x < sets[s]->n; x++){
+        if( gr_map_get(&t->keymap, sets[s]->keys[x])==NULL )
+          ck_err(c, sets[s]->locs[x], "%s: '%s' is not an engine of table engines", sn[s], sets[s]->keys[x]);
+      }
+    }
+    for(i = 0; optab && i < optab->n; i++){
+      const gr_expr *v = optab->vals[i];
+      int ek = -1;
+      size_t x;
+      for(x = 0; x < j->nengines; x++) if( strcmp(j->engines[x].id, optab->keys[i])==0 ) ek = (int)x;
+      if( ek < 0 ){ ck_err(c, optab->locs[i], "engine_op_tables: '%s' is not an engine of table engines", optab->keys[i]); continue; }
+      if( !want_str(&k, v, &optab->locs[i], "engine_op_tables", optab->keys[i]) ) continue;
+      j->engines[ek].op_table = tab(c, v->s);
+      if( j->engines[ek].op_table==NULL || j->engines[ek].op_table->is_map ){
+        char sug[128];
+        ck_err(c, v->loc, "engine_op_tables[\"%s\"]: '%s' is not a set table%s", optab->keys[i], v->s,
+               ck_did_you_mean(c, GR_NK_TABLE, v->s, sug, sizeof sug));
+      }
+    }
+  }
+  j->unplaced_ops = need(c, names, "engine_unplaced_ops", 0);
+  if( (t = need(c, names, "aicore_dtype_conversions", 1)) ){
+    for(i = 0; i < t->n; i++){
+      int s;
+      if( strcmp(t->keys[i], "*")==0 ){ conv_list(&k, t->vals[i], &t->locs[i], "*", &j->conv_all, &j->nconv_all); continue; }
+      s = want_strategy(&k, t->locs[i], t->keys[i], "aicore_dtype_conversions");
+      if( s < 0 ) continue;
+      j->strategies[s].has_conv = 1;
+      conv_list(&k, t->vals[i], &t->locs[i], t->keys[i], &j->strategies[s].conv, &j->strategies[s].nconv);
+    }
+  }
+  if( (t = need(c, names, "engine_exclude_options", 0)) ){
+    for(i = 0; i < t->n; i++){
+      const gr_option *o = ck_option_ref(c, t->keys[i], t->locs[i]);
+      if( o && o->type!=GR_OT_LIST ) ck_err(c, t->locs[i], "engine_exclude_options: option %s must be of type list", o->name);
+      else if( o ) j->exclude_option = o;
+    }
+  }
+  if( c->nerr==nerr0 ) rs->judge = j;
+}

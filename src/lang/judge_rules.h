@@ -1,0 +1,100 @@
+/*
+** judge_rules.h: the compiled form of the rule set's dtype and engine tables
+** (rules/dtype.rules, rules/engines.rules; doc/rule-language.md 6.5), which
+** the judge of src/eval/judge.c runs: the dtype names and their priorities,
+** FE's per-tensor strategies (rows of guards and steps), the forbidden
+** dtypes, the AI Core check's conversions, and the engines in GE's order.
+** check_judge.c builds it from the tables while checking the rule set and
+** reports every malformed entry with its location.
+**
+** Ownership: everything lives in the rule set's arena and is released with
+** it; rs->judge is NULL when the rule set declares none of the tables.
+*/
+#ifndef GR_JUDGE_RULES_H
+#define GR_JUDGE_RULES_H
+
+#include <stdint.h>
+#include "lang/ast.h"
+
+#define GR_JDT_MAX 63           /* dtype ids 1..GR_JDT_MAX (0 = none or unknown) */
+
+/* row guards (gr_jrow.guards) */
+enum {
+  GR_JG_WHITE = 1u << 0, GR_JG_BLACK = 1u << 1, GR_JG_GRAY = 1u << 2, GR_JG_CUBE = 1u << 3,
+  GR_JG_FIRST = 1u << 4, GR_JG_16IN32OUT = 1u << 5, GR_JG_FATHER = 1u << 6, GR_JG_REDUCED = 1u << 7
+};
+/* step kinds */
+enum { GR_JS_RISE = 1, GR_JS_REDUCE, GR_JS_MIX, GR_JS_TRY, GR_JS_EXACT };
+/* what a rise / reduce / exact step expects: a dtype id, or one of these */
+#define GR_JE_OWN 0
+#define GR_JE_FATHER 255
+
+#define GR_JSTEPS 4
+#define GR_JTRY 6
+typedef struct gr_jstep {
+  uint8_t kind;
+  uint8_t expect;               /* GR_JE_OWN, GR_JE_FATHER or a dtype id */
+  uint8_t n;                    /* mix / try: dtype count */
+  uint8_t dt[GR_JTRY];          /* mix / try: the dtypes, in order */
+} gr_jstep;
+
+typedef struct gr_jrow {
+  uint32_t guards;
+  uint64_t dtypes;              /* bit d: dtype id d is accepted; 0 = any */
+  gr_jstep steps[GR_JSTEPS];
+  uint8_t nsteps;
+  const char *text;             /* the row as written (explain) */
+  gr_loc loc;
+} gr_jrow;
+
+/* one AI Core check conversion: a tensor of dtype from may run where the op lists to */
+typedef struct gr_jconv { uint8_t from, to, unless_black; } gr_jconv;
+
+typedef struct gr_jstrategy {
+  const char *name;
+  gr_jrow *rows; uint32_t nrows;
+  uint8_t forbid;               /* dtype id never converted to, 0 none */
+  uint8_t forbid_unless_own;
+  gr_jconv *conv; uint32_t nconv;         /* AI Core check (engines' aicore_dtype_conversions) */
+  uint8_t has_conv;             /* the strategy has its own row (else only "*") */
+  uint16_t see_through[8]; uint8_t nsee;  /* Casts the gray list looks through: from << 8 | to */
+} gr_jstrategy;
+
+typedef struct gr_jengine {
+  const char *id;               /* "AIcoreEngine" */
+  int64_t cost;
+  const char *exclude_name;     /* EXCLUDE_ENGINES spelling, "" none */
+  uint8_t fe;                   /* FE checks it with precision conversion */
+  uint8_t off_by_default;
+  uint8_t aicpu;
+  const struct gr_table *op_table;   /* its op types are this table, or NULL (op stores) */
+} gr_jengine;
+
+typedef struct gr_judge_rules {
+  /* dtypes */
+  const char *dt_name[GR_JDT_MAX + 1];    /* gerules spelling by id */
+  uint32_t ndt;                           /* ids 1..ndt */
+  int64_t prio[GR_JDT_MAX + 1]; uint8_t has_prio[GR_JDT_MAX + 1];
+  uint64_t floating, complex;             /* dtype id bit sets */
+  int64_t gap_low, gap_cross, gap_high;
+  const struct gr_table *graph_names;     /* model spelling -> gerules spelling */
+  const struct gr_table *fp16_ops, *unjudged_ops, *const_ops, *sensitive_ops, *cast_ops;
+  /* strategies */
+  gr_jstrategy *strategies; uint32_t nstrategies;
+  const struct gr_table *mode_strategy;   /* option value -> strategy name */
+  const struct gr_option **mode_options; uint32_t nmode_options;
+  int st_keep_dtype, st_sensitive, st_ge_op;   /* node strategies, -1 none */
+  int ge_op_except[8]; uint32_t nge_op_except;  /* strategies under which ge_op's does not apply */
+  gr_jconv *conv_all; uint32_t nconv_all;        /* row "*" */
+  /* engines, sorted by cost (table order among equal costs) */
+  gr_jengine *engines; uint32_t nengines;
+  const struct gr_table *unplaced_ops;
+  const struct gr_option *exclude_option;
+} gr_judge_rules;
+
+/* The dtype id of a name in gerules' spelling, 0 when not declared. */
+uint32_t gr_judge_dtype_id(const gr_judge_rules *j, const char *name);
+/* The strategy of that name, -1 when none. */
+int gr_judge_strategy_index(const gr_judge_rules *j, const char *name);
+
+#endif
