@@ -40,11 +40,11 @@ test_expect_success 'a real ATC command line (ONNX model, eight flags) runs with
 test_expect_success 'the flags gerules does not model are listed once, as notes; those that cannot change a decision are not' '
 	! codes atc.json | grep GE1020 &&
 	gerules atc --format json --model="$ex/llm_decoder.onnx" --framework=5 --soc_version=Ascend910B1 \
-		--log=info --log=error --keep_dtype=k.cfg --keep_dtype=k2.cfg --buffer_optimize=l2_optimize --output=o >twice.json &&
+		--log=info --log=error --fusion_switch_file=k.cfg --fusion_switch_file=k2.cfg --buffer_optimize=l2_optimize --output=o >twice.json &&
 	codes twice.json | grep GE1020 >got &&
-	printf "note GE1020 --keep_dtype\nnote GE1020 --buffer_optimize\n" >expect &&
+	printf "note GE1020 --fusion_switch_file\nnote GE1020 --buffer_optimize\n" >expect &&
 	test_cmp expect got &&
-	test_grep "ATC flag --keep_dtype=k2.cfg is not modelled" twice.json
+	test_grep "ATC flag --fusion_switch_file=k2.cfg is not modelled" twice.json
 '
 
 test_expect_success 'the same decisions as the equivalent gerules eval' '
@@ -186,7 +186,7 @@ test_expect_success 'eval takes an option alias as --FLAG=VALUE or --FLAG VALUE'
 '
 
 test_expect_success 'an options file with a real ATC flag set: notes, not unknown options' '
-	printf -- "--model=m.onnx\n--output=out/m\n--log=info\n--keep_dtype=k.cfg\n--buffer_optimize=l2_optimize\n--op_debug_level=0\n--precision_mode=force_fp32\n" >atc.opts &&
+	printf -- "--model=m.onnx\n--output=out/m\n--log=info\n--fusion_switch_file=k.cfg\n--buffer_optimize=l2_optimize\n--op_debug_level=0\n--precision_mode=force_fp32\n" >atc.opts &&
 	gerules eval "$ex/llm_decoder.json" --chip Ascend910B1 --options atc.opts --format json >o.json &&
 	test "$(json_get o.json "d[\"summary\"][\"errors\"]")" = 0 &&
 	test "$(codes o.json | grep -c GE1020)" = 4 &&

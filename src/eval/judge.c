@@ -695,7 +695,11 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
       if( ed[i].src==GR_NONE ) continue;
       a = out_after(J, g, ed[i].src, ed[i].index);
       b = J->after[nd->tensor0 + i];
-      if( a && b && a!=b ) nc++;
+      if( a && b && a!=b ){
+        nc++;
+        if( trace ) gr_buf_printf(trace, "GE inserts a Cast on input %u: producer '%s' gives %s, the node takes %s\n", i,
+                                  gr_graph_str(g, gr_graph_nodes(g)[ed[i].src].name), j->dt_name[a], j->dt_name[b]);
+      }
     }
     jn->ncasts = (uint8_t)(nc > 255 ? 255 : nc);
   }

@@ -137,7 +137,7 @@ static uint8_t field_type(ck *c, gr_expr *e, uint8_t base){
           return GR_T_STR;
         }
       }
-      ck_err(c, e->sloc, "node has no field '%s' (name, type, graph, static, dynamic, inputs, outputs, input, attr, parent, dtypes, judge_dtype, judge_dtype_by, judge_dtype_why, judge_engine, judge_engine_by, judge_engine_why, judge_strategy, judge_casts, judge_engine_summary, or a slot)", f);
+      ck_err(c, e->sloc, "node has no field '%s' (name, type, graph, static, dynamic, inputs, outputs, input, attr, parent, dtypes, a judge_ field, or a slot)", f);
       return GR_T_ANY;
     case GR_T_INPUT:
       F("connected", GR_F_CONNECTED, GR_T_BOOL);

@@ -75,6 +75,11 @@ void gr_out_abort(gr_out *o);                       /* discard (removes the temp
 ** (doc/schemas/ states it; bumped when a document changes incompatibly). */
 #define GR_JSON_SCHEMA_VERSION 1
 #define gr_jw_schema_version(w) (gr_jw_key((w), "schema_version"), gr_jw_int((w), GR_JSON_SCHEMA_VERSION))
+/* The eval report and its --explain document (eval.schema.json,
+** eval-explain.schema.json): 2 since nodes carry dtype_detail (the dtype
+** and engine judge's per-tensor outcome; doc/json-schema.md section 9). */
+#define GR_JSON_EVAL_SCHEMA_VERSION 2
+#define gr_jw_eval_schema_version(w) (gr_jw_key((w), "schema_version"), gr_jw_int((w), GR_JSON_EVAL_SCHEMA_VERSION))
 
 typedef struct gr_jw {
   gr_out *o;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/report.h"
+#include "eval/judge.h"
 #include "report/srclines.h"
 #include "model/model.h"
 #include "model/qualname.h"
@@ -288,6 +289,31 @@ static void parts_free(json_parts *jp){
   free(jp->type_json); free(jp->graph_json); free(jp->slot_key); free(jp->slot_src); free(jp->source_json);
 }
 
+/* The dtype and engine judge's per-tensor outcome of node n (with the
+** provenance): the strategy, the column and every input and output dtype
+** before and after the precision conversion. */
+static void json_dtype_detail(gr_out *o, gr_result *r, uint32_t n){
+  const gr_node *nd = &gr_graph_nodes(r->g)[n];
+  const gr_jnode *jn = gr_judge_node(r, n);
+  uint32_t t, nt = (uint32_t)nd->n_in_desc + nd->n_out_desc;
+  gr_out_puts(o, ",\"dtype_detail\":{\"strategy\":");
+  gr_out_json_str(o, gr_judge_strategy(r, n));
+  gr_out_puts(o, ",\"column\":");
+  if( jn->column ) gr_out_printf(o, "%u", (unsigned)(jn->column - 1)); else gr_out_puts(o, "null");
+  gr_out_printf(o, ",\"casts\":%u,\"inputs\":[", (unsigned)jn->ncasts);
+  for(t = 0; t < nt; t++){
+    if( t==nd->n_in_desc ) gr_out_puts(o, "],\"outputs\":[");
+    else if( t ) gr_out_putc(o, ',');
+    gr_out_puts(o, "{\"before\":");
+    gr_out_json_str(o, gr_judge_dtype_name(r, gr_judge_tensor_before(r, n, t)));
+    gr_out_puts(o, ",\"after\":");
+    gr_out_json_str(o, gr_judge_dtype_name(r, gr_judge_tensor_after(r, n, t)));
+    gr_out_putc(o, '}');
+  }
+  if( nt==nd->n_in_desc ) gr_out_puts(o, "],\"outputs\":[");
+  gr_out_puts(o, "]}");
+}
+
 /* Everything of node n's object after its name: type, graph, the slots and
 ** the provenance. */
 static void json_node_tail(gr_out *o, gr_result *r, uint32_t n, int prov, gr_buf *tmp, reason_cache *cache,
@@ -316,6 +342,7 @@ static void json_node_tail(gr_out *o, gr_result *r, uint32_t n, int prov, gr_buf
       }
     }
   }
+  if( prov && gr_judge_node(r, n) ) json_dtype_detail(o, r, n);
   if( prov ){
     gr_out_puts(o, ",\"provenance\":[");
     for(s = 0; s < nslots; s++){
@@ -397,6 +424,7 @@ static int tail_key_of(tail_cache *c, gr_result *r, uint32_t n, int prov, gr_buf
   const gr_node *nd = &gr_graph_nodes(r->g)[n];
   size_t s, nslots = rs->nslots;
   if( prov && r->cand_first[n]!=GR_NONE ) return 0;
+  if( prov && r->judge ) return 0;      /* dtype_detail is the node's own */
   key[0] = (uint64_t)nd->type | (uint64_t)nd->graph << 32;
   for(s = 0; s < nslots; s++){
     const gr_decision *d = &r->dec[(size_t)n * nslots + s];
@@ -473,7 +501,7 @@ void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro){
   gr_buf_init(&tmp);
   gr_jw_init(&w, o, 2);
   gr_jw_obj(&w);
-  gr_jw_schema_version(&w);
+  gr_jw_eval_schema_version(&w);
   gr_jw_key(&w, "gerules"); gr_jw_str(&w, PACKAGE_VERSION);
   gr_jw_key(&w, "rules"); gr_jw_obj(&w);
   gr_jw_key(&w, "bundle"); gr_jw_str(&w, rs->bundle_name);
@@ -796,7 +824,7 @@ void gr_report_explain(gr_out *o, gr_result *r, uint32_t node, int json, const g
   if( json ){
     gr_jw_init(&x.w, o, 3);
     gr_jw_obj(&x.w);
-    gr_jw_schema_version(&x.w);
+    gr_jw_eval_schema_version(&x.w);
     gr_jw_key(&x.w, "node"); gr_jw_str(&x.w, gr_graph_str(g, nd->name));
     gr_jw_key(&x.w, "type"); gr_jw_str(&x.w, type);
     gr_jw_key(&x.w, "graph"); gr_jw_str(&x.w, gr_graph_graph_name(g, nd->graph));
@@ -826,9 +854,24 @@ void gr_report_explain(gr_out *o, gr_result *r, uint32_t node, int json, const g
     }
   }
   gr_explain_walk(r, node, explain_row, &x);
-  if( json ){
-    gr_jw_end_arr(&x.w);
-    gr_jw_end_obj(&x.w);
-  }
+  if( json ) gr_jw_end_arr(&x.w);
+  if( gr_judge_node(r, node) ){
+    /* the dtype and engine judge's steps: each tensor's row, step and columns */
+    gr_buf steps;
+    const char *p, *e;
+    gr_buf_init(&steps);
+    gr_judge_explain(r, node, &steps);
+    if( json ){ gr_jw_key(&x.w, "dtype_steps"); gr_jw_arr(&x.w); }
+    else gr_out_puts(o, "dtype and engine judge:\n");
+    for(p = steps.p; p && p < steps.p + steps.n; p = e + 1){
+      e = memchr(p, '\n', (size_t)(steps.p + steps.n - p));
+      if( e==NULL ) e = steps.p + steps.n;
+      if( json ){ x.tmp.n = 0; gr_buf_add(&x.tmp, p, (size_t)(e - p)); gr_jw_str(&x.w, gr_buf_cstr(&x.tmp)); }
+      else{ gr_out_puts(o, "  "); gr_out_write(o, p, (size_t)(e - p)); gr_out_putc(o, '\n'); }
+    }
+    if( json ) gr_jw_end_arr(&x.w);
+    gr_buf_free(&steps);
+  }else if( json ){ gr_jw_key(&x.w, "dtype_steps"); gr_jw_null(&x.w); }
+  if( json ) gr_jw_end_obj(&x.w);
   gr_buf_free(&x.tmp);
 }
