@@ -631,11 +631,12 @@ static void node_rule_diag(gr_result *r, gr_env *env, const gr_rule *ru, const g
   }else rule_diag(r, env, ru, &og, NULL, gr_graph_str(r->g, nd->name));
 }
 
-enum { PT_CAUSE = 1, PT_SEED };
+enum { PT_CAUSE = 1, PT_SEED, PT_JUDGE_DTYPE_BY, PT_JUDGE_ENGINE_BY };
 
-/* Compiles conjunct c of e, when it is partition(P).cause or .seed == or !=
-** a string literal and the only per-node conjunct left, into a compare of
-** the node's partition outcome: the evaluator's walk of it costs about 25x
+/* Compiles conjunct c of e, when it is partition(P).cause or .seed (or the
+** judge's node.judge_dtype_by / judge_engine_by) == or != a string literal
+** and the only per-node conjunct left, into a compare of the node's
+** partition (or judge) outcome: the evaluator's walk of it costs about 25x
 ** more, and the execution slot's sources and the partition's own
 ** conditions put up to a dozen of them on every node of a partially
 ** dynamic graph (measured: 6,408 of 10K nodes of the synthetic graph). */
@@ -646,6 +647,15 @@ static void compile_part_test(const gr_result *r, cand_entry *e, size_t c){
   if( (x->op!=GR_E_EQ && x->op!=GR_E_NE) || e->item_mask!=conj_bit(c) || c >= 63 || r->part==NULL ) return;
   f = x->a->op==GR_E_STR ? x->b : x->a;
   lit = x->a->op==GR_E_STR ? x->a : x->b;
+  if( lit->op==GR_E_STR && f->op==GR_E_FIELD && f->ref==GR_F_JUDGE && f->a && f->a->op==GR_E_NODE
+      && (f->ref2==GR_JF_DTYPE_BY || f->ref2==GR_JF_ENGINE_BY) && r->judge ){
+    /* node.judge_dtype_by / judge_engine_by == "lit": one byte of the judge's record */
+    int code = gr_judge_by_code(f->ref2==GR_JF_DTYPE_BY, lit->s);
+    e->pt_kind = f->ref2==GR_JF_DTYPE_BY ? PT_JUDGE_DTYPE_BY : PT_JUDGE_ENGINE_BY;
+    e->pt_want = (uint16_t)(code > 0 ? code : 0);
+    e->pt_eq = x->op==GR_E_EQ;
+    return;
+  }
   if( lit->op!=GR_E_STR || f->op!=GR_E_PARTITION || f->ref2 < 0 || (size_t)f->ref2 >= r->rs->npartitions
       || f->ref2 > 0xffff ) return;
   pa = &r->rs->partitions[f->ref2];
@@ -665,8 +675,15 @@ static void compile_part_test(const gr_result *r, cand_entry *e, size_t c){
 }
 
 static int part_test(const gr_env *env, const cand_entry *e){
-  const gr_part_node *pn = &env->r->part[e->pt_part].v[env->node];
-  int v = e->pt_kind==PT_CAUSE ? pn->cause : pn->seed;
+  const gr_part_node *pn;
+  int v;
+  if( e->pt_kind==PT_JUDGE_DTYPE_BY || e->pt_kind==PT_JUDGE_ENGINE_BY ){
+    const gr_jnode *jn = gr_judge_node(env->r, env->node);
+    v = e->pt_kind==PT_JUDGE_DTYPE_BY ? jn->dtype_by : jn->engine_by;
+    return (e->pt_want!=0 && v==e->pt_want)==e->pt_eq;
+  }
+  pn = &env->r->part[e->pt_part].v[env->node];
+  v = e->pt_kind==PT_CAUSE ? pn->cause : pn->seed;
   return (e->pt_want!=0 && v==e->pt_want)==e->pt_eq;
 }
 

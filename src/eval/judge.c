@@ -45,8 +45,18 @@ struct gr_judge {
   int strategy;                 /* the mode's strategy, -1 none */
   const char *mode_option, *mode_value, *family;
   uint8_t *keep;                /* per node: KEEP_DTYPE, or NULL */
+  /* the per-node match's scratch, grown to the widest op and node */
+  uint32_t *scratch; int64_t *gaps; size_t nscratch;
   gr_arena arena;
 };
+
+/* scratch for n columns (cand + tmp) and n inputs (order) */
+static void grow_scratch(gr_judge *J, size_t n){
+  if( n <= J->nscratch ) return;
+  J->nscratch = n * 2;
+  J->scratch = gr_xrealloc(J->scratch, (J->nscratch * 3 + 1) * sizeof *J->scratch);
+  J->gaps = gr_xrealloc(J->gaps, (J->nscratch + 1) * sizeof *J->gaps);
+}
 
 #define TF_CUBE 1
 #define TF_UNJUDGED 2
@@ -406,12 +416,13 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
   }
   memset(&m, 0, sizeof m);
   m.J = J; m.j = j; m.o = o; m.s = &j->strategies[strategy]; m.trace = trace;
-  m.cand = gr_xmalloc((o->ncol * 2 + 1) * sizeof *m.cand);
-  m.tmp = m.cand + o->ncol;
-  m.gaps = gr_xmalloc((o->ncol + 1) * sizeof *m.gaps);
+  grow_scratch(J, o->ncol > nin ? o->ncol : nin);
+  m.cand = J->scratch;
+  m.tmp = J->scratch + J->nscratch;
+  m.gaps = J->gaps;
   for(i = 0; i < o->ncol; i++) m.cand[i] = i;
   m.ncand = o->ncol;
-  order = gr_xmalloc((nin + 1) * sizeof *order);
+  order = J->scratch + 2 * J->nscratch;
   /* non-constant-fed inputs first, then the others (SortInputBySequence) */
   for(pass = 0; pass < 2; pass++){
     for(i = 0; i < nin; i++){
@@ -444,7 +455,6 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
         for(r2 = 0; r2 < m.s->nrows; r2++) if( row_holds(&m.s->rows[r2], guards, father) || row_holds(&m.s->rows[r2], guards, own) ) break;
         if( r2 < m.s->nrows && (m.s->rows[r2].guards & GR_JG_FATHER) ){
           if( trace ) gr_buf_printf(trace, "input %u follows '%s', whose dtype is unknown\n", ti, gr_graph_str(g, gr_graph_nodes(g)[who].name));
-          free(m.cand); free(m.gaps); free(order);
           return GR_JD_UNKNOWN_FATHER;
         }
       }
@@ -482,7 +492,6 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
     uint8_t d = o->col[(size_t)(o->nin + i) * o->ncol + chosen];
     if( d ) J->after[nd->tensor0 + nin + i] = d;
   }
-  free(m.cand); free(m.gaps); free(order);
   return keep ? GR_JD_KEEP : GR_JD_MODE;
 }
 
@@ -738,6 +747,7 @@ void gr_judge_free(gr_result *r){
   gr_big_free(J->node, (size_t)(gr_graph_nnodes(r->g) ? gr_graph_nnodes(r->g) : 1) * sizeof *J->node);
   gr_big_free(J->after, J->ntensors ? J->ntensors : 1);
   gr_arena_free(&J->arena);
+  free(J->scratch); free(J->gaps);
   free(J);
   r->judge = NULL;
 }
@@ -762,17 +772,25 @@ const char *gr_judge_engine(const gr_result *r, uint32_t n){
   return jn && jn->engine ? r->judge->j->engines[jn->engine - 1].id : NULL;
 }
 
+static const char *const dtype_by[] = { NULL, "graph", "precision_mode", "keep_dtype", "customize_dtypes",
+                                        "unknown_list", "unknown_producer" };
+static const char *const engine_by[] = { NULL, "ai_core", "refused", "absent", "ge_op", "excluded", "unplaced", "none" };
+
 const char *gr_judge_dtype_by(const gr_result *r, uint32_t n){
-  static const char *const by[] = { NULL, "graph", "precision_mode", "keep_dtype", "customize_dtypes", "customize_dtypes",
-                                    "unknown_list", "unknown_producer" };
   const gr_jnode *jn = gr_judge_node(r, n);
-  return jn ? by[jn->dtype_by] : NULL;
+  return jn ? dtype_by[jn->dtype_by] : NULL;
 }
 
 const char *gr_judge_engine_by(const gr_result *r, uint32_t n){
-  static const char *const by[] = { NULL, "ai_core", "refused", "absent", "ge_op", "excluded", "unplaced", "none" };
   const gr_jnode *jn = gr_judge_node(r, n);
-  return jn ? by[jn->engine_by] : NULL;
+  return jn ? engine_by[jn->engine_by] : NULL;
+}
+
+int gr_judge_by_code(int dtype, const char *word){
+  const char *const *w = dtype ? dtype_by : engine_by;
+  int k, n = dtype ? (int)(sizeof dtype_by / sizeof *dtype_by) : (int)(sizeof engine_by / sizeof *engine_by);
+  for(k = 1; k < n; k++) if( strcmp(w[k], word)==0 ) return k;
+  return 0;
 }
 
 const char *gr_judge_strategy(const gr_result *r, uint32_t n){
@@ -831,9 +849,8 @@ void gr_judge_engine_why(gr_result *r, uint32_t n, gr_buf *b){
   /* why AI Core did not take it */
   switch( jn->engine_by ){
     case GR_JE_FIRST:
-      gr_buf_printf(b, "%s takes %s%s%s", fs ? store_text(fs) : "AI Core's op information library", type,
-                    r->judge->family ? " on " : "", r->judge->family ? r->judge->family : "");
-      gr_buf_printf(b, ": runs on %s", eng);
+      /* the common case: short (it is on most nodes of the JSON report) */
+      gr_buf_printf(b, "op store %s takes %s", fs ? fs->name : "?", type);
       return;
     case GR_JE_UNPLACED:
       gr_buf_printf(b, "gerules does not decide the engine of %s (no engine registers it in GE's source)", type);
@@ -845,6 +862,7 @@ void gr_judge_engine_why(gr_result *r, uint32_t n, gr_buf *b){
       gr_buf_printf(b, "EXCLUDE_ENGINES excludes the AI Core, whose op information library has %s", type);
       break;
     case GR_JE_ABSENT:
+      if( eng && !es ){ gr_buf_printf(b, "%s registers %s (no AI Core op info for it)", eng, type); return; }
       gr_buf_printf(b, "AI Core's op information library%s%s has no %s", r->judge->family ? " for " : "",
                     r->judge->family ? r->judge->family : "", type);
       break;
@@ -893,7 +911,7 @@ void gr_judge_dtype_why(gr_result *r, uint32_t n, gr_buf *b){
   type = gr_graph_type_name(g, nd->type);
   switch( jn->dtype_by ){
     case GR_JD_GRAPH:
-      if( r->judge->type_flags[nd->type] & TF_UNJUDGED ) gr_buf_printf(b, "FE's dtype judge skips %s: the model's dtype stays", type);
+      if( r->judge->type_flags[nd->type] & TF_UNJUDGED ) gr_buf_printf(b, "FE does not judge %s: the model's dtype", type);
       else if( jn->engine ) gr_buf_printf(b, "not judged by FE (runs on %s): the model's dtype stays", gr_judge_engine(r, n));
       else gr_buf_printf(b, "not judged by FE (no engine takes it): the model's dtype stays");
       return;
@@ -911,14 +929,15 @@ void gr_judge_dtype_why(gr_result *r, uint32_t n, gr_buf *b){
   {
     uint32_t i;
     const char *st = gr_judge_strategy(r, n);
-    if( jn->dtype_by==GR_JD_KEEP ) gr_buf_printf(b, "KEEP_DTYPE keeps '%s' (strategy %s)", gr_graph_str(g, nd->name), st);
-    else gr_buf_printf(b, "%s=%s (strategy %s) on a %s op", r->judge->mode_option ? r->judge->mode_option : "precision mode",
-                       r->judge->mode_value ? r->judge->mode_value : "", st,
-                       jn->policy==GR_POLICY_WHITE ? "white" : jn->policy==GR_POLICY_BLACK ? "black" : "gray");
+    if( jn->dtype_by==GR_JD_KEEP ) gr_buf_printf(b, "KEEP_DTYPE lists the node (strategy %s)", st);
+    else gr_buf_printf(b, "%s=%s, %s op (%s)", r->judge->mode_option ? r->judge->mode_option : "precision mode",
+                       r->judge->mode_value ? r->judge->mode_value : "",
+                       jn->policy==GR_POLICY_WHITE ? "white" : jn->policy==GR_POLICY_BLACK ? "black" : "gray", st);
     for(i = 0; i < nd->n_in_desc; i++){
       uint8_t a = gr_judge_tensor_before(r, n, i), c = gr_judge_tensor_after(r, n, i);
       if( c && a && (r->judge->j->floating >> c & 1) ){
-        gr_buf_printf(b, ": input %u %s %s %s", i, gr_judge_dtype_name(r, a), a==c ? "stays" : "becomes", gr_judge_dtype_name(r, c));
+        if( a==c ) gr_buf_printf(b, ": input %u stays %s", i, gr_judge_dtype_name(r, a));
+        else gr_buf_printf(b, ": input %u %s -> %s", i, gr_judge_dtype_name(r, a), gr_judge_dtype_name(r, c));
         break;
       }
     }

@@ -23,8 +23,7 @@
 #include "lang/judge_rules.h"
 
 /* why a node has its dtype (gr_jnode.dtype_by) */
-enum { GR_JD_NONE = 0, GR_JD_GRAPH, GR_JD_MODE, GR_JD_KEEP, GR_JD_CUSTOM_NAME, GR_JD_CUSTOM_TYPE,
-       GR_JD_UNKNOWN_LIST, GR_JD_UNKNOWN_FATHER };
+enum { GR_JD_NONE = 0, GR_JD_GRAPH, GR_JD_MODE, GR_JD_KEEP, GR_JD_CUSTOM, GR_JD_UNKNOWN_LIST, GR_JD_UNKNOWN_FATHER };
 /* why a node has its engine (gr_jnode.engine_by) */
 enum { GR_JE_NONE = 0, GR_JE_FIRST, GR_JE_REFUSED, GR_JE_ABSENT, GR_JE_GE_OP, GR_JE_EXCLUDED,
        GR_JE_UNPLACED, GR_JE_NO_ENGINE };
@@ -66,6 +65,9 @@ const char *gr_judge_engine(const gr_result *r, uint32_t n);
 ** "ai_core", "refused", "absent", "ge_op", "excluded", "unplaced", "none" */
 const char *gr_judge_dtype_by(const gr_result *r, uint32_t n);
 const char *gr_judge_engine_by(const gr_result *r, uint32_t n);
+/* The code (GR_JD_* when dtype, else GR_JE_*) of a judge_dtype_by /
+** judge_engine_by word, 0 when it is none of them. */
+int gr_judge_by_code(int dtype, const char *word);
 /* the strategy the dtype judge used, NULL when the node was not judged */
 const char *gr_judge_strategy(const gr_result *r, uint32_t n);
 /* The reasons, appended to b. */

@@ -32,6 +32,19 @@ static int tpl_per_type(const gr_template *t){
   return 1;
 }
 
+/* e is the current node's judge_FIELD (the dtype and engine judge's record,
+** which the tail cache keys nodes by, tail_key_of) */
+static int judge_field(const gr_expr *e){
+  return e && e->op==GR_E_FIELD && e->ref==GR_F_JUDGE && e->a && e->a->op==GR_E_NODE && e->ref2!=GR_JF_ENGINE_SUMMARY;
+}
+
+/* every placeholder depends on nothing finer than the op type, or is a judge field */
+static int tpl_per_type_or_judge(const gr_template *t){
+  size_t i;
+  for(i = 0; i < t->n; i++) if( t->parts[i].e && t->parts[i].e->dep > GR_DEP_TYPE && !judge_field(t->parts[i].e) ) return 0;
+  return 1;
+}
+
 /* A cache of reasons rendered per (source, branch, op type): packed keys and
 ** their texts in insertion order, indexed by a gr_idmap. */
 typedef struct reason_cache {
@@ -290,8 +303,9 @@ static void parts_free(json_parts *jp){
 }
 
 /* The dtype and engine judge's per-tensor outcome of node n (with the
-** provenance): the strategy, the column and every input and output dtype
-** before and after the precision conversion. */
+** provenance, for a node FE judged): the strategy, the column and every
+** input and output dtype before and after the precision conversion, each
+** tensor a pair [before, after]. */
 static void json_dtype_detail(gr_out *o, gr_result *r, uint32_t n){
   const gr_node *nd = &gr_graph_nodes(r->g)[n];
   const gr_jnode *jn = gr_judge_node(r, n);
@@ -304,11 +318,11 @@ static void json_dtype_detail(gr_out *o, gr_result *r, uint32_t n){
   for(t = 0; t < nt; t++){
     if( t==nd->n_in_desc ) gr_out_puts(o, "],\"outputs\":[");
     else if( t ) gr_out_putc(o, ',');
-    gr_out_puts(o, "{\"before\":");
+    gr_out_putc(o, '[');
     gr_out_json_str(o, gr_judge_dtype_name(r, gr_judge_tensor_before(r, n, t)));
-    gr_out_puts(o, ",\"after\":");
+    gr_out_putc(o, ',');
     gr_out_json_str(o, gr_judge_dtype_name(r, gr_judge_tensor_after(r, n, t)));
-    gr_out_putc(o, '}');
+    gr_out_putc(o, ']');
   }
   if( nt==nd->n_in_desc ) gr_out_puts(o, "],\"outputs\":[");
   gr_out_puts(o, "]}");
@@ -342,7 +356,7 @@ static void json_node_tail(gr_out *o, gr_result *r, uint32_t n, int prov, gr_buf
       }
     }
   }
-  if( prov && gr_judge_node(r, n) ) json_dtype_detail(o, r, n);
+  if( prov && gr_judge_node(r, n) && gr_judge_node(r, n)->strategy ) json_dtype_detail(o, r, n);
   if( prov ){
     gr_out_puts(o, ",\"provenance\":[");
     for(s = 0; s < nslots; s++){
@@ -394,6 +408,7 @@ typedef struct tail_cache {
   gr_idmap index;
   gr_arena arena;
   gr_strpool effects;          /* "no effect" reasons, interned for the keys */
+  gr_strpool judge_sigs;       /* the judge's per-node records (tail_key_of) */
 } tail_cache;
 
 typedef struct tail_key { const tail_cache *c; const uint64_t *key; } tail_key;
@@ -405,9 +420,10 @@ static int tail_eq(const void *ctx, uint32_t id){
 
 static void tail_init(tail_cache *c, size_t nslots){
   memset(c, 0, sizeof *c);
-  c->nwords = 1 + 2 * nslots;
+  c->nwords = 2 + 2 * nslots;
   gr_arena_init(&c->arena);
   gr_strpool_init(&c->effects);
+  gr_strpool_init(&c->judge_sigs);
 }
 
 static void tail_free(tail_cache *c){
@@ -415,6 +431,7 @@ static void tail_free(tail_cache *c){
   gr_idmap_free(&c->index);
   gr_arena_free(&c->arena);
   gr_strpool_free(&c->effects);
+  gr_strpool_free(&c->judge_sigs);
 }
 
 /* The key of node n's tail into key[c->nwords]; 0 when the tail depends on
@@ -424,16 +441,31 @@ static int tail_key_of(tail_cache *c, gr_result *r, uint32_t n, int prov, gr_buf
   const gr_node *nd = &gr_graph_nodes(r->g)[n];
   size_t s, nslots = rs->nslots;
   if( prov && r->cand_first[n]!=GR_NONE ) return 0;
-  if( prov && r->judge ) return 0;      /* dtype_detail is the node's own */
   key[0] = (uint64_t)nd->type | (uint64_t)nd->graph << 32;
+  /* the judge's record and the node's tensor dtypes before and after
+  ** (dtype_detail and the judge's reasons are made of nothing else),
+  ** interned so that equal records have one id */
+  key[c->nwords - 1] = 0;
+  if( r->judge ){
+    const gr_jnode *jn = gr_judge_node(r, n);
+    uint32_t t, nt = (uint32_t)nd->n_in_desc + nd->n_out_desc, id;
+    unsigned char sig[sizeof *jn + 2 * 512];
+    size_t len = sizeof *jn;
+    if( nt > 512 ) return 0;
+    memcpy(sig, jn, sizeof *jn);
+    for(t = 0; t < nt; t++){ sig[len++] = gr_judge_tensor_before(r, n, t); sig[len++] = gr_judge_tensor_after(r, n, t); }
+    id = gr_strpool_intern(&c->judge_sigs, (const char *)sig, len);
+    key[c->nwords - 1] = (uint64_t)id + 1;
+  }
   for(s = 0; s < nslots; s++){
     const gr_decision *d = &r->dec[(size_t)n * nslots + s];
     uint64_t eff = 0;
     if( d->source==GR_SOURCE_HOOK ) return 0;
     if( prov && d->source >= 0 ){
       const gr_branch *br = &rs->sources[d->source].branches[d->branch];
-      if( !((br->value==NULL || br->value->dep <= GR_DEP_TYPE)
-            && (br->because.constant || br->because.n==0 || tpl_per_type(&br->because))) ) return 0;
+      if( !((br->value==NULL || br->value->dep <= GR_DEP_TYPE || (r->judge && judge_field(br->value)))
+            && (br->because.constant || br->because.n==0 || tpl_per_type(&br->because)
+                || (r->judge && tpl_per_type_or_judge(&br->because)))) ) return 0;
     }
     if( rs->slots[s].nnoeffect && d->value ){
       tmp->n = 0;
