@@ -15,6 +15,7 @@
 #include <string.h>
 #include "eval/judge.h"
 #include "lang/oplib.h"
+#include "options/dtype_files.h"
 
 /* one op of one store, compiled for the judge */
 typedef struct jop {
@@ -26,6 +27,7 @@ typedef struct jop {
   uint8_t *col;                 /* (nin + nout) * ncol dtype ids, tensor-major */
   uint64_t *mask;               /* nin + nout: every dtype the tensor lists */
   uint8_t has_lists, has16in32out, ge_op, kernel;
+  uint8_t policy;               /* the op's list after MODIFY_MIXLIST (GR_POLICY_*) */
 } jop;
 
 struct gr_judge {
@@ -45,6 +47,9 @@ struct gr_judge {
   int strategy;                 /* the mode's strategy, -1 none */
   const char *mode_option, *mode_value, *family;
   uint8_t *keep;                /* per node: KEEP_DTYPE, or NULL */
+  gr_mixlist mix; int has_mix;  /* MODIFY_MIXLIST */
+  gr_keep_dtype keepf; int has_keep;   /* KEEP_DTYPE */
+  gr_cust_dtypes cust; int has_cust;   /* CUSTOMIZE_DTYPES */
   /* the per-node match's scratch, grown to the widest op and node */
   uint32_t *scratch; int64_t *gaps; size_t nscratch;
   gr_arena arena;
@@ -132,12 +137,94 @@ static int op_input(const jop *o, uint32_t i, uint32_t ngraph){
 
 /* ---- setup ---- */
 
+/* Moves the readers' diagnostics into the result's, with their codes. */
+static void take_diags(gr_result *r, gr_diags *d, const char *option){
+  size_t i;
+  for(i = 0; i < d->n; i++){
+    const gr_diag *x = &d->v[i];
+    gr_diag *y = gr_diags_add(&r->diags, x->sev, x->file, x->line, x->col, "%s", x->msg);
+    if( y==NULL ) continue;
+    gr_diag_set(&y->code, x->code);
+    gr_diag_set(&y->ge_code, x->ge_code);
+    gr_diag_set(&y->snippet, x->snippet);
+    gr_diag_set(&y->option, option);
+  }
+  gr_diags_free(d);
+}
+
+/* KEEP_DTYPE matching (GE's utils.cc:20-65): a name entry marks the node of
+** that name, a type entry every node of that type. */
+typedef struct keep_ctx { gr_result *r; gr_judge *J; } keep_ctx;
+static int keep_matches(void *ctx, const gr_keep_entry *e){
+  const gr_graph *g = ((keep_ctx *)ctx)->r->g;
+  uint32_t id;
+  return e->by_type ? gr_graph_find_type(g, e->text, &id) : gr_graph_find_node(g, e->text, &id);
+}
+static int cust_matches(void *ctx, const gr_cust_entry *e){
+  const gr_graph *g = ((keep_ctx *)ctx)->r->g;
+  uint32_t id;
+  return e->by_type ? gr_graph_find_type(g, e->key, &id) : gr_graph_find_node(g, e->key, &id);
+}
+
+/* Reads the option files of table dtype_option_files; -1 when one is
+** malformed (its errors are in r->diags and the evaluation fails). */
+static int load_files(gr_result *r, gr_judge *J){
+  const gr_judge_rules *j = J->j;
+  const gr_graph *g = r->g;
+  int f, bad = 0;
+  for(f = GR_JFILE_MIXLIST; f <= GR_JFILE_CUSTOM; f++){
+    const gr_option *o = j->file_option[f];
+    const gr_optstate *os;
+    gr_diags d;
+    int rc;
+    keep_ctx kc = { r, J };
+    if( o==NULL ) continue;
+    os = gr_option_state(r, o->index);
+    if( !os->effective || os->value==NULL || os->value[0]==0 ) continue;
+    gr_diags_init(&d);
+    if( f==GR_JFILE_MIXLIST ){
+      rc = gr_mixlist_read(os->value, &J->mix, r->rs, J->family, &d);
+      J->has_mix = rc==0;
+    }else if( f==GR_JFILE_KEEP ){
+      rc = gr_keep_dtype_read(os->value, &J->keepf, &d);
+      if( rc==0 && gr_keep_dtype_check(&J->keepf, r->rs, J->family, keep_matches, NULL, &kc, &d) > 0 ) rc = -1;
+      J->has_keep = rc==0;
+    }else{
+      rc = gr_cust_dtypes_read(os->value, &J->cust, r->rs, J->family, &d);
+      if( rc==0 && gr_cust_dtypes_check(&J->cust, cust_matches, NULL, &kc, &d) > 0 ) rc = -1;
+      J->has_cust = rc==0;
+    }
+    if( rc!=0 || gr_diags_errors(&d) ) bad = 1;
+    take_diags(r, &d, o->name);
+  }
+  if( J->has_keep ){
+    size_t k;
+    uint32_t n, nn = gr_graph_nnodes(g);
+    uint8_t *bytype = gr_xcalloc(gr_graph_ntypes(g) + 1, 1);
+    J->keep = gr_arena_calloc(&J->arena, nn + 1);
+    for(k = 0; k < J->keepf.n; k++){
+      const gr_keep_entry *e = &J->keepf.v[k];
+      uint32_t id;
+      if( e->by_type ){ if( gr_graph_find_type(g, e->text, &id) ) bytype[id] = 1; }
+      else if( gr_graph_find_node(g, e->text, &id) ){
+        /* every node of that name (one per subgraph at most) */
+        uint32_t sid;
+        if( gr_graph_find_str(g, e->text, &sid) ) for(n = 0; n < nn; n++) if( gr_graph_nodes(g)[n].name==sid ) J->keep[n] = 1;
+      }
+    }
+    for(n = 0; n < nn; n++) if( bytype[gr_graph_nodes(g)[n].type] ) J->keep[n] = 1;
+    free(bytype);
+  }
+  return bad ? -1 : 0;
+}
+
 static void setup(gr_result *r, gr_judge *J){
   const gr_ruleset *rs = r->rs;
   const gr_judge_rules *j = J->j;
   const gr_graph *g = r->g;
   uint32_t e, i, ns = (uint32_t)gr_oplib_nstores(rs), nt = gr_graph_ntypes(g), t;
   J->family = r->soc_name ? gr_oplib_family(rs, r->soc_name) : NULL;
+  if( load_files(r, J)!=0 ) r->fatal = 1;
   /* the mode's strategy: the first of precision_mode_options with a value */
   J->strategy = -1;
   for(i = 0; i < j->nmode_options; i++){
@@ -191,6 +278,7 @@ static void setup(gr_result *r, gr_judge *J){
       if( op ){
         jop *o = compile_op(J, J->stores[i], op);
         mark_16in32out(j, o);
+        o->policy = (uint8_t)(J->has_mix ? gr_mixlist_policy(&J->mix, tn, op->policy) : op->policy);
         J->ops[(size_t)t * J->nstores + i] = o;
       }
     }
@@ -397,8 +485,30 @@ static int row_holds(const gr_jrow *row, uint32_t guards, uint32_t dt){
   return 1;
 }
 
+/* CUSTOMIZE_DTYPES (FE-JUDGE InitMatchedIndexByCustomDtype :610-672): the
+** columns whose dtype equals every dtype the entry gives (by the op's
+** input and output index; an empty one does not care), in order; their count */
+static uint32_t custom_columns(const gr_judge *J, const jop *o, const gr_cust_entry *ce, uint32_t *out){
+  uint32_t c, n = 0;
+  size_t i;
+  for(c = 0; c < o->ncol; c++){
+    int ok = 1;
+    for(i = 0; i < ce->nin && ok; i++){
+      if( ce->in[i]==NULL ) continue;
+      if( i >= o->nin || o->col[i * o->ncol + c]!=gr_judge_dtype_id(J->j, ce->in[i]) ) ok = 0;
+    }
+    for(i = 0; i < ce->nout && ok; i++){
+      if( ce->out[i]==NULL ) continue;
+      if( i >= o->nout || o->col[(o->nin + i) * o->ncol + c]!=gr_judge_dtype_id(J->j, ce->out[i]) ) ok = 0;
+    }
+    if( ok ) out[n++] = c;
+  }
+  return n;
+}
+
 /* the dtype judge with op o: returns the dtype_by outcome and fills after[] */
-static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int strategy, int keep, gr_buf *trace){
+static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int strategy, int keep,
+                        const gr_cust_entry *ce, gr_buf *trace){
   const gr_graph *g = r->g;
   const gr_judge_rules *j = J->j;
   const gr_node *nd = &gr_graph_nodes(g)[n];
@@ -422,6 +532,11 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
   m.gaps = J->gaps;
   for(i = 0; i < o->ncol; i++) m.cand[i] = i;
   m.ncand = o->ncol;
+  if( ce ){
+    m.ncand = custom_columns(J, o, ce, m.cand);
+    if( trace ) gr_buf_printf(trace, "CUSTOMIZE_DTYPES %s '%s' (line %u) leaves %u column(s)\n", ce->by_type ? "type" : "name",
+                              ce->key, ce->line, m.ncand);
+  }
   order = J->scratch + 2 * J->nscratch;
   /* non-constant-fed inputs first, then the others (SortInputBySequence) */
   for(pass = 0; pass < 2; pass++){
@@ -430,11 +545,11 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
       if( konst==(int)pass ) order[nord++] = i;
     }
   }
-  guards_base |= o->op->policy==GR_POLICY_WHITE ? GR_JG_WHITE : o->op->policy==GR_POLICY_BLACK ? GR_JG_BLACK : GR_JG_GRAY;
+  guards_base |= o->policy==GR_POLICY_WHITE ? GR_JG_WHITE : o->policy==GR_POLICY_BLACK ? GR_JG_BLACK : GR_JG_GRAY;
   if( (J->type_flags[nd->type] & TF_CUBE) && !keep ) guards_base |= GR_JG_CUBE;
   if( o->has16in32out ) guards_base |= GR_JG_16IN32OUT;
   if( trace ) gr_buf_printf(trace, "strategy %s, %s op, %u column(s) of %s\n", m.s->name,
-                            o->op->policy==GR_POLICY_WHITE ? "white" : o->op->policy==GR_POLICY_BLACK ? "black" : "gray",
+                            o->policy==GR_POLICY_WHITE ? "white" : o->policy==GR_POLICY_BLACK ? "black" : "gray",
                             o->ncol, o->st->name);
   for(k = 0; k < nord + nout; k++){
     int isout = k >= nord;
@@ -482,6 +597,7 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
     }
   }
   chosen = m.ncand ? m.cand[0] : 0;
+  if( m.ncand==0 && ce ){ uint32_t first; if( custom_columns(J, o, ce, &first) ) chosen = first; }
   jn->column = (uint16_t)(chosen + 1);
   if( trace ) gr_buf_printf(trace, "column %u wins%s\n", chosen, m.ncand ? "" : " (no column left: the first)");
   for(i = 0; i < nin; i++){
@@ -492,11 +608,12 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
     uint8_t d = o->col[(size_t)(o->nin + i) * o->ncol + chosen];
     if( d ) J->after[nd->tensor0 + nin + i] = d;
   }
-  return keep ? GR_JD_KEEP : GR_JD_MODE;
+  return ce ? GR_JD_CUSTOM : keep ? GR_JD_KEEP : GR_JD_MODE;
 }
 
 /* AI Core's check (fe_ops_kernel_info_store / sub_ops_store): 0 accepted, else GR_JR_* */
-static int fe_check(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int keep, uint8_t *rdt, uint16_t *rt, uint8_t *rout){
+static int fe_check(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int keep, const gr_cust_entry *ce,
+                    uint8_t *rdt, uint16_t *rt, uint8_t *rout){
   const gr_graph *g = r->g;
   const gr_judge_rules *j = J->j;
   const gr_node *nd = &gr_graph_nodes(g)[n];
@@ -514,6 +631,12 @@ static int fe_check(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int kee
     if( rank && !(o->op->flags & GR_OPF_DYN_RANK) ) return GR_JR_RANK;
   }
   if( !o->has_lists ) return 0;
+  if( ce && o->ncol ){
+    /* custom dtypes: some column has them, and the dtype check is skipped
+    ** (is_force_dtype_support); none: refused (sub_ops_store.cc:1170-1180, 1280-1302) */
+    grow_scratch(J, o->ncol);
+    return custom_columns(J, o, ce, J->scratch) ? 0 : GR_JR_CUSTOM;
+  }
   if( J->type_flags[nd->type] & TF_SENSITIVE ){
     /* accuracy mode: an exact column (sub_ops_store.cc:494-506, 906-948) */
     uint32_t c;
@@ -545,7 +668,7 @@ static int fe_check(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int kee
     if( cs && (cs->has_conv || keep) ){
       for(c = 0; c < cs->nconv && !ok; c++){
         const gr_jconv *cv = &cs->conv[c];
-        if( cv->from==d && (mask >> cv->to & 1) && !(cv->unless_black && o->op->policy==GR_POLICY_BLACK) ) ok = 1;
+        if( cv->from==d && (mask >> cv->to & 1) && !(cv->unless_black && o->policy==GR_POLICY_BLACK) ) ok = 1;
       }
     }
     if( !ok ){
@@ -612,6 +735,7 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
   gr_jnode *jn = &J->node[n];
   uint32_t e, s, i;
   int keep = J->keep ? J->keep[n] : 0;
+  const gr_cust_entry *ce = J->has_cust ? gr_cust_dtypes_find(&J->cust, gr_graph_str(g, nd->name), gr_graph_type_name(g, nd->type)) : NULL;
   int fe_absent = 1, fe_excluded = 0, ge_op = 0, judged = 0, refused = 0;
   const gr_tensor *tens = gr_graph_tensors(g, nd);
   memset(jn, 0, sizeof *jn);
@@ -635,7 +759,7 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
         if( o==NULL ) continue;
         fe_absent = 0;
         if( skip ){ fe_excluded = 1; continue; }
-        rc = fe_check(r, J, n, o, keep, &rdt, &rt, &rout);
+        rc = fe_check(r, J, n, o, keep, ce, &rdt, &rt, &rout);
         if( rc ){
           if( !refused ){
             refused = 1;
@@ -647,12 +771,13 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
         }
         /* accepted: FE judges its dtype */
         jn->fe_store = (uint16_t)(J->store_index[s] + 1);
-        jn->policy = (uint8_t)o->op->policy;
+        jn->policy = o->policy;
         if( !(J->type_flags[nd->type] & TF_UNJUDGED) ){
           int st = node_strategy(J, g, nd, o, keep);
           if( st >= 0 ){
             jn->strategy = (uint8_t)(st + 1);
-            jn->dtype_by = (uint8_t)judge_dtypes(r, J, n, o, st, keep, trace);
+            jn->dtype_by = (uint8_t)judge_dtypes(r, J, n, o, st, keep, ce, trace);
+            jn->custom_by_name = (uint8_t)(ce && !ce->by_type);
             judged = 1;
           }
         }
@@ -726,6 +851,7 @@ void gr_judge_run(gr_result *r){
   gr_arena_init(&J->arena);
   r->judge = J;
   setup(r, J);
+  if( r->fatal ) return;
   nn = gr_graph_nnodes(g);
   nt = 0;
   for(k = 0; k < nn; k++){
@@ -744,10 +870,13 @@ void gr_judge_run(gr_result *r){
 void gr_judge_free(gr_result *r){
   gr_judge *J = r->judge;
   if( J==NULL ) return;
-  gr_big_free(J->node, (size_t)(gr_graph_nnodes(r->g) ? gr_graph_nnodes(r->g) : 1) * sizeof *J->node);
-  gr_big_free(J->after, J->ntensors ? J->ntensors : 1);
+  if( J->node ) gr_big_free(J->node, (size_t)(gr_graph_nnodes(r->g) ? gr_graph_nnodes(r->g) : 1) * sizeof *J->node);
+  if( J->after ) gr_big_free(J->after, J->ntensors ? J->ntensors : 1);
   gr_arena_free(&J->arena);
   free(J->scratch); free(J->gaps);
+  gr_mixlist_free(&J->mix);
+  gr_keep_dtype_free(&J->keepf);
+  gr_cust_dtypes_free(&J->cust);
   free(J);
   r->judge = NULL;
 }
@@ -755,7 +884,7 @@ void gr_judge_free(gr_result *r){
 /* ---- accessors ---- */
 
 const gr_jnode *gr_judge_node(const gr_result *r, uint32_t n){
-  return r->judge && r->g && n < gr_graph_nnodes(r->g) ? &r->judge->node[n] : NULL;
+  return r->judge && r->judge->node && r->g && n < gr_graph_nnodes(r->g) ? &r->judge->node[n] : NULL;
 }
 
 const char *gr_judge_dtype_name(const gr_result *r, uint8_t dt){
@@ -930,6 +1059,10 @@ void gr_judge_dtype_why(gr_result *r, uint32_t n, gr_buf *b){
     uint32_t i;
     const char *st = gr_judge_strategy(r, n);
     if( jn->dtype_by==GR_JD_KEEP ) gr_buf_printf(b, "KEEP_DTYPE lists the node (strategy %s)", st);
+    else if( jn->dtype_by==GR_JD_CUSTOM ) gr_buf_printf(b, "CUSTOMIZE_DTYPES sets the %s's dtypes (by name beats by type), then %s=%s picks among those columns (%s)",
+                                                        jn->custom_by_name ? "node" : "op type",
+                                                        r->judge->mode_option ? r->judge->mode_option : "precision mode",
+                                                        r->judge->mode_value ? r->judge->mode_value : "", st);
     else gr_buf_printf(b, "%s=%s, %s op (%s)", r->judge->mode_option ? r->judge->mode_option : "precision mode",
                        r->judge->mode_value ? r->judge->mode_value : "",
                        jn->policy==GR_POLICY_WHITE ? "white" : jn->policy==GR_POLICY_BLACK ? "black" : "gray", st);

@@ -46,7 +46,8 @@ typedef struct gr_jnode {
   uint16_t column;              /* 1 + the column the judge picked, 0 none */
   uint8_t kernel_refuse, kernel_refuse_dt;   /* the first refusal by a non-FE store */
   uint16_t kernel_refuse_tensor, kernel_store;
-  uint8_t kernel_refuse_output, pad;
+  uint8_t kernel_refuse_output;
+  uint8_t custom_by_name;       /* CUSTOMIZE_DTYPES matched the node by name (else by type, when dtype_by says so) */
 } gr_jnode;
 
 typedef struct gr_judge gr_judge;

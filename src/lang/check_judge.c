@@ -440,6 +440,18 @@ void ck_judge(ck *c){
       conv_list(&k, t->vals[i], &t->locs[i], t->keys[i], &j->strategies[s].conv, &j->strategies[s].nconv);
     }
   }
+  if( (t = need(c, names, "dtype_option_files", 1)) ){
+    static const char *const fmt[] = { NULL, "modify_mixlist", "keep_dtype", "customize_dtypes" };
+    for(i = 0; i < t->n; i++){
+      const gr_option *o = ck_option_ref(c, t->keys[i], t->locs[i]);
+      size_t f;
+      if( !want_str(&k, t->vals[i], &t->locs[i], "dtype_option_files", t->keys[i]) || o==NULL ) continue;
+      for(f = 1; f < 4; f++) if( strcmp(fmt[f], t->vals[i]->s)==0 ) break;
+      if( f==4 ){ ck_err(c, t->vals[i]->loc, "dtype_option_files[\"%s\"]: the file formats are modify_mixlist, keep_dtype and customize_dtypes, not '%s'", t->keys[i], t->vals[i]->s); continue; }
+      if( o->type!=GR_OT_FILE ){ ck_err(c, t->locs[i], "dtype_option_files: option %s must be of type file", o->name); continue; }
+      j->file_option[f] = o;
+    }
+  }
   if( (t = need(c, names, "engine_exclude_options", 0)) ){
     for(i = 0; i < t->n; i++){
       const gr_option *o = ck_option_ref(c, t->keys[i], t->locs[i]);

@@ -29,6 +29,9 @@ enum { GR_JS_RISE = 1, GR_JS_REDUCE, GR_JS_MIX, GR_JS_TRY, GR_JS_EXACT };
 #define GR_JE_OWN 0
 #define GR_JE_FATHER 255
 
+/* the option files the judge reads, by format (table dtype_option_files) */
+enum { GR_JFILE_MIXLIST = 1, GR_JFILE_KEEP, GR_JFILE_CUSTOM };
+
 #define GR_JSTEPS 4
 #define GR_JTRY 6
 typedef struct gr_jstep {
@@ -90,6 +93,8 @@ typedef struct gr_judge_rules {
   gr_jengine *engines; uint32_t nengines;
   const struct gr_table *unplaced_ops;
   const struct gr_option *exclude_option;
+  /* the options whose files the judge reads (table dtype_option_files): GR_JF_* */
+  const struct gr_option *file_option[4];
 } gr_judge_rules;
 
 /* The dtype id of a name in gerules' spelling, 0 when not declared. */
