@@ -631,7 +631,7 @@ static void node_rule_diag(gr_result *r, gr_env *env, const gr_rule *ru, const g
   }else rule_diag(r, env, ru, &og, NULL, gr_graph_str(r->g, nd->name));
 }
 
-enum { PT_CAUSE = 1, PT_SEED, PT_JUDGE_DTYPE_BY, PT_JUDGE_ENGINE_BY };
+enum { PT_CAUSE = 1, PT_SEED, PT_JUDGE_DTYPE_BY, PT_JUDGE_ENGINE_BY, PT_JUDGE_CASTS_GT };
 
 /* Compiles conjunct c of e, when it is partition(P).cause or .seed (or the
 ** judge's node.judge_dtype_by / judge_engine_by) == or != a string literal
@@ -644,7 +644,14 @@ static void compile_part_test(const gr_result *r, cand_entry *e, size_t c){
   const gr_expr *x = e->br->conj[c], *f, *lit;
   const gr_partition *pa;
   size_t k;
-  if( (x->op!=GR_E_EQ && x->op!=GR_E_NE) || e->item_mask!=conj_bit(c) || c >= 63 || r->part==NULL ) return;
+  if( x->op==GR_E_GT && e->item_mask==conj_bit(c) && c < 63 && r->judge && x->b->op==GR_E_INT && x->b->i >= 0 && x->b->i < 255
+      && x->a->op==GR_E_FIELD && x->a->ref==GR_F_JUDGE && x->a->ref2==GR_JF_CASTS && x->a->a && x->a->a->op==GR_E_NODE ){
+    /* node.judge_casts > N */
+    e->pt_kind = PT_JUDGE_CASTS_GT;
+    e->pt_want = (uint16_t)x->b->i;
+    return;
+  }
+  if( (x->op!=GR_E_EQ && x->op!=GR_E_NE) || e->item_mask!=conj_bit(c) || c >= 63 ) return;
   f = x->a->op==GR_E_STR ? x->b : x->a;
   lit = x->a->op==GR_E_STR ? x->a : x->b;
   if( lit->op==GR_E_STR && f->op==GR_E_FIELD && f->ref==GR_F_JUDGE && f->a && f->a->op==GR_E_NODE
@@ -656,7 +663,7 @@ static void compile_part_test(const gr_result *r, cand_entry *e, size_t c){
     e->pt_eq = x->op==GR_E_EQ;
     return;
   }
-  if( lit->op!=GR_E_STR || f->op!=GR_E_PARTITION || f->ref2 < 0 || (size_t)f->ref2 >= r->rs->npartitions
+  if( r->part==NULL || lit->op!=GR_E_STR || f->op!=GR_E_PARTITION || f->ref2 < 0 || (size_t)f->ref2 >= r->rs->npartitions
       || f->ref2 > 0xffff ) return;
   pa = &r->rs->partitions[f->ref2];
   e->pt_want = 0;
@@ -677,6 +684,7 @@ static void compile_part_test(const gr_result *r, cand_entry *e, size_t c){
 static int part_test(const gr_env *env, const cand_entry *e){
   const gr_part_node *pn;
   int v;
+  if( e->pt_kind==PT_JUDGE_CASTS_GT ) return gr_judge_node(env->r, env->node)->ncasts > e->pt_want;
   if( e->pt_kind==PT_JUDGE_DTYPE_BY || e->pt_kind==PT_JUDGE_ENGINE_BY ){
     const gr_jnode *jn = gr_judge_node(env->r, env->node);
     v = e->pt_kind==PT_JUDGE_DTYPE_BY ? jn->dtype_by : jn->engine_by;

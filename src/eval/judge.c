@@ -473,7 +473,7 @@ static uint8_t father_dtype(const gr_judge *J, const gr_graph *g, const gr_jstra
     if( k < s->nsee && ce[0].src!=GR_NONE ){ src = ce[0].src; idx = ce[0].index; }
   }
   *who = src;
-  *unknown = J->node[src].dtype_by==GR_JD_UNKNOWN_LIST || J->node[src].dtype_by==GR_JD_UNKNOWN_FATHER;
+  *unknown = J->node[src].dtype_by==GR_JD_UNKNOWN;
   return out_after(J, g, src, idx);
 }
 
@@ -522,7 +522,7 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
   mctx m;
   if( !o->has_lists || o->ncol==0 ){
     if( trace ) gr_buf_printf(trace, "%s lists no dtypes for %s (dynamicFormat: decided by its op_select_format at compile time)\n", o->st->name, o->op->type);
-    return GR_JD_UNKNOWN_LIST;
+    return GR_JD_UNKNOWN;
   }
   memset(&m, 0, sizeof m);
   m.J = J; m.j = j; m.o = o; m.s = &j->strategies[strategy]; m.trace = trace;
@@ -570,7 +570,8 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
         for(r2 = 0; r2 < m.s->nrows; r2++) if( row_holds(&m.s->rows[r2], guards, father) || row_holds(&m.s->rows[r2], guards, own) ) break;
         if( r2 < m.s->nrows && (m.s->rows[r2].guards & GR_JG_FATHER) ){
           if( trace ) gr_buf_printf(trace, "input %u follows '%s', whose dtype is unknown\n", ti, gr_graph_str(g, gr_graph_nodes(g)[who].name));
-          return GR_JD_UNKNOWN_FATHER;
+          J->node[n].unknown_producer = 1;
+          return GR_JD_UNKNOWN;
         }
       }
     }
@@ -819,7 +820,7 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
   else jn->engine_by = GR_JE_ABSENT;
   (void)fe_absent;
   if( !judged ) jn->dtype_by = GR_JD_GRAPH;
-  jn->dtype = (jn->dtype_by==GR_JD_UNKNOWN_LIST || jn->dtype_by==GR_JD_UNKNOWN_FATHER) ? 0 : node_dtype(J, nd);
+  jn->dtype = jn->dtype_by==GR_JD_UNKNOWN ? 0 : node_dtype(J, nd);
   /* Casts: producer output dtype != this input's dtype after the judge */
   {
     const gr_edge *ed = gr_graph_edges(g, nd);
@@ -852,6 +853,13 @@ void gr_judge_run(gr_result *r){
   r->judge = J;
   setup(r, J);
   if( r->fatal ) return;
+  {
+    /* no AI Core store serves the chip (no op library family for it): the
+    ** judge knows nothing of its AI Core and decides nothing */
+    uint32_t e, any = 0;
+    for(e = 0; e < J->j->nengines; e++) if( J->j->engines[e].fe ) any += J->estn[e];
+    if( any==0 ){ gr_judge_free(r); return; }
+  }
   nn = gr_graph_nnodes(g);
   nt = 0;
   for(k = 0; k < nn; k++){
@@ -902,7 +910,7 @@ const char *gr_judge_engine(const gr_result *r, uint32_t n){
 }
 
 static const char *const dtype_by[] = { NULL, "graph", "precision_mode", "keep_dtype", "customize_dtypes",
-                                        "unknown_list", "unknown_producer" };
+                                        "unknown" };
 static const char *const engine_by[] = { NULL, "ai_core", "refused", "absent", "ge_op", "excluded", "unplaced", "none" };
 
 const char *gr_judge_dtype_by(const gr_result *r, uint32_t n){
@@ -1044,15 +1052,16 @@ void gr_judge_dtype_why(gr_result *r, uint32_t n, gr_buf *b){
       else if( jn->engine ) gr_buf_printf(b, "not judged by FE (runs on %s): the model's dtype stays", gr_judge_engine(r, n));
       else gr_buf_printf(b, "not judged by FE (no engine takes it): the model's dtype stays");
       return;
-    case GR_JD_UNKNOWN_LIST: {
+    case GR_JD_UNKNOWN: {
+      if( jn->unknown_producer ){
+        gr_buf_printf(b, "%s follows the dtype of a producer whose dtype is unknown", type);
+        return;
+      }
       const gr_oplib_store *fs = store_of(r, jn->fe_store);
       gr_buf_printf(b, "%s gives no dtype list for %s (dynamicFormat: its op_select_format decides when GE compiles)",
                     fs ? store_text(fs) : "the op library", type);
       return;
     }
-    case GR_JD_UNKNOWN_FATHER:
-      gr_buf_printf(b, "%s follows the dtype of a producer whose dtype is unknown", type);
-      return;
     default: break;
   }
   {

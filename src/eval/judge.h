@@ -23,7 +23,7 @@
 #include "lang/judge_rules.h"
 
 /* why a node has its dtype (gr_jnode.dtype_by) */
-enum { GR_JD_NONE = 0, GR_JD_GRAPH, GR_JD_MODE, GR_JD_KEEP, GR_JD_CUSTOM, GR_JD_UNKNOWN_LIST, GR_JD_UNKNOWN_FATHER };
+enum { GR_JD_NONE = 0, GR_JD_GRAPH, GR_JD_MODE, GR_JD_KEEP, GR_JD_CUSTOM, GR_JD_UNKNOWN };
 /* why a node has its engine (gr_jnode.engine_by) */
 enum { GR_JE_NONE = 0, GR_JE_FIRST, GR_JE_REFUSED, GR_JE_ABSENT, GR_JE_GE_OP, GR_JE_EXCLUDED,
        GR_JE_UNPLACED, GR_JE_NO_ENGINE };
@@ -48,6 +48,7 @@ typedef struct gr_jnode {
   uint16_t kernel_refuse_tensor, kernel_store;
   uint8_t kernel_refuse_output;
   uint8_t custom_by_name;       /* CUSTOMIZE_DTYPES matched the node by name (else by type, when dtype_by says so) */
+  uint8_t unknown_producer;     /* dtype_by GR_JD_UNKNOWN because a producer's dtype is unknown (else: no list) */
 } gr_jnode;
 
 typedef struct gr_judge gr_judge;
