@@ -124,6 +124,23 @@ static void mark_16in32out(const gr_judge_rules *j, jop *o){
   }
 }
 
+/* The input position (index into the node's data edges) of input
+** descriptor k: the same, unless the model gives descriptors only for the
+** inputs that are connected (an optional input left empty, "", has none):
+** then the k-th connected input. GE matches an op's tensors by IR input
+** name, which such a model keeps only as this position. */
+static uint32_t desc_pos(const gr_graph *g, const gr_node *nd, uint32_t k){
+  const gr_edge *ed;
+  uint32_t i, seen = 0;
+  if( nd->n_in_desc >= nd->n_data ) return k;
+  ed = gr_graph_edges(g, nd);
+  for(i = 0; i < nd->n_data; i++){
+    if( ed[i].src==GR_NONE ) continue;
+    if( seen++==k ) return i;
+  }
+  return k;
+}
+
 /* which op tensor graph input i maps to (a dynamic input takes the surplus), -1 none */
 static int op_input(const jop *o, uint32_t i, uint32_t ngraph){
   if( o->dyn_in >= 0 ){
@@ -541,7 +558,8 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
   /* non-constant-fed inputs first, then the others (SortInputBySequence) */
   for(pass = 0; pass < 2; pass++){
     for(i = 0; i < nin; i++){
-      int konst = i >= nd->n_data || ed[i].src==GR_NONE || (J->type_flags[gr_graph_nodes(g)[ed[i].src].type] & TF_CONST);
+      uint32_t pi = desc_pos(g, nd, i);
+      int konst = pi >= nd->n_data || ed[pi].src==GR_NONE || (J->type_flags[gr_graph_nodes(g)[ed[pi].src].type] & TF_CONST);
       if( konst==(int)pass ) order[nord++] = i;
     }
   }
@@ -554,16 +572,17 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
   for(k = 0; k < nord + nout; k++){
     int isout = k >= nord;
     uint32_t ti = isout ? nin + (k - nord) : order[k];
-    int opt = isout ? ((k - nord) < o->nout ? (int)(o->nin + (k - nord)) : -1) : op_input(o, ti, nin);
+    uint32_t pi = isout ? 0 : desc_pos(g, nd, ti);
+    int opt = isout ? ((k - nord) < o->nout ? (int)(o->nin + (k - nord)) : -1) : op_input(o, pi, nd->n_data > nin ? nd->n_data : nin);
     uint32_t own = J->gdt[tens[ti].dtype < J->ngdt ? tens[ti].dtype : 0], father = 0, who = GR_NONE, guards = guards_base, r2;
     const uint8_t *cd;
     if( opt < 0 ) continue;
     cd = o->col + (size_t)opt * o->ncol;
-    if( !isout && ti==0 ) guards |= GR_JG_FIRST;
+    if( !isout && pi==0 ) guards |= GR_JG_FIRST;
     if( reduced ) guards |= GR_JG_REDUCED;
-    if( !isout && ti < nd->n_data && ed[ti].src!=GR_NONE ){
+    if( !isout && pi < nd->n_data && ed[pi].src!=GR_NONE ){
       int unknown = 0;
-      father = father_dtype(J, g, m.s, ed[ti].src, ed[ti].index, &who, &unknown);
+      father = father_dtype(J, g, m.s, ed[pi].src, ed[pi].index, &who, &unknown);
       guards |= GR_JG_FATHER;
       if( unknown ){
         /* only matters when a father row is used */
@@ -602,7 +621,7 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
   jn->column = (uint16_t)(chosen + 1);
   if( trace ) gr_buf_printf(trace, "column %u wins%s\n", chosen, m.ncand ? "" : " (no column left: the first)");
   for(i = 0; i < nin; i++){
-    int opt = op_input(o, i, nin);
+    int opt = op_input(o, desc_pos(g, nd, i), nd->n_data > nin ? nd->n_data : nin);
     if( opt >= 0 && o->col[(size_t)opt * o->ncol + chosen] ) J->after[nd->tensor0 + i] = o->col[(size_t)opt * o->ncol + chosen];
   }
   for(i = 0; i < nout && i < o->nout; i++){
@@ -644,7 +663,7 @@ static int fe_check(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int kee
     if( o->ncol==0 ) return 0;
     for(c = 0; c < o->ncol; c++){
       for(i = 0; i < nin + nout; i++){
-        int opt = i < nin ? op_input(o, i, nin) : (i - nin < o->nout ? (int)(o->nin + i - nin) : -1);
+        int opt = i < nin ? op_input(o, desc_pos(g, nd, i), nd->n_data > nin ? nd->n_data : nin) : (i - nin < o->nout ? (int)(o->nin + i - nin) : -1);
         uint8_t d = J->gdt[tens[i].dtype < J->ngdt ? tens[i].dtype : 0];
         if( opt < 0 || d==0 ) continue;
         if( o->col[(size_t)opt * o->ncol + c]!=d ) break;
@@ -658,7 +677,7 @@ static int fe_check(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int kee
   else if( J->strategy >= 0 ) cs = &j->strategies[J->strategy];
   for(i = 0; i < nin + nout; i++){
     int isout = i >= nin;
-    int opt = isout ? (i - nin < o->nout ? (int)(o->nin + i - nin) : -1) : op_input(o, i, nin);
+    int opt = isout ? (i - nin < o->nout ? (int)(o->nin + i - nin) : -1) : op_input(o, desc_pos(g, nd, i), nd->n_data > nin ? nd->n_data : nin);
     uint32_t d = J->gdt[tens[i].dtype < J->ngdt ? tens[i].dtype : 0], c;
     uint64_t mask;
     int ok = 0;
@@ -673,7 +692,7 @@ static int fe_check(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int kee
       }
     }
     if( !ok ){
-      *rdt = (uint8_t)d; *rt = (uint16_t)(isout ? i - nin : i); *rout = (uint8_t)isout;
+      *rdt = (uint8_t)d; *rt = (uint16_t)(isout ? i - nin : (uint32_t)opt); *rout = (uint8_t)isout;
       return GR_JR_DTYPE;
     }
   }
@@ -687,10 +706,10 @@ static int kernel_check(gr_result *r, gr_judge *J, uint32_t n, const jop *o, uin
   uint32_t i, nin = nd->n_in_desc, nout = nd->n_out_desc;
   for(i = 0; i < nin + nout; i++){
     int isout = i >= nin;
-    int opt = isout ? (i - nin < o->nout ? (int)(o->nin + i - nin) : -1) : op_input(o, i, nin);
+    int opt = isout ? (i - nin < o->nout ? (int)(o->nin + i - nin) : -1) : op_input(o, desc_pos(g, nd, i), nd->n_data > nin ? nd->n_data : nin);
     uint8_t d = J->after[nd->tensor0 + i];
     if( opt < 0 || d==0 || o->mask[opt]==0 ) continue;
-    if( !(o->mask[opt] >> d & 1) ){ *rdt = d; *rt = (uint16_t)(isout ? i - nin : i); *rout = (uint8_t)isout; return GR_JR_DTYPE; }
+    if( !(o->mask[opt] >> d & 1) ){ *rdt = d; *rt = (uint16_t)(isout ? i - nin : (uint32_t)opt); *rout = (uint8_t)isout; return GR_JR_DTYPE; }
   }
   return 0;
 }
@@ -825,15 +844,16 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
   {
     const gr_edge *ed = gr_graph_edges(g, nd);
     uint32_t nc = 0;
-    for(i = 0; i < nd->n_data && i < nd->n_in_desc; i++){
+    for(i = 0; i < nd->n_in_desc; i++){
       uint8_t a, b;
-      if( ed[i].src==GR_NONE ) continue;
-      a = out_after(J, g, ed[i].src, ed[i].index);
+      uint32_t pi = desc_pos(g, nd, i);
+      if( pi >= nd->n_data || ed[pi].src==GR_NONE ) continue;
+      a = out_after(J, g, ed[pi].src, ed[pi].index);
       b = J->after[nd->tensor0 + i];
       if( a && b && a!=b ){
         nc++;
         if( trace ) gr_buf_printf(trace, "GE inserts a Cast on input %u: producer '%s' gives %s, the node takes %s\n", i,
-                                  gr_graph_str(g, gr_graph_nodes(g)[ed[i].src].name), j->dt_name[a], j->dt_name[b]);
+                                  gr_graph_str(g, gr_graph_nodes(g)[ed[pi].src].name), j->dt_name[a], j->dt_name[b]);
       }
     }
     jn->ncasts = (uint8_t)(nc > 255 ? 255 : nc);
