@@ -101,8 +101,11 @@ class Model:
             for k, v in attrs.items():
                 o["attr"].append({"key": k, "value": {"i": v} if isinstance(v, int) else {"s": v}})
             o["output_desc"] = [{} for _ in outs]
+            if op == "Cast":     # GE's Cast infers its output: the input's shape in dtype `to`
+                dt = {v: k for k, v in ONNX_DT.items()}[attrs["to"]]
+                o["output_desc"] = [desc(dt, where[ins[0]][2]["shape"]["dim"])]
             for i, x in enumerate(outs):
-                where[x] = (name, i, {})
+                where[x] = (name, i, o["output_desc"][i])
             ops.append(o)
         return {"graph": [{"name": "llm_decoder", "op": ops}]}   # ONNX has no model name
 

@@ -532,7 +532,7 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
   const gr_tensor *tens = gr_graph_tensors(g, nd);
   const gr_edge *ed = gr_graph_edges(g, nd);
   gr_jnode *jn = &J->node[n];
-  uint32_t nin = nd->n_in_desc, nout = nd->n_out_desc, i, k, pass, nord = 0;
+  uint32_t nin = nd->n_in_desc, nout = nd->n_out_desc, i, k, pass, nord = 0, nknown = 0;
   uint32_t *order, chosen;
   uint32_t guards_base = 0;
   int reduced = 0;
@@ -595,6 +595,7 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
       }
     }
     if( own==0 ) continue;
+    nknown++;
     for(r2 = 0; r2 < m.s->nrows; r2++){
       const gr_jrow *row = &m.s->rows[r2];
       uint32_t s2;
@@ -615,6 +616,14 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
       if( trace ) gr_buf_addc(trace, '\n');
       break;
     }
+  }
+  if( nknown==0 && m.ncand > 1 && !ce ){
+    /* no descriptor of the node has a dtype (a graph dumped before infershape
+    ** leaves them empty): nothing tells the columns apart, and taking the
+    ** first would invent a dtype */
+    if( trace ) gr_buf_printf(trace, "no input or output of the node has a dtype: %u columns stay, none picked\n", m.ncand);
+    J->node[n].unknown_producer = 2;
+    return GR_JD_UNKNOWN;
   }
   chosen = m.ncand ? m.cand[0] : 0;
   if( m.ncand==0 && ce ){ uint32_t first; if( custom_columns(J, o, ce, &first) ) chosen = first; }
@@ -1073,6 +1082,10 @@ void gr_judge_dtype_why(gr_result *r, uint32_t n, gr_buf *b){
       else gr_buf_printf(b, "not judged by FE (no engine takes it): the model's dtype stays");
       return;
     case GR_JD_UNKNOWN: {
+      if( jn->unknown_producer==2 ){
+        gr_buf_printf(b, "the model gives no dtype for any input or output of this %s, so none of its op information columns can be picked", type);
+        return;
+      }
       if( jn->unknown_producer ){
         gr_buf_printf(b, "%s follows the dtype of a producer whose dtype is unknown", type);
         return;

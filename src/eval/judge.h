@@ -48,7 +48,7 @@ typedef struct gr_jnode {
   uint16_t kernel_refuse_tensor, kernel_store;
   uint8_t kernel_refuse_output;
   uint8_t custom_by_name;       /* CUSTOMIZE_DTYPES matched the node by name (else by type, when dtype_by says so) */
-  uint8_t unknown_producer;     /* dtype_by GR_JD_UNKNOWN because a producer's dtype is unknown (else: no list) */
+  uint8_t unknown_producer;     /* dtype_by GR_JD_UNKNOWN: 1 a producer's dtype is unknown, 2 no descriptor has a dtype, 0 no list */
 } gr_jnode;
 
 typedef struct gr_judge gr_judge;

@@ -1,2 +1,2 @@
 gerules-signatures 1
-signature 6b88082ea87610f5 gYm6LsxWjKDBb56U+uaEMcEMHlJWZ5O7zWkW5apgSkU= /ODEn9GgUCDoD2lBDI3jktBRl7stI4iBuOOLcIwudHzTQM4YqYNLF3taaVCTHro6+aB/XW6rA260EqbSx8IpAA==
+signature a4a45a48a9a9d88f 8ddEKhFkw57E3ki6VZZ/ifaYmE5MW/PS5Qm6g5e+JEc= sMM/WEybp5XLV+rM8aTi2b7ZwBXW2c+MpJt+rlfhoZZrQj06IuBQ3tvJ6BeT+HjaItg+0JldrunF6SDrX8gcCQ==
