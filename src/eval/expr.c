@@ -616,13 +616,30 @@ gr_val gr_eval_expr(gr_env *env, const gr_expr *e){
 /* ------------------------------------------------------------------ */
 /* templates */
 
+/* A string put into a message: one longer than RENDER_MAX bytes (a 16 MB op
+** type read from a hostile model) keeps its head and its tail, cut at UTF-8
+** character boundaries, around "...", so that a message stays readable and
+** its size bounded whatever the model holds. */
+#define RENDER_MAX 1024
+static void render_str(gr_buf *out, const char *s){
+  size_t n = strlen(s), h, t;
+  if( n <= RENDER_MAX ){ gr_buf_add(out, s, n); return; }
+  h = RENDER_MAX / 2 - 2;
+  while( h > 0 && ((unsigned char)s[h] & 0xC0)==0x80 ) h--;
+  t = n - (RENDER_MAX / 2 - 2);
+  while( t < n && ((unsigned char)s[t] & 0xC0)==0x80 ) t++;
+  gr_buf_add(out, s, h);
+  gr_buf_adds(out, "...");
+  gr_buf_add(out, s + t, n - t);
+}
+
 static void render_val(gr_env *env, const gr_val *v, gr_buf *out){
   switch( v->t ){
-    case GR_T_STR: gr_buf_adds(out, v->u.s); break;
+    case GR_T_STR: render_str(out, v->u.s); break;
     case GR_T_INT: gr_buf_printf(out, "%" PRId64, v->u.i); break;
     case GR_T_BOOL: gr_buf_adds(out, v->u.i ? "true" : "false"); break;
     case GR_T_NODE:
-      if( env->r->g && v->u.node!=GR_NONE ) gr_buf_adds(out, gr_graph_str(env->r->g, gr_graph_nodes(env->r->g)[v->u.node].name));
+      if( env->r->g && v->u.node!=GR_NONE ) render_str(out, gr_graph_str(env->r->g, gr_graph_nodes(env->r->g)[v->u.node].name));
       break;
     case GR_T_LIST: {
       const gr_expr *cur = v->lk==GR_LK_EXPR ? v->u.p : NULL;
