@@ -59,16 +59,16 @@ test_expect_success 'OP_PRECISION_MODE switching off the built-in table is a war
 	gerules eval ocr.onnx --chip Ascend910B1 -o OP_PRECISION_MODE=softmax.ini >out &&
 	test_grep "^defaults: the same model, chip, run mode and entry point with no option given" out &&
 	test_grep "^ocr.onnx: warning: OP_PRECISION_MODE is set, so GE switches off the built-in high_performance table of OP_SELECT_IMPL_MODE: 10 node(s) such as .sigmoid_0. (Sigmoid) lose the mode .*\[GE4011\]" out &&
-	test_grep "^summary: 36 nodes, 0 errors, 1 warning, 0 notes" out &&
+	test_grep "^summary: 36 nodes, 0 errors, 1 warning, 2 notes" out &&
 	sed -n "/^what GE does/,\$p" out >got &&
 	cat >expect <<-\EOF &&
 	what GE does differently, by op type (old -> new):
-	Sigmoid x6     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static
-	ReduceMean x1  precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static
-	Sqrt x1        precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static
-	RealDiv x1     precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static
-	AvgPoolV2 x1   precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static
-	SoftmaxV2 x1   precision_mode: high_performance (built-in table) -> high_precision ([ByOpType])  tiling: compile  execution: static
+	Sigmoid x6     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
+	ReduceMean x1  precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
+	Sqrt x1        precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
+	RealDiv x1     precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: -  engine: AIcoreEngine
+	AvgPoolV2 x1   precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
+	SoftmaxV2 x1   precision_mode: high_performance (built-in table) -> high_precision ([ByOpType])  tiling: compile  execution: static  dtype: -  engine: AIcoreEngine
 
 	11 nodes differ from the defaults (--all-nodes lists every node):
 	NODE                                        TYPE        CHANGES
@@ -115,12 +115,20 @@ test_expect_success 'long inlined names are cut in the middle, keep their tail, 
 
 test_expect_success 'Data and Const rows carry no tiling; source ids become plain words in text, stay ids in JSON' '
 	gerules eval vad.onnx --chip Ascend910B1 --all-nodes >out &&
-	test_grep "^x  *Data  *-  *dynamic (outside the partition)\$" out &&
-	test_grep "^Constant_0  *Const  *-  *static (outside the partition)\$" out &&
-	test_grep "^If_0  *If  *-  *host (unknown dims)  *dynamic (dynamic node)\$" out &&
-	! grep "execution_seed\|tiling_dynamic_shape" out &&
+	test_grep "^x  *Data  *-  *dynamic (outside the partition)  *float32 (the model.s dtype)  *DNN_VM_GE_LOCAL (no AI Core op)\$" out &&
+	test_grep "^Constant_0  *Const  *-  *static (outside the partition)  " out &&
+	test_grep "^If_0  *If  *-  *host (unknown dims)  *dynamic (dynamic node)  " out &&
+	! grep "execution_seed\|tiling_dynamic_shape\|execution_subgraph\|model_dtype" out &&
 	gerules eval vad.onnx --chip Ascend910B1 --format json >out.json &&
 	"$PY" -c "import json; d=json.load(open(\"out.json\")); n=[x for x in d[\"nodes\"] if x[\"name\"]==\"If_0\"][0]; assert n[\"execution_source\"]==\"execution_seed\" and n[\"tiling\"]==\"host\", n"
+'
+
+test_expect_success 'every source of the shipped rules has its plain words in report_source_words' '
+	sed -n "s/^source \([a-z0-9_]*\) for .*/\1/p" "$top_srcdir"/rules/*.rules | sort -u >sources &&
+	test "$(wc -l <sources)" -gt 30 &&
+	sed -n "/^table report_source_words/,/^}/s/^ *\"\([a-z0-9_]*\)\": .*/\1/p" "$top_srcdir/rules/report.rules" | sort -u >worded &&
+	comm -23 sources worded >missing &&
+	test_must_be_empty missing
 '
 
 test_expect_success 'one diagnostic per finding: GE4010 without GE4003 for an ONNX op type key' '
