@@ -84,7 +84,7 @@ test_expect_success '--fail-on: warnings pass by default, fail with warning, not
 	test_must_fail --exit 1 gerules eval "$LLM" --chip Ascend910B1 -o PRECISION_MODE=bogus >/dev/null &&
 	gerules eval "$LLM" --chip Ascend910B1 -o PRECISION_MODE=bogus --fail-on never >/dev/null &&
 	test_must_fail --exit 2 warn_run --fail-on sometimes 2>err &&
-	test_grep "fail-on is error, warning or never" err
+	test_grep "fail-on is error, warning, never or a list of codes" err
 '
 
 test_expect_success '-q: the diagnostics and the summary, nothing else' '

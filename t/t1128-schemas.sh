@@ -52,12 +52,16 @@ test_expect_success 'check (clean and broken), diff, test' '
 	cp -R "$top_srcdir/rules" new && sed -i "s/then warning GE2004/then error GE2004/" new/checks.rules &&
 	gerules diff "$top_srcdir/rules" new --format json >d1.json &&
 	gerules diff "$top_srcdir/rules" new --graph "$LLM" --chip Ascend910B1 -o ALLOW_HF32=true -o PRECISION_MODE=force_fp16 --format json >d2.json &&
-	gerules test --format json >s1.json
+	gerules test --format json >s1.json &&
+	test_must_fail --exit 2 gerules eval missing.json --chip Ascend910B1 --format json >f1.json 2>err &&
+	printf "{\"schema_version\": 1, \"suppressions\": [{\"code\": \"GE4004\", \"reason\": \"r\", \"expires\": \"2999-01-01\"}]}\n" >b1.json &&
+	gerules eval "$LLM" --chip Ascend910B1 --baseline b1.json >/dev/null
 '
 
 test_expect_success 'every document validates against its schema; every schema is exercised' '
 	set -- eval=e1.json eval=e2.json eval=e3.json eval=e4.json eval-explain=x1.json tile=t1.json tile=t2.json \
-		chips=c1.json options=o1.json options=o2.json check=k1.json check=k2.json diff=d1.json diff=d2.json test=s1.json &&
+		chips=c1.json options=o1.json options=o2.json check=k1.json check=k2.json diff=d1.json diff=d2.json test=s1.json \
+		eval-failure=f1.json suppressions=b1.json &&
 	for f in n*.json; do set -- "$@" explain=$f; done &&
 	"$PY" "$top_srcdir/t/data/validate_schemas.py" "$SD" "$@"
 '

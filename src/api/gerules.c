@@ -82,6 +82,7 @@ struct gerules_eval {
   gerules_diags diags;
   gr_buf log;
   char *graph_name;
+  char *chip_asked;             /* the request's chip, for the failure document */
   int provenance;
   int text_width;            /* text report: columns (0 none known, -1 --wide) */
   gr_eval_config cfg;           /* what was evaluated (the text report's "default" run reuses it) */
@@ -460,6 +461,7 @@ gerules_eval *gerules_evaluate(const gerules_rules *rules, const gerules_request
   ev->rules = rules;                  /* a reference: released by gerules_eval_free */
   ev->provenance = q->provenance;
   ev->text_width = q->text_width;
+  ev->chip_asked = q->chip ? gr_xstrdup(q->chip) : NULL;
   gr_diags_init(&ev->diags.own);
   ev->diags.d = &ev->diags.own;
   gr_optinputs_init(&ev->opts);
@@ -534,6 +536,7 @@ void gerules_eval_free(gerules_eval *ev){
   gr_graph_free(ev->g);
   gr_optinputs_free(&ev->opts);
   gr_diags_free(&ev->diags.own);
+  free(ev->chip_asked);
   gr_buf_free(&ev->log);
   gr_arena_free(&ev->arena);
   for(size_t i = 0; i < ev->read.n; i++) free(ev->read.v[i]);
@@ -547,6 +550,7 @@ const gr_graph *gr_api_eval_graph(const gerules_eval *ev){ return ev && ev->r ? 
 
 int gerules_eval_status(const gerules_eval *ev){ return ev ? ev->status : 2; }
 const gerules_diags *gerules_eval_diags(const gerules_eval *ev){ return ev ? &ev->diags : NULL; }
+gr_diags *gr_api_eval_diags_mut(gerules_eval *ev){ return ev && ev->r ? &ev->r->diags : NULL; }
 const char *gerules_eval_chip(const gerules_eval *ev){ return ev && ev->r ? ev->r->soc_name : NULL; }
 const char *gerules_eval_log(const gerules_eval *ev){ return ev && ev->log.n ? ev->log.p : ""; }
 
@@ -631,16 +635,20 @@ static void report_opts(const gerules_eval *ev, unsigned flags, gr_report_opts *
   ro->all_nodes = (flags & GERULES_REPORT_ALL_NODES)!=0;
   ro->quiet = (flags & GERULES_REPORT_QUIET)!=0;
   ro->color = (flags & GERULES_REPORT_COLOR)!=0;
+  ro->warnings_fail = (flags & GERULES_REPORT_WARNINGS_FAIL)!=0;
 }
 
 /* The report formats by name; node >= 0 asks for one node's chain. */
-enum { RF_TEXT, RF_JSON, RF_SARIF, RF_GITHUB, RF_HTML, RF_DOT };
+enum { RF_TEXT, RF_JSON, RF_SARIF, RF_GITHUB, RF_HTML, RF_DOT, RF_JUNIT };
+static const char *const report_names[] = { "text", "json", "sarif", "github", "html", "dot", "junit" };
+/* A failed evaluation (status 2) has the CI formats' failure document
+** (report/failure.c) and no other report. */
 static int report_format(const gerules_eval *ev, const char *format, long node){
-  static const char *const names[] = { "text", "json", "sarif", "github", "html", "dot" };
   int f;
-  if( ev==NULL || ev->r==NULL || format==NULL ) return -1;
-  for(f = 0; f < (int)(sizeof names / sizeof *names); f++) if( strcmp(format, names[f])==0 ) break;
-  if( f==(int)(sizeof names / sizeof *names) ) return -1;
+  if( ev==NULL || format==NULL ) return -1;
+  for(f = 0; f < (int)(sizeof report_names / sizeof *report_names); f++) if( strcmp(format, report_names[f])==0 ) break;
+  if( f==(int)(sizeof report_names / sizeof *report_names) ) return -1;
+  if( ev->r==NULL ) return node==-1 && (f==RF_JSON || f==RF_SARIF || f==RF_GITHUB || f==RF_JUNIT) ? f : -1;
   if( node >= 0 && ((size_t)node >= gr_graph_nnodes(ev->g) || (f!=RF_TEXT && f!=RF_JSON)) ) return -1;
   if( node < -1 ) return -1;
   return f;
@@ -649,6 +657,10 @@ static int report_format(const gerules_eval *ev, const char *format, long node){
 /* Writes report f into o (the one place every output path goes through). */
 static void write_report(gerules_eval *ev, int f, unsigned flags, long node, gr_out *o){
   gr_report_opts ro;
+  if( ev->r==NULL ){
+    gr_report_failure(o, report_names[f], ev->rules->rs, ev->diags.d, ev->chip_asked, ev->graph_name);
+    return;
+  }
   report_opts(ev, flags, &ro);
   if( node >= 0 ){
     gr_report_explain(o, ev->r, (uint32_t)node, f==RF_JSON, &ro);
@@ -660,6 +672,7 @@ static void write_report(gerules_eval *ev, int f, unsigned flags, long node, gr_
   case RF_GITHUB: gr_report_github(o, ev->r, &ro); break;
   case RF_HTML:   gr_report_html(o, ev->r, &ro); break;
   case RF_DOT:    gr_report_dot(o, ev->r, &ro); break;
+  case RF_JUNIT:  gr_report_junit(o, ev->r, &ro); break;
   default: {
     /* "default" means the same chip, run mode and entry point without
     ** options or hooks; a quiet or every-node listing does not need it */
@@ -688,7 +701,7 @@ char *gerules_eval_report(gerules_eval *ev, const char *format, size_t *len){
   gr_out o;
   gr_buf b;
   int f = report_format(ev, format, -1);
-  if( f < 0 || f==RF_SARIF || f==RF_GITHUB ) return NULL;    /* v1 formats only */
+  if( f < 0 || f==RF_SARIF || f==RF_GITHUB || f==RF_JUNIT || ev->r==NULL ) return NULL;    /* v1 formats only */
   gr_buf_init(&b);
   gr_out_init_buf(&o, &b);
   write_report(ev, f, 0, -1, &o);
@@ -746,7 +759,7 @@ int gerules_eval_write_file(gerules_eval *ev, const char *format, unsigned flags
   for(i = 0; i < ev->read.n; i++) v[n++] = ev->read.v[i];
   for(i = 0; i < rs->nfiles; i++) v[n++] = rs->files[i];
   for(i = 0; i < rs->nhook_files; i++) v[n++] = rs->hook_files[i];
-  for(i = 0; i < rs->noptions; i++) if( ev->r->opts[i].ini ) v[n++] = ev->r->opts[i].value;
+  for(i = 0; ev->r && i < rs->noptions; i++) if( ev->r->opts[i].ini ) v[n++] = ev->r->opts[i].value;
   memset(&err, 0, sizeof err);
   rc = gr_out_check_inputs(path, v, n, &err);
   free(v);

@@ -261,12 +261,16 @@ char *gerules_eval_explain(gerules_eval *ev, size_t node, int json, size_t *len)
 
 /* (v2) Writes a report while it is made, without holding it in memory (a
 ** 1M-node JSON report is hundreds of MB): format "text", "json", "sarif"
-** (SARIF 2.1.0), "github" (workflow annotations), "html" or "dot"; node -1
-** for the whole report, or a node index for its decision chain (format
-** "text" or "json"). flags: */
+** (SARIF 2.1.0), "github" (workflow annotations), "junit" (JUnit XML),
+** "html" or "dot"; node -1 for the whole report, or a node index for its
+** decision chain (format "text" or "json"). An evaluation of status 2
+** has a report in the CI formats "json", "sarif", "github" and "junit":
+** the failure document that says why (doc/json-schema.md, "failed runs");
+** the other formats fail for it. flags: */
 #define GERULES_REPORT_ALL_NODES 1   /* text: every node, not only those that differ from the defaults */
 #define GERULES_REPORT_QUIET     2   /* text: the diagnostics and the summary only */
 #define GERULES_REPORT_COLOR     4   /* text: gcc-style colours */
+#define GERULES_REPORT_WARNINGS_FAIL 8   /* junit: a warning is a failing case (--fail-on warning) */
 /* gerules_eval_write writes to fd (not closed). gerules_eval_write_file
 ** replaces path atomically (a temporary beside it, renamed at the end): it
 ** refuses a path that is one of the files the evaluation read (the model,

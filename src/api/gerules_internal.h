@@ -27,6 +27,10 @@ gerules_rules *gr_api_rules_adopt(gr_ruleset *rs, const char *path, gr_diags *d)
 /* The model an evaluation read (NULL for status 2), for the command's node
 ** lookup by graph-qualified name with suggestions (cli_find_node). */
 const gr_graph *gr_api_eval_graph(const gerules_eval *ev);
+/* The diagnostics of an evaluation of status 0 or 1, for the command's
+** per-code gates and baseline to change before the report is written
+** (NULL for status 2). */
+gr_diags *gr_api_eval_diags_mut(gerules_eval *ev);
 /* A change to the model after it is read and before it is evaluated (the
 ** atc command's --input_shape): fn returns 0, or -1 to end the evaluation
 ** with status 2 (fn has said why; no diagnostic is added). */

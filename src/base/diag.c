@@ -118,6 +118,21 @@ void gr_diags_free(gr_diags *d){
   memset(d, 0, sizeof *d);
 }
 
+size_t gr_diags_remove_if(gr_diags *d, int (*drop)(void *ud, const gr_diag *x), void *ud){
+  size_t i, k = 0, n = d->n;
+  for(i = 0; i < n; i++){
+    if( drop(ud, &d->v[i]) ){
+      d->count[d->v[i].sev]--;
+      diag_clear(&d->v[i]);
+      continue;
+    }
+    if( k!=i ) d->v[k] = d->v[i];
+    k++;
+  }
+  d->n = k;
+  return n - k;
+}
+
 int gr_diag_code_valid(const char *code){
   const char *p = code;
   if( code==NULL || strlen(code) > 32 || !(*p >= 'A' && *p <= 'Z') ) return 0;

@@ -72,6 +72,9 @@ void     gr_diag_set(char **field, const char *value);       /* copies value (NU
 size_t   gr_diags_cap_errors(gr_diags *d, size_t more);
 #define GR_DIAGS_PER_FILE 1000
 void     gr_diags_free(gr_diags *d);
+/* Removes (and frees) the records drop says to, keeping the others in
+** order and the counts by severity right; returns how many went. */
+size_t   gr_diags_remove_if(gr_diags *d, int (*drop)(void *ud, const gr_diag *x), void *ud);
 static inline size_t gr_diags_errors(const gr_diags *d){ return d->count[GR_SEV_ERROR]; }
 
 const char *gr_severity_name(gr_severity s);

@@ -134,10 +134,31 @@ int  cli_open_output(const cli_input *in, const gr_result *r, const char *path, 
 ** `atc`, and the evaluation and reporting of one configuration. */
 enum { CLI_FMT_TEXT = 0, CLI_FMT_JSON, CLI_FMT_SARIF, CLI_FMT_GITHUB, CLI_FMT_HTML, CLI_FMT_DOT };
 enum { CLI_FAIL_ERROR = 0, CLI_FAIL_WARNING, CLI_FAIL_NEVER };
+/* cli_gate.c: the per-code gates (-Werror=CODE, -Wno-CODE, --fail-on
+** CODE[,CODE], --baseline FILE); the code lists are owned copies. */
+typedef struct cli_codegates {
+  char **werror; size_t nwerror;
+  char **wno; size_t nwno;
+  char **fail_codes; size_t nfail_codes;
+  const char *baseline;         /* in argv */
+} cli_codegates;
+/* 1 taken, 0 not a per-code gate option, -1 usage error (printed). */
+int  cli_codegate_arg(const char *cmd, cli_codegates *cg, int *i, int argc, char **argv);
+/* --fail-on's value: error, warning, never or (cg not NULL) a code list. */
+int  cli_fail_on_value(const char *cmd, const char *v, int *fail_on, cli_codegates *cg);
+/* Drops what -Wno- silences, raises to errors what -Werror= and --fail-on
+** CODE name (changed_by says which flag), then accepts what the baseline
+** lists (notes, changed_by its entry). -1: the baseline is unreadable or
+** malformed (printed; exit 2). */
+int  cli_codegates_apply(const char *cmd, const cli_codegates *cg, gr_diags *d);
+void cli_codegates_free(cli_codegates *cg);
+
+enum { CLI_FMT_JUNIT = CLI_FMT_DOT + 1 };
 typedef struct cli_eval_args {
   const char *explain, *output;
   int format, fail_on, quiet, all_nodes, provenance;
   int wide;                   /* --wide: never cut node names in the text report */
+  cli_codegates cg;
 } cli_eval_args;
 void cli_eval_args_init(cli_eval_args *a);
 /* argv[*i] is a report option (--format, --fail-on, -q, --output, ...): 1

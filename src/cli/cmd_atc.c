@@ -130,6 +130,7 @@ int cmd_atc(cli_ctx *c, int argc, char **argv){
   if( rc==0 && !cmd.help && c->choice_made ){
     model = gr_xstrdup(cmd.model);
     gr_atc_free(&cmd);
+    cli_codegates_free(&a.cg);      /* read again below */
     cli_forget_rules(c);
     c->graph_hint = model;
     rc = atc_parse(c, &cmd, &a, argc, argv);
@@ -150,6 +151,7 @@ int cmd_atc(cli_ctx *c, int argc, char **argv){
   rc = cli_eval_run(c, &in, &a);
 out:
   gr_atc_free(&cmd);
+  cli_codegates_free(&a.cg);
   cli_input_free(&in);
   if( model && c->graph_hint==model ) c->graph_hint = NULL;
   free(model);

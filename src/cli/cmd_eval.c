@@ -4,8 +4,11 @@
 ** loads the Lua site policies (the bundle's `hook` files, then every --hook
 ** in command-line order, under the --hook-* limits), evaluates, and writes
 ** the text or JSON report (or one node's decision chain) to stdout or,
-** atomically, to --output FILE. Nothing is written to stdout unless the
-** whole evaluation succeeded; hook `print` output goes to stderr.
+** atomically, to --output FILE, after the per-code gates and the baseline
+** (cli_gate.c) have judged the diagnostics. When the evaluation fails (exit
+** 2), the CI formats (json, sarif, github, junit) still write their failure
+** document, so that a CI step finds a file saying why; the other formats
+** write nothing to stdout. Hook `print` output goes to stderr.
 */
 #include "config.h"
 #include <errno.h>
@@ -46,8 +49,12 @@ static const char eval_usage[] =
   "  --run-mode MODE            inference (default, as ATC) or training\n"
   "  --entry atc|ir-build|session  the GE entry point whose checks apply (default atc)\n"
   "  --format FMT               text (default), json, sarif (SARIF 2.1.0), github (workflow annotations),\n"
-  "                             html (one self-contained page with the graph) or dot (Graphviz)\n"
-  "  --fail-on LEVEL            exit 1 on: error (default), warning (errors or warnings) or never\n"
+  "                             junit (JUnit XML), html (one self-contained page with the graph) or dot (Graphviz)\n"
+  "  --fail-on LEVEL            exit 1 on: error (default), warning (errors or warnings), never,\n"
+  "                             or CODE[,CODE]: also on any finding with one of these codes\n"
+  "  -Werror=CODE[,CODE]        report the warnings with these codes as errors\n"
+  "  -Wno-CODE[,CODE]           leave out the warnings and notes with these codes\n"
+  "  --baseline FILE            accept the findings of a previous JSON report or a suppression file\n"
   "  -q, --quiet                text: the diagnostics and the summary only\n"
   "  --all-nodes                text: list every node, not only those that differ from the defaults\n"
   "  --wide                     text: never cut node names (default: cut in the middle to fit the terminal)\n"
@@ -80,17 +87,15 @@ int cli_eval_arg(const char *cmd, cli_eval_args *a, int *i, int argc, char **arg
     else if( strcmp(v, "github")==0 ) a->format = CLI_FMT_GITHUB;
     else if( strcmp(v, "html")==0 ) a->format = CLI_FMT_HTML;
     else if( strcmp(v, "dot")==0 ) a->format = CLI_FMT_DOT;
-    else{ cli_usage_error(cmd, "unknown format '%s' (text, json, sarif, github, html or dot)", v); return -1; }
+    else if( strcmp(v, "junit")==0 ) a->format = CLI_FMT_JUNIT;
+    else{ cli_usage_error(cmd, "unknown format '%s' (text, json, sarif, github, junit, html or dot)", v); return -1; }
     return 1;
   }
   if( (k = cli_arg_value(cmd, "--fail-on", i, argc, argv, &v))!=0 ){
     if( k < 0 ) return -1;
-    if( strcmp(v, "error")==0 ) a->fail_on = CLI_FAIL_ERROR;
-    else if( strcmp(v, "warning")==0 ) a->fail_on = CLI_FAIL_WARNING;
-    else if( strcmp(v, "never")==0 ) a->fail_on = CLI_FAIL_NEVER;
-    else{ cli_usage_error(cmd, "--fail-on is error, warning or never, not '%s'", v); return -1; }
-    return 1;
+    return cli_fail_on_value(cmd, v, &a->fail_on, &a->cg);
   }
+  if( (k = cli_codegate_arg(cmd, &a->cg, i, argc, argv))!=0 ) return k;
   if( strcmp(argv[*i], "-q")==0 || strcmp(argv[*i], "--quiet")==0 ){ a->quiet = 1; return 1; }
   if( strcmp(argv[*i], "--all-nodes")==0 ){ a->all_nodes = 1; return 1; }
   if( strcmp(argv[*i], "--wide")==0 ){ a->wide = 1; return 1; }
@@ -105,7 +110,7 @@ int cmd_eval(cli_ctx *c, int argc, char **argv){
   cli_eval_args_init(&a);
   cli_input_init(&in, "eval");
   for(i = 0; i < argc; i++){
-    if( strcmp(argv[i], "--help")==0 || strcmp(argv[i], "-h")==0 ){ fputs(eval_usage, stdout); cli_input_free(&in); return 0; }
+    if( strcmp(argv[i], "--help")==0 || strcmp(argv[i], "-h")==0 ){ fputs(eval_usage, stdout); cli_input_free(&in); cli_codegates_free(&a.cg); return 0; }
     if( (k = cli_eval_arg("eval", &a, &i, argc, argv))!=0 ){ if( k < 0 ) goto usage; continue; }
     if( (k = cli_input_arg(&in, &i, argc, argv))!=0 ){ if( k < 0 ) goto usage; continue; }
     if( (k = cli_alias_arg(c, &in, &i, argc, argv))!=0 ){ if( k < 0 ) goto usage; continue; }
@@ -116,9 +121,11 @@ int cmd_eval(cli_ctx *c, int argc, char **argv){
   c->graph_hint = in.graph;     /* its CANN release may choose the installed bundle */
   rc = cli_eval_run(c, &in, &a);
   cli_input_free(&in);
+  cli_codegates_free(&a.cg);
   return rc;
 usage:
   cli_input_free(&in);
+  cli_codegates_free(&a.cg);
   return EXIT_INPUT;
 }
 
@@ -213,8 +220,30 @@ static int run_graph_hook(void *ud, gr_graph *g, const gr_ruleset *rs){
   return in->graph_hook(in, g, rs);
 }
 
+/* The CI formats' failure document when the rule set did not load (no
+** evaluation exists to write it): to --output atomically, else stdout. */
+static void rules_failure(cli_ctx *c, const cli_input *in, const cli_eval_args *a, const char *format){
+  gr_out o;
+  gr_error err;
+  const char *inputs[1];
+  if( a->format!=CLI_FMT_JSON && a->format!=CLI_FMT_SARIF && a->format!=CLI_FMT_GITHUB && a->format!=CLI_FMT_JUNIT ) return;
+  memset(&err, 0, sizeof err);
+  inputs[0] = in->graph;
+  if( a->output ){
+    if( gr_out_check_inputs(a->output, inputs, 1, &err)!=0 || gr_out_open_file(&o, a->output, &err)!=0 ){
+      fprintf(stderr, "gerules %s: error: %s\n", in->cmd, err.msg);
+      return;
+    }
+  }else{
+    fflush(stdout);
+    gr_out_init_fd(&o, 1);
+  }
+  gr_report_failure(&o, format, NULL, &c->diags, in->chip, in->graph);
+  if( gr_out_close(&o, &err)!=0 ) fprintf(stderr, "gerules %s: error: %s\n", in->cmd, err.msg);
+}
+
 int cli_eval_run(cli_ctx *c, cli_input *in, const cli_eval_args *ap){
-  static const char *const formats[] = { "text", "json", "sarif", "github", "html", "dot" };
+  static const char *const formats[] = { "text", "json", "sarif", "github", "html", "dot", "junit" };
   const cli_eval_args a = *ap;
   const char *const *use;
   gr_ruleset *rs;
@@ -230,10 +259,11 @@ int cli_eval_run(cli_ctx *c, cli_input *in, const cli_eval_args *ap){
     cli_usage_error(in->cmd, "--explain prints text or json, not %s", formats[a.format]);
     return EXIT_INPUT;
   }
-  if( (rs = cli_load_rules(c))==NULL ) return EXIT_INPUT;
+  if( (rs = cli_load_rules(c))==NULL ){ rules_failure(c, in, &a, formats[a.format]); return EXIT_INPUT; }
   cli_rule_paths(c, &use);
   if( (rules = gr_api_rules_adopt(rs, use[0], &c->diags))==NULL ){
     cli_print_diags(&c->diags);
+    rules_failure(c, in, &a, formats[a.format]);
     return EXIT_INPUT;
   }
 
@@ -248,8 +278,19 @@ int cli_eval_run(cli_ctx *c, cli_input *in, const cli_eval_args *ap){
   if( (status = gerules_eval_status(ev))==2 ){
     print_failure(in, gerules_eval_diags(ev));
     rc = EXIT_INPUT;
+    /* the CI formats' failure document (the library refuses the others) */
+    if( !a.explain && (a.format==CLI_FMT_JSON || a.format==CLI_FMT_SARIF || a.format==CLI_FMT_GITHUB || a.format==CLI_FMT_JUNIT) ){
+      fflush(stdout);
+      if( (a.output ? gerules_eval_write_file(ev, formats[a.format], 0, -1, a.output, &wd)
+                    : gerules_eval_write(ev, formats[a.format], 0, -1, 1, &wd))!=0 ){
+        gerules_diag x;
+        gerules_diags_get(wd, 0, &x);
+        fprintf(stderr, "gerules %s: error: %s\n", in->cmd, x.message);
+      }
+    }
     goto done;
   }
+  if( cli_codegates_apply(in->cmd, &a.cg, gr_api_eval_diags_mut(ev))!=0 ){ rc = EXIT_INPUT; goto done; }
   /* by plain or graph-qualified name; an ambiguous or unknown name is an error with suggestions */
   if( a.explain && cli_find_node(in->cmd, gr_api_eval_graph(ev), a.explain, in->graph, &explain_node)!=0 ){
     rc = EXIT_INPUT;
@@ -258,6 +299,7 @@ int cli_eval_run(cli_ctx *c, cli_input *in, const cli_eval_args *ap){
 
   if( a.all_nodes ) flags |= GERULES_REPORT_ALL_NODES;
   if( a.quiet ) flags |= GERULES_REPORT_QUIET;
+  if( a.fail_on==CLI_FAIL_WARNING ) flags |= GERULES_REPORT_WARNINGS_FAIL;
   if( a.output==NULL && a.format==CLI_FMT_TEXT && cli_color(1) ) flags |= GERULES_REPORT_COLOR;
   fflush(stdout);
   if( (a.output ? gerules_eval_write_file(ev, formats[a.format], flags, a.explain ? (long)explain_node : -1, a.output, &wd)

@@ -23,10 +23,14 @@ static void esc(gr_out *o, const char *s, int prop){
 }
 
 void gr_report_github(gr_out *o, const gr_result *r, const gr_report_opts *ro){
-  size_t i;
   (void)ro;
-  for(i = 0; i < r->diags.n; i++){
-    const gr_diag *d = &r->diags.v[i];
+  gr_report_github_diags(o, &r->diags);
+}
+
+void gr_report_github_diags(gr_out *o, const gr_diags *dl){
+  size_t i;
+  for(i = 0; i < dl->n; i++){
+    const gr_diag *d = &dl->v[i];
     const char *sep = " ";
     gr_out_puts(o, d->sev==GR_SEV_ERROR ? "::error" : d->sev==GR_SEV_WARNING ? "::warning" : "::notice");
     if( d->file && d->file[0] && d->file[0]!='<' ){

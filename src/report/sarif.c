@@ -95,11 +95,86 @@ static void describe(const gr_ruleset *rs, const char *code, gr_buf *shortd, gr_
                 "file) or by a site hook. Run 'gerules explain %s'.", code);
 }
 
+/* A diagnostic's place: the file region and the node and option. */
+static void locations(gr_jw *w, gr_buf *b, const gr_diag *d){
+  if( !is_file(d->file) && !d->node && !d->option ) return;
+  gr_jw_key(w, "locations"); gr_jw_arr(w);
+  gr_jw_obj(w);
+  if( is_file(d->file) ){
+    gr_jw_key(w, "physicalLocation"); gr_jw_obj(w);
+    artifact(w, b, d->file);
+    if( d->line ){
+      gr_jw_key(w, "region"); gr_jw_obj(w);
+      gr_jw_key(w, "startLine"); gr_jw_int(w, d->line);
+      if( d->col ){ gr_jw_key(w, "startColumn"); gr_jw_int(w, d->col); }
+      gr_jw_end_obj(w);
+    }
+    gr_jw_end_obj(w);
+  }
+  if( d->node || d->option ){
+    gr_jw_key(w, "logicalLocations"); gr_jw_arr(w);
+    if( d->node ){
+      gr_jw_obj(w);
+      gr_jw_key(w, "name"); gr_jw_str(w, d->node);
+      gr_jw_key(w, "fullyQualifiedName"); gr_jw_str(w, d->node);
+      gr_jw_key(w, "kind"); gr_jw_str(w, "object");
+      gr_jw_end_obj(w);
+    }
+    if( d->option ){
+      gr_jw_obj(w);
+      gr_jw_key(w, "name"); gr_jw_str(w, d->option);
+      gr_jw_key(w, "kind"); gr_jw_str(w, "variable");
+      gr_jw_end_obj(w);
+    }
+    gr_jw_end_arr(w);
+  }
+  gr_jw_end_obj(w);
+  gr_jw_end_arr(w);
+}
+
+static const char *level(gr_severity s){
+  return s==GR_SEV_ERROR ? "error" : s==GR_SEV_WARNING ? "warning" : "note";
+}
+
+/* invocations[0]: whether the run did its job, and when it did not, why, as
+** tool execution notifications (the input that could not be read, with its
+** location; SARIF 2.1.0 section 3.20.21). */
+static void invocation(gr_jw *w, gr_buf *b, const gr_diags *why, int success){
+  size_t i;
+  gr_jw_key(w, "invocations"); gr_jw_arr(w);
+  gr_jw_obj(w);
+  gr_jw_key(w, "executionSuccessful"); gr_jw_bool(w, success);
+  if( !success ){
+    gr_jw_key(w, "exitCode"); gr_jw_int(w, 2);
+    gr_jw_key(w, "toolExecutionNotifications"); gr_jw_arr(w);
+    for(i = 0; i < why->n; i++){
+      const gr_diag *d = &why->v[i];
+      gr_jw_obj(w);
+      gr_jw_key(w, "level"); gr_jw_str(w, level(d->sev));
+      gr_jw_key(w, "message"); gr_jw_obj(w); gr_jw_key(w, "text"); gr_jw_str(w, d->msg); gr_jw_end_obj(w);
+      locations(w, b, d);
+      if( d->code ){
+        gr_jw_key(w, "descriptor"); gr_jw_obj(w); gr_jw_key(w, "id"); gr_jw_str(w, d->code); gr_jw_end_obj(w);
+      }
+      gr_jw_end_obj(w);
+    }
+    gr_jw_end_arr(w);
+  }
+  gr_jw_end_obj(w);
+  gr_jw_end_arr(w);
+}
+
 void gr_report_sarif(gr_out *o, const gr_result *r, const gr_report_opts *ro){
-  gr_report_sarif_diags(o, r->rs, &r->diags, r->soc_name, ro->graph_path);
+  gr_report_sarif_run(o, r->rs, &r->diags, r->soc_name, ro->graph_path, 1);
 }
 
 void gr_report_sarif_diags(gr_out *o, const gr_ruleset *rs, const gr_diags *dl, const char *chip, const char *graph_path){
+  gr_report_sarif_run(o, rs, dl, chip, graph_path, 1);
+}
+
+void gr_report_sarif_run(gr_out *o, const gr_ruleset *rs, const gr_diags *all, const char *chip, const char *graph_path, int success){
+  static const gr_diags none;
+  const gr_diags *dl = success ? all : &none;     /* a failed run has notifications, no results */
   const char **codes = NULL;
   size_t ncodes = 0, i, *idx;
   gr_buf b, sd, help;
@@ -162,6 +237,7 @@ void gr_report_sarif_diags(gr_out *o, const gr_ruleset *rs, const gr_diags *dl, 
     gr_jw_end_obj(&w);
     gr_jw_end_obj(&w);
   }
+  invocation(&w, &b, all, success);
   gr_jw_key(&w, "columnKind"); gr_jw_str(&w, "unicodeCodePoints");
   gr_jw_key(&w, "results"); gr_jw_arr(&w);
   for(i = 0; i < dl->n; i++){
@@ -169,45 +245,12 @@ void gr_report_sarif_diags(gr_out *o, const gr_ruleset *rs, const gr_diags *dl, 
     gr_jw_obj(&w);
     gr_jw_key(&w, "ruleId"); gr_jw_str(&w, codes[idx[i]]);
     gr_jw_key(&w, "ruleIndex"); gr_jw_int(&w, (int64_t)idx[i]);
-    gr_jw_key(&w, "level"); gr_jw_str(&w, d->sev==GR_SEV_ERROR ? "error" : d->sev==GR_SEV_WARNING ? "warning" : "note");
+    gr_jw_key(&w, "level"); gr_jw_str(&w, level(d->sev));
     b.n = 0;
     gr_buf_adds(&b, d->msg);
     if( d->changed_by ) gr_buf_printf(&b, " [%s by %s]", d->sev < d->orig_sev ? "downgraded" : "raised", d->changed_by);
     gr_jw_key(&w, "message"); gr_jw_obj(&w); gr_jw_key(&w, "text"); gr_jw_str(&w, gr_buf_cstr(&b)); gr_jw_end_obj(&w);
-    if( is_file(d->file) || d->node || d->option ){
-      gr_jw_key(&w, "locations"); gr_jw_arr(&w);
-      gr_jw_obj(&w);
-      if( is_file(d->file) ){
-        gr_jw_key(&w, "physicalLocation"); gr_jw_obj(&w);
-        artifact(&w, &b, d->file);
-        if( d->line ){
-          gr_jw_key(&w, "region"); gr_jw_obj(&w);
-          gr_jw_key(&w, "startLine"); gr_jw_int(&w, d->line);
-          if( d->col ){ gr_jw_key(&w, "startColumn"); gr_jw_int(&w, d->col); }
-          gr_jw_end_obj(&w);
-        }
-        gr_jw_end_obj(&w);
-      }
-      if( d->node || d->option ){
-        gr_jw_key(&w, "logicalLocations"); gr_jw_arr(&w);
-        if( d->node ){
-          gr_jw_obj(&w);
-          gr_jw_key(&w, "name"); gr_jw_str(&w, d->node);
-          gr_jw_key(&w, "fullyQualifiedName"); gr_jw_str(&w, d->node);
-          gr_jw_key(&w, "kind"); gr_jw_str(&w, "object");
-          gr_jw_end_obj(&w);
-        }
-        if( d->option ){
-          gr_jw_obj(&w);
-          gr_jw_key(&w, "name"); gr_jw_str(&w, d->option);
-          gr_jw_key(&w, "kind"); gr_jw_str(&w, "variable");
-          gr_jw_end_obj(&w);
-        }
-        gr_jw_end_arr(&w);
-      }
-      gr_jw_end_obj(&w);
-      gr_jw_end_arr(&w);
-    }
+    locations(&w, &b, d);
     if( d->rule || d->ge_code ){
       gr_jw_key(&w, "properties"); gr_jw_obj(&w);
       if( d->rule ){ gr_jw_key(&w, "rule"); gr_jw_str(&w, d->rule); }
