@@ -9,6 +9,7 @@
 #ifndef GR_CLI_H
 #define GR_CLI_H
 
+#include <stdio.h>
 #include "lang/ruleset.h"
 #include "base/diag.h"
 #include "eval/eval.h"
@@ -41,6 +42,7 @@ typedef struct cli_ctx {
   char *graph_cann; const char *graph_cann_key; int graph_cann_done;   /* read from graph_hint */
   int choice_deferred;          /* choose silently: the graph is not known yet (gerules atc) */
   int choice_made;              /* a release was chosen among several, or by --cann */
+  int rules_from_config;        /* rules_paths are the project config's (cli_config.c) */
 } cli_ctx;
 
 /* Loads the rule set (--rules, $GERULES_RULES, the installed set, or the
@@ -177,6 +179,26 @@ int  cli_gate_arg(const char *cmd, unsigned formats, cli_gate *g, int *i, int ar
 /* 1 when d holds what --fail-on fails on (errors by default, also warnings
 ** with --fail-on warning, nothing with never), else 0. */
 int  cli_gate_fails(const cli_gate *g, const gr_diags *d);
+
+/* cli_config.c: the project config file of eval (.gerules.conf from the
+** working directory upwards, --config FILE, --no-config): its settings as
+** arguments before the command's own, those the command line gives
+** dropped; its rules become c's stack unless --rules was given. */
+typedef struct cli_config {
+  char *path, *dir;             /* the file read, or NULL; its directory */
+  gr_optinputs in;              /* its records */
+  unsigned char *dropped;       /* per record: the command line gives it */
+  const char **value;           /* per record: its value, a path resolved against dir */
+  char **user; int nuser;       /* the command's own arguments (without --config, --no-config) */
+  char **argv; int argc;        /* merged: the config's arguments, then the command's */
+  const char **rules; size_t nrules;
+  char **owned; size_t nowned;  /* strings built for argv */
+} cli_config;
+/* 0, or -1 with the error printed (exit 2). */
+int  cli_config_load(cli_ctx *c, const char *cmd, int argc, char **argv, cli_config *cf);
+/* --print-config: every setting with where it came from. */
+void cli_config_print(const cli_config *cf, const cli_ctx *c, FILE *f);
+void cli_config_free(cli_config *cf);
 
 int cmd_check(cli_ctx *c, int argc, char **argv);
 int cmd_chips(cli_ctx *c, int argc, char **argv);

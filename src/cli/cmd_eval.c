@@ -65,6 +65,9 @@ static const char eval_usage[] =
   "  --hook-memory MIB          memory cap of each hook script (default 64)\n"
   "  --hook-instructions N      Lua instructions per evaluation, all hooks together (default 100000000)\n"
   "  --hook-timeout SECONDS     run time per evaluation, all hooks together (default 10)\n"
+  "  --config FILE              the project config (default: .gerules.conf in the working directory or above)\n"
+  "  --no-config                read no project config\n"
+  "  --print-config             print the settings in use and where each came from, then stop\n"
   "\n"
   "exit status: 0 no error, 1 the configuration has errors, 2 usage error or bad input\n";
 
@@ -103,19 +106,26 @@ int cli_eval_arg(const char *cmd, cli_eval_args *a, int *i, int argc, char **arg
   return 0;
 }
 
-int cmd_eval(cli_ctx *c, int argc, char **argv){
+static int eval_args(cli_ctx *c, int argc, char **argv, const cli_config *cf){
   cli_eval_args a;
   cli_input in;
-  int i, k, rc;
+  int i, k, rc, print_config = 0;
   cli_eval_args_init(&a);
   cli_input_init(&in, "eval");
   for(i = 0; i < argc; i++){
     if( strcmp(argv[i], "--help")==0 || strcmp(argv[i], "-h")==0 ){ fputs(eval_usage, stdout); cli_input_free(&in); cli_codegates_free(&a.cg); return 0; }
+    if( strcmp(argv[i], "--print-config")==0 ){ print_config = 1; continue; }
     if( (k = cli_eval_arg("eval", &a, &i, argc, argv))!=0 ){ if( k < 0 ) goto usage; continue; }
     if( (k = cli_input_arg(&in, &i, argc, argv))!=0 ){ if( k < 0 ) goto usage; continue; }
     if( (k = cli_alias_arg(c, &in, &i, argc, argv))!=0 ){ if( k < 0 ) goto usage; continue; }
     cli_unknown_option("eval", eval_usage, argv[i]);
     goto usage;
+  }
+  if( print_config ){
+    cli_config_print(cf, c, stdout);
+    cli_input_free(&in);
+    cli_codegates_free(&a.cg);
+    return 0;
   }
   if( in.graph==NULL ){ cli_usage_error("eval", "no graph file given"); goto usage; }
   c->graph_hint = in.graph;     /* its CANN release may choose the installed bundle */
@@ -127,6 +137,16 @@ usage:
   cli_input_free(&in);
   cli_codegates_free(&a.cg);
   return EXIT_INPUT;
+}
+
+/* The project config's settings first (cli_config.c), then the command's. */
+int cmd_eval(cli_ctx *c, int argc, char **argv){
+  cli_config cf;
+  int rc = EXIT_INPUT;
+  if( cli_config_load(c, "eval", argc, argv, &cf)==0 ) rc = eval_args(c, cf.argc, cf.argv, &cf);
+  if( c->rules_from_config ){ c->rules_paths = NULL; c->nrules_paths = 0; c->rules_path = NULL; c->rules_from_config = 0; }
+  cli_config_free(&cf);
+  return rc;
 }
 
 static void hook_line(void *ud, const char *line){
