@@ -313,8 +313,14 @@ def run_case(case, gerules, srcdir, verbose):
             if s not in stderr:
                 errs.append("stderr does not contain %r" % s)
         if p.returncode == 2:
+            # nothing (a usage error), or the failure document of --format json
             if p.stdout:
-                errs.append("exit status 2 but stdout is not empty")
+                try:
+                    doc = json.loads(p.stdout.decode("utf-8"))
+                    if doc.get("status") != "failed" or not doc.get("diagnostics"):
+                        errs.append("exit status 2 but stdout is not a failure document")
+                except ValueError:
+                    errs.append("exit status 2 but stdout is neither empty nor JSON")
         else:
             try:
                 rep = json.loads(p.stdout.decode("utf-8"))

@@ -224,7 +224,7 @@ test_expect_success 'a bad --run-mode' '
 '
 
 test_expect_success 'a bad --format' '
-	eval_error "gerules eval: error: unknown format '"'"'yaml'"'"' (text, json, sarif, github, html or dot)\n(try '"'"'gerules eval --help'"'"')" \
+	eval_error "gerules eval: error: unknown format '"'"'yaml'"'"' (text, json, sarif, github, junit, html or dot)\n(try '"'"'gerules eval --help'"'"')" \
 		ok.json --chip Ascend910B1 --format yaml
 '
 

@@ -625,7 +625,19 @@ int gr_case_check(const gr_case *c, const gr_subst *s, int rc, const char *out, 
     free(want);
   }
   if( rc==2 ){
-    if( nout ) fail(&m, "exit status 2 but stdout is not empty");
+    /* nothing (a usage error), or the failure document of --format json */
+    if( nout ){
+      gr_error e;
+      gr_jv *doc;
+      const gr_jv *st, *dg;
+      memset(&e, 0, sizeof e);
+      doc = gr_jv_parse(out, nout, &e);
+      st = doc ? gr_jv_get(doc, "status") : NULL;
+      dg = doc ? gr_jv_get(doc, "diagnostics") : NULL;
+      if( st==NULL || st->t!=GR_JV_STR || strcmp(st->s, "failed")!=0 || dg==NULL || dg->t!=GR_JV_ARR || dg->len==0 )
+        fail(&m, "exit status 2 but stdout is neither empty nor a failure document (status \"failed\" and its diagnostics)");
+      gr_jv_free(doc);
+    }
   }else if( rc==0 || rc==1 ){
     gr_error e;
     gr_jv *rep;
