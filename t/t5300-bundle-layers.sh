@@ -160,6 +160,9 @@ test_expect_success 'the shipped signature of the example verifies; both layers 
 	cat site.pub "$top_srcdir/examples/vendor/acme-release.pub" >trust &&
 	gerules --trust trust --rules sbase bundle verify "$ACME" >out &&
 	test_grep "acme 1.1.0 verified: .*signed by [0-9a-f]* (ACME release key" out &&
+	gerules --trust trust --rules sbase --rules "$ACME" bundle verify "$ACME" >out2 &&
+	test $(grep -c "acme 1.1.0 verified" out2) = 1 && test $(grep -c "^sbase: ge-base .* verified" out2) = 1 &&
+	test $(wc -l <out2) = 2 &&
 	gerules --trust trust --rules sbase --rules "$ACME" eval "$MODEL" --chip ACME_SOC >/dev/null &&
 	test_must_fail --exit 2 gerules --trust trust --rules "$BASE" --rules "$ACME" chips >/dev/null 2>err &&
 	test_grep "the bundle is not signed" err &&

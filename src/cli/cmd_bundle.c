@@ -184,6 +184,13 @@ out:
   return rc;
 }
 
+/* Whether two paths name the same directory (device and inode). */
+static int same_dir(const char *a, const char *b){
+  struct stat sa, sb;
+  if( strcmp(a, b)==0 ) return 1;
+  return stat(a, &sa)==0 && stat(b, &sb)==0 && sa.st_dev==sb.st_dev && sa.st_ino==sb.st_ino;
+}
+
 static int verify(cli_ctx *c, int argc, char **argv){
   int i, rc = 0;
   if( argc==0 ) return cli_usage_error("bundle verify", "no bundle given");
@@ -201,8 +208,12 @@ static int verify(cli_ctx *c, int argc, char **argv){
     /* a layer is verified (and loaded) on top of the bundles given with --rules */
     const char **stack = gr_xcalloc(c->nrules_paths + 2, sizeof *stack);
     gr_ruleset *rs;
-    for(k = 0; k < c->nrules_paths; k++) stack[ns++] = c->rules_paths[k];
-    stack[ns++] = p;
+    int on_stack = 0;
+    for(k = 0; k < c->nrules_paths; k++){
+      stack[ns++] = c->rules_paths[k];
+      if( same_dir(c->rules_paths[k], p) ) on_stack = 1;
+    }
+    if( !on_stack ) stack[ns++] = p;     /* given with --rules too (the guide's line): once */
     rs = cli_load_paths(c, stack, ns);
     free(stack);
     if( rs==NULL ){
@@ -215,8 +226,10 @@ static int verify(cli_ctx *c, int argc, char **argv){
     }
     for(k = before; k < c->guard.nverified; k++){
       const gr_verified *v = &c->guard.verified[k];
-      size_t s;
-      printf("%s: %s %s verified: %zu file%s, signed by", p, v->name, v->version, v->nfiles, v->nfiles==1 ? "" : "s");
+      size_t s, j;
+      for(j = before; j < k && !same_dir(c->guard.verified[j].root, v->root); j++) ;
+      if( j < k ) continue;              /* each bundle once */
+      printf("%s: %s %s verified: %zu file%s, signed by", v->root, v->name, v->version, v->nfiles, v->nfiles==1 ? "" : "s");
       for(s = 0; s < v->nsigners; s++) printf("%s %s", s ? "," : "", v->signers[s]);
       printf("; expires %s\n", v->expires);
     }
