@@ -44,7 +44,7 @@ static gr_diag *say(cx *r, gr_severity sev, uint32_t line, uint32_t col, const c
 
 static int ws(char c){ return isspace((unsigned char)c); }
 
-/* the dtype list text[a..b) into names; -1 after an error */
+/* the dtype list text[a..b) into names (*out the caller's to free); -1 after an error, with *out NULL */
 static int parse_list(cx *r, const gr_ruleset *rs, const char *line_text, size_t a, size_t b, uint32_t line,
                       const char ***out, size_t *n){
   const gr_table *spell = NULL, *dt = NULL;
@@ -85,6 +85,7 @@ static int parse_list(cx *r, const gr_ruleset *rs, const char *line_text, size_t
       }
       if( mapped==NULL ){
         say(r, GR_SEV_ERROR, line, (uint32_t)s + 1, "E20003", "CUSTOMIZE_DTYPES: %s is an invalid dtype%s", word, NULL);
+        free((void*)*out); *out = NULL; *n = 0;     /* the caller owns nothing after an error */
         return -1;
       }
       (*out)[(*n)++] = mapped;
