@@ -195,7 +195,7 @@ static int read_op(rd *r, gr_imp_op *op, int kernel){
     }
     if( next(r)==GR_JS_ERROR || !gr_js_skip(&r->js, &r->t) ) return -1;
   }
-  if( !kernel ) qsort(op->t, op->nt, sizeof *op->t, cmp_tensor);
+  if( !kernel && op->nt > 1 ) qsort(op->t, op->nt, sizeof *op->t, cmp_tensor);
   return 0;
 }
 
