@@ -24,6 +24,7 @@
 #include <string.h>
 #include "options/dtype_files.h"
 #include "base/lineidx.h"
+#include "options/file_diag.h"
 
 typedef struct cx {
   const char *path;
@@ -33,13 +34,7 @@ typedef struct cx {
 } cx;
 
 static gr_diag *say(cx *r, gr_severity sev, uint32_t line, uint32_t col, const char *code, const char *fmt, const char *a, const char *b){
-  gr_diag *g = gr_diags_add(r->d, sev, r->path, line, col, fmt, a ? a : "", b ? b : "");
-  if( g ){
-    if( code ) gr_diag_set(&g->ge_code, code);
-    if( line ) g->snippet = gr_lineidx_dup(&r->lines, line);
-  }
-  if( sev==GR_SEV_ERROR ) r->nerr++;
-  return g;
+  return gr_file_diag(r->d, r->path, &r->lines, &r->nerr, sev, line, col, code, fmt, a, b);
 }
 
 static int ws(char c){ return isspace((unsigned char)c); }

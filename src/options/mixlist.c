@@ -19,6 +19,7 @@
 #include "options/dtype_files.h"
 #include "model/json_scan.h"
 #include "base/lineidx.h"
+#include "options/file_diag.h"
 
 typedef struct mx {
   gr_js js;
@@ -32,13 +33,7 @@ typedef struct mx {
 } mx;
 
 static gr_diag *say(mx *r, gr_severity sev, uint32_t line, uint32_t col, const char *code, const char *fmt, const char *a, const char *b){
-  gr_diag *g = gr_diags_add(r->d, sev, r->path, line, col, fmt, a ? a : "", b ? b : "");
-  if( g ){
-    if( code ) gr_diag_set(&g->ge_code, code);
-    if( line ) g->snippet = gr_lineidx_dup(&r->lines, line);
-  }
-  if( sev==GR_SEV_ERROR ) r->nerr++;
-  return g;
+  return gr_file_diag(r->d, r->path, &r->lines, &r->nerr, sev, line, col, code, fmt, a, b);
 }
 
 static void bad(mx *r, const char *fmt, const char *a, const char *b){
