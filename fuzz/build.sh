@@ -36,7 +36,7 @@ for f in $srcs; do
 done
 rm -f "$out/libgrfuzz.a"
 ar rcs "$out/libgrfuzz.a" "$obj"/*.o
-for t in graph model rules ini options bundle lpattern atc hook baseline; do
+for t in graph model rules ini options bundle lpattern atc hook baseline oplib-json dtype-files; do
 	echo "fuzz/build.sh: fuzz-$t"
 	clang -g -O1 -fsanitize=fuzzer $san $inc -o "$out/fuzz-$t" "$top/fuzz/fuzz-$t.c" "$out/libgrfuzz.a" $libs
 done
