@@ -48,4 +48,14 @@ test_expect_success 'Makefile.am names every file under rules/ (make dist and in
 	test_must_be_empty unlisted
 '
 
+# A test script or program under t/ that TESTS does not name never runs.
+test_expect_success 'Makefile.am runs every test under t/ (t/README.md: adding a test)' '
+	(cd "$top_srcdir" && ls t/t[0-9][0-9][0-9][0-9]-*.sh t/t[0-9][0-9][0-9][0-9]-*.c | sed "s/\.[a-z]*\$//" | sort) >tests &&
+	test "$(wc -l <tests)" -gt 60 &&
+	while read f; do
+		grep -q "[[:space:]=]$f\(\.sh\)\{0,1\}\([[:space:]\\]\|\$\)" "$top_srcdir/Makefile.am" || echo "$f"
+	done <tests >unrun &&
+	test_must_be_empty unrun
+'
+
 test_done

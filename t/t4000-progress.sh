@@ -8,10 +8,7 @@ test_description='progress on a terminal only'
 . "$(dirname "$0")/test-lib.sh"
 
 PY=${PYTHON3:-python3}
-if ! "$PY" -c 'import pty' 2>/dev/null; then
-	echo "1..0 # SKIP no python3 with the pty module"
-	exit 0
-fi
+test_skip_unless PTY
 
 # runs a command with stdin, stdout and stderr on a pseudo-terminal; prints
 # everything the terminal received (stdout and stderr mixed), exit status kept

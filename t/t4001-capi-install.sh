@@ -9,10 +9,7 @@
 test_description='the installed C library, its header and pkg-config file'
 . "$(dirname "$0")/test-lib.sh"
 
-if ! command -v pkg-config >/dev/null 2>&1; then
-	echo "1..0 # SKIP pkg-config is not installed"
-	exit 0
-fi
+test_skip_unless PKGCONFIG
 CC=${GR_CC:-cc}
 dest=$TRASH/dest
 ex=$top_srcdir/examples

@@ -9,10 +9,7 @@ test_description='the Python module over libgerules'
 . "$(dirname "$0")/test-lib.sh"
 
 PY=${PYTHON3:-python3}
-if ! command -v "$PY" >/dev/null 2>&1; then
-	echo "1..0 # SKIP no python3"
-	exit 0
-fi
+test_skip_unless PYTHON3
 dest=$TRASH/dest
 if ! (cd "$top_builddir" && ${GR_MAKE:-make} install DESTDIR="$dest") >install.log 2>&1; then
 	echo "not ok 1 - make install into a staging directory"

