@@ -204,16 +204,10 @@ int gr_cust_dtypes_parse(const char *text, size_t len, const char *path, gr_cust
 
 int gr_cust_dtypes_read(const char *path, gr_cust_dtypes *out, const gr_ruleset *rs, const char *family, gr_diags *d){
   size_t len;
-  gr_error e;
-  char *text = gr_read_file(path, &len, &e);
+  char *text;
   int rc;
   memset(out, 0, sizeof *out);
-  if( text==NULL ){
-    gr_diag *g = gr_diags_add(d, GR_SEV_ERROR, path, 0, 0, "CUSTOMIZE_DTYPES: the customize file does not exist or its access "
-                              "permission is denied (%s)", e.msg);
-    if( g ) gr_diag_set(&g->ge_code, "E20101");
-    return -1;
-  }
+  if( (text = gr_file_diag_read(path, &len, d, "E20101", "CUSTOMIZE_DTYPES: the customize file%.0s does not exist or its access permission is denied (%s)"))==NULL ) return -1;
   rc = gr_cust_dtypes_parse(text, len, path, out, rs, family, d);
   free(text);
   return rc;

@@ -15,6 +15,7 @@
 #include "options/dtype_files.h"
 #include "base/lineidx.h"
 #include "base/suggest.h"
+#include "options/file_diag.h"
 
 static int is_blank(char c){ return c==' ' || c=='\t' || c=='\r' || c=='\v' || c=='\f'; }
 
@@ -50,15 +51,10 @@ int gr_keep_dtype_parse(const char *text, size_t len, const char *path, gr_keep_
 
 int gr_keep_dtype_read(const char *path, gr_keep_dtype *out, gr_diags *d){
   size_t len;
-  gr_error e;
-  char *text = gr_read_file(path, &len, &e);
+  char *text;
   int rc;
   memset(out, 0, sizeof *out);
-  if( text==NULL ){
-    gr_diag *g = gr_diags_add(d, GR_SEV_ERROR, path, 0, 0, "File [%s] does not exist (%s)", path, e.msg);
-    if( g ) gr_diag_set(&g->ge_code, "E10410");
-    return -1;
-  }
+  if( (text = gr_file_diag_read(path, &len, d, "E10410", "File [%s] does not exist (%s)"))==NULL ) return -1;
   rc = gr_keep_dtype_parse(text, len, path, out, d);
   free(text);
   return rc;

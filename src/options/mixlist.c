@@ -183,15 +183,10 @@ done:
 
 int gr_mixlist_read(const char *path, gr_mixlist *out, const gr_ruleset *rs, const char *family, gr_diags *d){
   size_t len;
-  gr_error e;
-  char *text = gr_read_file(path, &len, &e);
+  char *text;
   int rc;
   memset(out, 0, sizeof *out);
-  if( text==NULL ){
-    gr_diag *g = gr_diags_add(d, GR_SEV_ERROR, path, 0, 0, "the MODIFY_MIXLIST file cannot be read: %s", e.msg);
-    if( g ) gr_diag_set(&g->ge_code, "E21001");
-    return -1;
-  }
+  if( (text = gr_file_diag_read(path, &len, d, "E21001", "the MODIFY_MIXLIST file %.0scannot be read: %s"))==NULL ) return -1;
   rc = gr_mixlist_parse(text, len, path, out, rs, family, d);
   free(text);
   return rc;
