@@ -112,6 +112,16 @@ test_expect_success 'a FIFO or /dev/zero as the graph is refused at once' '
 	test_grep "^<stdin>: error: not a regular file (a character device)" err
 '
 
+# An endless pipe as the graph: read up to the 2 GiB stream cap, never more
+# (the buffer grows to the cap, not past it), then the error with the byte
+# offset; exit 2, never an abort for memory.
+test_expect_success 'an endless pipe as the graph stops at the stream cap with the byte offset' '
+	{ yes " " | gerules eval - --chip Ascend910B1 >out 2>err; rc=$?; } &&
+	test $rc = 2 && test_must_be_empty out &&
+	echo "<stdin>: error: at byte 2147483648: the file is larger than the limit of 2147483648 bytes for this kind of input" >expect &&
+	test_cmp expect err
+'
+
 test_expect_success 'a FIFO or /dev/zero as atc --model is refused at once' '
 	test_must_fail --exit 2 gerules atc --model=graph.fifo --framework=5 --soc_version=Ascend910B1 --output=x >out 2>err &&
 	test_grep "graph.fifo: error: not a regular file (a FIFO)" err &&

@@ -63,18 +63,34 @@ int gr_open_input(const char *path, struct stat *st, gr_error *err){
   return gr_open_input_at(AT_FDCWD, path, 0, st, err);
 }
 
+/* Grows b to at least need bytes (need <= limit): doubling, but never past
+** limit, with a plain realloc: running out of memory on an input is the
+** input's error, not an abort. Returns 0, or -1 with b unchanged. */
+static int grow_capped(gr_buf *b, size_t need, size_t limit){
+  size_t nc = b->cap==0 ? 65536 : b->cap > limit / 2 ? limit : b->cap * 2;
+  char *p;
+  if( nc < need ) nc = need;
+  if( nc > limit ) nc = limit;
+  if( (p = realloc(b->p, nc))==NULL ) return -1;
+  b->p = p;
+  b->cap = nc;
+  return 0;
+}
+
 char *gr_read_fd_max(int fd, const struct stat *st, size_t max, size_t *len, gr_error *err){
   gr_buf b;
   gr_buf_init(&b);
   if( max > SIZE_MAX - 2 ) max = SIZE_MAX - 2;
   /* a regular file: one allocation of its claimed size, capped, so a
-  ** 60 MB file is not read through a dozen reallocations */
-  if( st && S_ISREG(st->st_mode) && st->st_size > 0 )
-    gr_buf_grow(&b, (uint64_t)st->st_size < max ? (size_t)st->st_size + 1 : max + 1);
+  ** 60 MB file is not read through a dozen reallocations; a stream grows
+  ** by doubling up to max + 2 (one byte past the cap, and the NUL), so an
+  ** endless pipe costs at most the cap, never twice it */
+  if( st && S_ISREG(st->st_mode) && st->st_size > 0 &&
+      grow_capped(&b, (uint64_t)st->st_size < max ? (size_t)st->st_size + 2 : max + 2, max + 2)!=0 ) goto oom;
   for(;;){
     ssize_t k;
     size_t want;
-    if( b.cap - b.n < 2 ) gr_buf_grow(&b, b.n < 65536 ? 65536 : b.n);   /* doubling */
+    if( b.cap - b.n < 2 && grow_capped(&b, b.n + 2, max + 2)!=0 ) goto oom;
     want = b.cap - b.n - 1;
     if( want > max + 1 - b.n ) want = max + 1 - b.n;      /* one byte past the cap tells "too big" */
     k = read(fd, b.p + b.n, want);
@@ -94,6 +110,10 @@ char *gr_read_fd_max(int fd, const struct stat *st, size_t max, size_t *len, gr_
   }
   if( len ) *len = b.n;
   return gr_buf_detach(&b);
+oom:
+  gr_error_set(err, 0, 0, "at byte %zu: out of memory reading this input", b.n);
+  gr_buf_free(&b);
+  return NULL;
 }
 
 char *gr_read_file_max(const char *path, size_t max, size_t *len, gr_error *err){

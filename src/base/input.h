@@ -5,7 +5,9 @@
 ** error, so /dev/zero or a FIFO nobody writes to never hangs a command or
 ** exhausts memory. Every read is bounded by a cap the caller chooses, checked
 ** on the bytes actually read (never trusted from st_size: a sparse file may
-** claim a terabyte), before the buffer grows past it.
+** claim a terabyte), before the buffer grows past it; the buffer never grows
+** beyond the cap (plus the NUL), and running out of memory is the input's
+** error ("out of memory reading this input"), never an abort.
 **
 ** Ownership: gr_read_* return a malloc'ed buffer, NUL after the last byte,
 ** the caller frees; a descriptor from gr_open_input* belongs to the caller
