@@ -40,6 +40,16 @@ test_expect_success 'binary ModelDef: type Re\0lu is an error, not judged as op 
 	test_grep "^nultype.pb: error: malformed ModelDef at byte [0-9]*: a NUL byte inside the string field OpDef.type" err
 '
 
+test_expect_success 'binary ModelDef, not compressed: an attribute key \0x is an error at the NUL, not an attribute named ""' '
+	printf "{\"graph\": [{\"name\": \"g\", \"op\": [{\"name\": \"a\", \"type\": \"Data\"}, {\"name\": \"b\", \"type\": \"Relu\", \"input\": [\"a:0\"], \"attr\": [{\"key\": \"\\\\u0000x\", \"value\": {\"i\": 1}}]}]}]}" >nulkey.json &&
+	$CONV nulkey.json --binary nulkey.pb &&
+	test_must_fail --exit 2 gerules $EVAL nulkey.pb >out 2>err &&
+	test_must_be_empty out &&
+	echo "nulkey.pb: error: malformed ModelDef at byte 36: an attribute key begins with a NUL byte, which only a compressed model (om_compress_version 1) writes, and this model is not compressed" >expect &&
+	test_cmp expect err &&
+	test "$(od -An -tx1 -j 36 -N2 nulkey.pb | tr -d " ")" = 0078
+'
+
 test_expect_success 'the same ModelDef inside an .om: the offset counts from the start of the .om' '
 	test_must_fail --exit 2 gerules $EVAL nulname.om >out 2>err &&
 	test_grep "^nulname.om: error: malformed ModelDef at byte [0-9]*: a NUL byte inside the string field OpDef.name" err &&

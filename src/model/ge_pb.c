@@ -246,9 +246,12 @@ static int is_map_key(const ProtobufCMessageDescriptor *d, const ProtobufCFieldD
   return strcmp(f->name, "key")==0 && l > 5 && strcmp(d->name + l - 5, "Entry")==0;
 }
 
-/* 0, or -1 with *at (offset from p) and the field; *deep set when nested too deeply. */
-static int nul_scan(const ProtobufCMessageDescriptor *d, const unsigned char *p, size_t n, int depth,
-                    size_t *at, const ProtobufCMessageDescriptor **md, const ProtobufCFieldDescriptor **fd){
+/* 0, or -1 with *at (offset from p) and the field; *fd NULL when nested too
+** deeply. *ckey (offset from p0, the outermost message; left alone when
+** none) is the first map key that begins with the NUL of a compressed key,
+** which only a compressed model may hold (checked by the caller). */
+static int nul_scan(const ProtobufCMessageDescriptor *d, const unsigned char *p0, const unsigned char *p, size_t n, int depth,
+                    size_t *at, const ProtobufCMessageDescriptor **md, const ProtobufCFieldDescriptor **fd, size_t *ckey){
   pb_cur c = { p, p + n };
   pb_field f;
   if( depth > NUL_SCAN_DEPTH ){ *at = 0; *md = d; *fd = NULL; return -1; }
@@ -257,11 +260,14 @@ static int nul_scan(const ProtobufCMessageDescriptor *d, const unsigned char *p,
     if( f.wt!=PB_LEN || (x = protobuf_c_message_descriptor_get_field(d, (unsigned)f.num))==NULL ) continue;
     if( x->type==PROTOBUF_C_TYPE_STRING ){
       const unsigned char *z = f.len ? memchr(f.data, 0, f.len) : NULL;
-      if( z==f.data && is_map_key(d, x) ) z = f.len > 1 ? memchr(f.data + 1, 0, f.len - 1) : NULL;
+      if( z==f.data && is_map_key(d, x) ){
+        if( *ckey==SIZE_MAX ) *ckey = (size_t)(f.data - p0);
+        z = f.len > 1 ? memchr(f.data + 1, 0, f.len - 1) : NULL;
+      }
       if( z ){ *at = (size_t)(z - p); *md = d; *fd = x; return -1; }
     }else if( x->type==PROTOBUF_C_TYPE_MESSAGE && x->descriptor ){
       size_t sub;
-      if( nul_scan(x->descriptor, f.data, f.len, depth + 1, &sub, md, fd)!=0 ){ *at = (size_t)(f.data - p) + sub; return -1; }
+      if( nul_scan(x->descriptor, p0, f.data, f.len, depth + 1, &sub, md, fd, ckey)!=0 ){ *at = (size_t)(f.data - p) + sub; return -1; }
     }
   }
   return 0;
@@ -274,6 +280,7 @@ int gr_ge_pb_add(gr_build *b, const unsigned char *p, size_t n, uint64_t base, i
   rd r;
   size_t i, k, nop = 0;
   GR_VEC(uint64_t) opat = { NULL, 0, 0 };
+  size_t ckey = SIZE_MAX;
   int ok = 1;
   gr_arena_init(&arena);
   al.alloc = arena_alloc; al.free = arena_free; al.allocator_data = &arena;
@@ -293,7 +300,7 @@ int gr_ge_pb_add(gr_build *b, const unsigned char *p, size_t n, uint64_t base, i
     size_t at;
     const ProtobufCMessageDescriptor *md;
     const ProtobufCFieldDescriptor *fd;
-    if( nul_scan(&ge__proto__model_def__descriptor, p, n, 0, &at, &md, &fd)!=0 ){
+    if( nul_scan(&ge__proto__model_def__descriptor, p, p, n, 0, &at, &md, &fd, &ckey)!=0 ){
       if( fd ) gr_build_fail(b, 0, 0, "malformed ModelDef at byte %llu: a NUL byte inside the string field %s.%s "
                              "(a name is never cut short at a NUL)", (unsigned long long)(base + at), md->short_name, fd->name);
       else gr_build_fail(b, 0, 0, "malformed ModelDef in bytes %llu..%llu: messages nested deeper than %d",
@@ -307,6 +314,12 @@ int gr_ge_pb_add(gr_build *b, const unsigned char *p, size_t n, uint64_t base, i
   r.b = b;
   gr_buf_init(&r.key);
   cmap_init(&r.cm, m);
+  if( ckey!=SIZE_MAX && !r.cm.on ){
+    /* protobuf-c would hand "\0" + anything over as "": never a silent cut */
+    gr_build_fail(b, 0, 0, "malformed ModelDef at byte %llu: an attribute key begins with a NUL byte, which only a compressed "
+                  "model (om_compress_version 1) writes, and this model is not compressed", (unsigned long long)(base + ckey));
+    ok = 0;
+  }
   {
     /* the byte offset of every op, graph by graph, in the order protobuf-c
     ** keeps repeated fields: ModelDef.graph (7), GraphDef.op (6) */
@@ -320,7 +333,7 @@ int gr_ge_pb_add(gr_build *b, const unsigned char *p, size_t n, uint64_t base, i
       while( pb_next(&g, &h) > 0 ) if( h.num==6 && h.wt==PB_LEN ) gr_vec_push(opat, base + (uint64_t)(h.data - p));
     }
   }
-  if( m->name && (!first_only_name || gr_build_ngraphs(b)==0) ) ok = gr_build_model_name(b, m->name, strlen(m->name));
+  if( ok && m->name && (!first_only_name || gr_build_ngraphs(b)==0) ) ok = gr_build_model_name(b, m->name, strlen(m->name));
   for(i = 0; ok && i < m->n_attr; i++){          /* the model's own string attributes */
     const Ge__Proto__AttrDef *v = m->attr[i]->value;
     if( m->attr[i]->key && v && v->value_case==GE__PROTO__ATTR_DEF__VALUE_S && v->s.len && !memchr(v->s.data, 0, v->s.len) )
