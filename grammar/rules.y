@@ -10,6 +10,7 @@
 
 %include {
 #include "config.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 /* The driver's tracing hooks and invariant asserts are for debugging lemon
@@ -100,13 +101,66 @@ static void set_diag(gr_parse *ps, gr_item *it, int sev, gr_token code, gr_token
 %stack_size 1000
 
 %syntax_error {
+  char want[160];
   (void)yymajor;
+  gr_parse_expected(ps, yypParser, TOKEN, want, sizeof want);
   if( TOKEN.n==1 && TOKEN.z[0]=='=' && TOKEN.z[1]=='>' )
     /* the arrow of the string rows onnx mappings were once written in */
     gr_parse_error(ps, LOC(TOKEN), "syntax error near '=>': the rule language has no '=>'; an onnx row reads "
                    "'opset A..B [when CONDITION] becomes IR, ...;'");
-  else if( TOKEN.n ) gr_parse_error(ps, LOC(TOKEN), "syntax error near '%.*s'", (int)TOKEN.n, TOKEN.z);
-  else gr_parse_error(ps, gr_parse_eof_loc(ps), "unexpected end of input");
+  else if( TOKEN.n ) gr_parse_error(ps, LOC(TOKEN), "syntax error near '%.*s'%s", (int)TOKEN.n, TOKEN.z, want);
+  else gr_parse_error(ps, gr_parse_eof_loc(ps), "unexpected end of input%s", want);
+}
+
+/* What the parser would have taken instead of the token it choked on, for
+** the message ("expected ';'"). Each terminal is tried on a copy of the
+** parser's state stack, replaying lemon's own reduce loop (its tables,
+** default reductions and keyword fallbacks included) until the token is
+** shifted or refused. As with bison's expected-token lists without LAC, a
+** default reduction the bad token already caused can have narrowed the
+** list (after `"a": "b"` in a table, ',' is no longer offered), but every
+** token listed would have been taken. Runs once per failed parse, never on
+** the success path. */
+%code {
+static int would_shift(const yyParser *p, YYCODETYPE tok){
+  YYACTIONTYPE st[YYSTACKDEPTH + 1];
+  int top = (int)(p->yytos - p->yystack), i, steps;
+  YYACTIONTYPE act;
+  for(i = 0; i <= top; i++) st[i] = p->yystack[i].stateno;
+  act = st[top];
+  for(steps = 0; steps < 10000; steps++){
+    act = yy_find_shift_action(tok, act);
+    if( act >= YY_MIN_REDUCE ){
+      unsigned rule = act - YY_MIN_REDUCE;
+      top += yyRuleInfoNRhs[rule] + 1;           /* pop the right side, push the left */
+      if( top < 1 || top > YYSTACKDEPTH ) return 0;
+      act = yy_find_reduce_action(st[top - 1], yyRuleInfoLhs[rule]);
+      st[top] = act;
+    }else return act <= YY_MAX_SHIFTREDUCE || act==YY_ACCEPT_ACTION;
+  }
+  return 0;
+}
+
+void gr_parser_expected(void *parser, char *out, size_t n){
+  const yyParser *p = parser;
+  const char *w[6];
+  int k = 0, t, cls, name_ok = would_shift(p, GR_TK_ID);
+  size_t o = 0;
+  out[0] = 0;
+  for(t = 1; t < YYNTOKEN; t++){
+    const char *s = gr_token_spelling(t, &cls);
+    if( s==NULL || !would_shift(p, (YYCODETYPE)t) ) continue;
+    if( t!=GR_TK_ID && name_ok && yyFallback[t]==GR_TK_ID && !cls ) continue;   /* a keyword taken as a name */
+    if( k==6 ) return;                           /* too many to help: say nothing */
+    w[k++] = s;
+  }
+  for(t = 0; t < k; t++){
+    int quote = !(w[t][0]=='a' && w[t][1]==' ');
+    const char *sep = t==0 ? (k > 2 ? ": expected one of " : ": expected ") : t==k - 1 ? " or " : ", ";
+    o += (size_t)snprintf(out + o, n - o, "%s%s%s%s", sep, quote ? "'" : "", w[t], quote ? "'" : "");
+    if( o >= n ){ out[0] = 0; return; }
+  }
+}
 }
 %stack_overflow {
   gr_parse_error(ps, ps->tok_loc, "nested too deeply (the parser holds at most 1000 open constructs)");

@@ -319,8 +319,33 @@ static void test_unescape(void){
   }
 }
 
+/* token_names.c spells every token the lexer makes for messages ("expected
+** ';'"): each keyword and punctuation spelling lexes back to its token, the
+** classes are phrases, and only the driver's own tokens have none. */
+static void test_spellings(void){
+  int code, bad = 0, missing = 0, cls;
+  for(code = 1; code <= GR_TK_ENTRY_POINT; code++){
+    const char *s = gr_token_spelling(code, &cls);
+    gr_lexer lx;
+    gr_token t;
+    if( s==NULL ){
+      if( code!=GR_TK_TEMPLATE && code!=GR_TK_OPBODY && code!=GR_TK_LAZYOPS ){ diag("token %d has no spelling", code); missing++; }
+      continue;
+    }
+    if( cls ) continue;
+    gr_lex_init(&lx, s, strlen(s));
+    if( gr_lex(&lx, &t)!=code || t.n!=strlen(s) ){ diag("'%s' does not lex back to token %d", s, code); bad++; }
+  }
+  ok(missing==0, "every token the lexer makes has a spelling for messages");
+  ok(bad==0, "every keyword and punctuation spelling lexes back to its own token");
+  is_str(gr_token_spelling(GR_TK_ID, &cls), "a name", "a name is spelled as a class");
+  ok(cls==1, "... and flagged as one");
+  ok(gr_token_spelling(0, NULL)==NULL && gr_token_spelling(GR_TK_ENTRY_POINT + 1, NULL)==NULL, "out-of-range codes have none");
+}
+
 int main(void){
   test_keywords();
+  test_spellings();
   test_identifiers();
   test_strings();
   test_integers();

@@ -449,15 +449,15 @@ static void test_errors(void){
   is_str(perr("rule x when a >= ;"), "1:18: syntax error near ';'", "missing operand");
   is_str(perr("rule x\n  when a b then error E1 \"m\";"), "2:10: syntax error near 'b'", "two operands in a row, on line 2");
   is_str(perr("rule x when a"), "1:14: unexpected end of input", "end of input inside a rule");
-  is_str(perr("capability c \"d\""), "1:17: unexpected end of input", "missing ';' at the end of the file");
-  is_str(perr("capability c \"d\"\nhardware h \"x\";"), "2:1: syntax error near 'hardware'", "missing ';' before the next statement");
-  is_str(perr("product p \"t\" {\n  soc \"s\" { a 1; }\n"), "2:19: unexpected end of input", "unclosed block (located after the last token)");
+  is_str(perr("capability c \"d\""), "1:17: unexpected end of input: expected ';'", "missing ';' at the end of the file");
+  is_str(perr("capability c \"d\"\nhardware h \"x\";"), "2:1: syntax error near 'hardware': expected ';'", "missing ';' before the next statement");
+  is_str(perr("product p \"t\" {\n  soc \"s\" { a 1; }\n"), "2:19: unexpected end of input: expected a name or '}'", "unclosed block (located after the last token)");
   is_str(perr("option X { type enum; }}"), "1:24: syntax error near '}'", "one '}' too many");
   is_str(perr("rule x when a == b == c then error E1 \"m\";"), "1:20: syntax error near '=='", "comparisons do not chain");
-  is_str(perr("rule x when a then fatal E1 \"m\";"), "1:20: syntax error near 'fatal'", "unknown severity");
-  is_str(perr("rule x for each graph when a then error E1 \"m\";"), "1:17: syntax error near 'graph'", "unknown rule scope");
-  is_str(perr("cascade s: a > ;"), "1:16: syntax error near ';'", "cascade chain ending in '>'");
-  is_str(perr("table t { \"a\" \"b\" }"), "1:15: syntax error near '\"b\"'", "table entries need commas");
+  is_str(perr("rule x when a then fatal E1 \"m\";"), "1:20: syntax error near 'fatal': expected one of 'error', 'note', 'set' or 'warning'", "unknown severity");
+  is_str(perr("rule x for each graph when a then error E1 \"m\";"), "1:17: syntax error near 'graph': expected one of 'option', 'node' or 'entry'", "unknown rule scope");
+  is_str(perr("cascade s: a > ;"), "1:16: syntax error near ';': expected a name", "cascade chain ending in '>'");
+  is_str(perr("table t { \"a\" \"b\" }"), "1:15: syntax error near '\"b\"': expected one of ':', '}' or ','", "table entries need commas");
   is_str(perr("\t\trule x when ! then"), "1:15: unexpected character '!'", "a bad character after tabs (columns count bytes)");
   is_str(perr("capability c \"a\\qb\";"), "1:16: unknown escape '\\q' in string (use \\\" \\\\ \\n \\t)", "bad escape");
   is_str(perr("capability c \"abc;\ncapability d \"x\";"), "1:14: unterminated string", "unterminated string");
@@ -466,8 +466,8 @@ static void test_errors(void){
          "integer out of range");
   is_str(perr("capability c \"d\"; \x01"), "1:19: unexpected byte 0x01", "a control byte");
   is_str(perr("rule x when (a then error E1 \"m\";"), "1:16: syntax error near 'then'", "unclosed parenthesis");
-  is_str(perr("option X { type enum; values; }"), "1:29: syntax error near ';'", "'values' without values");
-  is_str(perr("rule x when chip has ; then error E1 \"m\";"), "1:22: syntax error near ';'",
+  is_str(perr("option X { type enum; values; }"), "1:29: syntax error near ';': expected 'mode' or a string", "'values' without values");
+  is_str(perr("rule x when chip has ; then error E1 \"m\";"), "1:22: syntax error near ';': expected a name",
          "'chip has' without a capability");
   is_str(perr("source s for sl when a value \"x\""), "1:33: unexpected end of input", "source without ';'");
   ok(parse("\n\n# only comments\n")==NULL && errbuf[0]==0 && ps.head==NULL, "a file of comments is an empty, valid list");

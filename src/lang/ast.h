@@ -169,9 +169,18 @@ typedef struct gr_parse {
   int lazy_ops;
   size_t nlazy;              /* blocks skipped so far */
   gr_item *op_item;
+  size_t text_len;           /* gr_parse_text: text's length; 0 in the other drivers */
 } gr_parse;
 
 void gr_parse_error(gr_parse *ps, gr_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The tokens the parser would have taken instead of `bad`, as a message
+** tail (": expected ';'", "" when there are too many to help). For a whole
+** file (gr_parse_text) the text is parsed again, with a scratch parser, up
+** to just before `bad`, so that the reductions `bad` caused are not yet done
+** (exact); otherwise parser's current state is used (grammar/rules.y). */
+void gr_parse_expected(gr_parse *ps, void *parser, gr_token bad, char *out, size_t n);
+/* grammar/rules.y: the same, from a lemon parser's current state. */
+void gr_parser_expected(void *parser, char *out, size_t n);
 /* Where to report "unexpected end of input": just after the last token. */
 gr_loc gr_parse_eof_loc(const gr_parse *ps);
 /* Expressions deeper than this are refused (recursion in the checker and

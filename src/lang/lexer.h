@@ -39,4 +39,10 @@ int  gr_lex(gr_lexer *lx, gr_token *tok);
 ** malloc'ed string. */
 char *gr_lex_unescape(const char *z, size_t n);
 
+/* How token `code` (grammar/rules.h) is written in a message: the keyword
+** or punctuation itself ("then", ";"), or for a class of lexemes a phrase
+** ("a name", "a string"; *is_class set, may be NULL). NULL for the tokens
+** only the parser's driver makes (parse.c) and out-of-range codes. Static. */
+const char *gr_token_spelling(int code, int *is_class);
+
 #endif

@@ -153,13 +153,16 @@ static int skip_ops(gr_parse *ps, gr_lexer *lx, gr_token *tok){
   return 1;
 }
 
-static int drive(gr_parse *ps, gr_lexer *lx, void *parser, uint32_t line, uint32_t col){
+/* Feeds the lexer's tokens to the parser until the end, the first error or
+** (stop not NULL) the token at stop, which is not fed. */
+static int drive(gr_parse *ps, gr_lexer *lx, void *parser, uint32_t line, uint32_t col, const char *stop){
   gr_token tok;
   int code;
   int depth = 0, oplib_depth = -1, oplib_next = 0;   /* lazy op bodies: where the oplib block is */
   do{
     code = gr_lex(lx, &tok);
     if( line ){ tok.line = line; tok.col += col - 1; }
+    if( stop && tok.z >= stop ) break;
     if( code < 0 ){ lex_error(ps, code, tok); break; }
     if( ps->lazy_ops ){
       if( code==GR_TK_LBRACE ){ if( ++depth==1 && oplib_next ) oplib_depth = 1; oplib_next = 0; }
@@ -176,16 +179,44 @@ static int drive(gr_parse *ps, gr_lexer *lx, void *parser, uint32_t line, uint32
   return ps->nerr ? -1 : 0;
 }
 
+void gr_parse_expected(gr_parse *ps, void *parser, gr_token bad, char *out, size_t n){
+  gr_parse again;
+  gr_diags scratch;
+  gr_lexer lx;
+  void *p2;
+  if( ps->text_len==0 || bad.z < ps->text || bad.z > ps->text + ps->text_len ){
+    gr_parser_expected(parser, out, n);
+    return;
+  }
+  /* the tokens before `bad` all parsed without an error the first time, so
+  ** this run stops at `bad` with nothing reported; its trees are dropped */
+  memset(&again, 0, sizeof again);
+  gr_diags_init(&scratch);
+  again.file = ps->file; again.text = ps->text; again.lines = ps->lines; again.diags = &scratch;
+  again.lazy_ops = ps->lazy_ops;
+  again.head = NULL; again.tail = &again.head;
+  gr_lex_init(&lx, ps->text, ps->text_len);
+  p2 = grParserAlloc(gr_xmalloc);
+  if( drive(&again, &lx, p2, 0, 0, bad.z)==0 ) gr_parser_expected(p2, out, n);
+  else gr_parser_expected(parser, out, n);
+  grParserFree(p2, free);
+  gr_item_free(again.head);
+  gr_item_free(again.op_item);
+  gr_expr_free(again.template_expr);
+  gr_diags_free(&scratch);
+}
+
 int gr_parse_text(gr_parse *ps, const char *text, size_t len){
   gr_lexer lx;
   void *parser;
   int rc;
   ps->text = text;
+  ps->text_len = len;
   ps->head = NULL;
   ps->tail = &ps->head;
   gr_lex_init(&lx, text, len);
   parser = grParserAlloc(gr_xmalloc);
-  rc = drive(ps, &lx, parser, 0, 0);
+  rc = drive(ps, &lx, parser, 0, 0, NULL);
   grParserFree(parser, free);
   return rc;
 }
@@ -205,7 +236,7 @@ gr_expr *gr_parse_placeholder(const char *file, const gr_lineidx *file_lines, co
   parser = grParserAlloc(gr_xmalloc);
   start.z = copy; start.n = 0; start.line = line; start.col = col;
   grParser(parser, GR_TK_TEMPLATE, start, &ps);
-  if( drive(&ps, &lx, parser, line, col) != 0 || ps.template_expr==NULL ){
+  if( drive(&ps, &lx, parser, line, col, NULL) != 0 || ps.template_expr==NULL ){
     if( ps.nerr==0 ) gr_parse_error(&ps, (gr_loc){file, line, col}, "empty placeholder");
     gr_expr_free(ps.template_expr);
     ps.template_expr = NULL;
