@@ -203,6 +203,10 @@ stmt(A) ::= REPLACE(K) stmt(S).   { A = S; A->mod = GR_MOD_REPLACE; A->mod_loc =
 stmt(A) ::= OVERRIDE(K) SOC(X) STRING(S) LBRACE items(L) RBRACE.
   { A = mk(ps, GR_I_SOC, X); A->str = sbody(S); A->str_loc = LOC(S); A->items = gr_item_reverse(L);
     A->mod = GR_MOD_OVERRIDE; A->mod_loc = LOC(K); }
+/* a product line grows without being restated: new SoCs and caps, no title */
+stmt(A) ::= EXTEND(K) PRODUCT(X) ID(N) LBRACE items(L) RBRACE.
+  { A = mk(ps, GR_I_PRODUCT, X); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->items = gr_item_reverse(L);
+    A->mod = GR_MOD_EXTEND; A->mod_loc = LOC(K); }
 stmt(A) ::= INCLUDE(K) STRING(N) SEMI.
   { A = mk(ps, GR_I_INCLUDE, K); A->str = sbody(N); A->str_loc = LOC(N); }
 stmt(A) ::= CAPABILITY(K) ID(N) STRING(D) SEMI.

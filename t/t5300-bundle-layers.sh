@@ -133,7 +133,7 @@ test_expect_success 'a version range is grammar: malformed, empty, quoted ranges
 
 test_expect_success 'extend only tables, replace only cascades' '
 	test_must_fail --exit 2 gerules check "$BASE" bad/wrongmod 2>err &&
-	test_grep "^bad/wrongmod/site.rules:2:1: error: only a table can be extended" err &&
+	test_grep "^bad/wrongmod/site.rules:2:1: error: only a table or a product line can be extended" err &&
 	test_grep "^bad/wrongmod/site.rules:3:1: error: a cascade is changed with .replace cascade tiling" err
 '
 
@@ -169,6 +169,66 @@ test_expect_success 'the shipped signature of the example verifies; both layers 
 	cp -R "$ACME" acme && chmod -R u+w acme && echo "# changed" >>acme/acme.rules &&
 	test_must_fail --exit 2 gerules --trust trust --rules sbase --rules acme chips >/dev/null 2>err &&
 	test_grep "^acme/acme.rules: error: changed since the bundle was signed" err
+'
+
+# ---- product lines: extend adds SoCs and caps; override restating a line warns
+# about the SoCs and caps it drops (issue 29) ----
+
+test_expect_success 'setup: one SoC block with every hardware property of the base' '
+	sed -n "s/^ *soc \"Ascend910B1\" *\(.*\)\$/\1/p" "$BASE/chips.rules" >soc.txt &&
+	test "$(wc -l <soc.txt)" = 1
+'
+
+test_expect_success 'extend product adds a SoC to a base line, which inherits the line'"'"'s caps' '
+	mkdir -p ext && {
+		echo "bundle \"acme-soc\" { version \"1.0.0\"; extends \"ge-base\"; }" &&
+		echo "extend product a2 {" && echo "    soc \"Ascend910B9\" $(cat soc.txt)" && echo "}"
+	} >ext/l.rules &&
+	gerules check "$BASE" ext >out &&
+	test_grep "^ge-base [0-9.]* + acme-soc 1.0.0: .* 75 SoCs, .*: ok\$" out &&
+	gerules --rules "$BASE" --rules ext chips >chips &&
+	test_grep "^a2  *Ascend910B1 " chips &&
+	test_grep "^a2  *Ascend910B9  *24 .* bf16,hf32,cube_fp32" chips &&
+	gerules --rules "$BASE" --rules ext eval "$top_srcdir/examples/llm_decoder.json" --chip Ascend910B9 >ev &&
+	test_grep "^chip:  Ascend910B9, Atlas A2 training / inference series (a2)" ev
+'
+
+test_expect_success 'override product that restates a line with fewer SoCs and caps warns, naming them' '
+	mkdir -p ov && {
+		echo "bundle \"acme-ov\" { version \"1.0.0\"; extends \"ge-base\"; }" &&
+		echo "override product a2 \"Atlas A2 (acme)\" {" && echo "    caps bf16;" &&
+		echo "    soc \"Ascend910B1\" $(cat soc.txt)" && echo "}"
+	} >ov/l.rules &&
+	gerules check "$BASE" ov >out 2>&1 &&
+	cat >expect <<-\EOF &&
+	ov/l.rules:2:1: warning: override product a2 drops 5 SoC(s) that bundle '"'"'ge-base'"'"' declares (Ascend910B2, Ascend910B2C, Ascend910B3, Ascend910B4, ...): they are no longer known; '"'"'extend product a2 { soc ...; }'"'"' adds SoCs without dropping any
+	ov/l.rules:2:1: warning: override product a2 drops 4 cap(s) that bundle '"'"'ge-base'"'"' gives the line (hf32, cube_fp32, ffts_plus, tiling_key_sink); '"'"'extend product a2 { caps ...; }'"'"' adds caps without dropping any
+	EOF
+	grep "warning:" out >warnings &&
+	test_cmp expect warnings &&
+	test_grep ": ok (2 warnings)\$" out
+'
+
+test_expect_success 'extend product: a title, other items, an existing SoC and extend of an option are located errors' '
+	mkdir -p bad1 bad2 && {
+		echo "bundle \"acme-bad\" { version \"1.0.0\"; extends \"ge-base\"; }" &&
+		echo "extend product a2 \"title\" { description \"x\"; }" &&
+		echo "extend option PRECISION_MODE { }"
+	} >bad1/l.rules &&
+	test_must_fail --exit 2 gerules check "$BASE" bad1 >out 2>err &&
+	grep "error:" err >errors &&
+	cat >expect <<-\EOF &&
+	bad1/l.rules:2:19: error: extend product a2 takes no title: it adds SoCs and caps to the line; '"'"'override product'"'"' changes the rest
+	bad1/l.rules:2:29: error: extend product a2 adds only '"'"'soc'"'"' and '"'"'caps'"'"'; '"'"'override product a2'"'"' changes the rest
+	bad1/l.rules:3:1: error: only a table or a product line can be extended (extend table NAME { ... }, extend product NAME { ... })
+	EOF
+	test_cmp expect errors &&
+	{
+		echo "bundle \"acme-bad\" { version \"1.0.0\"; extends \"ge-base\"; }" &&
+		echo "extend product a2 {" && echo "    soc \"Ascend910B2\" $(cat soc.txt)" && echo "}"
+	} >bad2/l.rules &&
+	test_must_fail --exit 2 gerules check "$BASE" bad2 >out 2>err &&
+	test_grep "^bad2/l.rules:3:9: error: soc \"Ascend910B2\" is already declared by bundle '"'"'ge-base'"'"' (.*chips.rules:[0-9]*); a layer changes it only with '"'"'override soc \"Ascend910B2\" { ... }'"'"'" err
 '
 
 test_done

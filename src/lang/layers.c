@@ -152,6 +152,85 @@ static gr_item *find_decl(gr_item *ast, int kind, const char *name, int below, g
   return found;
 }
 
+/* An `extend product NAME { ... }` holds SoCs and caps only: the title, the
+** description and the rest stay the base's (override product changes them). */
+static int extension_of_product_ok(ck *c, const gr_item *st){
+  const gr_item *it;
+  int ok = 1;
+  if( st->str ){
+    ck_err(c, st->str_loc, "extend product %s takes no title: it adds SoCs and caps to the line; 'override product' changes the rest", st->name);
+    ok = 0;
+  }
+  for(it = st->items; it; it = it->next)
+    if( it->kind!=GR_I_SOC && it->kind!=GR_I_CAPS ){
+      ck_err(c, it->loc, "extend product %s adds only 'soc' and 'caps'; 'override product %s' changes the rest", st->name, st->name);
+      ok = 0;
+    }
+  return ok;
+}
+
+/* The SoCs of a new or extended product line must not be an earlier
+** layer's: a layer changes one only with `override soc`. */
+static void socs_are_new(ck *c, const gr_ruleset *rs, const gr_item *st, int below){
+  const gr_item *s2;
+  char where[256];
+  for(s2 = st->items; s2; s2 = s2->next){
+    gr_item **t2, *p2;
+    if( s2->kind==GR_I_SOC && s2->str && find_decl(rs->ast, GR_I_SOC, s2->str, below, &t2, &p2) ){
+      ck_where(where, sizeof where, (*t2)->str_loc);
+      ck_err(c, s2->str_loc, "soc \"%s\" is already declared by bundle '%s' (%s); a layer changes it only with 'override soc \"%s\" { ... }'",
+             s2->str, rs->layers[p2->layer].name ? rs->layers[p2->layer].name : "?", where, s2->str);
+    }
+  }
+}
+
+static int has_soc(const gr_item *product, const char *name){
+  const gr_item *it;
+  for(it = product->items; it; it = it->next) if( it->kind==GR_I_SOC && it->str && strcmp(it->str, name)==0 ) return 1;
+  return 0;
+}
+
+static int has_cap(const gr_item *product, const char *name){
+  const gr_item *it;
+  const gr_name *n;
+  for(it = product->items; it; it = it->next)
+    if( it->kind==GR_I_CAPS ) for(n = it->names; n; n = n->next) if( strcmp(n->s, name)==0 ) return 1;
+  return 0;
+}
+
+/* `override product` restates the whole line: SoCs or caps of the line it
+** replaces that it does not list are gone, which `check` says (a warning:
+** dropping them may be the point), naming them and the way to add
+** without dropping. */
+static void warn_dropped(ck *c, const gr_ruleset *rs, const gr_item *st, const gr_item *target){
+  const gr_item *it;
+  const gr_name *n;
+  gr_buf socs, caps;
+  size_t nsoc = 0, ncap = 0;
+  const char *by = rs->layers[target->layer].name ? rs->layers[target->layer].name : "?";
+  gr_buf_init(&socs); gr_buf_init(&caps);
+  for(it = target->items; it; it = it->next){
+    if( it->kind==GR_I_SOC && it->str && !has_soc(st, it->str) ){
+      if( nsoc < 4 ) gr_buf_printf(&socs, "%s%s", nsoc ? ", " : "", it->str);
+      nsoc++;
+    }else if( it->kind==GR_I_CAPS ){
+      for(n = it->names; n; n = n->next) if( !has_cap(st, n->s) ){
+        if( ncap < 4 ) gr_buf_printf(&caps, "%s%s", ncap ? ", " : "", n->s);
+        ncap++;
+      }
+    }
+  }
+  if( nsoc )
+    ck_warn(c, st->mod_loc, "override product %s drops %zu SoC(s) that bundle '%s' declares (%s%s): they are no longer known; "
+            "'extend product %s { soc ...; }' adds SoCs without dropping any", st->name, nsoc, by, gr_buf_cstr(&socs),
+            nsoc > 4 ? ", ..." : "", st->name);
+  if( ncap )
+    ck_warn(c, st->mod_loc, "override product %s drops %zu cap(s) that bundle '%s' gives the line (%s%s); "
+            "'extend product %s { caps ...; }' adds caps without dropping any", st->name, ncap, by, gr_buf_cstr(&caps),
+            ncap > 4 ? ", ..." : "", st->name);
+  gr_buf_free(&socs); gr_buf_free(&caps);
+}
+
 static int layer_extends(const gr_ruleset *rs, const gr_item *bundle, const char *name){
   const gr_item *x;
   (void)rs;
@@ -242,22 +321,17 @@ int gr_check_layers(ck *c){
       l = &st->next;
       continue;
     }
-    if( st->mod==GR_MOD_EXTEND && st->kind!=GR_I_TABLE ){ ck_err(c, st->mod_loc, "only a table can be extended (extend table NAME { ... })"); l = &st->next; continue; }
+    if( st->mod==GR_MOD_EXTEND && st->kind!=GR_I_TABLE && st->kind!=GR_I_PRODUCT ){
+      ck_err(c, st->mod_loc, "only a table or a product line can be extended (extend table NAME { ... }, extend product NAME { ... })");
+      l = &st->next;
+      continue;
+    }
+    if( st->mod==GR_MOD_EXTEND && st->kind==GR_I_PRODUCT && !extension_of_product_ok(c, st) ){ l = &st->next; continue; }
     if( st->mod==GR_MOD_REPLACE && st->kind!=GR_I_CASCADE ){ ck_err(c, st->mod_loc, "only a cascade can be replaced (replace cascade SLOT: ...)"); l = &st->next; continue; }
     if( st->mod==GR_MOD_OVERRIDE && st->kind==GR_I_CASCADE ){ ck_err(c, st->mod_loc, "a cascade is changed with 'replace cascade %s: ...'", st->name); l = &st->next; continue; }
+    if( st->kind==GR_I_PRODUCT && st->mod!=GR_MOD_OVERRIDE ) socs_are_new(c, rs, st, below);
     if( st->mod==GR_MOD_NONE ){
       /* a new declaration: it must not redefine an earlier layer's name */
-      if( st->kind==GR_I_PRODUCT ){
-        gr_item *s2;
-        for(s2 = st->items; s2; s2 = s2->next){
-          gr_item **t2, *p2;
-          if( s2->kind==GR_I_SOC && s2->str && find_decl(rs->ast, GR_I_SOC, s2->str, below, &t2, &p2) ){
-            ck_where(where, sizeof where, (*t2)->str_loc);
-            ck_err(c, s2->str_loc, "soc \"%s\" is already declared by bundle '%s' (%s); a layer changes it only with 'override soc \"%s\" { ... }'",
-                   s2->str, rs->layers[p2->layer].name ? rs->layers[p2->layer].name : "?", where, s2->str);
-          }
-        }
-      }
       target = find_decl(rs->ast, st->kind, item_name(st), below, &tl, &parent);
       if( target ){
         ck_where(where, sizeof where, item_loc(target));
@@ -283,11 +357,12 @@ int gr_check_layers(ck *c){
       ck_err(c, st->mod_loc, "bundles '%s' and '%s' (%s) both change %s %s, and '%s' does not extend '%s': "
              "say which comes first with 'extends \"%s\";' in this bundle", me, other, where, kw, nm, me, other, other);
     }
+    if( st->mod==GR_MOD_OVERRIDE && st->kind==GR_I_PRODUCT ) warn_dropped(c, rs, st, target);
     /* rewrite: take the statement out of its place ... */
     *l = st->next;
     st->next = NULL;
     if( st->mod==GR_MOD_EXTEND ){
-      /* ... and append its entries to the table */
+      /* ... and append its entries to the table (its SoCs and caps to the product) */
       gr_item **e = &target->items;
       while( *e ) e = &(*e)->next;
       *e = st->items;
