@@ -231,4 +231,23 @@ test_expect_success 'extend product: a title, other items, an existing SoC and e
 	test_grep "^bad2/l.rules:3:9: error: soc \"Ascend910B2\" is already declared by bundle '"'"'ge-base'"'"' (.*chips.rules:[0-9]*); a layer changes it only with '"'"'override soc \"Ascend910B2\" { ... }'"'"'" err
 '
 
+test_expect_success 'a change of a name no bundle below declares suggests the nearest one of its kind' '
+	mkdir -p dym && cat >dym/l.rules <<-\EOF &&
+	bundle "dm" { version "1.0.0"; extends "ge-base"; }
+	extend table tiling_input { "X": 1 }
+	replace cascade tilng: tiling_static;
+	override option PRECISON_MODE { key "x"; }
+	extend product a3x { }
+	EOF
+	test_must_fail --exit 2 gerules check "$BASE" dym >out 2>err &&
+	grep "error:" err >errors &&
+	cat >expect <<-\EOF &&
+	dym/l.rules:2:14: error: extension of table tiling_input, which no earlier bundle declares; did you mean '"'"'tiling_inputs'"'"'?
+	dym/l.rules:3:17: error: replacement of cascade tilng, which no earlier bundle declares; did you mean '"'"'tiling'"'"'?
+	dym/l.rules:4:17: error: override of option PRECISON_MODE, which no earlier bundle declares; did you mean '"'"'PRECISION_MODE'"'"'?
+	dym/l.rules:5:16: error: extension of product a3x, which no earlier bundle declares; did you mean '"'"'a3'"'"'?
+	EOF
+	test_cmp expect errors
+'
+
 test_done

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lang/check.h"
+#include "base/suggest.h"
 #include "bundle/bundle.h"
 
 static const char *kind_word(int k){
@@ -150,6 +151,23 @@ static gr_item *find_decl(gr_item *ast, int kind, const char *name, int below, g
     }
   }
   return found;
+}
+
+/* "; did you mean 'x'?" among the declarations of kind (SoCs inside their
+** lines) that the layers below `below` hold, or "". */
+static const char *decl_suggestion(const gr_item *ast, int kind, const char *name, int below, char *buf, size_t n){
+  gr_suggester sg;
+  const gr_item *it, *x;
+  gr_suggest_begin(&sg, name);
+  for(it = ast; it; it = it->next){
+    if( it->layer >= below ) continue;
+    if( kind==GR_I_SOC && it->kind==GR_I_PRODUCT ){
+      for(x = it->items; x; x = x->next) if( x->kind==GR_I_SOC && x->str ) gr_suggest_offer(&sg, x->str);
+    }else if( it->kind==kind && item_name(it) ) gr_suggest_offer(&sg, item_name(it));
+  }
+  if( gr_suggest_best(&sg)==NULL ) return "";
+  snprintf(buf, n, "; did you mean '%s'?", gr_suggest_best(&sg));
+  return buf;
 }
 
 /* An `extend product NAME { ... }` holds SoCs and caps only: the title, the
@@ -344,8 +362,10 @@ int gr_check_layers(ck *c){
     }
     target = find_decl(rs->ast, st->kind, item_name(st), below, &tl, &parent);
     if( target==NULL ){
-      ck_err(c, item_loc(st), "%s of %s %s, which no earlier bundle declares",
-             st->mod==GR_MOD_OVERRIDE ? "override" : st->mod==GR_MOD_EXTEND ? "extension" : "replacement", kw, nm);
+      char sug[160];
+      ck_err(c, item_loc(st), "%s of %s %s, which no earlier bundle declares%s",
+             st->mod==GR_MOD_OVERRIDE ? "override" : st->mod==GR_MOD_EXTEND ? "extension" : "replacement", kw, nm,
+             item_name(st) ? decl_suggestion(rs->ast, st->kind, item_name(st), below, sug, sizeof sug) : "");
       l = &st->next;
       continue;
     }
