@@ -22,6 +22,9 @@ test_skip_unless PYTHON3,PIP,SETUPTOOLS,VENV
 
 PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1 PIP_NO_INPUT=1 PIP_ROOT_USER_ACTION=ignore
 export PIP_DISABLE_PIP_VERSION_CHECK PIP_NO_CACHE_DIR PIP_NO_INPUT PIP_ROOT_USER_ACTION
+# no pip configuration (an index, find-links) from the machine: offline means from nothing
+PIP_CONFIG_FILE=/dev/null; export PIP_CONFIG_FILE
+unset PIP_FIND_LINKS PIP_INDEX_URL PIP_EXTRA_INDEX_URL
 unset GERULES_LIBRARY GERULES_LIBDIR PYTHONPATH
 libs=$top_builddir/.libs
 venv=$TRASH/venv
