@@ -1,7 +1,7 @@
 #!/bin/sh
-# t4002-python.sh: the gerules Python module as a user gets it: `make install`
+# t4002-python.sh: the gerules Python package as a user gets it: `make install`
 # into a staging DESTDIR, then Debian's python3 (configure's PYTHON3) imports
-# the installed module (PYTHONPATH at the staged module directory,
+# the installed package (PYTHONPATH at the staged directory holding gerules/,
 # GERULES_LIBRARY at the staged library, as doc/python.md says for a prefix
 # the interpreter does not search) and runs t/python/test_gerules.py, whose
 # unittest cases print TAP themselves.
@@ -17,10 +17,10 @@ if ! (cd "$top_builddir" && ${GR_MAKE:-make} install DESTDIR="$dest") >install.l
 	echo "1..1"
 	exit 1
 fi
-mod=$(find "$dest" -name gerules.py | head -1)
+mod=$(find "$dest" -path "*/gerules/__init__.py" | head -1)
 lib=$(find "$dest" -name "libgerules.so.1" | head -1)
-if test -z "$mod" || test -z "$lib"; then
-	echo "not ok 1 - the module and the library are installed ($mod, $lib)"
+if test -z "$mod" || test -z "$lib" || ! test -f "$(dirname "$mod")/py.typed"; then
+	echo "not ok 1 - the package (with py.typed) and the library are installed ($mod, $lib)"
 	echo "1..1"
 	exit 1
 fi
@@ -30,5 +30,5 @@ if test -n "$GR_SAN_FLAGS"; then
 	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0   # after the caller's: Python and numpy leak by design
 	export LD_PRELOAD ASAN_OPTIONS
 fi
-PYTHONPATH=$(dirname "$mod") GERULES_LIBRARY=$lib TMPDIR=$TRASH \
+PYTHONPATH=$(dirname "$(dirname "$mod")") GERULES_LIBRARY=$lib TMPDIR=$TRASH \
 	exec "$PY" -B "$top_srcdir/t/python/test_gerules.py"

@@ -326,6 +326,78 @@ class TrustTest(unittest.TestCase):
                 os.environ["GERULES_TRUST"] = old
 
 
+class RecordTest(unittest.TestCase):
+    """Nodes, decisions and diagnostics are dataclasses that still read as
+    the dicts they were; the reports stay plain JSON objects."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.rules = gerules.Rules()
+        cls.ev = cls.rules.evaluate(LLM, chip="Ascend910B1", options={"ALLOW_HF32": "true"})
+
+    def test_records_are_dataclasses(self):
+        import dataclasses
+        d = self.ev.decision("lm_head", "precision_mode")
+        for rec in (d, self.ev.node("lm_head"), self.ev.diagnostics[0]):
+            self.assertTrue(dataclasses.is_dataclass(rec), rec)
+        self.assertEqual(d.value, d["value"])
+        self.assertEqual(dataclasses.asdict(d), dict(d))
+        self.assertEqual(d, dict(d))                      # equal to the dict it used to be
+        self.assertEqual(sorted(d), sorted(["slot", "value", "source", "rule", "reason", "input", "effect",
+                                            "no_effect_reason"]))
+        self.assertEqual(d.get("no such key", 7), 7)
+        diag = self.ev.diagnostics[0]
+        self.assertEqual(list(diag), ["severity", "code", "message", "file", "line", "column", "option", "node", "rule"])
+        self.assertEqual((diag.code, diag["code"], diag.get("code")), (diag.code,) * 3)
+
+    def test_nodes_read_as_the_reports_nodes(self):
+        rep = self.ev.json()
+        self.assertEqual(self.ev.nodes, [n["name"] for n in rep["nodes"]])
+        got = list(self.ev.iter_nodes())
+        self.assertEqual(len(got), 63)
+        for node, js in zip(got, rep["nodes"]):
+            self.assertEqual(dict(node), {k: js[k] for k in node})       # name, type, every slot's value
+            self.assertEqual(list(node), ["name", "type"] + self.rules.slots)
+            for slot in self.rules.slots:
+                self.assertEqual(node.decisions[slot], self.ev.decision(node.index, slot))
+                self.assertEqual(node.value(slot), js[slot])
+            self.assertEqual((node.dtype, node.engine, node.tiling), (js["dtype"], js["engine"], js["tiling"]))
+        self.assertEqual(self.ev.node("atten_mask").engine, "DNN_VM_GE_LOCAL")
+
+    def test_unknown_node_suggests_as_the_command_does(self):
+        for model, word in ((LLM, "lm_haed"), (LLM, "LM_HEAD"), (LLM, "layer0/attn/q_prj"), (CONV, "conv"),
+                            (CONV, "softmx"), (CONV, "xyz"), (CONV, "POOL1")):
+            ev = self.rules.evaluate(model, chip="Ascend910B1")
+            with self.assertRaises(KeyError) as cm:
+                ev.decision(word, "tiling")
+            e = cm.exception
+            self.assertIsInstance(e, gerules.UnknownNameError)
+            rc, _, err = cli("eval", model, "--chip", "Ascend910B1", "--explain", word)
+            self.assertEqual(rc, 2)
+            self.assertEqual(str(e).split(": ", 1)[1], err.strip().split(": error: ", 1)[1])
+            if "did you mean" in err:
+                self.assertEqual("'%s'?" % e.suggestion, err.split("did you mean ")[1].strip())
+            else:
+                self.assertIsNone(e.suggestion)
+            with self.assertRaises(KeyError):
+                ev.explain(word)
+
+    def test_unknown_slot_suggests(self):
+        with self.assertRaises(KeyError) as cm:
+            self.ev.decision("lm_head", "precison_mode")
+        self.assertEqual(cm.exception.suggestion, "precision_mode")
+        self.assertIn("did you mean 'precision_mode'?", str(cm.exception))
+        with self.assertRaises(KeyError) as cm:
+            self.ev.node("lm_head").value("dtyp")
+        self.assertEqual(cm.exception.suggestion, "dtype")
+
+    def test_every_public_function_has_type_hints(self):
+        import type_hints                                 # beside this file
+        checked, gaps = type_hints.gaps()
+        self.assertEqual(gaps, [])
+        self.assertIn("Evaluation.node", checked)
+
+
 class TAPResult(unittest.TextTestResult):
     """Prints one TAP line per test."""
     n = 0
