@@ -2,8 +2,9 @@
 ** cmd_diff.c: `gerules diff OLD NEW`: what changes between two bundles (or
 ** two stacks of bundles, each a colon-separated list of paths), as text or
 ** JSON; with --graph, also the node decisions and diagnostics of that graph
-** whose outcome changes, with both outcomes. Both rule sets are loaded
-** through cli_load_paths, so a trust store verifies both.
+** whose outcome changes, with both outcomes (one model read, evaluated under
+** each rule set through the library's orchestrator). Both rule sets are
+** loaded through cli_load_paths, so a trust store verifies both.
 */
 #include "config.h"
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "cli/cli.h"
 #include "bundle/diff.h"
 #include "report/out.h"
+#include "api/gerules_internal.h"
 
 static const char diff_usage[] =
   "usage: gerules diff [--format text|json] OLD NEW [--graph GRAPH --chip SOC [-o KEY=VALUE]...\n"
@@ -130,8 +132,9 @@ int cmd_diff(cli_ctx *c, int argc, char **argv){
   cli_input in;
   gr_ruleset *ra = NULL, *rb = NULL;
   gr_diff decl, outc;
-  gr_graph *g = NULL;
-  gr_result *xa = NULL, *xb = NULL;
+  gerules_rules *wa = NULL, *wb = NULL;
+  gerules_eval *ea = NULL, *eb = NULL;
+  gr_result *xa = NULL;
   gr_out o;
   gr_error err;
   cli_input_init(&in, "diff");
@@ -168,13 +171,26 @@ int cmd_diff(cli_ctx *c, int argc, char **argv){
   if( (ra = load_side(c, old))==NULL || (rb = load_side(c, neu))==NULL ) goto out;
   gr_diff_rulesets(ra, rb, &decl);
   if( in.graph ){
-    gr_eval_config cfg;
-    if( (g = cli_load_graph(&in, rb))==NULL ) goto out;
-    cli_eval_config(&in, g, NULL, &cfg);
-    cfg.keep_candidates = 0;
-    if( (xa = cli_evaluate(&in, ra, &cfg))==NULL ) goto out;
-    if( (xb = cli_evaluate(&in, rb, &cfg))==NULL ) goto out;
-    gr_diff_results(xa, xb, &outc);
+    /* one request, through the library's orchestrator: the model is read
+    ** once (with OLD's ONNX mapping) and evaluated under both rule sets,
+    ** without hooks */
+    gerules_request *q;
+    if( (wa = gr_api_rules_adopt(ra, old, &c->diags))==NULL || (wb = gr_api_rules_adopt(rb, neu, &c->diags))==NULL ){
+      cli_print_diags(&c->diags);
+      goto out;
+    }
+    q = cli_request_new(&in);
+    gerules_request_set_provenance(q, 0);
+    gr_api_request_set_no_hooks(q);
+    ea = cli_input_evaluate(&in, wa, q);
+    if( gerules_eval_status(ea)!=2 ){
+      eb = gr_api_evaluate_on(wb, q, ea);
+      if( gerules_eval_status(eb)==2 ) cli_print_failure("diff", gerules_eval_diags(eb));
+    }
+    gerules_request_free(q);
+    if( gerules_eval_status(ea)==2 || gerules_eval_status(eb)==2 ) goto out;
+    xa = gr_api_eval_result(ea);
+    gr_diff_results(xa, gr_api_eval_result(eb), &outc);
   }
   gr_out_init_fd(&o, 1);
   if( json ){
@@ -212,9 +228,10 @@ int cmd_diff(cli_ctx *c, int argc, char **argv){
   if( gr_out_close(&o, &err)!=0 ){ fprintf(stderr, "gerules diff: error: %s\n", err.msg); goto out; }
   rc = 0;
 out:
-  gr_result_free(xa);
-  gr_result_free(xb);
-  gr_graph_free(g);
+  gerules_eval_free(eb);                /* before ea: it borrows ea's model */
+  gerules_eval_free(ea);
+  gerules_rules_free(wa);
+  gerules_rules_free(wb);
   gr_ruleset_free(ra);
   gr_ruleset_free(rb);
   gr_diff_free(&decl);

@@ -15,6 +15,7 @@
 #include "report/out.h"
 #include "report/report.h"
 #include "report/ci_report.h"
+#include "api/gerules_internal.h"
 
 #define S(n) ((n)==1 ? "" : "s")
 
@@ -268,6 +269,34 @@ static int find_chip(cli_ctx *c, const char *chip, const char *cmd){
   return soc;
 }
 
+/* The options under one chip and run mode, no model and no hooks, through
+** the library's orchestrator; NULL (printed) when the evaluation fails. */
+static gerules_eval *options_evaluate(cli_ctx *c, gr_ruleset *rs, const char *chip, const char *run_mode){
+  const char *const *use;
+  gerules_rules *rules;
+  gerules_request *q;
+  gerules_eval *ev;
+  if( (rules = gr_api_rules_adopt(rs, cli_rule_paths(c, &use) ? use[0] : "", &c->diags))==NULL ){
+    cli_print_diags(&c->diags);
+    return NULL;
+  }
+  q = gerules_request_new();
+  gerules_request_set_chip(q, chip);
+  gerules_request_set_run_mode(q, run_mode);
+  gerules_request_set_provenance(q, 0);
+  gr_api_request_set_no_model(q);
+  gr_api_request_set_no_hooks(q);
+  ev = gerules_evaluate(rules, q);
+  gerules_request_free(q);
+  gerules_rules_free(rules);           /* the evaluation keeps its reference */
+  if( gerules_eval_status(ev)==2 ){
+    cli_print_failure("options", gerules_eval_diags(ev));
+    gerules_eval_free(ev);
+    return NULL;
+  }
+  return ev;
+}
+
 int cmd_options(cli_ctx *c, int argc, char **argv){
   int json = 0, i;
   const char *chip = NULL, *run_mode = "inference";
@@ -290,18 +319,12 @@ int cmd_options(cli_ctx *c, int argc, char **argv){
   if( (rs = cli_load_rules(c))==NULL ) return EXIT_INPUT;
   fflush(stdout);
   if( chip ){
-    gr_eval_config cfg;
+    gerules_eval *ev;
     gr_result *r;
     int product;
     if( find_chip(c, chip, "options") < 0 ) return EXIT_INPUT;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.chip = chip; cfg.run_mode = run_mode;
-    r = gr_eval(rs, &cfg);
-    if( r->fatal ){
-      fprintf(stderr, "gerules options: error: %s\n", r->diags.n ? r->diags.v[r->diags.n - 1].msg : "evaluation failed");
-      gr_result_free(r);
-      return EXIT_INPUT;
-    }
+    if( (ev = options_evaluate(c, rs, chip, run_mode))==NULL ) return EXIT_INPUT;
+    r = gr_api_eval_result(ev);
     product = r->product;
     gr_out_init_fd(&o, 1);
     if( json ){
@@ -371,7 +394,7 @@ int cmd_options(cli_ctx *c, int argc, char **argv){
                       !on && m->support.reason ? ": " : "", !on && m->support.reason ? m->support.reason : "");
       }
     }
-    gr_result_free(r);
+    gerules_eval_free(ev);
   }else{
     gr_buf b;
     gr_buf_init(&b);
