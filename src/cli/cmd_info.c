@@ -66,14 +66,7 @@ static void check_json(gr_out *o, const gr_ruleset *rs, const gr_diags *d){
     gr_jw_key(&w, "relations"); gr_jw_int(&w, (int64_t)rs->nrelations);
     gr_jw_end_obj(&w);
   }
-  gr_jw_key(&w, "diagnostics"); gr_jw_arr(&w);
-  for(i = 0; i < d->n; i++) gr_report_diag_json(&w, &d->v[i]);
-  gr_jw_end_arr(&w);
-  gr_jw_key(&w, "summary"); gr_jw_obj(&w);
-  gr_jw_key(&w, "errors"); gr_jw_int(&w, (int64_t)d->count[GR_SEV_ERROR]);
-  gr_jw_key(&w, "warnings"); gr_jw_int(&w, (int64_t)d->count[GR_SEV_WARNING]);
-  gr_jw_key(&w, "notes"); gr_jw_int(&w, (int64_t)d->count[GR_SEV_NOTE]);
-  gr_jw_end_obj(&w);
+  gr_report_diags_json(&w, d, -1);
   gr_jw_end_obj(&w);
 }
 
