@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "bundle/diff.h"
 #include "report/out.h"
+#include "report/report.h"
 #include "api/gerules_internal.h"
 
 static const char diff_usage[] =
@@ -78,16 +79,8 @@ static void changes_json(gr_jw *w, const gr_diff *d){
       gr_jw_key(w, "old"); gr_jw_str(w, c->old_value);
       gr_jw_key(w, "new"); gr_jw_str(w, c->new_value);
     }else if( c->diag.n ){
-      const gr_diag *x = &c->diag.v[0];
       gr_jw_key(w, "diagnostic");
-      gr_jw_obj(w);
-      gr_jw_key(w, "severity"); gr_jw_str(w, gr_severity_name(x->sev));
-      gr_jw_key(w, "code"); gr_jw_str(w, x->code);
-      gr_jw_key(w, "message"); gr_jw_str(w, x->msg);
-      gr_jw_key(w, "node"); gr_jw_str(w, x->node);
-      gr_jw_key(w, "option"); gr_jw_str(w, x->option);
-      gr_jw_key(w, "rule"); gr_jw_str(w, x->rule);
-      gr_jw_end_obj(w);
+      gr_report_diag_json_brief(w, &c->diag.v[0]);
     }else if( c->op==GR_CH_CHANGED ){
       gr_jw_key(w, "details");
       gr_jw_arr(w);

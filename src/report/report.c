@@ -131,6 +131,17 @@ void gr_report_diag_json(gr_jw *w, const gr_diag *d){
   gr_jw_end_obj(w);
 }
 
+void gr_report_diag_json_brief(gr_jw *w, const gr_diag *d){
+  gr_jw_obj(w);
+  gr_jw_key(w, "severity"); gr_jw_str(w, gr_severity_name(d->sev));
+  gr_jw_key(w, "code"); gr_jw_str(w, d->code);
+  gr_jw_key(w, "message"); gr_jw_str(w, d->msg);
+  gr_jw_key(w, "node"); gr_jw_str(w, d->node);
+  gr_jw_key(w, "option"); gr_jw_str(w, d->option);
+  gr_jw_key(w, "rule"); gr_jw_str(w, d->rule);
+  gr_jw_end_obj(w);
+}
+
 void gr_report_diags_json(gr_jw *w, const gr_diags *d, long nodes){
   size_t i;
   gr_jw_key(w, "diagnostics"); gr_jw_arr(w);

@@ -32,6 +32,9 @@ void gr_report_diag(gr_buf *b, const gr_diag *d, const gr_report_opts *ro);
 /* One diagnostic as the JSON object of the eval report's diagnostics[]
 ** (also what check and test write). */
 void gr_report_diag_json(gr_jw *w, const gr_diag *d);
+/* One diagnostic without its place (severity, code, message, node, option,
+** rule): an outcome of `gerules diff --graph --format json`. */
+void gr_report_diag_json_brief(gr_jw *w, const gr_diag *d);
 /* The "diagnostics" array and the "summary" counts (with "nodes" first when
 ** nodes >= 0) of every JSON document that carries a diagnostics list: the
 ** eval report, the failure document, `check`. */
