@@ -521,12 +521,35 @@ static void jw_expr(gr_jw *w, const char *key, const gr_expr *e){
 
 static void explain_suggest(const gr_ruleset *rs, const char *name);
 
+/* What NAME designates in the rule set, each kind looked up once for both
+** writers (-1, NULL: not that kind); a SoC only when nothing else matches. */
+typedef struct explain_hits {
+  const gr_option *op;
+  int mode, slot, source, rule, table, onnx, product, soc;
+  int n;                        /* how many kinds matched */
+} explain_hits;
+
+static void explain_lookup(const gr_ruleset *rs, const char *name, explain_hits *h){
+  h->op = gr_ruleset_option_by_spelling(rs, name);
+  h->mode = gr_ruleset_find(&rs->mode_map, name);
+  h->slot = gr_ruleset_find(&rs->slot_map, name);
+  h->source = gr_ruleset_find(&rs->source_map, name);
+  h->rule = gr_ruleset_find(&rs->rule_map, name);
+  h->table = gr_ruleset_find(&rs->table_map, name);
+  h->onnx = gr_ruleset_find(&rs->onnx_map, name);
+  h->product = gr_ruleset_find(&rs->product_map, name);
+  h->n = (h->op!=NULL) + (h->mode >= 0) + (h->slot >= 0) + (h->source >= 0) + (h->rule >= 0)
+       + (h->table >= 0) + (h->onnx >= 0) + (h->product >= 0);
+  h->soc = h->n==0 ? gr_ruleset_find_soc(rs, name) : -1;
+  h->n += h->soc >= 0;
+}
+
 /* `gerules explain NAME --format json`: {"name", "matches": [{"kind", ...}]} */
-static int explain_json(const gr_ruleset *rs, const char *name){
+static int explain_json(const gr_ruleset *rs, const char *name, const explain_hits *h){
   gr_out o;
   gr_jw w;
-  const gr_option *op = gr_ruleset_option_by_spelling(rs, name);
-  int i, n = 0;
+  const gr_option *op = h->op;
+  int i;
   size_t k, v;
   fflush(stdout);
   gr_out_init_fd(&o, 1);
@@ -536,7 +559,6 @@ static int explain_json(const gr_ruleset *rs, const char *name){
   gr_jw_key(&w, "name"); gr_jw_str(&w, name);
   gr_jw_key(&w, "matches"); gr_jw_arr(&w);
   if( op ){
-    n++;
     gr_jw_obj(&w);
     gr_jw_key(&w, "kind"); gr_jw_str(&w, "option");
     gr_jw_key(&w, "name"); gr_jw_str(&w, op->name);
@@ -569,9 +591,8 @@ static int explain_json(const gr_ruleset *rs, const char *name){
     jw_loc(&w, "defined_at", op->loc);
     gr_jw_end_obj(&w);
   }
-  if( (i = gr_ruleset_find(&rs->mode_map, name)) >= 0 ){
+  if( (i = h->mode) >= 0 ){
     const gr_mode *m = &rs->modes[i];
-    n++;
     gr_jw_obj(&w);
     gr_jw_key(&w, "kind"); gr_jw_str(&w, "mode");
     gr_jw_key(&w, "name"); gr_jw_str(&w, m->name);
@@ -581,9 +602,8 @@ static int explain_json(const gr_ruleset *rs, const char *name){
     jw_loc(&w, "defined_at", m->loc);
     gr_jw_end_obj(&w);
   }
-  if( (i = gr_ruleset_find(&rs->slot_map, name)) >= 0 ){
+  if( (i = h->slot) >= 0 ){
     const gr_slot *sl = &rs->slots[i];
-    n++;
     gr_jw_obj(&w);
     gr_jw_key(&w, "kind"); gr_jw_str(&w, "slot");
     gr_jw_key(&w, "name"); gr_jw_str(&w, sl->name);
@@ -594,9 +614,8 @@ static int explain_json(const gr_ruleset *rs, const char *name){
     jw_loc(&w, "defined_at", sl->loc);
     gr_jw_end_obj(&w);
   }
-  if( (i = gr_ruleset_find(&rs->source_map, name)) >= 0 ){
+  if( (i = h->source) >= 0 ){
     const gr_source *src = &rs->sources[i];
-    n++;
     gr_jw_obj(&w);
     gr_jw_key(&w, "kind"); gr_jw_str(&w, "source");
     gr_jw_key(&w, "name"); gr_jw_str(&w, src->name);
@@ -614,10 +633,9 @@ static int explain_json(const gr_ruleset *rs, const char *name){
     jw_loc(&w, "defined_at", src->loc);
     gr_jw_end_obj(&w);
   }
-  if( (i = gr_ruleset_find(&rs->rule_map, name)) >= 0 ){
+  if( (i = h->rule) >= 0 ){
     const gr_rule *ru = &rs->rules[i];
     static const char *scopes[] = { "global", "node", "option", "entry" };
-    n++;
     gr_jw_obj(&w);
     gr_jw_key(&w, "kind"); gr_jw_str(&w, "rule");
     gr_jw_key(&w, "name"); gr_jw_str(&w, ru->name);
@@ -628,9 +646,8 @@ static int explain_json(const gr_ruleset *rs, const char *name){
     jw_loc(&w, "defined_at", ru->loc);
     gr_jw_end_obj(&w);
   }
-  if( (i = gr_ruleset_find(&rs->table_map, name)) >= 0 ){
+  if( (i = h->table) >= 0 ){
     const gr_table *t = &rs->tables[i];
-    n++;
     gr_jw_obj(&w);
     gr_jw_key(&w, "kind"); gr_jw_str(&w, "table");
     gr_jw_key(&w, "name"); gr_jw_str(&w, t->name);
@@ -646,9 +663,8 @@ static int explain_json(const gr_ruleset *rs, const char *name){
     jw_loc(&w, "defined_at", t->loc);
     gr_jw_end_obj(&w);
   }
-  if( (i = gr_ruleset_find(&rs->onnx_map, name)) >= 0 ){
+  if( (i = h->onnx) >= 0 ){
     const gr_onnx_op *x = &rs->onnx_ops[i];
-    n++;
     gr_jw_obj(&w);
     gr_jw_key(&w, "kind"); gr_jw_str(&w, "onnx");
     gr_jw_key(&w, "name"); gr_jw_str(&w, x->key);
@@ -667,9 +683,8 @@ static int explain_json(const gr_ruleset *rs, const char *name){
     jw_loc(&w, "defined_at", x->loc);
     gr_jw_end_obj(&w);
   }
-  if( (i = gr_ruleset_find(&rs->product_map, name)) >= 0 ){
+  if( (i = h->product) >= 0 ){
     const gr_product *p = &rs->products[i];
-    n++;
     gr_jw_obj(&w);
     gr_jw_key(&w, "kind"); gr_jw_str(&w, "product");
     gr_jw_key(&w, "name"); gr_jw_str(&w, p->name);
@@ -681,9 +696,8 @@ static int explain_json(const gr_ruleset *rs, const char *name){
     jw_loc(&w, "defined_at", p->loc);
     gr_jw_end_obj(&w);
   }
-  if( n==0 && (i = gr_ruleset_find_soc(rs, name)) >= 0 ){
+  if( (i = h->soc) >= 0 ){
     const gr_soc *sc = &rs->socs[i];
-    n++;
     gr_jw_obj(&w);
     gr_jw_key(&w, "kind"); gr_jw_str(&w, "soc");
     gr_jw_key(&w, "name"); gr_jw_str(&w, name);
@@ -700,11 +714,6 @@ static int explain_json(const gr_ruleset *rs, const char *name){
   }
   gr_jw_end_arr(&w);
   gr_jw_end_obj(&w);
-  if( n==0 ){
-    gr_out_abort(&o);
-    explain_suggest(rs, name);
-    return EXIT_INPUT;
-  }
   if( gr_out_close(&o, NULL)!=0 ) return EXIT_INPUT;
   return 0;
 }
@@ -716,30 +725,16 @@ static void explain_suggest(const gr_ruleset *rs, const char *name){
   else fprintf(stderr, "gerules explain: error: '%s' is not an option, mode, slot, source, rule, table, product, SoC or ONNX op\n", name);
 }
 
-int cmd_explain(cli_ctx *c, int argc, char **argv){
-  gr_ruleset *rs;
-  const char *name;
-  gr_buf b;
-  int i, found = 0;
-  size_t k;
+/* `gerules explain NAME`: each match as a paragraph (blank-line separated). */
+static int explain_text(const gr_ruleset *rs, const char *name, const explain_hits *h){
   const gr_option *op;
-  int json = 0;
-  name = NULL;
-  for(i = 0; i < argc; i++){
-    if( is_help(argv[i]) ){ fputs(explain_usage, stdout); return 0; }
-    if( strcmp(argv[i], "--format")==0 ){ if( cli_format_arg("explain", i + 1 < argc ? argv[++i] : NULL, &json) ) return EXIT_INPUT; }
-    else if( strncmp(argv[i], "--format=", 9)==0 ){ if( cli_format_arg("explain", argv[i] + 9, &json) ) return EXIT_INPUT; }
-    else if( name==NULL ) name = argv[i];
-    else return cli_usage_error("explain", "expected exactly one NAME, got '%s' and '%s'", name, argv[i]);
-  }
-  if( name==NULL ) return cli_usage_error("explain", "expected a NAME");
-  if( (rs = cli_load_rules(c))==NULL ) return EXIT_INPUT;
-  if( gr_diag_code_valid(name) ) return cli_explain_code(c, rs, name, json);   /* cmd_explain.c */
-  if( json ) return explain_json(rs, name);
+  gr_buf b;
+  size_t k;
+  int i;
   gr_buf_init(&b);
-  if( (op = gr_ruleset_option_by_spelling(rs, name))!=NULL ){
+  gr_buf_init(&b);
+  if( (op = h->op)!=NULL ){
     size_t v;
-    found = 1;
     gr_buf_printf(&b, "option %s (%s)\n", op->name, gr_option_type_name(op->type));
     if( op->description ) gr_buf_printf(&b, "  %s\n", op->description);
     gr_buf_printf(&b, "  GE key: %s\n", op->key);
@@ -781,9 +776,8 @@ int cmd_explain(cli_ctx *c, int argc, char **argv){
     where_line(&b, op->loc);
     gr_buf_adds(&b, "\n");
   }
-  if( (i = gr_ruleset_find(&rs->mode_map, name)) >= 0 ){
+  if( (i = h->mode) >= 0 ){
     const gr_mode *m = &rs->modes[i];
-    found = 1;
     gr_buf_printf(&b, "%smode %s\n", b.n ? "\n" : "", m->name);
     if( m->description ) gr_buf_printf(&b, "  %s\n", m->description);
     gr_buf_adds(&b, "  supported on: ");
@@ -793,18 +787,16 @@ int cmd_explain(cli_ctx *c, int argc, char **argv){
     where_line(&b, m->loc);
     gr_buf_adds(&b, "\n");
   }
-  if( (i = gr_ruleset_find(&rs->slot_map, name)) >= 0 ){
+  if( (i = h->slot) >= 0 ){
     const gr_slot *s = &rs->slots[i];
-    found = 1;
     gr_buf_printf(&b, "%sslot %s\n", b.n ? "\n" : "", s->name);
     if( s->description ) gr_buf_printf(&b, "  %s\n", s->description);
     gr_buf_adds(&b, "  cascade: ");
     for(k = 0; k < s->ncascade; k++) gr_buf_printf(&b, "%s%s", k ? " > " : "", rs->sources[s->cascade[k]].name);
     gr_buf_adds(&b, "\n");
   }
-  if( (i = gr_ruleset_find(&rs->source_map, name)) >= 0 ){
+  if( (i = h->source) >= 0 ){
     const gr_source *s = &rs->sources[i];
-    found = 1;
     gr_buf_printf(&b, "%ssource %s for %s (place %d in its cascade)\n", b.n ? "\n" : "", s->name, rs->slots[s->slot].name, s->order + 1);
     for(k = 0; k < s->nbranches; k++){
       gr_buf_adds(&b, "  when ");
@@ -816,19 +808,17 @@ int cmd_explain(cli_ctx *c, int argc, char **argv){
       gr_buf_adds(&b, ")\n");
     }
   }
-  if( (i = gr_ruleset_find(&rs->rule_map, name)) >= 0 ){
+  if( (i = h->rule) >= 0 ){
     const gr_rule *r = &rs->rules[i];
     static const char *scopes[] = { "", " for each node", " for each option", " for each entry" };
-    found = 1;
     gr_buf_printf(&b, "%srule %s%s: %s %s\n  when ", b.n ? "\n" : "", r->name, scopes[r->scope], gr_severity_name(r->sev), r->code);
     gr_expr_print(&b, r->br.cond);
     gr_buf_adds(&b, "\n  defined at ");
     where_line(&b, r->loc);
     gr_buf_adds(&b, "\n");
   }
-  if( (i = gr_ruleset_find(&rs->table_map, name)) >= 0 ){
+  if( (i = h->table) >= 0 ){
     const gr_table *t = &rs->tables[i];
-    found = 1;
     gr_buf_printf(&b, "%stable %s (%zu entr%s)\n", b.n ? "\n" : "", t->name, t->n, t->n==1 ? "y" : "ies");
     if( t->description ) gr_buf_printf(&b, "  %s\n", t->description);
     for(k = 0; k < t->n; k++){
@@ -837,9 +827,8 @@ int cmd_explain(cli_ctx *c, int argc, char **argv){
       gr_buf_adds(&b, "\n");
     }
   }
-  if( (i = gr_ruleset_find(&rs->onnx_map, name)) >= 0 ){
+  if( (i = h->onnx) >= 0 ){
     const gr_onnx_op *x = &rs->onnx_ops[i];
-    found = 1;
     gr_buf_printf(&b, "%sonnx \"%s\" (%zu row%s, first match wins)\n", b.n ? "\n" : "", x->key, x->nrows, x->nrows==1 ? "" : "s");
     for(k = 0; k < x->nrows; k++){
       gr_buf_adds(&b, "  ");
@@ -849,16 +838,14 @@ int cmd_explain(cli_ctx *c, int argc, char **argv){
       gr_buf_adds(&b, "\n");
     }
   }
-  if( (i = gr_ruleset_find(&rs->product_map, name)) >= 0 ){
+  if( (i = h->product) >= 0 ){
     const gr_product *p = &rs->products[i];
-    found = 1;
     gr_buf_printf(&b, "%sproduct line %s: %s\n", b.n ? "\n" : "", p->name, p->title);
     if( p->description ) gr_buf_printf(&b, "  %s\n", p->description);
     for(k = 0; k < rs->nsocs; k++) if( rs->socs[k].product==i ) gr_buf_printf(&b, rs->socs[k].is_pattern ? "  soc /%s/\n" : "  soc %s\n", rs->socs[k].name);
   }
-  if( !found && (i = gr_ruleset_find_soc(rs, name)) >= 0 ){
+  if( (i = h->soc) >= 0 ){
     const gr_soc *s = &rs->socs[i];
-    found = 1;
     gr_buf_printf(&b, "soc %s: product line %s (%s)\n", name, rs->products[s->product].name, rs->products[s->product].title);
     if( s->is_pattern ) gr_buf_printf(&b, "  matched by /%s/\n", s->name);
     for(k = 0; k < rs->nhw; k++) gr_buf_printf(&b, "  %s: %lld\n", rs->hw_names[k], (long long)s->hw[k]);
@@ -866,12 +853,31 @@ int cmd_explain(cli_ctx *c, int argc, char **argv){
     caps_list(rs, s->caps, &b);
     gr_buf_adds(&b, "\n");
   }
-  if( !found ){
-    explain_suggest(rs, name);
-    gr_buf_free(&b);
-    return EXIT_INPUT;
-  }
   fwrite(b.p, 1, b.n, stdout);
   gr_buf_free(&b);
   return 0;
+}
+
+int cmd_explain(cli_ctx *c, int argc, char **argv){
+  gr_ruleset *rs;
+  const char *name;
+  explain_hits h;
+  int i, json = 0;
+  name = NULL;
+  for(i = 0; i < argc; i++){
+    if( is_help(argv[i]) ){ fputs(explain_usage, stdout); return 0; }
+    if( strcmp(argv[i], "--format")==0 ){ if( cli_format_arg("explain", i + 1 < argc ? argv[++i] : NULL, &json) ) return EXIT_INPUT; }
+    else if( strncmp(argv[i], "--format=", 9)==0 ){ if( cli_format_arg("explain", argv[i] + 9, &json) ) return EXIT_INPUT; }
+    else if( name==NULL ) name = argv[i];
+    else return cli_usage_error("explain", "expected exactly one NAME, got '%s' and '%s'", name, argv[i]);
+  }
+  if( name==NULL ) return cli_usage_error("explain", "expected a NAME");
+  if( (rs = cli_load_rules(c))==NULL ) return EXIT_INPUT;
+  if( gr_diag_code_valid(name) ) return cli_explain_code(c, rs, name, json);   /* cmd_explain.c */
+  explain_lookup(rs, name, &h);
+  if( h.n==0 ){
+    explain_suggest(rs, name);
+    return EXIT_INPUT;
+  }
+  return json ? explain_json(rs, name, &h) : explain_text(rs, name, &h);
 }
