@@ -156,11 +156,67 @@ static void caps_list(const gr_ruleset *rs, const uint8_t *caps, gr_buf *b){
   if( n==0 ) gr_buf_adds(b, "-");
 }
 
+/* `gerules chips --format json`: every SoC with its product line, hardware and capabilities. */
+static void chips_json(gr_out *o, const gr_ruleset *rs){
+  size_t s, k;
+  gr_jw w;
+  gr_jw_init(&w, o, 2);
+  gr_jw_obj(&w);
+  gr_jw_schema_version(&w);
+  gr_jw_key(&w, "chips"); gr_jw_arr(&w);
+  for(s = 0; s < rs->nsocs; s++){
+    const gr_soc *sc = &rs->socs[s];
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "soc"); gr_jw_str(&w, sc->name);
+    gr_jw_key(&w, "pattern"); gr_jw_bool(&w, sc->is_pattern);
+    gr_jw_key(&w, "product"); gr_jw_str(&w, rs->products[sc->product].name);
+    gr_jw_key(&w, "product_title"); gr_jw_str(&w, rs->products[sc->product].title);
+    for(k = 0; k < rs->nhw; k++){ gr_jw_key(&w, rs->hw_names[k]); gr_jw_int(&w, sc->hw[k]); }
+    gr_jw_key(&w, "caps"); gr_jw_arr(&w);
+    for(k = 0; k < rs->ncaps; k++) if( sc->caps[k] ) gr_jw_str(&w, rs->cap_names[k]);
+    gr_jw_end_arr(&w);
+    gr_jw_end_obj(&w);
+  }
+  gr_jw_end_arr(&w);
+  gr_jw_end_obj(&w);
+}
+
+/* `gerules chips`: a table per product line, SoCs in rule order, then the product lines. */
+static void chips_text(gr_out *o, const gr_ruleset *rs){
+  size_t p, s, k;
+  size_t wsoc = 3, wprod = 7;
+  gr_buf b;
+  gr_buf_init(&b);
+  for(s = 0; s < rs->nsocs; s++){
+    size_t l = strlen(rs->socs[s].name) + (rs->socs[s].is_pattern ? 2 : 0);
+    if( l > wsoc ) wsoc = l;
+    if( strlen(rs->products[rs->socs[s].product].name) > wprod ) wprod = strlen(rs->products[rs->socs[s].product].name);
+  }
+  gr_out_printf(o, "%-*s  %-*s", (int)wprod, "PRODUCT", (int)wsoc, "SOC");
+  for(k = 0; k < rs->nhw; k++) gr_out_printf(o, "  %s", rs->hw_names[k]);
+  gr_out_puts(o, "  caps\n");
+  for(p = 0; p < rs->nproducts; p++){
+    for(s = 0; s < rs->nsocs; s++){
+      const gr_soc *sc = &rs->socs[s];
+      char name[300];
+      if( sc->product!=(int)p ) continue;
+      snprintf(name, sizeof name, sc->is_pattern ? "/%s/" : "%s", sc->name);
+      gr_out_printf(o, "%-*s  %-*s", (int)wprod, rs->products[p].name, (int)wsoc, name);
+      for(k = 0; k < rs->nhw; k++) gr_out_printf(o, "  %*lld", (int)strlen(rs->hw_names[k]), (long long)sc->hw[k]);
+      b.n = 0;
+      caps_list(rs, sc->caps, &b);
+      gr_out_printf(o, "  %s\n", gr_buf_cstr(&b));
+    }
+  }
+  gr_out_puts(o, "\n");
+  for(p = 0; p < rs->nproducts; p++) gr_out_printf(o, "%-*s  %s\n", (int)wprod, rs->products[p].name, rs->products[p].title);
+  gr_buf_free(&b);
+}
+
 int cmd_chips(cli_ctx *c, int argc, char **argv){
   int json = 0, i;
   gr_ruleset *rs;
   gr_out o;
-  size_t p, s, k;
   for(i = 0; i < argc; i++){
     if( is_help(argv[i]) ){ fputs(chips_usage, stdout); return 0; }
     if( strcmp(argv[i], "--format")==0 ){ if( cli_format_arg("chips", i + 1 < argc ? argv[++i] : NULL, &json) ) return EXIT_INPUT; }
@@ -171,56 +227,8 @@ int cmd_chips(cli_ctx *c, int argc, char **argv){
   if( (rs = cli_load_rules(c))==NULL ) return EXIT_INPUT;
   fflush(stdout);
   gr_out_init_fd(&o, 1);
-  if( json ){
-    gr_jw w;
-    gr_jw_init(&w, &o, 2);
-    gr_jw_obj(&w);
-    gr_jw_schema_version(&w);
-    gr_jw_key(&w, "chips"); gr_jw_arr(&w);
-    for(s = 0; s < rs->nsocs; s++){
-      const gr_soc *sc = &rs->socs[s];
-      gr_jw_obj(&w);
-      gr_jw_key(&w, "soc"); gr_jw_str(&w, sc->name);
-      gr_jw_key(&w, "pattern"); gr_jw_bool(&w, sc->is_pattern);
-      gr_jw_key(&w, "product"); gr_jw_str(&w, rs->products[sc->product].name);
-      gr_jw_key(&w, "product_title"); gr_jw_str(&w, rs->products[sc->product].title);
-      for(k = 0; k < rs->nhw; k++){ gr_jw_key(&w, rs->hw_names[k]); gr_jw_int(&w, sc->hw[k]); }
-      gr_jw_key(&w, "caps"); gr_jw_arr(&w);
-      for(k = 0; k < rs->ncaps; k++) if( sc->caps[k] ) gr_jw_str(&w, rs->cap_names[k]);
-      gr_jw_end_arr(&w);
-      gr_jw_end_obj(&w);
-    }
-    gr_jw_end_arr(&w);
-    gr_jw_end_obj(&w);
-  }else{
-    size_t wsoc = 3, wprod = 7;
-    gr_buf b;
-    gr_buf_init(&b);
-    for(s = 0; s < rs->nsocs; s++){
-      size_t l = strlen(rs->socs[s].name) + (rs->socs[s].is_pattern ? 2 : 0);
-      if( l > wsoc ) wsoc = l;
-      if( strlen(rs->products[rs->socs[s].product].name) > wprod ) wprod = strlen(rs->products[rs->socs[s].product].name);
-    }
-    gr_out_printf(&o, "%-*s  %-*s", (int)wprod, "PRODUCT", (int)wsoc, "SOC");
-    for(k = 0; k < rs->nhw; k++) gr_out_printf(&o, "  %s", rs->hw_names[k]);
-    gr_out_puts(&o, "  caps\n");
-    for(p = 0; p < rs->nproducts; p++){
-      for(s = 0; s < rs->nsocs; s++){
-        const gr_soc *sc = &rs->socs[s];
-        char name[300];
-        if( sc->product!=(int)p ) continue;
-        snprintf(name, sizeof name, sc->is_pattern ? "/%s/" : "%s", sc->name);
-        gr_out_printf(&o, "%-*s  %-*s", (int)wprod, rs->products[p].name, (int)wsoc, name);
-        for(k = 0; k < rs->nhw; k++) gr_out_printf(&o, "  %*lld", (int)strlen(rs->hw_names[k]), (long long)sc->hw[k]);
-        b.n = 0;
-        caps_list(rs, sc->caps, &b);
-        gr_out_printf(&o, "  %s\n", gr_buf_cstr(&b));
-      }
-    }
-    gr_out_puts(&o, "\n");
-    for(p = 0; p < rs->nproducts; p++) gr_out_printf(&o, "%-*s  %s\n", (int)wprod, rs->products[p].name, rs->products[p].title);
-    gr_buf_free(&b);
-  }
+  if( json ) chips_json(&o, rs);
+  else chips_text(&o, rs);
   if( gr_out_close(&o, NULL)!=0 ) return EXIT_INPUT;
   return 0;
 }
@@ -290,13 +298,221 @@ static gerules_eval *options_evaluate(cli_ctx *c, gr_ruleset *rs, const char *ch
   return ev;
 }
 
+/* One chip's verdict, computed once for both writers: per option whether
+** it is supported, its default under the chip and run mode, and per value
+** whether it is supported; per mode whether it is supported. */
+typedef struct chip_verdict {
+  const char *chip, *run_mode;
+  int product;
+  const char **defaults;        /* per option (NULL: no default) */
+  uint8_t *opt_on, **value_on, *mode_on;
+} chip_verdict;
+
+static void verdict_init(chip_verdict *cv, const gr_ruleset *rs, gr_result *r, const char *chip, const char *run_mode){
+  size_t k, v;
+  cv->chip = chip;
+  cv->run_mode = run_mode;
+  cv->product = r->product;
+  cv->defaults = gr_xcalloc(rs->noptions + 1, sizeof *cv->defaults);
+  cv->opt_on = gr_xcalloc(rs->noptions + 1, 1);
+  cv->value_on = gr_xcalloc(rs->noptions + 1, sizeof *cv->value_on);
+  cv->mode_on = gr_xcalloc(rs->nmodes + 1, 1);
+  for(k = 0; k < rs->noptions; k++){
+    const gr_option *op = &rs->options[k];
+    cv->defaults[k] = gr_option_state(r, (int)k)->value;
+    cv->opt_on[k] = (uint8_t)gr_support_on(&op->support, cv->product);
+    cv->value_on[k] = gr_xcalloc(op->nvalues + 1, 1);
+    for(v = 0; v < op->nvalues; v++) cv->value_on[k][v] = (uint8_t)gr_support_on(value_support(op, v), cv->product);
+  }
+  for(k = 0; k < rs->nmodes; k++) cv->mode_on[k] = (uint8_t)gr_support_on(&rs->modes[k].support, cv->product);
+}
+
+static void verdict_free(chip_verdict *cv, const gr_ruleset *rs){
+  size_t k;
+  for(k = 0; k < rs->noptions; k++) free(cv->value_on[k]);
+  free(cv->value_on); free(cv->defaults); free(cv->opt_on); free(cv->mode_on);
+}
+
+static void verdict_json(gr_out *o, const gr_ruleset *rs, const chip_verdict *cv){
+  gr_jw w;
+  size_t k, v;
+  gr_jw_init(&w, o, 2);
+  gr_jw_obj(&w);
+  gr_jw_schema_version(&w);
+  gr_jw_key(&w, "chip"); gr_jw_obj(&w);
+  gr_jw_key(&w, "soc"); gr_jw_str(&w, cv->chip);
+  gr_jw_key(&w, "product"); gr_jw_str(&w, rs->products[cv->product].name);
+  gr_jw_key(&w, "product_title"); gr_jw_str(&w, rs->products[cv->product].title);
+  gr_jw_end_obj(&w);
+  gr_jw_key(&w, "run_mode"); gr_jw_str(&w, cv->run_mode);
+  gr_jw_key(&w, "options"); gr_jw_arr(&w);
+  for(k = 0; k < rs->noptions; k++){
+    const gr_option *op = &rs->options[k];
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "name"); gr_jw_str(&w, op->name);
+    gr_jw_key(&w, "key"); gr_jw_str(&w, op->key);
+    gr_jw_key(&w, "supported"); gr_jw_bool(&w, cv->opt_on[k]);
+    if( op->support.reason ){ gr_jw_key(&w, "reason"); gr_jw_str(&w, op->support.reason); }
+    gr_jw_key(&w, "default"); gr_jw_str(&w, cv->defaults[k]);
+    gr_jw_key(&w, "values"); gr_jw_arr(&w);
+    for(v = 0; v < op->nvalues; v++){
+      gr_jw_obj(&w);
+      gr_jw_key(&w, "value"); gr_jw_str(&w, op->values[v]);
+      gr_jw_key(&w, "supported"); gr_jw_bool(&w, cv->value_on[k][v]);
+      gr_jw_end_obj(&w);
+    }
+    gr_jw_end_arr(&w);
+    gr_jw_end_obj(&w);
+  }
+  gr_jw_end_arr(&w);
+  gr_jw_key(&w, "modes"); gr_jw_arr(&w);
+  for(k = 0; k < rs->nmodes; k++){
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "name"); gr_jw_str(&w, rs->modes[k].name);
+    gr_jw_key(&w, "supported"); gr_jw_bool(&w, cv->mode_on[k]);
+    if( rs->modes[k].support.reason ){ gr_jw_key(&w, "reason"); gr_jw_str(&w, rs->modes[k].support.reason); }
+    gr_jw_end_obj(&w);
+  }
+  gr_jw_end_arr(&w);
+  gr_jw_end_obj(&w);
+}
+
+static void verdict_text(gr_out *o, const gr_ruleset *rs, const chip_verdict *cv){
+  size_t k, v;
+  size_t wn = 6;
+  for(k = 0; k < rs->noptions; k++) if( strlen(rs->options[k].name) > wn ) wn = strlen(rs->options[k].name);
+  for(k = 0; k < rs->nmodes; k++) if( strlen(rs->modes[k].name) > wn ) wn = strlen(rs->modes[k].name);
+  gr_out_printf(o, "chip %s: %s (%s), run mode %s\n\n", cv->chip, rs->products[cv->product].title, rs->products[cv->product].name, cv->run_mode);
+  gr_out_printf(o, "%-*s  %-11s  %-22s  %s\n", (int)wn, "OPTION", "SUPPORTED", "DEFAULT", "VALUES NOT SUPPORTED HERE");
+  for(k = 0; k < rs->noptions; k++){
+    const gr_option *op = &rs->options[k];
+    size_t bad = 0;
+    char def[64];
+    snprintf(def, sizeof def, cv->defaults[k] ? "\"%s\"" : "-", cv->defaults[k] ? cv->defaults[k] : "");
+    gr_out_printf(o, "%-*s  %-11s  %-22s  ", (int)wn, op->name, cv->opt_on[k] ? "yes" : "no", def);
+    for(v = 0; v < op->nvalues; v++){
+      if( !cv->value_on[k][v] ) gr_out_printf(o, "%s%s", bad++ ? ", " : "", op->values[v]);
+    }
+    gr_out_puts(o, bad ? "\n" : "-\n");
+  }
+  gr_out_printf(o, "\n%-*s  %s\n", (int)wn, "MODE", "SUPPORTED");
+  for(k = 0; k < rs->nmodes; k++){
+    const gr_mode *m = &rs->modes[k];
+    int on = cv->mode_on[k];
+    gr_out_printf(o, "%-*s  %s%s%s\n", (int)wn, m->name, on ? "yes" : "no",
+                  !on && m->support.reason ? ": " : "", !on && m->support.reason ? m->support.reason : "");
+  }
+}
+
+/* `gerules options --format json`: every option and mode with the product lines supporting it. */
+static void options_json(gr_out *o, const gr_ruleset *rs){
+  gr_jw w;
+  gr_buf b;
+  size_t k, v, d;
+  gr_buf_init(&b);
+    gr_jw_init(&w, o, 2);
+    gr_jw_obj(&w);
+    gr_jw_schema_version(&w);
+    gr_jw_key(&w, "products"); gr_jw_arr(&w);
+    for(k = 0; k < rs->nproducts; k++) gr_jw_str(&w, rs->products[k].name);
+    gr_jw_end_arr(&w);
+    gr_jw_key(&w, "options"); gr_jw_arr(&w);
+  for(k = 0; k < rs->noptions; k++){
+    const gr_option *op = &rs->options[k];
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "name"); gr_jw_str(&w, op->name);
+    gr_jw_key(&w, "key"); gr_jw_str(&w, op->key);
+    gr_jw_key(&w, "aliases"); gr_jw_arr(&w);
+    for(v = 0; v < op->naliases; v++) gr_jw_str(&w, op->aliases[v]);
+    gr_jw_end_arr(&w);
+    gr_jw_key(&w, "type"); gr_jw_str(&w, gr_option_type_name(op->type));
+    gr_jw_key(&w, "supported_on"); jw_support(&w, rs, &op->support);
+    if( op->support.reason ){ gr_jw_key(&w, "reason"); gr_jw_str(&w, op->support.reason); }
+    gr_jw_key(&w, "values"); gr_jw_arr(&w);
+    for(v = 0; v < op->nvalues; v++){
+      gr_jw_obj(&w);
+      gr_jw_key(&w, "value"); gr_jw_str(&w, op->values[v]);
+      gr_jw_key(&w, "supported_on"); jw_support(&w, rs, value_support(op, v));
+      gr_jw_end_obj(&w);
+    }
+    gr_jw_end_arr(&w);
+    gr_jw_key(&w, "defaults"); gr_jw_arr(&w);
+    for(d = 0; d < op->ndefaults; d++){
+      gr_jw_obj(&w);
+      b.n = 0; gr_expr_print(&b, op->defaults[d].value);
+      gr_jw_key(&w, "value"); gr_jw_str(&w, gr_buf_cstr(&b));
+      b.n = 0;
+      if( op->defaults[d].cond ) gr_expr_print(&b, op->defaults[d].cond);
+      gr_jw_key(&w, "when"); gr_jw_str(&w, op->defaults[d].cond ? gr_buf_cstr(&b) : NULL);
+      gr_jw_end_obj(&w);
+    }
+    gr_jw_end_arr(&w);
+    if( op->deprecated ){ gr_jw_key(&w, "deprecated"); gr_jw_str(&w, op->deprecated); }
+    gr_jw_end_obj(&w);
+  }
+    gr_jw_end_arr(&w);
+    gr_jw_key(&w, "modes"); gr_jw_arr(&w);
+    for(k = 0; k < rs->nmodes; k++){
+      gr_jw_obj(&w);
+      gr_jw_key(&w, "name"); gr_jw_str(&w, rs->modes[k].name);
+      gr_jw_key(&w, "supported_on"); jw_support(&w, rs, &rs->modes[k].support);
+      if( rs->modes[k].support.reason ){ gr_jw_key(&w, "reason"); gr_jw_str(&w, rs->modes[k].support.reason); }
+      gr_jw_end_obj(&w);
+    }
+    gr_jw_end_arr(&w);
+    gr_jw_end_obj(&w);
+  gr_buf_free(&b);
+}
+
+/* `gerules options`: every option as a paragraph, then the modes. */
+static void options_text(gr_out *o, const gr_ruleset *rs){
+  gr_buf b;
+  size_t k, v, d;
+  gr_buf_init(&b);
+  for(k = 0; k < rs->noptions; k++){
+    const gr_option *op = &rs->options[k];
+    gr_out_printf(o, "%s  (%s)\n", op->name, gr_option_type_name(op->type));
+    gr_out_printf(o, "  key:       %s\n", op->key);
+    if( op->naliases ){
+      gr_out_puts(o, "  aliases:   ");
+      for(v = 0; v < op->naliases; v++) gr_out_printf(o, "%s%s", v ? ", " : "", op->aliases[v]);
+      gr_out_puts(o, "\n");
+    }
+    if( op->nvalues ){
+      gr_out_puts(o, "  values:    ");
+      for(v = 0; v < op->nvalues; v++) gr_out_printf(o, "%s\"%s\"", v ? ", " : "", op->values[v]);
+      gr_out_puts(o, "\n");
+    }
+    for(d = 0; d < op->ndefaults; d++){
+      b.n = 0; gr_expr_print(&b, op->defaults[d].value);
+      gr_out_printf(o, "  default:   %s", gr_buf_cstr(&b));
+      if( op->defaults[d].cond ){ b.n = 0; gr_expr_print(&b, op->defaults[d].cond); gr_out_printf(o, " when %s", gr_buf_cstr(&b)); }
+      gr_out_puts(o, "\n");
+    }
+    b.n = 0; support_names(rs, &op->support, &b);
+    gr_out_printf(o, "  supported: %s%s%s\n", gr_buf_cstr(&b), op->support.reason ? ": " : "", op->support.reason ? op->support.reason : "");
+    for(v = 0; v < op->nvalues; v++){
+      if( !op->value_support[v].stated ) continue;
+      b.n = 0; support_names(rs, &op->value_support[v], &b);
+      gr_out_printf(o, "    \"%s\" supported: %s\n", op->values[v], gr_buf_cstr(&b));
+    }
+    if( op->deprecated ) gr_out_printf(o, "  deprecated: %s\n", op->deprecated);
+    gr_out_puts(o, "\n");
+  }
+    gr_out_puts(o, "modes:\n");
+    for(k = 0; k < rs->nmodes; k++){
+      b.n = 0; support_names(rs, &rs->modes[k].support, &b);
+      gr_out_printf(o, "  %-30s %s%s%s\n", rs->modes[k].name, gr_buf_cstr(&b),
+                    rs->modes[k].support.reason ? ": " : "", rs->modes[k].support.reason ? rs->modes[k].support.reason : "");
+    }
+  gr_buf_free(&b);
+}
+
 int cmd_options(cli_ctx *c, int argc, char **argv){
   int json = 0, i;
   const char *chip = NULL, *run_mode = "inference";
   gr_ruleset *rs;
   gr_out o;
-  gr_jw w;
-  size_t k, v;
   for(i = 0; i < argc; i++){
     if( is_help(argv[i]) ){ fputs(options_usage, stdout); return 0; }
     if( strcmp(argv[i], "--format")==0 ){ if( cli_format_arg("options", i + 1 < argc ? argv[++i] : NULL, &json) ) return EXIT_INPUT; }
@@ -314,178 +530,20 @@ int cmd_options(cli_ctx *c, int argc, char **argv){
   if( chip ){
     gerules_eval *ev;
     gr_result *r;
-    int product;
+    chip_verdict cv;
     if( find_chip(c, chip, "options") < 0 ) return EXIT_INPUT;
     if( (ev = options_evaluate(c, rs, chip, run_mode))==NULL ) return EXIT_INPUT;
     r = gr_api_eval_result(ev);
-    product = r->product;
+    verdict_init(&cv, rs, r, chip, run_mode);     /* the values the writers show, the evaluation's held while they are */
     gr_out_init_fd(&o, 1);
-    if( json ){
-      gr_jw_init(&w, &o, 2);
-      gr_jw_obj(&w);
-      gr_jw_schema_version(&w);
-      gr_jw_key(&w, "chip"); gr_jw_obj(&w);
-      gr_jw_key(&w, "soc"); gr_jw_str(&w, chip);
-      gr_jw_key(&w, "product"); gr_jw_str(&w, rs->products[product].name);
-      gr_jw_key(&w, "product_title"); gr_jw_str(&w, rs->products[product].title);
-      gr_jw_end_obj(&w);
-      gr_jw_key(&w, "run_mode"); gr_jw_str(&w, run_mode);
-      gr_jw_key(&w, "options"); gr_jw_arr(&w);
-      for(k = 0; k < rs->noptions; k++){
-        const gr_option *op = &rs->options[k];
-        const gr_optstate *st = gr_option_state(r, (int)k);
-        gr_jw_obj(&w);
-        gr_jw_key(&w, "name"); gr_jw_str(&w, op->name);
-        gr_jw_key(&w, "key"); gr_jw_str(&w, op->key);
-        gr_jw_key(&w, "supported"); gr_jw_bool(&w, gr_support_on(&op->support, product));
-        if( op->support.reason ){ gr_jw_key(&w, "reason"); gr_jw_str(&w, op->support.reason); }
-        gr_jw_key(&w, "default"); gr_jw_str(&w, st->value);
-        gr_jw_key(&w, "values"); gr_jw_arr(&w);
-        for(v = 0; v < op->nvalues; v++){
-          gr_jw_obj(&w);
-          gr_jw_key(&w, "value"); gr_jw_str(&w, op->values[v]);
-          gr_jw_key(&w, "supported"); gr_jw_bool(&w, gr_support_on(value_support(op, v), product));
-          gr_jw_end_obj(&w);
-        }
-        gr_jw_end_arr(&w);
-        gr_jw_end_obj(&w);
-      }
-      gr_jw_end_arr(&w);
-      gr_jw_key(&w, "modes"); gr_jw_arr(&w);
-      for(k = 0; k < rs->nmodes; k++){
-        gr_jw_obj(&w);
-        gr_jw_key(&w, "name"); gr_jw_str(&w, rs->modes[k].name);
-        gr_jw_key(&w, "supported"); gr_jw_bool(&w, gr_support_on(&rs->modes[k].support, product));
-        if( rs->modes[k].support.reason ){ gr_jw_key(&w, "reason"); gr_jw_str(&w, rs->modes[k].support.reason); }
-        gr_jw_end_obj(&w);
-      }
-      gr_jw_end_arr(&w);
-      gr_jw_end_obj(&w);
-    }else{
-      size_t wn = 6;
-      for(k = 0; k < rs->noptions; k++) if( strlen(rs->options[k].name) > wn ) wn = strlen(rs->options[k].name);
-      for(k = 0; k < rs->nmodes; k++) if( strlen(rs->modes[k].name) > wn ) wn = strlen(rs->modes[k].name);
-      gr_out_printf(&o, "chip %s: %s (%s), run mode %s\n\n", chip, rs->products[product].title, rs->products[product].name, run_mode);
-      gr_out_printf(&o, "%-*s  %-11s  %-22s  %s\n", (int)wn, "OPTION", "SUPPORTED", "DEFAULT", "VALUES NOT SUPPORTED HERE");
-      for(k = 0; k < rs->noptions; k++){
-        const gr_option *op = &rs->options[k];
-        const gr_optstate *st = gr_option_state(r, (int)k);
-        size_t bad = 0;
-        char def[64];
-        snprintf(def, sizeof def, st->value ? "\"%s\"" : "-", st->value ? st->value : "");
-        gr_out_printf(&o, "%-*s  %-11s  %-22s  ", (int)wn, op->name, gr_support_on(&op->support, product) ? "yes" : "no", def);
-        for(v = 0; v < op->nvalues; v++){
-          if( !gr_support_on(value_support(op, v), product) ) gr_out_printf(&o, "%s%s", bad++ ? ", " : "", op->values[v]);
-        }
-        gr_out_puts(&o, bad ? "\n" : "-\n");
-      }
-      gr_out_printf(&o, "\n%-*s  %s\n", (int)wn, "MODE", "SUPPORTED");
-      for(k = 0; k < rs->nmodes; k++){
-        const gr_mode *m = &rs->modes[k];
-        int on = gr_support_on(&m->support, product);
-        gr_out_printf(&o, "%-*s  %s%s%s\n", (int)wn, m->name, on ? "yes" : "no",
-                      !on && m->support.reason ? ": " : "", !on && m->support.reason ? m->support.reason : "");
-      }
-    }
+    if( json ) verdict_json(&o, rs, &cv);
+    else verdict_text(&o, rs, &cv);
+    verdict_free(&cv, rs);
     gerules_eval_free(ev);
   }else{
-    gr_buf b;
-    gr_buf_init(&b);
     gr_out_init_fd(&o, 1);
-    if( json ){
-      gr_jw_init(&w, &o, 2);
-      gr_jw_obj(&w);
-      gr_jw_schema_version(&w);
-      gr_jw_key(&w, "products"); gr_jw_arr(&w);
-      for(k = 0; k < rs->nproducts; k++) gr_jw_str(&w, rs->products[k].name);
-      gr_jw_end_arr(&w);
-      gr_jw_key(&w, "options"); gr_jw_arr(&w);
-    }
-    for(k = 0; k < rs->noptions; k++){
-      const gr_option *op = &rs->options[k];
-      size_t d;
-      if( json ){
-        gr_jw_obj(&w);
-        gr_jw_key(&w, "name"); gr_jw_str(&w, op->name);
-        gr_jw_key(&w, "key"); gr_jw_str(&w, op->key);
-        gr_jw_key(&w, "aliases"); gr_jw_arr(&w);
-        for(v = 0; v < op->naliases; v++) gr_jw_str(&w, op->aliases[v]);
-        gr_jw_end_arr(&w);
-        gr_jw_key(&w, "type"); gr_jw_str(&w, gr_option_type_name(op->type));
-        gr_jw_key(&w, "supported_on"); jw_support(&w, rs, &op->support);
-        if( op->support.reason ){ gr_jw_key(&w, "reason"); gr_jw_str(&w, op->support.reason); }
-        gr_jw_key(&w, "values"); gr_jw_arr(&w);
-        for(v = 0; v < op->nvalues; v++){
-          gr_jw_obj(&w);
-          gr_jw_key(&w, "value"); gr_jw_str(&w, op->values[v]);
-          gr_jw_key(&w, "supported_on"); jw_support(&w, rs, value_support(op, v));
-          gr_jw_end_obj(&w);
-        }
-        gr_jw_end_arr(&w);
-        gr_jw_key(&w, "defaults"); gr_jw_arr(&w);
-        for(d = 0; d < op->ndefaults; d++){
-          gr_jw_obj(&w);
-          b.n = 0; gr_expr_print(&b, op->defaults[d].value);
-          gr_jw_key(&w, "value"); gr_jw_str(&w, gr_buf_cstr(&b));
-          b.n = 0;
-          if( op->defaults[d].cond ) gr_expr_print(&b, op->defaults[d].cond);
-          gr_jw_key(&w, "when"); gr_jw_str(&w, op->defaults[d].cond ? gr_buf_cstr(&b) : NULL);
-          gr_jw_end_obj(&w);
-        }
-        gr_jw_end_arr(&w);
-        if( op->deprecated ){ gr_jw_key(&w, "deprecated"); gr_jw_str(&w, op->deprecated); }
-        gr_jw_end_obj(&w);
-      }else{
-        gr_out_printf(&o, "%s  (%s)\n", op->name, gr_option_type_name(op->type));
-        gr_out_printf(&o, "  key:       %s\n", op->key);
-        if( op->naliases ){
-          gr_out_puts(&o, "  aliases:   ");
-          for(v = 0; v < op->naliases; v++) gr_out_printf(&o, "%s%s", v ? ", " : "", op->aliases[v]);
-          gr_out_puts(&o, "\n");
-        }
-        if( op->nvalues ){
-          gr_out_puts(&o, "  values:    ");
-          for(v = 0; v < op->nvalues; v++) gr_out_printf(&o, "%s\"%s\"", v ? ", " : "", op->values[v]);
-          gr_out_puts(&o, "\n");
-        }
-        for(d = 0; d < op->ndefaults; d++){
-          b.n = 0; gr_expr_print(&b, op->defaults[d].value);
-          gr_out_printf(&o, "  default:   %s", gr_buf_cstr(&b));
-          if( op->defaults[d].cond ){ b.n = 0; gr_expr_print(&b, op->defaults[d].cond); gr_out_printf(&o, " when %s", gr_buf_cstr(&b)); }
-          gr_out_puts(&o, "\n");
-        }
-        b.n = 0; support_names(rs, &op->support, &b);
-        gr_out_printf(&o, "  supported: %s%s%s\n", gr_buf_cstr(&b), op->support.reason ? ": " : "", op->support.reason ? op->support.reason : "");
-        for(v = 0; v < op->nvalues; v++){
-          if( !op->value_support[v].stated ) continue;
-          b.n = 0; support_names(rs, &op->value_support[v], &b);
-          gr_out_printf(&o, "    \"%s\" supported: %s\n", op->values[v], gr_buf_cstr(&b));
-        }
-        if( op->deprecated ) gr_out_printf(&o, "  deprecated: %s\n", op->deprecated);
-        gr_out_puts(&o, "\n");
-      }
-    }
-    if( json ){
-      gr_jw_end_arr(&w);
-      gr_jw_key(&w, "modes"); gr_jw_arr(&w);
-      for(k = 0; k < rs->nmodes; k++){
-        gr_jw_obj(&w);
-        gr_jw_key(&w, "name"); gr_jw_str(&w, rs->modes[k].name);
-        gr_jw_key(&w, "supported_on"); jw_support(&w, rs, &rs->modes[k].support);
-        if( rs->modes[k].support.reason ){ gr_jw_key(&w, "reason"); gr_jw_str(&w, rs->modes[k].support.reason); }
-        gr_jw_end_obj(&w);
-      }
-      gr_jw_end_arr(&w);
-      gr_jw_end_obj(&w);
-    }else{
-      gr_out_puts(&o, "modes:\n");
-      for(k = 0; k < rs->nmodes; k++){
-        b.n = 0; support_names(rs, &rs->modes[k].support, &b);
-        gr_out_printf(&o, "  %-30s %s%s%s\n", rs->modes[k].name, gr_buf_cstr(&b),
-                      rs->modes[k].support.reason ? ": " : "", rs->modes[k].support.reason ? rs->modes[k].support.reason : "");
-      }
-    }
-    gr_buf_free(&b);
+    if( json ) options_json(&o, rs);
+    else options_text(&o, rs);
   }
   if( gr_out_close(&o, NULL)!=0 ) return EXIT_INPUT;
   return 0;
