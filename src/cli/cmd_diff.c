@@ -119,6 +119,50 @@ static void changes_text(gr_out *o, const gr_diff *d){
   else gr_out_printf(o, "%zu added, %zu removed, %zu changed\n", na, nr, nc);
 }
 
+/* What diff found, computed once for both writers. */
+typedef struct diff_run {
+  const char *old, *neu;        /* the two specs as given */
+  const gr_ruleset *ra, *rb;
+  const gr_diff *decl;          /* the declarations that change */
+  const char *graph, *chip;     /* --graph and the chip evaluated (graph NULL: none) */
+  const gr_diff *outc;          /* the outcomes that change on the graph */
+} diff_run;
+
+static void diff_json(gr_out *o, const diff_run *dr){
+  gr_jw w;
+  gr_jw_init(&w, o, 2);
+  gr_jw_obj(&w);
+  gr_jw_schema_version(&w);
+  side_json(&w, "old", dr->old, dr->ra);
+  side_json(&w, "new", dr->neu, dr->rb);
+  gr_jw_key(&w, "changes");
+  changes_json(&w, dr->decl);
+  if( dr->graph ){
+    gr_jw_key(&w, "outcomes");
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "graph"); gr_jw_str(&w, dr->graph);
+    gr_jw_key(&w, "chip"); gr_jw_str(&w, dr->chip);
+    gr_jw_key(&w, "changes");
+    changes_json(&w, dr->outc);
+    gr_jw_end_obj(&w);
+  }
+  gr_jw_end_obj(&w);
+  gr_out_putc(o, '\n');
+}
+
+static void diff_text(gr_out *o, const diff_run *dr){
+  const gr_layer *ta = dr->ra->nlayers ? &dr->ra->layers[dr->ra->nlayers - 1] : NULL, *tb = dr->rb->nlayers ? &dr->rb->layers[dr->rb->nlayers - 1] : NULL;
+  const char *na = ta && ta->name ? ta->name : dr->ra->bundle_name, *va = ta && ta->name ? ta->version : dr->ra->bundle_version;
+  const char *nb = tb && tb->name ? tb->name : dr->rb->bundle_name, *vb = tb && tb->name ? tb->version : dr->rb->bundle_version;
+  gr_out_printf(o, "gerules diff: %s %s (%s) -> %s %s (%s)\n", na ? na : "?", va ? va : "", dr->old, nb ? nb : "?", vb ? vb : "", dr->neu);
+  gr_out_puts(o, "declarations:\n");
+  changes_text(o, dr->decl);
+  if( dr->graph ){
+    gr_out_printf(o, "outcomes for %s on %s:\n", dr->graph, dr->chip);
+    changes_text(o, dr->outc);
+  }
+}
+
 int cmd_diff(cli_ctx *c, int argc, char **argv){
   const char *old = NULL, *neu = NULL;
   int json = 0, i, k, rc = EXIT_INPUT;
@@ -130,6 +174,7 @@ int cmd_diff(cli_ctx *c, int argc, char **argv){
   gr_result *xa = NULL;
   gr_out o;
   gr_error err;
+  diff_run dr;
   cli_input_init(&in, "diff");
   gr_diff_init(&decl);
   gr_diff_init(&outc);
@@ -186,38 +231,10 @@ int cmd_diff(cli_ctx *c, int argc, char **argv){
     gr_diff_results(xa, gr_api_eval_result(eb), &outc);
   }
   gr_out_init_fd(&o, 1);
-  if( json ){
-    gr_jw w;
-    gr_jw_init(&w, &o, 2);
-    gr_jw_obj(&w);
-    gr_jw_schema_version(&w);
-    side_json(&w, "old", old, ra);
-    side_json(&w, "new", neu, rb);
-    gr_jw_key(&w, "changes");
-    changes_json(&w, &decl);
-    if( in.graph ){
-      gr_jw_key(&w, "outcomes");
-      gr_jw_obj(&w);
-      gr_jw_key(&w, "graph"); gr_jw_str(&w, in.graph);
-      gr_jw_key(&w, "chip"); gr_jw_str(&w, xa->soc_name);
-      gr_jw_key(&w, "changes");
-      changes_json(&w, &outc);
-      gr_jw_end_obj(&w);
-    }
-    gr_jw_end_obj(&w);
-    gr_out_putc(&o, '\n');
-  }else{
-    const gr_layer *ta = ra->nlayers ? &ra->layers[ra->nlayers - 1] : NULL, *tb = rb->nlayers ? &rb->layers[rb->nlayers - 1] : NULL;
-    const char *na = ta && ta->name ? ta->name : ra->bundle_name, *va = ta && ta->name ? ta->version : ra->bundle_version;
-    const char *nb = tb && tb->name ? tb->name : rb->bundle_name, *vb = tb && tb->name ? tb->version : rb->bundle_version;
-    gr_out_printf(&o, "gerules diff: %s %s (%s) -> %s %s (%s)\n", na ? na : "?", va ? va : "", old, nb ? nb : "?", vb ? vb : "", neu);
-    gr_out_puts(&o, "declarations:\n");
-    changes_text(&o, &decl);
-    if( in.graph ){
-      gr_out_printf(&o, "outcomes for %s on %s:\n", in.graph, xa->soc_name);
-      changes_text(&o, &outc);
-    }
-  }
+  dr.old = old; dr.neu = neu; dr.ra = ra; dr.rb = rb; dr.decl = &decl;
+  dr.graph = in.graph; dr.chip = xa ? xa->soc_name : NULL; dr.outc = &outc;
+  if( json ) diff_json(&o, &dr);
+  else diff_text(&o, &dr);
   if( gr_out_close(&o, &err)!=0 ){ fprintf(stderr, "gerules diff: error: %s\n", err.msg); goto out; }
   rc = 0;
 out:
