@@ -259,6 +259,37 @@ static const gr_support *value_support(const gr_option *o, size_t v){
   return o->value_support[v].stated ? &o->value_support[v] : &o->support;
 }
 
+static void jw_expr(gr_jw *w, const char *key, const gr_expr *e){
+  gr_buf b;
+  gr_buf_init(&b);
+  if( e ) gr_expr_print(&b, e);
+  gr_jw_key(w, key); gr_jw_str(w, e ? gr_buf_cstr(&b) : NULL);
+  gr_buf_free(&b);
+}
+
+/* An option's "values" (each with its description when desc) and
+** "defaults" arrays, as `options` and `explain` write them. */
+static void jw_option_values(gr_jw *w, const gr_ruleset *rs, const gr_option *op, int desc){
+  size_t v;
+  gr_jw_key(w, "values"); gr_jw_arr(w);
+  for(v = 0; v < op->nvalues; v++){
+    gr_jw_obj(w);
+    gr_jw_key(w, "value"); gr_jw_str(w, op->values[v]);
+    if( desc ){ gr_jw_key(w, "description"); gr_jw_str(w, op->value_desc[v]); }
+    gr_jw_key(w, "supported_on"); jw_support(w, rs, value_support(op, v));
+    gr_jw_end_obj(w);
+  }
+  gr_jw_end_arr(w);
+  gr_jw_key(w, "defaults"); gr_jw_arr(w);
+  for(v = 0; v < op->ndefaults; v++){
+    gr_jw_obj(w);
+    jw_expr(w, "value", op->defaults[v].value);
+    jw_expr(w, "when", op->defaults[v].cond);
+    gr_jw_end_obj(w);
+  }
+  gr_jw_end_arr(w);
+}
+
 static int find_chip(cli_ctx *c, const char *chip, const char *cmd){
   const gr_ruleset *rs = c->rs;
   int soc = gr_ruleset_find_soc(rs, chip);
@@ -407,16 +438,14 @@ static void verdict_text(gr_out *o, const gr_ruleset *rs, const chip_verdict *cv
 /* `gerules options --format json`: every option and mode with the product lines supporting it. */
 static void options_json(gr_out *o, const gr_ruleset *rs){
   gr_jw w;
-  gr_buf b;
-  size_t k, v, d;
-  gr_buf_init(&b);
-    gr_jw_init(&w, o, 2);
-    gr_jw_obj(&w);
-    gr_jw_schema_version(&w);
-    gr_jw_key(&w, "products"); gr_jw_arr(&w);
-    for(k = 0; k < rs->nproducts; k++) gr_jw_str(&w, rs->products[k].name);
-    gr_jw_end_arr(&w);
-    gr_jw_key(&w, "options"); gr_jw_arr(&w);
+  size_t k, v;
+  gr_jw_init(&w, o, 2);
+  gr_jw_obj(&w);
+  gr_jw_schema_version(&w);
+  gr_jw_key(&w, "products"); gr_jw_arr(&w);
+  for(k = 0; k < rs->nproducts; k++) gr_jw_str(&w, rs->products[k].name);
+  gr_jw_end_arr(&w);
+  gr_jw_key(&w, "options"); gr_jw_arr(&w);
   for(k = 0; k < rs->noptions; k++){
     const gr_option *op = &rs->options[k];
     gr_jw_obj(&w);
@@ -428,40 +457,21 @@ static void options_json(gr_out *o, const gr_ruleset *rs){
     gr_jw_key(&w, "type"); gr_jw_str(&w, gr_option_type_name(op->type));
     gr_jw_key(&w, "supported_on"); jw_support(&w, rs, &op->support);
     if( op->support.reason ){ gr_jw_key(&w, "reason"); gr_jw_str(&w, op->support.reason); }
-    gr_jw_key(&w, "values"); gr_jw_arr(&w);
-    for(v = 0; v < op->nvalues; v++){
-      gr_jw_obj(&w);
-      gr_jw_key(&w, "value"); gr_jw_str(&w, op->values[v]);
-      gr_jw_key(&w, "supported_on"); jw_support(&w, rs, value_support(op, v));
-      gr_jw_end_obj(&w);
-    }
-    gr_jw_end_arr(&w);
-    gr_jw_key(&w, "defaults"); gr_jw_arr(&w);
-    for(d = 0; d < op->ndefaults; d++){
-      gr_jw_obj(&w);
-      b.n = 0; gr_expr_print(&b, op->defaults[d].value);
-      gr_jw_key(&w, "value"); gr_jw_str(&w, gr_buf_cstr(&b));
-      b.n = 0;
-      if( op->defaults[d].cond ) gr_expr_print(&b, op->defaults[d].cond);
-      gr_jw_key(&w, "when"); gr_jw_str(&w, op->defaults[d].cond ? gr_buf_cstr(&b) : NULL);
-      gr_jw_end_obj(&w);
-    }
-    gr_jw_end_arr(&w);
+    jw_option_values(&w, rs, op, 0);
     if( op->deprecated ){ gr_jw_key(&w, "deprecated"); gr_jw_str(&w, op->deprecated); }
     gr_jw_end_obj(&w);
   }
-    gr_jw_end_arr(&w);
-    gr_jw_key(&w, "modes"); gr_jw_arr(&w);
-    for(k = 0; k < rs->nmodes; k++){
-      gr_jw_obj(&w);
-      gr_jw_key(&w, "name"); gr_jw_str(&w, rs->modes[k].name);
-      gr_jw_key(&w, "supported_on"); jw_support(&w, rs, &rs->modes[k].support);
-      if( rs->modes[k].support.reason ){ gr_jw_key(&w, "reason"); gr_jw_str(&w, rs->modes[k].support.reason); }
-      gr_jw_end_obj(&w);
-    }
-    gr_jw_end_arr(&w);
+  gr_jw_end_arr(&w);
+  gr_jw_key(&w, "modes"); gr_jw_arr(&w);
+  for(k = 0; k < rs->nmodes; k++){
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "name"); gr_jw_str(&w, rs->modes[k].name);
+    gr_jw_key(&w, "supported_on"); jw_support(&w, rs, &rs->modes[k].support);
+    if( rs->modes[k].support.reason ){ gr_jw_key(&w, "reason"); gr_jw_str(&w, rs->modes[k].support.reason); }
     gr_jw_end_obj(&w);
-  gr_buf_free(&b);
+  }
+  gr_jw_end_arr(&w);
+  gr_jw_end_obj(&w);
 }
 
 /* `gerules options`: every option as a paragraph, then the modes. */
@@ -569,14 +579,6 @@ static void jw_loc(gr_jw *w, const char *key, gr_loc l){
   gr_buf_free(&b);
 }
 
-static void jw_expr(gr_jw *w, const char *key, const gr_expr *e){
-  gr_buf b;
-  gr_buf_init(&b);
-  if( e ) gr_expr_print(&b, e);
-  gr_jw_key(w, key); gr_jw_str(w, e ? gr_buf_cstr(&b) : NULL);
-  gr_buf_free(&b);
-}
-
 static void explain_suggest(const gr_ruleset *rs, const char *name);
 
 /* What NAME designates in the rule set, each kind looked up once for both
@@ -626,23 +628,7 @@ static int explain_json(const gr_ruleset *rs, const char *name, const explain_hi
     for(v = 0; v < op->naliases; v++) gr_jw_str(&w, op->aliases[v]);
     gr_jw_end_arr(&w);
     gr_jw_key(&w, "type"); gr_jw_str(&w, gr_option_type_name(op->type));
-    gr_jw_key(&w, "values"); gr_jw_arr(&w);
-    for(v = 0; v < op->nvalues; v++){
-      gr_jw_obj(&w);
-      gr_jw_key(&w, "value"); gr_jw_str(&w, op->values[v]);
-      gr_jw_key(&w, "description"); gr_jw_str(&w, op->value_desc[v]);
-      gr_jw_key(&w, "supported_on"); jw_support(&w, rs, value_support(op, v));
-      gr_jw_end_obj(&w);
-    }
-    gr_jw_end_arr(&w);
-    gr_jw_key(&w, "defaults"); gr_jw_arr(&w);
-    for(v = 0; v < op->ndefaults; v++){
-      gr_jw_obj(&w);
-      jw_expr(&w, "value", op->defaults[v].value);
-      jw_expr(&w, "when", op->defaults[v].cond);
-      gr_jw_end_obj(&w);
-    }
-    gr_jw_end_arr(&w);
+    jw_option_values(&w, rs, op, 1);
     gr_jw_key(&w, "supported_on"); jw_support(&w, rs, &op->support);
     gr_jw_key(&w, "reason"); gr_jw_str(&w, op->support.reason);
     gr_jw_key(&w, "deprecated"); gr_jw_str(&w, op->deprecated);
