@@ -68,6 +68,8 @@ struct gerules_request {
   gr_hooks_limits lim;
   gerules_log_fn log; void *log_ud;
   gr_api_graph_hook graph_hook; void *graph_hook_ud;   /* gerules_internal.h */
+  int no_hooks;                 /* gerules_internal.h: run no hook, not even the bundle's */
+  int no_model;                 /* gerules_internal.h: the options alone, no model */
   int provenance;
   int text_width;            /* text report: columns (0 none known, -1 --wide) */
 };
@@ -77,6 +79,7 @@ struct gerules_eval {
   int status;
   gr_optinputs opts;            /* the result borrows the inputs */
   gr_graph *g;
+  int graph_borrowed;           /* g is another evaluation's (gr_api_evaluate_on) */
   gr_hooks *hooks;
   gr_result *r;                 /* NULL when status is 2 */
   gerules_diags diags;
@@ -381,6 +384,9 @@ void gr_api_request_set_graph_hook(gerules_request *q, gr_api_graph_hook fn, voi
   q->graph_hook_ud = ud;
 }
 
+void gr_api_request_set_no_hooks(gerules_request *q){ q->no_hooks = 1; }
+void gr_api_request_set_no_model(gerules_request *q){ q->no_model = 1; }
+
 int gerules_request_set_log(gerules_request *q, gerules_log_fn fn, void *ud){
   if( q==NULL ) return -1;
   q->log = fn;
@@ -427,7 +433,7 @@ static int load_hooks(gerules_eval *ev, const gerules_request *q){
   const gr_ruleset *rs = ev->rules->rs;
   gr_error err;
   size_t i;
-  if( rs->nhook_files==0 && q->hooks.n==0 ) return 0;
+  if( q->no_hooks || (rs->nhook_files==0 && q->hooks.n==0) ) return 0;
   ev->hooks = gr_hooks_new(rs, &q->lim);
   if( q->log ) gr_hooks_set_log(ev->hooks, q->log, q->log_ud);
   else gr_hooks_set_log(ev->hooks, hook_log, &ev->log);
@@ -450,7 +456,9 @@ static void note_read(gerules_eval *ev, const char *path){
   gr_vec_push(ev->read, p);
 }
 
-gerules_eval *gerules_evaluate(const gerules_rules *rules, const gerules_request *q){
+/* The one orchestrator: options, the model (read, or model_of's), the
+** command's change to it, the hooks, then the evaluator. */
+static gerules_eval *evaluate(const gerules_rules *rules, const gerules_request *q, const gerules_eval *model_of){
   gerules_eval *ev;
   gr_eval_config cfg;
   gr_error err;
@@ -481,6 +489,10 @@ gerules_eval *gerules_evaluate(const gerules_rules *rules, const gerules_request
     memset(&err, 0, sizeof err);
     if( gr_optfile_read(&ev->opts, o->key, &err)!=0 ){ input_error(ev, o->key, &err); return ev; }
   }
+  if( q->no_model ){
+    for(i = 0; i < q->hooks.n; i++) note_read(ev, q->hooks.v[i]);
+    goto hooks;
+  }
   if( q->model==NULL ){
     gr_diags_add(&ev->diags.own, GR_SEV_ERROR, NULL, 0, 0, "no model given");
     ev->status = 2;
@@ -490,7 +502,10 @@ gerules_eval *gerules_evaluate(const gerules_rules *rules, const gerules_request
   if( !q->in_mem ) note_read(ev, q->model);
   for(i = 0; i < q->hooks.n; i++) note_read(ev, q->hooks.v[i]);
   memset(&err, 0, sizeof err);
-  {
+  if( model_of ){                     /* the same model, read once */
+    ev->g = model_of->g;
+    ev->graph_borrowed = 1;
+  }else{
     gr_model_opts mo;
     memset(&mo, 0, sizeof mo);
     mo.format = q->format;
@@ -500,7 +515,8 @@ gerules_eval *gerules_evaluate(const gerules_rules *rules, const gerules_request
           : gr_model_load_file(q->model, &mo, &err);
   }
   if( ev->g==NULL ){ input_error(ev, q->model, &err); return ev; }
-  if( q->graph_hook && q->graph_hook(q->graph_hook_ud, ev->g, rules->rs)!=0 ){ ev->status = 2; return ev; }
+  if( q->graph_hook && !model_of && q->graph_hook(q->graph_hook_ud, ev->g, rules->rs)!=0 ){ ev->status = 2; return ev; }
+hooks:
   if( load_hooks(ev, q)!=0 ) return ev;
 
   memset(&cfg, 0, sizeof cfg);
@@ -529,11 +545,20 @@ gerules_eval *gerules_evaluate(const gerules_rules *rules, const gerules_request
   return ev;
 }
 
+gerules_eval *gerules_evaluate(const gerules_rules *rules, const gerules_request *q){
+  return evaluate(rules, q, NULL);
+}
+
+gerules_eval *gr_api_evaluate_on(const gerules_rules *rules, const gerules_request *q, const gerules_eval *model_of){
+  if( model_of==NULL || model_of->g==NULL ) return NULL;
+  return evaluate(rules, q, model_of);
+}
+
 void gerules_eval_free(gerules_eval *ev){
   if( ev==NULL ) return;
   gr_result_free(ev->r);
   gr_hooks_free(ev->hooks);
-  gr_graph_free(ev->g);
+  if( !ev->graph_borrowed ) gr_graph_free(ev->g);
   gr_optinputs_free(&ev->opts);
   gr_diags_free(&ev->diags.own);
   free(ev->chip_asked);
@@ -547,6 +572,8 @@ void gerules_eval_free(gerules_eval *ev){
 }
 
 const gr_graph *gr_api_eval_graph(const gerules_eval *ev){ return ev && ev->r ? ev->g : NULL; }
+gr_result *gr_api_eval_result(gerules_eval *ev){ return ev ? ev->r : NULL; }
+gr_hooks *gr_api_eval_hooks(gerules_eval *ev){ return ev && ev->r ? ev->hooks : NULL; }
 
 int gerules_eval_status(const gerules_eval *ev){ return ev ? ev->status : 2; }
 const gerules_diags *gerules_eval_diags(const gerules_eval *ev){ return ev ? &ev->diags : NULL; }
@@ -555,7 +582,7 @@ const char *gerules_eval_chip(const gerules_eval *ev){ return ev && ev->r ? ev->
 const char *gerules_eval_log(const gerules_eval *ev){ return ev && ev->log.n ? ev->log.p : ""; }
 
 size_t gerules_eval_node_count(const gerules_eval *ev){
-  return ev && ev->r ? gr_graph_nnodes(ev->g) : 0;
+  return ev && ev->r && ev->g ? gr_graph_nnodes(ev->g) : 0;
 }
 
 const char *gerules_eval_node_name(const gerules_eval *ev, size_t node){
@@ -648,6 +675,7 @@ static int report_format(const gerules_eval *ev, const char *format, long node){
   if( ev==NULL || format==NULL ) return -1;
   for(f = 0; f < (int)(sizeof report_names / sizeof *report_names); f++) if( strcmp(format, report_names[f])==0 ) break;
   if( f==(int)(sizeof report_names / sizeof *report_names) ) return -1;
+  if( ev->r && ev->g==NULL ) return -1;          /* an evaluation of the options alone */
   if( ev->r==NULL ) return node==-1 && (f==RF_JSON || f==RF_SARIF || f==RF_GITHUB || f==RF_JUNIT) ? f : -1;
   if( node >= 0 && ((size_t)node >= gr_graph_nnodes(ev->g) || (f!=RF_TEXT && f!=RF_JSON)) ) return -1;
   if( node < -1 ) return -1;
@@ -741,30 +769,34 @@ int gerules_eval_write(gerules_eval *ev, const char *format, unsigned flags, lon
   return 0;
 }
 
-int gerules_eval_write_file(gerules_eval *ev, const char *format, unsigned flags, long node,
-                            const char *path, gerules_diags **diags){
-  const gr_ruleset *rs;
+int gr_api_eval_open_output(const gerules_eval *ev, const char *path, gr_out *o, gr_error *err){
+  const gr_ruleset *rs = ev->rules->rs;
   const char **v;
   size_t n = 0, i;
-  gr_error err;
-  gr_out o;
-  int rc, f = report_format(ev, format, node);
-  if( diags ) *diags = NULL;
-  if( f < 0 ) return write_failed(diags, NULL, "no such report: '%s' (or no such node, or a failed evaluation)", format ? format : "");
-  if( path==NULL || !*path ) return write_failed(diags, NULL, "%s", "no output file given");
+  int rc;
   /* every file this evaluation read: the request's, the rule files, the
   ** bundle's hooks and the files given as option values (an op_precision ini) */
-  rs = ev->rules->rs;
   v = gr_xmalloc((ev->read.n + rs->nfiles + rs->nhook_files + rs->noptions + 1) * sizeof *v);
   for(i = 0; i < ev->read.n; i++) v[n++] = ev->read.v[i];
   for(i = 0; i < rs->nfiles; i++) v[n++] = rs->files[i];
   for(i = 0; i < rs->nhook_files; i++) v[n++] = rs->hook_files[i];
   for(i = 0; ev->r && i < rs->noptions; i++) if( ev->r->opts[i].ini ) v[n++] = ev->r->opts[i].value;
-  memset(&err, 0, sizeof err);
-  rc = gr_out_check_inputs(path, v, n, &err);
+  rc = gr_out_check_inputs(path, v, n, err);
   free(v);
-  if( rc==0 ) rc = gr_out_open_file(&o, path, &err);
-  if( rc!=0 ) return write_failed(diags, NULL, "%s", err.msg);
+  if( rc==0 ) rc = gr_out_open_file(o, path, err);
+  return rc;
+}
+
+int gerules_eval_write_file(gerules_eval *ev, const char *format, unsigned flags, long node,
+                            const char *path, gerules_diags **diags){
+  gr_error err;
+  gr_out o;
+  int f = report_format(ev, format, node);
+  if( diags ) *diags = NULL;
+  if( f < 0 ) return write_failed(diags, NULL, "no such report: '%s' (or no such node, or a failed evaluation)", format ? format : "");
+  if( path==NULL || !*path ) return write_failed(diags, NULL, "%s", "no output file given");
+  memset(&err, 0, sizeof err);
+  if( gr_api_eval_open_output(ev, path, &o, &err)!=0 ) return write_failed(diags, NULL, "%s", err.msg);
   write_report(ev, f, flags, node, &o);
   if( gr_out_close(&o, &err)!=0 ) return write_failed(diags, NULL, "%s", err.msg);
   return 0;

@@ -20,6 +20,7 @@
 #include "options/optfile.h"
 #include "bundle/bundle.h"
 #include "bundle/guard.h"
+#include "api/gerules.h"
 
 #define EXIT_CONFIG 1      /* the configuration has errors */
 #define EXIT_INPUT 2       /* usage error, unreadable or malformed input */
@@ -94,8 +95,8 @@ int  cli_format_arg(const char *cmd, const char *v, int *json);
 int  cli_unknown_option(const char *cmd, const char *usage, const char *arg);
 int  cli_find_node(const char *cmd, const gr_graph *g, const char *name, const char *graph_path, uint32_t *node);
 
-/* cli_input.c: the inputs eval and tile share (graph, --chip, --run-mode,
-** -o, --options, --hook and its limits). cli_input owns its option inputs
+/* cli_input.c: the inputs the evaluating commands share (graph, --chip,
+** --run-mode, -o, --options, --hook and its limits) and their evaluation. cli_input owns its option inputs
 ** and hook list; the strings point into argv. */
 typedef struct cli_input {
   const char *cmd;
@@ -119,18 +120,19 @@ int  cli_arg_value(const char *cmd, const char *opt, int *i, int argc, char **ar
 ** ours (a command option), -1 error (printed; exit 2). */
 int  cli_input_arg(cli_input *in, int *i, int argc, char **argv);
 const char *cli_graph_name(const cli_input *in);
-/* Loads the graph in any format; an ONNX model is mapped with rs's onnx statements. */
-gr_graph *cli_load_graph(const cli_input *in, const gr_ruleset *rs);   /* prints the located error */
-int  cli_load_hooks(const cli_input *in, const gr_ruleset *rs, gr_hooks **out);   /* bundle, then --hook */
-void cli_eval_config(const cli_input *in, gr_graph *g, gr_hooks *hooks, gr_eval_config *cfg);
-/* gr_eval, printing why it failed (r->fatal: no chip, unreadable input,
-** failing hook): NULL means exit status 2. */
-gr_result *cli_evaluate(const cli_input *in, const gr_ruleset *rs, const gr_eval_config *cfg);
-/* --output: opens path atomically (report/out.h) unless it is one of the
-** files the run read (r may be NULL) or not a regular file; prints why and
-** returns -1 (exit 2). */
-struct gr_out;
-int  cli_open_output(const cli_input *in, const gr_result *r, const char *path, struct gr_out *o);
+/* The request in describes, in the public API's terms (gerules.h): chip,
+** run mode, entry point, format, hook limits, the options in their order
+** with the place each came from, the --hook files; hook output to stderr.
+** The model is set by cli_input_evaluate. */
+gerules_request *cli_request_new(const cli_input *in);
+/* The one way the command evaluates: q with in's model (read with a meter
+** on a terminal) and in's graph_hook, through gerules_evaluate. Never NULL;
+** for status 2 the failure is printed (cli_print_failure). */
+gerules_eval *cli_input_evaluate(const cli_input *in, const gerules_rules *rules, gerules_request *q);
+/* Why an evaluation failed (status 2), on stderr: located diagnostics gcc
+** style with the source line, those about the command itself as
+** "gerules CMD: error: ..." (the one printer of a failed evaluation). */
+void cli_print_failure(const char *cmd, const gerules_diags *d);
 
 /* cmd_eval.c: the options of `eval` that are about the report, shared with
 ** `atc`, and the evaluation and reporting of one configuration. */

@@ -1,8 +1,10 @@
 /*
 ** cli_input.c: the inputs that `eval` and `tile` take alike: the graph file,
 ** --chip, --run-mode, -o KEY=VALUE, --options FILE, --hook FILE and the
-** --hook-* limits. Parsing them, loading the graph and the hooks, and
-** printing their errors (located, exit 2) live here once for both commands.
+** --hook-* limits. Parsing them, turning them into a request of the public
+** API, evaluating it through the library's one orchestrator
+** (gerules_evaluate) with a meter while the model loads, and printing why an
+** evaluation failed (exit 2) live here once for every evaluating command.
 */
 #include "config.h"
 #include <errno.h>
@@ -15,6 +17,7 @@
 #include "cli/cli.h"
 #include "report/out.h"
 #include "report/progress.h"
+#include "api/gerules_internal.h"
 
 void cli_input_init(cli_input *in, const char *cmd){
   memset(in, 0, sizeof *in);
@@ -153,124 +156,82 @@ const char *cli_graph_name(const cli_input *in){
   return strcmp(in->graph, "-")==0 ? "<stdin>" : in->graph;
 }
 
-/* Loads the graph; a regular file read from a terminal session shows a
-** meter on stderr (the reader's file offset, polled by progress.c). */
-gr_graph *cli_load_graph(const cli_input *in, const gr_ruleset *rs){
-  gr_error err;
-  gr_graph *g;
-  struct stat st;
-  gr_model_opts mo;
-  gr_opmap *map;
-  gr_diags d;
-  int fd;
-  gr_diags_init(&d);
-  memset(&err, 0, sizeof err);
-  memset(&mo, 0, sizeof mo);
-  mo.format = in->input_format;
-  mo.opmap = map = gr_onnx_map_from_rules(rs, &d);
-  if( strcmp(in->graph, "-")!=0 && (fd = gr_open_input(in->graph, NULL, NULL)) >= 0 ){
-    gr_progress pr;
-    char *what = gr_xasprintf("loading %s", in->graph);
-    int reg = fstat(fd, &st)==0 && S_ISREG(st.st_mode);
-    gr_progress_init(&pr, reg ? 2 : -1, what, reg ? (uint64_t)st.st_size : 0, "bytes");
-    free(what);
-    gr_progress_watch(&pr, gr_progress_fd_offset, &fd);
-    g = gr_model_load_fd(fd, &mo, &err);
-    gr_progress_done(&pr);
-    close(fd);
-  }else{
-    g = gr_model_load_file(in->graph, &mo, &err);   /* stdin, or the open error */
-  }
-  if( g==NULL ){
-    if( err.line ) fprintf(stderr, "%s:%u:%u: error: %s\n", cli_graph_name(in), err.line, err.col, err.msg);
-    else fprintf(stderr, "%s: error: %s\n", cli_graph_name(in), err.msg);
-  }
-  gr_opmap_free(map);
-  gr_diags_free(&d);
-  return g;
-}
-
-static void hook_log(void *ud, const char *line){
+static void hook_line(void *ud, const char *line){
   (void)ud;
   fprintf(stderr, "%s\n", line);
 }
 
-int cli_load_hooks(const cli_input *in, const gr_ruleset *rs, gr_hooks **out){
-  gr_hooks *h;
-  gr_error err;
+gerules_request *cli_request_new(const cli_input *in){
+  gerules_request *q = gerules_request_new();
   size_t i;
-  *out = NULL;
-  if( rs->nhook_files==0 && in->nhooks==0 ) return 0;
-  h = gr_hooks_new(rs, &in->lim);
-  gr_hooks_set_log(h, hook_log, NULL);
-  for(i = 0; i < rs->nhook_files + in->nhooks; i++){
-    const char *path = i < rs->nhook_files ? rs->hook_files[i] : in->hooks[i - rs->nhook_files];
-    memset(&err, 0, sizeof err);
-    /* a verified hook runs from the bytes the trust guard verified */
-    if( (i < rs->nhook_files && rs->hook_texts ? gr_hooks_load_buffer(h, path, rs->hook_texts[i], rs->hook_lens[i], &err)
-                                                : gr_hooks_load_file(h, path, &err))!=0 ){
-      if( err.line ) fprintf(stderr, "%s:%u: error: %s\n", path, err.line, err.msg);
-      else fprintf(stderr, "%s: error: %s\n", path, err.msg);
-      gr_hooks_free(h);
-      return -1;
-    }
+  if( in->input_format!=GR_FMT_AUTO ) gerules_request_set_model_format(q, gr_model_format_name(in->input_format));
+  gerules_request_set_chip(q, in->chip);
+  gerules_request_set_run_mode(q, in->run_mode);
+  gerules_request_set_entry(q, in->entry_point);
+  gerules_request_set_hook_limits(q, in->lim.memory, in->lim.instructions, in->lim.timeout);
+  gerules_request_set_log(q, hook_line, NULL);
+  for(i = 0; i < in->opts.n; i++){
+    const gr_input *o = &in->opts.v[i];
+    int cmdline = o->origin.line==0;
+    gerules_request_add_option_at(q, o->key, strlen(o->key), o->value, strlen(o->value),
+                                  cmdline ? NULL : o->origin.file, o->origin.line, o->origin.col);
   }
-  *out = h;
-  return 0;
+  for(i = 0; i < in->nhooks; i++) gerules_request_add_hook(q, in->hooks[i]);
+  return q;
 }
 
-void cli_eval_config(const cli_input *in, gr_graph *g, gr_hooks *hooks, gr_eval_config *cfg){
-  memset(cfg, 0, sizeof *cfg);
-  cfg->chip = in->chip;
-  cfg->run_mode = in->run_mode;
-  cfg->entry_point = in->entry_point;
-  cfg->inputs = in->opts.v;
-  cfg->ninputs = in->opts.n;
-  cfg->graph = g;
-  cfg->graph_file = cli_graph_name(in);
-  cfg->hooks = hooks ? gr_hooks_vtable(hooks) : NULL;
-}
-
-gr_result *cli_evaluate(const cli_input *in, const gr_ruleset *rs, const gr_eval_config *cfg){
-  gr_result *r = gr_eval(rs, cfg);
+void cli_print_failure(const char *cmd, const gerules_diags *d){
+  unsigned flags = GERULES_RENDER_SOURCE | (cli_color(2) ? GERULES_RENDER_COLOR : 0);
   size_t i;
-  if( r->fatal ){               /* no chip, an unreadable input or a failing hook: exit 2 */
-    for(i = 0; i < r->diags.n; i++){
-      const gr_diag *d = &r->diags.v[i];
-      gr_diags one;
-      if( d->file==NULL && d->code==NULL ){     /* about the command itself */
-        fprintf(stderr, "gerules %s: %s: %s\n", in->cmd, gr_severity_name(d->sev), d->msg);
-        continue;
-      }
-      one = r->diags; one.v = (gr_diag*)d; one.n = 1;
-      cli_print_diags(&one);
+  for(i = 0; i < gerules_diags_count(d); i++){
+    gerules_diag x;
+    char *s;
+    gerules_diags_get(d, i, &x);
+    if( x.file==NULL && x.code==NULL ){         /* about the command itself */
+      fprintf(stderr, "gerules %s: %s: %s\n", cmd, x.severity==GERULES_ERROR ? "error" : x.severity==GERULES_WARNING ? "warning" : "note", x.message);
+      continue;
     }
-    gr_result_free(r);
-    return NULL;
+    s = gerules_diag_render(d, i, flags);
+    fputs(s, stderr);
+    gerules_free(s);
   }
-  return r;
 }
 
-int cli_open_output(const cli_input *in, const gr_result *r, const char *path, gr_out *o){
-  const char **v;
-  size_t n = 0, i;
-  gr_error err;
-  int rc;
-  /* every file this run read: the graph, options files, hooks, rule files and
-  ** the files given as option values (an op_precision ini) */
-  v = gr_xmalloc((3 + in->noptfiles + in->nhooks + (r ? r->rs->nfiles + r->rs->noptions + r->rs->nhook_files : 0)) * sizeof *v);
-  v[n++] = in->graph;
-  for(i = 0; i < in->noptfiles; i++) v[n++] = in->optfiles[i];
-  for(i = 0; i < in->nhooks; i++) v[n++] = in->hooks[i];
-  if( r ){
-    for(i = 0; i < r->rs->nfiles; i++) v[n++] = r->rs->files[i];
-    for(i = 0; i < r->rs->nhook_files; i++) v[n++] = r->rs->hook_files[i];
-    for(i = 0; i < r->rs->noptions; i++) if( r->opts[i].ini ) v[n++] = r->opts[i].value;
-  }
-  memset(&err, 0, sizeof err);
-  rc = gr_out_check_inputs(path, v, n, &err);
-  free(v);
-  if( rc==0 ) rc = gr_out_open_file(o, path, &err);
-  if( rc!=0 ) fprintf(stderr, "gerules %s: error: %s\n", in->cmd, err.msg);
-  return rc;
+/* The model file as a descriptor, so that the meter can follow the reader's
+** offset; -1 for stdin and for a file that does not open (the library then
+** reports the error with the file name). */
+static int open_model(const cli_input *in, gr_progress *pr){
+  struct stat st;
+  int fd, reg;
+  char *what;
+  if( strcmp(in->graph, "-")==0 ) return 0;
+  if( (fd = gr_open_input(in->graph, NULL, NULL)) < 0 ) return -1;   /* never blocks on a FIFO */
+  reg = fstat(fd, &st)==0 && S_ISREG(st.st_mode);
+  what = gr_xasprintf("loading %s", in->graph);
+  gr_progress_init(pr, reg ? 2 : -1, what, reg ? (uint64_t)st.st_size : 0, "bytes");
+  free(what);
+  return fd;
+}
+
+/* A command's change to the loaded model before it is evaluated (atc:
+** --input_shape, tile: --node and --type); it prints its own errors. */
+static int run_graph_hook(void *ud, gr_graph *g, const gr_ruleset *rs){
+  const cli_input *in = ud;
+  return in->graph_hook(in, g, rs);
+}
+
+gerules_eval *cli_input_evaluate(const cli_input *in, const gerules_rules *rules, gerules_request *q){
+  gerules_eval *ev;
+  gr_progress pr;
+  int fd;
+  memset(&pr, 0, sizeof pr);
+  fd = open_model(in, &pr);
+  if( fd >= 0 ) gerules_request_set_model_fd(q, fd, cli_graph_name(in));
+  else gerules_request_set_model(q, in->graph);
+  if( in->graph_hook ) gr_api_request_set_graph_hook(q, run_graph_hook, (void*)in);
+  if( fd > 0 ) gr_progress_watch(&pr, gr_progress_fd_offset, &fd);
+  ev = gerules_evaluate(rules, q);
+  if( fd > 0 ){ gr_progress_done(&pr); close(fd); }
+  if( gerules_eval_status(ev)==2 ) cli_print_failure(in->cmd, gerules_eval_diags(ev));
+  return ev;
 }

@@ -2,8 +2,9 @@
 ** cmd_diff.c: `gerules diff OLD NEW`: what changes between two bundles (or
 ** two stacks of bundles, each a colon-separated list of paths), as text or
 ** JSON; with --graph, also the node decisions and diagnostics of that graph
-** whose outcome changes, with both outcomes. Both rule sets are loaded
-** through cli_load_paths, so a trust store verifies both.
+** whose outcome changes, with both outcomes (one model read, evaluated under
+** each rule set through the library's orchestrator). Both rule sets are
+** loaded through cli_load_paths, so a trust store verifies both.
 */
 #include "config.h"
 #include <stdio.h>
@@ -12,6 +13,8 @@
 #include "cli/cli.h"
 #include "bundle/diff.h"
 #include "report/out.h"
+#include "report/report.h"
+#include "api/gerules_internal.h"
 
 static const char diff_usage[] =
   "usage: gerules diff [--format text|json] OLD NEW [--graph GRAPH --chip SOC [-o KEY=VALUE]...\n"
@@ -76,16 +79,8 @@ static void changes_json(gr_jw *w, const gr_diff *d){
       gr_jw_key(w, "old"); gr_jw_str(w, c->old_value);
       gr_jw_key(w, "new"); gr_jw_str(w, c->new_value);
     }else if( c->diag.n ){
-      const gr_diag *x = &c->diag.v[0];
       gr_jw_key(w, "diagnostic");
-      gr_jw_obj(w);
-      gr_jw_key(w, "severity"); gr_jw_str(w, gr_severity_name(x->sev));
-      gr_jw_key(w, "code"); gr_jw_str(w, x->code);
-      gr_jw_key(w, "message"); gr_jw_str(w, x->msg);
-      gr_jw_key(w, "node"); gr_jw_str(w, x->node);
-      gr_jw_key(w, "option"); gr_jw_str(w, x->option);
-      gr_jw_key(w, "rule"); gr_jw_str(w, x->rule);
-      gr_jw_end_obj(w);
+      gr_report_diag_json_brief(w, &c->diag.v[0]);
     }else if( c->op==GR_CH_CHANGED ){
       gr_jw_key(w, "details");
       gr_jw_arr(w);
@@ -124,16 +119,62 @@ static void changes_text(gr_out *o, const gr_diff *d){
   else gr_out_printf(o, "%zu added, %zu removed, %zu changed\n", na, nr, nc);
 }
 
+/* What diff found, computed once for both writers. */
+typedef struct diff_run {
+  const char *old, *neu;        /* the two specs as given */
+  const gr_ruleset *ra, *rb;
+  const gr_diff *decl;          /* the declarations that change */
+  const char *graph, *chip;     /* --graph and the chip evaluated (graph NULL: none) */
+  const gr_diff *outc;          /* the outcomes that change on the graph */
+} diff_run;
+
+static void diff_json(gr_out *o, const diff_run *dr){
+  gr_jw w;
+  gr_jw_init(&w, o, 2);
+  gr_jw_obj(&w);
+  gr_jw_schema_version(&w);
+  side_json(&w, "old", dr->old, dr->ra);
+  side_json(&w, "new", dr->neu, dr->rb);
+  gr_jw_key(&w, "changes");
+  changes_json(&w, dr->decl);
+  if( dr->graph ){
+    gr_jw_key(&w, "outcomes");
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "graph"); gr_jw_str(&w, dr->graph);
+    gr_jw_key(&w, "chip"); gr_jw_str(&w, dr->chip);
+    gr_jw_key(&w, "changes");
+    changes_json(&w, dr->outc);
+    gr_jw_end_obj(&w);
+  }
+  gr_jw_end_obj(&w);
+  gr_out_putc(o, '\n');
+}
+
+static void diff_text(gr_out *o, const diff_run *dr){
+  const gr_layer *ta = dr->ra->nlayers ? &dr->ra->layers[dr->ra->nlayers - 1] : NULL, *tb = dr->rb->nlayers ? &dr->rb->layers[dr->rb->nlayers - 1] : NULL;
+  const char *na = ta && ta->name ? ta->name : dr->ra->bundle_name, *va = ta && ta->name ? ta->version : dr->ra->bundle_version;
+  const char *nb = tb && tb->name ? tb->name : dr->rb->bundle_name, *vb = tb && tb->name ? tb->version : dr->rb->bundle_version;
+  gr_out_printf(o, "gerules diff: %s %s (%s) -> %s %s (%s)\n", na ? na : "?", va ? va : "", dr->old, nb ? nb : "?", vb ? vb : "", dr->neu);
+  gr_out_puts(o, "declarations:\n");
+  changes_text(o, dr->decl);
+  if( dr->graph ){
+    gr_out_printf(o, "outcomes for %s on %s:\n", dr->graph, dr->chip);
+    changes_text(o, dr->outc);
+  }
+}
+
 int cmd_diff(cli_ctx *c, int argc, char **argv){
   const char *old = NULL, *neu = NULL;
   int json = 0, i, k, rc = EXIT_INPUT;
   cli_input in;
   gr_ruleset *ra = NULL, *rb = NULL;
   gr_diff decl, outc;
-  gr_graph *g = NULL;
-  gr_result *xa = NULL, *xb = NULL;
+  gerules_rules *wa = NULL, *wb = NULL;
+  gerules_eval *ea = NULL, *eb = NULL;
+  gr_result *xa = NULL;
   gr_out o;
   gr_error err;
+  diff_run dr;
   cli_input_init(&in, "diff");
   gr_diff_init(&decl);
   gr_diff_init(&outc);
@@ -168,53 +209,39 @@ int cmd_diff(cli_ctx *c, int argc, char **argv){
   if( (ra = load_side(c, old))==NULL || (rb = load_side(c, neu))==NULL ) goto out;
   gr_diff_rulesets(ra, rb, &decl);
   if( in.graph ){
-    gr_eval_config cfg;
-    if( (g = cli_load_graph(&in, rb))==NULL ) goto out;
-    cli_eval_config(&in, g, NULL, &cfg);
-    cfg.keep_candidates = 0;
-    if( (xa = cli_evaluate(&in, ra, &cfg))==NULL ) goto out;
-    if( (xb = cli_evaluate(&in, rb, &cfg))==NULL ) goto out;
-    gr_diff_results(xa, xb, &outc);
+    /* one request, through the library's orchestrator: the model is read
+    ** once (with OLD's ONNX mapping) and evaluated under both rule sets,
+    ** without hooks */
+    gerules_request *q;
+    if( (wa = gr_api_rules_adopt(ra, old, &c->diags))==NULL || (wb = gr_api_rules_adopt(rb, neu, &c->diags))==NULL ){
+      cli_print_diags(&c->diags);
+      goto out;
+    }
+    q = cli_request_new(&in);
+    gerules_request_set_provenance(q, 0);
+    gr_api_request_set_no_hooks(q);
+    ea = cli_input_evaluate(&in, wa, q);
+    if( gerules_eval_status(ea)!=2 ){
+      eb = gr_api_evaluate_on(wb, q, ea);
+      if( gerules_eval_status(eb)==2 ) cli_print_failure("diff", gerules_eval_diags(eb));
+    }
+    gerules_request_free(q);
+    if( gerules_eval_status(ea)==2 || gerules_eval_status(eb)==2 ) goto out;
+    xa = gr_api_eval_result(ea);
+    gr_diff_results(xa, gr_api_eval_result(eb), &outc);
   }
   gr_out_init_fd(&o, 1);
-  if( json ){
-    gr_jw w;
-    gr_jw_init(&w, &o, 2);
-    gr_jw_obj(&w);
-    gr_jw_schema_version(&w);
-    side_json(&w, "old", old, ra);
-    side_json(&w, "new", neu, rb);
-    gr_jw_key(&w, "changes");
-    changes_json(&w, &decl);
-    if( in.graph ){
-      gr_jw_key(&w, "outcomes");
-      gr_jw_obj(&w);
-      gr_jw_key(&w, "graph"); gr_jw_str(&w, in.graph);
-      gr_jw_key(&w, "chip"); gr_jw_str(&w, xa->soc_name);
-      gr_jw_key(&w, "changes");
-      changes_json(&w, &outc);
-      gr_jw_end_obj(&w);
-    }
-    gr_jw_end_obj(&w);
-    gr_out_putc(&o, '\n');
-  }else{
-    const gr_layer *ta = ra->nlayers ? &ra->layers[ra->nlayers - 1] : NULL, *tb = rb->nlayers ? &rb->layers[rb->nlayers - 1] : NULL;
-    const char *na = ta && ta->name ? ta->name : ra->bundle_name, *va = ta && ta->name ? ta->version : ra->bundle_version;
-    const char *nb = tb && tb->name ? tb->name : rb->bundle_name, *vb = tb && tb->name ? tb->version : rb->bundle_version;
-    gr_out_printf(&o, "gerules diff: %s %s (%s) -> %s %s (%s)\n", na ? na : "?", va ? va : "", old, nb ? nb : "?", vb ? vb : "", neu);
-    gr_out_puts(&o, "declarations:\n");
-    changes_text(&o, &decl);
-    if( in.graph ){
-      gr_out_printf(&o, "outcomes for %s on %s:\n", in.graph, xa->soc_name);
-      changes_text(&o, &outc);
-    }
-  }
+  dr.old = old; dr.neu = neu; dr.ra = ra; dr.rb = rb; dr.decl = &decl;
+  dr.graph = in.graph; dr.chip = xa ? xa->soc_name : NULL; dr.outc = &outc;
+  if( json ) diff_json(&o, &dr);
+  else diff_text(&o, &dr);
   if( gr_out_close(&o, &err)!=0 ){ fprintf(stderr, "gerules diff: error: %s\n", err.msg); goto out; }
   rc = 0;
 out:
-  gr_result_free(xa);
-  gr_result_free(xb);
-  gr_graph_free(g);
+  gerules_eval_free(eb);                /* before ea: it borrows ea's model */
+  gerules_eval_free(ea);
+  gerules_rules_free(wa);
+  gerules_rules_free(wb);
   gr_ruleset_free(ra);
   gr_ruleset_free(rb);
   gr_diff_free(&decl);

@@ -149,11 +149,6 @@ int cmd_eval(cli_ctx *c, int argc, char **argv){
   return rc;
 }
 
-static void hook_line(void *ud, const char *line){
-  (void)ud;
-  fprintf(stderr, "%s\n", line);
-}
-
 /* The text report's width: -1 for --wide; COLUMNS when set (as ls and
 ** POSIX's sh do), else the terminal's when stdout is one; 0 (none known) for
 ** a file or a pipe. */
@@ -169,75 +164,6 @@ static int text_width(const cli_eval_args *a){
   }
   if( isatty(1) && ioctl(1, TIOCGWINSZ, &ws)==0 && ws.ws_col > 0 ) return ws.ws_col;
   return 0;
-}
-
-/* The request the command line describes, in the public API's terms: the
-** options in their order with the place each came from (the command line
-** or an options file, already read and checked by cli_input_arg). */
-static gerules_request *make_request(const cli_input *in, const cli_eval_args *a, int fd){
-  gerules_request *q = gerules_request_new();
-  size_t i;
-  if( fd >= 0 ) gerules_request_set_model_fd(q, fd, cli_graph_name(in));
-  else gerules_request_set_model(q, in->graph);
-  if( in->input_format!=GR_FMT_AUTO ) gerules_request_set_model_format(q, gr_model_format_name(in->input_format));
-  gerules_request_set_chip(q, in->chip);
-  gerules_request_set_run_mode(q, in->run_mode);
-  gerules_request_set_entry(q, in->entry_point);
-  gerules_request_set_hook_limits(q, in->lim.memory, in->lim.instructions, in->lim.timeout);
-  gerules_request_set_log(q, hook_line, NULL);
-  for(i = 0; i < in->opts.n; i++){
-    const gr_input *o = &in->opts.v[i];
-    int cmdline = o->origin.line==0;
-    gerules_request_add_option_at(q, o->key, strlen(o->key), o->value, strlen(o->value),
-                                  cmdline ? NULL : o->origin.file, o->origin.line, o->origin.col);
-  }
-  for(i = 0; i < in->nhooks; i++) gerules_request_add_hook(q, in->hooks[i]);
-  /* provenance costs memory per node: keep it only where it is shown */
-  gerules_request_set_provenance(q, (a->format==CLI_FMT_JSON && a->provenance) || a->explain);
-  gerules_request_set_text_width(q, text_width(a));
-  return q;
-}
-
-/* Diagnostics of a failed evaluation (exit 2), as the command prints them:
-** those about the command itself as "gerules CMD: error: ...". */
-static void print_failure(const cli_input *in, const gerules_diags *d){
-  unsigned flags = GERULES_RENDER_SOURCE | (cli_color(2) ? GERULES_RENDER_COLOR : 0);
-  size_t i;
-  for(i = 0; i < gerules_diags_count(d); i++){
-    gerules_diag x;
-    char *s;
-    gerules_diags_get(d, i, &x);
-    if( x.file==NULL && x.code==NULL ){
-      fprintf(stderr, "gerules %s: %s: %s\n", in->cmd, x.severity==GERULES_ERROR ? "error" : x.severity==GERULES_WARNING ? "warning" : "note", x.message);
-      continue;
-    }
-    s = gerules_diag_render(d, i, flags);
-    fputs(s, stderr);
-    gerules_free(s);
-  }
-}
-
-/* The model file as a descriptor, so that the meter can follow the reader's
-** offset; -1 for stdin and for a file that does not open (the library then
-** reports the error with the file name). */
-static int open_model(const cli_input *in, gr_progress *pr){
-  struct stat st;
-  int fd, reg;
-  char *what;
-  if( strcmp(in->graph, "-")==0 ) return 0;
-  if( (fd = gr_open_input(in->graph, NULL, NULL)) < 0 ) return -1;   /* never blocks on a FIFO */
-  reg = fstat(fd, &st)==0 && S_ISREG(st.st_mode);
-  what = gr_xasprintf("loading %s", in->graph);
-  gr_progress_init(pr, reg ? 2 : -1, what, reg ? (uint64_t)st.st_size : 0, "bytes");
-  free(what);
-  return fd;
-}
-
-/* A command's change to the loaded model before it is evaluated (atc:
-** --input_shape); it prints its own errors. */
-static int run_graph_hook(void *ud, gr_graph *g, const gr_ruleset *rs){
-  const cli_input *in = ud;
-  return in->graph_hook(in, g, rs);
 }
 
 /* The CI formats' failure document when the rule set did not load (no
@@ -271,10 +197,9 @@ int cli_eval_run(cli_ctx *c, cli_input *in, const cli_eval_args *ap){
   gerules_request *q;
   gerules_eval *ev = NULL;
   gerules_diags *wd = NULL;
-  gr_progress pr;
   uint32_t explain_node = 0;
   unsigned flags = 0;
-  int rc, fd, status;
+  int rc;
   if( (a.format==CLI_FMT_HTML || a.format==CLI_FMT_DOT) && a.explain ){
     cli_usage_error(in->cmd, "--explain prints text or json, not %s", formats[a.format]);
     return EXIT_INPUT;
@@ -287,16 +212,13 @@ int cli_eval_run(cli_ctx *c, cli_input *in, const cli_eval_args *ap){
     return EXIT_INPUT;
   }
 
-  memset(&pr, 0, sizeof pr);
-  fd = open_model(in, &pr);
-  q = make_request(in, &a, fd);
-  if( in->graph_hook ) gr_api_request_set_graph_hook(q, run_graph_hook, in);
-  if( fd > 0 ) gr_progress_watch(&pr, gr_progress_fd_offset, &fd);
-  ev = gerules_evaluate(rules, q);
-  if( fd > 0 ){ gr_progress_done(&pr); close(fd); }
+  q = cli_request_new(in);
+  /* provenance costs memory per node: keep it only where it is shown */
+  gerules_request_set_provenance(q, (a.format==CLI_FMT_JSON && a.provenance) || a.explain);
+  gerules_request_set_text_width(q, text_width(&a));
+  ev = cli_input_evaluate(in, rules, q);        /* prints why, for status 2 */
   gerules_request_free(q);
-  if( (status = gerules_eval_status(ev))==2 ){
-    print_failure(in, gerules_eval_diags(ev));
+  if( gerules_eval_status(ev)==2 ){
     rc = EXIT_INPUT;
     /* the CI formats' failure document (the library refuses the others) */
     if( !a.explain && (a.format==CLI_FMT_JSON || a.format==CLI_FMT_SARIF || a.format==CLI_FMT_GITHUB || a.format==CLI_FMT_JUNIT) ){

@@ -15,6 +15,7 @@
 #include "report/out.h"
 #include "report/report.h"
 #include "report/ci_report.h"
+#include "api/gerules_internal.h"
 
 #define S(n) ((n)==1 ? "" : "s")
 
@@ -65,14 +66,7 @@ static void check_json(gr_out *o, const gr_ruleset *rs, const gr_diags *d){
     gr_jw_key(&w, "relations"); gr_jw_int(&w, (int64_t)rs->nrelations);
     gr_jw_end_obj(&w);
   }
-  gr_jw_key(&w, "diagnostics"); gr_jw_arr(&w);
-  for(i = 0; i < d->n; i++) gr_report_diag_json(&w, &d->v[i]);
-  gr_jw_end_arr(&w);
-  gr_jw_key(&w, "summary"); gr_jw_obj(&w);
-  gr_jw_key(&w, "errors"); gr_jw_int(&w, (int64_t)d->count[GR_SEV_ERROR]);
-  gr_jw_key(&w, "warnings"); gr_jw_int(&w, (int64_t)d->count[GR_SEV_WARNING]);
-  gr_jw_key(&w, "notes"); gr_jw_int(&w, (int64_t)d->count[GR_SEV_NOTE]);
-  gr_jw_end_obj(&w);
+  gr_report_diags_json(&w, d, -1);
   gr_jw_end_obj(&w);
 }
 
@@ -162,11 +156,67 @@ static void caps_list(const gr_ruleset *rs, const uint8_t *caps, gr_buf *b){
   if( n==0 ) gr_buf_adds(b, "-");
 }
 
+/* `gerules chips --format json`: every SoC with its product line, hardware and capabilities. */
+static void chips_json(gr_out *o, const gr_ruleset *rs){
+  size_t s, k;
+  gr_jw w;
+  gr_jw_init(&w, o, 2);
+  gr_jw_obj(&w);
+  gr_jw_schema_version(&w);
+  gr_jw_key(&w, "chips"); gr_jw_arr(&w);
+  for(s = 0; s < rs->nsocs; s++){
+    const gr_soc *sc = &rs->socs[s];
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "soc"); gr_jw_str(&w, sc->name);
+    gr_jw_key(&w, "pattern"); gr_jw_bool(&w, sc->is_pattern);
+    gr_jw_key(&w, "product"); gr_jw_str(&w, rs->products[sc->product].name);
+    gr_jw_key(&w, "product_title"); gr_jw_str(&w, rs->products[sc->product].title);
+    for(k = 0; k < rs->nhw; k++){ gr_jw_key(&w, rs->hw_names[k]); gr_jw_int(&w, sc->hw[k]); }
+    gr_jw_key(&w, "caps"); gr_jw_arr(&w);
+    for(k = 0; k < rs->ncaps; k++) if( sc->caps[k] ) gr_jw_str(&w, rs->cap_names[k]);
+    gr_jw_end_arr(&w);
+    gr_jw_end_obj(&w);
+  }
+  gr_jw_end_arr(&w);
+  gr_jw_end_obj(&w);
+}
+
+/* `gerules chips`: a table per product line, SoCs in rule order, then the product lines. */
+static void chips_text(gr_out *o, const gr_ruleset *rs){
+  size_t p, s, k;
+  size_t wsoc = 3, wprod = 7;
+  gr_buf b;
+  gr_buf_init(&b);
+  for(s = 0; s < rs->nsocs; s++){
+    size_t l = strlen(rs->socs[s].name) + (rs->socs[s].is_pattern ? 2 : 0);
+    if( l > wsoc ) wsoc = l;
+    if( strlen(rs->products[rs->socs[s].product].name) > wprod ) wprod = strlen(rs->products[rs->socs[s].product].name);
+  }
+  gr_out_printf(o, "%-*s  %-*s", (int)wprod, "PRODUCT", (int)wsoc, "SOC");
+  for(k = 0; k < rs->nhw; k++) gr_out_printf(o, "  %s", rs->hw_names[k]);
+  gr_out_puts(o, "  caps\n");
+  for(p = 0; p < rs->nproducts; p++){
+    for(s = 0; s < rs->nsocs; s++){
+      const gr_soc *sc = &rs->socs[s];
+      char name[300];
+      if( sc->product!=(int)p ) continue;
+      snprintf(name, sizeof name, sc->is_pattern ? "/%s/" : "%s", sc->name);
+      gr_out_printf(o, "%-*s  %-*s", (int)wprod, rs->products[p].name, (int)wsoc, name);
+      for(k = 0; k < rs->nhw; k++) gr_out_printf(o, "  %*lld", (int)strlen(rs->hw_names[k]), (long long)sc->hw[k]);
+      b.n = 0;
+      caps_list(rs, sc->caps, &b);
+      gr_out_printf(o, "  %s\n", gr_buf_cstr(&b));
+    }
+  }
+  gr_out_puts(o, "\n");
+  for(p = 0; p < rs->nproducts; p++) gr_out_printf(o, "%-*s  %s\n", (int)wprod, rs->products[p].name, rs->products[p].title);
+  gr_buf_free(&b);
+}
+
 int cmd_chips(cli_ctx *c, int argc, char **argv){
   int json = 0, i;
   gr_ruleset *rs;
   gr_out o;
-  size_t p, s, k;
   for(i = 0; i < argc; i++){
     if( is_help(argv[i]) ){ fputs(chips_usage, stdout); return 0; }
     if( strcmp(argv[i], "--format")==0 ){ if( cli_format_arg("chips", i + 1 < argc ? argv[++i] : NULL, &json) ) return EXIT_INPUT; }
@@ -177,56 +227,8 @@ int cmd_chips(cli_ctx *c, int argc, char **argv){
   if( (rs = cli_load_rules(c))==NULL ) return EXIT_INPUT;
   fflush(stdout);
   gr_out_init_fd(&o, 1);
-  if( json ){
-    gr_jw w;
-    gr_jw_init(&w, &o, 2);
-    gr_jw_obj(&w);
-    gr_jw_schema_version(&w);
-    gr_jw_key(&w, "chips"); gr_jw_arr(&w);
-    for(s = 0; s < rs->nsocs; s++){
-      const gr_soc *sc = &rs->socs[s];
-      gr_jw_obj(&w);
-      gr_jw_key(&w, "soc"); gr_jw_str(&w, sc->name);
-      gr_jw_key(&w, "pattern"); gr_jw_bool(&w, sc->is_pattern);
-      gr_jw_key(&w, "product"); gr_jw_str(&w, rs->products[sc->product].name);
-      gr_jw_key(&w, "product_title"); gr_jw_str(&w, rs->products[sc->product].title);
-      for(k = 0; k < rs->nhw; k++){ gr_jw_key(&w, rs->hw_names[k]); gr_jw_int(&w, sc->hw[k]); }
-      gr_jw_key(&w, "caps"); gr_jw_arr(&w);
-      for(k = 0; k < rs->ncaps; k++) if( sc->caps[k] ) gr_jw_str(&w, rs->cap_names[k]);
-      gr_jw_end_arr(&w);
-      gr_jw_end_obj(&w);
-    }
-    gr_jw_end_arr(&w);
-    gr_jw_end_obj(&w);
-  }else{
-    size_t wsoc = 3, wprod = 7;
-    gr_buf b;
-    gr_buf_init(&b);
-    for(s = 0; s < rs->nsocs; s++){
-      size_t l = strlen(rs->socs[s].name) + (rs->socs[s].is_pattern ? 2 : 0);
-      if( l > wsoc ) wsoc = l;
-      if( strlen(rs->products[rs->socs[s].product].name) > wprod ) wprod = strlen(rs->products[rs->socs[s].product].name);
-    }
-    gr_out_printf(&o, "%-*s  %-*s", (int)wprod, "PRODUCT", (int)wsoc, "SOC");
-    for(k = 0; k < rs->nhw; k++) gr_out_printf(&o, "  %s", rs->hw_names[k]);
-    gr_out_puts(&o, "  caps\n");
-    for(p = 0; p < rs->nproducts; p++){
-      for(s = 0; s < rs->nsocs; s++){
-        const gr_soc *sc = &rs->socs[s];
-        char name[300];
-        if( sc->product!=(int)p ) continue;
-        snprintf(name, sizeof name, sc->is_pattern ? "/%s/" : "%s", sc->name);
-        gr_out_printf(&o, "%-*s  %-*s", (int)wprod, rs->products[p].name, (int)wsoc, name);
-        for(k = 0; k < rs->nhw; k++) gr_out_printf(&o, "  %*lld", (int)strlen(rs->hw_names[k]), (long long)sc->hw[k]);
-        b.n = 0;
-        caps_list(rs, sc->caps, &b);
-        gr_out_printf(&o, "  %s\n", gr_buf_cstr(&b));
-      }
-    }
-    gr_out_puts(&o, "\n");
-    for(p = 0; p < rs->nproducts; p++) gr_out_printf(&o, "%-*s  %s\n", (int)wprod, rs->products[p].name, rs->products[p].title);
-    gr_buf_free(&b);
-  }
+  if( json ) chips_json(&o, rs);
+  else chips_text(&o, rs);
   if( gr_out_close(&o, NULL)!=0 ) return EXIT_INPUT;
   return 0;
 }
@@ -257,6 +259,37 @@ static const gr_support *value_support(const gr_option *o, size_t v){
   return o->value_support[v].stated ? &o->value_support[v] : &o->support;
 }
 
+static void jw_expr(gr_jw *w, const char *key, const gr_expr *e){
+  gr_buf b;
+  gr_buf_init(&b);
+  if( e ) gr_expr_print(&b, e);
+  gr_jw_key(w, key); gr_jw_str(w, e ? gr_buf_cstr(&b) : NULL);
+  gr_buf_free(&b);
+}
+
+/* An option's "values" (each with its description when desc) and
+** "defaults" arrays, as `options` and `explain` write them. */
+static void jw_option_values(gr_jw *w, const gr_ruleset *rs, const gr_option *op, int desc){
+  size_t v;
+  gr_jw_key(w, "values"); gr_jw_arr(w);
+  for(v = 0; v < op->nvalues; v++){
+    gr_jw_obj(w);
+    gr_jw_key(w, "value"); gr_jw_str(w, op->values[v]);
+    if( desc ){ gr_jw_key(w, "description"); gr_jw_str(w, op->value_desc[v]); }
+    gr_jw_key(w, "supported_on"); jw_support(w, rs, value_support(op, v));
+    gr_jw_end_obj(w);
+  }
+  gr_jw_end_arr(w);
+  gr_jw_key(w, "defaults"); gr_jw_arr(w);
+  for(v = 0; v < op->ndefaults; v++){
+    gr_jw_obj(w);
+    jw_expr(w, "value", op->defaults[v].value);
+    jw_expr(w, "when", op->defaults[v].cond);
+    gr_jw_end_obj(w);
+  }
+  gr_jw_end_arr(w);
+}
+
 static int find_chip(cli_ctx *c, const char *chip, const char *cmd){
   const gr_ruleset *rs = c->rs;
   int soc = gr_ruleset_find_soc(rs, chip);
@@ -268,13 +301,228 @@ static int find_chip(cli_ctx *c, const char *chip, const char *cmd){
   return soc;
 }
 
+/* The options under one chip and run mode, no model and no hooks, through
+** the library's orchestrator; NULL (printed) when the evaluation fails. */
+static gerules_eval *options_evaluate(cli_ctx *c, gr_ruleset *rs, const char *chip, const char *run_mode){
+  const char *const *use;
+  gerules_rules *rules;
+  gerules_request *q;
+  gerules_eval *ev;
+  if( (rules = gr_api_rules_adopt(rs, cli_rule_paths(c, &use) ? use[0] : "", &c->diags))==NULL ){
+    cli_print_diags(&c->diags);
+    return NULL;
+  }
+  q = gerules_request_new();
+  gerules_request_set_chip(q, chip);
+  gerules_request_set_run_mode(q, run_mode);
+  gerules_request_set_provenance(q, 0);
+  gr_api_request_set_no_model(q);
+  gr_api_request_set_no_hooks(q);
+  ev = gerules_evaluate(rules, q);
+  gerules_request_free(q);
+  gerules_rules_free(rules);           /* the evaluation keeps its reference */
+  if( gerules_eval_status(ev)==2 ){
+    cli_print_failure("options", gerules_eval_diags(ev));
+    gerules_eval_free(ev);
+    return NULL;
+  }
+  return ev;
+}
+
+/* One chip's verdict, computed once for both writers: per option whether
+** it is supported, its default under the chip and run mode, and per value
+** whether it is supported; per mode whether it is supported. */
+typedef struct chip_verdict {
+  const char *chip, *run_mode;
+  int product;
+  const char **defaults;        /* per option (NULL: no default) */
+  uint8_t *opt_on, **value_on, *mode_on;
+} chip_verdict;
+
+static void verdict_init(chip_verdict *cv, const gr_ruleset *rs, gr_result *r, const char *chip, const char *run_mode){
+  size_t k, v;
+  cv->chip = chip;
+  cv->run_mode = run_mode;
+  cv->product = r->product;
+  cv->defaults = gr_xcalloc(rs->noptions + 1, sizeof *cv->defaults);
+  cv->opt_on = gr_xcalloc(rs->noptions + 1, 1);
+  cv->value_on = gr_xcalloc(rs->noptions + 1, sizeof *cv->value_on);
+  cv->mode_on = gr_xcalloc(rs->nmodes + 1, 1);
+  for(k = 0; k < rs->noptions; k++){
+    const gr_option *op = &rs->options[k];
+    cv->defaults[k] = gr_option_state(r, (int)k)->value;
+    cv->opt_on[k] = (uint8_t)gr_support_on(&op->support, cv->product);
+    cv->value_on[k] = gr_xcalloc(op->nvalues + 1, 1);
+    for(v = 0; v < op->nvalues; v++) cv->value_on[k][v] = (uint8_t)gr_support_on(value_support(op, v), cv->product);
+  }
+  for(k = 0; k < rs->nmodes; k++) cv->mode_on[k] = (uint8_t)gr_support_on(&rs->modes[k].support, cv->product);
+}
+
+static void verdict_free(chip_verdict *cv, const gr_ruleset *rs){
+  size_t k;
+  for(k = 0; k < rs->noptions; k++) free(cv->value_on[k]);
+  free(cv->value_on); free(cv->defaults); free(cv->opt_on); free(cv->mode_on);
+}
+
+static void verdict_json(gr_out *o, const gr_ruleset *rs, const chip_verdict *cv){
+  gr_jw w;
+  size_t k, v;
+  gr_jw_init(&w, o, 2);
+  gr_jw_obj(&w);
+  gr_jw_schema_version(&w);
+  gr_jw_key(&w, "chip"); gr_jw_obj(&w);
+  gr_jw_key(&w, "soc"); gr_jw_str(&w, cv->chip);
+  gr_jw_key(&w, "product"); gr_jw_str(&w, rs->products[cv->product].name);
+  gr_jw_key(&w, "product_title"); gr_jw_str(&w, rs->products[cv->product].title);
+  gr_jw_end_obj(&w);
+  gr_jw_key(&w, "run_mode"); gr_jw_str(&w, cv->run_mode);
+  gr_jw_key(&w, "options"); gr_jw_arr(&w);
+  for(k = 0; k < rs->noptions; k++){
+    const gr_option *op = &rs->options[k];
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "name"); gr_jw_str(&w, op->name);
+    gr_jw_key(&w, "key"); gr_jw_str(&w, op->key);
+    gr_jw_key(&w, "supported"); gr_jw_bool(&w, cv->opt_on[k]);
+    if( op->support.reason ){ gr_jw_key(&w, "reason"); gr_jw_str(&w, op->support.reason); }
+    gr_jw_key(&w, "default"); gr_jw_str(&w, cv->defaults[k]);
+    gr_jw_key(&w, "values"); gr_jw_arr(&w);
+    for(v = 0; v < op->nvalues; v++){
+      gr_jw_obj(&w);
+      gr_jw_key(&w, "value"); gr_jw_str(&w, op->values[v]);
+      gr_jw_key(&w, "supported"); gr_jw_bool(&w, cv->value_on[k][v]);
+      gr_jw_end_obj(&w);
+    }
+    gr_jw_end_arr(&w);
+    gr_jw_end_obj(&w);
+  }
+  gr_jw_end_arr(&w);
+  gr_jw_key(&w, "modes"); gr_jw_arr(&w);
+  for(k = 0; k < rs->nmodes; k++){
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "name"); gr_jw_str(&w, rs->modes[k].name);
+    gr_jw_key(&w, "supported"); gr_jw_bool(&w, cv->mode_on[k]);
+    if( rs->modes[k].support.reason ){ gr_jw_key(&w, "reason"); gr_jw_str(&w, rs->modes[k].support.reason); }
+    gr_jw_end_obj(&w);
+  }
+  gr_jw_end_arr(&w);
+  gr_jw_end_obj(&w);
+}
+
+static void verdict_text(gr_out *o, const gr_ruleset *rs, const chip_verdict *cv){
+  size_t k, v;
+  size_t wn = 6;
+  for(k = 0; k < rs->noptions; k++) if( strlen(rs->options[k].name) > wn ) wn = strlen(rs->options[k].name);
+  for(k = 0; k < rs->nmodes; k++) if( strlen(rs->modes[k].name) > wn ) wn = strlen(rs->modes[k].name);
+  gr_out_printf(o, "chip %s: %s (%s), run mode %s\n\n", cv->chip, rs->products[cv->product].title, rs->products[cv->product].name, cv->run_mode);
+  gr_out_printf(o, "%-*s  %-11s  %-22s  %s\n", (int)wn, "OPTION", "SUPPORTED", "DEFAULT", "VALUES NOT SUPPORTED HERE");
+  for(k = 0; k < rs->noptions; k++){
+    const gr_option *op = &rs->options[k];
+    size_t bad = 0;
+    char def[64];
+    snprintf(def, sizeof def, cv->defaults[k] ? "\"%s\"" : "-", cv->defaults[k] ? cv->defaults[k] : "");
+    gr_out_printf(o, "%-*s  %-11s  %-22s  ", (int)wn, op->name, cv->opt_on[k] ? "yes" : "no", def);
+    for(v = 0; v < op->nvalues; v++){
+      if( !cv->value_on[k][v] ) gr_out_printf(o, "%s%s", bad++ ? ", " : "", op->values[v]);
+    }
+    gr_out_puts(o, bad ? "\n" : "-\n");
+  }
+  gr_out_printf(o, "\n%-*s  %s\n", (int)wn, "MODE", "SUPPORTED");
+  for(k = 0; k < rs->nmodes; k++){
+    const gr_mode *m = &rs->modes[k];
+    int on = cv->mode_on[k];
+    gr_out_printf(o, "%-*s  %s%s%s\n", (int)wn, m->name, on ? "yes" : "no",
+                  !on && m->support.reason ? ": " : "", !on && m->support.reason ? m->support.reason : "");
+  }
+}
+
+/* `gerules options --format json`: every option and mode with the product lines supporting it. */
+static void options_json(gr_out *o, const gr_ruleset *rs){
+  gr_jw w;
+  size_t k, v;
+  gr_jw_init(&w, o, 2);
+  gr_jw_obj(&w);
+  gr_jw_schema_version(&w);
+  gr_jw_key(&w, "products"); gr_jw_arr(&w);
+  for(k = 0; k < rs->nproducts; k++) gr_jw_str(&w, rs->products[k].name);
+  gr_jw_end_arr(&w);
+  gr_jw_key(&w, "options"); gr_jw_arr(&w);
+  for(k = 0; k < rs->noptions; k++){
+    const gr_option *op = &rs->options[k];
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "name"); gr_jw_str(&w, op->name);
+    gr_jw_key(&w, "key"); gr_jw_str(&w, op->key);
+    gr_jw_key(&w, "aliases"); gr_jw_arr(&w);
+    for(v = 0; v < op->naliases; v++) gr_jw_str(&w, op->aliases[v]);
+    gr_jw_end_arr(&w);
+    gr_jw_key(&w, "type"); gr_jw_str(&w, gr_option_type_name(op->type));
+    gr_jw_key(&w, "supported_on"); jw_support(&w, rs, &op->support);
+    if( op->support.reason ){ gr_jw_key(&w, "reason"); gr_jw_str(&w, op->support.reason); }
+    jw_option_values(&w, rs, op, 0);
+    if( op->deprecated ){ gr_jw_key(&w, "deprecated"); gr_jw_str(&w, op->deprecated); }
+    gr_jw_end_obj(&w);
+  }
+  gr_jw_end_arr(&w);
+  gr_jw_key(&w, "modes"); gr_jw_arr(&w);
+  for(k = 0; k < rs->nmodes; k++){
+    gr_jw_obj(&w);
+    gr_jw_key(&w, "name"); gr_jw_str(&w, rs->modes[k].name);
+    gr_jw_key(&w, "supported_on"); jw_support(&w, rs, &rs->modes[k].support);
+    if( rs->modes[k].support.reason ){ gr_jw_key(&w, "reason"); gr_jw_str(&w, rs->modes[k].support.reason); }
+    gr_jw_end_obj(&w);
+  }
+  gr_jw_end_arr(&w);
+  gr_jw_end_obj(&w);
+}
+
+/* `gerules options`: every option as a paragraph, then the modes. */
+static void options_text(gr_out *o, const gr_ruleset *rs){
+  gr_buf b;
+  size_t k, v, d;
+  gr_buf_init(&b);
+  for(k = 0; k < rs->noptions; k++){
+    const gr_option *op = &rs->options[k];
+    gr_out_printf(o, "%s  (%s)\n", op->name, gr_option_type_name(op->type));
+    gr_out_printf(o, "  key:       %s\n", op->key);
+    if( op->naliases ){
+      gr_out_puts(o, "  aliases:   ");
+      for(v = 0; v < op->naliases; v++) gr_out_printf(o, "%s%s", v ? ", " : "", op->aliases[v]);
+      gr_out_puts(o, "\n");
+    }
+    if( op->nvalues ){
+      gr_out_puts(o, "  values:    ");
+      for(v = 0; v < op->nvalues; v++) gr_out_printf(o, "%s\"%s\"", v ? ", " : "", op->values[v]);
+      gr_out_puts(o, "\n");
+    }
+    for(d = 0; d < op->ndefaults; d++){
+      b.n = 0; gr_expr_print(&b, op->defaults[d].value);
+      gr_out_printf(o, "  default:   %s", gr_buf_cstr(&b));
+      if( op->defaults[d].cond ){ b.n = 0; gr_expr_print(&b, op->defaults[d].cond); gr_out_printf(o, " when %s", gr_buf_cstr(&b)); }
+      gr_out_puts(o, "\n");
+    }
+    b.n = 0; support_names(rs, &op->support, &b);
+    gr_out_printf(o, "  supported: %s%s%s\n", gr_buf_cstr(&b), op->support.reason ? ": " : "", op->support.reason ? op->support.reason : "");
+    for(v = 0; v < op->nvalues; v++){
+      if( !op->value_support[v].stated ) continue;
+      b.n = 0; support_names(rs, &op->value_support[v], &b);
+      gr_out_printf(o, "    \"%s\" supported: %s\n", op->values[v], gr_buf_cstr(&b));
+    }
+    if( op->deprecated ) gr_out_printf(o, "  deprecated: %s\n", op->deprecated);
+    gr_out_puts(o, "\n");
+  }
+    gr_out_puts(o, "modes:\n");
+    for(k = 0; k < rs->nmodes; k++){
+      b.n = 0; support_names(rs, &rs->modes[k].support, &b);
+      gr_out_printf(o, "  %-30s %s%s%s\n", rs->modes[k].name, gr_buf_cstr(&b),
+                    rs->modes[k].support.reason ? ": " : "", rs->modes[k].support.reason ? rs->modes[k].support.reason : "");
+    }
+  gr_buf_free(&b);
+}
+
 int cmd_options(cli_ctx *c, int argc, char **argv){
   int json = 0, i;
   const char *chip = NULL, *run_mode = "inference";
   gr_ruleset *rs;
   gr_out o;
-  gr_jw w;
-  size_t k, v;
   for(i = 0; i < argc; i++){
     if( is_help(argv[i]) ){ fputs(options_usage, stdout); return 0; }
     if( strcmp(argv[i], "--format")==0 ){ if( cli_format_arg("options", i + 1 < argc ? argv[++i] : NULL, &json) ) return EXIT_INPUT; }
@@ -290,186 +538,22 @@ int cmd_options(cli_ctx *c, int argc, char **argv){
   if( (rs = cli_load_rules(c))==NULL ) return EXIT_INPUT;
   fflush(stdout);
   if( chip ){
-    gr_eval_config cfg;
+    gerules_eval *ev;
     gr_result *r;
-    int product;
+    chip_verdict cv;
     if( find_chip(c, chip, "options") < 0 ) return EXIT_INPUT;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.chip = chip; cfg.run_mode = run_mode;
-    r = gr_eval(rs, &cfg);
-    if( r->fatal ){
-      fprintf(stderr, "gerules options: error: %s\n", r->diags.n ? r->diags.v[r->diags.n - 1].msg : "evaluation failed");
-      gr_result_free(r);
-      return EXIT_INPUT;
-    }
-    product = r->product;
+    if( (ev = options_evaluate(c, rs, chip, run_mode))==NULL ) return EXIT_INPUT;
+    r = gr_api_eval_result(ev);
+    verdict_init(&cv, rs, r, chip, run_mode);     /* the values the writers show, the evaluation's held while they are */
     gr_out_init_fd(&o, 1);
-    if( json ){
-      gr_jw_init(&w, &o, 2);
-      gr_jw_obj(&w);
-      gr_jw_schema_version(&w);
-      gr_jw_key(&w, "chip"); gr_jw_obj(&w);
-      gr_jw_key(&w, "soc"); gr_jw_str(&w, chip);
-      gr_jw_key(&w, "product"); gr_jw_str(&w, rs->products[product].name);
-      gr_jw_key(&w, "product_title"); gr_jw_str(&w, rs->products[product].title);
-      gr_jw_end_obj(&w);
-      gr_jw_key(&w, "run_mode"); gr_jw_str(&w, run_mode);
-      gr_jw_key(&w, "options"); gr_jw_arr(&w);
-      for(k = 0; k < rs->noptions; k++){
-        const gr_option *op = &rs->options[k];
-        const gr_optstate *st = gr_option_state(r, (int)k);
-        gr_jw_obj(&w);
-        gr_jw_key(&w, "name"); gr_jw_str(&w, op->name);
-        gr_jw_key(&w, "key"); gr_jw_str(&w, op->key);
-        gr_jw_key(&w, "supported"); gr_jw_bool(&w, gr_support_on(&op->support, product));
-        if( op->support.reason ){ gr_jw_key(&w, "reason"); gr_jw_str(&w, op->support.reason); }
-        gr_jw_key(&w, "default"); gr_jw_str(&w, st->value);
-        gr_jw_key(&w, "values"); gr_jw_arr(&w);
-        for(v = 0; v < op->nvalues; v++){
-          gr_jw_obj(&w);
-          gr_jw_key(&w, "value"); gr_jw_str(&w, op->values[v]);
-          gr_jw_key(&w, "supported"); gr_jw_bool(&w, gr_support_on(value_support(op, v), product));
-          gr_jw_end_obj(&w);
-        }
-        gr_jw_end_arr(&w);
-        gr_jw_end_obj(&w);
-      }
-      gr_jw_end_arr(&w);
-      gr_jw_key(&w, "modes"); gr_jw_arr(&w);
-      for(k = 0; k < rs->nmodes; k++){
-        gr_jw_obj(&w);
-        gr_jw_key(&w, "name"); gr_jw_str(&w, rs->modes[k].name);
-        gr_jw_key(&w, "supported"); gr_jw_bool(&w, gr_support_on(&rs->modes[k].support, product));
-        if( rs->modes[k].support.reason ){ gr_jw_key(&w, "reason"); gr_jw_str(&w, rs->modes[k].support.reason); }
-        gr_jw_end_obj(&w);
-      }
-      gr_jw_end_arr(&w);
-      gr_jw_end_obj(&w);
-    }else{
-      size_t wn = 6;
-      for(k = 0; k < rs->noptions; k++) if( strlen(rs->options[k].name) > wn ) wn = strlen(rs->options[k].name);
-      for(k = 0; k < rs->nmodes; k++) if( strlen(rs->modes[k].name) > wn ) wn = strlen(rs->modes[k].name);
-      gr_out_printf(&o, "chip %s: %s (%s), run mode %s\n\n", chip, rs->products[product].title, rs->products[product].name, run_mode);
-      gr_out_printf(&o, "%-*s  %-11s  %-22s  %s\n", (int)wn, "OPTION", "SUPPORTED", "DEFAULT", "VALUES NOT SUPPORTED HERE");
-      for(k = 0; k < rs->noptions; k++){
-        const gr_option *op = &rs->options[k];
-        const gr_optstate *st = gr_option_state(r, (int)k);
-        size_t bad = 0;
-        char def[64];
-        snprintf(def, sizeof def, st->value ? "\"%s\"" : "-", st->value ? st->value : "");
-        gr_out_printf(&o, "%-*s  %-11s  %-22s  ", (int)wn, op->name, gr_support_on(&op->support, product) ? "yes" : "no", def);
-        for(v = 0; v < op->nvalues; v++){
-          if( !gr_support_on(value_support(op, v), product) ) gr_out_printf(&o, "%s%s", bad++ ? ", " : "", op->values[v]);
-        }
-        gr_out_puts(&o, bad ? "\n" : "-\n");
-      }
-      gr_out_printf(&o, "\n%-*s  %s\n", (int)wn, "MODE", "SUPPORTED");
-      for(k = 0; k < rs->nmodes; k++){
-        const gr_mode *m = &rs->modes[k];
-        int on = gr_support_on(&m->support, product);
-        gr_out_printf(&o, "%-*s  %s%s%s\n", (int)wn, m->name, on ? "yes" : "no",
-                      !on && m->support.reason ? ": " : "", !on && m->support.reason ? m->support.reason : "");
-      }
-    }
-    gr_result_free(r);
+    if( json ) verdict_json(&o, rs, &cv);
+    else verdict_text(&o, rs, &cv);
+    verdict_free(&cv, rs);
+    gerules_eval_free(ev);
   }else{
-    gr_buf b;
-    gr_buf_init(&b);
     gr_out_init_fd(&o, 1);
-    if( json ){
-      gr_jw_init(&w, &o, 2);
-      gr_jw_obj(&w);
-      gr_jw_schema_version(&w);
-      gr_jw_key(&w, "products"); gr_jw_arr(&w);
-      for(k = 0; k < rs->nproducts; k++) gr_jw_str(&w, rs->products[k].name);
-      gr_jw_end_arr(&w);
-      gr_jw_key(&w, "options"); gr_jw_arr(&w);
-    }
-    for(k = 0; k < rs->noptions; k++){
-      const gr_option *op = &rs->options[k];
-      size_t d;
-      if( json ){
-        gr_jw_obj(&w);
-        gr_jw_key(&w, "name"); gr_jw_str(&w, op->name);
-        gr_jw_key(&w, "key"); gr_jw_str(&w, op->key);
-        gr_jw_key(&w, "aliases"); gr_jw_arr(&w);
-        for(v = 0; v < op->naliases; v++) gr_jw_str(&w, op->aliases[v]);
-        gr_jw_end_arr(&w);
-        gr_jw_key(&w, "type"); gr_jw_str(&w, gr_option_type_name(op->type));
-        gr_jw_key(&w, "supported_on"); jw_support(&w, rs, &op->support);
-        if( op->support.reason ){ gr_jw_key(&w, "reason"); gr_jw_str(&w, op->support.reason); }
-        gr_jw_key(&w, "values"); gr_jw_arr(&w);
-        for(v = 0; v < op->nvalues; v++){
-          gr_jw_obj(&w);
-          gr_jw_key(&w, "value"); gr_jw_str(&w, op->values[v]);
-          gr_jw_key(&w, "supported_on"); jw_support(&w, rs, value_support(op, v));
-          gr_jw_end_obj(&w);
-        }
-        gr_jw_end_arr(&w);
-        gr_jw_key(&w, "defaults"); gr_jw_arr(&w);
-        for(d = 0; d < op->ndefaults; d++){
-          gr_jw_obj(&w);
-          b.n = 0; gr_expr_print(&b, op->defaults[d].value);
-          gr_jw_key(&w, "value"); gr_jw_str(&w, gr_buf_cstr(&b));
-          b.n = 0;
-          if( op->defaults[d].cond ) gr_expr_print(&b, op->defaults[d].cond);
-          gr_jw_key(&w, "when"); gr_jw_str(&w, op->defaults[d].cond ? gr_buf_cstr(&b) : NULL);
-          gr_jw_end_obj(&w);
-        }
-        gr_jw_end_arr(&w);
-        if( op->deprecated ){ gr_jw_key(&w, "deprecated"); gr_jw_str(&w, op->deprecated); }
-        gr_jw_end_obj(&w);
-      }else{
-        gr_out_printf(&o, "%s  (%s)\n", op->name, gr_option_type_name(op->type));
-        gr_out_printf(&o, "  key:       %s\n", op->key);
-        if( op->naliases ){
-          gr_out_puts(&o, "  aliases:   ");
-          for(v = 0; v < op->naliases; v++) gr_out_printf(&o, "%s%s", v ? ", " : "", op->aliases[v]);
-          gr_out_puts(&o, "\n");
-        }
-        if( op->nvalues ){
-          gr_out_puts(&o, "  values:    ");
-          for(v = 0; v < op->nvalues; v++) gr_out_printf(&o, "%s\"%s\"", v ? ", " : "", op->values[v]);
-          gr_out_puts(&o, "\n");
-        }
-        for(d = 0; d < op->ndefaults; d++){
-          b.n = 0; gr_expr_print(&b, op->defaults[d].value);
-          gr_out_printf(&o, "  default:   %s", gr_buf_cstr(&b));
-          if( op->defaults[d].cond ){ b.n = 0; gr_expr_print(&b, op->defaults[d].cond); gr_out_printf(&o, " when %s", gr_buf_cstr(&b)); }
-          gr_out_puts(&o, "\n");
-        }
-        b.n = 0; support_names(rs, &op->support, &b);
-        gr_out_printf(&o, "  supported: %s%s%s\n", gr_buf_cstr(&b), op->support.reason ? ": " : "", op->support.reason ? op->support.reason : "");
-        for(v = 0; v < op->nvalues; v++){
-          if( !op->value_support[v].stated ) continue;
-          b.n = 0; support_names(rs, &op->value_support[v], &b);
-          gr_out_printf(&o, "    \"%s\" supported: %s\n", op->values[v], gr_buf_cstr(&b));
-        }
-        if( op->deprecated ) gr_out_printf(&o, "  deprecated: %s\n", op->deprecated);
-        gr_out_puts(&o, "\n");
-      }
-    }
-    if( json ){
-      gr_jw_end_arr(&w);
-      gr_jw_key(&w, "modes"); gr_jw_arr(&w);
-      for(k = 0; k < rs->nmodes; k++){
-        gr_jw_obj(&w);
-        gr_jw_key(&w, "name"); gr_jw_str(&w, rs->modes[k].name);
-        gr_jw_key(&w, "supported_on"); jw_support(&w, rs, &rs->modes[k].support);
-        if( rs->modes[k].support.reason ){ gr_jw_key(&w, "reason"); gr_jw_str(&w, rs->modes[k].support.reason); }
-        gr_jw_end_obj(&w);
-      }
-      gr_jw_end_arr(&w);
-      gr_jw_end_obj(&w);
-    }else{
-      gr_out_puts(&o, "modes:\n");
-      for(k = 0; k < rs->nmodes; k++){
-        b.n = 0; support_names(rs, &rs->modes[k].support, &b);
-        gr_out_printf(&o, "  %-30s %s%s%s\n", rs->modes[k].name, gr_buf_cstr(&b),
-                      rs->modes[k].support.reason ? ": " : "", rs->modes[k].support.reason ? rs->modes[k].support.reason : "");
-      }
-    }
-    gr_buf_free(&b);
+    if( json ) options_json(&o, rs);
+    else options_text(&o, rs);
   }
   if( gr_out_close(&o, NULL)!=0 ) return EXIT_INPUT;
   return 0;
@@ -495,22 +579,37 @@ static void jw_loc(gr_jw *w, const char *key, gr_loc l){
   gr_buf_free(&b);
 }
 
-static void jw_expr(gr_jw *w, const char *key, const gr_expr *e){
-  gr_buf b;
-  gr_buf_init(&b);
-  if( e ) gr_expr_print(&b, e);
-  gr_jw_key(w, key); gr_jw_str(w, e ? gr_buf_cstr(&b) : NULL);
-  gr_buf_free(&b);
-}
-
 static void explain_suggest(const gr_ruleset *rs, const char *name);
 
+/* What NAME designates in the rule set, each kind looked up once for both
+** writers (-1, NULL: not that kind); a SoC only when nothing else matches. */
+typedef struct explain_hits {
+  const gr_option *op;
+  int mode, slot, source, rule, table, onnx, product, soc;
+  int n;                        /* how many kinds matched */
+} explain_hits;
+
+static void explain_lookup(const gr_ruleset *rs, const char *name, explain_hits *h){
+  h->op = gr_ruleset_option_by_spelling(rs, name);
+  h->mode = gr_ruleset_find(&rs->mode_map, name);
+  h->slot = gr_ruleset_find(&rs->slot_map, name);
+  h->source = gr_ruleset_find(&rs->source_map, name);
+  h->rule = gr_ruleset_find(&rs->rule_map, name);
+  h->table = gr_ruleset_find(&rs->table_map, name);
+  h->onnx = gr_ruleset_find(&rs->onnx_map, name);
+  h->product = gr_ruleset_find(&rs->product_map, name);
+  h->n = (h->op!=NULL) + (h->mode >= 0) + (h->slot >= 0) + (h->source >= 0) + (h->rule >= 0)
+       + (h->table >= 0) + (h->onnx >= 0) + (h->product >= 0);
+  h->soc = h->n==0 ? gr_ruleset_find_soc(rs, name) : -1;
+  h->n += h->soc >= 0;
+}
+
 /* `gerules explain NAME --format json`: {"name", "matches": [{"kind", ...}]} */
-static int explain_json(const gr_ruleset *rs, const char *name){
+static int explain_json(const gr_ruleset *rs, const char *name, const explain_hits *h){
   gr_out o;
   gr_jw w;
-  const gr_option *op = gr_ruleset_option_by_spelling(rs, name);
-  int i, n = 0;
+  const gr_option *op = h->op;
+  int i;
   size_t k, v;
   fflush(stdout);
   gr_out_init_fd(&o, 1);
@@ -520,7 +619,6 @@ static int explain_json(const gr_ruleset *rs, const char *name){
   gr_jw_key(&w, "name"); gr_jw_str(&w, name);
   gr_jw_key(&w, "matches"); gr_jw_arr(&w);
   if( op ){
-    n++;
     gr_jw_obj(&w);
     gr_jw_key(&w, "kind"); gr_jw_str(&w, "option");
     gr_jw_key(&w, "name"); gr_jw_str(&w, op->name);
@@ -530,32 +628,15 @@ static int explain_json(const gr_ruleset *rs, const char *name){
     for(v = 0; v < op->naliases; v++) gr_jw_str(&w, op->aliases[v]);
     gr_jw_end_arr(&w);
     gr_jw_key(&w, "type"); gr_jw_str(&w, gr_option_type_name(op->type));
-    gr_jw_key(&w, "values"); gr_jw_arr(&w);
-    for(v = 0; v < op->nvalues; v++){
-      gr_jw_obj(&w);
-      gr_jw_key(&w, "value"); gr_jw_str(&w, op->values[v]);
-      gr_jw_key(&w, "description"); gr_jw_str(&w, op->value_desc[v]);
-      gr_jw_key(&w, "supported_on"); jw_support(&w, rs, value_support(op, v));
-      gr_jw_end_obj(&w);
-    }
-    gr_jw_end_arr(&w);
-    gr_jw_key(&w, "defaults"); gr_jw_arr(&w);
-    for(v = 0; v < op->ndefaults; v++){
-      gr_jw_obj(&w);
-      jw_expr(&w, "value", op->defaults[v].value);
-      jw_expr(&w, "when", op->defaults[v].cond);
-      gr_jw_end_obj(&w);
-    }
-    gr_jw_end_arr(&w);
+    jw_option_values(&w, rs, op, 1);
     gr_jw_key(&w, "supported_on"); jw_support(&w, rs, &op->support);
     gr_jw_key(&w, "reason"); gr_jw_str(&w, op->support.reason);
     gr_jw_key(&w, "deprecated"); gr_jw_str(&w, op->deprecated);
     jw_loc(&w, "defined_at", op->loc);
     gr_jw_end_obj(&w);
   }
-  if( (i = gr_ruleset_find(&rs->mode_map, name)) >= 0 ){
+  if( (i = h->mode) >= 0 ){
     const gr_mode *m = &rs->modes[i];
-    n++;
     gr_jw_obj(&w);
     gr_jw_key(&w, "kind"); gr_jw_str(&w, "mode");
     gr_jw_key(&w, "name"); gr_jw_str(&w, m->name);
@@ -565,9 +646,8 @@ static int explain_json(const gr_ruleset *rs, const char *name){
     jw_loc(&w, "defined_at", m->loc);
     gr_jw_end_obj(&w);
   }
-  if( (i = gr_ruleset_find(&rs->slot_map, name)) >= 0 ){
+  if( (i = h->slot) >= 0 ){
     const gr_slot *sl = &rs->slots[i];
-    n++;
     gr_jw_obj(&w);
     gr_jw_key(&w, "kind"); gr_jw_str(&w, "slot");
     gr_jw_key(&w, "name"); gr_jw_str(&w, sl->name);
@@ -578,9 +658,8 @@ static int explain_json(const gr_ruleset *rs, const char *name){
     jw_loc(&w, "defined_at", sl->loc);
     gr_jw_end_obj(&w);
   }
-  if( (i = gr_ruleset_find(&rs->source_map, name)) >= 0 ){
+  if( (i = h->source) >= 0 ){
     const gr_source *src = &rs->sources[i];
-    n++;
     gr_jw_obj(&w);
     gr_jw_key(&w, "kind"); gr_jw_str(&w, "source");
     gr_jw_key(&w, "name"); gr_jw_str(&w, src->name);
@@ -598,10 +677,9 @@ static int explain_json(const gr_ruleset *rs, const char *name){
     jw_loc(&w, "defined_at", src->loc);
     gr_jw_end_obj(&w);
   }
-  if( (i = gr_ruleset_find(&rs->rule_map, name)) >= 0 ){
+  if( (i = h->rule) >= 0 ){
     const gr_rule *ru = &rs->rules[i];
     static const char *scopes[] = { "global", "node", "option", "entry" };
-    n++;
     gr_jw_obj(&w);
     gr_jw_key(&w, "kind"); gr_jw_str(&w, "rule");
     gr_jw_key(&w, "name"); gr_jw_str(&w, ru->name);
@@ -612,9 +690,8 @@ static int explain_json(const gr_ruleset *rs, const char *name){
     jw_loc(&w, "defined_at", ru->loc);
     gr_jw_end_obj(&w);
   }
-  if( (i = gr_ruleset_find(&rs->table_map, name)) >= 0 ){
+  if( (i = h->table) >= 0 ){
     const gr_table *t = &rs->tables[i];
-    n++;
     gr_jw_obj(&w);
     gr_jw_key(&w, "kind"); gr_jw_str(&w, "table");
     gr_jw_key(&w, "name"); gr_jw_str(&w, t->name);
@@ -630,9 +707,8 @@ static int explain_json(const gr_ruleset *rs, const char *name){
     jw_loc(&w, "defined_at", t->loc);
     gr_jw_end_obj(&w);
   }
-  if( (i = gr_ruleset_find(&rs->onnx_map, name)) >= 0 ){
+  if( (i = h->onnx) >= 0 ){
     const gr_onnx_op *x = &rs->onnx_ops[i];
-    n++;
     gr_jw_obj(&w);
     gr_jw_key(&w, "kind"); gr_jw_str(&w, "onnx");
     gr_jw_key(&w, "name"); gr_jw_str(&w, x->key);
@@ -651,9 +727,8 @@ static int explain_json(const gr_ruleset *rs, const char *name){
     jw_loc(&w, "defined_at", x->loc);
     gr_jw_end_obj(&w);
   }
-  if( (i = gr_ruleset_find(&rs->product_map, name)) >= 0 ){
+  if( (i = h->product) >= 0 ){
     const gr_product *p = &rs->products[i];
-    n++;
     gr_jw_obj(&w);
     gr_jw_key(&w, "kind"); gr_jw_str(&w, "product");
     gr_jw_key(&w, "name"); gr_jw_str(&w, p->name);
@@ -665,9 +740,8 @@ static int explain_json(const gr_ruleset *rs, const char *name){
     jw_loc(&w, "defined_at", p->loc);
     gr_jw_end_obj(&w);
   }
-  if( n==0 && (i = gr_ruleset_find_soc(rs, name)) >= 0 ){
+  if( (i = h->soc) >= 0 ){
     const gr_soc *sc = &rs->socs[i];
-    n++;
     gr_jw_obj(&w);
     gr_jw_key(&w, "kind"); gr_jw_str(&w, "soc");
     gr_jw_key(&w, "name"); gr_jw_str(&w, name);
@@ -684,11 +758,6 @@ static int explain_json(const gr_ruleset *rs, const char *name){
   }
   gr_jw_end_arr(&w);
   gr_jw_end_obj(&w);
-  if( n==0 ){
-    gr_out_abort(&o);
-    explain_suggest(rs, name);
-    return EXIT_INPUT;
-  }
   if( gr_out_close(&o, NULL)!=0 ) return EXIT_INPUT;
   return 0;
 }
@@ -700,30 +769,16 @@ static void explain_suggest(const gr_ruleset *rs, const char *name){
   else fprintf(stderr, "gerules explain: error: '%s' is not an option, mode, slot, source, rule, table, product, SoC or ONNX op\n", name);
 }
 
-int cmd_explain(cli_ctx *c, int argc, char **argv){
-  gr_ruleset *rs;
-  const char *name;
-  gr_buf b;
-  int i, found = 0;
-  size_t k;
+/* `gerules explain NAME`: each match as a paragraph (blank-line separated). */
+static int explain_text(const gr_ruleset *rs, const char *name, const explain_hits *h){
   const gr_option *op;
-  int json = 0;
-  name = NULL;
-  for(i = 0; i < argc; i++){
-    if( is_help(argv[i]) ){ fputs(explain_usage, stdout); return 0; }
-    if( strcmp(argv[i], "--format")==0 ){ if( cli_format_arg("explain", i + 1 < argc ? argv[++i] : NULL, &json) ) return EXIT_INPUT; }
-    else if( strncmp(argv[i], "--format=", 9)==0 ){ if( cli_format_arg("explain", argv[i] + 9, &json) ) return EXIT_INPUT; }
-    else if( name==NULL ) name = argv[i];
-    else return cli_usage_error("explain", "expected exactly one NAME, got '%s' and '%s'", name, argv[i]);
-  }
-  if( name==NULL ) return cli_usage_error("explain", "expected a NAME");
-  if( (rs = cli_load_rules(c))==NULL ) return EXIT_INPUT;
-  if( gr_diag_code_valid(name) ) return cli_explain_code(c, rs, name, json);   /* cmd_explain.c */
-  if( json ) return explain_json(rs, name);
+  gr_buf b;
+  size_t k;
+  int i;
   gr_buf_init(&b);
-  if( (op = gr_ruleset_option_by_spelling(rs, name))!=NULL ){
+  gr_buf_init(&b);
+  if( (op = h->op)!=NULL ){
     size_t v;
-    found = 1;
     gr_buf_printf(&b, "option %s (%s)\n", op->name, gr_option_type_name(op->type));
     if( op->description ) gr_buf_printf(&b, "  %s\n", op->description);
     gr_buf_printf(&b, "  GE key: %s\n", op->key);
@@ -765,9 +820,8 @@ int cmd_explain(cli_ctx *c, int argc, char **argv){
     where_line(&b, op->loc);
     gr_buf_adds(&b, "\n");
   }
-  if( (i = gr_ruleset_find(&rs->mode_map, name)) >= 0 ){
+  if( (i = h->mode) >= 0 ){
     const gr_mode *m = &rs->modes[i];
-    found = 1;
     gr_buf_printf(&b, "%smode %s\n", b.n ? "\n" : "", m->name);
     if( m->description ) gr_buf_printf(&b, "  %s\n", m->description);
     gr_buf_adds(&b, "  supported on: ");
@@ -777,18 +831,16 @@ int cmd_explain(cli_ctx *c, int argc, char **argv){
     where_line(&b, m->loc);
     gr_buf_adds(&b, "\n");
   }
-  if( (i = gr_ruleset_find(&rs->slot_map, name)) >= 0 ){
+  if( (i = h->slot) >= 0 ){
     const gr_slot *s = &rs->slots[i];
-    found = 1;
     gr_buf_printf(&b, "%sslot %s\n", b.n ? "\n" : "", s->name);
     if( s->description ) gr_buf_printf(&b, "  %s\n", s->description);
     gr_buf_adds(&b, "  cascade: ");
     for(k = 0; k < s->ncascade; k++) gr_buf_printf(&b, "%s%s", k ? " > " : "", rs->sources[s->cascade[k]].name);
     gr_buf_adds(&b, "\n");
   }
-  if( (i = gr_ruleset_find(&rs->source_map, name)) >= 0 ){
+  if( (i = h->source) >= 0 ){
     const gr_source *s = &rs->sources[i];
-    found = 1;
     gr_buf_printf(&b, "%ssource %s for %s (place %d in its cascade)\n", b.n ? "\n" : "", s->name, rs->slots[s->slot].name, s->order + 1);
     for(k = 0; k < s->nbranches; k++){
       gr_buf_adds(&b, "  when ");
@@ -800,19 +852,17 @@ int cmd_explain(cli_ctx *c, int argc, char **argv){
       gr_buf_adds(&b, ")\n");
     }
   }
-  if( (i = gr_ruleset_find(&rs->rule_map, name)) >= 0 ){
+  if( (i = h->rule) >= 0 ){
     const gr_rule *r = &rs->rules[i];
     static const char *scopes[] = { "", " for each node", " for each option", " for each entry" };
-    found = 1;
     gr_buf_printf(&b, "%srule %s%s: %s %s\n  when ", b.n ? "\n" : "", r->name, scopes[r->scope], gr_severity_name(r->sev), r->code);
     gr_expr_print(&b, r->br.cond);
     gr_buf_adds(&b, "\n  defined at ");
     where_line(&b, r->loc);
     gr_buf_adds(&b, "\n");
   }
-  if( (i = gr_ruleset_find(&rs->table_map, name)) >= 0 ){
+  if( (i = h->table) >= 0 ){
     const gr_table *t = &rs->tables[i];
-    found = 1;
     gr_buf_printf(&b, "%stable %s (%zu entr%s)\n", b.n ? "\n" : "", t->name, t->n, t->n==1 ? "y" : "ies");
     if( t->description ) gr_buf_printf(&b, "  %s\n", t->description);
     for(k = 0; k < t->n; k++){
@@ -821,9 +871,8 @@ int cmd_explain(cli_ctx *c, int argc, char **argv){
       gr_buf_adds(&b, "\n");
     }
   }
-  if( (i = gr_ruleset_find(&rs->onnx_map, name)) >= 0 ){
+  if( (i = h->onnx) >= 0 ){
     const gr_onnx_op *x = &rs->onnx_ops[i];
-    found = 1;
     gr_buf_printf(&b, "%sonnx \"%s\" (%zu row%s, first match wins)\n", b.n ? "\n" : "", x->key, x->nrows, x->nrows==1 ? "" : "s");
     for(k = 0; k < x->nrows; k++){
       gr_buf_adds(&b, "  ");
@@ -833,16 +882,14 @@ int cmd_explain(cli_ctx *c, int argc, char **argv){
       gr_buf_adds(&b, "\n");
     }
   }
-  if( (i = gr_ruleset_find(&rs->product_map, name)) >= 0 ){
+  if( (i = h->product) >= 0 ){
     const gr_product *p = &rs->products[i];
-    found = 1;
     gr_buf_printf(&b, "%sproduct line %s: %s\n", b.n ? "\n" : "", p->name, p->title);
     if( p->description ) gr_buf_printf(&b, "  %s\n", p->description);
     for(k = 0; k < rs->nsocs; k++) if( rs->socs[k].product==i ) gr_buf_printf(&b, rs->socs[k].is_pattern ? "  soc /%s/\n" : "  soc %s\n", rs->socs[k].name);
   }
-  if( !found && (i = gr_ruleset_find_soc(rs, name)) >= 0 ){
+  if( (i = h->soc) >= 0 ){
     const gr_soc *s = &rs->socs[i];
-    found = 1;
     gr_buf_printf(&b, "soc %s: product line %s (%s)\n", name, rs->products[s->product].name, rs->products[s->product].title);
     if( s->is_pattern ) gr_buf_printf(&b, "  matched by /%s/\n", s->name);
     for(k = 0; k < rs->nhw; k++) gr_buf_printf(&b, "  %s: %lld\n", rs->hw_names[k], (long long)s->hw[k]);
@@ -850,12 +897,31 @@ int cmd_explain(cli_ctx *c, int argc, char **argv){
     caps_list(rs, s->caps, &b);
     gr_buf_adds(&b, "\n");
   }
-  if( !found ){
-    explain_suggest(rs, name);
-    gr_buf_free(&b);
-    return EXIT_INPUT;
-  }
   fwrite(b.p, 1, b.n, stdout);
   gr_buf_free(&b);
   return 0;
+}
+
+int cmd_explain(cli_ctx *c, int argc, char **argv){
+  gr_ruleset *rs;
+  const char *name;
+  explain_hits h;
+  int i, json = 0;
+  name = NULL;
+  for(i = 0; i < argc; i++){
+    if( is_help(argv[i]) ){ fputs(explain_usage, stdout); return 0; }
+    if( strcmp(argv[i], "--format")==0 ){ if( cli_format_arg("explain", i + 1 < argc ? argv[++i] : NULL, &json) ) return EXIT_INPUT; }
+    else if( strncmp(argv[i], "--format=", 9)==0 ){ if( cli_format_arg("explain", argv[i] + 9, &json) ) return EXIT_INPUT; }
+    else if( name==NULL ) name = argv[i];
+    else return cli_usage_error("explain", "expected exactly one NAME, got '%s' and '%s'", name, argv[i]);
+  }
+  if( name==NULL ) return cli_usage_error("explain", "expected a NAME");
+  if( (rs = cli_load_rules(c))==NULL ) return EXIT_INPUT;
+  if( gr_diag_code_valid(name) ) return cli_explain_code(c, rs, name, json);   /* cmd_explain.c */
+  explain_lookup(rs, name, &h);
+  if( h.n==0 ){
+    explain_suggest(rs, name);
+    return EXIT_INPUT;
+  }
+  return json ? explain_json(rs, name, &h) : explain_text(rs, name, &h);
 }

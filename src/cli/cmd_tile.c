@@ -26,6 +26,7 @@
 #include "report/progress.h"
 #include "report/tile_report.h"
 #include "tiling/tiler.h"
+#include "api/gerules_internal.h"
 
 static const char tile_usage[] =
   "usage: gerules tile GRAPH --chip SOC [options]\n"
@@ -96,6 +97,23 @@ static int hook_run(void *ctx, uint32_t node, gr_custom_tiling *out, gr_error *e
 }
 static void hook_release(void *ctx, gr_custom_tiling *t){ (void)ctx; gr_custom_tiling_free(t); }
 
+/* ---- the nodes to tile, looked up once the model is read ---- */
+
+typedef struct tile_sel { const tile_args *a; uint32_t only, type_id; } tile_sel;
+
+/* The graph hook of the evaluation (cli_input_evaluate): --node and --type
+** are errors (exit 2) before the hooks load and the evaluator runs. */
+static int tile_select(const cli_input *in, gr_graph *g, const gr_ruleset *rs){
+  tile_sel *sel = in->graph_hook_data;
+  (void)rs;
+  if( sel->a->node && cli_find_node("tile", g, sel->a->node, in->graph, &sel->only)!=0 ) return -1;
+  if( sel->a->type && !gr_graph_find_type(g, sel->a->type, &sel->type_id) ){
+    fprintf(stderr, "gerules tile: error: no node of type '%s' in %s\n", sel->a->type, in->graph);
+    return -1;
+  }
+  return 0;
+}
+
 /* ---- the command ---- */
 
 int cmd_tile(cli_ctx *c, int argc, char **argv){
@@ -103,10 +121,14 @@ int cmd_tile(cli_ctx *c, int argc, char **argv){
   gr_diags all;               /* every finding (SARIF, --fail-on) */
   cli_input in;
   gr_ruleset *rs;
-  gr_graph *g = NULL;
-  gr_result *r = NULL;
-  gr_hooks *hooks = NULL;
-  gr_eval_config cfg;
+  gerules_rules *rules = NULL;
+  gerules_request *q;
+  gerules_eval *ev = NULL;
+  const gr_graph *g;
+  const char *graph_file;
+  gr_result *r;
+  gr_hooks *hooks;
+  tile_sel sel;
   gr_tiling_rules tr;
   gr_tiler *t = NULL;
   gr_tiler_opts to;
@@ -117,8 +139,9 @@ int cmd_tile(cli_ctx *c, int argc, char **argv){
   gr_progress pg;
   gr_error err;
   gr_out o;
+  const char *const *use;
   int i, rc = 0, k, opened = 0;
-  uint32_t only = GR_NONE, type_id = GR_NONE, node, nn;
+  uint32_t node, nn;
 
   memset(&a, 0, sizeof a);
   gr_diags_init(&all);
@@ -161,20 +184,25 @@ int cmd_tile(cli_ctx *c, int argc, char **argv){
     rc = EXIT_INPUT;
     goto out_free;
   }
-  if( (g = cli_load_graph(&in, rs))==NULL ){ rc = EXIT_INPUT; goto out_free; }
-  if( a.node && cli_find_node("tile", g, a.node, in.graph, &only)!=0 ){
+  if( (rules = gr_api_rules_adopt(rs, cli_rule_paths(c, &use) ? use[0] : "", &c->diags))==NULL ){
+    cli_print_diags(&c->diags);
     rc = EXIT_INPUT;
     goto out_free;
   }
-  if( a.type && !gr_graph_find_type(g, a.type, &type_id) ){
-    fprintf(stderr, "gerules tile: error: no node of type '%s' in %s\n", a.type, in.graph);
-    rc = EXIT_INPUT;
-    goto out_free;
-  }
-  /* Lua: the bundle's hooks, then --hook files */
-  if( cli_load_hooks(&in, rs, &hooks)!=0 ){ rc = EXIT_INPUT; goto out_free; }
-  cli_eval_config(&in, g, hooks, &cfg);
-  if( (r = cli_evaluate(&in, rs, &cfg))==NULL ){ rc = EXIT_INPUT; goto out_free; }
+  /* the model, --node and --type, the Lua hooks (the bundle's, then --hook
+  ** files) and the evaluation, as for eval */
+  sel.a = &a; sel.only = GR_NONE; sel.type_id = GR_NONE;
+  in.graph_hook = tile_select;
+  in.graph_hook_data = &sel;
+  q = cli_request_new(&in);
+  gerules_request_set_provenance(q, 0);
+  ev = cli_input_evaluate(&in, rules, q);
+  gerules_request_free(q);
+  if( gerules_eval_status(ev)==2 ){ rc = EXIT_INPUT; goto out_free; }
+  r = gr_api_eval_result(ev);
+  g = gr_api_eval_graph(ev);
+  hooks = gr_api_eval_hooks(ev);
+  graph_file = cli_graph_name(&in);
   if( r->diags.count[GR_SEV_ERROR] ){
     /* the configuration is in error: placement may be meaningless, say so */
     cli_print_diags(&r->diags);
@@ -196,7 +224,8 @@ int cmd_tile(cli_ctx *c, int argc, char **argv){
 
   fflush(stdout);
   if( a.output ){
-    if( cli_open_output(&in, r, a.output, &o)!=0 ){
+    if( gr_api_eval_open_output(ev, a.output, &o, &err)!=0 ){
+      fprintf(stderr, "gerules tile: error: %s\n", err.msg);
       rc = EXIT_INPUT;
       goto out_free;
     }
@@ -207,19 +236,19 @@ int cmd_tile(cli_ctx *c, int argc, char **argv){
     gr_diag *x = gr_diags_add(&all, d->sev, d->file, d->line, d->col, "%s", d->msg);
     gr_diag_set(&x->code, d->code); gr_diag_set(&x->node, d->node); gr_diag_set(&x->option, d->option); gr_diag_set(&x->rule, d->rule);
   }
-  if( a.gate.format!=CLI_FMT_SARIF ) gr_tile_report_begin(&rep, &o, a.json, a.execute, t, r, cfg.graph_file);
+  if( a.gate.format!=CLI_FMT_SARIF ) gr_tile_report_begin(&rep, &o, a.json, a.execute, t, r, graph_file);
   nn = gr_graph_nnodes(g);
   /* "tile:  41% (410000 of 1000000 nodes, 3 s)" on a terminal only */
   gr_progress_init(&pg, 2, "tile", nn, "nodes");
   for(node = 0; node < nn; node++){
     const gr_node *n = &gr_graph_nodes(g)[node];
     gr_progress_update(&pg, node);
-    if( only != GR_NONE && node != only ) continue;
-    if( type_id != GR_NONE && n->type != type_id ) continue;
+    if( sel.only != GR_NONE && node != sel.only ) continue;
+    if( sel.type_id != GR_NONE && n->type != sel.type_id ) continue;
     {
       const gr_tnode *no = gr_tiler_node(t, node);
       size_t before = all.n;
-      tile_findings(&all, r, no, cfg.graph_file);
+      tile_findings(&all, r, no, graph_file);
       if( a.gate.format==CLI_FMT_SARIF ) continue;
       /* -q: a node with nothing to say is left out of the text report */
       if( a.gate.quiet && !a.json && all.n==before ) continue;
@@ -245,9 +274,8 @@ out_free:
   gr_diags_free(&all);
   if( opened ) gr_out_abort(&o);
   gr_tiler_free(t);
-  gr_result_free(r);
-  gr_hooks_free(hooks);
-  gr_graph_free(g);
+  gerules_eval_free(ev);
+  gerules_rules_free(rules);
   cli_input_free(&in);
   return rc;
 usage:

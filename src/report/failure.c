@@ -13,7 +13,6 @@
 
 static void failure_json(gr_out *o, const gr_ruleset *rs, const gr_diags *dl, const char *chip, const char *graph_path){
   gr_jw w;
-  size_t i;
   gr_jw_init(&w, o, 2);
   gr_jw_obj(&w);
   gr_jw_schema_version(&w);
@@ -29,14 +28,7 @@ static void failure_json(gr_out *o, const gr_ruleset *rs, const gr_diags *dl, co
   }else gr_jw_null(&w);
   gr_jw_key(&w, "chip"); gr_jw_str(&w, chip);
   gr_jw_key(&w, "graph"); gr_jw_str(&w, graph_path);
-  gr_jw_key(&w, "diagnostics"); gr_jw_arr(&w);
-  for(i = 0; i < dl->n; i++) gr_report_diag_json(&w, &dl->v[i]);
-  gr_jw_end_arr(&w);
-  gr_jw_key(&w, "summary"); gr_jw_obj(&w);
-  gr_jw_key(&w, "errors"); gr_jw_int(&w, (int64_t)dl->count[GR_SEV_ERROR]);
-  gr_jw_key(&w, "warnings"); gr_jw_int(&w, (int64_t)dl->count[GR_SEV_WARNING]);
-  gr_jw_key(&w, "notes"); gr_jw_int(&w, (int64_t)dl->count[GR_SEV_NOTE]);
-  gr_jw_end_obj(&w);
+  gr_report_diags_json(&w, dl, -1);
   gr_jw_end_obj(&w);
   gr_out_putc(o, '\n');
 }

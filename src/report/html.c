@@ -18,7 +18,9 @@
 **            gr_explain_walk), deduplicated: rows[] are arrays of string
 **            indexes into strs[]; node[i] lists node i's row indexes
 **
-** The JSON is produced in memory and every '<' is written as \u003c, so no
+** The JSON is written with the one JSON writer (out.h's gr_jw, compact,
+** broken into lines where the page's data always was) in memory, and every
+** '<' is written as \u003c, so no
 ** string of the model can close the <script> element it sits in.
 */
 #include "config.h"
@@ -89,103 +91,137 @@ static void html_text(gr_out *o, const char *s){
   }
 }
 
-static void write_data(gr_out *o, gr_result *r, const gr_report_opts *ro){
-  const gr_ruleset *rs = r->rs;
-  const gr_graph *g = r->g;
-  uint32_t n = g ? gr_graph_nnodes(g) : 0, v;
-  gr_report_opts jro = *ro;
-  gr_layout lay;
-  size_t s, k;
+/* A column: an integer when it is one, else with one decimal. */
+static void jw_column(gr_jw *w, double x){
+  if( x==(double)(int64_t)x ){ gr_jw_int(w, (int64_t)x); return; }
+  gr_jw_value(w);
+  gr_out_printf(w->o, "%.1f", x);
+}
 
-  jro.provenance = 0;
-  gr_out_puts(o, "{\"report\":");
-  gr_report_json(o, r, &jro);
-  gr_out_puts(o, ",\n\"slots\":[");
+static void write_slots(gr_jw *w, const gr_ruleset *rs){
+  size_t s, k;
+  gr_jw_key(w, "slots"); gr_jw_arr(w);
   for(s = 0; s < rs->nslots; s++){
     const gr_slot *sl = &rs->slots[s];
     size_t nv;
     gr_view_values(rs, s, &nv);
-    gr_out_puts(o, s ? ",{" : "{");
-    gr_out_puts(o, "\"name\":"); gr_out_json_str(o, sl->name);
-    gr_out_puts(o, ",\"source_key\":"); gr_out_json_str(o, sl->report_key);
-    gr_out_puts(o, ",\"description\":"); gr_out_json_str(o, sl->description);
-    gr_out_puts(o, ",\"colours\":{");
+    gr_jw_obj(w);
+    gr_jw_key(w, "name"); gr_jw_str(w, sl->name);
+    gr_jw_key(w, "source_key"); gr_jw_str(w, sl->report_key);
+    gr_jw_key(w, "description"); gr_jw_str(w, sl->description);
+    gr_jw_key(w, "colours"); gr_jw_obj(w);
     for(k = 0; k < nv; k++){
       const char *val = sl->values_mode ? rs->modes[k].name : sl->values[k];
-      if( k ) gr_out_putc(o, ',');
-      gr_out_json_str(o, val);
-      gr_out_putc(o, ':');
-      gr_out_json_str(o, gr_view_colour(rs, s, val));
+      gr_jw_key(w, val); gr_jw_str(w, gr_view_colour(rs, s, val));
     }
-    gr_out_puts(o, "}}");
+    gr_jw_end_obj(w);
+    gr_jw_end_obj(w);
   }
-  gr_out_printf(o, "],\n\"mark_slot\":%d", rs->nslots > GR_VIEW_MARK ? GR_VIEW_MARK : -1);
-  gr_out_puts(o, ",\n\"none_colour\":");
-  gr_out_json_str(o, GR_VIEW_NONE);
-  gr_out_puts(o, ",\"palette\":[");
-  for(k = 0; k < GR_VIEW_NPALETTE; k++){ if( k ) gr_out_putc(o, ','); gr_out_json_str(o, gr_view_palette[k]); }
-  gr_out_puts(o, "],\n");
+  gr_jw_end_arr(w);
+  gr_jw_break(w);
+  gr_jw_key(w, "mark_slot"); gr_jw_int(w, rs->nslots > GR_VIEW_MARK ? GR_VIEW_MARK : -1);
+  gr_jw_break(w);
+  gr_jw_key(w, "none_colour"); gr_jw_str(w, GR_VIEW_NONE);
+  gr_jw_key(w, "palette"); gr_jw_arr(w);
+  for(k = 0; k < GR_VIEW_NPALETTE; k++) gr_jw_str(w, gr_view_palette[k]);
+  gr_jw_end_arr(w);
+  gr_jw_break(w);
+}
 
-  /* layout */
+static void write_layout(gr_jw *w, const gr_graph *g, uint32_t n){
+  gr_layout lay;
+  size_t k;
+  uint32_t v;
   if( g ) gr_layout_compute(g, 4, &lay);
   else memset(&lay, 0, sizeof lay);
-  gr_out_puts(o, "\"layout\":{\"layer\":[");
-  for(v = 0; v < n; v++){ if( v ) gr_out_putc(o, ','); gr_out_int(o, lay.layer[v]); }
-  gr_out_puts(o, "],\n\"x\":[");
-  for(v = 0; v < n; v++){
-    double x = lay.x[v];
-    if( v ) gr_out_putc(o, ',');
-    if( x==(double)(int64_t)x ) gr_out_int(o, (int64_t)x);
-    else gr_out_printf(o, "%.1f", x);
-  }
-  gr_out_puts(o, "],\n\"edges\":[");
-  for(k = 0; k < 2 * lay.nedges; k++){ if( k ) gr_out_putc(o, ','); gr_out_int(o, lay.edges[k]); }
-  gr_out_printf(o, "],\"layers\":%u,\"width\":%.1f},\n", lay.nlayers, lay.width);
+  gr_jw_key(w, "layout"); gr_jw_obj(w);
+  gr_jw_key(w, "layer"); gr_jw_arr(w);
+  for(v = 0; v < n; v++) gr_jw_int(w, lay.layer[v]);
+  gr_jw_end_arr(w);
+  gr_jw_break(w);
+  gr_jw_key(w, "x"); gr_jw_arr(w);
+  for(v = 0; v < n; v++) jw_column(w, lay.x[v]);
+  gr_jw_end_arr(w);
+  gr_jw_break(w);
+  gr_jw_key(w, "edges"); gr_jw_arr(w);
+  for(k = 0; k < 2 * lay.nedges; k++) gr_jw_int(w, lay.edges[k]);
+  gr_jw_end_arr(w);
+  gr_jw_key(w, "layers"); gr_jw_int(w, lay.nlayers);
+  gr_jw_key(w, "width"); gr_jw_value(w); gr_out_printf(w->o, "%.1f", lay.width);
+  gr_jw_end_obj(w);
+  gr_jw_break(w);
   gr_layout_free(&lay);
+}
 
-  gr_out_puts(o, "\"dynamic\":[");
-  for(v = 0; v < n; v++){ if( v ) gr_out_putc(o, ','); gr_out_putc(o, gr_graph_nodes(g)[v].flags & GR_NODE_DYNAMIC ? '1' : '0'); }
-  gr_out_puts(o, "],\n\"line\":[");
-  for(v = 0; v < n; v++){ if( v ) gr_out_putc(o, ','); gr_out_int(o, gr_graph_nodes(g)[v].line); }
-  gr_out_puts(o, "],\n");
-
-  /* explain chains */
-  gr_out_puts(o, "\"explain\":");
-  if( n && n <= EXPLAIN_MAX_NODES ){
-    xstate x;
-    gr_buf nodes;
-    memset(&x, 0, sizeof x);
-    gr_strpool_init(&x.strs);
-    gr_strpool_init(&x.rows);
-    gr_buf_init(&x.key);
-    gr_buf_init(&x.tmp);
-    gr_buf_init(&nodes);
-    for(v = 0; v < n; v++){
-      size_t i;
-      x.ids.n = 0;
-      gr_explain_walk(r, v, row_cb, &x);
-      gr_buf_adds(&nodes, v ? ",[" : "[");
-      for(i = 0; i < x.ids.n; i++) gr_buf_printf(&nodes, i ? ",%u" : "%u", x.ids.v[i]);
-      gr_buf_addc(&nodes, ']');
-    }
-    gr_out_puts(o, "{\"strs\":[");
-    for(k = 0; k < gr_strpool_count(&x.strs); k++){ if( k ) gr_out_putc(o, ','); gr_out_json_str(o, gr_strpool_get(&x.strs, (uint32_t)k)); }
-    gr_out_puts(o, "],\n\"rows\":[");
-    for(k = 1; k < gr_strpool_count(&x.rows); k++){ if( k > 1 ) gr_out_putc(o, ','); gr_out_puts(o, gr_strpool_get(&x.rows, (uint32_t)k)); }
-    gr_out_puts(o, "],\n\"node\":[");
-    gr_out_write(o, nodes.p, nodes.n);
-    gr_out_puts(o, "]}");
-    gr_strpool_free(&x.strs);
-    gr_strpool_free(&x.rows);
-    gr_buf_free(&x.key);
-    gr_buf_free(&x.tmp);
-    gr_buf_free(&nodes);
-    gr_vec_free(x.ids);
-  }else{
-    gr_out_puts(o, "null");
+/* Every node's --explain chain, rows deduplicated (see the top of the file). */
+static void write_explain(gr_jw *w, gr_result *r, uint32_t n){
+  xstate x;
+  gr_buf nodes;
+  size_t k;
+  uint32_t v;
+  memset(&x, 0, sizeof x);
+  gr_strpool_init(&x.strs);
+  gr_strpool_init(&x.rows);
+  gr_buf_init(&x.key);
+  gr_buf_init(&x.tmp);
+  gr_buf_init(&nodes);
+  gr_buf_addc(&nodes, '[');
+  for(v = 0; v < n; v++){
+    size_t i;
+    x.ids.n = 0;
+    gr_explain_walk(r, v, row_cb, &x);
+    gr_buf_adds(&nodes, v ? ",[" : "[");
+    for(i = 0; i < x.ids.n; i++) gr_buf_printf(&nodes, i ? ",%u" : "%u", x.ids.v[i]);
+    gr_buf_addc(&nodes, ']');
   }
-  gr_out_printf(o, ",\n\"explain_max\":%u", EXPLAIN_MAX_NODES);
-  gr_out_puts(o, "}");
+  gr_buf_addc(&nodes, ']');
+  gr_jw_obj(w);
+  gr_jw_key(w, "strs"); gr_jw_arr(w);
+  for(k = 0; k < gr_strpool_count(&x.strs); k++) gr_jw_str(w, gr_strpool_get(&x.strs, (uint32_t)k));
+  gr_jw_end_arr(w);
+  gr_jw_break(w);
+  gr_jw_key(w, "rows"); gr_jw_arr(w);     /* each row's key is its JSON array */
+  for(k = 1; k < gr_strpool_count(&x.rows); k++) gr_jw_raw(w, gr_strpool_get(&x.rows, (uint32_t)k));
+  gr_jw_end_arr(w);
+  gr_jw_break(w);
+  gr_jw_key(w, "node"); gr_jw_raw(w, gr_buf_cstr(&nodes));
+  gr_jw_end_obj(w);
+  gr_strpool_free(&x.strs);
+  gr_strpool_free(&x.rows);
+  gr_buf_free(&x.key);
+  gr_buf_free(&x.tmp);
+  gr_buf_free(&nodes);
+  gr_vec_free(x.ids);
+}
+
+static void write_data(gr_out *o, gr_result *r, const gr_report_opts *ro){
+  const gr_graph *g = r->g;
+  uint32_t n = g ? gr_graph_nnodes(g) : 0, v;
+  gr_report_opts jro = *ro;
+  gr_jw w;
+
+  jro.provenance = 0;
+  gr_jw_init(&w, o, 0);
+  gr_jw_obj(&w);
+  gr_jw_key(&w, "report"); gr_jw_value(&w);
+  gr_report_json(o, r, &jro);
+  gr_jw_break(&w);
+  write_slots(&w, r->rs);
+  write_layout(&w, g, n);
+  gr_jw_key(&w, "dynamic"); gr_jw_arr(&w);
+  for(v = 0; v < n; v++) gr_jw_int(&w, gr_graph_nodes(g)[v].flags & GR_NODE_DYNAMIC ? 1 : 0);
+  gr_jw_end_arr(&w);
+  gr_jw_break(&w);
+  gr_jw_key(&w, "line"); gr_jw_arr(&w);
+  for(v = 0; v < n; v++) gr_jw_int(&w, gr_graph_nodes(g)[v].line);
+  gr_jw_end_arr(&w);
+  gr_jw_break(&w);
+  gr_jw_key(&w, "explain");
+  if( n && n <= EXPLAIN_MAX_NODES ) write_explain(&w, r, n);
+  else gr_jw_null(&w);
+  gr_jw_break(&w);
+  gr_jw_key(&w, "explain_max"); gr_jw_int(&w, EXPLAIN_MAX_NODES);
+  gr_jw_end_obj(&w);
 }
 
 void gr_report_html(gr_out *o, gr_result *r, const gr_report_opts *ro){

@@ -317,7 +317,10 @@ void gr_jw_init(gr_jw *w, gr_out *o, int pretty){
 }
 static void jw_sep(gr_jw *w){
   if( w->depth > 0 ){
-    if( !w->first[w->depth] ) gr_out_putc(w->o, ',');
+    if( !w->first[w->depth] ){
+      gr_out_putc(w->o, ',');
+      if( w->brk ){ gr_out_putc(w->o, '\n'); w->brk = 0; }
+    }
     if( w->depth <= w->pretty ){
       int i;
       gr_out_putc(w->o, '\n');
@@ -360,3 +363,5 @@ void gr_jw_int(gr_jw *w, int64_t v){ jw_val(w); gr_out_int(w->o, v); }
 void gr_jw_bool(gr_jw *w, int b){ jw_val(w); gr_out_puts(w->o, b ? "true" : "false"); }
 void gr_jw_null(gr_jw *w){ jw_val(w); gr_out_puts(w->o, "null"); }
 void gr_jw_raw(gr_jw *w, const char *s){ jw_val(w); gr_out_puts(w->o, s); }
+void gr_jw_value(gr_jw *w){ jw_val(w); }
+void gr_jw_break(gr_jw *w){ w->brk = 1; }

@@ -84,6 +84,7 @@ void gr_out_abort(gr_out *o);                       /* discard (removes the temp
 typedef struct gr_jw {
   gr_out *o;
   int depth, pretty;
+  int brk;                      /* gr_jw_break: a newline after the next ',' */
   uint8_t first[64];
 } gr_jw;
 
@@ -97,6 +98,12 @@ void gr_jw_int(gr_jw *w, int64_t v);
 void gr_jw_bool(gr_jw *w, int b);
 void gr_jw_null(gr_jw *w);
 void gr_jw_raw(gr_jw *w, const char *s);   /* a value already in JSON form */
+/* A value the caller writes to w->o itself, right after this call (another
+** writer's document, a number in a fixed format). */
+void gr_jw_value(gr_jw *w);
+/* A compact document (pretty 0) broken into lines: the next separator ','
+** is followed by a newline (the HTML page's data). */
+void gr_jw_break(gr_jw *w);
 #define gr_jw_end_obj(w) gr_jw_end((w), '}')
 #define gr_jw_end_arr(w) gr_jw_end((w), ']')
 

@@ -131,6 +131,30 @@ void gr_report_diag_json(gr_jw *w, const gr_diag *d){
   gr_jw_end_obj(w);
 }
 
+void gr_report_diag_json_brief(gr_jw *w, const gr_diag *d){
+  gr_jw_obj(w);
+  gr_jw_key(w, "severity"); gr_jw_str(w, gr_severity_name(d->sev));
+  gr_jw_key(w, "code"); gr_jw_str(w, d->code);
+  gr_jw_key(w, "message"); gr_jw_str(w, d->msg);
+  gr_jw_key(w, "node"); gr_jw_str(w, d->node);
+  gr_jw_key(w, "option"); gr_jw_str(w, d->option);
+  gr_jw_key(w, "rule"); gr_jw_str(w, d->rule);
+  gr_jw_end_obj(w);
+}
+
+void gr_report_diags_json(gr_jw *w, const gr_diags *d, long nodes){
+  size_t i;
+  gr_jw_key(w, "diagnostics"); gr_jw_arr(w);
+  for(i = 0; i < d->n; i++) gr_report_diag_json(w, &d->v[i]);
+  gr_jw_end_arr(w);
+  gr_jw_key(w, "summary"); gr_jw_obj(w);
+  if( nodes >= 0 ){ gr_jw_key(w, "nodes"); gr_jw_int(w, (int64_t)nodes); }
+  gr_jw_key(w, "errors"); gr_jw_int(w, (int64_t)d->count[GR_SEV_ERROR]);
+  gr_jw_key(w, "warnings"); gr_jw_int(w, (int64_t)d->count[GR_SEV_WARNING]);
+  gr_jw_key(w, "notes"); gr_jw_int(w, (int64_t)d->count[GR_SEV_NOTE]);
+  gr_jw_end_obj(w);
+}
+
 static const char *input_source(const gr_input *in, gr_buf *b){
   b->n = 0;
   origin_text(b, &in->origin);
@@ -599,15 +623,7 @@ void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro){
     rc_free(&entries);
   }
   gr_jw_end_arr(&w);
-  gr_jw_key(&w, "diagnostics"); gr_jw_arr(&w);
-  for(i = 0; i < r->diags.n; i++) gr_report_diag_json(&w, &r->diags.v[i]);
-  gr_jw_end_arr(&w);
-  gr_jw_key(&w, "summary"); gr_jw_obj(&w);
-  gr_jw_key(&w, "nodes"); gr_jw_int(&w, g ? gr_graph_nnodes(g) : 0);
-  gr_jw_key(&w, "errors"); gr_jw_int(&w, (int64_t)r->diags.count[GR_SEV_ERROR]);
-  gr_jw_key(&w, "warnings"); gr_jw_int(&w, (int64_t)r->diags.count[GR_SEV_WARNING]);
-  gr_jw_key(&w, "notes"); gr_jw_int(&w, (int64_t)r->diags.count[GR_SEV_NOTE]);
-  gr_jw_end_obj(&w);
+  gr_report_diags_json(&w, &r->diags, g ? (long)gr_graph_nnodes(g) : 0);
   gr_jw_end_obj(&w);
   gr_buf_free(&tmp);
 }

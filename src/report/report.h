@@ -32,6 +32,13 @@ void gr_report_diag(gr_buf *b, const gr_diag *d, const gr_report_opts *ro);
 /* One diagnostic as the JSON object of the eval report's diagnostics[]
 ** (also what check and test write). */
 void gr_report_diag_json(gr_jw *w, const gr_diag *d);
+/* One diagnostic without its place (severity, code, message, node, option,
+** rule): an outcome of `gerules diff --graph --format json`. */
+void gr_report_diag_json_brief(gr_jw *w, const gr_diag *d);
+/* The "diagnostics" array and the "summary" counts (with "nodes" first when
+** nodes >= 0) of every JSON document that carries a diagnostics list: the
+** eval report, the failure document, `check`. */
+void gr_report_diags_json(gr_jw *w, const gr_diags *d, long nodes);
 /* baseline: the same evaluation without user options (NULL: list every node) */
 void gr_report_text(gr_out *o, gr_result *r, const gr_result *baseline, const gr_report_opts *ro);
 void gr_report_explain(gr_out *o, gr_result *r, uint32_t node, int json, const gr_report_opts *ro);
