@@ -1,8 +1,8 @@
 /*
-** cases.c: golden case files for `gerules test` (the format of t/golden made
-** a user feature), a JSON tree over the project's validating scanner, the
+** cases.c: golden case files for `gerules test` (the one runner of the
+** rule set's rules/tests and of the project's t/golden), a JSON tree over the project's validating scanner, the
 ** subset matcher, and coverage of sources, cascade branches and rules. The
-** matching rules are those of t/golden-run.py: an object matches when every
+** matching rules (doc/vendor-guide.md defines them): an object matches when every
 ** expected key matches (`key~`: the actual string contains the expected one;
 ** `key!`: no element of the actual list matches any expected item), a list
 ** when every expected element matches some actual element, scalars when
@@ -576,6 +576,13 @@ static void check_report(matcher *m, const gr_jv *exp, const gr_jv *rep){
           }
         }
       }
+    }else if( strlen(key) > 1 && (key[strlen(key)-1]=='!' || key[strlen(key)-1]=='~') ){
+      /* a top-level `key!` or `key~`: the object rules, on the report itself */
+      gr_jv one;
+      char *k1 = (char*)key;
+      memset(&one, 0, sizeof one);
+      one.t = GR_JV_OBJ; one.len = 1; one.k = &k1; one.v = (gr_jv*)ev;
+      match(m, &one, rep, "");
     }else{
       const gr_jv *av = gr_jv_get(rep, key);
       char *w = gr_xasprintf(".%s", key);
@@ -611,6 +618,9 @@ static void sanity(matcher *m, const gr_jv *rep, int rc){
   if( rc!=(errors ? 1 : 0) ) fail(m, "exit status %d but the report has %lld error(s)", rc, (long long)errors);
 }
 
+/* What a sanitizer prints (for runs against the ASan/UBSan build). */
+static const char *const sanitizer_marks[] = { "ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:" };
+
 int gr_case_check(const gr_case *c, const gr_subst *s, int rc, const char *out, size_t nout,
                   const char *err, const char *out2, size_t nout2, gr_jv **report, gr_buf *fails){
   matcher m;
@@ -619,6 +629,8 @@ int gr_case_check(const gr_case *c, const gr_subst *s, int rc, const char *out, 
   *report = NULL;
   if( rc!=c->exit ) fail(&m, "exit status %d, expected %d", rc, c->exit);
   if( out2 && (nout2!=nout || memcmp(out, out2, nout)!=0) ) fail(&m, "a second run gave different output (not deterministic)");
+  for(i = 0; i < sizeof sanitizer_marks / sizeof *sanitizer_marks; i++)
+    if( err && strstr(err, sanitizer_marks[i]) ) fail(&m, "sanitizer report on stderr (%s)", sanitizer_marks[i]);
   for(i = 0; i < c->nstderr; i++){
     char *want = gr_subst_apply(s, c->stderr_has[i]);
     if( strstr(err, want)==NULL ) fail(&m, "stderr does not contain \"%s\"", want);
