@@ -412,15 +412,23 @@ static gr_jv *record_report(upd *u, const gr_jv *rep){
 
 /* ---- writing ---- */
 
-/* One top-level key a line; "nodes"/"options" and lists of objects one entry a line. */
+/* One top-level key a line; "nodes"/"options" and lists of objects longer
+** than a line (100 bytes) one entry a line. */
 static void write_expect(gr_buf *b, const gr_jv *e){
   size_t i, j;
   gr_buf_adds(b, "{\n");
   for(i = 0; i < e->len; i++){
     const gr_jv *v = &e->v[i];
     int objs = v->len > 0 && (v->t==GR_JV_OBJ || v->t==GR_JV_ARR);
+    size_t at = b->n;
     for(j = 0; objs && j < v->len; j++) objs = v->v[j].t==GR_JV_OBJ || (v->t==GR_JV_OBJ && v->v[j].t==GR_JV_NULL);
     gr_buf_printf(b, "  \"%s\": ", e->k[i]);
+    if( objs ){                 /* short enough for one line: kept on one */
+      gr_jv_write(b, v);
+      if( b->n - at <= 100 ) objs = 0;
+      else b->n = at + strlen(e->k[i]) + 6;
+      if( !objs ){ gr_buf_adds(b, i + 1 < e->len ? ",\n" : "\n"); continue; }
+    }
     if( !objs ) gr_jv_write(b, v);
     else{
       gr_buf_addc(b, v->t==GR_JV_OBJ ? '{' : '[');

@@ -329,7 +329,7 @@ int gr_case_parse(gr_case *c, const char *path, const char *text, size_t len, in
       v = trim(colon + 1, strlen(colon + 1));
       {
         char *k = trim(ln, strlen(ln));
-        if( strcmp(k, "graph")==0 ){ free(c->graph); c->graph = v; v = NULL; c->graph_line = line; }
+        if( strcmp(k, "graph")==0 ){ free(c->graph); c->graph = v; v = NULL; c->graph_line = line; c->graph_col = vcol; }
         else if( strcmp(k, "chip")==0 ){ free(c->chip); c->chip = v; v = NULL; }
         else if( strcmp(k, "run-mode")==0 ){ free(c->run_mode); c->run_mode = v; v = NULL; }
         else if( strcmp(k, "option")==0 ){ push_str(&c->args, &c->nargs, gr_xstrdup("-o")); push_str(&c->args, &c->nargs, v); v = NULL; }

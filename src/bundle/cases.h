@@ -55,7 +55,7 @@ typedef struct gr_case {
   gr_case_block *blocks; size_t nblocks;
   gr_jv *expect;              /* NULL when none */
   /* where things are, for `gerules test --update` (1-based lines; 0: none) */
-  uint32_t exit_line, graph_line;
+  uint32_t exit_line, graph_line, graph_col;
   uint32_t *stderr_line;      /* one per stderr_has */
   uint32_t first_block_line;  /* the first "--- " line */
   uint32_t expect_line, expect_end;   /* the "--- expect" line; the first line after its block */

@@ -275,19 +275,19 @@ static int update_one(tester *t, const gr_case *cs, const char *text, size_t len
   gr_buf_init(&fails);
   memset(&e, 0, sizeof e);
   if( run_start(t, cs, &r, &fails)!=0 || r.setup_failed ){
-    fprintf(stderr, "%s:%u:1: error: the case cannot be set up; nothing recorded\n", cs->path, cs->graph_line);
+    fprintf(stderr, "%s:%u:%u: error: the case cannot be set up; nothing recorded\n", cs->path, cs->graph_line, cs->graph_col ? cs->graph_col : 1u);
     print_indented(stderr, gr_buf_cstr(&fails));
     ret = -1;
   }else if( r.rc==2 || r.rc < 0 || r.rc > 2 ){
-    fprintf(stderr, "%s:%u:1: error: the case's input fails to evaluate (gerules eval exits %d); nothing recorded\n",
-            cs->path, cs->graph_line, r.rc);
+    fprintf(stderr, "%s:%u:%u: error: the case's input fails to evaluate (gerules eval exits %d); nothing recorded\n",
+            cs->path, cs->graph_line, cs->graph_col ? cs->graph_col : 1u, r.rc);
     print_indented(stderr, r.err);
     ret = -1;
   }else if( r.rc2!=r.rc || r.nout2!=r.nout || memcmp(r.out, r.out2, r.nout)!=0 ){
-    fprintf(stderr, "%s:%u:1: error: two runs gave different output (not deterministic); nothing recorded\n", cs->path, cs->graph_line);
+    fprintf(stderr, "%s:%u:%u: error: two runs gave different output (not deterministic); nothing recorded\n", cs->path, cs->graph_line, cs->graph_col ? cs->graph_col : 1u);
     ret = -1;
   }else if( (rep = gr_jv_parse(r.out, r.nout, &e))==NULL ){
-    fprintf(stderr, "%s:%u:1: error: gerules eval's output is not JSON (%u:%u: %s); nothing recorded\n", cs->path, cs->graph_line, e.line, e.col, e.msg);
+    fprintf(stderr, "%s:%u:%u: error: gerules eval's output is not JSON (%u:%u: %s); nothing recorded\n", cs->path, cs->graph_line, cs->graph_col ? cs->graph_col : 1u, e.line, e.col, e.msg);
     ret = -1;
   }else if( (*out = gr_case_update(cs, text, len, &r.s, r.rc, r.err, rep, changes))!=NULL ){
     /* the new text must parse and pass against this very run */
@@ -300,7 +300,7 @@ static int update_one(tester *t, const gr_case *cs, const char *text, size_t len
     fails.n = 0;
     if( !bad ) bad = gr_case_check(&nc, &r.s, r.rc, r.out, r.nout, r.err, NULL, 0, &rep2, &fails)!=0;
     if( bad ){
-      fprintf(stderr, "%s:%u:1: error: the refreshed case would still fail; nothing recorded\n", cs->path, cs->graph_line);
+      fprintf(stderr, "%s:%u:%u: error: the refreshed case would still fail; nothing recorded\n", cs->path, cs->graph_line, cs->graph_col ? cs->graph_col : 1u);
       if( gr_diags_errors(&d) ) cli_print_diags(&d);
       print_indented(stderr, gr_buf_cstr(&fails));
       free(*out); *out = NULL;
