@@ -1,11 +1,14 @@
 /*
-** cmd_test.c: `gerules test`, golden cases for bundle authors. Each case
+** cmd_test.c: `gerules test`, golden cases for bundle authors and the
+** project's own t/golden. Each case
 ** file (format: src/bundle/cases.h, doc/vendor-guide.md) runs `gerules eval
 ** --format json` as a child process of this same binary, with the same rule
 ** set and trust options, in the case file's directory, twice (the output
 ** must be byte-identical); the exit status, stderr and the JSON report are
 ** checked against the case, and the reports feed a coverage summary of the
-** rule set's sources, cascade branches and rules. Output is text or TAP.
+** rule set's sources, cascade branches and rules, for the stack and per
+** layer. Output is text, TAP or JSON. With --update the runs rewrite the
+** case files instead (case_update.c), all or none.
 */
 #include "config.h"
 #include <dirent.h>
@@ -24,16 +27,22 @@
 #include "report/out.h"
 
 static const char test_usage[] =
-  "usage: gerules test [--format text|tap|json] [-q] [--min-coverage PERCENT] [--coverage] [CASE|DIR...]\n"
-  "Runs golden case files (*.case; default: the tests/ folder of the rule set in use) against the\n"
-  "rule set: each runs 'gerules eval GRAPH --format json' and compares the exit status, stderr and\n"
-  "a subset of the report with what the case expects. Prints a coverage summary of which sources,\n"
-  "cascade branches and rules the cases hit (--coverage: list what none hits); --min-coverage\n"
-  "fails (exit 1) when the branches and rules hit are below PERCENT of all of them.\n"
+  "usage: gerules test [--format text|tap|json] [-q] [--min-coverage [LAYER:]PERCENT] [--coverage]\n"
+  "                    [--update] [CASE|DIR...]\n"
+  "Runs golden case files (*.case; default: the tests/ folder of each layer of the rule set in use)\n"
+  "against the rule set: each runs 'gerules eval GRAPH --format json' twice and compares the exit\n"
+  "status, stderr and a subset of the report with what the case expects. Prints a coverage summary\n"
+  "of which sources, cascade branches and rules the cases hit, for the stack and for each layer\n"
+  "(--coverage: list what none hits); --min-coverage fails (exit 1) when the branches and rules hit\n"
+  "are below PERCENT of all of them (LAYER:PERCENT: of that layer's own; repeatable).\n"
   "--format json writes one document (doc/schemas/test.schema.json); -q prints only the failing\n"
   "cases and the summary.\n"
+  "--update rewrites each case from the current output instead: its exit line, the stderr lines that\n"
+  "no longer hold, and its expect block (same keys, current values; recorded from the report when\n"
+  "the case has none); everything else is kept. Refuses (exit 2, nothing written) when an input\n"
+  "fails to evaluate.\n"
   "\n"
-  "case file:\n"
+  "case file (defined in doc/vendor-guide.md, \"Golden cases\"):\n"
   "  # title (required: the first comment lines describe the case)\n"
   "  graph: PATH | inline      relative to the case file; inline: a '--- graph' block\n"
   "  chip: SOC                 run-mode: inference|training\n"
@@ -43,7 +52,8 @@ static const char test_usage[] =
   "  --- file NAME             any other file; {NAME} is its path; {tmp} is the case's directory\n"
   "  --- graph                 the inline graph (JSON)\n"
   "  --- expect                a JSON subset of the report: nodes (by name or \"type:T\"), options,\n"
-  "                            diagnostics, absent, summary, any other top-level key\n";
+  "                            diagnostics, absent, summary, any other top-level key; KEY~ a substring,\n"
+  "                            KEY! elements that must not occur, \"#\" an exact count of diagnostics\n";
 
 static int is_help(const char *a){ return strcmp(a, "--help")==0 || strcmp(a, "-h")==0; }
 
