@@ -100,16 +100,6 @@ static gr_jv *jv_copy(const upd *u, const gr_jv *a, int record){
   return v;
 }
 
-static const gr_jv *find_by(const gr_jv *list, const char *field, const char *value, size_t from, size_t *at){
-  size_t i;
-  if( list==NULL || list->t!=GR_JV_ARR ) return NULL;
-  for(i = from; i < list->len; i++){
-    const gr_jv *f = gr_jv_get(&list->v[i], field);
-    if( f && f->t==GR_JV_STR && strcmp(f->s, value)==0 ){ if( at ) *at = i; return &list->v[i]; }
-  }
-  return NULL;
-}
-
 /* ---- refreshing what the author wrote ---- */
 
 static gr_jv *refresh(upd *u, const gr_jv *e, const gr_jv *a, const char *where);
@@ -202,7 +192,7 @@ static gr_jv *refresh(upd *u, const gr_jv *e, const gr_jv *a, const char *where)
 ** nodes of the type do not share is dropped. */
 static gr_jv *refresh_type(upd *u, const gr_jv *ev, const gr_jv *nodes, const char *type, const char *where){
   size_t at = 0, from, i;
-  const gr_jv *first = find_by(nodes, "type", type, 0, &at), *nd;
+  const gr_jv *first = gr_jv_find(nodes, "type", type, 0, &at), *nd;
   gr_jv *r;
   if( first==NULL ){ note(u, "%s: dropped (no node of type %s now)", where, type); return NULL; }
   r = refresh(u, ev, first, where);
@@ -212,7 +202,7 @@ static gr_jv *refresh_type(upd *u, const gr_jv *ev, const gr_jv *nodes, const ch
     int all = 1;
     memset(&one, 0, sizeof one);
     one.t = GR_JV_OBJ; one.len = 1; one.k = &r->k[i]; one.v = &r->v[i];
-    for(from = at + 1; all && (nd = find_by(nodes, "type", type, from, &from))!=NULL; from++) all = gr_case_matches(u->s, &one, nd);
+    for(from = at + 1; all && (nd = gr_jv_find(nodes, "type", type, from, &from))!=NULL; from++) all = gr_case_matches(u->s, &one, nd);
     if( all ){ i++; continue; }
     note(u, "%s.%s: dropped (the nodes of type %s differ in it now)", where, r->k[i], type);
     free(r->k[i]);
@@ -236,7 +226,7 @@ static gr_jv *refresh_nodes(upd *u, const gr_jv *ev, const gr_jv *nodes){
     gr_jv *r = NULL;
     if( strncmp(sel, "type:", 5)==0 ) r = refresh_type(u, &ev->v[j], nodes, sel + 5, w);
     else{
-      const gr_jv *nd = find_by(nodes, "name", sel, 0, NULL);
+      const gr_jv *nd = gr_jv_find(nodes, "name", sel, 0, NULL);
       if( nd==NULL ) note(u, "%s: dropped (no such node now)", w);
       else r = refresh(u, &ev->v[j], nd, w);
     }
@@ -250,7 +240,7 @@ static gr_jv *refresh_options(upd *u, const gr_jv *ev, const gr_jv *opts){
   gr_jv *out = jv_new(GR_JV_OBJ);
   size_t j;
   for(j = 0; j < ev->len; j++){
-    const gr_jv *o = find_by(opts, "name", ev->k[j], 0, NULL), *val = o ? gr_jv_get(o, "value") : NULL;
+    const gr_jv *o = gr_jv_find(opts, "name", ev->k[j], 0, NULL), *val = o ? gr_jv_get(o, "value") : NULL;
     char *w = gr_xasprintf("options[%s]", ev->k[j]);
     if( ev->v[j].t==GR_JV_NULL ){
       if( o==NULL ) jv_push(out, ev->k[j], jv_new(GR_JV_NULL));

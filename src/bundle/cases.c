@@ -498,7 +498,7 @@ static int match(matcher *m, const gr_jv *e, const gr_jv *a, const char *where){
   return m->nfail==n0;
 }
 
-static const gr_jv *by_field(const gr_jv *list, const char *field, const char *value, size_t from, size_t *at){
+const gr_jv *gr_jv_find(const gr_jv *list, const char *field, const char *value, size_t from, size_t *at){
   size_t i;
   if( list==NULL || list->t!=GR_JV_ARR ) return NULL;
   for(i = from; i < list->len; i++){
@@ -541,7 +541,7 @@ static void check_report(matcher *m, const gr_jv *exp, const gr_jv *rep){
         if( strncmp(sel, "type:", 5)==0 ){
           size_t from = 0, n = 0;
           const gr_jv *nd;
-          while( (nd = by_field(nodes, "type", sel + 5, from, &at))!=NULL ){
+          while( (nd = gr_jv_find(nodes, "type", sel + 5, from, &at))!=NULL ){
             const gr_jv *nm = gr_jv_get(nd, "name");
             char *w = gr_xasprintf("nodes[%s]", nm && nm->t==GR_JV_STR ? nm->s : "?");
             match(m, &ev->v[j], nd, w);
@@ -550,7 +550,7 @@ static void check_report(matcher *m, const gr_jv *exp, const gr_jv *rep){
           }
           if( n==0 ) fail(m, "nodes[%s]: no node of type %s", sel, sel + 5);
         }else{
-          const gr_jv *nd = by_field(nodes, "name", sel, 0, NULL);
+          const gr_jv *nd = gr_jv_find(nodes, "name", sel, 0, NULL);
           char *w = gr_xasprintf("nodes[%s]", sel);
           if( nd==NULL ) fail(m, "%s: no such node", w);
           else match(m, &ev->v[j], nd, w);
@@ -560,7 +560,7 @@ static void check_report(matcher *m, const gr_jv *exp, const gr_jv *rep){
       }
     }else if( strcmp(key, "options")==0 && ev->t==GR_JV_OBJ ){
       for(j = 0; j < ev->len; j++){
-        const gr_jv *o = by_field(opts, "name", ev->k[j], 0, NULL);
+        const gr_jv *o = gr_jv_find(opts, "name", ev->k[j], 0, NULL);
         char *w = gr_xasprintf("options[%s]", ev->k[j]);
         if( ev->v[j].t==GR_JV_NULL ){
           if( o ){ char *s = gr_jv_short(o, 300); fail(m, "%s: expected absent, got %s", w, s); free(s); }

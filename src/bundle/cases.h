@@ -40,6 +40,9 @@ gr_jv *gr_jv_parse(const char *text, size_t len, gr_error *err);
 void   gr_jv_free(gr_jv *v);
 const gr_jv *gr_jv_get(const gr_jv *obj, const char *key);   /* NULL when absent or not an object */
 void   gr_jv_write(gr_buf *b, const gr_jv *v);              /* compact JSON */
+/* The first element of the array list, from index from on, whose member
+** field is the string value (its index in *at); NULL when none. */
+const gr_jv *gr_jv_find(const gr_jv *list, const char *field, const char *value, size_t from, size_t *at);
 
 /* ---- case files ---- */
 typedef struct gr_case_block { char *name, *fname, *body; } gr_case_block;

@@ -32,7 +32,7 @@ static const char test_usage[] =
   "Runs golden case files (*.case; default: the tests/ folder of each layer of the rule set in use)\n"
   "against the rule set: each runs 'gerules eval GRAPH --format json' twice and compares the exit\n"
   "status, stderr and a subset of the report with what the case expects. Prints a coverage summary\n"
-  "of which sources, cascade branches and rules the cases hit, for the stack and for each layer\n"
+  "of which sources, cascade branches and rules the cases hit, for the stack and for each layer of it\n"
   "(--coverage: list what none hits); --min-coverage fails (exit 1) when the branches and rules hit\n"
   "are below PERCENT of all of them (LAYER:PERCENT: of that layer's own; repeatable).\n"
   "--format json writes one document (doc/schemas/test.schema.json); -q prints only the failing\n"
@@ -440,14 +440,15 @@ static void json_coverage(tester *t, gr_jw *jw, const gr_coverage *cv){
   gr_jw_end_obj(jw);
 }
 
-/* The coverage lines of text and TAP output: the stack, then one per layer. */
+/* The coverage lines of text and TAP output: the stack, then, when it has
+** more than one layer, one line per layer. */
 static void print_coverage(const gr_coverage *cv, const char *lead){
   size_t n[6], l;
   cov_counts(cv, (size_t)-1, n);
   printf("%scoverage: sources %zu/%zu (%.1f%%), cascade branches %zu/%zu (%.1f%%), rules %zu/%zu (%.1f%%); "
          "branches and rules %zu/%zu (%.1f%%)\n", lead, n[0], n[1], pct(n[0], n[1]), n[2], n[3], pct(n[2], n[3]),
          n[4], n[5], pct(n[4], n[5]), n[2] + n[4], n[3] + n[5], pct(n[2] + n[4], n[3] + n[5]));
-  for(l = 0; l < cv->rs->nlayers; l++){
+  for(l = 0; cv->rs->nlayers > 1 && l < cv->rs->nlayers; l++){
     char *label = layer_label(&cv->rs->layers[l]);
     cov_counts(cv, l, n);
     printf("%scoverage of layer %s: sources %zu/%zu (%.1f%%), cascade branches %zu/%zu (%.1f%%), rules %zu/%zu (%.1f%%); "
