@@ -1,7 +1,8 @@
 #!/bin/sh
 # t5101-bundle-test-update.sh: `gerules test --update` and coverage per layer.
 # --update on a stale case rewrites only its exit line and expect block (the
-# description, comments, inputs and blocks stay byte for byte), lists each
+# description, comments, inputs and blocks stay byte for byte; a diagnostic
+# matcher whose severity changed is refreshed, not dropped), lists each
 # change, and the case then passes; a case without expectations is recorded;
 # a case that is current is left alone; a case whose input fails to evaluate
 # is refused with exit 2 and no file is written, not even the other cases'.
@@ -35,7 +36,7 @@ mm1=high_precision
 {"nodes": {"mm1": {"precision_mode": "high_performance", "precision_source": "by_node_name"},
            "gone": {"precision_mode": "x"}},
  "options": {"OP_PRECISION_MODE": {"value": "{ini}"}},
- "diagnostics": [{"code": "GE7004", "#": 3}],
+ "diagnostics": [{"code": "GE7004", "#": 3}, {"code": "GE7004", "severity": "warning", "node": "mm1"}],
  "summary": {"errors": 1}}
 EOF
 
@@ -54,6 +55,7 @@ test_expect_success '--update rewrites it, says what changed, and the case passe
 	    nodes[mm1].precision_mode: "high_performance" -> "high_precision"
 	    nodes[gone]: dropped (no such node now)
 	    diagnostics[0]: {"code": "GE7004", "#": 3}: "#": 3 -> 1
+	    diagnostics[1].severity: "warning" -> "note"
 	    .summary.errors: 1 -> 0
 	1 case: 1 updated, 0 unchanged
 	EOF
@@ -72,7 +74,7 @@ test_expect_success '--update leaves the description, comments and inputs untouc
 	{
 	  "nodes": {"mm1": {"precision_mode": "high_precision", "precision_source": "by_node_name"}},
 	  "options": {"OP_PRECISION_MODE": {"value": "{ini}"}},
-	  "diagnostics": [{"code": "GE7004", "#": 1}],
+	  "diagnostics": [{"code": "GE7004", "#": 1}, {"code": "GE7004", "severity": "note", "node": "mm1"}],
 	  "summary": {"errors": 0}
 	}
 	EOF

@@ -268,20 +268,60 @@ static size_t diag_hits(const upd *u, const gr_jv *want, const gr_jv *diags){
   return n;
 }
 
+/* The diagnostic a matcher that matches none was about: one with its code
+** that shares the most of its other fields; NULL when its code is gone. */
+static const gr_jv *closest_diag(const upd *u, const gr_jv *want, const gr_jv *diags){
+  const gr_jv *code = gr_jv_get(want, "code"), *best = NULL;
+  size_t q, k, bestn = 0;
+  if( want->t!=GR_JV_OBJ || code==NULL || code->t!=GR_JV_STR || diags==NULL || diags->t!=GR_JV_ARR ) return NULL;
+  for(q = 0; q < diags->len; q++){
+    const gr_jv *dc = gr_jv_get(&diags->v[q], "code");
+    size_t n = 0;
+    if( dc==NULL || dc->t!=GR_JV_STR || strcmp(dc->s, code->s)!=0 ) continue;
+    for(k = 0; k < want->len; k++){
+      gr_jv one;
+      memset(&one, 0, sizeof one);
+      one.t = GR_JV_OBJ; one.len = 1; one.k = &want->k[k]; one.v = &want->v[k];
+      if( strcmp(want->k[k], "#")!=0 && gr_case_matches(u->s, &one, &diags->v[q]) ) n++;
+    }
+    if( best==NULL || n > bestn ){ best = &diags->v[q]; bestn = n; }
+  }
+  return best;
+}
+
+static void set_count(gr_jv *m, size_t n){
+  size_t i;
+  for(i = 0; m->t==GR_JV_OBJ && i < m->len; i++) if( strcmp(m->k[i], "#")==0 ){ m->v[i].t = GR_JV_INT; m->v[i].i = (int64_t)n; }
+}
+
 /* Each matcher stays while a diagnostic matches it ("#" set to the count
-** now); one nothing matches is dropped, unless it says "#": 0. */
+** now); one nothing matches is refreshed against the closest diagnostic of
+** its code, or dropped when the code is gone (unless it says "#": 0). */
 static gr_jv *refresh_diags(upd *u, const gr_jv *ev, const gr_jv *diags){
   gr_jv *out = jv_new(GR_JV_ARR);
-  size_t j, i;
+  size_t j;
   for(j = 0; j < ev->len; j++){
     const gr_jv *want = &ev->v[j], *cnt = gr_jv_get(want, "#");
     size_t hits = diag_hits(u, want, diags);
     char *s1 = gr_jv_short(want, 200);
-    if( hits==0 && !(cnt && cnt->t==GR_JV_INT && cnt->i==0) ){
-      note(u, "diagnostics[%zu]: dropped %s (no diagnostic matches it now)", j, s1);
+    const gr_jv *near = hits==0 ? closest_diag(u, want, diags) : NULL;
+    if( hits==0 && cnt && cnt->t==GR_JV_INT && cnt->i==0 ){
+      jv_push(out, NULL, jv_copy(u, want, 0));
+    }else if( hits==0 && near ){
+      char *w = gr_xasprintf("diagnostics[%zu]", j);
+      gr_jv *x = refresh_obj(u, want, near, w);
+      size_t now = diag_hits(u, x, diags);
+      if( cnt && cnt->t==GR_JV_INT && (size_t)cnt->i!=now ){
+        note(u, "%s: \"#\": %lld -> %zu", w, (long long)cnt->i, now);
+        set_count(x, now);
+      }
+      jv_push(out, NULL, x);
+      free(w);
+    }else if( hits==0 ){
+      note(u, "diagnostics[%zu]: dropped %s (no diagnostic has its code now)", j, s1);
     }else if( cnt && cnt->t==GR_JV_INT && (size_t)cnt->i!=hits ){
       gr_jv *x = jv_copy(u, want, 0);
-      for(i = 0; i < x->len; i++) if( strcmp(x->k[i], "#")==0 ){ x->v[i].i = (int64_t)hits; }
+      set_count(x, hits);
       note(u, "diagnostics[%zu]: %s: \"#\": %lld -> %zu", j, s1, (long long)cnt->i, hits);
       jv_push(out, NULL, x);
     }else{

@@ -288,6 +288,16 @@ static int update_one(tester *t, const gr_case *cs, const char *text, size_t len
     fprintf(stderr, "%s:%u:%u: error: the case cannot be set up; nothing recorded\n", cs->path, cs->graph_line, cs->graph_col ? cs->graph_col : 1u);
     print_indented(stderr, gr_buf_cstr(&fails));
     ret = -1;
+  }else if( r.rc==2 && cs->exit==2 ){
+    /* a case about a failure: nothing to record; it is current or edited by hand */
+    gr_jv *none = NULL;
+    if( gr_case_check(cs, &r.s, r.rc, r.out, r.nout, r.err, r.out2, r.nout2, &none, &fails)!=0 ){
+      fprintf(stderr, "%s:%u:%u: error: the case expects exit 2 and fails; a failure case is edited by hand, not recorded\n",
+              cs->path, cs->graph_line, cs->graph_col ? cs->graph_col : 1u);
+      print_indented(stderr, gr_buf_cstr(&fails));
+      ret = -1;
+    }
+    gr_jv_free(none);
   }else if( r.rc==2 || r.rc < 0 || r.rc > 2 ){
     fprintf(stderr, "%s:%u:%u: error: the case's input fails to evaluate (gerules eval exits %d); nothing recorded\n",
             cs->path, cs->graph_line, cs->graph_col ? cs->graph_col : 1u, r.rc);
