@@ -141,6 +141,19 @@ test_expect_success 'a case whose input fails to evaluate: exit 2, no file writt
 	cmp stale.case stale.before
 '
 
+test_expect_success 'a case that expects exit 2 and still passes is left alone' '
+	printf "# a failure case\ngraph: missing.json\nchip: Ascend910B1\nexit: 2\nstderr: cannot open\n" >fails.case &&
+	cp fails.case fails.before &&
+	gerules test --update fails.case >out &&
+	printf "unchanged fails.case\n1 case: 0 updated, 1 unchanged\n" >want &&
+	test_cmp want out &&
+	cmp fails.case fails.before &&
+	sed -i "s/cannot open/no such text/" fails.case && cp fails.case fails.before &&
+	test_must_fail --exit 2 gerules test --update fails.case >out 2>err &&
+	test_grep "^fails.case:2:8: error: the case expects exit 2 and fails; a failure case is edited by hand" err &&
+	cmp fails.case fails.before
+'
+
 test_expect_success '--update takes no --format or --min-coverage' '
 	test_must_fail --exit 2 gerules test --update --format tap stale.case 2>err &&
 	test_grep "takes no --format" err &&
