@@ -450,13 +450,19 @@ static void write_expect(gr_buf *b, const gr_jv *e){
   for(i = 0; i < e->len; i++){
     const gr_jv *v = &e->v[i];
     int objs = v->len > 0 && (v->t==GR_JV_OBJ || v->t==GR_JV_ARR);
-    size_t at = b->n;
+    size_t at = b->n, after_key;
+    gr_jv key;
     for(j = 0; objs && j < v->len; j++) objs = v->v[j].t==GR_JV_OBJ || (v->t==GR_JV_OBJ && v->v[j].t==GR_JV_NULL);
-    gr_buf_printf(b, "  \"%s\": ", e->k[i]);
+    memset(&key, 0, sizeof key);
+    key.t = GR_JV_STR; key.s = e->k[i]; key.n = strlen(e->k[i]);
+    gr_buf_adds(b, "  ");
+    gr_jv_write(b, &key);                  /* the key, escaped */
+    gr_buf_adds(b, ": ");
+    after_key = b->n;
     if( objs ){                 /* short enough for one line: kept on one */
       gr_jv_write(b, v);
       if( b->n - at <= 100 ) objs = 0;
-      else b->n = at + strlen(e->k[i]) + 6;
+      else b->n = after_key;
       if( !objs ){ gr_buf_adds(b, i + 1 < e->len ? ",\n" : "\n"); continue; }
     }
     if( !objs ) gr_jv_write(b, v);
