@@ -68,7 +68,7 @@ test_expect_success 'the 950 spellings are exact: 95A1 with an upper-case A, the
 
 # An SoC only a family pattern matches: a warning that its numbers are defaults.
 test_expect_success 'Ascend950PR_9579 has its own 28 cores and no family warning' '
-	"$GERULES" --rules "$R" eval "$top_srcdir/t/golden/graphs/ops.json" --chip Ascend950PR_9579 --format json >o.json &&
+	"$GERULES" --rules "$R" eval "$top_srcdir/rules/tests/graphs/ops.json" --chip Ascend950PR_9579 --format json >o.json &&
 	json_get o.json "[x[\"code\"] for x in d[\"diagnostics\"] if x[\"code\"]==\"GE1009\"]" >codes &&
 	echo "[]" >expect && test_cmp expect codes
 '
@@ -76,13 +76,14 @@ test_expect_success 'Ascend950PR_9579 has its own 28 cores and no family warning
 for soc in Ascend950PR_9570 Ascend950DT_95a1 Ascend910_9399 Ascend350_356a
 do
 	test_expect_success "$soc is matched only by a family pattern: GE1009 warning" "
-		\"\$GERULES\" --rules \"\$R\" eval \"\$top_srcdir/t/golden/graphs/ops.json\" --chip $soc >out 2>err &&
+		\"\$GERULES\" --rules \"\$R\" eval \"\$top_srcdir/rules/tests/graphs/ops.json\" --chip $soc >out 2>err &&
 		test_grep 'warning: $soc is not one of the SoCs whose platform files this rule set lists.* \\[GE1009\\]\$' out &&
 		test_grep 'are family defaults' out
 	"
 done
 
-# doc/ge-fidelity.md maps GE's own unit tests to golden cases: every case it
+# doc/ge-fidelity.md maps GE's own unit tests to golden cases (t/golden, or
+# rules/tests for the rule set's own): every case it
 # names exists and cites the test by name and file.
 test_expect_success 'every golden case of the GE unit-test table exists and names its test' '
 	python3 - "$top_srcdir" <<-\EOF
@@ -90,10 +91,10 @@ test_expect_success 'every golden case of the GE unit-test table exists and name
 	top = sys.argv[1]
 	bad = n = 0
 	for line in open(top + "/doc/ge-fidelity.md"):
-	    m = re.match(r"\| `([^`]+)` \| (\w+) \(:\d+\) \| `t/golden/(\d+)-\*\.case`", line)
+	    m = re.match(r"\| `([^`]+)` \| (\w+) \(:\d+\) \| `(t/golden|rules/tests)/(\d+)-\*\.case`", line)
 	    if not m: continue
 	    n += 1
-	    files = glob.glob("%s/t/golden/%s-*.case" % (top, m.group(3)))
+	    files = glob.glob("%s/%s/%s-*.case" % (top, m.group(3), m.group(4)))
 	    if len(files) != 1: print("no case", m.group(3)); bad += 1; continue
 	    head = "".join(l for l in open(files[0]) if l.startswith("#"))
 	    if m.group(2) not in head or m.group(1).split("/")[-1] not in head:

@@ -8,7 +8,7 @@ test_description='decisions without effect: the rule language'"'"'s "no effect" 
 # PRECISION_MODE force_fp16 float32 operators are forced to float16 first, and
 # ALLOW_HF32 needs a float32 input or output).
 LLM=$top_srcdir/examples/llm_decoder.json
-OPS=$top_srcdir/t/golden/graphs/ops.json
+OPS=$top_srcdir/rules/tests/graphs/ops.json
 
 JSPY=
 for p in "${PYTHON3:-/usr/bin/python3}" /usr/bin/python3 python3; do

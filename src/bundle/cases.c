@@ -1,8 +1,9 @@
 /*
-** cases.c: golden case files for `gerules test` (the format of t/golden made
-** a user feature), a JSON tree over the project's validating scanner, the
-** subset matcher, and coverage of sources, cascade branches and rules. The
-** matching rules are those of t/golden-run.py: an object matches when every
+** cases.c: golden case files for `gerules test` (the one runner of a rule
+** set's tests/ and of the project's t/golden), a JSON tree over the
+** project's validating scanner, the subset matcher, and coverage of sources,
+** cascade branches and rules. The matching rules (doc/vendor-guide.md
+** defines them): an object matches when every
 ** expected key matches (`key~`: the actual string contains the expected one;
 ** `key!`: no element of the actual list matches any expected item), a list
 ** when every expected element matches some actual element, scalars when
@@ -132,7 +133,7 @@ void gr_jv_write(gr_buf *b, const gr_jv *v){
 }
 
 /* A short rendering for failure messages. */
-static char *jv_short(const gr_jv *v, size_t max){
+char *gr_jv_short(const gr_jv *v, size_t max){
   gr_buf b;
   gr_buf_init(&b);
   if( v==NULL ) gr_buf_adds(&b, "nothing");
@@ -155,6 +156,7 @@ void gr_case_free(gr_case *c){
   free(c->args);
   for(i = 0; i < c->nstderr; i++) free(c->stderr_has[i]);
   free(c->stderr_has);
+  free(c->stderr_line);
   for(i = 0; i < c->nblocks; i++){ free(c->blocks[i].name); free(c->blocks[i].fname); free(c->blocks[i].body); }
   free(c->blocks);
   gr_jv_free(c->expect);
@@ -213,7 +215,7 @@ static int shell_split(const char *s, char ***out, size_t *n){
   return 0;
 }
 
-int gr_case_parse(gr_case *c, const char *path, const char *text, size_t len, gr_diags *d){
+int gr_case_parse(gr_case *c, const char *path, const char *text, size_t len, int flags, gr_diags *d){
   const char *p = text, *end = text + len;
   uint32_t line = 0;
   int nerr = 0, in_header = 1, have_exit = 0;
@@ -249,6 +251,7 @@ int gr_case_parse(gr_case *c, const char *path, const char *text, size_t len, gr
       char *head = gr_xstrndup(ls, (size_t)(le - ls));
       gr_buf b;
       in_header = 0;
+      if( c->first_block_line==0 ) c->first_block_line = start;
       shell_split(head, &words, &nw);
       free(head);
       while( p < end && !((size_t)(end - p) >= 4 && memcmp(p, "--- ", 4)==0) ){
@@ -288,6 +291,8 @@ int gr_case_parse(gr_case *c, const char *path, const char *text, size_t len, gr
       }else if( nw >= 2 && strcmp(words[1], "expect")==0 ){
         gr_error e;
         memset(&e, 0, sizeof e);
+        c->expect_line = start;
+        c->expect_end = line + 1;
         gr_jv_free(c->expect);
         c->expect = gr_jv_parse(b.p, b.n, &e);
         if( c->expect==NULL ){
@@ -324,7 +329,7 @@ int gr_case_parse(gr_case *c, const char *path, const char *text, size_t len, gr
       v = trim(colon + 1, strlen(colon + 1));
       {
         char *k = trim(ln, strlen(ln));
-        if( strcmp(k, "graph")==0 ){ free(c->graph); c->graph = v; v = NULL; }
+        if( strcmp(k, "graph")==0 ){ free(c->graph); c->graph = v; v = NULL; c->graph_line = line; c->graph_col = vcol; }
         else if( strcmp(k, "chip")==0 ){ free(c->chip); c->chip = v; v = NULL; }
         else if( strcmp(k, "run-mode")==0 ){ free(c->run_mode); c->run_mode = v; v = NULL; }
         else if( strcmp(k, "option")==0 ){ push_str(&c->args, &c->nargs, gr_xstrdup("-o")); push_str(&c->args, &c->nargs, v); v = NULL; }
@@ -334,8 +339,12 @@ int gr_case_parse(gr_case *c, const char *path, const char *text, size_t len, gr
           char *e;
           long x = strtol(v, &e, 10);
           if( *v==0 || *e || x < 0 || x > 2 ) CERR(vcol, "the exit status is 0, 1 or 2");
-          c->exit = (int)x; have_exit = 1;
-        }else if( strcmp(k, "stderr")==0 ){ push_str(&c->stderr_has, &c->nstderr, v); v = NULL; }
+          c->exit = (int)x; have_exit = 1; c->exit_line = line;
+        }else if( strcmp(k, "stderr")==0 ){
+          c->stderr_line = gr_xrealloc(c->stderr_line, (c->nstderr + 1) * sizeof *c->stderr_line);
+          c->stderr_line[c->nstderr] = line;
+          push_str(&c->stderr_has, &c->nstderr, v); v = NULL;
+        }
         else CERR(1, "unknown header '%s' (graph, chip, run-mode, option, arg, exit, stderr)", k);
         free(k);
       }
@@ -346,8 +355,10 @@ int gr_case_parse(gr_case *c, const char *path, const char *text, size_t len, gr
   line = 0;
   if( c->graph==NULL ) CERR(0, "no 'graph:' line");
   else if( strcmp(c->graph, "inline")==0 && c->inline_graph==NULL ) CERR(0, "'graph: inline' needs a '--- graph' block");
-  if( !have_exit ) CERR(0, "no 'exit:' line");
-  if( have_exit && c->exit!=2 && c->expect==NULL && nerr==0 ) CERR(0, "no '--- expect' block (required unless exit is 2)");
+  if( !have_exit && !(flags & GR_CASE_RECORDING) ) CERR(0, "no 'exit:' line");
+  if( have_exit && c->exit!=2 && c->expect==NULL && nerr==0 && !(flags & GR_CASE_RECORDING) )
+    CERR(0, "no '--- expect' block (required unless exit is 2)");
+  if( !have_exit ) c->exit = -1;
 #undef CERR
   return nerr ? -1 : 0;
 }
@@ -413,7 +424,7 @@ static int match(matcher *m, const gr_jv *e, const gr_jv *a, const char *where){
   int n0 = m->nfail;
   size_t i, j;
   if( e->t==GR_JV_OBJ ){
-    if( a==NULL || a->t!=GR_JV_OBJ ){ char *s = jv_short(a, 300); fail(m, "%s: expected an object, got %s", where, s); free(s); return 0; }
+    if( a==NULL || a->t!=GR_JV_OBJ ){ char *s = gr_jv_short(a, 300); fail(m, "%s: expected an object, got %s", where, s); free(s); return 0; }
     for(i = 0; i < e->len; i++){
       const char *k = e->k[i];
       size_t kl = strlen(k);
@@ -428,7 +439,7 @@ static int match(matcher *m, const gr_jv *e, const gr_jv *a, const char *where){
             size_t q;
             for(q = 0; q < items->len; q++){
               if( quiet_match(m, &e->v[i].v[j], &items->v[q]) ){
-                char *s1 = jv_short(&e->v[i].v[j], 300), *s2 = jv_short(&items->v[q], 300);
+                char *s1 = gr_jv_short(&e->v[i].v[j], 300), *s2 = gr_jv_short(&items->v[q], 300);
                 fail(m, "%s.%s: unexpected element matching %s: %s", where, key, s1, s2);
                 free(s1); free(s2);
                 break;
@@ -442,7 +453,7 @@ static int match(matcher *m, const gr_jv *e, const gr_jv *a, const char *where){
         key[strlen(key)-1] = 0;
         av = gr_jv_get(a, key);
         if( want==NULL || av==NULL || av->t!=GR_JV_STR || strstr(av->s, want)==NULL ){
-          char *s = jv_short(av, 300);
+          char *s = gr_jv_short(av, 300);
           fail(m, "%s.%s: expected a string containing \"%s\", got %s", where, key, want ? want : "?", s);
           free(s);
         }
@@ -450,7 +461,7 @@ static int match(matcher *m, const gr_jv *e, const gr_jv *a, const char *where){
       }else{
         const gr_jv *av = gr_jv_get(a, key);
         if( av==NULL ){
-          char *s = jv_short(&e->v[i], 300);
+          char *s = gr_jv_short(&e->v[i], 300);
           fail(m, "%s.%s: missing (expected %s)", where, key, s);
           free(s);
         }else{
@@ -462,11 +473,11 @@ static int match(matcher *m, const gr_jv *e, const gr_jv *a, const char *where){
       free(key);
     }
   }else if( e->t==GR_JV_ARR ){
-    if( a==NULL || a->t!=GR_JV_ARR ){ char *s = jv_short(a, 300); fail(m, "%s: expected a list, got %s", where, s); free(s); return 0; }
+    if( a==NULL || a->t!=GR_JV_ARR ){ char *s = gr_jv_short(a, 300); fail(m, "%s: expected a list, got %s", where, s); free(s); return 0; }
     for(i = 0; i < e->len; i++){
       for(j = 0; j < a->len && !quiet_match(m, &e->v[i], &a->v[j]); j++) ;
       if( j==a->len ){
-        char *s1 = jv_short(&e->v[i], 300), *s2 = jv_short(a, 2000);
+        char *s1 = gr_jv_short(&e->v[i], 300), *s2 = gr_jv_short(a, 2000);
         fail(m, "%s[%zu]: no element matches %s; have %s", where, i, s1, s2);
         free(s1); free(s2);
       }
@@ -479,7 +490,7 @@ static int match(matcher *m, const gr_jv *e, const gr_jv *a, const char *where){
     else if( e->t==GR_JV_BOOL ) ok = a->t==GR_JV_BOOL && a->b==e->b;
     else ok = e->t==a->t;
     if( !ok ){
-      char *s1 = jv_short(e, 300), *s2 = jv_short(a, 300);
+      char *s1 = gr_jv_short(e, 300), *s2 = gr_jv_short(a, 300);
       fail(m, "%s: expected %s, got %s", where, s1, s2);
       free(s1); free(s2);
     }
@@ -487,7 +498,7 @@ static int match(matcher *m, const gr_jv *e, const gr_jv *a, const char *where){
   return m->nfail==n0;
 }
 
-static const gr_jv *by_field(const gr_jv *list, const char *field, const char *value, size_t from, size_t *at){
+const gr_jv *gr_jv_find(const gr_jv *list, const char *field, const char *value, size_t from, size_t *at){
   size_t i;
   if( list==NULL || list->t!=GR_JV_ARR ) return NULL;
   for(i = from; i < list->len; i++){
@@ -506,6 +517,18 @@ static int diag_matches(const matcher *m, const gr_jv *want, const gr_jv *d){
   return quiet_match(m, want, d);
 }
 
+int gr_case_matches(const gr_subst *s, const gr_jv *e, const gr_jv *a){
+  matcher q;
+  q.s = s; q.fails = NULL; q.nfail = 0;
+  return match(&q, e, a, "");
+}
+
+int gr_case_diag_matches(const gr_subst *s, const gr_jv *want, const gr_jv *d){
+  matcher q;
+  q.s = s; q.fails = NULL; q.nfail = 0;
+  return diag_matches(&q, want, d);
+}
+
 static void check_report(matcher *m, const gr_jv *exp, const gr_jv *rep){
   size_t i, j, at;
   const gr_jv *nodes = gr_jv_get(rep, "nodes"), *opts = gr_jv_get(rep, "options"), *diags = gr_jv_get(rep, "diagnostics");
@@ -518,7 +541,7 @@ static void check_report(matcher *m, const gr_jv *exp, const gr_jv *rep){
         if( strncmp(sel, "type:", 5)==0 ){
           size_t from = 0, n = 0;
           const gr_jv *nd;
-          while( (nd = by_field(nodes, "type", sel + 5, from, &at))!=NULL ){
+          while( (nd = gr_jv_find(nodes, "type", sel + 5, from, &at))!=NULL ){
             const gr_jv *nm = gr_jv_get(nd, "name");
             char *w = gr_xasprintf("nodes[%s]", nm && nm->t==GR_JV_STR ? nm->s : "?");
             match(m, &ev->v[j], nd, w);
@@ -527,7 +550,7 @@ static void check_report(matcher *m, const gr_jv *exp, const gr_jv *rep){
           }
           if( n==0 ) fail(m, "nodes[%s]: no node of type %s", sel, sel + 5);
         }else{
-          const gr_jv *nd = by_field(nodes, "name", sel, 0, NULL);
+          const gr_jv *nd = gr_jv_find(nodes, "name", sel, 0, NULL);
           char *w = gr_xasprintf("nodes[%s]", sel);
           if( nd==NULL ) fail(m, "%s: no such node", w);
           else match(m, &ev->v[j], nd, w);
@@ -537,10 +560,10 @@ static void check_report(matcher *m, const gr_jv *exp, const gr_jv *rep){
       }
     }else if( strcmp(key, "options")==0 && ev->t==GR_JV_OBJ ){
       for(j = 0; j < ev->len; j++){
-        const gr_jv *o = by_field(opts, "name", ev->k[j], 0, NULL);
+        const gr_jv *o = gr_jv_find(opts, "name", ev->k[j], 0, NULL);
         char *w = gr_xasprintf("options[%s]", ev->k[j]);
         if( ev->v[j].t==GR_JV_NULL ){
-          if( o ){ char *s = jv_short(o, 300); fail(m, "%s: expected absent, got %s", w, s); free(s); }
+          if( o ){ char *s = gr_jv_short(o, 300); fail(m, "%s: expected absent, got %s", w, s); free(s); }
         }else if( o==NULL ){
           fail(m, "%s: not in the report", w);
         }else{
@@ -555,12 +578,12 @@ static void check_report(matcher *m, const gr_jv *exp, const gr_jv *rep){
         for(q = 0; diags && diags->t==GR_JV_ARR && q < diags->len; q++) if( diag_matches(m, want, &diags->v[q]) ) hits++;
         if( cnt && cnt->t==GR_JV_INT ){
           if( (int64_t)hits!=cnt->i ){
-            char *s1 = jv_short(want, 300), *s2 = jv_short(diags, 3000);
+            char *s1 = gr_jv_short(want, 300), *s2 = gr_jv_short(diags, 3000);
             fail(m, "diagnostics[%zu]: %zu diagnostic(s) match %s, expected %lld; have %s", j, hits, s1, (long long)cnt->i, s2);
             free(s1); free(s2);
           }
         }else if( hits==0 ){
-          char *s1 = jv_short(want, 300), *s2 = jv_short(diags, 3000);
+          char *s1 = gr_jv_short(want, 300), *s2 = gr_jv_short(diags, 3000);
           fail(m, "diagnostics[%zu]: none matches %s; have %s", j, s1, s2);
           free(s1); free(s2);
         }
@@ -570,16 +593,23 @@ static void check_report(matcher *m, const gr_jv *exp, const gr_jv *rep){
         size_t q;
         for(q = 0; diags && diags->t==GR_JV_ARR && q < diags->len; q++){
           if( diag_matches(m, &ev->v[j], &diags->v[q]) ){
-            char *s1 = jv_short(&ev->v[j], 300), *s2 = jv_short(&diags->v[q], 300);
+            char *s1 = gr_jv_short(&ev->v[j], 300), *s2 = gr_jv_short(&diags->v[q], 300);
             fail(m, "absent: diagnostic matching %s is present: %s", s1, s2);
             free(s1); free(s2);
           }
         }
       }
+    }else if( strlen(key) > 1 && (key[strlen(key)-1]=='!' || key[strlen(key)-1]=='~') ){
+      /* a top-level `key!` or `key~`: the object rules, on the report itself */
+      gr_jv one;
+      char *k1 = (char*)key;
+      memset(&one, 0, sizeof one);
+      one.t = GR_JV_OBJ; one.len = 1; one.k = &k1; one.v = (gr_jv*)ev;
+      match(m, &one, rep, "");
     }else{
       const gr_jv *av = gr_jv_get(rep, key);
       char *w = gr_xasprintf(".%s", key);
-      if( av==NULL ){ char *s = jv_short(ev, 300); fail(m, "%s: missing (expected %s)", w, s); free(s); }
+      if( av==NULL ){ char *s = gr_jv_short(ev, 300); fail(m, "%s: missing (expected %s)", w, s); free(s); }
       else match(m, ev, av, w);
       free(w);
     }
@@ -611,6 +641,9 @@ static void sanity(matcher *m, const gr_jv *rep, int rc){
   if( rc!=(errors ? 1 : 0) ) fail(m, "exit status %d but the report has %lld error(s)", rc, (long long)errors);
 }
 
+/* What a sanitizer prints (for runs against the ASan/UBSan build). */
+static const char *const sanitizer_marks[] = { "ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:" };
+
 int gr_case_check(const gr_case *c, const gr_subst *s, int rc, const char *out, size_t nout,
                   const char *err, const char *out2, size_t nout2, gr_jv **report, gr_buf *fails){
   matcher m;
@@ -619,6 +652,8 @@ int gr_case_check(const gr_case *c, const gr_subst *s, int rc, const char *out, 
   *report = NULL;
   if( rc!=c->exit ) fail(&m, "exit status %d, expected %d", rc, c->exit);
   if( out2 && (nout2!=nout || memcmp(out, out2, nout)!=0) ) fail(&m, "a second run gave different output (not deterministic)");
+  for(i = 0; i < sizeof sanitizer_marks / sizeof *sanitizer_marks; i++)
+    if( err && strstr(err, sanitizer_marks[i]) ) fail(&m, "sanitizer report on stderr (%s)", sanitizer_marks[i]);
   for(i = 0; i < c->nstderr; i++){
     char *want = gr_subst_apply(s, c->stderr_has[i]);
     if( strstr(err, want)==NULL ) fail(&m, "stderr does not contain \"%s\"", want);
@@ -709,17 +744,42 @@ void gr_coverage_add(gr_coverage *cv, const gr_jv *rep){
   for(i = 0; diags && diags->t==GR_JV_ARR && i < diags->len; i++) mark(cv, gr_jv_get(&diags->v[i], "rule"));
 }
 
-void gr_coverage_counts(const gr_coverage *cv, size_t *src_hit, size_t *src_all, size_t *br_hit, size_t *br_all,
-                        size_t *rule_hit, size_t *rule_all){
+#define ALL_LAYERS ((size_t)-1)
+
+/* Counts over the whole stack (layer ALL_LAYERS) or over one layer. */
+static void counts_in(const gr_coverage *cv, size_t layer, size_t *src_hit, size_t *src_all, size_t *br_hit,
+                      size_t *br_all, size_t *rule_hit, size_t *rule_all){
+  const gr_ruleset *rs = cv->rs;
   size_t i, k;
-  *src_hit = *br_hit = *rule_hit = 0;
-  *src_all = cv->rs->nsources; *br_all = cv->nbranches; *rule_all = cv->nrules;
-  for(i = 0; i < cv->rs->nsources; i++){
-    int any = 0;
-    for(k = cv->branch_first[i]; k < cv->branch_first[i + 1]; k++) if( cv->branch_hit[k] ){ any = 1; (*br_hit)++; }
+  *src_hit = *src_all = *br_hit = *br_all = *rule_hit = *rule_all = 0;
+  for(i = 0; i < rs->nsources; i++){
+    int any = 0, mine = 0;
+    for(k = cv->branch_first[i]; k < cv->branch_first[i + 1]; k++){
+      if( layer!=ALL_LAYERS && gr_ruleset_layer_of(rs, rs->sources[i].branches[k - cv->branch_first[i]].loc.file)!=layer ) continue;
+      mine = 1;
+      (*br_all)++;
+      if( cv->branch_hit[k] ){ any = 1; (*br_hit)++; }
+    }
+    if( layer==ALL_LAYERS ) mine = 1;
+    *src_all += (size_t)mine;
     *src_hit += (size_t)any;
   }
-  for(i = 0; i < cv->nrules; i++) *rule_hit += cv->rule_hit[i];
+  for(i = 0; i < cv->nrules; i++){
+    const gr_loc *l = i < rs->nrules ? &rs->rules[i].loc : &rs->relations[i - rs->nrules].loc;
+    if( layer!=ALL_LAYERS && gr_ruleset_layer_of(rs, l->file)!=layer ) continue;
+    (*rule_all)++;
+    *rule_hit += cv->rule_hit[i];
+  }
+}
+
+void gr_coverage_counts(const gr_coverage *cv, size_t *src_hit, size_t *src_all, size_t *br_hit, size_t *br_all,
+                        size_t *rule_hit, size_t *rule_all){
+  counts_in(cv, ALL_LAYERS, src_hit, src_all, br_hit, br_all, rule_hit, rule_all);
+}
+
+void gr_coverage_layer_counts(const gr_coverage *cv, size_t layer, size_t *src_hit, size_t *src_all, size_t *br_hit,
+                              size_t *br_all, size_t *rule_hit, size_t *rule_all){
+  counts_in(cv, layer, src_hit, src_all, br_hit, br_all, rule_hit, rule_all);
 }
 
 void gr_coverage_free(gr_coverage *cv){
