@@ -41,7 +41,7 @@ test_expect_success 'DOT marks decisions without effect: label, tooltip reason, 
 	gerules eval "$ex/llm_decoder.json" --chip Ascend910B1 -o OP_PRECISION_MODE=$ex/op_precision.ini -o ALLOW_HF32=true --format dot >g.dot &&
 	grep "^    n[0-9]* \[label=\"layer0/attn/k_proj\\\\nMatMulV2\\\\nenable_hi_float_32_execution (no effect)" g.dot >kp &&
 	test_grep "style=\"filled,rounded,diagonals\"" kp &&
-	test_grep "(no effect: PRECISION_MODE=force_fp16)" kp &&
+	test_grep "(no effect: the node computes in float16 (precision_mode))" kp &&
 	test_grep "label=\"enable_hi_float_32_execution (no effect)\", fillcolor=\"#[0-9a-f]*\", color=\"#555b63\", fontcolor=\"[a-z]*\", style=\"filled,diagonals\"" g.dot &&
 	! grep "label=\"layer0/attn/q_proj\\\\nMatMulV2\\\\nhigh_precision (no effect)" g.dot &&
 	if command -v dot >/dev/null 2>&1; then dot -Tsvg g.dot >g.svg; fi
@@ -67,7 +67,7 @@ test_expect_success 'OP_PRECISION_MODE switching off the built-in table is a war
 	Sigmoid x6     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
 	ReduceMean x1  precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
 	Sqrt x1        precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
-	RealDiv x1     precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: -  engine: AIcoreEngine
+	RealDiv x1     precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
 	AvgPoolV2 x1   precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
 	SoftmaxV2 x1   precision_mode: high_performance (built-in table) -> high_precision ([ByOpType])  tiling: compile  execution: static  dtype: -  engine: AIcoreEngine
 

@@ -81,7 +81,7 @@ test_expect_success 'it prints the decisions the gerules command reports' '
 	        sources.add(n[srckey])
 	        if want[2]: reasons.add(want[2])
 	assert len(sources) >= 4, sources     # several rules decided: not a trivial model
-	assert reasons == {"PRECISION_MODE=force_fp16"}, reasons   # gerules_decision carries the no-effect reason
+	assert reasons == {"the node computes in float16 (precision_mode)"}, reasons   # gerules_decision carries the no-effect reason
 	PYEOF
 '
 

@@ -1091,8 +1091,9 @@ void gr_judge_dtype_why(gr_result *r, uint32_t n, gr_buf *b){
         return;
       }
       const gr_oplib_store *fs = store_of(r, jn->fe_store);
-      gr_buf_printf(b, "%s gives no dtype list for %s (dynamicFormat: its op_select_format decides when GE compiles)",
-                    fs ? store_text(fs) : "the op library", type);
+      gr_buf_printf(b, "%s gives no dtype list for %s (dynamicFormat: its op_select_format decides when GE compiles) "
+                    "and no dtypes block supplies one; gerules does not guess: a layer can add one, citing the op's "
+                    "op_select_format (doc/rule-language.md 6.5)", fs ? store_text(fs) : "the op library", type);
       return;
     }
     default: break;

@@ -186,7 +186,7 @@ class RulesTest(unittest.TestCase):
             self.assertEqual(d["no_effect_reason"], n.get("precision_mode_no_effect_reason"))
             seen += not d["effect"]
         self.assertEqual(seen, 15)
-        self.assertEqual(ev.decision("lm_head", "precision_mode")["no_effect_reason"], "PRECISION_MODE=force_fp16")
+        self.assertEqual(ev.decision("lm_head", "precision_mode")["no_effect_reason"], "the node computes in float16 (precision_mode)")
         t = ev.decision("lm_head", "tiling")
         self.assertEqual((t["effect"], t["no_effect_reason"]), (True, None))
 

@@ -1,0 +1,102 @@
+#!/bin/sh
+# t1143-dynamic-format.sh: the hand-kept dtype lists of dynamicFormat ops
+# (rules/oplib/dynamic_format.rules). Every dtypes block names an op of a
+# generated store that is marked dynamic_format and has no lists of its own,
+# is bound to it (import-oplib --dump shows its citation), cites the impl's
+# op_select_format in its from string and carries a comment naming the
+# platform file or Python it was read from; the check itself can fail. A site
+# that regenerates the op library as a layer (import-oplib --layer) keeps the
+# lists: its stores replace the base's and the blocks bind to them.
+
+test_description='hand-kept dtype lists of dynamicFormat ops: each names a generated op, cites its source, and composes with a regenerated layer'
+. "${top_srcdir:-..}/t/test-lib.sh"
+
+R=$GERULES_RULES
+F="$R/oplib/dynamic_format.rules"
+DATA="$top_srcdir/t/data/cann-8.1.RC1-opinfo"
+
+test_skip_unless PYTHON3
+
+cat >blocks.py <<-\EOF
+import re, sys
+# every dtypes block of FILE: store, op, from string, the comment lines right above it
+rules = sys.argv[1]
+lines = open(sys.argv[2]).read().split("\n")
+bad = 0
+for i, l in enumerate(lines):
+    m = re.match(r'^dtypes (\S+) "([^"]+)" from "([^"]+)" \{$', l)
+    if not m:
+        continue
+    store, op, cite = m.groups()
+    com, j = [], i - 1
+    while j >= 0 and lines[j].startswith("#"):
+        com.insert(0, lines[j]); j -= 1
+    why = []
+    if not cite.startswith("CANN 8.1.RC1 opp/built-in/op_impl/ai_core/tbe/impl/") or "op_select_format" not in cite:
+        why.append("from does not cite the impl's op_select_format")
+    if not any(".ini" in c or ".py" in c for c in com):
+        why.append("no comment naming the platform ini or Python it was read from")
+    fam = store[len("aicore_"):]
+    gen = open("%s/oplib/%s.rules" % (rules, store)).read()
+    g = re.search(r'^    op "%s" ([^{]*)\{\n((?:        .*\n)*)    \}' % re.escape(op), gen, re.M)
+    if g is None:
+        why.append("no op %s in the generated %s.rules" % (op, store))
+    else:
+        if "dynamic_format" not in g.group(1).split():
+            why.append("op %s of %s is not dynamic_format" % (op, store))
+        if '" format "' in g.group(2) or re.search(r'(required|optional|dynamic) "', g.group(2)):
+            why.append("op %s of %s has lists of its own" % (op, store))
+    print("%s\t%s" % (store, op))
+    for w in why:
+        bad += 1
+        sys.stderr.write("%s:%d: %s %s: %s\n" % (sys.argv[2], i + 1, store, op, w))
+sys.exit(1 if bad else 0)
+EOF
+
+test_expect_success 'every block names a generated dynamic_format op without lists, cites op_select_format and has a source comment' '
+	python3 blocks.py "$R" "$F" >blocks 2>err &&
+	test_must_be_empty err &&
+	test $(wc -l <blocks) -ge 30 &&
+	test_grep "^aicore_ascend910b	MatMulV2\$" blocks &&
+	test_grep "^aicore_ascend910b	Conv2D\$" blocks &&
+	test_grep "^aicore_ascend910b	Add\$" blocks
+'
+
+test_expect_success 'the check can fail: a block without its comment, an op with lists' '
+	sed "/^# ascend910b: Short_SoC_version Ascend910B: f322bf16f/,/^dtypes/{/^#/d}" "$F" >nocomment.rules &&
+	test_must_fail python3 blocks.py "$R" nocomment.rules >/dev/null 2>err &&
+	test_grep "aicore_ascend910b Add: no comment naming" err &&
+	printf "# Exp: impl/dynamic/exp.py\ndtypes aicore_ascend910b \"Exp\" from \"CANN 8.1.RC1 opp/built-in/op_impl/ai_core/tbe/impl/dynamic/exp.py op_select_format\" {\n}\n" >exp.rules &&
+	test_must_fail python3 blocks.py "$R" exp.rules >/dev/null 2>err &&
+	test_grep "op Exp of aicore_ascend910b is not dynamic_format" err
+'
+
+test_expect_success 'every block is bound: import-oplib --dump gives its citation for exactly these ops' '
+	gerules --rules "$R" import-oplib --dump >dump &&
+	awk -F"\t" "\$10 != \"\" { print \$1 \"\t\" \$2 }" dump | LC_ALL=C sort -u >bound &&
+	LC_ALL=C sort -u blocks >want &&
+	test_cmp want bound
+'
+
+cat >mm.json <<-\EOF
+{"name": "m", "graph": [{"name": "main", "op": [
+ {"name": "x0", "type": "Data", "attr": [{"key": "index", "value": {"i": 0}}], "output_desc": [{"dtype": "DT_FLOAT", "shape": {"dim": [16, 16]}, "layout": "ND"}]},
+ {"name": "x1", "type": "Data", "attr": [{"key": "index", "value": {"i": 1}}], "output_desc": [{"dtype": "DT_FLOAT", "shape": {"dim": [16, 16]}, "layout": "ND"}]},
+ {"name": "n", "type": "MatMulV2", "input": ["x0:0", "x1:0"], "input_desc": [{"dtype": "DT_FLOAT", "shape": {"dim": [16, 16]}, "layout": "ND"}, {"dtype": "DT_FLOAT", "shape": {"dim": [16, 16]}, "layout": "ND"}], "output_desc": [{"dtype": "DT_FLOAT", "shape": {"dim": [16, 16]}, "layout": "ND"}]},
+ {"name": "out", "type": "NetOutput", "input": ["n:0"], "input_desc": [{"dtype": "DT_FLOAT", "shape": {"dim": [16, 16]}, "layout": "ND"}]}]}]}
+EOF
+
+test_expect_success 'a site regenerates the op library as a layer: it checks clean and MatMulV2 keeps its lists' '
+	sh "$DATA/tree.sh" c81 &&
+	mkdir site &&
+	gerules --rules "$R" import-oplib --layer --cann-root c81 --output site --release 8.1.RC1 2>/dev/null &&
+	echo "bundle \"site-oplib\" { version \"1.0.0\"; extends \"ge-base\"; }" >site/bundle.rules &&
+	test_grep "^override oplib aicore_ascend910b " site/aicore_ascend910b.rules &&
+	gerules --rules "$R" --rules site check >out 2>err &&
+	! grep "dtypes block" err &&
+	gerules --rules "$R" --rules site eval mm.json --chip Ascend910B1 -o PRECISION_MODE=must_keep_origin_dtype --all-nodes >eval &&
+	test_grep "^n  *MatMulV2 .* float32 (precision mode)  *AIcoreEngine" eval &&
+	! grep GE7004 eval
+'
+
+test_done
