@@ -302,7 +302,6 @@ static void judge_strategies(jck *k, const gr_table *names){
   gr_judge_rules *j = k->j;
   const gr_table *t;
   size_t i;
-  /* strategies: their names first (every other table refers to them) */
   if( (t = need(c, names, "dtype_strategy", 1)) ){
     j->strategies = gr_arena_calloc(&rs->arena, (t->n ? t->n : 1) * sizeof *j->strategies);
     for(i = 0; i < t->n; i++) j->strategies[j->nstrategies++].name = t->keys[i];
@@ -395,7 +394,6 @@ static void judge_engines(jck *k, const gr_table *names){
   gr_judge_rules *j = k->j;
   const gr_table *t;
   size_t i;
-  /* engines */
   if( (t = need(c, names, "engines", 1)) ){
     const gr_table *fe = need(c, names, "fe_engines", 0), *off = need(c, names, "engines_off_by_default", 0),
                   *cpu = need(c, names, "aicpu_engines", 0), *optab = need(c, names, "engine_op_tables", 1);
