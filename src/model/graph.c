@@ -43,18 +43,8 @@ uint32_t gr_graph_begin(gr_graph *g){
   return (uint32_t)g->ngraphs++;
 }
 
-uint32_t gr_graph_op_begin(gr_graph *g, uint32_t graph){
-  gr_node *n = &g->nodes[g->nnodes];
-  memset(n, 0, sizeof *n);
-  n->edge0 = (uint32_t)g->nedges;
-  n->tensor0 = (uint32_t)g->ntensors;
-  n->attr0 = (uint32_t)g->nattrs;
-  n->graph = (uint16_t)graph;
-  return (uint32_t)g->nnodes++;
-}
-
 /* Rare: only files that interleave the fields. */
-void gr_graph_op_finish(gr_graph *g, uint32_t node, int edge_sort, const unsigned char *tkind){
+void gr_graph_op_sort(gr_graph *g, uint32_t node, int edge_sort, const unsigned char *tkind){
   gr_node *n = &g->nodes[node];
   if( edge_sort ){
     size_t ne = (size_t)n->n_data + n->n_ctrl, i, k = 0;
