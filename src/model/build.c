@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 struct gr_build {
   gr_graph *g;
   gr_error e;
