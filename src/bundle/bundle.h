@@ -22,6 +22,7 @@
 #include <time.h>
 #include "base/util.h"
 #include "base/diag.h"
+#include "base/semver.h"
 
 #define GR_MANIFEST_FILE "MANIFEST"
 #define GR_SIGNATURE_FILE "MANIFEST.sig"
@@ -132,13 +133,7 @@ int  gr_state_get(const char *state_file, const char *name, char **version, gr_d
 int  gr_state_record(const char *state_file, const char *name, const char *version, gr_diags *d);
 
 /* ---- versions ---- */
-/* Semantic versions (MAJOR.MINOR.PATCH[-PRE][+BUILD]): 1 valid, 0 not. A
-** numeric part of more than 18 digits is not valid (an error wherever a
-** version is read: manifest, state file, bundle statement), never a wrap. */
-int  gr_semver_valid(const char *v);
-/* <0, 0, >0 by semantic-version precedence, without converting a part to an
-** integer; invalid versions sort first (callers validate before comparing). */
-int  gr_semver_cmp(const char *a, const char *b);
+/* Semantic versions: gr_semver_valid, gr_semver_cmp (base/semver.h). */
 /* CANN releases ("8.0.RC2", "8.1.RC1", "8.0.0", "9.1", "8.0.RC2.alpha003"):
 ** valid 1 / 0 (a number or RC number of more than 18 digits is malformed);
 ** compared part by part (a number after an "RCn" after a build

@@ -20,20 +20,7 @@
 #include "lang/ruleset.h"
 #include "model/graph.h"
 #include "options/ini.h"
-
-
-/* One option as the user gave it (-o KEY=VALUE or a line of --options FILE). */
-typedef struct gr_input {
-  const char *key, *value;      /* as written */
-  gr_origin origin;
-  /* filled by gr_eval: */
-  int option;                   /* option index, -1 when unknown */
-  int valid;
-  const char *problem;          /* why it is invalid, or NULL */
-  const char *suggestion;       /* "; did you mean 'X'?" or "" */
-  int effective;                /* not overridden by a later input, not excluded by a relation */
-  int overridden_by;            /* index of the later input that replaced it, or -1 */
-} gr_input;
+#include "options/input.h"   /* gr_input: the options as the user gave them */
 
 typedef struct gr_optstate {
   int input;                    /* winning input, or -1 */

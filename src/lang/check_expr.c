@@ -195,9 +195,240 @@ static uint8_t field_type(ck *c, gr_expr *e, uint8_t base){
 #undef F
 }
 
-static uint8_t check_expr_inner(ck *c, gr_expr *e){
+/* option X, option X set, chip has CAP, chip supports OPTION [= VALUE], chip supports mode M */
+static uint8_t check_option_ref(ck *c, gr_expr *e){
   gr_ruleset *rs = c->rs;
+  switch( e->op ){
+    case GR_E_OPTION: {
+      gr_option *o = ck_option_ref(c, e->s, e->sloc);
+      e->dep = GR_DEP_GLOBAL;
+      if( o==NULL ) return GR_T_ANY;
+      e->ptr = o; e->ref = o->index;
+      if( o->type==GR_OT_INT ) return GR_T_INT;
+      if( o->type==GR_OT_LIST ){ e->elem = GR_T_STR; return GR_T_LIST; }
+      return GR_T_STR;
+  }
+  case GR_E_OPTSET: {
+    gr_option *o = ck_option_ref(c, e->s, e->sloc);
+    e->dep = GR_DEP_GLOBAL;
+    if( o ){ e->ptr = o; e->ref = o->index; }
+    return GR_T_BOOL;
+  }
+  case GR_E_HAS: {
+    int ci = gr_ruleset_find(&rs->cap_map, e->s);
+    e->dep = GR_DEP_GLOBAL;
+    if( ci < 0 ){
+      char sug[128];
+      ck_err(c, e->sloc, "unknown capability '%s'%s", e->s, ck_did_you_mean(c, GR_NK_CAP, e->s, sug, sizeof sug));
+    }
+    e->ref = ci;
+    return GR_T_BOOL;
+  }
+  case GR_E_SUPPORTS: {
+    gr_option *o = ck_option_ref(c, e->s, e->sloc);
+    e->dep = GR_DEP_GLOBAL;
+    if( o ){ e->ptr = o; e->ref = o->index; }
+    if( e->a ){
+      ck_want(c, e->a, GR_T_STR, "the value in 'chip supports OPTION = VALUE'");
+      e->dep = ck_maxdep(e->dep, e->a->dep);
+      if( o && e->a->op==GR_E_STR && o->nvalues && !ck_option_has_value(o, e->a->s) ){
+        ck_err(c, e->a->loc, "'%s' is not a value of option %s", e->a->s, o->name);
+      }
+    }
+    return GR_T_BOOL;
+  }
+  case GR_E_SUPPORTS_MODE:
+    ck_want(c, e->a, GR_T_STR, "the mode in 'chip supports mode'");
+    e->dep = ck_maxdep(GR_DEP_GLOBAL, e->a->dep);
+    if( e->a->op==GR_E_STR && gr_ruleset_find(&rs->mode_map, e->a->s) < 0 ){
+      char sug[128];
+      ck_err(c, e->a->loc, "unknown mode '%s'%s", e->a->s, ck_did_you_mean(c, GR_NK_MODE, e->a->s, sug, sizeof sug));
+    }
+    return GR_T_BOOL;
+  default: break;
+  }
+  return GR_T_ANY;
+}
+
+/* ==, !=, the orderings, in and not in */
+static uint8_t check_comparison(ck *c, gr_expr *e){
   uint8_t ta, tb;
+  switch( e->op ){
+    case GR_E_EQ: case GR_E_NE:
+      ta = ck_expr(c, e->a); tb = ck_expr(c, e->b);
+      e->dep = ck_maxdep(e->a->dep, e->b->dep);
+      if( !compatible(ta, tb) || ta==GR_T_TABLE || tb==GR_T_TABLE ){
+        ck_err(c, e->loc, "cannot compare %s with %s", ck_a_type(ta), ck_a_type(tb));
+      }
+      check_option_literal(c, e->a, e->b); check_option_literal(c, e->b, e->a);
+      check_runmode_literal(c, e->a, e->b); check_runmode_literal(c, e->b, e->a);
+      check_partition_literal(c, e->a, e->b); check_partition_literal(c, e->b, e->a);
+      return GR_T_BOOL;
+    case GR_E_LT: case GR_E_LE: case GR_E_GT: case GR_E_GE:
+      ck_want(c, e->a, GR_T_INT, "an operand of an ordering comparison");
+      ck_want(c, e->b, GR_T_INT, "an operand of an ordering comparison");
+      e->dep = ck_maxdep(e->a->dep, e->b->dep);
+      return GR_T_BOOL;
+    case GR_E_IN: case GR_E_NOTIN:
+      ta = ck_expr(c, e->a); tb = ck_expr(c, e->b);
+      e->dep = ck_maxdep(e->a->dep, e->b->dep);
+      if( tb==GR_T_TABLE ){
+        if( ta!=GR_T_STR && ta!=GR_T_ANY && ta!=GR_T_NULL ) ck_err(c, e->a->loc, "table keys are strings, not %s", ck_a_type(ta));
+      }else if( tb==GR_T_LIST ){
+        if( !compatible(ta, e->b->elem) ) ck_err(c, e->a->loc, "cannot look for %s in a list of %s values", ck_a_type(ta), gr_type_name(e->b->elem));
+        if( e->b->op==GR_E_LIST ){
+          gr_expr *x;
+          for(x = e->b->a; x; x = x->next) check_option_literal(c, e->a, x);
+        }
+      }else if( tb!=GR_T_ANY ){
+        ck_err(c, e->b->loc, "'in' needs a table or a list on its right, not %s", ck_a_type(tb));
+      }
+      return GR_T_BOOL;
+    default: break;
+  }
+  return GR_T_ANY;
+}
+
+/* any / all NAME in RANGE: CONDITION (NAME bound in the condition) */
+static uint8_t check_quantifier(ck *c, gr_expr *e){
+  uint8_t lt = ck_expr(c, e->a), vt = GR_T_ANY;
+  if( lt==GR_T_LIST ) vt = e->a->elem;
+  else if( lt==GR_T_TABLE ) vt = GR_T_STR;
+  else if( lt==GR_T_INPUTS ) vt = GR_T_INPUT;
+  else if( lt!=GR_T_ANY && lt!=GR_T_NULL ) ck_err(c, e->a->loc, "'%s' needs a list, a table or node.input to range over, not %s",
+                                                e->op==GR_E_ANY ? "any" : "all", ck_a_type(lt));
+  if( c->nvars >= GR_MAXVARS || c->maxslots >= GR_MAXVARS ){
+    ck_err(c, e->sloc, "too many quantifiers in one condition (at most %d)", GR_MAXVARS);
+    return GR_T_BOOL;
+  }
+  c->vars[c->nvars].name = e->s;
+  c->vars[c->nvars].type = vt;
+  e->elem = vt;
+  c->vars[c->nvars].dep = GR_DEP_ITEM;    /* bound per evaluation of the body */
+  c->vars[c->nvars].slot = c->maxslots;
+  e->ref = c->maxslots++;
+  c->nvars++;
+  ck_want(c, e->b, GR_T_BOOL, "the condition of a quantifier");
+  c->nvars--;          /* out of scope after the body (templates re-bind the witness) */
+  e->dep = ck_maxdep(e->a->dep, e->b->dep);
+  return GR_T_BOOL;
+}
+
+/* a bare name: a bound variable, count, other, or a table */
+static uint8_t check_name(ck *c, gr_expr *e){
+  gr_ruleset *rs = c->rs;
+  int i = ck_find_var(c, e->s), ti;
+  if( i >= 0 ){
+    e->ref = GR_NAME_VAR; e->ref2 = c->vars[i].slot; e->dep = c->vars[i].dep;
+    return c->vars[i].type;
+  }
+  if( c->allow_count && strcmp(e->s, "count")==0 ){ e->ref = GR_NAME_COUNT; e->dep = GR_DEP_ITEM; return GR_T_INT; }
+  if( c->allow_other && strcmp(e->s, "other")==0 ){ e->ref = GR_NAME_OTHER; e->dep = GR_DEP_ITEM; return GR_T_OTHER; }
+  ti = gr_ruleset_find(&rs->table_map, e->s);
+  if( ti >= 0 ){ e->ref = GR_NAME_TABLE; e->ptr = &rs->tables[ti]; e->dep = GR_DEP_CONST; return GR_T_TABLE; }
+  if( strcmp(e->s, "count")==0 ){
+    ck_err(c, e->sloc, "'count' is only available in the message of a rule 'for each node' marked 'once'");
+    return GR_T_ANY;
+  }
+  if( strcmp(e->s, "other")==0 ){
+    ck_err(c, e->sloc, "'other' is only available in the message of an exclusive, requires or conflicts relation");
+    return GR_T_ANY;
+  }
+  {
+    char sug[128];
+    ck_err(c, e->sloc, "unknown name '%s' (not a table or a bound variable)%s", e->s,
+        ck_did_you_mean(c, GR_NK_TABLE, e->s, sug, sizeof sug));
+  }
+  return GR_T_ANY;
+}
+
+/* BASE[KEY]: a table, node.input, node.attr or a list */
+static uint8_t check_index(ck *c, gr_expr *e){
+  uint8_t bt = ck_expr(c, e->a), kt = ck_expr(c, e->b);
+  e->dep = ck_maxdep(e->a->dep, e->b->dep);
+  switch( bt ){
+    case GR_T_TABLE: {
+      const gr_table *t = e->a->ptr;
+      if( kt!=GR_T_STR && kt!=GR_T_ANY && kt!=GR_T_NULL ) ck_err(c, e->b->loc, "table keys are strings, not %s", ck_a_type(kt));
+      if( e->a->op==GR_E_INI ) return GR_T_STR;
+      if( t && !t->is_map ){
+        ck_err(c, e->loc, "table '%s' is a set: test membership with 'in' instead of [ ]", t->name);
+        return GR_T_ANY;
+      }
+      if( t && e->b->op==GR_E_STR && gr_map_get(&t->keymap, e->b->s)==NULL ){
+        ck_err(c, e->b->loc, "table '%s' has no key '%s'", t->name, e->b->s);
+      }
+      if( t && t->vtype==GR_T_LIST ) e->elem = GR_T_ANY;
+      return t ? t->vtype : GR_T_ANY;
+    }
+    case GR_T_INPUTS:
+      if( kt!=GR_T_INT && kt!=GR_T_ANY ) ck_err(c, e->b->loc, "an input index is an int, not %s", ck_a_type(kt));
+      e->dep = GR_DEP_ITEM;
+      return GR_T_INPUT;
+    case GR_T_ATTRS:
+      if( kt!=GR_T_STR && kt!=GR_T_ANY ) ck_err(c, e->b->loc, "an attribute name is a string, not %s", ck_a_type(kt));
+      return GR_T_ANY;
+    case GR_T_LIST:
+      if( kt!=GR_T_INT && kt!=GR_T_ANY ) ck_err(c, e->b->loc, "a list index is an int, not %s", ck_a_type(kt));
+      return e->a->elem;
+    case GR_T_ANY:
+      return GR_T_ANY;
+    default:
+      ck_err(c, e->loc, "%s cannot be indexed with [ ]", ck_a_type(bt));
+      return GR_T_ANY;
+  }
+}
+
+/* partition(P).FIELD */
+static uint8_t check_partition(ck *c, gr_expr *e){
+  gr_ruleset *rs = c->rs;
+  static const struct { const char *name; uint8_t code, type; } pf[] = {
+    { "dynamic", GR_PF_DYNAMIC, GR_T_BOOL }, { "static", GR_PF_STATIC, GR_T_BOOL },
+    { "cause", GR_PF_CAUSE, GR_T_STR }, { "seed", GR_PF_SEED, GR_T_STR },
+    { "size", GR_PF_SIZE, GR_T_INT }, { "limit", GR_PF_LIMIT, GR_T_INT },
+    { "from", GR_PF_FROM, GR_T_NODE }, { "to", GR_PF_TO, GR_T_NODE } };
+  int pi = gr_ruleset_find(&rs->partition_map, e->s);
+  size_t k;
+  e->dep = GR_DEP_ITEM;
+  if( c->scope!=GR_SCOPE_NODE ){
+    ck_err(c, e->loc, "'partition(%s)' is a node's outcome: only available in sources and in rules 'for each node'", e->s);
+    return GR_T_ANY;
+  }
+  if( c->in_partition ){
+    ck_err(c, e->loc, "a partition's seeds, neutral conditions and limits cannot read a partition's outcome");
+    return GR_T_ANY;
+  }
+  if( pi < 0 ){
+    ck_err(c, e->sloc, "unknown partition '%s'", e->s);
+    return GR_T_ANY;
+  }
+  e->ptr = &rs->partitions[pi]; e->ref2 = pi;
+  for(k = 0; k < sizeof pf / sizeof *pf; k++){
+    if( strcmp(pf[k].name, e->s2)==0 ){ e->ref = pf[k].code; return pf[k].type; }
+  }
+  ck_err(c, e->s2loc, "a partition has no field '%s' (dynamic, static, cause, seed, size, limit, from, to)", e->s2);
+  return GR_T_ANY;
+}
+
+/* ini(OPTION).SECTION: the section of an ini-format file option, as a table */
+static uint8_t check_ini(ck *c, gr_expr *e){
+  gr_option *o = ck_option_ref(c, e->s, e->sloc);
+  size_t k;
+  e->dep = GR_DEP_GLOBAL;
+  if( o==NULL ) return GR_T_ANY;
+  e->ptr = o; e->ref = o->index;
+  if( o->format==NULL ){
+    ck_err(c, e->sloc, "option %s is not an ini-format file option (it has no 'format ini' block)", o->name);
+    return GR_T_ANY;
+  }
+  for(k = 0; k < o->format->nsections; k++){
+    if( strcmp(o->format->sections[k].name, e->s2)==0 ){ e->ref2 = (int32_t)k; return GR_T_TABLE; }
+  }
+  ck_err(c, e->s2loc, "option %s has no ini section '%s'", o->name, e->s2);
+  return GR_T_ANY;
+}
+
+static uint8_t check_expr_inner(ck *c, gr_expr *e){
   switch( e->op ){
     case GR_E_STR:  e->dep = GR_DEP_CONST; return GR_T_STR;
     case GR_E_INT:  e->dep = GR_DEP_CONST; return GR_T_INT;
@@ -240,52 +471,8 @@ static uint8_t check_expr_inner(ck *c, gr_expr *e){
         return GR_T_ANY;
       }
       e->dep = GR_DEP_ITEM; return GR_T_OPTREF;
-    case GR_E_OPTION: {
-      gr_option *o = ck_option_ref(c, e->s, e->sloc);
-      e->dep = GR_DEP_GLOBAL;
-      if( o==NULL ) return GR_T_ANY;
-      e->ptr = o; e->ref = o->index;
-      if( o->type==GR_OT_INT ) return GR_T_INT;
-      if( o->type==GR_OT_LIST ){ e->elem = GR_T_STR; return GR_T_LIST; }
-      return GR_T_STR;
-    }
-    case GR_E_OPTSET: {
-      gr_option *o = ck_option_ref(c, e->s, e->sloc);
-      e->dep = GR_DEP_GLOBAL;
-      if( o ){ e->ptr = o; e->ref = o->index; }
-      return GR_T_BOOL;
-    }
-    case GR_E_HAS: {
-      int ci = gr_ruleset_find(&rs->cap_map, e->s);
-      e->dep = GR_DEP_GLOBAL;
-      if( ci < 0 ){
-        char sug[128];
-        ck_err(c, e->sloc, "unknown capability '%s'%s", e->s, ck_did_you_mean(c, GR_NK_CAP, e->s, sug, sizeof sug));
-      }
-      e->ref = ci;
-      return GR_T_BOOL;
-    }
-    case GR_E_SUPPORTS: {
-      gr_option *o = ck_option_ref(c, e->s, e->sloc);
-      e->dep = GR_DEP_GLOBAL;
-      if( o ){ e->ptr = o; e->ref = o->index; }
-      if( e->a ){
-        ck_want(c, e->a, GR_T_STR, "the value in 'chip supports OPTION = VALUE'");
-        e->dep = ck_maxdep(e->dep, e->a->dep);
-        if( o && e->a->op==GR_E_STR && o->nvalues && !ck_option_has_value(o, e->a->s) ){
-          ck_err(c, e->a->loc, "'%s' is not a value of option %s", e->a->s, o->name);
-        }
-      }
-      return GR_T_BOOL;
-    }
-    case GR_E_SUPPORTS_MODE:
-      ck_want(c, e->a, GR_T_STR, "the mode in 'chip supports mode'");
-      e->dep = ck_maxdep(GR_DEP_GLOBAL, e->a->dep);
-      if( e->a->op==GR_E_STR && gr_ruleset_find(&rs->mode_map, e->a->s) < 0 ){
-        char sug[128];
-        ck_err(c, e->a->loc, "unknown mode '%s'%s", e->a->s, ck_did_you_mean(c, GR_NK_MODE, e->a->s, sug, sizeof sug));
-      }
-      return GR_T_BOOL;
+    case GR_E_OPTION: case GR_E_OPTSET: case GR_E_HAS: case GR_E_SUPPORTS: case GR_E_SUPPORTS_MODE:
+      return check_option_ref(c, e);
     case GR_E_NOT:
       ck_want(c, e->a, GR_T_BOOL, "the operand of 'not'");
       e->dep = e->a->dep;
@@ -295,84 +482,12 @@ static uint8_t check_expr_inner(ck *c, gr_expr *e){
       ck_want(c, e->b, GR_T_BOOL, e->op==GR_E_AND ? "an operand of 'and'" : "an operand of 'or'");
       e->dep = ck_maxdep(e->a->dep, e->b->dep);
       return GR_T_BOOL;
-    case GR_E_EQ: case GR_E_NE:
-      ta = ck_expr(c, e->a); tb = ck_expr(c, e->b);
-      e->dep = ck_maxdep(e->a->dep, e->b->dep);
-      if( !compatible(ta, tb) || ta==GR_T_TABLE || tb==GR_T_TABLE ){
-        ck_err(c, e->loc, "cannot compare %s with %s", ck_a_type(ta), ck_a_type(tb));
-      }
-      check_option_literal(c, e->a, e->b); check_option_literal(c, e->b, e->a);
-      check_runmode_literal(c, e->a, e->b); check_runmode_literal(c, e->b, e->a);
-      check_partition_literal(c, e->a, e->b); check_partition_literal(c, e->b, e->a);
-      return GR_T_BOOL;
-    case GR_E_LT: case GR_E_LE: case GR_E_GT: case GR_E_GE:
-      ck_want(c, e->a, GR_T_INT, "an operand of an ordering comparison");
-      ck_want(c, e->b, GR_T_INT, "an operand of an ordering comparison");
-      e->dep = ck_maxdep(e->a->dep, e->b->dep);
-      return GR_T_BOOL;
-    case GR_E_IN: case GR_E_NOTIN:
-      ta = ck_expr(c, e->a); tb = ck_expr(c, e->b);
-      e->dep = ck_maxdep(e->a->dep, e->b->dep);
-      if( tb==GR_T_TABLE ){
-        if( ta!=GR_T_STR && ta!=GR_T_ANY && ta!=GR_T_NULL ) ck_err(c, e->a->loc, "table keys are strings, not %s", ck_a_type(ta));
-      }else if( tb==GR_T_LIST ){
-        if( !compatible(ta, e->b->elem) ) ck_err(c, e->a->loc, "cannot look for %s in a list of %s values", ck_a_type(ta), gr_type_name(e->b->elem));
-        if( e->b->op==GR_E_LIST ){
-          gr_expr *x;
-          for(x = e->b->a; x; x = x->next) check_option_literal(c, e->a, x);
-        }
-      }else if( tb!=GR_T_ANY ){
-        ck_err(c, e->b->loc, "'in' needs a table or a list on its right, not %s", ck_a_type(tb));
-      }
-      return GR_T_BOOL;
-    case GR_E_ANY: case GR_E_ALL: {
-      uint8_t lt = ck_expr(c, e->a), vt = GR_T_ANY;
-      if( lt==GR_T_LIST ) vt = e->a->elem;
-      else if( lt==GR_T_TABLE ) vt = GR_T_STR;
-      else if( lt==GR_T_INPUTS ) vt = GR_T_INPUT;
-      else if( lt!=GR_T_ANY && lt!=GR_T_NULL ) ck_err(c, e->a->loc, "'%s' needs a list, a table or node.input to range over, not %s",
-                                                    e->op==GR_E_ANY ? "any" : "all", ck_a_type(lt));
-      if( c->nvars >= GR_MAXVARS || c->maxslots >= GR_MAXVARS ){
-        ck_err(c, e->sloc, "too many quantifiers in one condition (at most %d)", GR_MAXVARS);
-        return GR_T_BOOL;
-      }
-      c->vars[c->nvars].name = e->s;
-      c->vars[c->nvars].type = vt;
-      e->elem = vt;
-      c->vars[c->nvars].dep = GR_DEP_ITEM;    /* bound per evaluation of the body */
-      c->vars[c->nvars].slot = c->maxslots;
-      e->ref = c->maxslots++;
-      c->nvars++;
-      ck_want(c, e->b, GR_T_BOOL, "the condition of a quantifier");
-      c->nvars--;          /* out of scope after the body (templates re-bind the witness) */
-      e->dep = ck_maxdep(e->a->dep, e->b->dep);
-      return GR_T_BOOL;
-    }
-    case GR_E_NAME: {
-      int i = ck_find_var(c, e->s), ti;
-      if( i >= 0 ){
-        e->ref = GR_NAME_VAR; e->ref2 = c->vars[i].slot; e->dep = c->vars[i].dep;
-        return c->vars[i].type;
-      }
-      if( c->allow_count && strcmp(e->s, "count")==0 ){ e->ref = GR_NAME_COUNT; e->dep = GR_DEP_ITEM; return GR_T_INT; }
-      if( c->allow_other && strcmp(e->s, "other")==0 ){ e->ref = GR_NAME_OTHER; e->dep = GR_DEP_ITEM; return GR_T_OTHER; }
-      ti = gr_ruleset_find(&rs->table_map, e->s);
-      if( ti >= 0 ){ e->ref = GR_NAME_TABLE; e->ptr = &rs->tables[ti]; e->dep = GR_DEP_CONST; return GR_T_TABLE; }
-      if( strcmp(e->s, "count")==0 ){
-        ck_err(c, e->sloc, "'count' is only available in the message of a rule 'for each node' marked 'once'");
-        return GR_T_ANY;
-      }
-      if( strcmp(e->s, "other")==0 ){
-        ck_err(c, e->sloc, "'other' is only available in the message of an exclusive, requires or conflicts relation");
-        return GR_T_ANY;
-      }
-      {
-        char sug[128];
-        ck_err(c, e->sloc, "unknown name '%s' (not a table or a bound variable)%s", e->s,
-            ck_did_you_mean(c, GR_NK_TABLE, e->s, sug, sizeof sug));
-      }
-      return GR_T_ANY;
-    }
+    case GR_E_EQ: case GR_E_NE: case GR_E_LT: case GR_E_LE: case GR_E_GT: case GR_E_GE: case GR_E_IN: case GR_E_NOTIN:
+      return check_comparison(c, e);
+    case GR_E_ANY: case GR_E_ALL:
+      return check_quantifier(c, e);
+    case GR_E_NAME:
+      return check_name(c, e);
     case GR_E_FIELD: {
       uint8_t bt = ck_expr(c, e->a), t;
       t = field_type(c, e, bt);
@@ -384,85 +499,12 @@ static uint8_t check_expr_inner(ck *c, gr_expr *e){
       if( e->ref==GR_F_PRODUCER || bt==GR_T_INPUT ) e->dep = GR_DEP_ITEM;
       return t;
     }
-    case GR_E_INDEX: {
-      uint8_t bt = ck_expr(c, e->a), kt = ck_expr(c, e->b);
-      e->dep = ck_maxdep(e->a->dep, e->b->dep);
-      switch( bt ){
-        case GR_T_TABLE: {
-          const gr_table *t = e->a->ptr;
-          if( kt!=GR_T_STR && kt!=GR_T_ANY && kt!=GR_T_NULL ) ck_err(c, e->b->loc, "table keys are strings, not %s", ck_a_type(kt));
-          if( e->a->op==GR_E_INI ) return GR_T_STR;
-          if( t && !t->is_map ){
-            ck_err(c, e->loc, "table '%s' is a set: test membership with 'in' instead of [ ]", t->name);
-            return GR_T_ANY;
-          }
-          if( t && e->b->op==GR_E_STR && gr_map_get(&t->keymap, e->b->s)==NULL ){
-            ck_err(c, e->b->loc, "table '%s' has no key '%s'", t->name, e->b->s);
-          }
-          if( t && t->vtype==GR_T_LIST ) e->elem = GR_T_ANY;
-          return t ? t->vtype : GR_T_ANY;
-        }
-        case GR_T_INPUTS:
-          if( kt!=GR_T_INT && kt!=GR_T_ANY ) ck_err(c, e->b->loc, "an input index is an int, not %s", ck_a_type(kt));
-          e->dep = GR_DEP_ITEM;
-          return GR_T_INPUT;
-        case GR_T_ATTRS:
-          if( kt!=GR_T_STR && kt!=GR_T_ANY ) ck_err(c, e->b->loc, "an attribute name is a string, not %s", ck_a_type(kt));
-          return GR_T_ANY;
-        case GR_T_LIST:
-          if( kt!=GR_T_INT && kt!=GR_T_ANY ) ck_err(c, e->b->loc, "a list index is an int, not %s", ck_a_type(kt));
-          return e->a->elem;
-        case GR_T_ANY:
-          return GR_T_ANY;
-        default:
-          ck_err(c, e->loc, "%s cannot be indexed with [ ]", ck_a_type(bt));
-          return GR_T_ANY;
-      }
-    }
-    case GR_E_PARTITION: {
-      static const struct { const char *name; uint8_t code, type; } pf[] = {
-        { "dynamic", GR_PF_DYNAMIC, GR_T_BOOL }, { "static", GR_PF_STATIC, GR_T_BOOL },
-        { "cause", GR_PF_CAUSE, GR_T_STR }, { "seed", GR_PF_SEED, GR_T_STR },
-        { "size", GR_PF_SIZE, GR_T_INT }, { "limit", GR_PF_LIMIT, GR_T_INT },
-        { "from", GR_PF_FROM, GR_T_NODE }, { "to", GR_PF_TO, GR_T_NODE } };
-      int pi = gr_ruleset_find(&rs->partition_map, e->s);
-      size_t k;
-      e->dep = GR_DEP_ITEM;
-      if( c->scope!=GR_SCOPE_NODE ){
-        ck_err(c, e->loc, "'partition(%s)' is a node's outcome: only available in sources and in rules 'for each node'", e->s);
-        return GR_T_ANY;
-      }
-      if( c->in_partition ){
-        ck_err(c, e->loc, "a partition's seeds, neutral conditions and limits cannot read a partition's outcome");
-        return GR_T_ANY;
-      }
-      if( pi < 0 ){
-        ck_err(c, e->sloc, "unknown partition '%s'", e->s);
-        return GR_T_ANY;
-      }
-      e->ptr = &rs->partitions[pi]; e->ref2 = pi;
-      for(k = 0; k < sizeof pf / sizeof *pf; k++){
-        if( strcmp(pf[k].name, e->s2)==0 ){ e->ref = pf[k].code; return pf[k].type; }
-      }
-      ck_err(c, e->s2loc, "a partition has no field '%s' (dynamic, static, cause, seed, size, limit, from, to)", e->s2);
-      return GR_T_ANY;
-    }
-    case GR_E_INI: {
-      gr_option *o = ck_option_ref(c, e->s, e->sloc);
-      size_t k;
-      e->dep = GR_DEP_GLOBAL;
-      if( o==NULL ) return GR_T_ANY;
-      e->ptr = o; e->ref = o->index;
-      if( o->format==NULL ){
-        ck_err(c, e->sloc, "option %s is not an ini-format file option (it has no 'format ini' block)", o->name);
-        return GR_T_ANY;
-      }
-      for(k = 0; k < o->format->nsections; k++){
-        if( strcmp(o->format->sections[k].name, e->s2)==0 ){ e->ref2 = (int32_t)k; return GR_T_TABLE; }
-      }
-      ck_err(c, e->s2loc, "option %s has no ini section '%s'", o->name, e->s2);
-      return GR_T_ANY;
-    }
+    case GR_E_INDEX:
+      return check_index(c, e);
+    case GR_E_PARTITION:
+      return check_partition(c, e);
+    case GR_E_INI:
+      return check_ini(c, e);
     case GR_E_CALL:
       return ck_call(c, e);
     case GR_E_LEN:

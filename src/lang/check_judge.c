@@ -241,35 +241,31 @@ static void conv_list(jck *k, const gr_expr *v, const gr_loc *loc, const char *k
   }
 }
 
-void ck_judge(ck *c){
-  gr_ruleset *rs = c->rs;
-  const gr_table *names = tab(c, "graph_dtype_names"), *t;
-  gr_judge_rules *j;
-  jck k;
+/* graph_dtype_names (the dtypes the judge knows), the dtype sets and
+** priorities, and the op type sets */
+static void judge_dtypes(jck *k, const gr_table *names){
+  ck *c = k->c;
+  gr_judge_rules *j = k->j;
+  const gr_table *t;
   size_t i;
-  int nerr0 = c->nerr;
-  if( names==NULL ) return;
-  j = gr_arena_calloc(&rs->arena, sizeof *j);
-  k.c = c; k.j = j;
-  if( !names->is_map ){ ck_err(c, names->loc, "table graph_dtype_names must map the model's dtype names to gerules' spelling"); return; }
   j->graph_names = names;
   for(i = 0; i < names->n; i++){
     const gr_expr *v = names->vals[i];
-    if( !want_str(&k, v, &names->locs[i], "graph_dtype_names", names->keys[i]) ) continue;
+    if( !want_str(k, v, &names->locs[i], "graph_dtype_names", names->keys[i]) ) continue;
     if( gr_judge_dtype_id(j, v->s) ) continue;
     if( j->ndt==GR_JDT_MAX ){ ck_err(c, v->loc, "graph_dtype_names: at most %d distinct dtypes", GR_JDT_MAX); break; }
     j->dt_name[++j->ndt] = v->s;
   }
   /* dtype sets and priorities */
   if( (t = need(c, names, "floating_dtypes", 0)) ){
-    for(i = 0; i < t->n; i++){ uint32_t d = want_dt(&k, t->locs[i], t->keys[i], "floating_dtypes"); if( d ) j->floating |= (uint64_t)1 << d; }
+    for(i = 0; i < t->n; i++){ uint32_t d = want_dt(k, t->locs[i], t->keys[i], "floating_dtypes"); if( d ) j->floating |= (uint64_t)1 << d; }
   }
   if( (t = need(c, names, "complex_dtypes", 0)) ){
-    for(i = 0; i < t->n; i++){ uint32_t d = want_dt(&k, t->locs[i], t->keys[i], "complex_dtypes"); if( d ) j->complex |= (uint64_t)1 << d; }
+    for(i = 0; i < t->n; i++){ uint32_t d = want_dt(k, t->locs[i], t->keys[i], "complex_dtypes"); if( d ) j->complex |= (uint64_t)1 << d; }
   }
   if( (t = need(c, names, "dtype_priority", 1)) ){
     for(i = 0; i < t->n; i++){
-      uint32_t d = want_dt(&k, t->locs[i], t->keys[i], "dtype_priority");
+      uint32_t d = want_dt(k, t->locs[i], t->keys[i], "dtype_priority");
       if( t->vals[i]==NULL || t->vals[i]->op!=GR_E_INT ){ ck_err(c, t->locs[i], "dtype_priority[\"%s\"]: expected an int", t->keys[i]); continue; }
       if( d ){ j->prio[d] = t->vals[i]->i; j->has_prio[d] = 1; }
     }
@@ -295,8 +291,17 @@ void ck_judge(ck *c){
   j->const_ops = need(c, names, "dtype_const_ops", 0);
   j->sensitive_ops = need(c, names, "dtype_sensitive_ops", 0);
   j->cast_ops = need(c, names, "cast_ops", 0);
+}
 
-  /* strategies: their names first (every other table refers to them) */
+/* the strategies (their names first: every other table refers to them),
+** which apply under which precision mode and to which nodes, and what each
+** forbids or looks through */
+static void judge_strategies(jck *k, const gr_table *names){
+  ck *c = k->c;
+  gr_ruleset *rs = c->rs;
+  gr_judge_rules *j = k->j;
+  const gr_table *t;
+  size_t i;
   if( (t = need(c, names, "dtype_strategy", 1)) ){
     j->strategies = gr_arena_calloc(&rs->arena, (t->n ? t->n : 1) * sizeof *j->strategies);
     for(i = 0; i < t->n; i++) j->strategies[j->nstrategies++].name = t->keys[i];
@@ -310,15 +315,15 @@ void ck_judge(ck *c){
       s->rows = gr_arena_calloc(&rs->arena, n * sizeof *s->rows);
       for(x = v->a; x; x = x->next){
         if( x->op!=GR_E_STR ){ ck_err(c, x->loc, "dtype_strategy[\"%s\"]: a row is a string", t->keys[i]); continue; }
-        parse_row(&k, &s->rows[s->nrows++], x, t->keys[i]);
+        parse_row(k, &s->rows[s->nrows++], x, t->keys[i]);
       }
     }
   }
   if( (t = need(c, names, "precision_strategy", 1)) ){
     j->mode_strategy = t;
     for(i = 0; i < t->n; i++){
-      if( want_str(&k, t->vals[i], &t->locs[i], "precision_strategy", t->keys[i]) )
-        want_strategy(&k, t->vals[i]->loc, t->vals[i]->s, "precision_strategy");
+      if( want_str(k, t->vals[i], &t->locs[i], "precision_strategy", t->keys[i]) )
+        want_strategy(k, t->vals[i]->loc, t->vals[i]->s, "precision_strategy");
     }
   }
   if( (t = need(c, names, "precision_mode_options", 0)) ){
@@ -340,11 +345,11 @@ void ck_judge(ck *c){
         ck_err(c, v ? v->loc : t->locs[i], "dtype_node_strategy[\"%s\"]: expected [STRATEGY, MODE-STRATEGY-IT-DOES-NOT-APPLY-UNDER...]", t->keys[i]);
         continue;
       }
-      *slot = want_strategy(&k, v->a->loc, v->a->s, "dtype_node_strategy");
+      *slot = want_strategy(k, v->a->loc, v->a->s, "dtype_node_strategy");
       for(x = v->a->next; x; x = x->next){
         int s;
         if( x->op!=GR_E_STR ){ ck_err(c, x->loc, "dtype_node_strategy[\"%s\"]: expected a strategy name", t->keys[i]); continue; }
-        s = want_strategy(&k, x->loc, x->s, "dtype_node_strategy");
+        s = want_strategy(k, x->loc, x->s, "dtype_node_strategy");
         if( s < 0 ) continue;
         if( slot!=&j->st_ge_op ){ ck_err(c, x->loc, "dtype_node_strategy[\"%s\"]: only ge_op has exceptions", t->keys[i]); continue; }
         if( j->nge_op_except < 8 ) j->ge_op_except[j->nge_op_except++] = s;
@@ -353,13 +358,13 @@ void ck_judge(ck *c){
   }
   if( (t = need(c, names, "dtype_forbidden", 1)) ){
     for(i = 0; i < t->n; i++){
-      int s = want_strategy(&k, t->locs[i], t->keys[i], "dtype_forbidden");
+      int s = want_strategy(k, t->locs[i], t->keys[i], "dtype_forbidden");
       word w[4];
       size_t n;
       uint8_t d = 0;
-      if( !want_str(&k, t->vals[i], &t->locs[i], "dtype_forbidden", t->keys[i]) || s < 0 ) continue;
+      if( !want_str(k, t->vals[i], &t->locs[i], "dtype_forbidden", t->keys[i]) || s < 0 ) continue;
       n = split_words(t->vals[i]->s, w, 4);
-      if( n==0 || dt_list(&k, t->vals[i]->loc, &w[0], &d, 1, "dtype_forbidden")==0 ) continue;
+      if( n==0 || dt_list(k, t->vals[i]->loc, &w[0], &d, 1, "dtype_forbidden")==0 ) continue;
       j->strategies[s].forbid = d;
       if( n==3 && weq(&w[1], "unless") && weq(&w[2], "own") ) j->strategies[s].forbid_unless_own = 1;
       else if( n!=1 ) ck_err(c, at(t->vals[i]->loc, n > 1 ? w[1].off : 0), "dtype_forbidden[\"%s\"]: reads 'DTYPE' or 'DTYPE unless own'", t->keys[i]);
@@ -367,20 +372,28 @@ void ck_judge(ck *c){
   }
   if( (t = need(c, names, "gray_cast_see_through", 1)) ){
     for(i = 0; i < t->n; i++){
-      int s = want_strategy(&k, t->locs[i], t->keys[i], "gray_cast_see_through");
+      int s = want_strategy(k, t->locs[i], t->keys[i], "gray_cast_see_through");
       const gr_expr *x;
       if( t->vals[i]==NULL || t->vals[i]->op!=GR_E_LIST ){ ck_err(c, t->locs[i], "gray_cast_see_through[\"%s\"]: expected a list of conversions", t->keys[i]); continue; }
       for(x = t->vals[i]->a; x; x = x->next){
         gr_jconv cv;
         if( x->op!=GR_E_STR ){ ck_err(c, x->loc, "gray_cast_see_through: expected a string"); continue; }
-        if( !parse_conv(&k, x, &cv, "gray_cast_see_through") || s < 0 ) continue;
+        if( !parse_conv(k, x, &cv, "gray_cast_see_through") || s < 0 ) continue;
         if( cv.unless_black ){ ck_err(c, x->loc, "gray_cast_see_through: 'unless black' does not apply (a black Cast is never looked through)"); continue; }
         if( j->strategies[s].nsee < 8 ) j->strategies[s].see_through[j->strategies[s].nsee++] = (uint16_t)(cv.from << 8 | cv.to);
       }
     }
   }
+}
 
-  /* engines */
+/* the engines, sorted by cost, their sets and op tables, and the AI Core
+** dtype conversions */
+static void judge_engines(jck *k, const gr_table *names){
+  ck *c = k->c;
+  gr_ruleset *rs = c->rs;
+  gr_judge_rules *j = k->j;
+  const gr_table *t;
+  size_t i;
   if( (t = need(c, names, "engines", 1)) ){
     const gr_table *fe = need(c, names, "fe_engines", 0), *off = need(c, names, "engines_off_by_default", 0),
                   *cpu = need(c, names, "aicpu_engines", 0), *optab = need(c, names, "engine_op_tables", 1);
@@ -420,7 +433,7 @@ void ck_judge(ck *c){
       size_t x;
       for(x = 0; x < j->nengines; x++) if( strcmp(j->engines[x].id, optab->keys[i])==0 ) ek = (int)x;
       if( ek < 0 ){ ck_err(c, optab->locs[i], "engine_op_tables: '%s' is not an engine of table engines", optab->keys[i]); continue; }
-      if( !want_str(&k, v, &optab->locs[i], "engine_op_tables", optab->keys[i]) ) continue;
+      if( !want_str(k, v, &optab->locs[i], "engine_op_tables", optab->keys[i]) ) continue;
       j->engines[ek].op_table = tab(c, v->s);
       if( j->engines[ek].op_table==NULL || j->engines[ek].op_table->is_map ){
         char sug[128];
@@ -433,19 +446,27 @@ void ck_judge(ck *c){
   if( (t = need(c, names, "aicore_dtype_conversions", 1)) ){
     for(i = 0; i < t->n; i++){
       int s;
-      if( strcmp(t->keys[i], "*")==0 ){ conv_list(&k, t->vals[i], &t->locs[i], "*", &j->conv_all, &j->nconv_all); continue; }
-      s = want_strategy(&k, t->locs[i], t->keys[i], "aicore_dtype_conversions");
+      if( strcmp(t->keys[i], "*")==0 ){ conv_list(k, t->vals[i], &t->locs[i], "*", &j->conv_all, &j->nconv_all); continue; }
+      s = want_strategy(k, t->locs[i], t->keys[i], "aicore_dtype_conversions");
       if( s < 0 ) continue;
       j->strategies[s].has_conv = 1;
-      conv_list(&k, t->vals[i], &t->locs[i], t->keys[i], &j->strategies[s].conv, &j->strategies[s].nconv);
+      conv_list(k, t->vals[i], &t->locs[i], t->keys[i], &j->strategies[s].conv, &j->strategies[s].nconv);
     }
   }
+}
+
+/* the options that name dtype files and exclude engines */
+static void judge_option_files(jck *k, const gr_table *names){
+  ck *c = k->c;
+  gr_judge_rules *j = k->j;
+  const gr_table *t;
+  size_t i;
   if( (t = need(c, names, "dtype_option_files", 1)) ){
     static const char *const fmt[] = { NULL, "modify_mixlist", "keep_dtype", "customize_dtypes" };
     for(i = 0; i < t->n; i++){
       const gr_option *o = ck_option_ref(c, t->keys[i], t->locs[i]);
       size_t f;
-      if( !want_str(&k, t->vals[i], &t->locs[i], "dtype_option_files", t->keys[i]) || o==NULL ) continue;
+      if( !want_str(k, t->vals[i], &t->locs[i], "dtype_option_files", t->keys[i]) || o==NULL ) continue;
       for(f = 1; f < 4; f++) if( strcmp(fmt[f], t->vals[i]->s)==0 ) break;
       if( f==4 ){ ck_err(c, t->vals[i]->loc, "dtype_option_files[\"%s\"]: the file formats are modify_mixlist, keep_dtype and customize_dtypes, not '%s'", t->keys[i], t->vals[i]->s); continue; }
       if( o->type!=GR_OT_FILE ){ ck_err(c, t->locs[i], "dtype_option_files: option %s must be of type file", o->name); continue; }
@@ -459,5 +480,21 @@ void ck_judge(ck *c){
       else if( o ) j->exclude_option = o;
     }
   }
+}
+
+void ck_judge(ck *c){
+  gr_ruleset *rs = c->rs;
+  const gr_table *names = tab(c, "graph_dtype_names");
+  gr_judge_rules *j;
+  jck k;
+  int nerr0 = c->nerr;
+  if( names==NULL ) return;
+  j = gr_arena_calloc(&rs->arena, sizeof *j);
+  k.c = c; k.j = j;
+  if( !names->is_map ){ ck_err(c, names->loc, "table graph_dtype_names must map the model's dtype names to gerules' spelling"); return; }
+  judge_dtypes(&k, names);
+  judge_strategies(&k, names);
+  judge_engines(&k, names);
+  judge_option_files(&k, names);
   if( c->nerr==nerr0 ) rs->judge = j;
 }

@@ -24,8 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lang/check.h"
+#include "base/semver.h"
 #include "base/suggest.h"
-#include "bundle/bundle.h"
 
 static const char *kind_word(int k){
   switch( k ){

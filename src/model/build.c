@@ -14,13 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_PER_OP 65535u
-#define MAX_DIMS   65535u
-#define MAX_GRAPHS 65535u
-#define MAX_STR    GR_BUILD_MAX_STR
-#define MAX_LIST   (16u << 20)
-#define MAX_IDS    0xfffffffeu
-
 struct gr_build {
   gr_graph *g;
   gr_error e;
@@ -63,19 +56,13 @@ int gr_build_failed(const gr_build *b){ return b->failed; }
 uint32_t gr_build_ngraphs(const gr_build *b){ return (uint32_t)b->g->ngraphs; }
 
 static int grow(gr_build *b, void **p, size_t *cap, size_t n, size_t elsz){
-  size_t nc;
-  if( n >= MAX_IDS ) return gr_build_fail(b, 0, 0, "graph too large (more than %u entries in one table)", MAX_IDS);
-  nc = *cap ? *cap * 2 : (size_t)(64u << 10) / elsz;
-  if( nc > MAX_IDS ) nc = MAX_IDS;
-  *p = gr_big_realloc(*p, *cap * elsz, nc * elsz);
-  *cap = nc;
-  return 1;
+  return gr_graph_grow(p, cap, n, elsz) || gr_build_fail(b, 0, 0, "graph too large (more than %u entries in one table)", GR_MAX_IDS);
 }
 #define GROW(b, arr, n, cap) ((n) < (cap) || grow((b), (void**)&(arr), &(cap), (n), sizeof *(arr)))
 
 static int intern(gr_build *b, gr_strpool *p, const char *s, size_t n, uint32_t *id){
   if( b->failed ) return 0;
-  if( n > MAX_STR ) return gr_build_fail(b, 0, 0, "string longer than %u bytes", MAX_STR);
+  if( n > GR_MAX_STR ) return gr_build_fail(b, 0, 0, "string longer than %u bytes", GR_MAX_STR);
   if( n && memchr(s, 0, n) ) return gr_build_fail(b, 0, 0, "string contains a NUL character");
   if( p->nbytes + n + 1 > 0xffffffffu ) return gr_build_fail(b, 0, 0, "too much string data (more than 4 GiB)");
   *id = gr_strpool_intern(p, n ? s : "", n);
@@ -101,34 +88,22 @@ int gr_build_model_attr(gr_build *b, const char *key, size_t kn, const char *s, 
   return 1;
 }
 
-/* Data inputs before control inputs, input descs before output descs. */
+/* Data inputs before control inputs (input descs are kept before output
+** descs as they come, gr_build_tensor_ids). */
 static void end_op(gr_build *b){
-  gr_graph *g = b->g;
-  gr_node *n;
   if( !b->in_op ) return;
   b->in_op = 0;
   b->in_desc = 0;
-  n = &g->nodes[b->cur];
-  if( b->edge_sort ){
-    size_t ne = (size_t)n->n_data + n->n_ctrl, i, k = 0;
-    gr_edge *e = g->edges + n->edge0, *t = gr_xmalloc(ne * sizeof *t);
-    for(i = 0; i < ne; i++) if( e[i].index!=-1 ) t[k++] = e[i];
-    for(i = 0; i < ne; i++) if( e[i].index==-1 ) t[k++] = e[i];
-    memcpy(e, t, ne * sizeof *t);
-    free(t);
-  }
+  gr_graph_op_finish(b->g, b->cur, b->edge_sort, NULL);
 }
 
 int gr_build_graph(gr_build *b, const char *name, size_t n){
   gr_graph *g = b->g;
-  gr_graph_info *gi;
   if( b->failed ) return 0;
   end_op(b);
-  if( g->ngraphs >= MAX_GRAPHS ) return gr_build_fail(b, 0, 0, "more than %u graphs", MAX_GRAPHS);
+  if( g->ngraphs >= GR_MAX_GRAPHS ) return gr_build_fail(b, 0, 0, "more than %u graphs", GR_MAX_GRAPHS);
   if( !GROW(b, g->graphs, g->ngraphs, g->cap_graphs) ) return 0;
-  gi = &g->graphs[g->ngraphs];
-  gi->name = 0; gi->node0 = (uint32_t)g->nnodes; gi->nnodes = 0; gi->parent = GR_NONE;
-  g->ngraphs++;
+  gr_graph_begin(g);
   if( b->prefix.n ){
     size_t k = b->prefix.n;
     int ok;
@@ -153,15 +128,10 @@ int gr_build_op_ids(gr_build *b, uint32_t name, uint32_t type, uint32_t line, ui
   end_op(b);
   if( g->ngraphs==0 && !gr_build_graph(b, "", 0) ) return 0;
   if( !GROW(b, g->nodes, g->nnodes, g->cap_nodes) ) return 0;
-  n = &g->nodes[g->nnodes];
-  memset(n, 0, sizeof *n);
-  n->edge0 = (uint32_t)g->nedges;
-  n->tensor0 = (uint32_t)g->ntensors;
-  n->attr0 = (uint32_t)g->nattrs;
-  n->graph = (uint16_t)(g->ngraphs - 1);
+  b->cur = gr_graph_op_begin(g, (uint32_t)(g->ngraphs - 1));
+  n = &g->nodes[b->cur];
   n->line = line; n->col = col;
   n->name = name; n->type = type;
-  b->cur = (uint32_t)g->nnodes++;
   g->graphs[g->ngraphs - 1].nnodes++;
   b->in_op = 1;
   b->edge_sort = 0;
@@ -202,9 +172,9 @@ int gr_build_edge_id(gr_build *b, uint32_t id, int32_t idx){
   if( b->failed || !b->in_op ) return 0;
   nd = &g->nodes[b->cur];
   if( idx==-1 ){
-    if( nd->n_ctrl==MAX_PER_OP ) return gr_build_fail(b, nd->line, nd->col, "op has more than %u control inputs", MAX_PER_OP);
-  }else if( nd->n_data==MAX_PER_OP ){
-    return gr_build_fail(b, nd->line, nd->col, "op has more than %u inputs", MAX_PER_OP);
+    if( nd->n_ctrl==GR_MAX_PER_OP ) return gr_build_fail(b, nd->line, nd->col, "op has more than %u control inputs", GR_MAX_PER_OP);
+  }else if( nd->n_data==GR_MAX_PER_OP ){
+    return gr_build_fail(b, nd->line, nd->col, "op has more than %u inputs", GR_MAX_PER_OP);
   }
   if( !GROW(b, g->edges, g->nedges, g->cap_edges) ) return 0;
   g->edges[g->nedges].src = id;
@@ -255,9 +225,9 @@ int gr_build_tensor(gr_build *b, int output, const char *dtype, size_t dn, const
 
 int gr_build_shape(gr_build *b, const int64_t *dims, uint32_t ndim, uint32_t *id){
   if( b->failed ) return 0;
-  if( ndim > MAX_DIMS ){
+  if( ndim > GR_MAX_DIMS ){
     const gr_node *nd = b->in_op ? &b->g->nodes[b->cur] : NULL;
-    return gr_build_fail(b, nd ? nd->line : 0, nd ? nd->col : 0, "shape has more than %u dims", MAX_DIMS);
+    return gr_build_fail(b, nd ? nd->line : 0, nd ? nd->col : 0, "shape has more than %u dims", GR_MAX_DIMS);
   }
   *id = ndim ? gr_graph_intern_shape(b->g, dims, ndim) : 0;
   return 1;
@@ -268,7 +238,7 @@ void gr_build_reserve(gr_build *b, size_t n){ gr_strpool_reserve(&b->g->strs, gr
 void gr_build_prefetch_str(const gr_build *b, uint64_t h){ gr_strpool_prefetch(&b->g->strs, h); }
 int gr_build_str_h(gr_build *b, const char *s, size_t n, uint64_t h, uint32_t *id){
   if( b->failed ) return 0;
-  if( n > MAX_STR ) return gr_build_fail(b, 0, 0, "string longer than %u bytes", MAX_STR);
+  if( n > GR_MAX_STR ) return gr_build_fail(b, 0, 0, "string longer than %u bytes", GR_MAX_STR);
   if( n && memchr(s, 0, n) ) return gr_build_fail(b, 0, 0, "string contains a NUL character");
   if( b->g->strs.nbytes + n + 1 > 0xffffffffu ) return gr_build_fail(b, 0, 0, "too much string data (more than 4 GiB)");
   *id = gr_strpool_intern_h(&b->g->strs, n ? s : "", n, h);
@@ -289,7 +259,7 @@ int gr_build_tensor_ids(gr_build *b, int output, uint16_t dtype, uint16_t layout
   if( b->failed || !b->in_op ) return 0;
   nd = &g->nodes[b->cur];
   cnt = output ? &nd->n_out_desc : &nd->n_in_desc;
-  if( *cnt==MAX_PER_OP ) return gr_build_fail(b, nd->line, nd->col, "op has more than %u %s", MAX_PER_OP, output ? "outputs" : "inputs");
+  if( *cnt==GR_MAX_PER_OP ) return gr_build_fail(b, nd->line, nd->col, "op has more than %u %s", GR_MAX_PER_OP, output ? "outputs" : "inputs");
   if( !output && nd->n_out_desc ){
     /* an input desc after an output desc: move the outputs up by one */
     size_t k = (size_t)nd->tensor0 + nd->n_in_desc;
@@ -319,7 +289,7 @@ static gr_attr *new_attr_id(gr_build *b, uint32_t k, int kind){
   nd = &g->nodes[b->cur];
   if( b->in_desc ){
     gr_dattr_ix *x = &g->dix[b->cur_dix];
-    if( x->n==MAX_PER_OP ){ gr_build_fail(b, nd->line, nd->col, "input_desc has more than %u attributes", MAX_PER_OP); return NULL; }
+    if( x->n==GR_MAX_PER_OP ){ gr_build_fail(b, nd->line, nd->col, "input_desc has more than %u attributes", GR_MAX_PER_OP); return NULL; }
     if( !GROW(b, g->dattrs, g->ndattrs, g->cap_dattrs) ) return NULL;
     a = &g->dattrs[g->ndattrs++];
     memset(a, 0, sizeof *a);
@@ -327,7 +297,7 @@ static gr_attr *new_attr_id(gr_build *b, uint32_t k, int kind){
     g->dix[b->cur_dix].n++;
     return a;
   }
-  if( nd->n_attr==MAX_PER_OP ){ gr_build_fail(b, nd->line, nd->col, "op has more than %u attributes", MAX_PER_OP); return NULL; }
+  if( nd->n_attr==GR_MAX_PER_OP ){ gr_build_fail(b, nd->line, nd->col, "op has more than %u attributes", GR_MAX_PER_OP); return NULL; }
   if( !GROW(b, g->attrs, g->nattrs, g->cap_attrs) ) return NULL;
   a = &g->attrs[g->nattrs++];
   memset(a, 0, sizeof *a);
@@ -434,7 +404,7 @@ static gr_attr *list_room(gr_build *b){
   gr_attr *a;
   if( b->failed ) return NULL;
   a = attr_at(b, b->list_attr);
-  if( a->n >= MAX_LIST ){ gr_build_fail(b, 0, 0, "list attribute longer than %u elements", MAX_LIST); return NULL; }
+  if( a->n >= GR_MAX_LIST ){ gr_build_fail(b, 0, 0, "list attribute longer than %u elements", GR_MAX_LIST); return NULL; }
   return a;
 }
 

@@ -5,8 +5,9 @@
 ** its own tuned path). Strings are interned as they are given; an op's
 ** inputs name their source op as "name:index" (or name and index apart) and
 ** are resolved per graph by gr_build_finish, which also finds duplicate op
-** names. Limits are those of the JSON reader (uint16 counts per op, 16 MiB
-** strings, 16 Mi list elements); every count is checked.
+** names. Limits are those of the JSON reader (graph.h GR_MAX_*: uint16
+** counts per op, 16 MiB strings, 16 Mi list elements); every count is
+** checked. A reader that knows a location checks GR_MAX_STR first.
 **
 ** Ownership: a gr_build owns the graph under construction until
 ** gr_build_finish hands it over (or frees it on failure). Strings passed in
@@ -14,9 +15,6 @@
 */
 #ifndef GR_BUILD_H
 #define GR_BUILD_H
-
-/* The longest string the builder keeps (readers that know a location check it first). */
-#define GR_BUILD_MAX_STR (16u << 20)
 
 #include <stddef.h>
 #include <stdint.h>

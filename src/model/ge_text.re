@@ -119,8 +119,8 @@ static int unescape(tx *x, const unsigned char *s, const unsigned char *e){
 /* A string token over the builder's cap is an error here, at the string's
 ** line:col, rather than later in the builder, which knows no location. */
 static int str_capped(tx *x){
-  if( x->sn <= GR_BUILD_MAX_STR ) return T_STR;
-  _Static_assert(GR_BUILD_MAX_STR==16777216u, "the message names the cap");
+  if( x->sn <= GR_MAX_STR ) return T_STR;
+  _Static_assert(GR_MAX_STR==16777216u, "the message names the cap");
   x->ts = "string longer than 16777216 bytes (16 MiB)"; x->tn = 0;
   return T_BAD;
 }

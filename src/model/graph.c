@@ -2,8 +2,10 @@
 ** graph.c: the compact graph of graph.h once loaded: construction of an
 ** empty graph, shape interning (a dim vector hashes to a dense shape id, so
 ** the millions of tensors of a transformer graph share a handful of shapes),
-** every read accessor, the memory statistics and gr_graph_free(). The
-** streaming JSON loader that fills the arrays is graph_load.c.
+** every read accessor, the memory statistics and gr_graph_free(), and the
+** steps both builders share (growing a table, starting and finishing an op).
+** The builders that fill the arrays are graph_load.c (streaming ATC JSON)
+** and build.c (op by op, for the other readers).
 */
 #include "config.h"
 #include "model/graph.h"
@@ -21,6 +23,45 @@ gr_graph *gr_graph_new(void){
   gr_strpool_init(&g->layouts);
   gr_graph_intern_shape(g, NULL, 0);      /* shape 0 = [] */
   return g;
+}
+
+/* ---- the builders' shared steps (graph.h internals) ---- */
+
+int gr_graph_grow(void **p, size_t *cap, size_t n, size_t elsz){
+  size_t nc;
+  if( n >= GR_MAX_IDS ) return 0;
+  nc = *cap ? *cap * 2 : (size_t)(64u << 10) / elsz;
+  if( nc > GR_MAX_IDS ) nc = GR_MAX_IDS;
+  *p = gr_big_realloc(*p, *cap * elsz, nc * elsz);
+  *cap = nc;
+  return 1;
+}
+
+uint32_t gr_graph_begin(gr_graph *g){
+  gr_graph_info *gi = &g->graphs[g->ngraphs];
+  gi->name = 0; gi->node0 = (uint32_t)g->nnodes; gi->nnodes = 0; gi->parent = GR_NONE;
+  return (uint32_t)g->ngraphs++;
+}
+
+/* Rare: only files that interleave the fields. */
+void gr_graph_op_sort(gr_graph *g, uint32_t node, int edge_sort, const unsigned char *tkind){
+  gr_node *n = &g->nodes[node];
+  if( edge_sort ){
+    size_t ne = (size_t)n->n_data + n->n_ctrl, i, k = 0;
+    gr_edge *e = g->edges + n->edge0, *t = gr_xmalloc(ne * sizeof *t);
+    for(i = 0; i < ne; i++) if( e[i].index!=-1 ) t[k++] = e[i];
+    for(i = 0; i < ne; i++) if( e[i].index==-1 ) t[k++] = e[i];
+    memcpy(e, t, ne * sizeof *t);
+    free(t);
+  }
+  if( tkind ){
+    size_t nt = (size_t)n->n_in_desc + n->n_out_desc, i, k = 0;
+    gr_tensor *d = g->tensors + n->tensor0, *t = gr_xmalloc(nt * sizeof *t);
+    for(i = 0; i < nt; i++) if( !tkind[i] ) t[k++] = d[i];
+    for(i = 0; i < nt; i++) if( tkind[i] ) t[k++] = d[i];
+    memcpy(d, t, nt * sizeof *t);
+    free(t);
+  }
 }
 
 /* Each graph's parent: the first op (in file order) whose subgraph_name

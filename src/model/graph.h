@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "base/util.h"
 
 #define GR_NONE 0xffffffffu
@@ -143,8 +144,18 @@ const double   *gr_graph_list_f64(const gr_graph *g, uint64_t first);
 /* Statistics for benchmarks and tests. */
 size_t gr_graph_memory(const gr_graph *g);   /* bytes held */
 
-/* ---- internals: shared by graph.c and graph_load.c only. Everything else
-** uses the accessors above; the layout may change without notice. ---- */
+/* ---- internals: shared by graph.c and the two builders that fill the
+** arrays (graph_load.c for ATC JSON, build.c for every other reader) only.
+** Everything else uses the accessors above; the layout may change without
+** notice. ---- */
+
+/* The limits both builders keep; they follow from the types here. */
+#define GR_MAX_PER_OP 65535u           /* inputs, descs, attrs of one op: uint16 counts */
+#define GR_MAX_DIMS   65535u           /* dims in one shape */
+#define GR_MAX_GRAPHS 65535u           /* gr_node.graph is uint16 */
+#define GR_MAX_STR    (16u << 20)      /* one kept string */
+#define GR_MAX_LIST   (16u << 20)      /* elements of one list attribute */
+#define GR_MAX_IDS    0xfffffffeu      /* nodes, edges, tensors, attrs (uint32 indexes, GR_NONE reserved) */
 typedef struct gr_shape_info {
   uint64_t off;       /* first dim in dims[] */
   uint32_t ndim;
@@ -198,6 +209,34 @@ uint32_t  gr_graph_intern_shape(gr_graph *g, const int64_t *dims, uint32_t ndim)
 /* Records a model string attribute (ids in strs); 0 past GR_MAX_MODEL_ATTRS. */
 #define GR_MAX_MODEL_ATTRS 4096
 int       gr_graph_add_model_attr(gr_graph *g, uint32_t key, uint32_t value);
+
+/* The steps both builders take for every table and op. gr_graph_grow
+** makes room for entry n of an array of elsz-byte entries (doubling, 64 KiB
+** at first); 0 when n reaches GR_MAX_IDS, which the caller reports at its
+** location. gr_graph_begin appends an empty graph (room already made,
+** GR_MAX_GRAPHS checked) and returns its index. gr_graph_op_begin appends
+** an empty op to graph `graph` (room already made) and returns its index.
+** gr_graph_op_finish puts the op's data
+** inputs before its control inputs when edge_sort (a data input came after
+** a control one), and, when tkind is not NULL (tkind[i] 1: its i-th
+** descriptor is an output), its input descriptors before its output
+** descriptors; both stable (gr_graph_op_sort, called only then). */
+int       gr_graph_grow(void **p, size_t *cap, size_t n, size_t elsz);
+uint32_t  gr_graph_begin(gr_graph *g);
+void      gr_graph_op_sort(gr_graph *g, uint32_t node, int edge_sort, const unsigned char *tkind);
+/* Inline: they run once per op of every model read. */
+static inline uint32_t gr_graph_op_begin(gr_graph *g, uint32_t graph){
+  gr_node *n = &g->nodes[g->nnodes];
+  memset(n, 0, sizeof *n);
+  n->edge0 = (uint32_t)g->nedges;
+  n->tensor0 = (uint32_t)g->ntensors;
+  n->attr0 = (uint32_t)g->nattrs;
+  n->graph = (uint16_t)graph;
+  return (uint32_t)g->nnodes++;
+}
+static inline void gr_graph_op_finish(gr_graph *g, uint32_t node, int edge_sort, const unsigned char *tkind){
+  if( edge_sort || tkind ) gr_graph_op_sort(g, node, edge_sort, tkind);    /* rare: fields interleaved */
+}
 
 /* After loading: every edge's src, a string id of the source op's name, is
 ** replaced by that op's node index within the same graph, name_node is

@@ -31,12 +31,6 @@
 
 #define CHUNK      (256u << 10)
 #define MAX_DEPTH  256
-#define MAX_PER_OP 65535u          /* inputs, descs, attrs: uint16 counts */
-#define MAX_DIMS   65535u          /* dims in one shape */
-#define MAX_GRAPHS 65535u          /* gr_node.graph is uint16 */
-#define MAX_STR    (16u << 20)     /* one kept string */
-#define MAX_LIST   (16u << 20)     /* elements of one list attribute */
-#define MAX_IDS    0xfffffffeu     /* nodes, edges, tensors, attrs (uint32 indexes, GR_NONE reserved) */
 
 /* What a value means, for type errors: its field, whether it is an array
 ** element, and what it accepts. */
@@ -194,13 +188,7 @@ static int skip_value(loader *l){
 /* ---- array growth ---- */
 
 static int grow(loader *l, void **p, size_t *cap, size_t n, size_t elsz){
-  size_t nc;
-  if( n >= MAX_IDS ) return fail_tok(l, "graph too large (more than %u entries in one table)", MAX_IDS);
-  nc = *cap ? *cap * 2 : (size_t)(64u << 10) / elsz;
-  if( nc > MAX_IDS ) nc = MAX_IDS;
-  *p = gr_big_realloc(*p, *cap * elsz, nc * elsz);
-  *cap = nc;
-  return 1;
+  return gr_graph_grow(p, cap, n, elsz) || fail_tok(l, "graph too large (more than %u entries in one table)", GR_MAX_IDS);
 }
 #define GROW(l, arr, n, cap) \
   ((n) < (cap) || grow((l), (void**)&(arr), &(cap), (n), sizeof *(arr)))
@@ -209,7 +197,7 @@ static int grow(loader *l, void **p, size_t *cap, size_t n, size_t elsz){
 
 /* Whether the text s, n of the token just read may be kept. */
 static int check_str(loader *l, const gr_strpool *p, const char *s, size_t n){
-  if( n > MAX_STR ) return fail_tok(l, "string longer than %u bytes", MAX_STR);
+  if( n > GR_MAX_STR ) return fail_tok(l, "string longer than %u bytes", GR_MAX_STR);
   if( (l->t.flags & GR_JS_ESCAPED) && memchr(s, 0, n) ) return fail_tok(l, "string contains a NUL character");
   if( p->nbytes + n + 1 > 0xffffffffu ) return fail_tok(l, "too much string data (more than 4 GiB)");
   return 1;
@@ -331,29 +319,6 @@ static double num_value(loader *l){
 
 static gr_attr *cur_attr(loader *l){ return l->attr_desc ? &l->g->dattrs[l->cur_attr] : &l->g->attrs[l->cur_attr]; }
 
-/* Stable partition of the op's edges (data first) and tensors (inputs first)
-** when the file interleaved them. Rare. */
-static void finish_node(loader *l){
-  gr_graph *g = l->g;
-  gr_node *n = &g->nodes[l->cur_node];
-  if( l->edge_sort ){
-    size_t ne = (size_t)n->n_data + n->n_ctrl, i, k = 0;
-    gr_edge *e = g->edges + n->edge0, *t = gr_xmalloc(ne * sizeof *t);
-    for(i = 0; i < ne; i++) if( e[i].index!=-1 ) t[k++] = e[i];
-    for(i = 0; i < ne; i++) if( e[i].index==-1 ) t[k++] = e[i];
-    memcpy(e, t, ne * sizeof *t);
-    free(t);
-  }
-  if( l->tensor_sort ){
-    size_t nt = (size_t)n->n_in_desc + n->n_out_desc, i, k = 0;
-    gr_tensor *d = g->tensors + n->tensor0, *t = gr_xmalloc(nt * sizeof *t);
-    for(i = 0; i < nt; i++) if( !l->tkind[i] ) t[k++] = d[i];
-    for(i = 0; i < nt; i++) if( l->tkind[i] ) t[k++] = d[i];
-    memcpy(d, t, nt * sizeof *t);
-    free(t);
-  }
-}
-
 static int add_edge(loader *l, const char *c, size_t n){
   gr_graph *g = l->g;
   gr_node *nd = &g->nodes[l->cur_node];
@@ -369,9 +334,9 @@ static int add_edge(loader *l, const char *c, size_t n){
     idx = (int32_t)v;
   }
   if( idx==-1 ){
-    if( nd->n_ctrl==MAX_PER_OP ) return fail_tok(l, "op has more than %u control inputs", MAX_PER_OP);
-  }else if( nd->n_data==MAX_PER_OP ){
-    return fail_tok(l, "op has more than %u inputs", MAX_PER_OP);
+    if( nd->n_ctrl==GR_MAX_PER_OP ) return fail_tok(l, "op has more than %u control inputs", GR_MAX_PER_OP);
+  }else if( nd->n_data==GR_MAX_PER_OP ){
+    return fail_tok(l, "op has more than %u inputs", GR_MAX_PER_OP);
   }
   if( n && !intern_source(l, c, nlen, &src) ) return 0;
   if( !GROW(l, g->edges, g->nedges, g->cap_edges) ) return 0;
@@ -389,8 +354,8 @@ static int add_edge(loader *l, const char *c, size_t n){
 }
 
 /* The list element count, checked before appending one more. */
-#define LIST_ROOM(l) ((l)->list_n < MAX_LIST || \
-  fail_tok((l), "list attribute longer than %u elements", MAX_LIST))
+#define LIST_ROOM(l) ((l)->list_n < GR_MAX_LIST || \
+  fail_tok((l), "list attribute longer than %u elements", GR_MAX_LIST))
 static void list_start(loader *l, uint32_t kind, uint64_t first){
   if( l->list_kind==0 ){ l->list_kind = kind; l->list_first = first; }
 }
@@ -497,15 +462,15 @@ static int parse_shape(loader *l){
     l->ndim = 0;
     for(;;){
       int closed;
-      if( l->ndim==l->cap_dim && l->ndim < MAX_DIMS ){
+      if( l->ndim==l->cap_dim && l->ndim < GR_MAX_DIMS ){
         l->cap_dim = l->cap_dim ? l->cap_dim * 2 : 16;
         l->dimv = gr_xrealloc(l->dimv, l->cap_dim * sizeof *l->dimv);
       }
       /* the plain dims in one go (json_scan.h), the rest token by token */
-      l->ndim += gr_js_ints(&l->js, l->dimv + l->ndim, (l->cap_dim < MAX_DIMS ? l->cap_dim : MAX_DIMS) - l->ndim, &closed);
+      l->ndim += gr_js_ints(&l->js, l->dimv + l->ndim, (l->cap_dim < GR_MAX_DIMS ? l->cap_dim : GR_MAX_DIMS) - l->ndim, &closed);
       if( closed ){ k = GR_JS_ARRAY_END; break; }
       if( (k = next(l))!=GR_JS_INT ) break;
-      if( l->ndim==MAX_DIMS ) return fail_tok(l, "shape has more than %u dims", MAX_DIMS);
+      if( l->ndim==GR_MAX_DIMS ) return fail_tok(l, "shape has more than %u dims", GR_MAX_DIMS);
       if( l->ndim==l->cap_dim ){
         l->cap_dim = l->cap_dim * 2;
         l->dimv = gr_xrealloc(l->dimv, l->cap_dim * sizeof *l->dimv);
@@ -540,7 +505,7 @@ static int parse_desc(loader *l, int out){
   unsigned at = 0;
   unsigned char seen[GR_JS_OMEMO_VAL];
   gr_js_mark mark;
-  if( *cnt==MAX_PER_OP ) return fail_tok(l, "op has more than %u %s entries", MAX_PER_OP, out ? "output_desc" : "input_desc");
+  if( *cnt==GR_MAX_PER_OP ) return fail_tok(l, "op has more than %u %s entries", GR_MAX_PER_OP, out ? "output_desc" : "input_desc");
   if( !GROW(l, g->tensors, g->ntensors, g->cap_tensors) ) return 0;
   g->tensors[g->ntensors].shape = 0;
   g->tensors[g->ntensors].dtype = 0;
@@ -748,13 +713,13 @@ static int parse_attr(loader *l, int desc){
       l->cur_dix = (uint32_t)g->ndix++;
     }
     x = &g->dix[l->cur_dix];
-    if( x->n==MAX_PER_OP ) return fail_tok(l, "input_desc has more than %u attributes", MAX_PER_OP);
+    if( x->n==GR_MAX_PER_OP ) return fail_tok(l, "input_desc has more than %u attributes", GR_MAX_PER_OP);
     if( !GROW(l, g->dattrs, g->ndattrs, g->cap_dattrs) ) return 0;
     memset(&g->dattrs[g->ndattrs], 0, sizeof *g->dattrs);
     l->cur_attr = (uint32_t)g->ndattrs++;
     g->dix[l->cur_dix].n++;
   }else{
-    if( n->n_attr==MAX_PER_OP ) return fail_tok(l, "op has more than %u attributes", MAX_PER_OP);
+    if( n->n_attr==GR_MAX_PER_OP ) return fail_tok(l, "op has more than %u attributes", GR_MAX_PER_OP);
     if( !GROW(l, g->attrs, g->nattrs, g->cap_attrs) ) return 0;
     memset(&g->attrs[g->nattrs], 0, sizeof *g->attrs);
     l->cur_attr = (uint32_t)g->nattrs++;
@@ -804,14 +769,9 @@ static int parse_op(loader *l){
   int r, k;
   unsigned at = 0;
   if( !GROW(l, g->nodes, g->nnodes, g->cap_nodes) ) return 0;
-  n = &g->nodes[g->nnodes];
-  memset(n, 0, sizeof *n);
-  n->edge0 = (uint32_t)g->nedges;
-  n->tensor0 = (uint32_t)g->ntensors;
-  n->attr0 = (uint32_t)g->nattrs;
-  n->graph = (uint16_t)l->cur_graph;
+  l->cur_node = gr_graph_op_begin(g, l->cur_graph);
+  n = &g->nodes[l->cur_node];
   gr_js_pos(&l->js, l->t.off, &n->line, &n->col);
-  l->cur_node = (uint32_t)g->nnodes++;
   l->edge_sort = l->tensor_sort = 0;
   l->has_pname = 0;
   while( (r = member_in(l, &l->ks_op, &at)) > 0 ){
@@ -859,19 +819,16 @@ static int parse_op(loader *l){
     if( !skip_value(l) ) return 0;
   }
   if( r < 0 || !name_done(l) ) return 0;
-  finish_node(l);
+  gr_graph_op_finish(g, l->cur_node, l->edge_sort, l->tensor_sort ? l->tkind : NULL);
   return 1;
 }
 
 static int parse_graph(loader *l){
   gr_graph *g = l->g;
-  gr_graph_info *gi;
   int r, k;
-  if( g->ngraphs >= MAX_GRAPHS ) return fail_tok(l, "more than %u graphs", MAX_GRAPHS);
+  if( g->ngraphs >= GR_MAX_GRAPHS ) return fail_tok(l, "more than %u graphs", GR_MAX_GRAPHS);
   if( !GROW(l, g->graphs, g->ngraphs, g->cap_graphs) ) return 0;
-  gi = &g->graphs[g->ngraphs];
-  gi->name = 0; gi->node0 = (uint32_t)g->nnodes; gi->nnodes = 0; gi->parent = GR_NONE;
-  l->cur_graph = (uint32_t)g->ngraphs++;
+  l->cur_graph = gr_graph_begin(g);
   while( (r = member(l)) > 0 ){
     if( KEY("name") ){
       k = next(l);
@@ -1078,7 +1035,7 @@ static int resolve(loader *l){
 static void loader_init(loader *l){
   memset(l, 0, sizeof *l);
   l->g = gr_graph_new();
-  l->tkind = gr_xmalloc(2 * (size_t)MAX_PER_OP + 2);
+  l->tkind = gr_xmalloc(2 * (size_t)GR_MAX_PER_OP + 2);
   l->dims_seen = gr_xcalloc(1, sizeof *l->dims_seen);
   l->descs_seen = gr_xcalloc(1, sizeof *l->descs_seen);
   l->attrs_seen = gr_xcalloc(1, sizeof *l->attrs_seen);

@@ -8,7 +8,8 @@
 #ifndef GR_OPTFILE_H
 #define GR_OPTFILE_H
 
-#include "eval/eval.h"
+#include "base/util.h"
+#include "options/input.h"
 
 typedef struct gr_optinputs {
   gr_input *v; size_t n, cap;

@@ -1,0 +1,419 @@
+/*
+** onnx_infer.c: ONNX shape inference for the ONNX reader (onnx_int.h):
+** output 0 of a node as GE's InferShape would give it, for the ops the rule
+** set gives a shape function (table onnx_shapes in rules/onnx.rules names an
+** ONNX op's class; the functions are ONNX operator semantics, onnx/docs/
+** Operators.md), one function per family: element-wise, MatMul/Gemm,
+** Conv/pools, Reshape/Flatten, Transpose/Concat/Gather, reductions and
+** (Un)Squeeze, Shape. Each gives the output shape and dtype from the inputs'
+** shapes, the node's attributes and small integer constants (a Reshape's
+** shape, axes inputs; never weights), or leaves them unknown: never a guess.
+*/
+#include "config.h"
+#include "model/onnx_int.h"
+#include "model/pbwire.h"
+
+#include <string.h>
+
+static int in_shape(const gr_oinfer *x, size_t i, ishape *s){
+  const prod *p;
+  const int64_t *d;
+  uint32_t nd, k;
+  memset(s, 0, sizeof *s);
+  if( i >= x->nin || !x->inok[i] ) return 0;
+  p = &x->ins[i];
+  s->dtype = p->dtype;
+  if( p->shape==NO_SHAPE ) return 0;
+  d = gr_build_shape_dims(x->b, p->shape, &nd);
+  if( nd > GR_INFER_MAX_DIMS || (nd==1 && d[0]==-2) ) return 0;
+  for(k = 0; k < nd; k++) s->d[k] = d[k] < 0 ? -1 : d[k];
+  s->nd = nd; s->known = 1;
+  return 1;
+}
+
+static const gr_onnx_attr_view *attr(const onode *o, const char *name){
+  size_t i, n = strlen(name);
+  for(i = 0; i < o->attrs.n; i++) if( o->attrs.v[i].nlen==n && memcmp(o->attrs.v[i].name, name, n)==0 ) return &o->attrs.v[i];
+  return NULL;
+}
+static int64_t attr_i(const onode *o, const char *name, int64_t def){
+  const gr_onnx_attr_view *a = attr(o, name);
+  return a && a->kind==1 ? a->i : def;
+}
+
+/* The ints of a list attribute (at most max); -1 when absent or not ints. */
+static int attr_ints(const onode *o, const char *name, int64_t *v, size_t max){
+  size_t i, n = strlen(name), k = 0;
+  for(i = 0; i < o->attrs.n; i++){
+    const gr_onnx_attr_view *a = &o->attrs.v[i];
+    pb_field f;
+    pb_cur c;
+    if( a->nlen!=n || memcmp(a->name, name, n)!=0 || a->kind!=4 ) continue;
+    c.p = o->attr_raw.v[i].p; c.end = c.p + o->attr_raw.v[i].n;
+    while( pb_next(&c, &f) > 0 ){
+      if( f.num!=8 ) continue;
+      if( f.wt==PB_VARINT ){ if( k==max ) return -1; v[k++] = (int64_t)f.v; }
+      else if( f.wt==PB_LEN ){
+        pb_cur q = { f.data, f.data + f.len };
+        uint64_t u;
+        while( q.p < q.end ){ if( !pb_varint(&q, &u) || k==max ) return -1; v[k++] = (int64_t)u; }
+      }
+    }
+    return (int)k;
+  }
+  return -1;
+}
+
+/* The values of a small integer constant (an initializer or a Constant
+** node's value: INT64 or INT32, in raw_data or the typed field); -1 when the
+** input is no such constant or holds more than max values. Only such
+** shape-like tensors are ever read, never weights. */
+static int const_ints(const gr_oinfer *x, size_t i, int64_t *v, size_t max){
+  const prod *p;
+  pb_field f;
+  pb_cur c;
+  int64_t dt = 0;
+  size_t k = 0;
+  const unsigned char *raw = NULL;
+  size_t rawn = 0;
+  int typed = 0;
+  if( i >= x->nin || !x->inok[i] ) return -1;
+  p = &x->ins[i];
+  if( !p->value.p ) return -1;
+  c.p = p->value.p; c.end = c.p + p->value.n;
+  while( pb_next(&c, &f) > 0 ){
+    if( f.num==2 && f.wt==PB_VARINT ) dt = (int64_t)f.v;
+    else if( f.num==14 && f.wt==PB_VARINT && f.v==1 ) return -1;     /* external */
+    else if( f.num==9 && f.wt==PB_LEN ){ raw = f.data; rawn = f.len; }
+  }
+  if( dt!=7 && dt!=6 ) return -1;
+  c.p = p->value.p; c.end = c.p + p->value.n;
+  while( pb_next(&c, &f) > 0 ){
+    if( !((dt==7 && f.num==7) || (dt==6 && f.num==5)) ) continue;
+    typed = 1;
+    if( f.wt==PB_VARINT ){ if( k==max ) return -1; v[k++] = dt==6 ? (int32_t)f.v : (int64_t)f.v; }
+    else if( f.wt==PB_LEN ){
+      pb_cur q = { f.data, f.data + f.len };
+      uint64_t u;
+      while( q.p < q.end ){ if( !pb_varint(&q, &u) || k==max ) return -1; v[k++] = dt==6 ? (int32_t)u : (int64_t)u; }
+    }
+  }
+  if( !typed && raw ){
+    size_t w = dt==7 ? 8 : 4, j;
+    if( rawn % w || rawn / w > max ) return -1;
+    for(j = 0; j < rawn / w; j++){
+      if( w==8 ){ uint64_t u = 0; int b; for(b = 7; b >= 0; b--) u = u << 8 | raw[j * 8 + (size_t)b]; v[k++] = (int64_t)u; }
+      else { uint32_t u = (uint32_t)raw[j*4] | (uint32_t)raw[j*4+1] << 8 | (uint32_t)raw[j*4+2] << 16 | (uint32_t)raw[j*4+3] << 24; v[k++] = (int32_t)u; }
+    }
+  }
+  return (int)k;
+}
+
+/* numpy broadcasting of a into r (r starts as a copy of the first input) */
+static int bcast(ishape *r, const ishape *a){
+  uint32_t n = r->nd > a->nd ? r->nd : a->nd, k;
+  int64_t out[GR_INFER_MAX_DIMS];
+  for(k = 0; k < n; k++){
+    int64_t p = k < n - r->nd ? 1 : r->d[k - (n - r->nd)];
+    int64_t q = k < n - a->nd ? 1 : a->d[k - (n - a->nd)];
+    if( p==q ) out[k] = p;
+    else if( p==1 ) out[k] = q;
+    else if( q==1 ) out[k] = p;
+    else if( p==-1 || q==-1 ) out[k] = p==-1 ? (q > 1 ? q : -1) : (p > 1 ? p : -1);
+    else return 0;                            /* incompatible: unknown */
+  }
+  memcpy(r->d, out, n * sizeof *out);
+  r->nd = n;
+  return 1;
+}
+
+static int norm_axis(int64_t a, uint32_t rank, uint32_t *out){
+  if( a < 0 ) a += rank;
+  if( a < 0 || a >= (int64_t)rank ) return 0;
+  *out = (uint32_t)a;
+  return 1;
+}
+
+static uint16_t dt_of(const gr_oinfer *x, int64_t onnx_type){ return gr_onnx_dtype_id(x->b, x->dt, onnx_type); }
+
+/* Element-wise ops: the input's shape (Cast: with `to`'s dtype), or the
+** inputs broadcast together (Where: the dtype of its second input). */
+static int sf_elementwise(const gr_oinfer *x, int fn, const onode *o, ishape *out){
+  ishape a;
+  int ok;
+  switch( fn ){
+  case GR_SF_SAME:
+    return in_shape(x, 0, out);
+  case GR_SF_CAST: {                   /* the dtype is `to`'s even when the shape is not known */
+    uint16_t dt = dt_of(x, attr_i(o, "to", 0));
+    ok = in_shape(x, 0, out);
+    out->dtype = dt;
+    return ok;
+  }
+  default: {                           /* GR_SF_BCAST, GR_SF_BCAST_BOOL, GR_SF_WHERE */
+    size_t i;
+    int first = 1;
+    for(i = 0; i < o->in.n; i++){
+      if( !o->in.v[i].n ) continue;
+      if( !in_shape(x, i, &a) ) return 0;
+      if( first ){ *out = a; first = 0; }
+      else if( !bcast(out, &a) ) return 0;
+    }
+    if( first ) return 0;
+    if( fn==GR_SF_BCAST_BOOL ) out->dtype = dt_of(x, 9);
+    else if( fn==GR_SF_WHERE ){ ishape t; out->dtype = in_shape(x, 1, &t) ? t.dtype : 0; }
+    return 1;
+  }
+  }
+}
+
+/* MatMul (numpy semantics, batch dims broadcast) and Gemm. */
+static int sf_matmul(const gr_oinfer *x, int fn, const onode *o, ishape *out){
+  ishape a, b;
+  if( fn==GR_SF_MATMUL ){
+    ishape p, q;
+    int64_t m, nn;
+    if( !in_shape(x, 0, &a) || !in_shape(x, 1, &b) || a.nd==0 || b.nd==0 ) return 0;
+    /* 1-D operands are promoted, and the added dim dropped again */
+    p = a; q = b;
+    if( p.nd==1 ){ p.d[1] = p.d[0]; p.d[0] = 1; p.nd = 2; }
+    if( q.nd==1 ){ q.d[1] = 1; q.nd = 2; }
+    if( p.d[p.nd - 1] >= 0 && q.d[q.nd - 2] >= 0 && p.d[p.nd - 1]!=q.d[q.nd - 2] ) return 0;
+    m = p.d[p.nd - 2]; nn = q.d[q.nd - 1];
+    p.nd -= 2; q.nd -= 2;
+    if( !bcast(&p, &q) ) return 0;
+    *out = p;
+    out->known = 1; out->dtype = a.dtype;
+    if( a.nd!=1 ) out->d[out->nd++] = m;
+    if( b.nd!=1 ) out->d[out->nd++] = nn;
+    return 1;
+  }else{                               /* GR_SF_GEMM */
+    int ta = attr_i(o, "transA", 0)!=0, tb = attr_i(o, "transB", 0)!=0;
+    if( !in_shape(x, 0, &a) || !in_shape(x, 1, &b) || a.nd!=2 || b.nd!=2 ) return 0;
+    out->known = 1; out->dtype = a.dtype; out->nd = 2;
+    out->d[0] = ta ? a.d[1] : a.d[0];
+    out->d[1] = tb ? b.d[0] : b.d[1];
+    return 1;
+  }
+}
+
+/* Conv and the pools: N, C (Conv: the filter's M), then each spatial dim
+** from its kernel, stride, dilation and pads; global pools give 1s. */
+static int sf_window(const gr_oinfer *x, int fn, const onode *o, ishape *out){
+  ishape a, b;
+  uint32_t k;
+  if( fn==GR_SF_GPOOL ){
+    if( !in_shape(x, 0, out) || out->nd < 3 ) return 0;
+    for(k = 2; k < out->nd; k++) out->d[k] = 1;
+    return 1;
+  }
+  {                                    /* GR_SF_CONV, GR_SF_POOL */
+    int64_t ks[GR_INFER_MAX_DIMS], st[GR_INFER_MAX_DIMS], dl[GR_INFER_MAX_DIMS], pd[2 * GR_INFER_MAX_DIMS];
+    int nk, ns, ndl, np, ceil_mode = attr_i(o, "ceil_mode", 0)!=0, same = 0, valid = 0;
+    uint32_t sp;
+    const gr_onnx_attr_view *ap = attr(o, "auto_pad");
+    if( !in_shape(x, 0, &a) || a.nd < 3 ) return 0;
+    sp = a.nd - 2;
+    nk = attr_ints(o, "kernel_shape", ks, GR_INFER_MAX_DIMS);
+    if( fn==GR_SF_CONV ){
+      if( !in_shape(x, 1, &b) || b.nd!=a.nd ) return 0;
+      if( nk < 0 ){ for(k = 0; k < sp; k++) ks[k] = b.d[k + 2]; nk = (int)sp; }
+    }
+    if( nk!=(int)sp ) return 0;
+    ns = attr_ints(o, "strides", st, GR_INFER_MAX_DIMS);
+    ndl = attr_ints(o, "dilations", dl, GR_INFER_MAX_DIMS);
+    np = attr_ints(o, "pads", pd, 2 * GR_INFER_MAX_DIMS);
+    if( (ns >= 0 && ns!=(int)sp) || (ndl >= 0 && ndl!=(int)sp) || (np >= 0 && np!=2 * (int)sp) ) return 0;
+    if( ap && ap->kind==3 ){
+      if( ap->slen==10 && (memcmp(ap->s, "SAME_UPPER", 10)==0 || memcmp(ap->s, "SAME_LOWER", 10)==0) ) same = 1;
+      else if( ap->slen==5 && memcmp(ap->s, "VALID", 5)==0 ) valid = 1;
+      else if( !(ap->slen==6 && memcmp(ap->s, "NOTSET", 6)==0) ) return 0;
+    }
+    out->known = 1; out->dtype = a.dtype; out->nd = a.nd;
+    out->d[0] = a.d[0];
+    out->d[1] = fn==GR_SF_CONV ? b.d[0] : a.d[1];
+    for(k = 0; k < sp; k++){
+      int64_t in = a.d[k + 2], s = ns >= 0 ? st[k] : 1, dil = ndl >= 0 ? dl[k] : 1;
+      int64_t p0 = np >= 0 && !same && !valid ? pd[k] : 0, p1 = np >= 0 && !same && !valid ? pd[k + sp] : 0, pads, ek, num;
+      if( p0 < 0 || p1 < 0 || p0 > ((int64_t)1 << 40) || p1 > ((int64_t)1 << 40) ){ out->d[k + 2] = -1; continue; }
+      pads = p0 + p1;
+      if( s <= 0 || s > ((int64_t)1 << 40) || dil <= 0 || ks[k] <= 0 || pads < 0 || in < 0 || in > ((int64_t)1 << 40)
+          || dil > ((int64_t)1 << 20) || ks[k] > ((int64_t)1 << 20) || pads > ((int64_t)1 << 40) ){ out->d[k + 2] = -1; continue; }
+      if( same ){ out->d[k + 2] = (in + s - 1) / s; continue; }
+      ek = dil * (ks[k] - 1) + 1;
+      num = in + pads - ek;
+      if( num < 0 ) return 0;
+      out->d[k + 2] = (ceil_mode ? (num + s - 1) / s : num / s) + 1;
+    }
+    return 1;
+  }
+}
+
+/* Reshape (its shape input a small constant: 0 copies a dim, -1 is what is
+** left) and Flatten (two dims around `axis`). */
+static int sf_reshape(const gr_oinfer *x, int fn, const onode *o, ishape *out){
+  ishape a;
+  int64_t v[GR_INFER_MAX_DIMS];
+  uint32_t k;
+  int n, ok;
+  if( fn==GR_SF_RESHAPE ){
+    int64_t known_prod = 1;
+    int neg = -1, allowzero = attr_i(o, "allowzero", 0)!=0;
+    n = const_ints(x, 1, v, GR_INFER_MAX_DIMS);
+    if( n < 0 ) return 0;
+    ok = in_shape(x, 0, &a);
+    out->known = 1; out->dtype = x->nin ? x->ins[0].dtype : 0; out->nd = (uint32_t)n;
+    for(k = 0; k < (uint32_t)n; k++){
+      int64_t d = v[k];
+      if( d==0 && !allowzero ){ if( !ok || k >= a.nd ) return 0; d = a.d[k]; }
+      else if( d==-1 ){ if( neg >= 0 ) return 0; neg = (int)k; out->d[k] = -1; continue; }
+      else if( d < -1 ) return 0;
+      out->d[k] = d;
+      if( d < 0 ) known_prod = -1;
+      else if( known_prod > 0 ){ if( d && known_prod > INT64_MAX / d ) known_prod = -1; else known_prod *= d; }
+    }
+    if( neg >= 0 && ok ){
+      int64_t total = 1;
+      for(k = 0; k < a.nd; k++){
+        if( a.d[k] < 0 || (a.d[k] && total > INT64_MAX / a.d[k]) ){ total = -1; break; }
+        total *= a.d[k];
+      }
+      if( total >= 0 && known_prod > 0 && total % known_prod==0 ) out->d[neg] = total / known_prod;
+    }
+    return 1;
+  }else{                               /* GR_SF_FLATTEN */
+    int64_t l = 1, r = 1, axis = attr_i(o, "axis", 1);
+    if( !in_shape(x, 0, &a) ) return 0;
+    if( axis < 0 ) axis += a.nd;
+    if( axis < 0 || axis > (int64_t)a.nd ) return 0;
+    for(k = 0; k < a.nd; k++){
+      int64_t *t = (int64_t)k < axis ? &l : &r;
+      if( a.d[k] < 0 || *t < 0 || (a.d[k] && *t > INT64_MAX / a.d[k]) ) *t = -1;
+      else *t *= a.d[k];
+    }
+    out->known = 1; out->dtype = a.dtype; out->nd = 2; out->d[0] = l; out->d[1] = r;
+    return 1;
+  }
+}
+
+/* Transpose (by `perm`), Concat (along `axis`) and Gather (the indices'
+** dims in place of `axis`). */
+static int sf_rearrange(const gr_oinfer *x, int fn, const onode *o, ishape *out){
+  ishape a, b;
+  int64_t v[GR_INFER_MAX_DIMS];
+  uint32_t k, ax = 0;
+  int n;
+  switch( fn ){
+  case GR_SF_TRANSPOSE: {
+    int seen[GR_INFER_MAX_DIMS] = { 0 };
+    if( !in_shape(x, 0, &a) ) return 0;
+    n = attr_ints(o, "perm", v, GR_INFER_MAX_DIMS);
+    if( n < 0 || (uint32_t)n!=a.nd ) return 0;   /* GE requires perm (no default reversal) */
+    out->known = 1; out->dtype = a.dtype; out->nd = a.nd;
+    for(k = 0; k < a.nd; k++){
+      if( !norm_axis(v[k], a.nd, &ax) || seen[ax]++ ) return 0;
+      out->d[k] = a.d[ax];
+    }
+    return 1;
+  }
+  case GR_SF_CONCAT: {
+    size_t i;
+    int first = 1;
+    int64_t axis = attr_i(o, "axis", 0);
+    for(i = 0; i < o->in.n; i++){
+      if( !o->in.v[i].n ) continue;
+      if( !in_shape(x, i, &a) ) return 0;
+      if( first ){ *out = a; first = 0; if( !norm_axis(axis, a.nd, &ax) ) return 0; continue; }
+      if( a.nd!=out->nd ) return 0;
+      out->d[ax] = out->d[ax] < 0 || a.d[ax] < 0 || out->d[ax] > INT64_MAX - a.d[ax] ? -1 : out->d[ax] + a.d[ax];
+    }
+    return !first;
+  }
+  default: {                           /* GR_SF_GATHER */
+    int64_t axis = attr_i(o, "axis", 0);
+    if( !in_shape(x, 0, &a) || !in_shape(x, 1, &b) || !norm_axis(axis, a.nd, &ax) ) return 0;
+    if( a.nd - 1 + b.nd > GR_INFER_MAX_DIMS ) return 0;
+    out->known = 1; out->dtype = a.dtype; out->nd = 0;
+    for(k = 0; k < ax; k++) out->d[out->nd++] = a.d[k];
+    for(k = 0; k < b.nd; k++) out->d[out->nd++] = b.d[k];
+    for(k = ax + 1; k < a.nd; k++) out->d[out->nd++] = a.d[k];
+    return 1;
+  }
+  }
+}
+
+/* The reductions (over `axes`, an attribute or a constant input; none:
+** every axis), Unsqueeze and Squeeze. */
+static int sf_axes(const gr_oinfer *x, int fn, const onode *o, ishape *out){
+  ishape a;
+  int64_t v[GR_INFER_MAX_DIMS];
+  uint32_t k, ax = 0;
+  int n;
+  if( fn==GR_SF_REDUCE ){
+    int keep = attr_i(o, "keepdims", 1)!=0, red[GR_INFER_MAX_DIMS] = { 0 };
+    if( !in_shape(x, 0, &a) ) return 0;
+    n = attr_ints(o, "axes", v, GR_INFER_MAX_DIMS);
+    if( n < 0 && o->in.n >= 2 && o->in.v[1].n ){
+      n = const_ints(x, 1, v, GR_INFER_MAX_DIMS);
+      if( n < 0 ) return 0;                      /* axes from a computed tensor: unknown */
+    }
+    if( n <= 0 ){
+      if( n==0 && attr_i(o, "noop_with_empty_axes", 0) ){ *out = a; return 1; }
+      for(k = 0; k < a.nd; k++) red[k] = 1;
+    }else for(k = 0; k < (uint32_t)n; k++){ if( !norm_axis(v[k], a.nd, &ax) ) return 0; red[ax] = 1; }
+    out->known = 1; out->dtype = a.dtype; out->nd = 0;
+    for(k = 0; k < a.nd; k++){
+      if( !red[k] ) out->d[out->nd++] = a.d[k];
+      else if( keep ) out->d[out->nd++] = 1;
+    }
+    return 1;
+  }
+  {                                    /* GR_SF_UNSQUEEZE, GR_SF_SQUEEZE */
+    int mark[GR_INFER_MAX_DIMS] = { 0 };
+    uint32_t rank, j = 0;
+    if( !in_shape(x, 0, &a) ) return 0;
+    n = attr_ints(o, "axes", v, GR_INFER_MAX_DIMS);
+    if( n < 0 && o->in.n >= 2 && o->in.v[1].n ){ n = const_ints(x, 1, v, GR_INFER_MAX_DIMS); if( n < 0 ) return 0; }
+    out->known = 1; out->dtype = a.dtype; out->nd = 0;
+    if( fn==GR_SF_UNSQUEEZE ){
+      if( n <= 0 ) return 0;
+      rank = a.nd + (uint32_t)n;
+      if( rank > GR_INFER_MAX_DIMS ) return 0;
+      for(k = 0; k < (uint32_t)n; k++) if( !norm_axis(v[k], rank, &ax) || mark[ax]++ ) return 0;
+      for(k = 0; k < rank; k++) out->d[out->nd++] = mark[k] ? 1 : a.d[j++];
+      return 1;
+    }
+    if( n < 0 ){                                  /* every dim of 1 (an unknown dim: cannot tell) */
+      for(k = 0; k < a.nd; k++){ if( a.d[k] < 0 ) return 0; if( a.d[k]!=1 ) out->d[out->nd++] = a.d[k]; }
+      return 1;
+    }
+    for(k = 0; k < (uint32_t)n; k++){ if( !norm_axis(v[k], a.nd, &ax) ) return 0; mark[ax] = 1; }
+    for(k = 0; k < a.nd; k++) if( !mark[k] ) out->d[out->nd++] = a.d[k];
+    return 1;
+  }
+}
+
+int gr_onnx_infer(const gr_oinfer *x, int fn, const onode *o, ishape *out){
+  ishape a;
+  memset(out, 0, sizeof *out);
+  switch( fn ){
+  case GR_SF_SAME: case GR_SF_CAST: case GR_SF_BCAST: case GR_SF_BCAST_BOOL: case GR_SF_WHERE:
+    return sf_elementwise(x, fn, o, out);
+  case GR_SF_MATMUL: case GR_SF_GEMM:
+    return sf_matmul(x, fn, o, out);
+  case GR_SF_CONV: case GR_SF_POOL: case GR_SF_GPOOL:
+    return sf_window(x, fn, o, out);
+  case GR_SF_RESHAPE: case GR_SF_FLATTEN:
+    return sf_reshape(x, fn, o, out);
+  case GR_SF_TRANSPOSE: case GR_SF_CONCAT: case GR_SF_GATHER:
+    return sf_rearrange(x, fn, o, out);
+  case GR_SF_REDUCE: case GR_SF_UNSQUEEZE: case GR_SF_SQUEEZE:
+    return sf_axes(x, fn, o, out);
+  case GR_SF_SHAPE:
+    if( attr(o, "start") || attr(o, "end") || !in_shape(x, 0, &a) ) return 0;
+    out->known = 1; out->dtype = dt_of(x, 7); out->nd = 1; out->d[0] = a.nd;
+    return 1;
+  default:
+    return 0;
+  }
+}
