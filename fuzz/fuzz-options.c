@@ -40,6 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
     ** must point at its key in the text (line/col are 1-based, col in bytes). */
     size_t k = 0;
     int lines_form;
+    /* the reader skips a UTF-8 BOM before either form (issue 30) */
+    if( size >= 3 && memcmp(text, "\xEF\xBB\xBF", 3)==0 ) k = 3;
     while( k < size && (text[k]==' ' || text[k]=='\t' || text[k]=='\n' || text[k]=='\r' || text[k]=='\v' || text[k]=='\f') ) k++;
     lines_form = !(k < size && text[k]=='{');
     for(i = 0; i < in.n; i++){
