@@ -38,10 +38,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   {
     /* KEY=VALUE form (the text does not start with '{'): each record's origin
     ** must point at its key in the text (line/col are 1-based, col in bytes). */
-    size_t k = 0;
+    /* the reader drops a UTF-8 BOM before either form (issue 30): what
+    ** follows it is line 1, column 1 */
+    size_t bom = size >= 3 && memcmp(text, "\xEF\xBB\xBF", 3)==0 ? 3 : 0, k = bom;
     int lines_form;
-    /* the reader skips a UTF-8 BOM before either form (issue 30) */
-    if( size >= 3 && memcmp(text, "\xEF\xBB\xBF", 3)==0 ) k = 3;
     while( k < size && (text[k]==' ' || text[k]=='\t' || text[k]=='\n' || text[k]=='\r' || text[k]=='\v' || text[k]=='\f') ) k++;
     lines_form = !(k < size && text[k]=='{');
     for(i = 0; i < in.n; i++){
@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
       if( r->key==NULL || r->value==NULL || r->origin.file==NULL ) abort();
       if( strcmp(r->origin.file, "fuzz.opts")!=0 ) abort();
       if( lines_form ){
-        size_t off = 0, kl = strlen(r->key);
+        size_t off = bom, kl = strlen(r->key);
         uint32_t l = 1;
         while( off < size && l < r->origin.line ){ if( text[off]=='\n' ) l++; off++; }
         if( l!=r->origin.line || r->origin.col==0 ) abort();
