@@ -364,6 +364,22 @@ static void verdict_free(chip_verdict *cv, const gr_ruleset *rs){
   free(cv->value_on); free(cv->defaults); free(cv->opt_on); free(cv->mode_on);
 }
 
+/* The members every option and mode object of `chips`/`options --format json` opens with. */
+static void jw_option_head(gr_jw *w, const gr_option *op){
+  gr_jw_obj(w);
+  gr_jw_key(w, "name"); gr_jw_str(w, op->name);
+  gr_jw_key(w, "key"); gr_jw_str(w, op->key);
+}
+
+static void jw_mode_head(gr_jw *w, const gr_mode *m){
+  gr_jw_obj(w);
+  gr_jw_key(w, "name"); gr_jw_str(w, m->name);
+}
+
+static void jw_reason(gr_jw *w, const gr_support *s){
+  if( s->reason ){ gr_jw_key(w, "reason"); gr_jw_str(w, s->reason); }
+}
+
 static void verdict_json(gr_out *o, const gr_ruleset *rs, const chip_verdict *cv){
   gr_jw w;
   size_t k, v;
@@ -379,11 +395,9 @@ static void verdict_json(gr_out *o, const gr_ruleset *rs, const chip_verdict *cv
   gr_jw_key(&w, "options"); gr_jw_arr(&w);
   for(k = 0; k < rs->noptions; k++){
     const gr_option *op = &rs->options[k];
-    gr_jw_obj(&w);
-    gr_jw_key(&w, "name"); gr_jw_str(&w, op->name);
-    gr_jw_key(&w, "key"); gr_jw_str(&w, op->key);
+    jw_option_head(&w, op);
     gr_jw_key(&w, "supported"); gr_jw_bool(&w, cv->opt_on[k]);
-    if( op->support.reason ){ gr_jw_key(&w, "reason"); gr_jw_str(&w, op->support.reason); }
+    jw_reason(&w, &op->support);
     gr_jw_key(&w, "default"); gr_jw_str(&w, cv->defaults[k]);
     gr_jw_key(&w, "values"); gr_jw_arr(&w);
     for(v = 0; v < op->nvalues; v++){
@@ -398,10 +412,9 @@ static void verdict_json(gr_out *o, const gr_ruleset *rs, const chip_verdict *cv
   gr_jw_end_arr(&w);
   gr_jw_key(&w, "modes"); gr_jw_arr(&w);
   for(k = 0; k < rs->nmodes; k++){
-    gr_jw_obj(&w);
-    gr_jw_key(&w, "name"); gr_jw_str(&w, rs->modes[k].name);
+    jw_mode_head(&w, &rs->modes[k]);
     gr_jw_key(&w, "supported"); gr_jw_bool(&w, cv->mode_on[k]);
-    if( rs->modes[k].support.reason ){ gr_jw_key(&w, "reason"); gr_jw_str(&w, rs->modes[k].support.reason); }
+    jw_reason(&w, &rs->modes[k].support);
     gr_jw_end_obj(&w);
   }
   gr_jw_end_arr(&w);
@@ -448,15 +461,13 @@ static void options_json(gr_out *o, const gr_ruleset *rs){
   gr_jw_key(&w, "options"); gr_jw_arr(&w);
   for(k = 0; k < rs->noptions; k++){
     const gr_option *op = &rs->options[k];
-    gr_jw_obj(&w);
-    gr_jw_key(&w, "name"); gr_jw_str(&w, op->name);
-    gr_jw_key(&w, "key"); gr_jw_str(&w, op->key);
+    jw_option_head(&w, op);
     gr_jw_key(&w, "aliases"); gr_jw_arr(&w);
     for(v = 0; v < op->naliases; v++) gr_jw_str(&w, op->aliases[v]);
     gr_jw_end_arr(&w);
     gr_jw_key(&w, "type"); gr_jw_str(&w, gr_option_type_name(op->type));
     gr_jw_key(&w, "supported_on"); jw_support(&w, rs, &op->support);
-    if( op->support.reason ){ gr_jw_key(&w, "reason"); gr_jw_str(&w, op->support.reason); }
+    jw_reason(&w, &op->support);
     jw_option_values(&w, rs, op, 0);
     if( op->deprecated ){ gr_jw_key(&w, "deprecated"); gr_jw_str(&w, op->deprecated); }
     gr_jw_end_obj(&w);
@@ -464,10 +475,9 @@ static void options_json(gr_out *o, const gr_ruleset *rs){
   gr_jw_end_arr(&w);
   gr_jw_key(&w, "modes"); gr_jw_arr(&w);
   for(k = 0; k < rs->nmodes; k++){
-    gr_jw_obj(&w);
-    gr_jw_key(&w, "name"); gr_jw_str(&w, rs->modes[k].name);
+    jw_mode_head(&w, &rs->modes[k]);
     gr_jw_key(&w, "supported_on"); jw_support(&w, rs, &rs->modes[k].support);
-    if( rs->modes[k].support.reason ){ gr_jw_key(&w, "reason"); gr_jw_str(&w, rs->modes[k].support.reason); }
+    jw_reason(&w, &rs->modes[k].support);
     gr_jw_end_obj(&w);
   }
   gr_jw_end_arr(&w);
