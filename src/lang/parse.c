@@ -130,18 +130,14 @@ static int skip_ops(gr_parse *ps, gr_lexer *lx, gr_token *tok){
   uint32_t line = lx->line;
   const char *bol = (const char*)lx->bol, *end = (const char*)lx->lim;
   /* A file ending with the block (the generated ones): its last '}' closes
-  ** it, found from the end and placed by the line index, without reading
-  ** what lies between (ol_index checks it when the store is first used). */
+  ** it, found from the end and placed by counting the newlines between the
+  ** lexer and it (memchr), without reading what lies between otherwise
+  ** (ol_index checks it when the store is first used). */
   while( end > tok->z && (end[-1]==' ' || end[-1]=='\t' || end[-1]=='\r' || end[-1]=='\n') ) end--;
-  if( ps->lines && ps->lines->text==ps->text && end > tok->z && end[-1]=='}' && ps->lines->n > 0 ){
-    size_t off = (size_t)(end - 1 - ps->text), lo = 0, hi = ps->lines->n;
-    while( hi - lo > 1 ){
-      size_t mid = (lo + hi) / 2;
-      if( ps->lines->start[mid] <= off ) lo = mid; else hi = mid;
-    }
+  if( ps->lines && ps->lines->text==ps->text && end > tok->z && end[-1]=='}' && (const char*)lx->cur < end ){
+    const char *p = (const char*)lx->cur, *nl;
     end--;
-    line = (uint32_t)lo + 1;
-    bol = ps->text + ps->lines->start[lo];
+    while( (nl = memchr(p, '\n', (size_t)(end - p)))!=NULL ){ line++; p = bol = nl + 1; }
   }else{
     end = gr_scan_braces((const char*)lx->cur, (const char*)lx->lim, 1, 1, &line, &bol);
     if( end==NULL ) return 0;
