@@ -33,6 +33,7 @@ typedef struct jop {
 struct gr_judge {
   const gr_judge_rules *j;
   gr_jnode *node;
+  uint32_t nnodes;              /* node[0..nnodes): the graph's nodes when judged */
   uint8_t *after;               /* per graph tensor */
   size_t ntensors;
   uint8_t *gdt;                 /* graph dtype id -> dtype id */
@@ -915,6 +916,7 @@ void gr_judge_run(gr_result *r){
   }
   J->ntensors = nt;
   J->node = gr_big_alloc((size_t)(nn ? nn : 1) * sizeof *J->node);
+  J->nnodes = nn;
   J->after = gr_big_alloc(nt ? nt : 1);
   order = topo_order(g);
   for(k = 0; k < nn; k++) judge_node(r, J, order[k], NULL);
@@ -938,7 +940,8 @@ void gr_judge_free(gr_result *r){
 /* ---- accessors ---- */
 
 const gr_jnode *gr_judge_node(const gr_result *r, uint32_t n){
-  return r->judge && r->judge->node && r->g && n < gr_graph_nnodes(r->g) ? &r->judge->node[n] : NULL;
+  /* called per node and column by the report: the count is the judge's own */
+  return r->judge && r->judge->node && r->g && n < r->judge->nnodes ? &r->judge->node[n] : NULL;
 }
 
 const char *gr_judge_dtype_name(const gr_result *r, uint8_t dt){
