@@ -24,7 +24,7 @@ static void test_lineidx(void){
   const char *p;
   char *s;
   gr_lineidx_init(&ix, t, strlen(t));
-  is(ix.n, 4, "lineidx: four lines, the last without a newline");
+  is(gr_lineidx_count(&ix), 4, "lineidx: four lines, the last without a newline");
   s = gr_lineidx_dup(&ix, 1); is_str(s, "one", "lineidx: line 1 without its \\r\\n"); free(s);
   s = gr_lineidx_dup(&ix, 2); is_str(s, "two", "lineidx: line 2"); free(s);
   p = gr_lineidx_get(&ix, 3, &len); ok(p && len==0, "lineidx: an empty line");
@@ -32,7 +32,7 @@ static void test_lineidx(void){
   ok(gr_lineidx_dup(&ix, 5)==NULL && gr_lineidx_dup(&ix, 0)==NULL, "lineidx: no line 0, none past the end");
   gr_lineidx_free(&ix);
   gr_lineidx_init(&ix, "a\n", 2);
-  is(ix.n, 2, "lineidx: a final newline starts an empty last line");
+  is(gr_lineidx_count(&ix), 2, "lineidx: a final newline starts an empty last line");
   p = gr_lineidx_get(&ix, 2, &len); ok(p && len==0, "... which is empty");
   gr_lineidx_free(&ix);
   gr_lineidx_init(&ix, NULL, 0);

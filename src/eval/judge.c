@@ -33,6 +33,7 @@ typedef struct jop {
 struct gr_judge {
   const gr_judge_rules *j;
   gr_jnode *node;
+  uint32_t nnodes;              /* node[0..nnodes): the graph's nodes when judged */
   uint8_t *after;               /* per graph tensor */
   size_t ntensors;
   uint8_t *gdt;                 /* graph dtype id -> dtype id */
@@ -82,10 +83,27 @@ static const char *table_str(const gr_table *t, const char *k){
 
 /* ---- compiling the ops of the chip's stores ---- */
 
+/* dtype ids of an op's column names: the names are the dtypes table's own
+** strings (check_oplib.c split_list), repeated along the columns, so a few
+** pointers remembered per op spare most lookups */
+typedef struct dt_memo { const char *name[16]; uint8_t id[16]; } dt_memo;
+
+static uint32_t dt_id(const gr_judge_rules *j, dt_memo *m, const char *name){
+  unsigned k = (unsigned)(((uintptr_t)name >> 3) & 15);
+  if( name==NULL || m->name[k]!=name ){
+    uint32_t d = gr_judge_dtype_id(j, name);
+    if( name==NULL ) return d;
+    m->name[k] = name; m->id[k] = (uint8_t)d;
+  }
+  return m->id[k];
+}
+
 static jop *compile_op(gr_judge *J, const gr_oplib_store *st, const gr_oplib_op *op){
   const gr_judge_rules *j = J->j;
   jop *o = gr_arena_calloc(&J->arena, sizeof *o);
   uint32_t t, c, nt;
+  dt_memo memo;
+  memset(&memo, 0, sizeof memo);
   o->op = op; o->st = st;
   o->nin = (uint32_t)op->ninputs; o->nout = (uint32_t)op->noutputs;
   o->dyn_in = -1;
@@ -100,7 +118,7 @@ static jop *compile_op(gr_judge *J, const gr_oplib_store *st, const gr_oplib_op 
     if( ts->ndtypes <= 0 ){ o->has_lists = 0; continue; }
     if( !o->kernel && (uint32_t)ts->ndtypes > o->ncol ) o->ncol = (uint32_t)ts->ndtypes;
     for(c = 0; c < (uint32_t)ts->ndtypes; c++){
-      uint32_t d = gr_judge_dtype_id(j, ts->dtypes[c]);
+      uint32_t d = dt_id(j, &memo, ts->dtypes[c]);
       if( d ) o->mask[t] |= (uint64_t)1 << d;
     }
   }
@@ -108,7 +126,7 @@ static jop *compile_op(gr_judge *J, const gr_oplib_store *st, const gr_oplib_op 
     o->col = gr_arena_calloc(&J->arena, (size_t)nt * o->ncol);
     for(t = 0; t < nt; t++){
       const gr_oplib_tensor *ts = t < o->nin ? &op->inputs[t] : &op->outputs[t - o->nin];
-      for(c = 0; c < o->ncol && c < (uint32_t)ts->ndtypes; c++) o->col[(size_t)t * o->ncol + c] = (uint8_t)gr_judge_dtype_id(j, ts->dtypes[c]);
+      for(c = 0; c < o->ncol && c < (uint32_t)ts->ndtypes; c++) o->col[(size_t)t * o->ncol + c] = (uint8_t)dt_id(j, &memo, ts->dtypes[c]);
     }
   }else if( !o->kernel ) o->ncol = 0;
   return o;
@@ -898,6 +916,7 @@ void gr_judge_run(gr_result *r){
   }
   J->ntensors = nt;
   J->node = gr_big_alloc((size_t)(nn ? nn : 1) * sizeof *J->node);
+  J->nnodes = nn;
   J->after = gr_big_alloc(nt ? nt : 1);
   order = topo_order(g);
   for(k = 0; k < nn; k++) judge_node(r, J, order[k], NULL);
@@ -921,7 +940,8 @@ void gr_judge_free(gr_result *r){
 /* ---- accessors ---- */
 
 const gr_jnode *gr_judge_node(const gr_result *r, uint32_t n){
-  return r->judge && r->judge->node && r->g && n < gr_graph_nnodes(r->g) ? &r->judge->node[n] : NULL;
+  /* called per node and column by the report: the count is the judge's own */
+  return r->judge && r->judge->node && r->g && n < r->judge->nnodes ? &r->judge->node[n] : NULL;
 }
 
 const char *gr_judge_dtype_name(const gr_result *r, uint8_t dt){

@@ -38,11 +38,27 @@ static const gr_table *need(ck *c, const gr_table *anchor, const char *name, int
   return t;
 }
 
+/* the first slot of a dtype name in dt_slot (FNV-1a): the judge looks up
+** every dtype of every op it compiles, so a lookup is one hash and one strcmp */
+static uint32_t dt_hash(const char *s){
+  uint32_t h = 2166136261u;
+  for(; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+  return h & (GR_JDT_SLOTS - 1);
+}
+
 uint32_t gr_judge_dtype_id(const gr_judge_rules *j, const char *name){
-  uint32_t i;
+  uint32_t h, id;
   if( name==NULL ) return 0;
-  for(i = 1; i <= j->ndt; i++) if( strcmp(j->dt_name[i], name)==0 ) return i;
+  for(h = dt_hash(name); (id = j->dt_slot[h])!=0; h = (h + 1) & (GR_JDT_SLOTS - 1))
+    if( strcmp(j->dt_name[id], name)==0 ) return id;
   return 0;
+}
+
+static void dt_add(gr_judge_rules *j, const char *name){
+  uint32_t h;
+  j->dt_name[++j->ndt] = name;
+  for(h = dt_hash(name); j->dt_slot[h]; h = (h + 1) & (GR_JDT_SLOTS - 1)) ;
+  j->dt_slot[h] = (uint8_t)j->ndt;
 }
 
 int gr_judge_strategy_index(const gr_judge_rules *j, const char *name){
@@ -254,7 +270,7 @@ static void judge_dtypes(jck *k, const gr_table *names){
     if( !want_str(k, v, &names->locs[i], "graph_dtype_names", names->keys[i]) ) continue;
     if( gr_judge_dtype_id(j, v->s) ) continue;
     if( j->ndt==GR_JDT_MAX ){ ck_err(c, v->loc, "graph_dtype_names: at most %d distinct dtypes", GR_JDT_MAX); break; }
-    j->dt_name[++j->ndt] = v->s;
+    dt_add(j, v->s);
   }
   /* dtype sets and priorities */
   if( (t = need(c, names, "floating_dtypes", 0)) ){

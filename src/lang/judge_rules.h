@@ -17,6 +17,7 @@
 #include "lang/ast.h"
 
 #define GR_JDT_MAX 63           /* dtype ids 1..GR_JDT_MAX (0 = none or unknown) */
+#define GR_JDT_SLOTS 128        /* gr_judge_rules.dt_slot: a power of two, over 2 x GR_JDT_MAX */
 
 /* row guards (gr_jrow.guards) */
 enum {
@@ -77,6 +78,7 @@ typedef struct gr_judge_rules {
   /* dtypes */
   const char *dt_name[GR_JDT_MAX + 1];    /* gerules spelling by id */
   uint32_t ndt;                           /* ids 1..ndt */
+  uint8_t dt_slot[GR_JDT_SLOTS];          /* name hash -> id (0 empty; linear probing) */
   int64_t prio[GR_JDT_MAX + 1]; uint8_t has_prio[GR_JDT_MAX + 1];
   uint64_t floating, complex;             /* dtype id bit sets */
   int64_t gap_low, gap_cross, gap_high;

@@ -77,7 +77,8 @@ static void lex_error(gr_parse *ps, int code, gr_token tok){
 ** a NUL byte, an unterminated string, a raw newline in a string and a ';'
 ** at depth semi_depth (0: none refused; the block scan refuses one between
 ** ops: an item after the first op is for the grammar to see).
-** Returns the closing brace, or NULL. Measured reason for a hand-written
+** Returns the closing brace, or NULL. The text must go on to a NUL byte at
+** or after limit (a rule file's text does). Measured reason for a hand-written
 ** scan with memchr over strings rather than the lexer: the generated op
 ** library (2.5 MB) is skipped in a few million instructions. */
 static const unsigned char scan_stop[256] = { [0] = 1, ['\n'] = 1, ['#'] = 1, ['"'] = 1, ['{'] = 1, ['}'] = 1, [';'] = 1 };
@@ -96,8 +97,10 @@ const char *gr_scan_braces(const char *from, const char *limit, int depth, int s
       case '"': {
         const unsigned char *q = p + 1, *e;
         for(;;){
-          e = memchr(q, '"', (size_t)(lim - q));
-          if( e==NULL || memchr(q, '\n', (size_t)(e - q)) || memchr(q, 0, (size_t)(e - q)) ) return NULL;
+          /* the first quote, newline or NUL (one pass: the text ends with a
+          ** NUL at or after lim); a string must close before the other two */
+          e = q + strcspn((const char*)q, "\"\n");
+          if( e >= lim || *e!='"' ) return NULL;
           /* a quote after an odd number of backslashes is escaped */
           {
             const unsigned char *k = e;
@@ -130,18 +133,14 @@ static int skip_ops(gr_parse *ps, gr_lexer *lx, gr_token *tok){
   uint32_t line = lx->line;
   const char *bol = (const char*)lx->bol, *end = (const char*)lx->lim;
   /* A file ending with the block (the generated ones): its last '}' closes
-  ** it, found from the end and placed by the line index, without reading
-  ** what lies between (ol_index checks it when the store is first used). */
+  ** it, found from the end and placed by counting the newlines between the
+  ** lexer and it (memchr), without reading what lies between otherwise
+  ** (ol_index checks it when the store is first used). */
   while( end > tok->z && (end[-1]==' ' || end[-1]=='\t' || end[-1]=='\r' || end[-1]=='\n') ) end--;
-  if( ps->lines && ps->lines->text==ps->text && end > tok->z && end[-1]=='}' && ps->lines->n > 0 ){
-    size_t off = (size_t)(end - 1 - ps->text), lo = 0, hi = ps->lines->n;
-    while( hi - lo > 1 ){
-      size_t mid = (lo + hi) / 2;
-      if( ps->lines->start[mid] <= off ) lo = mid; else hi = mid;
-    }
+  if( ps->lines && ps->lines->text==ps->text && end > tok->z && end[-1]=='}' && (const char*)lx->cur < end ){
+    const char *p = (const char*)lx->cur, *nl;
     end--;
-    line = (uint32_t)lo + 1;
-    bol = ps->text + ps->lines->start[lo];
+    while( (nl = memchr(p, '\n', (size_t)(end - p)))!=NULL ){ line++; p = bol = nl + 1; }
   }else{
     end = gr_scan_braces((const char*)lx->cur, (const char*)lx->lim, 1, 1, &line, &bol);
     if( end==NULL ) return 0;
