@@ -39,7 +39,7 @@ static void json_plan(gr_jw *w, const gr_tplan *p){
   gr_jw_key(w, "index_space"); jw_dims(w, p->shape, p->ndim);
   gr_jw_key(w, "block_dim"); gr_jw_int(w, p->block_dim);
   gr_jw_key(w, "tile_shape"); jw_dims(w, p->tile, p->ndim);
-  if( p->strategy==GR_TS_MATMUL ){
+  if( p->strategy==GR_TS_MATMUL || p->strategy==GR_TS_CONV2D ){
     gr_jw_key(w, "k_block_l0"); gr_jw_int(w, p->inner[0]);
     gr_jw_key(w, "k_block_l1"); gr_jw_int(w, p->inner[1]);
   }else if( p->strategy==GR_TS_ATTENTION ){
@@ -223,6 +223,7 @@ static void text_node(gr_tile_report *rp, const gr_tnode *no){
     gr_out_puts(o, " over ");
     out_dims(o, p->shape, p->ndim);
     if( p->strategy==GR_TS_MATMUL ) gr_out_printf(o, " (batch, M, N), K block %lld in L0 / %lld in L1", (long long)p->inner[0], (long long)p->inner[1]);
+    else if( p->strategy==GR_TS_CONV2D ) gr_out_printf(o, " (N x groups, Ho x Wo, Cout), K block %lld in L0 / %lld in L1", (long long)p->inner[0], (long long)p->inner[1]);
     else if( p->strategy==GR_TS_ATTENTION ) gr_out_printf(o, " (B, heads, S, D), KV block %lld", (long long)p->inner[0]);
     else if( p->strategy==GR_TS_REDUCE_LAST ) gr_out_puts(o, " (rows, cols)");
     else if( p->strategy==GR_TS_ELEMENTWISE ) gr_out_puts(o, " (flattened)");
