@@ -546,10 +546,12 @@ static void run_matmul(xc *c){
   Bm = gen(&g, nb, s->fin[1], -1, 1);
   if( c->prm->acc_bytes != 4 ){
     gr_tnote(c->notes, GR_SEV_ERROR, GR_TC_EXECUTE, "the executor accumulates in FP32 (acc_bytes 4), the class says %u", c->prm->acc_bytes);
+    c->bad_tiles++;             /* nothing ran: never a match */
     goto done;
   }
   if( bk < 1 || bk1 < bk || bk1 % bk ){
     gr_tnote(c->notes, GR_SEV_ERROR, GR_TC_EXECUTE, "K blocks %lld (L0) and %lld (L1) are not usable", (long long)bk, (long long)bk1);
+    c->bad_tiles++;
     goto done;
   }
   fa = gr_xmalloc((size_t)(bm * bk) * sizeof *fa);
@@ -671,11 +673,13 @@ static void run_conv2d(xc *c){
   W = gen(&g, nw, s->fin[1], -1, 1);
   if( c->prm->acc_bytes != 4 ){
     gr_tnote(c->notes, GR_SEV_ERROR, GR_TC_EXECUTE, "the executor accumulates in FP32 (acc_bytes 4), the class says %u", c->prm->acc_bytes);
+    c->bad_tiles++;             /* nothing ran: never a match */
     goto done;
   }
   if( bk < 1 || bk1 < bk || bk1 % bk || bk % s->c0 ){
     gr_tnote(c->notes, GR_SEV_ERROR, GR_TC_EXECUTE, "K blocks %lld (L0) and %lld (L1) are not usable (multiples of C0 %lld, the L1 slab of the L0 block)",
              (long long)bk, (long long)bk1, (long long)s->c0);
+    c->bad_tiles++;
     goto done;
   }
   fa = gr_xmalloc((size_t)(bm * bk) * sizeof *fa);
