@@ -262,7 +262,7 @@ static void text_node(gr_tile_report *rp, const gr_tnode *no){
       gr_out_printf(o, ", %zu tiles\n", x->plan.ntiles);
     }
   }
-  gr_out_printf(o, "  %s\n", no->skipped ? "skipped (dynamic shape)" : gr_tnode_valid(no) ? "valid" : "INVALID");
+  gr_out_printf(o, "  %s\n", no->skipped==2 ? "skipped (shape unknown)" : no->skipped ? "skipped (dynamic shape)" : gr_tnode_valid(no) ? "valid" : "INVALID");
 }
 
 /* ------------------------------------------------------------------ the report */
@@ -355,7 +355,8 @@ void gr_tile_report_end(gr_tile_report *rp){
     }
     gr_out_printf(o, "summary: %zu node%s planned (%zu distinct plan%s), %zu valid, %zu invalid", s->planned, plural(s->planned, "", "s"),
                   s->distinct, plural(s->distinct, "", "s"), s->planned - s->invalid, s->invalid);
-    if( s->skipped ) gr_out_printf(o, ", %zu skipped (dynamic shapes)", s->skipped);
+    if( s->skipped && s->skipped_unknown==0 ) gr_out_printf(o, ", %zu skipped (dynamic shapes)", s->skipped);
+    else if( s->skipped ) gr_out_printf(o, ", %zu skipped (%zu dynamic shapes, %zu shapes unknown)", s->skipped, s->skipped - s->skipped_unknown, s->skipped_unknown);
     if( rp->execute ) gr_out_printf(o, "; %zu executed (%zu distinct execution%s), %zu match, %zu mismatch", s->executed, s->executions,
                                     plural(s->executions, "", "s"), s->executed - s->mismatched, s->mismatched);
     gr_out_putc(o, '\n');

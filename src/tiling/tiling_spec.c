@@ -344,6 +344,17 @@ static int spec_conv2d(const gr_tiling_rules *tr, const gr_graph *g, const gr_no
              p->cls, (long long)p->in_a, (long long)p->in_b, n->n_in_desc);
     return -1;
   }
+  {                        /* no shape at all: inference stopped upstream, not a wrong node */
+    uint32_t rx, ry;
+    gr_graph_shape(g, t[p->in_a].shape, &rx);
+    gr_graph_shape(g, t[n->n_in_desc].shape, &ry);
+    if( rx==0 || ry==0 ){
+      gr_tnote(notes, GR_SEV_NOTE, GR_TC_SHAPE, "%s has no shape (unknown rank: the graph file gives none and gerules's shape inference did not reach it): there is no static plan to check",
+               rx==0 ? "input x" : "output 0");
+      s->strategy = GR_TS_NONE;
+      return 0;
+    }
+  }
   x = tensor_dims(g, &t[p->in_a], &nx);
   w = tensor_dims(g, &t[p->in_b], &nw);
   y = tensor_dims(g, &t[n->n_in_desc], &ny);
@@ -577,6 +588,7 @@ int gr_tiling_spec(const gr_tiling_rules *tr, const gr_graph *g, uint32_t node,
     default:
       rc = gr_tiling_spec_custom(tr, g, node, spec, notes);
   }
+  if( rc==0 && spec->strategy==GR_TS_NONE ) return GR_TS_NONE;     /* shape unknown: nothing to plan (a note says why) */
   if( rc==0 ) rc = spec_limits(spec, notes);
   if( rc==0 && spec->kernel != GR_K_NONE && gr_tkernel_arity(spec->kernel) && params->strategy==GR_TS_ELEMENTWISE
       && (uint32_t)gr_tkernel_arity(spec->kernel) != spec->nin ){
