@@ -33,6 +33,16 @@ test_expect_success ONNX 'every Conv2D of the CNN is planned, valid and matches 
 	test "$(json_get c.json "sorted(set(b[\"name\"] for n in d[\"nodes\"] if n[\"class\"]==\"conv2d\" for b in n[\"plan\"][\"buffers\"]))")" = "[\"a0\", \"b0\", \"b1\", \"c\", \"c0\", \"fm1\"]"
 '
 
+JSPY=
+for p in /usr/bin/python3 python3; do
+	if "$p" -c "import jsonschema" 2>/dev/null; then JSPY=$p; break; fi
+done
+test_expect_success ONNX 'the JSON report with conv2d plans validates against the documented schema' '
+	test -n "$JSPY" &&
+	"$JSPY" -c "import json,sys,jsonschema; jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))" \
+		"$top_srcdir/doc/schemas/tile.schema.json" c.json
+'
+
 test_expect_success ONNX 'text report: the conv2d plan line, fm1 in L1, the execution and the depthwise note' '
 	tile cnn.onnx --chip Ascend910B1 --execute >c.txt &&
 	test_grep "^stem (Conv2D)  class conv2d \[conv2d\]  tiling compile" c.txt &&
