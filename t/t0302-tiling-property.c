@@ -14,6 +14,7 @@
 */
 #include "config.h"
 #include "tiling/tiling.h"
+#include "tiling/tiling_int.h"    /* gr_tconv_derive */
 #include "tap.h"
 
 #include <stdarg.h>
@@ -138,6 +139,22 @@ static void gen_one(int strategy, const gr_tparams *p, gr_tspec *s){
       s->fout = s->fin[0];
       break;
     }
+    case GR_TS_CONV2D:
+      /* an image of ordinary size (sometimes a huge one), a kernel that fits */
+      s->cn = pick(0, 2) ? 1 : pick(1, 8);
+      s->groups = pick(0, 3) ? 1 : pick(2, 32);
+      s->cin = pick(0, 4) ? pick(1, 512) : dim(0);
+      s->cout = pick(0, 4) ? pick(1, 512) : dim(0);
+      s->hi = pick(0, 9) ? pick(1, 320) : dim(1);
+      s->wi = pick(0, 9) ? pick(1, 320) : dim(1);
+      s->kh = pick(1, 7); s->kw = pick(0, 2) ? s->kh : pick(1, 7);
+      s->sh = pick(1, 3); s->sw = pick(0, 2) ? s->sh : pick(1, 3);
+      s->dh = pick(0, 4) ? 1 : pick(1, 3); s->dw = s->dh;
+      s->pt = pick(0, 3); s->pb = pick(0, 3); s->pl = pick(0, 3); s->pr = pick(0, 3);
+      s->nin = 2; s->fin[0] = pick(0, 1) ? GR_FMT_FP16 : GR_FMT_FP32; s->fin[1] = s->fin[0]; s->fout = pick(0, 2) ? s->fin[0] : fmt();
+      s->c0 = 32 / gr_tfmt_bytes(s->fin[0]);
+      if( gr_tconv_derive(s) ){ s->kh = s->kw = 1; s->dh = s->dw = 1; gr_tconv_derive(s); }
+      break;
     default: break;
   }
 }
@@ -145,6 +162,9 @@ static void gen_one(int strategy, const gr_tparams *p, gr_tspec *s){
 static void spec_text(char *b, size_t n, const gr_tspec *s){
   switch( s->strategy ){
     case GR_TS_REDUCE_LAST: snprintf(b, n, "rows %lld cols %lld fmt %d/%d", (long long)s->rows, (long long)s->cols, s->fin[0], s->fout); break;
+    case GR_TS_CONV2D: snprintf(b, n, "N %lld groups %lld Cin %lld Cout %lld %lldx%lld kernel %lldx%lld strides %lldx%lld fmt %d", (long long)s->cn,
+                                (long long)s->groups, (long long)s->cin, (long long)s->cout, (long long)s->hi, (long long)s->wi,
+                                (long long)s->kh, (long long)s->kw, (long long)s->sh, (long long)s->sw, s->fin[0]); break;
     case GR_TS_MATMUL: snprintf(b, n, "batch %lld (a %lld, b %lld) M %lld N %lld K %lld fmt %d/%d/%d", (long long)s->batch,
                                 (long long)s->batch_a, (long long)s->batch_b, (long long)s->m, (long long)s->n, (long long)s->k,
                                 s->fin[0], s->fin[1], s->fout); break;
@@ -258,7 +278,7 @@ int main(void){
   /* not vacuous: most specs do get a plan, for every strategy */
   {
     int st;
-    for(st = GR_TS_ELEMENTWISE; st <= GR_TS_ATTENTION; st++){
+    for(st = GR_TS_ELEMENTWISE; st <= GR_TS_CONV2D; st++){
       size_t tot = by_strategy[st][0] + by_strategy[st][1];
       ok(tot > 0 && by_strategy[st][0] * 10 >= tot * 6,
          nm("%s: %zu of %zu generated specs planned (at least 60%%)", gr_tstrategy_name(st), by_strategy[st][0], tot));

@@ -39,7 +39,7 @@ static void json_plan(gr_jw *w, const gr_tplan *p){
   gr_jw_key(w, "index_space"); jw_dims(w, p->shape, p->ndim);
   gr_jw_key(w, "block_dim"); gr_jw_int(w, p->block_dim);
   gr_jw_key(w, "tile_shape"); jw_dims(w, p->tile, p->ndim);
-  if( p->strategy==GR_TS_MATMUL ){
+  if( p->strategy==GR_TS_MATMUL || p->strategy==GR_TS_CONV2D ){
     gr_jw_key(w, "k_block_l0"); gr_jw_int(w, p->inner[0]);
     gr_jw_key(w, "k_block_l1"); gr_jw_int(w, p->inner[1]);
   }else if( p->strategy==GR_TS_ATTENTION ){
@@ -223,6 +223,7 @@ static void text_node(gr_tile_report *rp, const gr_tnode *no){
     gr_out_puts(o, " over ");
     out_dims(o, p->shape, p->ndim);
     if( p->strategy==GR_TS_MATMUL ) gr_out_printf(o, " (batch, M, N), K block %lld in L0 / %lld in L1", (long long)p->inner[0], (long long)p->inner[1]);
+    else if( p->strategy==GR_TS_CONV2D ) gr_out_printf(o, " (N x groups, Ho x Wo, Cout), K block %lld in L0 / %lld in L1", (long long)p->inner[0], (long long)p->inner[1]);
     else if( p->strategy==GR_TS_ATTENTION ) gr_out_printf(o, " (B, heads, S, D), KV block %lld", (long long)p->inner[0]);
     else if( p->strategy==GR_TS_REDUCE_LAST ) gr_out_puts(o, " (rows, cols)");
     else if( p->strategy==GR_TS_ELEMENTWISE ) gr_out_puts(o, " (flattened)");
@@ -261,7 +262,7 @@ static void text_node(gr_tile_report *rp, const gr_tnode *no){
       gr_out_printf(o, ", %zu tiles\n", x->plan.ntiles);
     }
   }
-  gr_out_printf(o, "  %s\n", no->skipped ? "skipped (dynamic shape)" : gr_tnode_valid(no) ? "valid" : "INVALID");
+  gr_out_printf(o, "  %s\n", no->skipped==2 ? "skipped (shape unknown)" : no->skipped ? "skipped (dynamic shape)" : gr_tnode_valid(no) ? "valid" : "INVALID");
 }
 
 /* ------------------------------------------------------------------ the report */
@@ -354,7 +355,8 @@ void gr_tile_report_end(gr_tile_report *rp){
     }
     gr_out_printf(o, "summary: %zu node%s planned (%zu distinct plan%s), %zu valid, %zu invalid", s->planned, plural(s->planned, "", "s"),
                   s->distinct, plural(s->distinct, "", "s"), s->planned - s->invalid, s->invalid);
-    if( s->skipped ) gr_out_printf(o, ", %zu skipped (dynamic shapes)", s->skipped);
+    if( s->skipped && s->skipped_unknown==0 ) gr_out_printf(o, ", %zu skipped (dynamic shapes)", s->skipped);
+    else if( s->skipped ) gr_out_printf(o, ", %zu skipped (%zu dynamic shapes, %zu shapes unknown)", s->skipped, s->skipped - s->skipped_unknown, s->skipped_unknown);
     if( rp->execute ) gr_out_printf(o, "; %zu executed (%zu distinct execution%s), %zu match, %zu mismatch", s->executed, s->executions,
                                     plural(s->executions, "", "s"), s->executed - s->mismatched, s->mismatched);
     gr_out_putc(o, '\n');

@@ -174,6 +174,10 @@ static void tile_builtin(gr_tiler *t, gr_tnode *no, const gr_node *n){
   }
   no->strategy = gr_tiling_spec(t->tr, t->r->g, no->node, &prm, &spec, &no->notes);
   if( no->notes.count[GR_SEV_ERROR] ) return;
+  if( no->strategy==GR_TS_NONE ){     /* no shape to plan (the spec's note says why) */
+    no->skipped = 2;
+    return;
+  }
   h = key_hash(no->cls, &spec);
   if( (m = cache_find(t, no->cls, &spec, h))==NULL ){
     m = cache_add(t, no->cls, &prm, &spec, h);
@@ -208,6 +212,7 @@ const gr_tnode *gr_tiler_node(gr_tiler *t, uint32_t node){
     if( n->type < gr_graph_ntypes(g) ) t->sum.no_strategy_by_type[n->type]++;
   }else if( no->skipped ){
     t->sum.skipped++;
+    if( no->skipped==2 ) t->sum.skipped_unknown++;
   }else{
     const gr_texec *x = gr_tnode_exec(no);
     t->sum.planned++;

@@ -19,7 +19,7 @@
 static const char *const mem_names[GR_MEM_N] = { "ub", "l1", "l0a", "l0b", "l0c" };
 const char *gr_tmem_name(int level){ return level >= 0 && level < GR_MEM_N ? mem_names[level] : "?"; }
 
-static const char *const strategy_names[] = { "none", "elementwise", "reduce_last", "matmul", "attention", "custom" };
+static const char *const strategy_names[] = { "none", "elementwise", "reduce_last", "matmul", "attention", "conv2d", "custom" };
 const char *gr_tstrategy_name(int s){
   return s >= 0 && s <= GR_TS_CUSTOM ? strategy_names[s] : "none";
 }
@@ -39,7 +39,7 @@ static const struct { const char *name; int arity; } kernels[GR_K_N] = {
   { "none", 0 }, { "copy", 1 }, { "add", 2 }, { "sub", 2 }, { "mul", 2 }, { "div", 2 }, { "maximum", 2 },
   { "minimum", 2 }, { "relu", 1 }, { "abs", 1 }, { "neg", 1 }, { "exp", 1 }, { "sqrt", 1 }, { "square", 1 },
   { "rsqrt", 1 }, { "sigmoid", 1 }, { "swish", 1 }, { "tanh", 1 }, { "gelu", 1 },
-  { "softmax", 0 }, { "rms_norm", 0 }, { "layer_norm", 0 }, { "matmul", 0 }, { "attention", 0 }
+  { "softmax", 0 }, { "rms_norm", 0 }, { "layer_norm", 0 }, { "matmul", 0 }, { "attention", 0 }, { "conv2d", 0 }
 };
 int gr_tkernel_parse(const char *s){
   int i;
@@ -195,7 +195,7 @@ int gr_tiling_params(const gr_tiling_rules *tr, const char *cls, gr_tparams *p, 
   for(p->strategy = GR_TS_ELEMENTWISE; p->strategy <= GR_TS_CUSTOM; p->strategy++)
     if( strcmp(s, strategy_names[p->strategy])==0 ) break;
   if( p->strategy > GR_TS_CUSTOM ){
-    gr_error_set(err, 0, 0, "class '%s': unknown strategy '%s' (elementwise, reduce_last, matmul, attention, custom)", cls, s);
+    gr_error_set(err, 0, 0, "class '%s': unknown strategy '%s' (elementwise, reduce_last, matmul, attention, conv2d, custom)", cls, s);
     return -1;
   }
   if( need_str(t, cls, "cores", &s, err) ) return -1;
@@ -230,6 +230,7 @@ int gr_tiling_params(const gr_tiling_rules *tr, const char *cls, gr_tparams *p, 
       if( need_int(t, cls, "buffers", 2, &v, err) ) return -1;
       break;
     case GR_TS_MATMUL:
+    case GR_TS_CONV2D:
     case GR_TS_ATTENTION:
       if( need_int(t, cls, "block_unit", 1, &v, err) ) return -1;
       p->unit = (uint32_t)v;
@@ -239,7 +240,7 @@ int gr_tiling_params(const gr_tiling_rules *tr, const char *cls, gr_tparams *p, 
       p->mac_per_cycle = (double)v;
       if( need_int(t, cls, "gm_bytes_per_cycle", 1, &v, err) ) return -1;
       p->gm_bytes_per_cycle = (double)v;
-      if( p->strategy==GR_TS_MATMUL ){
+      if( p->strategy==GR_TS_MATMUL || p->strategy==GR_TS_CONV2D ){
         if( need_int(t, cls, "k_unit_bytes", 1, &v, err) ) return -1;
         p->k_unit_bytes = (uint32_t)v;
         if( need_int(t, cls, "max_block_m", p->unit, &p->max_m, err) ) return -1;
@@ -251,6 +252,14 @@ int gr_tiling_params(const gr_tiling_rules *tr, const char *cls, gr_tparams *p, 
         p->attr_tb = tstr(t, "attr_transpose_b");
         p->l0c_double_buffer = opt_int(t, "l0c_double_buffer", 0) ? 1 : 0;
         p->ub_out = opt_int(t, "ub_out", 0) ? 1 : 0;
+        if( p->strategy==GR_TS_CONV2D ){
+          if( need_str(t, cls, "attr_strides", &p->attr_strides, err) || need_str(t, cls, "attr_pads", &p->attr_pads, err)
+              || need_str(t, cls, "attr_dilations", &p->attr_dilations, err) || need_str(t, cls, "attr_groups", &p->attr_groups, err)
+              || need_str(t, cls, "attr_format", &p->attr_format, err) || need_str(t, cls, "default_format", &p->default_format, err) ) return -1;
+          p->onnx_attr_groups = tstr(t, "onnx_attr_groups");
+          p->onnx_attr_auto_pad = tstr(t, "onnx_attr_auto_pad");
+          p->onnx_format = tstr(t, "onnx_format");
+        }
       }else{
         if( need_int(t, cls, "max_block_q", p->unit, &p->max_q, err) ) return -1;
         if( need_int(t, cls, "max_block_kv", p->unit, &p->max_kv, err) ) return -1;

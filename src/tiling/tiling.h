@@ -47,7 +47,7 @@ enum gr_tmem { GR_MEM_UB = 0, GR_MEM_L1, GR_MEM_L0A, GR_MEM_L0B, GR_MEM_L0C, GR_
 const char *gr_tmem_name(int level);       /* "ub", "l1", "l0a", "l0b", "l0c" */
 
 enum gr_tstrategy { GR_TS_NONE = 0, GR_TS_ELEMENTWISE, GR_TS_REDUCE_LAST, GR_TS_MATMUL,
-                    GR_TS_ATTENTION, GR_TS_CUSTOM };
+                    GR_TS_ATTENTION, GR_TS_CONV2D, GR_TS_CUSTOM };
 const char *gr_tstrategy_name(int s);      /* "elementwise", "reduce_last", ... */
 
 /* storage formats of tensor elements (width and encoding) */
@@ -61,7 +61,7 @@ int gr_tfmt_parse(const char *s);          /* GR_FMT_NONE when unknown */
 enum gr_tkernel { GR_K_NONE = 0, GR_K_COPY, GR_K_ADD, GR_K_SUB, GR_K_MUL, GR_K_DIV, GR_K_MAXIMUM,
                   GR_K_MINIMUM, GR_K_RELU, GR_K_ABS, GR_K_NEG, GR_K_EXP, GR_K_SQRT, GR_K_SQUARE,
                   GR_K_RSQRT, GR_K_SIGMOID, GR_K_SWISH, GR_K_TANH, GR_K_GELU,
-                  GR_K_SOFTMAX, GR_K_RMS_NORM, GR_K_LAYER_NORM, GR_K_MATMUL, GR_K_ATTENTION, GR_K_N };
+                  GR_K_SOFTMAX, GR_K_RMS_NORM, GR_K_LAYER_NORM, GR_K_MATMUL, GR_K_ATTENTION, GR_K_CONV2D, GR_K_N };
 int gr_tkernel_parse(const char *s);
 const char *gr_tkernel_name(int k);
 int gr_tkernel_arity(int k);               /* element-wise inputs; 0 for the others */
@@ -99,6 +99,10 @@ typedef struct gr_tparams {
   int64_t in_a, in_b, in_q, in_k, in_v;
   const char *attr_ta, *attr_tb, *attr_heads, *attr_kv_heads, *attr_layout, *attr_scale;
   const char *default_layout;
+  /* conv2d: input x = in_a, filter = in_b; attribute names; the layout
+  ** assumed when the node has no format attribute */
+  const char *attr_strides, *attr_pads, *attr_dilations, *attr_groups, *attr_format, *default_format;
+  const char *onnx_attr_groups, *onnx_attr_auto_pad, *onnx_format;   /* the same, on an ONNX model's node */
 } gr_tparams;
 
 typedef struct gr_tiling_rules {
@@ -144,6 +148,11 @@ typedef struct gr_tspec {
   int64_t batch, m, n, k; int64_t batch_a, batch_b; int trans_a, trans_b;
   /* attention */
   int64_t b, heads, kv_heads, sq, skv, d; int layout; double scale;
+  /* conv2d: the img2col geometry of the cube matmul (gr_tconv_derive fills
+  ** batch = N x groups, m = Ho*Wo, n = Cout / groups, k = C1*kh*kw*C0 with
+  ** C1 = ceil(cin / C0), batch_a = batch, batch_b = groups); cin and cout are
+  ** per group */
+  int64_t cn, groups, cin, cout, hi, wi, kh, kw, sh, sw, pt, pb, pl, pr, dh, dw, ho, wo, c0, c1;
   /* custom (Lua): the output shape is out/ndim, format fout */
 } gr_tspec;
 
@@ -161,7 +170,7 @@ typedef struct gr_tplan {
   uint32_t ndim;
   int64_t shape[GR_TMAXDIM];  /* the index space that is tiled */
   int64_t tile[GR_TMAXDIM];   /* the nominal tile: buffers are sized for it */
-  int64_t inner[2];           /* matmul: K block in L0, K slab in L1; attention: KV block */
+  int64_t inner[2];           /* matmul, conv2d: K block in L0, K slab in L1; attention: KV block */
   uint32_t block_dim;         /* cores used */
   size_t ntiles;
   int64_t *off, *len;         /* ntiles x ndim */

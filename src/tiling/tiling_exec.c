@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tiling/tiling.h"
+#include "tiling/tiling_int.h"
 
 /* ------------------------------------------------------------------ number formats */
 
@@ -546,10 +546,12 @@ static void run_matmul(xc *c){
   Bm = gen(&g, nb, s->fin[1], -1, 1);
   if( c->prm->acc_bytes != 4 ){
     gr_tnote(c->notes, GR_SEV_ERROR, GR_TC_EXECUTE, "the executor accumulates in FP32 (acc_bytes 4), the class says %u", c->prm->acc_bytes);
+    c->bad_tiles++;             /* nothing ran: never a match */
     goto done;
   }
   if( bk < 1 || bk1 < bk || bk1 % bk ){
     gr_tnote(c->notes, GR_SEV_ERROR, GR_TC_EXECUTE, "K blocks %lld (L0) and %lld (L1) are not usable", (long long)bk, (long long)bk1);
+    c->bad_tiles++;
     goto done;
   }
   fa = gr_xmalloc((size_t)(bm * bk) * sizeof *fa);
@@ -626,6 +628,176 @@ static void run_matmul(xc *c){
 done:
   free(fa); free(fb);
   free(A); free(Bm); free(got); free(ref); free(cnt);
+}
+
+/* ------------------------------------------------------------------ convolution */
+
+/* The input element of image b (= n x groups + g) at channel ci of the group,
+** row ih, column iw; 0 in the padding and in the channels that pad C to C1 x C0.
+** X is [N][groups x cin][hi][wi]. */
+static float conv_x(const gr_tspec *s, const float *X, int64_t b, int64_t ci, int64_t ih, int64_t iw){
+  int64_t n = b / s->groups, g = b % s->groups;
+  if( ci >= s->cin || ih < 0 || iw < 0 || ih >= s->hi || iw >= s->wi ) return 0;
+  return X[(((size_t)n * (size_t)(s->groups * s->cin) + (size_t)(g * s->cin + ci)) * (size_t)s->hi + (size_t)ih) * (size_t)s->wi + (size_t)iw];
+}
+/* K index (C1, kh, kw, C0 order) -> channel, filter row, filter column */
+static void conv_k(const gr_tspec *s, int64_t k, int64_t *ci, int64_t *r, int64_t *q){
+  int64_t kc = s->kh * s->kw * s->c0, rem = k % kc;
+  *ci = (k / kc) * s->c0 + rem % s->c0;
+  *r = rem / (s->kw * s->c0);
+  *q = (rem / s->c0) % s->kw;
+}
+
+/* Tiled img2col convolution: per tile, per K slab the feature-map rows of the
+** block go GM -> L1 (fm1, NC1HWC0 rows [c1][row][wi][c0]) and the filter slab
+** GM -> L1 (b1); per K block img2col expands fm1 into L0A, the filter block
+** goes to L0B, the cube accumulates in FP32 L0C; the block leaves through the
+** UB. The reference is a direct convolution (n, g, co, oh, ow, ci, kh, kw
+** loops) on the same inputs, FP32 accumulation. */
+static void run_conv2d(xc *c){
+  const gr_tspec *s = c->s;
+  const gr_tplan *p = c->p;
+  size_t B = (size_t)s->batch, M = (size_t)s->m, N = (size_t)s->n, K = (size_t)s->k, n = B * M * N, i, t;
+  size_t nx = (size_t)(s->cn * s->groups * s->cin * s->hi * s->wi), nw = (size_t)(s->groups * s->cout * s->cin * s->kh * s->kw);
+  int64_t bm = p->tile[1], bn = p->tile[2], bk = p->inner[0], bk1 = p->inner[1], kc = s->kh * s->kw * s->c0;
+  float *X, *W, *got = gr_xmalloc((n ? n : 1) * sizeof *got), *ref = gr_xmalloc((n ? n : 1) * sizeof *ref);
+  float *fa = NULL, *fb = NULL;
+  double smax = 0, maxref = 0;
+  uint8_t *cnt = gr_xcalloc(n ? n : 1, 1);
+  const gr_tbuf *bf1 = findbuf(c, "fm1"), *bb1 = findbuf(c, "b1"), *ba0 = findbuf(c, "a0"), *bb0 = findbuf(c, "b0");
+  const gr_tbuf *bc0 = findbuf(c, "c0"), *bc = findbuf(c, "c");
+  int ea = gr_tfmt_bytes(s->fin[0]), eb = gr_tfmt_bytes(s->fin[1]), eo = gr_tfmt_bytes(s->fout);
+  rng g = { c->seed ^ 0xc0420000ull };
+  for(i = 0; i < n; i++) got[i] = NAN;
+  X = gen(&g, nx, s->fin[0], -1, 1);
+  W = gen(&g, nw, s->fin[1], -1, 1);
+  if( c->prm->acc_bytes != 4 ){
+    gr_tnote(c->notes, GR_SEV_ERROR, GR_TC_EXECUTE, "the executor accumulates in FP32 (acc_bytes 4), the class says %u", c->prm->acc_bytes);
+    c->bad_tiles++;             /* nothing ran: never a match */
+    goto done;
+  }
+  if( bk < 1 || bk1 < bk || bk1 % bk || bk % s->c0 ){
+    gr_tnote(c->notes, GR_SEV_ERROR, GR_TC_EXECUTE, "K blocks %lld (L0) and %lld (L1) are not usable (multiples of C0 %lld, the L1 slab of the L0 block)",
+             (long long)bk, (long long)bk1, (long long)s->c0);
+    c->bad_tiles++;
+    goto done;
+  }
+  fa = gr_xmalloc((size_t)(bm * bk) * sizeof *fa);
+  fb = gr_xmalloc((size_t)(bk * bn) * sizeof *fb);
+  for(t = 0; t < p->ntiles; t++){
+    int64_t b0 = p->off[3 * t], m0 = p->off[3 * t + 1], n0 = p->off[3 * t + 2];
+    int64_t lb = p->len[3 * t], ml = p->len[3 * t + 1], nl = p->len[3 * t + 2], k1, k0, ii, jj, kk;
+    int64_t oh_lo, oh_hi, ih_lo, ih_hi, rows, gco;
+    uint64_t it, step = 0;
+    uint8_t *pc0, *pc = NULL;
+    if( b0 < 0 || m0 < 0 || n0 < 0 || lb != 1 || ml < 1 || nl < 1 || (size_t)b0 >= B || (size_t)(m0 + ml) > M || (size_t)(n0 + nl) > N ){
+      tile_skip(c, t, "it lies outside the output (or spans several images)"); continue;
+    }
+    if( ml > bm || nl > bn ){ tile_skip(c, t, "it is larger than the tile shape its buffers are sized for"); continue; }
+    it = next_iter(c, t);
+    gco = (b0 % s->groups) * s->cout;          /* the group's first output channel */
+    oh_lo = m0 / s->wo; oh_hi = (m0 + ml - 1) / s->wo;
+    ih_lo = oh_lo * s->sh - s->pt;
+    if( ih_lo < 0 ) ih_lo = 0;
+    ih_hi = oh_hi * s->sh - s->pt + (s->kh - 1) * s->dh;
+    if( ih_hi > s->hi - 1 ) ih_hi = s->hi - 1;
+    rows = ih_hi >= ih_lo ? ih_hi - ih_lo + 1 : 0;
+    if( (pc0 = bufp(c, bc0, it, (uint64_t)(bm * bn * 4), t))==NULL ) continue;
+    if( c->prm->ub_out && (pc = bufp(c, bc, it, (uint64_t)(bm * bn * eo), t))==NULL ) continue;
+    for(ii = 0; ii < bm * bn; ii++) st(pc0, GR_FMT_FP32, (size_t)ii, 0.0f);
+    for(k1 = 0; k1 < (int64_t)K; k1 += bk1){
+      int64_t kl1 = (int64_t)K - k1 < bk1 ? (int64_t)K - k1 : bk1, c1lo = k1 / kc, c1n = (k1 + kl1 - 1) / kc - c1lo + 1, cq, rr, ww, cc;
+      uint64_t fmn = (uint64_t)(c1n * rows * s->wi * s->c0);
+      uint8_t *pf1 = bufp(c, bf1, step, fmn * (uint64_t)ea, t), *pb1 = bufp(c, bb1, step, (uint64_t)(bk1 * bn * eb), t);
+      if( !pf1 || !pb1 ) goto next_tile;
+      step++;
+      /* GM -> L1: the block's feature-map rows, NC1HWC0 [c1][row][wi][c0] */
+      for(cq = 0; cq < c1n; cq++) for(rr = 0; rr < rows; rr++) for(ww = 0; ww < s->wi; ww++) for(cc = 0; cc < s->c0; cc++)
+        st(pf1, s->fin[0], (size_t)(((cq * rows + rr) * s->wi + ww) * s->c0 + cc),
+           conv_x(s, X, b0, (c1lo + cq) * s->c0 + cc, ih_lo + rr, ww));
+      /* GM -> L1: the filter slab [kl1 x nl] (FRACTAL_Z order: K as C1, kh, kw, C0) */
+      for(kk = 0; kk < kl1; kk++) for(jj = 0; jj < nl; jj++){
+        int64_t ci, r, q;
+        float v = 0;
+        conv_k(s, k1 + kk, &ci, &r, &q);
+        if( ci < s->cin ) v = W[(((size_t)(gco + n0 + jj) * (size_t)s->cin + (size_t)ci) * (size_t)s->kh + (size_t)r) * (size_t)s->kw + (size_t)q];
+        st(pb1, s->fin[1], (size_t)(kk * bn + jj), v);
+      }
+      for(k0 = 0; k0 < kl1; k0 += bk){
+        int64_t kl0 = kl1 - k0 < bk ? kl1 - k0 : bk;
+        uint8_t *pa0 = bufp(c, ba0, step, (uint64_t)(bm * bk * ea), t), *pb0 = bufp(c, bb0, step, (uint64_t)(bk * bn * eb), t);
+        if( !pa0 || !pb0 ) goto next_tile;
+        /* img2col (load3d) L1 -> L0A: row = output position, column = K */
+        for(ii = 0; ii < ml; ii++){
+          int64_t oh = (m0 + ii) / s->wo, ow = (m0 + ii) % s->wo;
+          for(kk = 0; kk < kl0; kk++){
+            int64_t k = k1 + k0 + kk, ci, r, q, ih, iw;
+            float v = 0;
+            conv_k(s, k, &ci, &r, &q);
+            ih = oh * s->sh - s->pt + r * s->dh;
+            iw = ow * s->sw - s->pl + q * s->dw;
+            if( ih >= 0 && ih < s->hi && iw >= 0 && iw < s->wi ){
+              if( ih < ih_lo || ih > ih_hi ){ tile_skip(c, t, "img2col reads a feature-map row the L1 slab does not hold"); goto next_tile; }
+              v = ld(pf1, s->fin[0], (size_t)((((k / kc - c1lo) * rows + ih - ih_lo) * s->wi + iw) * s->c0 + ci % s->c0));
+            }
+            st(pa0, s->fin[0], (size_t)(ii * bk + kk), v);
+          }
+        }
+        for(kk = 0; kk < kl0; kk++) for(jj = 0; jj < nl; jj++)
+          st(pb0, s->fin[1], (size_t)(kk * bn + jj), ld(pb1, s->fin[1], (size_t)((k0 + kk) * bn + jj)));
+        /* the cube: L0C += L0A x L0B, FP32 */
+        for(ii = 0; ii < ml; ii++) for(kk = 0; kk < kl0; kk++) fa[ii * bk + kk] = ld(pa0, s->fin[0], (size_t)(ii * bk + kk));
+        for(kk = 0; kk < kl0; kk++) for(jj = 0; jj < nl; jj++) fb[kk * bn + jj] = ld(pb0, s->fin[1], (size_t)(kk * bn + jj));
+        for(ii = 0; ii < ml; ii++) for(jj = 0; jj < nl; jj++){
+          float acc = ld(pc0, GR_FMT_FP32, (size_t)(ii * bn + jj));
+          for(kk = 0; kk < kl0; kk++) acc += fa[ii * bk + kk] * fb[kk * bn + jj];
+          st(pc0, GR_FMT_FP32, (size_t)(ii * bn + jj), acc);
+        }
+      }
+    }
+    /* L0C -> UB (output format) -> GM */
+    for(ii = 0; ii < ml; ii++) for(jj = 0; jj < nl; jj++){
+      size_t e = (size_t)b0 * M * N + (size_t)(m0 + ii) * N + (size_t)(n0 + jj);
+      float v = ld(pc0, GR_FMT_FP32, (size_t)(ii * bn + jj));
+      if( pc ){ st(pc, s->fout, (size_t)(ii * bn + jj), v); v = ld(pc, s->fout, (size_t)(ii * bn + jj)); }
+      else v = qz(s->fout, v);
+      got[e] = v;
+      if( cnt[e] < 255 ) cnt[e]++;
+    }
+    c->x->tiles_executed++;
+  next_tile: ;
+  }
+  {  /* the reference: a direct convolution, no img2col, no padding channels */
+    int64_t bb, co, oh, ow, ci, r, q;
+    for(bb = 0; bb < (int64_t)B; bb++) for(co = 0; co < s->cout; co++)
+      for(oh = 0; oh < s->ho; oh++) for(ow = 0; ow < s->wo; ow++){
+        float acc = 0;
+        double mag = 0;
+        int64_t gco = (bb % s->groups) * s->cout;
+        for(ci = 0; ci < s->cin; ci++) for(r = 0; r < s->kh; r++) for(q = 0; q < s->kw; q++){
+          float xv = conv_x(s, X, bb, ci, oh * s->sh - s->pt + r * s->dh, ow * s->sw - s->pl + q * s->dw);
+          float wv = W[(((size_t)(gco + co) * (size_t)s->cin + (size_t)ci) * (size_t)s->kh + (size_t)r) * (size_t)s->kw + (size_t)q];
+          acc += xv * wv;
+          mag += fabs((double)xv * (double)wv);
+        }
+        ref[(size_t)bb * M * N + (size_t)(oh * s->wo + ow) * N + (size_t)co] = qz(s->fout, acc);
+        if( mag > smax ) smax = mag;
+        if( fabs(acc) > maxref ) maxref = fabs(acc);
+      }
+  }
+  /* The two sums add the same products in different orders: each is within
+  ** gamma_K x sum|x w| of the exact value (K = Cin x kh x kw, gamma_K ~ K u
+  ** of FP32), so they differ by at most 2 gamma_K sum|x w|; relative to the
+  ** tensor's largest |ref| that is 2 K u32 smax / maxref, plus two roundings
+  ** to the output format. */
+  {
+    double kreal = (double)(s->cin * s->kh * s->kw);
+    double tol = 2 * fmt_eps(s->fout) + (maxref > 0 ? 2.0 * kreal * fmt_eps(GR_FMT_FP32) * smax / maxref : 0);
+    compare(c, got, ref, cnt, n, tol);
+  }
+done:
+  free(fa); free(fb);
+  free(X); free(W); free(got); free(ref); free(cnt);
 }
 
 /* ------------------------------------------------------------------ attention */
@@ -804,6 +976,12 @@ static int within_budget(const gr_tspec *s){
       return smul(smul(smul(s->batch, s->m), s->n), s->k) <= GR_TEXEC_MAX_WORK
              && smul(smul(s->batch_a, s->m), s->k) <= GR_TEXEC_MAX_ELEMS && smul(smul(s->batch_b, s->k), s->n) <= GR_TEXEC_MAX_ELEMS
              && smul(smul(s->batch, s->m), s->n) <= GR_TEXEC_MAX_ELEMS && s->batch_a <= s->batch && s->batch_b <= s->batch;
+    case GR_TS_CONV2D:
+      return smul(smul(smul(s->batch, s->m), s->n), smul(smul(s->cin, s->kh), s->kw)) <= GR_TEXEC_MAX_WORK
+             && smul(smul(smul(s->batch, s->m), s->n), s->k) <= 4 * (int64_t)GR_TEXEC_MAX_WORK
+             && smul(smul(smul(s->batch, s->cin), s->hi), s->wi) <= GR_TEXEC_MAX_ELEMS
+             && smul(smul(smul(s->groups, s->cout), s->cin), smul(s->kh, s->kw)) <= GR_TEXEC_MAX_ELEMS
+             && smul(smul(s->batch, s->m), s->n) <= GR_TEXEC_MAX_ELEMS && s->groups >= 1 && s->c0 >= 1;
     case GR_TS_ATTENTION:
       return smul(2, smul(smul(smul(smul(s->b, s->heads), s->sq), s->skv), s->d)) <= GR_TEXEC_MAX_WORK
              && smul(smul(smul(s->b, s->heads), s->sq), s->d) <= GR_TEXEC_MAX_ELEMS
@@ -849,7 +1027,7 @@ int gr_tiling_run(const gr_tspec *spec, const gr_tparams *params, const gr_tchip
     gr_tnote(notes, GR_SEV_ERROR, GR_TC_LIMIT, "the plan's inner block of %lld is beyond the executor's %d elements", (long long)plan->inner[i], GR_TEXEC_MAX_ELEMS);
     return -1;
   }
-  if( spec->strategy==GR_TS_MATMUL && (smul(plan->tile[1], plan->inner[0]) > GR_TEXEC_MAX_ELEMS
+  if( (spec->strategy==GR_TS_MATMUL || spec->strategy==GR_TS_CONV2D) && (smul(plan->tile[1], plan->inner[0]) > GR_TEXEC_MAX_ELEMS
                                        || smul(plan->inner[0], plan->tile[2]) > GR_TEXEC_MAX_ELEMS) ){
     gr_tnote(notes, GR_SEV_ERROR, GR_TC_LIMIT, "the plan's L0 blocks (%lld x %lld, %lld x %lld) are beyond the executor's %d elements",
              (long long)plan->tile[1], (long long)plan->inner[0], (long long)plan->inner[0], (long long)plan->tile[2], GR_TEXEC_MAX_ELEMS);
@@ -884,6 +1062,7 @@ int gr_tiling_run(const gr_tspec *spec, const gr_tparams *params, const gr_tchip
     case GR_TS_REDUCE_LAST: run_reduce(&c); break;
     case GR_TS_MATMUL: run_matmul(&c); break;
     case GR_TS_ATTENTION: run_attention(&c); break;
+    case GR_TS_CONV2D: run_conv2d(&c); break;
     default: run_custom(&c); break;
   }
   x->ran = spec->strategy != GR_TS_CUSTOM;
@@ -971,6 +1150,26 @@ int gr_tspec_scale(const gr_tspec *in, gr_tspec *s, char *text, size_t ntext){
                       (long long)s->batch, (long long)s->m, (long long)s->n, (long long)s->k);
         s->out[0] = s->batch; s->out[1] = s->m; s->out[2] = s->n;
       }
+      break;
+    case GR_TS_CONV2D:
+      /* halve Cout, then the batch, then Cin, then the image (H and W):
+      ** the geometry (kernel, strides, pads, dilations) stays */
+      while( !within_budget(s) ){
+        if( s->cout > 1 && s->cout >= s->cin ) s->cout = half(s->cout);
+        else if( s->cn > 1 ) s->cn = half(s->cn);
+        else if( s->cin > 1 ) s->cin = half(s->cin);
+        else if( s->hi > s->kh * s->dh || s->wi > s->kw * s->dw ){
+          if( s->hi > s->kh * s->dh ) s->hi = half(s->hi);
+          if( s->wi > s->kw * s->dw ) s->wi = half(s->wi);
+        }else if( s->cout > 1 ) s->cout = half(s->cout);
+        else break;
+        if( gr_tconv_derive(s) ) break;
+        scaled = 1;
+      }
+      if( scaled )
+        gr_buf_printf(&b, "N x groups x Cin x H x W x Cout %lld x %lld x %lld x %lld x %lld x %lld -> %lld x %lld x %lld x %lld x %lld x %lld",
+                      (long long)in->cn, (long long)in->groups, (long long)in->cin, (long long)in->hi, (long long)in->wi, (long long)in->cout,
+                      (long long)s->cn, (long long)s->groups, (long long)s->cin, (long long)s->hi, (long long)s->wi, (long long)s->cout);
       break;
     case GR_TS_ATTENTION:
       for(;;){

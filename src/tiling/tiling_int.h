@@ -121,4 +121,43 @@ static inline int limit_dim(gr_diags *notes, const char *what, int64_t v){
   return -1;
 }
 
+/* ---- conv2d geometry (the img2col mapping onto a cube matmul) ---- */
+
+/* Output size of one spatial dim; -1 when the window does not fit. */
+static inline int64_t conv_out_dim(int64_t in, int64_t k, int64_t st, int64_t p0, int64_t p1, int64_t dil){
+  int64_t ek = sat_add(sat_mul(dil, k - 1), 1), num = sat_add(sat_add(in, p0), p1) - ek;
+  if( st <= 0 || k <= 0 || dil <= 0 || num < 0 ) return -1;
+  return num / st + 1;
+}
+
+/* The matmul view of a conv2d spec (M = Ho*Wo, K = C1*kh*kw*C0, N = Cout
+** per group, batch = N x groups); -1 when the geometry is impossible. */
+static inline int gr_tconv_derive(gr_tspec *s){
+  s->ho = conv_out_dim(s->hi, s->kh, s->sh, s->pt, s->pb, s->dh);
+  s->wo = conv_out_dim(s->wi, s->kw, s->sw, s->pl, s->pr, s->dw);
+  if( s->ho < 1 || s->wo < 1 || s->c0 < 1 || s->groups < 1 ) return -1;
+  s->c1 = ceil_div(s->cin, s->c0);
+  s->batch = s->batch_a = sat_mul(s->cn, s->groups);
+  s->batch_b = s->groups;
+  s->m = sat_mul(s->ho, s->wo);
+  s->n = s->cout;
+  s->k = sat_mul(sat_mul(sat_mul(s->c1, s->kh), s->kw), s->c0);
+  s->ndim = 3;
+  s->out[0] = s->batch; s->out[1] = s->m; s->out[2] = s->n;
+  return 0;
+}
+
+/* The feature-map rows one L1 slab holds for an output block of bm
+** positions and a K slab of bk1 (load3d's source, NC1HWC0 in L1): the input
+** rows under the output rows bm consecutive positions can span, and the C1
+** groups a K slab can touch, each row all Wi x C0 elements. */
+static inline uint64_t gr_tconv_fmap_elems(const gr_tspec *s, int64_t bm, int64_t bk1){
+  int64_t kc = sat_mul(sat_mul(s->kh, s->kw), s->c0), span, rows, c1s;
+  if( s->wo < 1 || kc < 1 || bm < 1 || bk1 < 1 ) return UINT64_MAX;
+  span = min64(s->ho, (bm + s->wo - 2) / s->wo + 1);
+  rows = min64(s->hi, sat_add(sat_mul(span - 1, s->sh), sat_add(sat_mul(s->kh - 1, s->dh), 1)));
+  c1s = min64(s->c1, (bk1 + kc - 2) / kc + 1);
+  return usat_mul(usat_mul(usat_mul((uint64_t)c1s, (uint64_t)rows), (uint64_t)s->wi), (uint64_t)s->c0);
+}
+
 #endif

@@ -62,7 +62,7 @@ int gr_tiling_layout(const gr_tspec *s, const gr_tparams *p, const int64_t *tile
   char nm[16];
   l.buf = buf; l.n = 0; l.used = used; l.fail = 0;
   uint32_t tnd = s->strategy==GR_TS_ELEMENTWISE ? 1 : s->strategy==GR_TS_REDUCE_LAST ? 2
-               : s->strategy==GR_TS_MATMUL ? 3 : s->strategy==GR_TS_ATTENTION ? 4 : s->ndim;
+               : s->strategy==GR_TS_MATMUL || s->strategy==GR_TS_CONV2D ? 3 : s->strategy==GR_TS_ATTENTION ? 4 : s->ndim;
   memset(used, 0, GR_MEM_N * sizeof *used);
   *nbuf = 0;
   for(i = 0; i < tnd && i < GR_TMAXDIM; i++) if( tile[i] <= 0 ) return -1;
@@ -99,12 +99,16 @@ int gr_tiling_layout(const gr_tspec *s, const gr_tparams *p, const int64_t *tile
       lay_add(&l, "acc", GR_MEM_UB, M2(rt, 8), 1, al);    /* two FP32 running values per row */
       break;
     }
-    case GR_TS_MATMUL: {
+    case GR_TS_MATMUL:
+    case GR_TS_CONV2D: {
       uint64_t bm = (uint64_t)tile[1], bn = (uint64_t)tile[2];
       uint64_t ea = (uint64_t)gr_tfmt_bytes(s->fin[0]), eb = (uint64_t)gr_tfmt_bytes(s->fin[1]), bk, bk1;
       if( inner[0] <= 0 || inner[1] <= 0 || inner[1] % inner[0] ) return -1;
       bk = (uint64_t)inner[0]; bk1 = (uint64_t)inner[1];
-      lay_add(&l, "a1", GR_MEM_L1, M3(bm, bk1, ea), db, al);
+      /* conv2d: L1 holds the feature-map rows of the block (NC1HWC0), which
+      ** img2col (load3d) expands into L0A; matmul: the A slab itself */
+      if( s->strategy==GR_TS_CONV2D ) lay_add(&l, "fm1", GR_MEM_L1, M2(gr_tconv_fmap_elems(s, tile[1], inner[1]), ea), db, al);
+      else lay_add(&l, "a1", GR_MEM_L1, M3(bm, bk1, ea), db, al);
       lay_add(&l, "b1", GR_MEM_L1, M3(bk1, bn, eb), db, al);
       lay_add(&l, "a0", GR_MEM_L0A, M3(bm, bk, ea), db, al);
       lay_add(&l, "b0", GR_MEM_L0B, M3(bk, bn, eb), db, al);
@@ -451,6 +455,34 @@ static void enum_matmul(gr_tplan *p, tb *t, const gr_tspec *s, uint32_t cores){
       }
 }
 
+/* conv2d: nothing fits. Names every buffer of the smallest block (u output
+** positions x u output channels, K block and slab of one K unit) whose level
+** it overflows, with the bytes, so the report says which memory is short. */
+static int conv_nofit(const gr_tspec *s, const gr_tparams *prm, const gr_tchip *chip, int64_t u, int64_t ku, gr_diags *notes){
+  gr_tbuf bufs[GR_TMAXBUF];
+  size_t nb, i;
+  uint64_t used[GR_MEM_N];
+  int64_t tl[3] = { 1, u, u }, in[2] = { ku, ku };
+  int lvl, said = 0;
+  if( gr_tiling_layout(s, prm, tl, in, bufs, &nb, used)==0 )
+    for(lvl = 0; lvl < GR_MEM_N; lvl++){
+      gr_buf b;
+      if( used[lvl] <= chip->cap[lvl] ) continue;
+      gr_buf_init(&b);
+      for(i = 0; i < nb; i++) if( bufs[i].level==lvl )
+        gr_buf_printf(&b, "%s%s %ux%llu", b.n ? " + " : "", bufs[i].name, bufs[i].copies, (unsigned long long)bufs[i].bytes);
+      gr_tnote(notes, GR_SEV_ERROR, GR_TC_MEMORY, "the smallest conv2d block (%lld output positions x %lld output channels, K block %lld; input rows %lld x %lld, C0 %lld) needs %llu bytes of %s (%s), more than the %llu of %s",
+               (long long)u, (long long)u, (long long)ku, (long long)s->hi, (long long)s->wi, (long long)s->c0,
+               (unsigned long long)used[lvl], gr_tmem_name(lvl), gr_buf_cstr(&b), (unsigned long long)chip->cap[lvl], chip->soc);
+      gr_buf_free(&b);
+      said = 1;
+    }
+  if( !said )
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_MEMORY, "no conv2d block of %lld positions x %lld channels x K %lld fits the L0A/L0B/L0C/L1/UB of %s",
+             (long long)u, (long long)u, (long long)ku, chip->soc);
+  return -1;
+}
+
 /* Matrix multiply: search output blocks (multiples of the cube unit) and K
 ** blocks that fit L0A/L0B/L0C, L1 and the UB, minimising loops per core x the
 ** larger of compute and GM traffic per block. */
@@ -463,7 +495,7 @@ static int plan_matmul(const gr_tspec *s, const gr_tparams *prm, const gr_tchip 
   size_t nb;
   uint64_t used[GR_MEM_N];
   tb t = { p, 0, 0, 0 };
-  plan_init(p, GR_TS_MATMUL, 3, shape);
+  plan_init(p, s->strategy, 3, shape);
   if( ea <= 0 || eb <= 0 || eo <= 0 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "unknown element formats"); return -1; }
   if( cores==0 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_CORES, "%s has no cores for class %s", chip->soc, prm->cls); return -1; }
   ku = max64(1, (int64_t)prm->k_unit_bytes / min64(ea, eb));
@@ -506,6 +538,7 @@ static int plan_matmul(const gr_tspec *s, const gr_tparams *prm, const gr_tchip 
     }
   }
   if( best_bm==0 ){
+    if( s->strategy==GR_TS_CONV2D ) return conv_nofit(s, prm, chip, u, ku, notes);
     gr_tnote(notes, GR_SEV_ERROR, GR_TC_MEMORY, "no block of %lld x %lld x %lld elements fits the L0A/L0B/L0C/L1/UB of %s",
              (long long)u, (long long)u, (long long)ku, chip->soc);
     return -1;
@@ -583,7 +616,8 @@ int gr_tiling_plan(const gr_tspec *spec, const gr_tparams *params, const gr_tchi
   switch( spec->strategy ){
     case GR_TS_ELEMENTWISE: return plan_elementwise(spec, params, chip, plan, notes);
     case GR_TS_REDUCE_LAST: return plan_reduce(spec, params, chip, plan, notes);
-    case GR_TS_MATMUL: return plan_matmul(spec, params, chip, plan, notes);
+    case GR_TS_MATMUL:
+    case GR_TS_CONV2D: return plan_matmul(spec, params, chip, plan, notes);
     case GR_TS_ATTENTION: return plan_attention(spec, params, chip, plan, notes);
     case GR_TS_CUSTOM:
       gr_tnote(notes, GR_SEV_ERROR, GR_TC_RULES, "class %s is tiled by a Lua hook, and none is registered for this op type", params->cls);
@@ -625,8 +659,9 @@ int gr_tiling_replan(const gr_tspec *s, const gr_tparams *prm, const gr_tchip *c
       break;
     }
     case GR_TS_MATMUL:
+    case GR_TS_CONV2D:
       shape[0] = s->batch; shape[1] = s->m; shape[2] = s->n;
-      plan_init(p, GR_TS_MATMUL, 3, shape);
+      plan_init(p, s->strategy, 3, shape);
       memcpy(p->tile, like->tile, sizeof p->tile);
       memcpy(p->inner, like->inner, sizeof p->inner);
       if( s->batch > 0 && s->m > 0 && s->n > 0 && p->tile[1] > 0 && p->tile[2] > 0 ) enum_matmul(p, &t, s, cores);

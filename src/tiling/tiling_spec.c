@@ -70,11 +70,15 @@ static int spec_limits(const gr_tspec *s, gr_diags *notes){
       if( over_limit(s->rows) || over_limit(s->cols) || over_limit(sat_mul(s->rows, s->cols)) )
         return limit_err(notes, "the input's rows x cols", s->rows < 0 || s->cols < 0 ? -1 : sat_mul(s->rows, s->cols));
       break;
-    case GR_TS_MATMUL: {
+    case GR_TS_MATMUL:
+    case GR_TS_CONV2D: {
       const int64_t v[6] = { s->batch, s->m, s->n, s->k, s->batch_a, s->batch_b };
       for(i = 0; i < 6; i++) if( over_limit(v[i]) ) return limit_dim(notes, "a dim of batch x M x N x K", v[i]);
       if( over_limit(sat_mul(sat_mul(s->batch, s->m), s->n)) ) return limit_err(notes, "the output's batch x M x N", sat_mul(sat_mul(s->batch, s->m), s->n));
-      if( over_limit(sat_mul(sat_mul(s->batch_a, s->m), s->k)) ) return limit_err(notes, "input a's batch x M x K", sat_mul(sat_mul(s->batch_a, s->m), s->k));
+      if( s->strategy==GR_TS_CONV2D ){
+        int64_t xin = sat_mul(sat_mul(sat_mul(s->batch, sat_mul(s->c1, s->c0)), s->hi), s->wi);
+        if( over_limit(xin) ) return limit_err(notes, "the input's element count (C padded to C0)", xin);
+      }else if( over_limit(sat_mul(sat_mul(s->batch_a, s->m), s->k)) ) return limit_err(notes, "input a's batch x M x K", sat_mul(sat_mul(s->batch_a, s->m), s->k));
       if( over_limit(sat_mul(sat_mul(s->batch_b, s->k), s->n)) ) return limit_err(notes, "input b's batch x K x N", sat_mul(sat_mul(s->batch_b, s->k), s->n));
       break;
     }
@@ -305,6 +309,154 @@ static int spec_matmul(const gr_tiling_rules *tr, const gr_graph *g, const gr_no
   return notes->count[GR_SEV_ERROR] ? -1 : 0;
 }
 
+/* A list attribute of 2 entries (H, W: ONNX's form) or 4 (in the data
+** format's order: GE's form) as (H, W); pads: 4 entries, GE's order
+** [top, bottom, left, right] or ONNX's [top, left, bottom, right]. */
+static int attr_hw(const gr_graph *g, const gr_node *n, const char *key, int hpos, int wpos, int64_t *h, int64_t *w){
+  const gr_attr *a = node_attr(g, n, key);
+  const int64_t *v;
+  if( a==NULL ) return 0;
+  if( a->kind!=GR_ATTR_LIST_I ) return -1;
+  v = gr_graph_list_i64(g, a->u.list);
+  if( a->n==2 ){ *h = v[0]; *w = v[1]; return 1; }
+  if( a->n==4 ){ *h = v[hpos]; *w = v[wpos]; return 1; }
+  return -1;
+}
+
+/* Conv2D as a cube matmul through img2col: input x [N, C, H, W] (NCHW),
+** [N, H, W, C] (NHWC) or [N, C1, H, W, C0] (NC1HWC0), filter [Cout, Cin/groups,
+** kh, kw] (NHWC graphs: [kh, kw, Cin/groups, Cout]). A node of an ONNX model
+** keeps ONNX's attributes (gerules does not rewrite them as GE's plugin does):
+** strides / dilations of 2 entries, pads [top, left, bottom, right], `group`
+** and auto_pad; a GE node has 4-entry lists in its data format's order,
+** pads [top, bottom, left, right] and `groups`. */
+static int spec_conv2d(const gr_tiling_rules *tr, const gr_graph *g, const gr_node *n, const gr_tparams *p,
+                       gr_tspec *s, gr_diags *notes){
+  const gr_tensor *t = gr_graph_tensors(g, n);
+  const int64_t *x, *w, *y;
+  uint32_t nx, nw, ny;
+  const char *fmt = p->default_format;
+  const gr_attr *fa;
+  int onnx = gr_graph_onnx_opset(g) > 0, nhwc, hpos, wpos, r;
+  int64_t ctot, wk_c, wk_o, pads4[4] = { 0, 0, 0, 0 }, ea, eb;
+  if( p->in_a >= n->n_in_desc || p->in_b >= n->n_in_desc || n->n_out_desc < 1 ){
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "class %s reads inputs %lld (x) and %lld (filter), but the node has %u input descriptors",
+             p->cls, (long long)p->in_a, (long long)p->in_b, n->n_in_desc);
+    return -1;
+  }
+  {                        /* no shape at all: inference stopped upstream, not a wrong node */
+    uint32_t rx, ry;
+    gr_graph_shape(g, t[p->in_a].shape, &rx);
+    gr_graph_shape(g, t[n->n_in_desc].shape, &ry);
+    if( rx==0 || ry==0 ){
+      gr_tnote(notes, GR_SEV_NOTE, GR_TC_SHAPE, "%s has no shape (unknown rank: the graph file gives none and gerules's shape inference did not reach it): there is no static plan to check",
+               rx==0 ? "input x" : "output 0");
+      s->strategy = GR_TS_NONE;
+      return 0;
+    }
+  }
+  x = tensor_dims(g, &t[p->in_a], &nx);
+  w = tensor_dims(g, &t[p->in_b], &nw);
+  y = tensor_dims(g, &t[n->n_in_desc], &ny);
+  if( static_dims(x, nx, "input x", notes) || static_dims(w, nw, "the filter", notes) || static_dims(y, ny, "output 0", notes) ) return -1;
+  if( onnx && p->onnx_format ) fmt = p->onnx_format;
+  if( p->attr_format && (fa = gr_graph_attr(g, n, p->attr_format))!=NULL && fa->kind==GR_ATTR_S ) fmt = gr_graph_str(g, fa->u.str);
+  nhwc = fmt && strcmp(fmt, "NHWC")==0;
+  if( fmt==NULL || (!nhwc && strcmp(fmt, "NCHW")!=0) ){
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "data format '%s' is not handled (NCHW, NHWC; NC1HWC0 by a 5-D input)", fmt ? fmt : "(none)");
+    return -1;
+  }
+  if( nw != 4 || (nx != 4 && nx != 5) ){
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "input x %s and filter %s are not a 2-D convolution's (4-D or NC1HWC0 input, 4-D filter)",
+             dims_str(x, nx).s, dims_str(w, nw).s);
+    return -1;
+  }
+  s->cn = x[0];
+  if( nx==5 ){ ctot = sat_mul(x[1], x[4]); s->hi = x[2]; s->wi = x[3]; nhwc = 0; }
+  else if( nhwc ){ ctot = x[3]; s->hi = x[1]; s->wi = x[2]; }
+  else { ctot = x[1]; s->hi = x[2]; s->wi = x[3]; }
+  if( nhwc ){ s->kh = w[0]; s->kw = w[1]; wk_c = w[2]; wk_o = w[3]; hpos = 1; wpos = 2; }
+  else { wk_o = w[0]; wk_c = w[1]; s->kh = w[2]; s->kw = w[3]; hpos = 2; wpos = 3; }
+  s->groups = 1;
+  s->sh = s->sw = s->dh = s->dw = 1;
+  if( !attr_int(g, n, onnx && p->onnx_attr_groups ? p->onnx_attr_groups : p->attr_groups, &s->groups) ) s->groups = 1;
+  r = attr_hw(g, n, p->attr_strides, hpos, wpos, &s->sh, &s->sw);
+  if( r >= 0 ) r = attr_hw(g, n, p->attr_dilations, hpos, wpos, &s->dh, &s->dw);
+  if( r < 0 ){
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "%s / %s are not lists of 2 or 4 integers", p->attr_strides, p->attr_dilations);
+    return -1;
+  }
+  {
+    const gr_attr *a = node_attr(g, n, p->attr_pads);
+    if( a ){
+      const int64_t *v = a->kind==GR_ATTR_LIST_I ? gr_graph_list_i64(g, a->u.list) : NULL;
+      if( v==NULL || a->n != 4 ){
+        gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "%s is not a list of 4 integers", p->attr_pads);
+        return -1;
+      }
+      memcpy(pads4, v, sizeof pads4);
+    }
+    if( onnx ){ s->pt = pads4[0]; s->pl = pads4[1]; s->pb = pads4[2]; s->pr = pads4[3]; }
+    else { s->pt = pads4[0]; s->pb = pads4[1]; s->pl = pads4[2]; s->pr = pads4[3]; }
+  }
+  if( onnx && p->onnx_attr_auto_pad ){         /* ONNX auto_pad: SAME_UPPER / SAME_LOWER / VALID */
+    const gr_attr *a = node_attr(g, n, p->onnx_attr_auto_pad);
+    const char *ap = a && a->kind==GR_ATTR_S ? gr_graph_str(g, a->u.str) : NULL;
+    if( ap && strcmp(ap, "VALID")==0 ) s->pt = s->pb = s->pl = s->pr = 0;
+    else if( ap && strncmp(ap, "SAME_", 5)==0 && s->sh > 0 && s->sw > 0 && s->dh > 0 && s->dw > 0 ){
+      int lower = strcmp(ap, "SAME_LOWER")==0;
+      int64_t th = max64(0, (ceil_div(s->hi, s->sh) - 1) * s->sh + (s->kh - 1) * s->dh + 1 - s->hi);
+      int64_t tw = max64(0, (ceil_div(s->wi, s->sw) - 1) * s->sw + (s->kw - 1) * s->dw + 1 - s->wi);
+      s->pt = lower ? th - th / 2 : th / 2; s->pb = th - s->pt;
+      s->pl = lower ? tw - tw / 2 : tw / 2; s->pr = tw - s->pl;
+    }
+  }
+  if( s->groups < 1 || ctot % s->groups || wk_o % s->groups || wk_c * s->groups != ctot ){
+    if( nx != 5 || s->groups != 1 || wk_c > ctot ){
+      gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "input x %s, filter %s and groups=%lld do not agree on the channels",
+               dims_str(x, nx).s, dims_str(w, nw).s, (long long)s->groups);
+      return -1;
+    }
+  }
+  s->cin = wk_c;
+  s->cout = wk_o / s->groups;
+  if( s->pt < 0 || s->pb < 0 || s->pl < 0 || s->pr < 0 || s->sh < 1 || s->sw < 1 || s->dh < 1 || s->dw < 1
+      || s->kh < 1 || s->kw < 1 || s->cin < 1 || s->cout < 1 ){
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "kernel %lldx%lld, strides %lldx%lld, dilations %lldx%lld or pads [%lld, %lld, %lld, %lld] are not a convolution's",
+             (long long)s->kh, (long long)s->kw, (long long)s->sh, (long long)s->sw, (long long)s->dh, (long long)s->dw,
+             (long long)s->pt, (long long)s->pb, (long long)s->pl, (long long)s->pr);
+    return -1;
+  }
+  {
+    int64_t v[12] = { s->cn, s->hi, s->wi, s->kh, s->kw, s->sh, s->sw, s->dh, s->dw, s->pt + s->pb, s->pl + s->pr, ctot };
+    uint32_t i;
+    for(i = 0; i < 12; i++) if( over_limit(v[i]) ) return limit_dim(notes, "a dim of the convolution", v[i]);
+  }
+  s->fin[0] = (uint8_t)tensor_fmt(tr, g, &t[p->in_a], "input x", notes);
+  s->fin[1] = (uint8_t)tensor_fmt(tr, g, &t[p->in_b], "the filter", notes);
+  s->fout = (uint8_t)tensor_fmt(tr, g, &t[n->n_in_desc], "output 0", notes);
+  if( notes->count[GR_SEV_ERROR] ) return -1;
+  ea = gr_tfmt_bytes(s->fin[0]); eb = gr_tfmt_bytes(s->fin[1]);
+  s->c0 = max64(1, (int64_t)p->k_unit_bytes / min64(ea, eb));   /* C0: one K unit, 32 bytes (16 fp16, 8 fp32) */
+  if( gr_tconv_derive(s) ){
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "the %lldx%lld window (dilation %lldx%lld) does not fit input %s with pads [%lld, %lld, %lld, %lld]",
+             (long long)s->kh, (long long)s->kw, (long long)s->dh, (long long)s->dw, dims_str(x, nx).s,
+             (long long)s->pt, (long long)s->pb, (long long)s->pl, (long long)s->pr);
+    return -1;
+  }
+  if( volume(y, ny) != sat_mul(sat_mul(s->batch, s->m), s->n) ){
+    gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "output %s does not hold N x Cout x Ho x Wo = %lld x %lld x %lld x %lld elements",
+             dims_str(y, ny).s, (long long)s->cn, (long long)(s->cout * s->groups), (long long)s->ho, (long long)s->wo);
+    return -1;
+  }
+  s->nin = 2;
+  s->trans_a = s->trans_b = 0;
+  if( s->groups > 1 )
+    gr_tnote(notes, GR_SEV_NOTE, GR_TC_SHAPE, "groups=%lld%s: planned as %lld separate cube matmuls of K = %lld (Cin %lld per group padded to C0 %lld); CANN's packing of several groups into one C0 (conv2d tiling's 'enlarge') is not modelled",
+             (long long)s->groups, s->groups==ctot ? " (depthwise)" : "", (long long)s->groups, (long long)s->k, (long long)s->cin, (long long)s->c0);
+  return 0;
+}
+
 static int parse_layout(const char *l){
   if( l==NULL ) return 0;
   if( strcmp(l, "BSH")==0 ) return GR_LAYOUT_BSH;
@@ -432,9 +584,11 @@ int gr_tiling_spec(const gr_tiling_rules *tr, const gr_graph *g, uint32_t node,
     case GR_TS_REDUCE_LAST: rc = spec_reduce(tr, g, n, params, spec, notes); break;
     case GR_TS_MATMUL: rc = spec_matmul(tr, g, n, params, spec, notes); break;
     case GR_TS_ATTENTION: rc = spec_attention(tr, g, n, params, spec, notes); break;
+    case GR_TS_CONV2D: rc = spec_conv2d(tr, g, n, params, spec, notes); break;
     default:
       rc = gr_tiling_spec_custom(tr, g, node, spec, notes);
   }
+  if( rc==0 && spec->strategy==GR_TS_NONE ) return GR_TS_NONE;     /* shape unknown: nothing to plan (a note says why) */
   if( rc==0 ) rc = spec_limits(spec, notes);
   if( rc==0 && spec->kernel != GR_K_NONE && gr_tkernel_arity(spec->kernel) && params->strategy==GR_TS_ELEMENTWISE
       && (uint32_t)gr_tkernel_arity(spec->kernel) != spec->nin ){
