@@ -148,6 +148,40 @@ test_expect_success 'a flow model whose submodel .om is cut short is a located e
 	test_grep "^cutflow.om: error: .*\.om" err
 '
 
+# flowedit OUT PYCODE: a copy of GE's flow model with PYCODE applied to the
+# bytearray d (struct imported); the layout (header, 64-bit partition table of
+# 4 entries at byte 256, payloads from byte 360: MODEL_DEF 1656 bytes,
+# FLOW_MODEL 313, two FLOW_SUBMODEL of 2256 and 2261) is checked first
+flowedit () {
+	"$PY" -c "
+import sys, struct
+d = bytearray(open(sys.argv[1], 'rb').read())
+assert len(d) == 6846 and d[82] == 3 and struct.unpack_from('<I', d, 256)[0] == 4
+assert [struct.unpack_from('<IIQQ', d, 264 + 24 * k)[0::3] for k in range(4)] == [(0, 1656), (6, 313), (7, 2256), (7, 2261)]
+$2
+open(sys.argv[2], 'wb').write(d)
+" "$top_srcdir/t/data/om/flow_model.om" "$1"
+}
+
+test_expect_success 'a flow model: a truncated partition table, a submodel partition past the end, with byte offsets' '
+	flowedit ftab.om "d = d[:256 + 94]; struct.pack_into(\"<Q\", d, 184, 94)" &&
+	eval_error "ftab.om: error: truncated .om at byte 256: model 0'"'"'s partition table needs 104 bytes" ftab.om --chip Ascend910B1 &&
+	flowedit fover.om "struct.pack_into(\"<Q\", d, 264 + 24 * 3 + 16, 3261)" &&
+	eval_error "fover.om: error: truncated .om at byte 4585: partition 3 of model 0 (type 7) declares 3261 bytes, 2261 remain" fover.om --chip Ascend910B1
+'
+
+test_expect_success 'a flow model: a submodel whose own .om header overstates its length, located in the outer file' '
+	flowedit finner.om "i = d.find(b\"IMOD\", 2329); assert i == 2345; struct.pack_into(\"<Q\", d, i + 184, 1982)" &&
+	eval_error "finner.om: error: truncated .om (a flow submodel'"'"'s om_data): the header gives 1982 bytes after the 256-byte header (model_length at byte 2529), the om_data has 1975" finner.om --chip Ascend910B1
+'
+
+test_expect_success 'a flow model: partitions out of GE'"'"'s order, fewer than two partitions' '
+	flowedit ftype.om "struct.pack_into(\"<I\", d, 264 + 24, 0)" &&
+	eval_error "ftype.om: error: flow model partition 1 at byte 2016 has type 0, GE expects 6 (flow_model_om_loader.cc)" ftype.om --chip Ascend910B1 &&
+	flowedit fone.om "struct.pack_into(\"<I\", d, 256, 1)" &&
+	eval_error "fone.om: error: bad .om partition table at byte 256: 1 partitions (2 to 4096 expected)" fone.om --chip Ascend910B1
+'
+
 test_expect_success 'input files are never modified' '
 	cksum llm_decoder.om llm_decoder.pb llm_decoder.txt >before &&
 	gerules eval llm_decoder.om $OPTS >/dev/null && gerules eval llm_decoder.txt $OPTS >/dev/null &&

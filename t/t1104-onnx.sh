@@ -36,7 +36,20 @@ test_expect_success 'direct mappings rename ONNX ops' '
 
 test_expect_success 'conditional mappings: Conv by kernel rank, Resize by mode, Concat by inputs' '
 	types conditional.onnx | grep -v Initializer >got &&
-	printf "img:Data\nvol:Data\nseq:Data\nconv2d:Conv2D\nconv3d:Conv3D\nPartitionedCall_conv1d_UnsqueezeX_2:Unsqueeze\nPartitionedCall_conv1d_UnsqueezeW_3:Unsqueeze\nPartitionedCall_conv1d_Conv2D_4:Conv2D\nPartitionedCall_conv1d_SqueezeY_5:Squeeze\nresize_linear:Resize\nresize_nearest:ResizeNearestNeighborV2\nconcat1:Identity\nconcat2:ConcatD\n" >expect &&
+	printf "%s\n" img:Data vol:Data seq:Data conv2d:Conv2D conv3d:Conv3D \
+		PartitionedCall_conv1d_UnsqueezeX_24:Unsqueeze PartitionedCall_conv1d_UnsqueezeW_25:Unsqueeze \
+		PartitionedCall_conv1d_Conv2D_26:Conv2D PartitionedCall_conv1d_SqueezeY_27:Squeeze \
+		PartitionedCall_resize_linear_roi_1:Const PartitionedCall_resize_linear_x_3:Identity \
+		PartitionedCall_resize_linear_scales_5:Identity PartitionedCall_resize_linear_Shape_6:Shape \
+		PartitionedCall_resize_linear_Cast0_9:Cast PartitionedCall_resize_linear_Mul_8:Mul \
+		PartitionedCall_resize_linear_Cast1_7:Cast PartitionedCall_resize_linear_Resize_4:Resize \
+		PartitionedCall_resize_nearest_x_11:Identity PartitionedCall_resize_nearest_Shape_12:Shape \
+		PartitionedCall_resize_nearest_Cast0_14:Cast PartitionedCall_resize_nearest_scales_20:Identity \
+		PartitionedCall_resize_nearest_Mul_16:Mul PartitionedCall_resize_nearest_Cast1_19:Cast \
+		PartitionedCall_resize_nearest_data_offsets_17:Const PartitionedCall_resize_nearest_data_size_18:Const \
+		PartitionedCall_resize_nearest_Slice_15:Slice \
+		PartitionedCall_resize_nearest_ResizeNearestNeighborV2_13:ResizeNearestNeighborV2 \
+		concat1:Identity concat2:ConcatD >expect &&
 	test_cmp expect got
 '
 

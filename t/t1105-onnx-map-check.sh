@@ -76,8 +76,34 @@ test_expect_success 'an unknown condition kind' '
 	bad kind "$L:42: error: an onnx mapping condition cannot test node.type: it tests node.inputs, node.outputs, node.attr[\"A\"] and len(node.attr[\"A\"])" <<-\EOF &&
 	onnx "ai.onnx::Relu" { opset 8 when node.type == "Relu" becomes Relu; }
 	EOF
-	bad kind2 "$L:37: error: unknown condition kind in an onnx mapping row: expected node.inputs OP N, node.outputs OP N, node.inputs[N] == null or != null, node.attr[\"A\"] == null or != null, node.attr[\"A\"] == VALUE or != VALUE, len(node.attr[\"A\"]) OP N" <<-\EOF
+	bad kind2 "$L:37: error: unknown condition kind in an onnx mapping row: expected node.inputs OP N, node.outputs OP N, node.inputs[N] == null or != null, node.attr[\"A\"] == null or != null, node.attr[\"A\"] == VALUE or != VALUE, len(node.attr[\"A\"]) OP N, prod(node.attr[\"A\"]) OP N, max(node.attr[\"A\"]) OP N" <<-\EOF
 	onnx "ai.onnx::Relu" { opset 8 when node.dynamic becomes Relu; }
+	EOF
+'
+
+test_expect_success 'prod(...) and max(...) take one attribute and compare with an integer' '
+	{ cat "$MINI" && cat <<-\EOF; } >good2.rules &&
+	onnx "ai.onnx::MaxPool" { opset 8 when prod(node.attr["k"]) > 255 and max(node.attr["s"]) >= 64 becomes MaxPool; }
+	EOF
+	gerules check good2.rules >out 2>err &&
+	test_must_be_empty err &&
+	bad prod2 "$L:40: error: prod(...) in an onnx mapping row takes one int list attribute: prod(node.attr[\"NAME\"])" <<-\EOF &&
+	onnx "ai.onnx::MaxPool" { opset 8 when prod(node.attr["k"], 2) > 255 becomes MaxPool; }
+	EOF
+	bad maxin "$L:40: error: max(...) in an onnx mapping row takes one int list attribute: max(node.attr[\"NAME\"])" <<-\EOF &&
+	onnx "ai.onnx::MaxPool" { opset 8 when max(node.inputs) > 63 becomes MaxPool; }
+	EOF
+	bad maxstr "$L:62: error: max(...) compares with an integer" <<-\EOF
+	onnx "ai.onnx::MaxPool" { opset 8 when max(node.attr["s"]) > "x" becomes MaxPool; }
+	EOF
+'
+
+test_expect_success 'a whole sub-node name (=NAME) only in a renamed plugin subgraph, never empty' '
+	bad eqempty "$L:47: error: \"=\" needs the sub-node'"'"'s whole name after it (\"=begin\")" <<-\EOF &&
+	onnx "ai.onnx::Slice" { opset 8 becomes Const "=" @2 (), StridedSliceV2 "_s" @1 (0, @0) in 3; }
+	EOF
+	bad eqplain "$L:47: error: \"=begin\": a whole sub-node name (=NAME) is for a plugin subgraph of several ops, which GE renames PartitionedCall_NAME_<counter>" <<-\EOF
+	onnx "ai.onnx::Slice" { opset 8 becomes Const "=begin", StridedSliceV2 "_s" (0, @0); }
 	EOF
 '
 

@@ -25,7 +25,7 @@
 ** int, far above any real node (GE's ops have at most a few dozen inputs). */
 #define MAX_INDEX 1000
 
-#define COND_KINDS "node.inputs OP N, node.outputs OP N, node.inputs[N] == null or != null, node.attr[\"A\"] == null or != null, node.attr[\"A\"] == VALUE or != VALUE, len(node.attr[\"A\"]) OP N"
+#define COND_KINDS "node.inputs OP N, node.outputs OP N, node.inputs[N] == null or != null, node.attr[\"A\"] == null or != null, node.attr[\"A\"] == VALUE or != VALUE, len(node.attr[\"A\"]) OP N, prod(node.attr[\"A\"]) OP N, max(node.attr[\"A\"]) OP N"
 
 static const char *op_text(int op){
   switch( op ){
@@ -106,6 +106,18 @@ static int compile_test(ck *c, const gr_expr *e, gr_onnx_cond *out){
     }
     out->kind = GR_OC_LEN; out->name = ck_keep(rs, a);
     return want_int(c, e->b, "len(...)", &out->n);
+  }
+  /* prod(node.attr["A"]) OP N, max(node.attr["A"]) OP N: of an int list */
+  if( e->a->op==GR_E_CALL && (strcmp(e->a->s, "prod")==0 || strcmp(e->a->s, "max")==0) ){
+    const char *fn = e->a->s;
+    if( e->a->a==NULL || e->a->a->next || (a = attr_name(c, e->a->a))==NULL ){
+      if( !(e->a->a && !e->a->a->next && e->a->a->op==GR_E_INDEX && e->a->a->a->op==GR_E_FIELD && e->a->a->a->a->op==GR_E_NODE
+            && strcmp(e->a->a->a->s, "attr")==0) )
+        ck_err(c, e->a->loc, "%s(...) in an onnx mapping row takes one int list attribute: %s(node.attr[\"NAME\"])", fn, fn);
+      return 0;
+    }
+    out->kind = fn[0]=='p' ? GR_OC_PROD : GR_OC_MAX; out->name = ck_keep(rs, a);
+    return want_int(c, e->b, fn[0]=='p' ? "prod(...)" : "max(...)", &out->n);
   }
   /* node.attr["A"] == / != null, VALUE */
   if( e->a->op==GR_E_INDEX && e->a->a->op==GR_E_FIELD && e->a->a->a->op==GR_E_NODE && strcmp(e->a->a->s, "attr")==0 ){
@@ -235,6 +247,14 @@ static int do_row(ck *c, const gr_onnx_op *op, gr_item *it, gr_onnx_row *r){
       ir->pos = (int)x->lo;
     }
     if( x->str && x->str[0]==0 ){ ck_err(c, x->str_loc, "an empty suffix: leave it out for the op that keeps the node's name"); ok = 0; }
+    /* "=NAME": a sub-node the plugin names without the ONNX node's name
+    ** (slice_onnx_plugin.cpp's op::Const("begin")): GE renames it
+    ** PartitionedCall_NAME_<counter>, so only a renamed subgraph has one */
+    if( x->str && x->str[0]=='=' && (x->str[1]==0 || !it->flag2 || n < 2) ){
+      ck_err(c, x->str_loc, x->str[1]==0 ? "\"=\" needs the sub-node's whole name after it (\"=begin\")"
+             : "\"%s\": a whole sub-node name (=NAME) is for a plugin subgraph of several ops, which GE renames PartitionedCall_NAME_<counter>", x->str);
+      ok = 0;
+    }
     if( it->flag2 && n > 1 && (!x->str || !x->flag2) ){
       ck_err(c, x->name_loc, "%s needs GE's sub-node name and place (%s \"_NAME\" @P): with more than one node besides Data, GE renames every node of the plugin's subgraph PartitionedCall_<node><_NAME>_<counter>", x->name, x->name);
       ok = 0;

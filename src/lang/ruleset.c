@@ -53,6 +53,8 @@ void gr_onnx_row_print(gr_buf *b, const gr_onnx_row *r){
       case GR_OC_INPUTS: gr_buf_printf(b, "node.inputs %s %lld", op, (long long)c->n); break;
       case GR_OC_OUTPUTS: gr_buf_printf(b, "node.outputs %s %lld", op, (long long)c->n); break;
       case GR_OC_LEN: gr_buf_printf(b, "len(node.attr[\"%s\"]) %s %lld", c->name, op, (long long)c->n); break;
+      case GR_OC_PROD: gr_buf_printf(b, "prod(node.attr[\"%s\"]) %s %lld", c->name, op, (long long)c->n); break;
+      case GR_OC_MAX: gr_buf_printf(b, "max(node.attr[\"%s\"]) %s %lld", c->name, op, (long long)c->n); break;
       case GR_OC_HAS: gr_buf_printf(b, "node.attr[\"%s\"] != null", c->name); break;
       case GR_OC_HASNOT: gr_buf_printf(b, "node.attr[\"%s\"] == null", c->name); break;
       case GR_OC_IN_EMPTY: gr_buf_printf(b, "node.inputs[%lld] == null", (long long)c->n); break;

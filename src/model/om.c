@@ -115,10 +115,10 @@ static int read_om(gr_build *b, const unsigned char *p, size_t n, uint64_t base,
   payload = (uint64_t)(n - HEADER_LEN);
   expect = model_length ? model_length : legacy_len;
   if( payload!=expect )
-    return gr_build_fail(b, 0, 0, "%s .om: the header gives %llu bytes after the 256-byte header (%s at byte %llu), the file has %llu",
-                         payload < expect ? "truncated" : "inconsistent", (unsigned long long)expect,
+    return gr_build_fail(b, 0, 0, "%s .om%s: the header gives %llu bytes after the 256-byte header (%s at byte %llu), the %s has %llu",
+                         payload < expect ? "truncated" : "inconsistent", depth ? " (a flow submodel's om_data)" : "", (unsigned long long)expect,
                          model_length ? "model_length" : "length", (unsigned long long)(base + (model_length ? 184u : 76u)),
-                         (unsigned long long)payload);
+                         depth ? "om_data" : "file", (unsigned long long)payload);
   if( version < 0x20000000u || model_num==0 || flow ) model_num = 1;
   wide = model_length!=0 || flow;
   pos = HEADER_LEN;

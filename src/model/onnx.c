@@ -293,6 +293,20 @@ static int is_dynamic(ox *x, const prod *p){
 
 /* ---- nodes ---- */
 
+/* One element of an INTS attribute into the view's product and maximum
+** (prod(...) and max(...) of a mapping condition); the product saturates at
+** +-2^62, far above any kernel or stride a test compares with. */
+static void int_elem(gr_onnx_attr_view *v, int64_t e){
+  const int64_t cap = (int64_t)1 << 62;
+  if( v->nints==0 ){ v->iprod = e; v->imax = e; }
+  else{
+    if( e > v->imax ) v->imax = e;
+    if( e!=0 && (v->iprod > cap / (e < 0 ? -e : e) || v->iprod < -cap / (e < 0 ? -e : e)) ) v->iprod = (v->iprod < 0)!=(e < 0) ? -cap : cap;
+    else v->iprod *= e;
+  }
+  v->nints++;
+}
+
 static int parse_attr(ox *x, span a, gr_onnx_attr_view *v, span *g, span *t){
   pb_field f;
   int64_t type = 0;
@@ -310,8 +324,13 @@ static int parse_attr(ox *x, span a, gr_onnx_attr_view *v, span *g, span *t){
     case 6: if( f.wt==PB_LEN ){ g->p = f.data; g->n = f.len; } break;
     case 7: if( f.wt==PB_LEN ) nfloats += f.len / 4; else if( f.wt==PB_I32 ) nfloats++; break;
     case 8:
-      if( f.wt==PB_VARINT ) nints++;
-      else if( f.wt==PB_LEN ){ size_t k; for(k = 0; k < f.len; k++) if( !(f.data[k] & 0x80) ) nints++; }
+      if( f.wt==PB_VARINT ){ nints++; int_elem(v, (int64_t)f.v); }
+      else if( f.wt==PB_LEN ){
+        pb_cur c = { f.data, f.data + f.len }; uint64_t e;
+        size_t k;
+        for(k = 0; k < f.len; k++) if( !(f.data[k] & 0x80) ) nints++;
+        while( c.p < c.end && pb_varint(&c, &e) ) int_elem(v, (int64_t)e);
+      }
       break;
     case 9: if( f.wt==PB_LEN ) nstrings++; break;
     case 20: if( f.wt==PB_VARINT ) type = (int64_t)f.v; break;
@@ -657,8 +676,9 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
         gr_buf *t = &x->tmp;
         t->n = 0;
         gr_buf_adds(t, "PartitionedCall_");
-        gr_buf_add(t, x->name.p, base);
-        gr_buf_adds(t, ir[k].suffix);
+        /* "=NAME": the plugin named the sub-node without the ONNX node's name */
+        if( ir[k].suffix[0]=='=' ) gr_buf_adds(t, ir[k].suffix + 1);
+        else{ gr_buf_add(t, x->name.p, base); gr_buf_adds(t, ir[k].suffix); }
         gr_buf_addc(t, '_');
         add_u64(t, first + (uint64_t)(ir[k].pos < 0 ? 0 : ir[k].pos));
         if( !gr_build_str(b, t->p, t->n, &opname) ){ free(cap.v); return 0; }

@@ -34,6 +34,7 @@ typedef struct gr_onnx_attr_view {
   const char *name; size_t nlen;
   int kind;                  /* 1 int, 2 float, 3 string, 4 list (n elements), 5 other */
   int64_t i; double f; const char *s; size_t slen; size_t n;
+  size_t nints; int64_t iprod, imax;   /* an INTS list: its elements' count, product (saturating), maximum */
 } gr_onnx_attr_view;
 
 typedef struct gr_onnx_node_view {

@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""onnx_plugin_rows.py: one single-node ONNX model per attribute- or input-dependent row of the
+one-to-many plugins of rules/onnx.rules (Resize 10 and 11-18, Upsample, Slice 8-9, MaxPool
+big kernel / 1-D / storage_order), written with python3-onnx into the current directory for
+t/t1108-onnx-plugin-rows.sh. Each node is named as the test expects (rs, up, sl, mp)."""
+import sys, onnx
+from onnx import helper as h, TensorProto as T
+def vi(n, shape): return h.make_tensor_value_info(n, T.FLOAT, shape)
+def save(name, node, ins, opset, inits=()):
+    g = h.make_graph([node], name, [vi(i, [1, 3, 32, 32]) for i in ins], [vi(node.output[0], None)], initializer=list(inits))
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", opset)])
+    onnx.save(m, name + ".onnx")
+f = lambda n, v: h.make_tensor(n, T.FLOAT, [len(v)], v)
+i64 = lambda n, v: h.make_tensor(n, T.INT64, [len(v)], v)
+sc = [f("sc", [1, 1, 2, 2])]; roi = [f("roi", [])]; sz = [i64("sz", [1, 3, 64, 64])]
+R = lambda ins, **a: h.make_node("Resize", ins, ["y"], name="rs", **a)
+save("resize10_nearest", R(["x", "sc"]), ["x"], 10, sc)
+save("resize10_linear", R(["x", "sc"], mode="linear"), ["x"], 10, sc)
+save("resize10_cubic", R(["x", "sc"], mode="cubic"), ["x"], 10, sc)
+save("resize13_nearest_scales", R(["x", "", "sc"], mode="nearest"), ["x"], 13, sc)
+save("resize11_nearest_roi_scales", R(["x", "roi", "sc"]), ["x"], 11, sc + roi)
+save("resize13_nearest_sizes", R(["x", "", "", "sz"], mode="nearest"), ["x"], 13, sz)
+save("resize11_nearest_all", R(["x", "roi", "sc", "sz"], mode="nearest"), ["x"], 11, sc + roi + sz)
+save("resize13_linear_scales", R(["x", "", "sc"], mode="linear"), ["x"], 13, sc)
+save("resize11_cubic_roi_sizes", R(["x", "roi", "", "sz"], mode="cubic"), ["x"], 11, roi + sz)
+save("resize13_area", R(["x", "", "sc"], mode="area"), ["x"], 13, sc)
+U = lambda **a: h.make_node("Upsample", ["x", "sc"], ["y"], name="up", **a)
+save("upsample9_nearest", U(), ["x"], 9, sc)
+save("upsample9_linear", U(mode="linear"), ["x"], 9, sc)
+save("upsample9_bilinear", U(mode="bilinear"), ["x"], 9, sc)
+S = lambda **a: h.make_node("Slice", ["x"], ["y"], name="sl", **a)
+save("slice9_axes", S(starts=[0], ends=[2], axes=[1]), ["x"], 9)
+save("slice9", S(starts=[0, 0], ends=[1, 2]), ["x"], 9)
+save("slice9_nostarts", S(ends=[1]), ["x"], 9)
+st = [i64("st", [0]), i64("en", [2])]
+save("slice13", h.make_node("Slice", ["x", "st", "en"], ["y"], name="sl"), ["x"], 13, st)
+M = lambda **a: h.make_node("MaxPool", ["x"], ["y"], name="mp", **a)
+save("maxpool_small", M(kernel_shape=[3, 3]), ["x"], 13)
+save("maxpool_255", M(kernel_shape=[15, 17]), ["x"], 13)
+save("maxpool_big", M(kernel_shape=[16, 16]), ["x"], 13)
+save("maxpool_big_pads", M(kernel_shape=[16, 16], pads=[1, 1, 1, 1]), ["x"], 13)
+save("maxpool_stride", M(kernel_shape=[2, 2], strides=[64, 1]), ["x"], 13)
+save("maxpool_1d_big", M(kernel_shape=[300], pads=[0, 2]), ["x"], 13)
+save("maxpool_1d", M(kernel_shape=[3]), ["x"], 13)
+save("maxpool_storage", M(kernel_shape=[3, 3], storage_order=1), ["x"], 13)

@@ -1,0 +1,125 @@
+#!/bin/sh
+# t1108-onnx-plugin-rows.sh: the attribute- and input-dependent rows of the
+# one-to-many ONNX plugins in rules/onnx.rules, one single-node model each
+# (t/data/readers/onnx_plugin_rows.py, python3-onnx): Resize at opset 10 and
+# 11-18 by mode and by which of roi/scales/sizes are named, Upsample by mode,
+# Slice 8-9 (Consts GE's plugin names without the node's name), MaxPool's
+# AI CPU form for a big kernel or stride (kh*kw > 255, stride > 63), 1-D
+# kernels and storage_order. Every name is the one GE gives the node
+# (PartitionedCall_<sub node>_<n>, n from GE's builder walk; hicann/ge
+# parser/parser/common/parser_utils.cc, graph_metadef operator.cc
+# WalkAllOperators); a mode or form the plugin refuses is E11010.
+test_description='ONNX plugin rows by attribute'
+. "$(dirname "$0")/test-lib.sh"
+
+PY=${PYTHON3:-python3}
+test_skip_unless ONNX
+
+# names MODEL: MODEL's name, then "name:type" of every node but Data and initializers
+names () {
+	gerules eval "$1.onnx" --chip Ascend910B1 --format json >"$1.json" 2>/dev/null; rc=$?
+	test $rc -le 1 || return 1
+	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1]+".json")); print(sys.argv[1]+" "+" ".join(n["name"]+":"+n["type"] for n in d["nodes"] if n["type"] != "Data" and "Initializer" not in n["name"]))' "$1"
+}
+
+# errors MODEL: the (code, node) of every error
+errors () {
+	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1]+".json")); print(" ".join(x["code"]+":"+x["node"] for x in d["diagnostics"] if x["severity"] == "error"))' "$1"
+}
+
+test_expect_success 'build the models' '
+	"$PY" "$top_srcdir/t/data/readers/onnx_plugin_rows.py" &&
+	test -f resize10_nearest.onnx && test -f maxpool_storage.onnx
+'
+
+check_rows () {
+	for m in $1; do names $m || return 1; done >got &&
+	test_cmp expect got
+}
+
+test_expect_success 'Resize-10: nearest (the default) is Slice + ResizeNearestNeighborV2, linear a Resize with two Consts' '
+	cat >expect <<-\EOT &&
+	resize10_linear PartitionedCall_rs_data2_2:Const PartitionedCall_rs_data3_3:Const PartitionedCall_rs_Identity_4:Identity PartitionedCall_rs_Shape_7:Shape PartitionedCall_rs_Cast0_9:Cast PartitionedCall_rs_Mul_5:Mul PartitionedCall_rs_Cast1_8:Cast PartitionedCall_rs_Resize_6:Resize
+	resize10_nearest PartitionedCall_rs_Identity_2:Identity PartitionedCall_rs_Shape_4:Shape PartitionedCall_rs_Cast0_7:Cast PartitionedCall_rs_Mul_3:Mul PartitionedCall_rs_Cast1_6:Cast PartitionedCall_rs_data_offsets_9:Const PartitionedCall_rs_data_size_10:Const PartitionedCall_rs_Slice_8:Slice PartitionedCall_rs_ResizeNearestNeighborV2_5:ResizeNearestNeighborV2
+	EOT
+	check_rows "resize10_linear resize10_nearest"
+'
+
+test_expect_success 'Resize-11..18: nearest and linear/cubic by which of roi, scales, sizes are named' '
+	cat >expect <<-\EOT &&
+	resize11_cubic_roi_sizes PartitionedCall_rs_scales_2:Const PartitionedCall_rs_x_3:Identity PartitionedCall_rs_roi_4:Identity PartitionedCall_rs_sizes_7:Identity PartitionedCall_rs_Cast0_6:Cast PartitionedCall_rs_Resize_5:Resize
+	resize11_nearest_all PartitionedCall_rs_x_1:Identity PartitionedCall_rs_sizes_11:Identity PartitionedCall_rs_Cast0_8:Cast PartitionedCall_rs_data_offsets_6:Const PartitionedCall_rs_data_size_7:Const PartitionedCall_rs_Slice_3:Slice PartitionedCall_rs_roi_4:Identity PartitionedCall_rs_scales_5:Identity PartitionedCall_rs_ResizeNearestNeighborV2_2:ResizeNearestNeighborV2
+	resize11_nearest_roi_scales PartitionedCall_rs_x_1:Identity PartitionedCall_rs_Shape_2:Shape PartitionedCall_rs_Cast0_4:Cast PartitionedCall_rs_scales_12:Identity PartitionedCall_rs_Mul_7:Mul PartitionedCall_rs_Cast1_10:Cast PartitionedCall_rs_data_offsets_8:Const PartitionedCall_rs_data_size_9:Const PartitionedCall_rs_Slice_5:Slice PartitionedCall_rs_roi_6:Identity PartitionedCall_rs_ResizeNearestNeighborV2_3:ResizeNearestNeighborV2
+	resize13_linear_scales PartitionedCall_rs_roi_1:Const PartitionedCall_rs_x_3:Identity PartitionedCall_rs_scales_5:Identity PartitionedCall_rs_Shape_6:Shape PartitionedCall_rs_Cast0_9:Cast PartitionedCall_rs_Mul_8:Mul PartitionedCall_rs_Cast1_7:Cast PartitionedCall_rs_Resize_4:Resize
+	resize13_nearest_scales PartitionedCall_rs_x_1:Identity PartitionedCall_rs_Shape_2:Shape PartitionedCall_rs_Cast0_4:Cast PartitionedCall_rs_scales_10:Identity PartitionedCall_rs_Mul_6:Mul PartitionedCall_rs_Cast1_9:Cast PartitionedCall_rs_data_offsets_7:Const PartitionedCall_rs_data_size_8:Const PartitionedCall_rs_Slice_5:Slice PartitionedCall_rs_ResizeNearestNeighborV2_3:ResizeNearestNeighborV2
+	resize13_nearest_sizes PartitionedCall_rs_x_1:Identity PartitionedCall_rs_sizes_7:Identity PartitionedCall_rs_Cast0_6:Cast PartitionedCall_rs_data_offsets_4:Const PartitionedCall_rs_data_size_5:Const PartitionedCall_rs_Slice_3:Slice PartitionedCall_rs_ResizeNearestNeighborV2_2:ResizeNearestNeighborV2
+	EOT
+	check_rows "resize11_cubic_roi_sizes resize11_nearest_all resize11_nearest_roi_scales resize13_linear_scales resize13_nearest_scales resize13_nearest_sizes"
+'
+
+test_expect_success 'a Resize mode the plugin refuses (cubic at opset 10, area) and an Upsample mode other than nearest/linear: E11010' '
+	for m in resize10_cubic resize13_area upsample9_bilinear; do names $m >/dev/null && errors $m || return 1; done >got &&
+	printf "%s\n" E11010:rs E11010:rs E11010:up >expect &&
+	test_cmp expect got
+'
+
+test_expect_success 'Upsample: Const + Resize, both renamed, in either mode' '
+	cat >expect <<-\EOT &&
+	upsample9_linear PartitionedCall_up_const_data_1:Const PartitionedCall_up_resize_3:Resize
+	upsample9_nearest PartitionedCall_up_const_data_1:Const PartitionedCall_up_resize_3:Resize
+	EOT
+	check_rows "upsample9_linear upsample9_nearest"
+'
+
+test_expect_success 'Slice-8/9: Consts named begin, end, axes without the node name; Slice-13 maps directly; no starts is E11010' '
+	cat >expect <<-\EOT &&
+	slice13 sl:StridedSliceV2
+	slice9 PartitionedCall_begin_2:Const PartitionedCall_end_3:Const PartitionedCall_sl_StridedSliceV2_1:StridedSliceV2
+	slice9_axes PartitionedCall_axes_2:Const PartitionedCall_begin_3:Const PartitionedCall_end_4:Const PartitionedCall_sl_StridedSliceV2_1:StridedSliceV2
+	EOT
+	check_rows "slice13 slice9 slice9_axes" &&
+	names slice9_nostarts >/dev/null && test "$(errors slice9_nostarts)" = E11010:sl
+'
+
+test_expect_success 'MaxPool: kh*kw > 255 or a stride > 63 takes the AI CPU form (PadV2 only with a pad); 15x17 and 1-D 3 do not' '
+	cat >expect <<-\EOT &&
+	maxpool_1d PartitionedCall_mp_UnsqueezeX_1:Unsqueeze PartitionedCall_mp_MaxPoolV3_2:MaxPoolV3 PartitionedCall_mp_SqueezeMaxpoolv3_3:Squeeze
+	maxpool_1d_big PartitionedCall_mp_UnsqueezeX_1:Unsqueeze PartitionedCall_mp_permuteIn_2:TransposeD PartitionedCall_mp_paddings_6:Const PartitionedCall_mp_constant_values_5:Const PartitionedCall_mp_PadV2_3:PadV2 PartitionedCall_mp_MaxPool_4:MaxPool PartitionedCall_mp_permuteOut_7:TransposeD PartitionedCall_mp_SqueezeTranspose_8:Squeeze
+	maxpool_255 mp:MaxPoolV3
+	maxpool_big PartitionedCall_mp_permuteIn_1:TransposeD PartitionedCall_mp_MaxPool_2:MaxPool PartitionedCall_mp_permuteOut_3:TransposeD
+	maxpool_big_pads PartitionedCall_mp_permuteIn_1:TransposeD PartitionedCall_mp_paddings_5:Const PartitionedCall_mp_constant_values_4:Const PartitionedCall_mp_PadV2_2:PadV2 PartitionedCall_mp_MaxPool_3:MaxPool PartitionedCall_mp_permuteOut_6:TransposeD
+	maxpool_small mp:MaxPoolV3
+	maxpool_stride PartitionedCall_mp_permuteIn_1:TransposeD PartitionedCall_mp_MaxPool_2:MaxPool PartitionedCall_mp_permuteOut_3:TransposeD
+	EOT
+	check_rows "maxpool_1d maxpool_1d_big maxpool_255 maxpool_big maxpool_big_pads maxpool_small maxpool_stride" &&
+	names maxpool_storage >/dev/null && test "$(errors maxpool_storage)" = E11010:mp
+'
+
+test_expect_success 'every part of a split node records it in _datadump_original_op_names; [ByNodeName] on it lists the parts (GE4021)' '
+	mkdir -p dd &&
+	cat >dd/dd.rules <<-\EOT &&
+	bundle "dd" { version "1.0.0"; extends "ge-base"; }
+	extend table diagnostic_codes {
+	    "DD1": ["node of a plugin subgraph", "Shows _datadump_original_op_names.", "gerules eval", "Nothing to fix."],
+	}
+	rule show_dd for each node
+	    when node.attr["_datadump_original_op_names"] != null
+	    then note DD1 "{node.name} <- {node.attr[\"_datadump_original_op_names\"]}";
+	EOT
+	GERULES_RULES="$GERULES_RULES:dd" gerules eval slice9_axes.onnx --chip Ascend910B1 --format json >dd.json; test $? -le 1 &&
+	"$PY" -c "
+import json
+m = sorted(x[\"message\"] for x in json.load(open(\"dd.json\"))[\"diagnostics\"] if x[\"code\"] == \"DD1\")
+assert len(m) == 4 and all(\"sl\" in x.split(\" <- \")[1] for x in m), m
+assert m[0].startswith(\"PartitionedCall_axes_2 <- \"), m
+" &&
+	printf "[ByNodeName]\nup=high_precision\n" >prec.ini &&
+	gerules eval upsample9_nearest.onnx --chip Ascend910B1 -o op_precision_mode=prec.ini --format json >p.json; test $? -le 1 &&
+	"$PY" -c "
+import json
+w = [x for x in json.load(open(\"p.json\"))[\"diagnostics\"] if x[\"code\"] == \"GE4021\"]
+assert len(w) == 1 and \"PartitionedCall_up_const_data_1, PartitionedCall_up_resize_3\" in w[0][\"message\"], w
+"
+'
+
+test_done
