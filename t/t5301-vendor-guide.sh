@@ -96,6 +96,46 @@ test_expect_success '... and without its trust folder behaves as before: nothing
 	test_grep "no trust store" err
 '
 
+# The release-key rotation of the guide's section 4, with packager keys given
+# to make install (what configure --with-release-key and --with-release-trust
+# substitute): co-signed by the old and the new key, the installed bundle is
+# accepted by a trust store holding either; with the old key revoked, a
+# bundle it still signs is refused, and one signed by the new key alone is not;
+# make uninstall removes what the hook installed.
+test_expect_success 'release keys of a packager: two keys sign at once, both public keys installed' '
+	mkdir rkeys &&
+	"$GERULES" bundle keygen --name "old release key" rkeys/old >/dev/null &&
+	"$GERULES" bundle keygen --name "new release key" rkeys/new >/dev/null &&
+	old=$(sed -n "s/^key \([0-9a-f]*\) .*/\1/p" rkeys/old.pub) &&
+	new=$(sed -n "s/^key \([0-9a-f]*\) .*/\1/p" rkeys/new.pub) &&
+	echo "revoked $old retired after the 2026 rotation" >rkeys/revoke-old &&
+	$MAKE -C "$top_builddir" install DESTDIR="$TRASH/rot1" \
+		RELEASE_KEYS="$TRASH/rkeys/old.key $TRASH/rkeys/new.key" >rot1.out 2>&1 &&
+	R1=$TRASH/rot1$PKGDATADIR &&
+	ls "$R1/trust" >got && printf "new.pub\nold.pub\n" >want && test_cmp want got &&
+	grep "^signer $old\$" "$R1/rules/MANIFEST" && grep "^signer $new\$" "$R1/rules/MANIFEST" &&
+	"$GERULES" --trust rkeys/old.pub bundle verify "$R1/rules" >out &&
+	"$GERULES" --trust rkeys/new.pub bundle verify "$R1/rules" >out
+'
+
+test_expect_success '... the next release: the new key alone, the old one revoked' '
+	old=$(sed -n "s/^key \([0-9a-f]*\) .*/\1/p" rkeys/old.pub) &&
+	new=$(sed -n "s/^key \([0-9a-f]*\) .*/\1/p" rkeys/new.pub) &&
+	R1=$TRASH/rot1$PKGDATADIR &&
+	test_must_fail --exit 2 "$GERULES" --trust rkeys/new.pub --trust rkeys/revoke-old bundle verify "$R1/rules" 2>err &&
+	test_grep "signed by key $old, which is revoked (.*revoke-old:1: retired after the 2026 rotation)" err &&
+	$MAKE -C "$top_builddir" install DESTDIR="$TRASH/rot2" \
+		RELEASE_KEYS="$TRASH/rkeys/new.key" RELEASE_TRUST="$TRASH/rkeys/revoke-old" >rot2.out 2>&1 &&
+	R2=$TRASH/rot2$PKGDATADIR &&
+	ls "$R2/trust" >got && printf "new.pub\nrevoke-old\n" >want && test_cmp want got &&
+	env -u GERULES_RULES -u GERULES_CODES -u GERULES_TRUST GERULES_STATE="$TRASH/state" \
+		"$TRASH/rot2$BINDIR/gerules" bundle verify "$R2/rules" >out &&
+	test_grep "signed by $new (new release key)" out &&
+	$MAKE -C "$top_builddir" uninstall DESTDIR="$TRASH/rot2" \
+		RELEASE_KEYS="$TRASH/rkeys/new.key" RELEASE_TRUST="$TRASH/rkeys/revoke-old" >un.out 2>&1 &&
+	test ! -e "$R2/rules/MANIFEST" && test ! -e "$R2/trust/new.pub" && test ! -e "$R2/trust/revoke-old"
+'
+
 test_expect_success 'the guide has command blocks, and output blocks after some of them' '
 	extract >guide.sh &&
 	grep -c "^## block\|^echo \"## block" guide.sh >nblocks &&
