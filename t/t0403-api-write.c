@@ -5,7 +5,8 @@
 ** file descriptor, the entry point, hook limits and a streaming hook log, a
 ** report written to a descriptor or atomically to a file (byte-identical to
 ** gerules_eval_report / gerules_eval_explain; refusing to replace an input),
-** and a diagnostic rendered with its source line.
+** and a diagnostic rendered with its source line. Also API version 4's
+** "did you mean" for nodes, slots and any list of names.
 */
 #include "config.h"
 #include <fcntl.h>
@@ -231,6 +232,33 @@ static void render(gerules_rules *rules){
   gerules_request_free(q);
 }
 
+/* (v4) the suggestion of src/base/suggest.c through the API */
+static void suggest(gerules_rules *rules){
+  gerules_request *q = gerules_request_new();
+  gerules_eval *ev;
+  static const char *const names[] = { "tiling", "Tiling", "precision_mode", "" };
+  static const char *const tie[] = { "abd", "abc" };
+  const char *s;
+  gerules_request_set_model(q, model);
+  gerules_request_set_chip(q, "Ascend910B1");
+  ev = gerules_evaluate(rules, q);
+  is(gerules_eval_status(ev), 0, "suggest: the example evaluates");
+  is_str(gerules_eval_suggest_node(ev, "layer0/attn/q_prj"), "layer0/attn/q_proj", "a node one edit away");
+  is_str(gerules_eval_suggest_node(ev, "LAYER0/ATTN/Q_PROJ"), "layer0/attn/q_proj", "case is ignored");
+  ok(gerules_eval_suggest_node(ev, "nothing_like_any_node") == NULL, "no node close enough: NULL");
+  ok(gerules_eval_suggest_node(ev, NULL) == NULL && gerules_eval_suggest_node(NULL, "x") == NULL, "NULL arguments: NULL");
+  is_str(gerules_rules_suggest_slot(rules, "tilling"), "tiling", "a slot one edit away");
+  is_str(gerules_rules_suggest_slot(rules, "precison_mode"), "precision_mode", "a slot with a letter missing");
+  ok(gerules_rules_suggest_slot(rules, "zzzzzz") == NULL, "no slot close enough: NULL");
+  s = gerules_suggest("tilign", names, 4);
+  ok(s == names[0], "gerules_suggest returns the pointer it was given (a swap of neighbours is one edit)");
+  is_str(gerules_suggest("TILING", names, 4), "Tiling", "among equally close names the one differing least in case");
+  is_str(gerules_suggest("abx", tie, 2), "abc", "then the first in byte order, whatever the order offered");
+  ok(gerules_suggest("x", NULL, 0) == NULL, "no names: NULL");
+  gerules_eval_free(ev);
+  gerules_request_free(q);
+}
+
 int main(void){
   const char *rp = getenv("GERULES_RULES"), *src = getenv("top_srcdir");
   gerules_diags *ld = NULL;
@@ -249,6 +277,7 @@ int main(void){
   writing(rules);
   hooks(rules);
   render(rules);
+  suggest(rules);
   gerules_rules_free(rules);
   {
     char cmd[1200];

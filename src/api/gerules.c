@@ -12,6 +12,7 @@
 #include <string.h>
 #include "api/gerules.h"
 #include "base/diag.h"
+#include "base/suggest.h"
 #include "base/util.h"
 #include "eval/eval.h"
 #include "hooks/hooks.h"
@@ -242,6 +243,19 @@ const char *gerules_rules_slot_name(const gerules_rules *rules, size_t slot){
 
 long gerules_rules_find_slot(const gerules_rules *rules, const char *name){
   return rules && name ? gr_ruleset_find(&rules->rs->slot_map, name) : -1;
+}
+
+const char *gerules_rules_suggest_slot(const gerules_rules *rules, const char *name){
+  gr_suggester s;
+  size_t i;
+  if( rules==NULL || name==NULL ) return NULL;
+  gr_suggest_begin(&s, name);
+  for(i = 0; i < rules->rs->nslots; i++) gr_suggest_offer(&s, rules->rs->slots[i].name);
+  return gr_suggest_best(&s);
+}
+
+const char *gerules_suggest(const char *word, const char *const *names, size_t n){
+  return word && (names || n==0) ? gr_suggest(word, names, n) : NULL;
 }
 
 /* ------------------------------------------------------------------ requests */
@@ -600,6 +614,15 @@ int gerules_eval_find_node(const gerules_eval *ev, const char *name, size_t *nod
   if( ev==NULL || ev->r==NULL || name==NULL || !gr_graph_find_node(ev->g, name, &n) ) return -1;
   if( node ) *node = n;
   return 0;
+}
+
+const char *gerules_eval_suggest_node(const gerules_eval *ev, const char *name){
+  gr_suggester s;
+  size_t i, n = gerules_eval_node_count(ev);
+  if( name==NULL || n==0 ) return NULL;
+  gr_suggest_begin(&s, name);
+  for(i = 0; i < n; i++) gr_suggest_offer(&s, gerules_eval_node_name(ev, i));
+  return gr_suggest_best(&s);
 }
 
 static const char *keep(gerules_eval *ev, const gr_buf *b){

@@ -52,7 +52,7 @@
 extern "C" {
 #endif
 
-#define GERULES_API_VERSION 3    /* 2 and 3 added the functions marked "(v2)", "(v3)" */
+#define GERULES_API_VERSION 4    /* 2, 3 and 4 added the functions marked "(v2)", "(v3)", "(v4)" */
 
 /* The package version ("0.1.0"); static. */
 const char *gerules_version(void);
@@ -141,6 +141,16 @@ size_t      gerules_rules_slot_count(const gerules_rules *rules);
 const char *gerules_rules_slot_name(const gerules_rules *rules, size_t slot);   /* NULL when out of range */
 /* The index of a slot by name, or -1. */
 long        gerules_rules_find_slot(const gerules_rules *rules, const char *name);
+/* (v4) "Did you mean": the slot name of rules closest to name (see
+** gerules_suggest), borrowed from rules; NULL when none is close enough. */
+const char *gerules_rules_suggest_slot(const gerules_rules *rules, const char *name);
+/* (v4) The one "did you mean" of gerules over any list of names: the name closest
+** to word by edit distance (an insertion, deletion, substitution or swap of
+** two neighbours is one edit; case is ignored), no farther than 1 edit for a
+** word of up to 3 bytes, 2 up to 6, 3 beyond; among equally close names the
+** one that differs least in case, then in length, then the first in byte
+** order. Returns one of the pointers of names (never a copy), or NULL. */
+const char *gerules_suggest(const char *word, const char *const *names, size_t n);
 
 /* ---------------------------------------------------------------- requests */
 
@@ -230,6 +240,10 @@ const char *gerules_eval_node_name(const gerules_eval *ev, size_t node);   /* NU
 const char *gerules_eval_node_type(const gerules_eval *ev, size_t node);
 /* The first node of that name: 0 with *node set, or -1. */
 int         gerules_eval_find_node(const gerules_eval *ev, const char *name, size_t *node);
+/* (v4) "Did you mean": the node name of ev closest to name, as every gerules
+** message suggests one (see gerules_suggest), borrowed from ev; NULL when
+** none is close enough, or ev has no graph (status 2). */
+const char *gerules_eval_suggest_node(const gerules_eval *ev, const char *name);
 
 /* One decision with its provenance. */
 typedef struct gerules_decision {
