@@ -10,9 +10,12 @@
 ** ATC flags and prints what the reader refuses.
 **
 ** A flag that is an option alias becomes that option, exactly as
-** `gerules eval -o --flag=value` gives it; --model, --framework and
-** --input_shape are read here; every other known flag is handed to the
-** evaluator too, where rule GE1020 lists it once as not modelled. Nothing
+** `gerules eval -o --flag=value` gives it; --model, --framework,
+** --input_shape, the gear flags and --input_format are read here (with
+** gears, every gear is evaluated: cli_input_evaluate); every other known
+** flag is handed to the evaluator too, where rule GE1020 lists it once as
+** not modelled. Also here: cli_atc_eval_flag_arg, eval's and tile's
+** --input_shape=... and the other flags of atc_eval_flags. Nothing
 ** is ever written to ATC's --output. Also here: cli_alias_arg, which lets
 ** `gerules eval` take an option alias directly (--precision_mode=force_fp32).
 */
@@ -32,7 +35,8 @@ static const char atc_usage[] =
   "Evaluates the configuration an ATC command line describes, without running ATC: the model\n"
   "from --model (--framework=1 MindSpore AIR, 5 ONNX; or a model gerules reads itself: ATC JSON,\n"
   "a ge_proto text dump, an .om), the chip from --soc_version, the inputs' shapes from\n"
-  "--input_shape and every option from its flag. Flags gerules does not model are listed once\n"
+  "--input_shape and every option from its flag; with --dynamic_batch_size, --dynamic_image_size or\n"
+  "--dynamic_dims every gear is evaluated as a static graph. Flags gerules does not model are listed once\n"
   "as notes; a flag ATC does not know is an error, as in ATC. ATC's --output is never written.\n"
   "\n"
   "report options (every other argument is an ATC flag):\n"

@@ -36,6 +36,7 @@ static const char tile_usage[] =
   "plan (memory fit, exact coverage, balance) and says where the tiling runs.\n"
   "\n"
   "  --chip SOC                 the SoC (or give the SOC_VERSION option)\n"
+  "  --input_shape=SHAPES       the inputs' shapes as ATC takes them (also -o input_shape=...; with gear flags, gear 1 is planned)\n"
   "  --input-format FMT         auto (default: detected from the content), json, ge-text, ge-binary, om, onnx\n"
   "  --node NAME                only this node\n"
   "  --type TYPE                only nodes of this op type\n"
