@@ -251,7 +251,9 @@ int cli_input_atc_flags(cli_ctx *c, cli_input *in){
   for(i = 0; i < in->opts.n; i++){
     gr_input *o = &in->opts.v[i];
     const char *flag = gr_atc_eval_flag(rs, o->key);
-    if( flag==NULL ){ in->opts.v[j++] = *o; continue; }
+    /* under --entry ir-build or session, GE's own keys (input_shape,
+    ** ge.inputShape) stay options of that entry; --FLAG is ATC's */
+    if( flag==NULL || (strcmp(in->entry_point, "atc")!=0 && strcmp(o->key, flag)!=0) ){ in->opts.v[j++] = *o; continue; }
     if( a==NULL ){
       a = gr_xcalloc(1, sizeof *a);
       if( gr_atc_init(a, rs, &err)!=0 ){ atc_error_print(in->cmd, &err); rc = EXIT_INPUT; break; }
