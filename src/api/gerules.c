@@ -69,6 +69,7 @@ struct gerules_request {
   gr_hooks_limits lim;
   gerules_log_fn log; void *log_ud;
   gr_api_graph_hook graph_hook; void *graph_hook_ud;   /* gerules_internal.h */
+  size_t ngears; gr_api_gear_fn gear_fn; void *gear_ud;   /* gerules_internal.h: ATC's gears */
   int no_hooks;                 /* gerules_internal.h: run no hook, not even the bundle's */
   int no_model;                 /* gerules_internal.h: the options alone, no model */
   int provenance;
@@ -92,6 +93,7 @@ struct gerules_eval {
   gr_eval_config cfg;           /* what was evaluated (the text report's "default" run reuses it) */
   GR_VEC(char *) read;          /* the files the request named (model, options files, hooks) */
   gr_arena arena;               /* strings of gerules_eval_decision */
+  gr_gears *gears;              /* every gear evaluated (api/gears.c), or NULL */
 };
 
 const char *gerules_version(void){ return PACKAGE_VERSION; }
@@ -398,6 +400,12 @@ void gr_api_request_set_graph_hook(gerules_request *q, gr_api_graph_hook fn, voi
   q->graph_hook_ud = ud;
 }
 
+void gr_api_request_set_gears(gerules_request *q, size_t n, gr_api_gear_fn fn, void *ud){
+  q->ngears = n;
+  q->gear_fn = fn;
+  q->gear_ud = ud;
+}
+
 void gr_api_request_set_no_hooks(gerules_request *q){ q->no_hooks = 1; }
 void gr_api_request_set_no_model(gerules_request *q){ q->no_model = 1; }
 
@@ -556,6 +564,9 @@ hooks:
   }
   ev->diags.d = &ev->r->diags;
   ev->status = ev->r->diags.count[GR_SEV_ERROR] ? 1 : 0;
+  /* with gears, r is gear 0's graph; the others are evaluated alike */
+  if( q->ngears > 1 && q->gear_fn && !model_of )
+    ev->gears = gr_api_gears_run(rules->rs, &cfg, ev->r, ev->g, q->ngears, q->gear_fn, q->gear_ud);
   return ev;
 }
 
@@ -570,6 +581,8 @@ gerules_eval *gr_api_evaluate_on(const gerules_rules *rules, const gerules_reque
 
 void gerules_eval_free(gerules_eval *ev){
   if( ev==NULL ) return;
+  gr_gears_free(ev->gears);
+  free(ev->gears);
   gr_result_free(ev->r);
   gr_hooks_free(ev->hooks);
   if( !ev->graph_borrowed ) gr_graph_free(ev->g);
@@ -686,6 +699,7 @@ static void report_opts(const gerules_eval *ev, unsigned flags, gr_report_opts *
   ro->quiet = (flags & GERULES_REPORT_QUIET)!=0;
   ro->color = (flags & GERULES_REPORT_COLOR)!=0;
   ro->warnings_fail = (flags & GERULES_REPORT_WARNINGS_FAIL)!=0;
+  ro->gears = ev->gears;
 }
 
 /* The report formats by name; node >= 0 asks for one node's chain. */

@@ -32,6 +32,7 @@
 #include "eval/eval.h"
 #include "hooks/hooks.h"
 #include "report/out.h"
+#include "api/gears.h"
 
 /* NULL (with the error in d) when the rules' ONNX shape table is bad. */
 gerules_rules *gr_api_rules_adopt(gr_ruleset *rs, const char *path, gr_diags *d);
@@ -47,6 +48,10 @@ gr_diags *gr_api_eval_diags_mut(gerules_eval *ev);
 ** with status 2 (fn has said why; no diagnostic is added). */
 typedef int (*gr_api_graph_hook)(void *ud, gr_graph *g, const gr_ruleset *rs);
 void gr_api_request_set_graph_hook(gerules_request *q, gr_api_graph_hook fn, void *ud);
+/* ATC's gears (atc, eval and tile with a gear flag): the evaluation is of
+** gear 0 (the graph hook gave the graph its dims), then every other gear is
+** evaluated as well (api/gears.c) and the reports show what differs. */
+void gr_api_request_set_gears(gerules_request *q, size_t n, gr_api_gear_fn fn, void *ud);
 /* Runs no hook, not even the bundle's (`diff --graph` compares the rules alone). */
 void gr_api_request_set_no_hooks(gerules_request *q);
 /* Evaluates the options alone, without a model (`options --chip`): the

@@ -110,6 +110,12 @@ typedef struct cli_input {
   ** --framework and --input_shape); nonzero = exit 2, already printed */
   int (*graph_hook)(const struct cli_input *in, gr_graph *g, const gr_ruleset *rs);
   void *graph_hook_data;
+  /* ATC's shape and gear flags (options/atc_cmdline.h), or NULL: atc's
+  ** command line (borrowed), or eval's and tile's own (cli_input_atc_flags,
+  ** owned, applied to the graph before graph_hook). With gears, every gear
+  ** is evaluated (gr_api_request_set_gears). */
+  struct gr_atc_cmdline *atc;
+  int atc_own;
 } cli_input;
 void cli_input_init(cli_input *in, const char *cmd);
 void cli_input_free(cli_input *in);
@@ -217,5 +223,13 @@ int cmd_atc(cli_ctx *c, int argc, char **argv);
 /* cmd_import.c: `gerules import-oplib`, CANN's op information files as rule files */
 int cmd_import_oplib(cli_ctx *c, int argc, char **argv);
 int cli_alias_arg(cli_ctx *c, cli_input *in, int *i, int argc, char **argv);
+/* cmd_atc.c: eval's and tile's --FLAG=VALUE (or --FLAG VALUE) for an ATC
+** flag of atc_eval_flags (--input_shape, the gear flags ...): 1 taken (added
+** to in's options as "--FLAG"), 0 not one, -1 error. */
+int cli_atc_eval_flag_arg(cli_ctx *c, cli_input *in, int *i, int argc, char **argv);
+/* cli_input.c: takes the ATC shape flags out of in's options (given with
+** --FLAG or -o, cli_atc_eval_flag_arg) into in->atc, read and checked as
+** `gerules atc` reads them: 0, or the exit status (the error printed). */
+int cli_input_atc_flags(cli_ctx *c, cli_input *in);
 
 #endif

@@ -18,6 +18,7 @@
 #include "report/out.h"
 #include "report/progress.h"
 #include "api/gerules_internal.h"
+#include "options/atc_cmdline.h"
 
 void cli_input_init(cli_input *in, const char *cmd){
   memset(in, 0, sizeof *in);
@@ -29,6 +30,8 @@ void cli_input_init(cli_input *in, const char *cmd){
 }
 
 void cli_input_free(cli_input *in){
+  if( in->atc_own && in->atc ){ gr_atc_free(in->atc); free(in->atc); }
+  in->atc = NULL;
   gr_optinputs_free(&in->opts);
   free(in->hooks);
   free(in->optfiles);
@@ -213,11 +216,98 @@ static int open_model(const cli_input *in, gr_progress *pr){
   return fd;
 }
 
+/* "gerules CMD: error: MSG [GE CODE]" (and frees e): what ATC's reader refuses. */
+static void atc_error_print(const char *cmd, gr_atc_error *e){
+  if( e->loc.file ) fprintf(stderr, "%s:%u:%u: error: %s\n", e->loc.file, e->loc.line, e->loc.col, e->msg);
+  else{
+    fprintf(stderr, "gerules %s: error: %s", cmd, e->msg ? e->msg : "(no message)");
+    if( e->code ) fprintf(stderr, " [GE %s]", e->code);
+    if( e->hint && *e->hint ) fprintf(stderr, "%s", e->hint);
+    fputc('\n', stderr);
+  }
+  gr_atc_error_free(e);
+}
+
+/* The roles of the flags eval and tile take out of the options: read by
+** the ATC reader (the others, --input_shape_range and --out_nodes, stay
+** options too, where GE1020 says they are not modelled). */
+static int role_taken(const gr_atc_cmdline *a, const char *flag){
+  static const char *const roles[] = { "input_shape", "dynamic_batch_size", "dynamic_image_size", "dynamic_dims", "input_format" };
+  size_t k;
+  for(k = 0; k < sizeof roles / sizeof *roles; k++){
+    const char *f = gr_atc_role_flag(a, roles[k]);
+    if( f && strcmp(f, flag)==0 ) return 1;
+  }
+  return 0;
+}
+
+int cli_input_atc_flags(cli_ctx *c, cli_input *in){
+  gr_atc_error err = { NULL, NULL, NULL, { NULL, 0, 0 } };
+  const gr_ruleset *rs;
+  gr_atc_cmdline *a = NULL;
+  size_t i, j = 0;
+  int rc = 0;
+  if( (rs = cli_load_rules(c))==NULL ) return EXIT_INPUT;
+  for(i = 0; i < in->opts.n; i++){
+    gr_input *o = &in->opts.v[i];
+    const char *flag = gr_atc_eval_flag(rs, o->key);
+    /* under --entry ir-build or session, GE's own keys (input_shape,
+    ** ge.inputShape) stay options of that entry; --FLAG is ATC's */
+    if( flag==NULL || (strcmp(in->entry_point, "atc")!=0 && strcmp(o->key, flag)!=0) ){ in->opts.v[j++] = *o; continue; }
+    if( a==NULL ){
+      a = gr_xcalloc(1, sizeof *a);
+      if( gr_atc_init(a, rs, &err)!=0 ){ atc_error_print(in->cmd, &err); rc = EXIT_INPUT; break; }
+    }
+    if( gr_atc_take(a, flag, o->value, &err)!=0 ){ atc_error_print(in->cmd, &err); rc = EXIT_INPUT; break; }
+    if( role_taken(a, flag) ) continue;
+    o->key = gr_arena_strndup(&in->opts.arena, flag, strlen(flag));    /* GE1020 names it as ATC does */
+    in->opts.v[j++] = *o;
+  }
+  if( rc==0 ){
+    in->opts.n = j;
+    if( a && gr_atc_finish_shapes(a, &err)!=0 ){ atc_error_print(in->cmd, &err); rc = EXIT_INPUT; }
+  }
+  if( a ){ in->atc = a; in->atc_own = 1; }
+  return rc;
+}
+
 /* A command's change to the loaded model before it is evaluated (atc:
-** --input_shape, tile: --node and --type); it prints its own errors. */
+** --input_shape, tile: --node and --type; eval's and tile's shape flags
+** first); it prints its own errors. */
 static int run_graph_hook(void *ud, gr_graph *g, const gr_ruleset *rs){
   const cli_input *in = ud;
-  return in->graph_hook(in, g, rs);
+  if( in->atc && in->atc_own ){
+    gr_atc_error err = { NULL, NULL, NULL, { NULL, 0, 0 } };
+    if( gr_atc_apply_shapes(in->atc, g, &err)!=0 ){ atc_error_print(in->cmd, &err); return -1; }
+  }
+  return in->graph_hook ? in->graph_hook(in, g, rs) : 0;
+}
+
+/* gr_api_gear_fn: gear k of in->atc on the graph, and what the report says of it. */
+static void gear_fn(void *ud, gr_graph *g, size_t k, gr_gears *gs){
+  const gr_atc_cmdline *a = ud;
+  gr_gear *gear;
+  size_t i;
+  gr_buf b;
+  gr_atc_gear_apply(a, g, k);
+  if( gs==NULL ) return;
+  if( gs->flag==NULL ){ gs->flag = gr_xstrdup(a->gear_flag); gs->value = gr_xstrdup(a->gear_value); }
+  gear = &gs->v.v[k];
+  if( gear->profile ) return;
+  gr_buf_init(&b);
+  for(i = 0; i < a->gears.v[k].v.n; i++) gr_buf_printf(&b, "%s%lld", i ? "," : "", (long long)a->gears.v[k].v.v[i]);
+  gear->profile = gr_xstrdup(gr_buf_cstr(&b));
+  gr_buf_free(&b);
+  for(i = 0; i < a->shapes.n; i++){
+    gr_gear_input gi;
+    const gr_atc_shape *s = &a->shapes.v[i];
+    memset(&gi, 0, sizeof gi);
+    gi.name = s->name ? gr_xstrdup(s->name) : gr_xasprintf("%ld", s->index);
+    gi.dims.v = gr_xmalloc((s->dims.n ? s->dims.n : 1) * sizeof *gi.dims.v);
+    gi.dims.n = gi.dims.cap = s->dims.n;
+    gr_atc_gear_dims(a, k, i, gi.dims.v);
+    gr_vec_push(gear->inputs, gi);
+  }
 }
 
 gerules_eval *cli_input_evaluate(const cli_input *in, const gerules_rules *rules, gerules_request *q){
@@ -228,7 +318,8 @@ gerules_eval *cli_input_evaluate(const cli_input *in, const gerules_rules *rules
   fd = open_model(in, &pr);
   if( fd >= 0 ) gerules_request_set_model_fd(q, fd, cli_graph_name(in));
   else gerules_request_set_model(q, in->graph);
-  if( in->graph_hook ) gr_api_request_set_graph_hook(q, run_graph_hook, (void*)in);
+  if( in->graph_hook || (in->atc && in->atc_own) ) gr_api_request_set_graph_hook(q, run_graph_hook, (void*)in);
+  if( in->atc && in->atc->gears.n > 1 ) gr_api_request_set_gears(q, in->atc->gears.n, gear_fn, in->atc);
   if( fd > 0 ) gr_progress_watch(&pr, gr_progress_fd_offset, &fd);
   ev = gerules_evaluate(rules, q);
   if( fd > 0 ){ gr_progress_done(&pr); close(fd); }

@@ -10,9 +10,12 @@
 ** ATC flags and prints what the reader refuses.
 **
 ** A flag that is an option alias becomes that option, exactly as
-** `gerules eval -o --flag=value` gives it; --model, --framework and
-** --input_shape are read here; every other known flag is handed to the
-** evaluator too, where rule GE1020 lists it once as not modelled. Nothing
+** `gerules eval -o --flag=value` gives it; --model, --framework,
+** --input_shape, the gear flags and --input_format are read here (with
+** gears, every gear is evaluated: cli_input_evaluate); every other known
+** flag is handed to the evaluator too, where rule GE1020 lists it once as
+** not modelled. Also here: cli_atc_eval_flag_arg, eval's and tile's
+** --input_shape=... and the other flags of atc_eval_flags. Nothing
 ** is ever written to ATC's --output. Also here: cli_alias_arg, which lets
 ** `gerules eval` take an option alias directly (--precision_mode=force_fp32).
 */
@@ -32,7 +35,8 @@ static const char atc_usage[] =
   "Evaluates the configuration an ATC command line describes, without running ATC: the model\n"
   "from --model (--framework=1 MindSpore AIR, 5 ONNX; or a model gerules reads itself: ATC JSON,\n"
   "a ge_proto text dump, an .om), the chip from --soc_version, the inputs' shapes from\n"
-  "--input_shape and every option from its flag. Flags gerules does not model are listed once\n"
+  "--input_shape and every option from its flag; with --dynamic_batch_size, --dynamic_image_size or\n"
+  "--dynamic_dims every gear is evaluated as a static graph. Flags gerules does not model are listed once\n"
   "as notes; a flag ATC does not know is an error, as in ATC. ATC's --output is never written.\n"
   "\n"
   "report options (every other argument is an ATC flag):\n"
@@ -71,6 +75,18 @@ static int atc_graph_hook(const cli_input *in, gr_graph *g, const gr_ruleset *rs
   gr_atc_error err = { NULL, NULL, NULL, { NULL, 0, 0 } };
   (void)rs;
   if( gr_atc_apply(in->graph_hook_data, g, in->graph, &err)!=0 ){ atc_report(&err); return -1; }
+  return 0;
+}
+
+/* The gear flags and --input_format are read by the ATC reader (the gears
+** are evaluated, the format names their H and W axes): no GE1020 note. */
+static int shape_role(const gr_atc_cmdline *cmd, const char *flag){
+  static const char *const roles[] = { "dynamic_batch_size", "dynamic_image_size", "dynamic_dims", "input_format" };
+  size_t k;
+  for(k = 0; k < sizeof roles / sizeof *roles; k++){
+    const char *f = gr_atc_role_flag(cmd, roles[k]);
+    if( f && strcmp(f, flag)==0 ) return 1;
+  }
   return 0;
 }
 
@@ -140,12 +156,13 @@ int cmd_atc(cli_ctx *c, int argc, char **argv){
   in.graph = cmd.model;
   in.graph_hook = atc_graph_hook;
   in.graph_hook_data = &cmd;
+  in.atc = &cmd;                        /* its gears, when it has them */
   /* every other flag, in command-line order: options by their alias, the
   ** rest for GE1020; each flag once, with its last value, as ATC keeps it */
   for(j = 0; j < cmd.flags.n; j++){
     const gr_atc_flag *f = &cmd.flags.v[j];
     if( !f->last || (cmd.model_flag && strcmp(f->name, cmd.model_flag)==0) || (cmd.framework_flag && strcmp(f->name, cmd.framework_flag)==0)
-        || (cmd.shape_flag && strcmp(f->name, cmd.shape_flag)==0) ) continue;
+        || (cmd.shape_flag && strcmp(f->name, cmd.shape_flag)==0) || shape_role(&cmd, f->name) ) continue;
     gr_optinputs_add(&in.opts, f->name, strlen(f->name), f->value, strlen(f->value), "<command line>", 0, 0);
   }
   rc = cli_eval_run(c, &in, &a);
@@ -184,5 +201,28 @@ int cli_alias_arg(cli_ctx *c, cli_input *in, int *i, int argc, char **argv){
     gr_optinputs_add(&in->opts, flag, strlen(flag), v, strlen(v), "<command line>", 0, 0);
   }
   free(flag);
+  return 1;
+}
+
+/* `gerules eval GRAPH --input_shape=x:1,3,640,640` (and tile): the ATC flags
+** of atc_eval_flags, into the options under their ATC name; cli_input_atc_flags
+** takes them out again for the ATC reader. */
+int cli_atc_eval_flag_arg(cli_ctx *c, cli_input *in, int *i, int argc, char **argv){
+  const char *arg = argv[*i], *eq = strchr(arg, '='), *v;
+  const gr_ruleset *rs;
+  const char *flag;
+  char *name;
+  if( strncmp(arg, "--", 2)!=0 || arg[2]==0 ) return 0;
+  if( (rs = cli_load_rules(c))==NULL ) return -1;
+  name = gr_xstrndup(arg, eq ? (size_t)(eq - arg) : strlen(arg));
+  flag = gr_atc_eval_flag(rs, name);
+  free(name);
+  if( flag==NULL || strncmp(flag, "--", 2)!=0 ) return 0;
+  if( eq==NULL && *i + 1 >= argc ){
+    cli_usage_error(in->cmd, "%s needs a value", flag);
+    return -1;
+  }
+  v = eq ? eq + 1 : argv[++*i];
+  gr_optinputs_add(&in->opts, flag, strlen(flag), v, strlen(v), "<command line>", 0, 0);
   return 1;
 }

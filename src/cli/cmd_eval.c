@@ -45,6 +45,9 @@ static const char eval_usage[] =
   "  --input-format FMT         auto (default: detected from the content), json, ge-text, ge-binary, om, onnx\n"
   "  -o KEY=VALUE               an option by ir_option name, GE key or ATC flag (repeatable)\n"
   "  --FLAG=VALUE               an option by its ATC flag, as ATC takes it (--precision_mode=force_fp32)\n"
+  "  --input_shape=SHAPES       the inputs' shapes as ATC takes them; also --dynamic_batch_size,\n"
+  "                             --dynamic_image_size, --dynamic_dims (every gear evaluated), --input_format,\n"
+  "                             --input_shape_range, --out_nodes (or -o input_shape=..., -o ge.inputShape=...)\n"
   "  --options FILE             options from a JSON object or KEY=VALUE lines (repeatable)\n"
   "  --run-mode MODE            inference (default, as ATC) or training\n"
   "  --entry atc|ir-build|session  the GE entry point whose checks apply (default atc)\n"
@@ -117,6 +120,7 @@ static int eval_args(cli_ctx *c, int argc, char **argv, const cli_config *cf){
     if( strcmp(argv[i], "--print-config")==0 ){ print_config = 1; continue; }
     if( (k = cli_eval_arg("eval", &a, &i, argc, argv))!=0 ){ if( k < 0 ) goto usage; continue; }
     if( (k = cli_input_arg(&in, &i, argc, argv))!=0 ){ if( k < 0 ) goto usage; continue; }
+    if( (k = cli_atc_eval_flag_arg(c, &in, &i, argc, argv))!=0 ){ if( k < 0 ) goto usage; continue; }
     if( (k = cli_alias_arg(c, &in, &i, argc, argv))!=0 ){ if( k < 0 ) goto usage; continue; }
     cli_unknown_option("eval", eval_usage, argv[i]);
     goto usage;
@@ -205,6 +209,7 @@ int cli_eval_run(cli_ctx *c, cli_input *in, const cli_eval_args *ap){
     return EXIT_INPUT;
   }
   if( (rs = cli_load_rules(c))==NULL ){ rules_failure(c, in, &a, formats[a.format]); return EXIT_INPUT; }
+  if( in->atc==NULL && (rc = cli_input_atc_flags(c, in))!=0 ) return rc;     /* --input_shape and the gears */
   cli_rule_paths(c, &use);
   if( (rules = gr_api_rules_adopt(rs, use[0], &c->diags))==NULL ){
     cli_print_diags(&c->diags);

@@ -36,6 +36,7 @@ static const char tile_usage[] =
   "plan (memory fit, exact coverage, balance) and says where the tiling runs.\n"
   "\n"
   "  --chip SOC                 the SoC (or give the SOC_VERSION option)\n"
+  "  --input_shape=SHAPES       the inputs' shapes as ATC takes them (also -o input_shape=...; with gear flags, gear 1 is planned)\n"
   "  --input-format FMT         auto (default: detected from the content), json, ge-text, ge-binary, om, onnx\n"
   "  --node NAME                only this node\n"
   "  --type TYPE                only nodes of this op type\n"
@@ -172,6 +173,7 @@ int cmd_tile(cli_ctx *c, int argc, char **argv){
     }
     if( strcmp(argv[i], "--execute")==0 ){ a.execute = 1; continue; }
     if( (k = cli_input_arg(&in, &i, argc, argv))!=0 ){ if( k < 0 ) goto usage; continue; }
+    if( (k = cli_atc_eval_flag_arg(c, &in, &i, argc, argv))!=0 ){ if( k < 0 ) goto usage; continue; }
     cli_unknown_option("tile", tile_usage, argv[i]);
     goto usage;
   }
@@ -179,6 +181,7 @@ int cmd_tile(cli_ctx *c, int argc, char **argv){
   if( a.node && a.type ){ cli_usage_error("tile", "--node and --type cannot be combined"); goto usage; }
   c->graph_hint = in.graph;     /* its CANN release may choose the installed bundle */
   if( (rs = cli_load_rules(c))==NULL ){ rc = EXIT_INPUT; goto out_free; }
+  if( (rc = cli_input_atc_flags(c, &in))!=0 ) goto out_free;     /* --input_shape and the gears */
   if( gr_tiling_rules_init(&tr, rs, &err) ){
     fprintf(stderr, "gerules tile: error: %s\n", err.msg);
     rc = EXIT_INPUT;

@@ -23,6 +23,7 @@
 #define GR_TOLOWER(c) tolower((unsigned char)(c))
 
 typedef gr_atc_cmdline atc_data;
+#define message gr_atc_message
 
 void gr_atc_error_free(gr_atc_error *e){
   if( e==NULL ) return;
@@ -114,6 +115,9 @@ int gr_atc_init(gr_atc_cmdline *d, const gr_ruleset *rs, gr_atc_error *err){
 
 void gr_atc_free(gr_atc_cmdline *c){
   size_t i;
+  for(i = 0; i < c->gears.n; i++) free(c->gears.v[i].v.v);
+  free(c->gears.v);
+  free(c->shape_nodes);
   for(i = 0; i < c->shapes.n; i++){ free(c->shapes.v[i].name); free(c->shapes.v[i].dims.v); free(c->shapes.v[i].text); }
   free(c->shapes.v);
   for(i = 0; i < c->owned.n; i++) free(c->owned.v[i]);
@@ -126,7 +130,7 @@ void gr_atc_free(gr_atc_cmdline *c){
 /* ATC's message `key` with {name} placeholders filled from the pairs
 ** (name, value, ..., NULL); malloc'ed. An unknown key or placeholder is
 ** kept visibly rather than dropped. */
-static char *message(const atc_data *d, const char *key, ...){
+char *gr_atc_message(const atc_data *d, const char *key, ...){
   const char *tpl = str_of(d->messages, key), *p;
   gr_buf b;
   va_list ap;
@@ -431,7 +435,7 @@ static int parse_shapes(gr_atc_cmdline *d, const char *text, gr_atc_error *err){
 }
 
 int gr_atc_finish(gr_atc_cmdline *c, gr_atc_error *err){
-  const char *mode_flag, *shapes;
+  const char *mode_flag;
   size_t j;
   c->model_flag = gr_atc_role_flag(c, "model");
   c->framework_flag = gr_atc_role_flag(c, "framework");
@@ -439,7 +443,6 @@ int gr_atc_finish(gr_atc_cmdline *c, gr_atc_error *err){
   mode_flag = gr_atc_role_flag(c, "mode");
   c->model = c->model_flag ? gr_atc_flag_value(c, c->model_flag) : NULL;
   c->framework = c->framework_flag ? gr_atc_flag_value(c, c->framework_flag) : NULL;
-  shapes = c->shape_flag ? gr_atc_flag_value(c, c->shape_flag) : NULL;
   c->mode = mode_flag ? gr_atc_flag_value(c, mode_flag) : NULL;
   c->mode_default = mode_flag ? str_of(c->defaults, mode_flag) : NULL;
   if( c->mode_default==NULL ) c->mode_default = "";
@@ -459,8 +462,17 @@ int gr_atc_finish(gr_atc_cmdline *c, gr_atc_error *err){
     return atc_error(err, message(c, "framework_unreadable", "framework", c->framework, "name", name ? name : "these",
                                   "model", c->model, (char *)NULL), NULL, NULL);
   }
-  if( shapes && *shapes ) return parse_shapes(c, shapes, err);
-  return 0;
+  return gr_atc_finish_shapes(c, err);
+}
+
+int gr_atc_finish_shapes(gr_atc_cmdline *c, gr_atc_error *err){
+  const char *shapes;
+  c->shape_flag = gr_atc_role_flag(c, "input_shape");
+  shapes = c->shape_flag ? gr_atc_flag_value(c, c->shape_flag) : NULL;
+  if( gr_atc_gears_precheck(c, shapes, err) ) return -1;
+  if( shapes && *shapes && parse_shapes(c, shapes, err) ) return -1;
+  if( c->shapes.n ) c->shape_nodes = gr_xcalloc(c->shapes.n, sizeof *c->shape_nodes);
+  return gr_atc_gears_parse(c, err);
 }
 
 /* ------------------------------------------------------------------ */
@@ -491,8 +503,6 @@ static int format_is_framework(const atc_data *d, int fmt){
 ** (--framework) and the input shapes. */
 int gr_atc_apply(const gr_atc_cmdline *d, gr_graph *g, const char *model_path, gr_atc_error *err){
   int fmt = gr_graph_format(g);
-  GR_VEC(uint32_t) changed = { NULL, 0, 0 };
-  size_t i;
   if( d->framework ){
     const char *want = str_of(d->formats, d->framework);
     if( want && gr_model_format_by_name(want)!=fmt && format_is_framework(d, fmt) ){
@@ -506,6 +516,12 @@ int gr_atc_apply(const gr_atc_cmdline *d, gr_graph *g, const char *model_path, g
     free(sup);
     return -1;
   }
+  return gr_atc_apply_shapes(d, g, err);
+}
+
+int gr_atc_apply_shapes(const gr_atc_cmdline *d, gr_graph *g, gr_atc_error *err){
+  GR_VEC(uint32_t) changed = { NULL, 0, 0 };
+  size_t i;
   for(i = 0; i < d->shapes.n; i++){
     const gr_atc_shape *it = &d->shapes.v[i];
     uint32_t node = GR_NONE;
@@ -537,11 +553,13 @@ int gr_atc_apply(const gr_atc_cmdline *d, gr_graph *g, const char *model_path, g
         goto fail;
       }
     }
+    if( d->shape_nodes ) d->shape_nodes[i] = node;
     gr_graph_set_node_dims(g, node, it->dims.v, (uint32_t)it->dims.n);
     gr_vec_push(changed, node);
   }
   gr_graph_propagate_dims(g, changed.v, changed.n);
   free(changed.v);
+  if( d->gears.n ) gr_atc_gear_apply(d, g, 0);
   return 0;
 fail:
   free(changed.v);

@@ -56,6 +56,10 @@ typedef struct gr_atc_shape {
   char *text;             /* the item as written, for messages */
 } gr_atc_shape;
 
+typedef struct gr_atc_gear {
+  GR_VEC(int64_t) v;      /* one profile of a gear flag, as ATC parses it */
+} gr_atc_gear;
+
 typedef struct gr_atc_cmdline {
   const struct gr_ruleset *rs;
   const struct gr_table *flags_t, *roles, *values, *value_errors, *frameworks, *formats, *input_ops, *messages;
@@ -71,6 +75,12 @@ typedef struct gr_atc_cmdline {
   const char *model_flag, *framework_flag, *shape_flag;
   const char *model, *framework, *mode, *mode_default;
   GR_VEC(gr_atc_shape) shapes;              /* --input_shape, parsed */
+  /* set by gr_atc_finish_shapes (atc_gears.c): the gear flag given (its
+  ** role, "dynamic_batch_size", ...; NULL without gears), its flag and value,
+  ** its profiles, --input_format (or its default) */
+  const char *gear_role, *gear_flag, *gear_value, *input_format;
+  GR_VEC(gr_atc_gear) gears;
+  uint32_t *shape_nodes;                    /* per shapes item: its input node (set by gr_atc_apply_shapes) */
 } gr_atc_cmdline;
 
 /* Takes the atc_* tables of rs, checking their shape: -1 (err set, located
@@ -93,6 +103,36 @@ int gr_atc_non_option(const gr_atc_cmdline *c, const char *arg, gr_atc_error *er
 ** 0, or -1 with err set. */
 int gr_atc_finish(gr_atc_cmdline *c, gr_atc_error *err);
 
+/* The shape part of gr_atc_finish, alone (`gerules eval` and `tile` take
+** the shape flags without a whole ATC command line): the checks ATC makes
+** before parsing --input_shape with gear flags (E10040, E10009, E10004),
+** --input_shape parsed, then the gear flags parsed and checked as
+** CheckDynamicInputParamValid and CheckDynamicParams do. 0, or -1 with err. */
+int gr_atc_finish_shapes(gr_atc_cmdline *c, gr_atc_error *err);
+
+/* atc_gears.c: the gear checks and profiles, after --input_shape is parsed
+** (called by gr_atc_finish_shapes). 0, or -1 with err set. */
+int gr_atc_gears_precheck(gr_atc_cmdline *c, const char *shapes, gr_atc_error *err);
+int gr_atc_gears_parse(gr_atc_cmdline *c, gr_atc_error *err);
+/* The dims of --input_shape item `item` in gear k (n dims into out, which
+** holds shapes.v[item].dims.n): the item's -1 dims replaced as GE's
+** multi-batch passes replace them (CalcShape, ParserDataToDynamicInfo). */
+void gr_atc_gear_dims(const gr_atc_cmdline *c, size_t k, size_t item, int64_t *out);
+/* Sets every --input_shape item on its node with gear k's dims and
+** propagates them (after gr_atc_apply_shapes). */
+void gr_atc_gear_apply(const gr_atc_cmdline *c, struct gr_graph *g, size_t k);
+
+/* Takes one flag given to `eval` or `tile` (--FLAG=VALUE, or -o with a key
+** of atc_flag_option_keys): as gr_atc_flag_arg takes "--FLAG=VALUE". */
+int gr_atc_take(gr_atc_cmdline *c, const char *flag, const char *value, gr_atc_error *err);
+/* The atc_eval_flags flag that key names ("--input_shape", "input_shape",
+** "ge.inputShape"), or NULL. */
+const char *gr_atc_eval_flag(const struct gr_ruleset *rs, const char *key);
+
+/* ATC's message `key` of atc_messages with its {name} placeholders filled
+** from the pairs (name, value, ..., NULL); malloc'ed. */
+char *gr_atc_message(const gr_atc_cmdline *c, const char *key, ...);
+
 /* The flag with that role (atc_flag_roles), or NULL; the last value given
 ** for a flag, or NULL. */
 const char *gr_atc_role_flag(const gr_atc_cmdline *c, const char *role);
@@ -102,5 +142,8 @@ const char *gr_atc_flag_value(const gr_atc_cmdline *c, const char *flag);
 ** would use for --framework, then every --input_shape item set on its input
 ** op and the new dims propagated downstream. 0, or -1 with err set. */
 int gr_atc_apply(const gr_atc_cmdline *c, struct gr_graph *g, const char *model_path, gr_atc_error *err);
+/* The --input_shape part of gr_atc_apply alone (no --framework check): what
+** `eval` and `tile` run; with gears, the graph gets gear 0's dims. */
+int gr_atc_apply_shapes(const gr_atc_cmdline *c, struct gr_graph *g, gr_atc_error *err);
 
 #endif

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/report.h"
+#include "report/gears.h"
 #include "eval/judge.h"
 #include "report/srclines.h"
 #include "model/model.h"
@@ -623,6 +624,7 @@ void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro){
     rc_free(&entries);
   }
   gr_jw_end_arr(&w);
+  if( ro->gears && g ) gr_report_gears_json(&w, r, ro->gears);
   gr_report_diags_json(&w, &r->diags, g ? (long)gr_graph_nnodes(g) : 0);
   gr_jw_end_obj(&w);
   gr_buf_free(&tmp);

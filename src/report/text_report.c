@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report/report.h"
+#include "report/gears.h"
 #include "model/qualname.h"
 
 #define NAME_CAP GR_TEXT_NAME_CAP
@@ -541,5 +542,6 @@ void gr_report_text(gr_out *o, gr_result *r, const gr_result *baseline, const gr
     free(show);
     ctx_free(&x);
   }
+  if( g && ro->gears && !ro->quiet ) gr_report_gears_text(o, r, ro->gears);
   gr_buf_free(&b);
 }

@@ -1,0 +1,166 @@
+#!/bin/sh
+# t1132-input-shapes-gears.sh: ATC's shape flags in every command: eval and
+# tile take --input_shape, --dynamic_batch_size, --dynamic_image_size,
+# --dynamic_dims, --input_format, --input_shape_range and --out_nodes as
+# --FLAG=VALUE and with -o (also GE's keys, -o ge.inputShape=...), read by
+# the one ATC reader; the gear flags are checked with GE's codes and
+# messages (hicann/ge compiler/api/aclgrph/option_utils.cc
+# CheckDynamicInputParamValid, compiler/graph/preprocess/
+# multi_batch_options.cc CheckDynamicParams); with gears every gear is
+# evaluated as a static graph, and the reports say which decisions differ
+# per gear (a site hook that depends on a dim makes them differ).
+test_description='input shapes and gears as ATC takes them'
+. "$(dirname "$0")/test-lib.sh"
+
+test_expect_success 'setup: a model with a dynamic NCHW input, a hook that depends on its width' '
+	cat >det.json <<-\EOF &&
+	{"name": "det", "graph": [{"name": "main", "op": [
+	 {"name": "x", "type": "Data", "attr": [{"key": "index", "value": {"i": 0}}],
+	  "output_desc": [{"dtype": "DT_FLOAT", "shape": {"dim": [1, 3, -1, -1]}, "layout": "NCHW"}]},
+	 {"name": "relu", "type": "Relu", "input": ["x:0"],
+	  "input_desc": [{"dtype": "DT_FLOAT", "shape": {"dim": [1, 3, -1, -1]}, "layout": "NCHW"}],
+	  "output_desc": [{"dtype": "DT_FLOAT", "shape": {"dim": [1, 3, -1, -1]}, "layout": "NCHW"}]},
+	 {"name": "out", "type": "NetOutput", "input": ["relu:0"]}]}]}
+	EOF
+	cat >big.lua <<-\EOF
+	-- large images run Relu in high precision
+	gr.on_node({type_pattern = "Relu"}, function(node)
+	  local s = node:input(0).shape
+	  if s[4] and s[4] > 700 then node:override("precision_mode", "high_precision", "large image") end
+	end)
+	EOF
+'
+
+test_expect_success 'eval --input_shape makes the dynamic nodes static (three spellings)' '
+	gerules eval det.json --chip Ascend910B1 --format json >dyn.json &&
+	gerules eval det.json --chip Ascend910B1 --input_shape=x:1,3,640,640 --format json >s1.json &&
+	gerules eval det.json --chip Ascend910B1 --input_shape x:1,3,640,640 --format json >s2.json &&
+	gerules eval det.json --chip Ascend910B1 -o input_shape=x:1,3,640,640 --format json >s3.json &&
+	gerules eval det.json --chip Ascend910B1 -o ge.inputShape=x:1,3,640,640 --format json >s4.json &&
+	"$PYTHON3" -c "
+import json, sys
+ex = lambda f: [n.get(\"execution\") for n in json.load(open(f))[\"nodes\"] if n[\"name\"] == \"relu\"][0]
+print(ex(\"dyn.json\"), ex(\"s1.json\"), ex(\"s2.json\"), ex(\"s3.json\"), ex(\"s4.json\"))" >got &&
+	"$PYTHON3" -c "
+import json
+ex = lambda f: [n.get(\"execution\") for n in json.load(open(f))[\"nodes\"] if n[\"name\"] == \"relu\"][0]
+print(ex(\"dyn.json\"))" >d &&
+	! grep -q "dynamic.*dynamic.*dynamic" got &&
+	test "$(cat d)" = dynamic &&
+	test "$(cut -d" " -f2- got)" = "$(ex=x; cut -d" " -f2 got) $(cut -d" " -f2 got) $(cut -d" " -f2 got) $(cut -d" " -f2 got)"
+'
+
+test_expect_success 'eval --input_shape errors as atc gives them' '
+	test_must_fail --exit 2 gerules eval det.json --chip Ascend910B1 --input_shape=y:1,3,640,640 2>err &&
+	test_grep "gerules eval: error: Op name y specified in --input_shape is not found in the model.*\[GE E10016\]" err
+'
+
+test_expect_success 'two gears whose decisions differ: text' '
+	gerules eval det.json --chip Ascend910B1 --hook big.lua --input_shape="x:1,3,-1,-1" \
+		--dynamic_image_size="640,640;960,960" >g.txt &&
+	sed -n "/^gears:/,\$p" g.txt >got &&
+	cat >expect <<-\EOF &&
+	gears: --dynamic_image_size=640,640;960,960, 2 static graphs as ATC builds them (the nodes above are gear 1'"'"'s)
+	  gear 1 (640,640): --input_shape=x:1,3,640,640
+	  gear 2 (960,960): --input_shape=x:1,3,960,960
+	the same in every gear: every decision of 2 of 3 nodes; 1 node differs per gear:
+	  gear 1 (640,640):
+	    relu precision_mode=-
+	  gear 2 (960,960):
+	    relu precision_mode=high_precision
+	EOF
+	test_cmp expect got
+'
+
+test_expect_success 'two gears whose decisions differ: JSON (one entry per gear, only what differs)' '
+	gerules eval det.json --chip Ascend910B1 --hook big.lua -o input_shape="x:1,3,-1,-1" \
+		-o ge.dynamicImageSize="640,640;960,960" --format json >g.json &&
+	"$PYTHON3" -c "
+import json
+g = json.load(open(\"g.json\"))[\"gears\"]
+print(g[\"flag\"], g[\"nodes_differ\"])
+for e in g[\"gears\"]: print(e[\"index\"], e[\"profile\"], e[\"inputs\"], e[\"nodes\"])" >got &&
+	cat >expect <<-\EOF &&
+	--dynamic_image_size 1
+	1 640,640 [{'"'"'name'"'"': '"'"'x'"'"', '"'"'dims'"'"': [1, 3, 640, 640]}] [{'"'"'name'"'"': '"'"'relu'"'"', '"'"'decisions'"'"': {'"'"'precision_mode'"'"': None}}]
+	2 960,960 [{'"'"'name'"'"': '"'"'x'"'"', '"'"'dims'"'"': [1, 3, 960, 960]}] [{'"'"'name'"'"': '"'"'relu'"'"', '"'"'decisions'"'"': {'"'"'precision_mode'"'"': '"'"'high_precision'"'"'}}]
+	EOF
+	test_cmp expect got
+'
+
+test_expect_success JSONSCHEMA 'the gears member follows eval.schema.json' '
+	"$PYTHON3" -c "
+import json, sys, jsonschema
+s = json.load(open(sys.argv[1]))
+jsonschema.validate(json.load(open(sys.argv[2])), s, cls=jsonschema.Draft202012Validator)" \
+		"$top_srcdir/doc/schemas/eval.schema.json" g.json
+'
+
+test_expect_success 'gears with the same decisions: said once; batch and dims gears by input order' '
+	gerules eval det.json --chip Ascend910B1 --input_shape="x:-1,3,224,224" --dynamic_batch_size=1,4,8 >b.txt &&
+	test_grep "^  gear 3 (8): --input_shape=x:8,3,224,224\$" b.txt &&
+	test_grep "^every decision of every node (3) is the same in every gear\$" b.txt &&
+	gerules eval det.json --chip Ascend910B1 --input_shape="x:1,3,-1,-1" --dynamic_dims="224,320;448,640" >n.txt &&
+	test_grep "^  gear 2 (448,640): --input_shape=x:1,3,448,640\$" n.txt &&
+	gerules eval det.json --chip Ascend910B1 --input_shape="x:1,-1,-1,3" --input_format=NHWC \
+		--dynamic_image_size="64,64;128,96" >h.txt &&
+	test_grep "^  gear 2 (128,96): --input_shape=x:1,128,96,3\$" h.txt
+'
+
+test_expect_success 'atc and tile take the gears and shapes too; no "not modelled" note for the gear flags' '
+	gerules atc --model=det.json --soc_version=Ascend910B1 --output=o --input_shape="x:1,3,-1,-1" \
+		--dynamic_image_size="640,640;960,960" >a.txt &&
+	test_grep "^gears: --dynamic_image_size=640,640;960,960, 2 static graphs" a.txt &&
+	! grep -q "GE1020" a.txt &&
+	gerules eval det.json --chip Ascend910B1 --input_shape="x:1,3,-1,-1" --dynamic_dims="1,2;3,4" --out_nodes=relu:0 >o.txt &&
+	test_grep "ATC flag --out_nodes=relu:0 is not modelled" o.txt &&
+	! grep -q "dynamic_dims.*not modelled" o.txt &&
+	{ gerules tile det.json --chip Ascend910B1 --input_shape=x:1,3,64,64 >t.txt; test $? -le 1; } &&
+	{ gerules tile det.json --chip Ascend910B1 -o input_shape=x:1,3,64,64 >t2.txt; test $? -le 1; } &&
+	test_grep "input 0 \[1, 3, 64, 64\]" t.txt &&
+	test_cmp t.txt t2.txt
+'
+
+# each check of ATC, with its code: the code, then the flags (split at spaces)
+n=0
+while read -r code flags
+do
+	n=$((n + 1))
+	printf "%s\n" $flags >args$n
+	test_expect_success "ATC's gear checks: $code ($flags)" "
+		set -- && while IFS= read -r a; do set -- \"\$@\" \"\$a\"; done <args$n &&
+		test_must_fail --exit 2 gerules eval det.json --chip Ascend910B1 \"\$@\" 2>err &&
+		grep -F '[GE $code]' err &&
+		grep '^gerules eval: error: ' err
+	"
+done <<\EOF
+E10009 --input_shape=x:1,3,-1,-1 --dynamic_image_size=640,640 --dynamic_batch_size=1,2
+E10009 --input_shape=x:-1,3,224,224 --dynamic_batch_size=1,4 -o input_shape_range=x:[1~4,3,224,224]
+E10040 --input_shape=x:1,3,1~2,-1 --dynamic_image_size=640,640
+E10004 --dynamic_dims=1;2
+E10031 --input_shape=x:1,3,224,224 --dynamic_batch_size=1,2
+E10018 --input_shape=x:-1,-1,224,224 --dynamic_batch_size=1,2
+E10003 --input_shape=x:-1,3,224,224 --dynamic_batch_size=1,a
+E10019 --input_shape=x:1,-1,-1,3 --dynamic_image_size=640,640;960,960
+E10003 --input_shape=x:1,3,-1,-1 --dynamic_image_size=640,640;960,960 --input_format=ND
+E10020 --input_shape=x:1,3,-1,-1 --dynamic_image_size=640,640,3;960,960
+E10035 --input_shape=x:1,3,-1,-1 --dynamic_image_size=640,640
+E10039 --input_shape=x:1,3,-1,-1 --dynamic_image_size=640,640;640,640
+E10001 --input_shape=x:1,3,224,224 --dynamic_dims=1;2
+E10003 --input_shape=x:1,3,-1,-1 --dynamic_dims=1;2
+E10001 --input_shape=x:1,3,-1,-1 --dynamic_dims=1,a;2,3
+E10058 --input_shape=x:1,3,-1,-1 --dynamic_dims=;
+EOF
+
+test_expect_success 'the messages are ATC'"'"'s' '
+	test_must_fail --exit 2 gerules eval det.json --chip Ascend910B1 --input_shape="x:1,3,-1,-1" \
+		--dynamic_image_size="640,640" --dynamic_dims="1,2;3,4" 2>err &&
+	echo "gerules eval: error: --dynamic_batch_size, --dynamic_image_size, --input_shape_range, and --dynamic_dims are mutually exclusive. [GE E10009]" >expect &&
+	test_cmp expect err &&
+	test_must_fail --exit 2 gerules atc --model=det.json --soc_version=Ascend910B1 --output=o \
+		--input_shape="x:-1,3,224,224" --dynamic_batch_size=4 2>err &&
+	echo "gerules atc: error: --dynamic_batch_size, --dynamic_image_size, or --dynamic_dims has 1 profiles, which is less than the minimum 2. [GE E10035]" >expect &&
+	test_cmp expect err
+'
+
+test_done
