@@ -9,6 +9,7 @@
 **            (header, options, nodes, diagnostics, summary)
 **   slots    the decision slots and, per slot, the colour of each value
 **            (view.h: the same colours as the DOT report)
+**   colour_by  the slot the page colours by first (--colour-by; 0: the first)
 **   mark_slot  the slot the page marks by default with a band along each
 **            node's left edge (view.h GR_VIEW_MARK; -1 with fewer slots)
 **   layout   per node its layer and column (layout.h: each graph from
@@ -112,8 +113,9 @@ static void jw_column(gr_jw *w, double x){
   gr_out_printf(w->o, "%.1f", x);
 }
 
-static void write_slots(gr_jw *w, const gr_ruleset *rs){
+static void write_slots(gr_jw *w, const gr_ruleset *rs, const char *colour_by){
   size_t s, k;
+  int ck = colour_by ? gr_ruleset_find(&rs->slot_map, colour_by) : -1;
   gr_jw_key(w, "slots"); gr_jw_arr(w);
   for(s = 0; s < rs->nslots; s++){
     const gr_slot *sl = &rs->slots[s];
@@ -133,6 +135,7 @@ static void write_slots(gr_jw *w, const gr_ruleset *rs){
   }
   gr_jw_end_arr(w);
   gr_jw_break(w);
+  gr_jw_key(w, "colour_by"); gr_jw_int(w, ck >= 0 ? ck : 0);
   gr_jw_key(w, "mark_slot"); gr_jw_int(w, rs->nslots > GR_VIEW_MARK ? GR_VIEW_MARK : -1);
   gr_jw_break(w);
   gr_jw_key(w, "none_colour"); gr_jw_str(w, GR_VIEW_NONE);
@@ -368,7 +371,7 @@ static void write_data(gr_out *o, gr_result *r, const gr_report_opts *ro){
   gr_jw_key(&w, "report"); gr_jw_value(&w);
   gr_report_json(o, r, &jro);
   gr_jw_break(&w);
-  write_slots(&w, r->rs);
+  write_slots(&w, r->rs, ro->colour_by);
   write_layout(&w, g, n, fold);
   if( g ){
     write_graphs(&w, g, n);
