@@ -14,7 +14,8 @@
 # breadcrumb change the graph shown, the panel links the subgraphs; the panel
 # shows shapes, dtypes before and after conversion, engine and attributes;
 # switching "colour by" to dtype or engine repaints every box in its value's
-# colour; a 10,000-node model (bench/gen_graph.py) loads too (its load time
+# colour, and --colour-by picks the first colouring; the panel's explain chain
+# is --explain's, the dtype and engine judge's steps included; a 10,000-node model (bench/gen_graph.py) loads too (its load time
 # is printed, not asserted: bench/run times it); model strings that look
 # like markup stay text. The screenshots of each run are kept in the trash
 # directory for a person to look at.
@@ -65,9 +66,9 @@ test_expect_success 'it loads in Chromium and works' '
 	    assert c["colour"] == want, (c, want)
 	it = res["interact"]
 	assert it["clicked"] == probe, it["clicked"]
-	# the page's panel holds the explain chain; the judge's per-tensor steps that
-	# --explain prints after it ("dtype and engine judge:") are not in the page yet
-	explain = explain.split("dtype and engine judge:\n")[0]
+	# the page's panel holds the explain chain, the dtype and engine judge's
+	# per-tensor steps included, as --explain prints them
+	assert "dtype and engine judge:" in explain
 	assert it["explain"] == explain, "explain chain differs from --explain"
 	assert it["searched"] == probe, it["searched"]
 	assert it["firstDesc"] == max(n["name"] for n in rep["nodes"]), it["firstDesc"]
@@ -261,6 +262,17 @@ test_expect_success 'the panel shows each tensor dtype before and after conversi
 	before = {f["node"]: f["got"] for f in v["fillsAtFit"]}
 	after = {f["node"]: f["got"] for f in v["colourBy"]["engine"]["fills"]}
 	assert any(before[k] != after[k] for k in before if k in after), "colour by engine changed no fill"
+	PYEOF
+'
+
+test_expect_success '--colour-by picks the first colouring' '
+	gerules eval sub.json --chip Ascend910B1 --colour-by engine --format html --output byengine.html &&
+	check byengine.html byengine.png >byengine.out &&
+	"$PY" - byengine.out <<-\PYEOF
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	assert r["errors"] == [] and r["field"] == "engine", (r["errors"], r["field"])
+	assert all(c["pixels"] > 0 for c in r["colours"]), r["colours"]
 	PYEOF
 '
 

@@ -25,7 +25,9 @@
 **            layout" strings (the dtype before and after GE's precision
 **            conversion as the dtype judge decided; before only when the
 **            judge did not run), attributes of "key\tvalue", producers the
-**            node index feeding each data input (-1: none)
+**            node index feeding each data input (-1: none); and the
+**            index of the text --explain prints after the chain ("dtype
+**            and engine judge:" and its steps), -1 when the judge did not run
 **   dynamic  per node 1 when a shape has a dimension below 0
 **   line     per node the line of its op in the model file
 **   explain  per node the rows of its --explain chain (report.h's
@@ -273,11 +275,11 @@ static void write_io(gr_jw *w, gr_result *r, uint32_t n){
   const gr_node *nodes = gr_graph_nodes(g);
   int judged = gr_judge_node(r, 0)!=NULL;
   gr_strpool strs;
-  gr_buf nb, tb;
+  gr_buf nb, tb, jx;
   uint32_t v, j;
   size_t k;
   gr_strpool_init(&strs);
-  gr_buf_init(&nb); gr_buf_init(&tb);
+  gr_buf_init(&nb); gr_buf_init(&tb); gr_buf_init(&jx);
   gr_buf_addc(&nb, '[');
   for(v = 0; v < n; v++){
     const gr_node *nd = &nodes[v];
@@ -302,7 +304,23 @@ static void write_io(gr_jw *w, gr_result *r, uint32_t n){
     }
     gr_buf_adds(&nb, "],[");
     for(j = 0; j < nd->n_data; j++) gr_buf_printf(&nb, j ? ",%ld" : "%ld", e[j].src < n ? (long)e[j].src : -1L);
-    gr_buf_adds(&nb, "]]");
+    gr_buf_addc(&nb, ']');
+    if( judged ){
+      /* as gr_report_explain prints it: the header, then each step indented */
+      const char *p, *q;
+      tb.n = 0; jx.n = 0;
+      gr_judge_explain(r, v, &jx);
+      gr_buf_adds(&tb, "dtype and engine judge:\n");
+      for(p = jx.p; p && p < jx.p + jx.n; p = q + 1){
+        q = memchr(p, '\n', (size_t)(jx.p + jx.n - p));
+        if( q==NULL ) q = jx.p + jx.n;
+        gr_buf_adds(&tb, "  ");
+        gr_buf_add(&tb, p, (size_t)(q - p));
+        gr_buf_addc(&tb, '\n');
+      }
+      gr_buf_printf(&nb, ",%u", gr_strpool_intern(&strs, tb.p, tb.n) - 1);
+    } else gr_buf_adds(&nb, ",-1");
+    gr_buf_addc(&nb, ']');
   }
   gr_buf_addc(&nb, ']');
   gr_jw_key(w, "io"); gr_jw_obj(w);
@@ -314,7 +332,7 @@ static void write_io(gr_jw *w, gr_result *r, uint32_t n){
   gr_jw_end_obj(w);
   gr_jw_break(w);
   gr_strpool_free(&strs);
-  gr_buf_free(&nb); gr_buf_free(&tb);
+  gr_buf_free(&nb); gr_buf_free(&tb); gr_buf_free(&jx);
 }
 
 /* Every node's --explain chain, rows deduplicated (see the top of the file). */
