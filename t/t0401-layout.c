@@ -67,7 +67,7 @@ int main(void){
   g = load("{\"graph\":[{\"name\":\"g\",\"op\":[{\"name\":\"a\",\"type\":\"Data\"},"
            "{\"name\":\"b\",\"type\":\"Relu\",\"input\":[\"a:0\",\"a:0\"]},"
            "{\"name\":\"c\",\"type\":\"Relu\",\"input\":[\"b:0\"]}]}]}");
-  gr_layout_compute(g, 4, &l);
+  gr_layout_compute(g, 4, NULL, &l);
   is(l.nlayers, 3, "a chain: three layers");
   ok(l.layer[node(g, "a")]==0 && l.layer[node(g, "b")]==1 && l.layer[node(g, "c")]==2, "a chain: one layer each, in order");
   is(l.nedges, 2, "a repeated input is one edge");
@@ -81,7 +81,7 @@ int main(void){
            "{\"name\":\"c\",\"type\":\"Relu\",\"input\":[\"a:0\"]},"
            "{\"name\":\"d\",\"type\":\"Add\",\"input\":[\"b:0\",\"c:0\"]},"
            "{\"name\":\"e\",\"type\":\"MatMul\",\"input\":[\"d:0\",\"w:0\"]}]}]}");
-  gr_layout_compute(g, 4, &l);
+  gr_layout_compute(g, 4, NULL, &l);
   ok(sane(&l, 0), "a diamond: edges down, distinct columns");
   is(l.layer[node(g, "d")], 2, "a diamond: the join below both branches");
   is(l.layer[node(g, "w")], l.layer[node(g, "e")] - 1, "a weight sits right above its consumer");
@@ -93,7 +93,7 @@ int main(void){
            "{\"name\":\"b\",\"type\":\"X\",\"input\":[\"a:0\"]},"
            "{\"name\":\"c\",\"type\":\"X\",\"input\":[\"b:0\"]},"
            "{\"name\":\"d\",\"type\":\"X\",\"input\":[\"c:0\"]}]}]}");
-  gr_layout_compute(g, 4, &l);
+  gr_layout_compute(g, 4, NULL, &l);
   ok(sane(&l, 1), "a cycle: every node placed in a layer, distinct columns");
   ok(l.layer[node(g, "a")] < l.layer[node(g, "b")] && l.layer[node(g, "b")] < l.layer[node(g, "c")] &&
      l.layer[node(g, "c")] < l.layer[node(g, "d")], "a cycle: broken at the first node in file order");
@@ -103,11 +103,19 @@ int main(void){
   g = load("{\"graph\":[{\"name\":\"g1\",\"op\":[{\"name\":\"a\",\"type\":\"X\"},{\"name\":\"b\",\"type\":\"X\"},"
            "{\"name\":\"c\",\"type\":\"X\",\"input\":[\"a:0\",\"b:0\"]}]},"
            "{\"name\":\"g2\",\"op\":[{\"name\":\"p\",\"type\":\"X\"},{\"name\":\"q\",\"type\":\"X\",\"input\":[\"p:0\"]}]}]}");
-  gr_layout_compute(g, 4, &l);
-  ok(l.x[node(g, "p")] > l.x[node(g, "a")] && l.x[node(g, "p")] > l.x[node(g, "b")] && l.x[node(g, "q")] > l.x[node(g, "c")],
-     "two graphs: the second to the right of the first");
-  ok(l.width >= 3, "two graphs: the width covers both");
+  gr_layout_compute(g, 4, NULL, &l);
+  ok(l.x[node(g, "a")] == 0 && l.x[node(g, "b")] == 1 && l.x[node(g, "p")] == 0 && l.x[node(g, "q")] == 0,
+     "two graphs: each from column 0 (the page shows one at a time)");
+  ok(l.width == 2, "two graphs: the width is the widest graph's");
   gr_layout_free(&l);
+  {
+    /* folded nodes (constants drawn in their consumers): no cell, no edge */
+    uint8_t fold[5] = { 0, 1, 0, 0, 0 };
+    gr_layout_compute(g, 4, fold, &l);
+    ok(l.nedges == 2 && l.x[node(g, "a")] == 0 && l.x[node(g, "c")] == 0 && l.layer[node(g, "b")] == 0,
+       "a folded node takes no cell and no edge");
+    gr_layout_free(&l);
+  }
   gr_graph_free(g);
 
   /* crossings of one-layer edges on a pseudo-random layered graph: the
@@ -134,10 +142,10 @@ int main(void){
     g = gr_graph_load_mem(b.p, b.n, NULL);
     ok(g!=NULL, "the random layered graph loads");
     if( g ){
-      gr_layout_compute(g, 0, &l);
+      gr_layout_compute(g, 0, NULL, &l);
       c0 = crossings(&l);
       gr_layout_free(&l);
-      gr_layout_compute(g, 4, &l);
+      gr_layout_compute(g, 4, NULL, &l);
       c4 = crossings(&l);
       ok(sane(&l, 0), "random graph: edges down, distinct columns");
       ok(c4 < c0, "barycentre sweeps remove crossings");
@@ -167,7 +175,7 @@ int main(void){
     g = gr_graph_load_mem(b.p, b.n, NULL);
     ok(g!=NULL, "the generated graph loads");
     if( g ){
-      gr_layout_compute(g, 4, &l);
+      gr_layout_compute(g, 4, NULL, &l);
       is(l.n, 4 * n + 1, "every node laid out");
       ok(sane(&l, 0), "20,000 nodes: edges down, distinct columns");
       is(l.nlayers, n + 1, "one layer per step (weights beside their step's inputs)");

@@ -6,10 +6,19 @@
 # colour of the precision-mode legend (values without effect hatched, and
 # said so), clicking a node shows the same explain
 # chain as `--explain`, search, sort, filter and the diagnostics' node links
-# work; on a partially dynamic model every node's left band has the colour
-# of its execution decision, as the band legend says; a 10,000-node model
-# (bench/gen_graph.py) loads too (its load time is
-# printed, not asserted); model strings that look like markup stay text.
+# work; on a partially dynamic model every drawn node's left band has the
+# colour of its execution decision, as the band legend says; at "fit" an
+# 800-node model's boxes show their op types (text pixels really drawn);
+# constants are folded into their consumers (no box, listed in the panel);
+# a model with If subgraphs shows one graph at a time, the graph list and the
+# breadcrumb change the graph shown, the panel links the subgraphs; the panel
+# shows shapes, dtypes before and after conversion, engine and attributes;
+# switching "colour by" to dtype or engine repaints every box in its value's
+# colour, and --colour-by picks the first colouring; the panel's explain chain
+# is --explain's, the dtype and engine judge's steps included; a 10,000-node model (bench/gen_graph.py) loads too (its load time
+# is printed, not asserted: bench/run times it); model strings that look
+# like markup stay text. The screenshots of each run are kept in the trash
+# directory for a person to look at.
 # Skipped, saying why, only when chromium, node or playwright-core is absent.
 test_description='the HTML report in headless Chromium'
 . "$(dirname "$0")/test-lib.sh"
@@ -57,9 +66,9 @@ test_expect_success 'it loads in Chromium and works' '
 	    assert c["colour"] == want, (c, want)
 	it = res["interact"]
 	assert it["clicked"] == probe, it["clicked"]
-	# the page's panel holds the explain chain; the judge's per-tensor steps that
-	# --explain prints after it ("dtype and engine judge:") are not in the page yet
-	explain = explain.split("dtype and engine judge:\n")[0]
+	# the page's panel holds the explain chain, the dtype and engine judge's
+	# per-tensor steps included, as --explain prints them
+	assert "dtype and engine judge:" in explain
 	assert it["explain"] == explain, "explain chain differs from --explain"
 	assert it["searched"] == probe, it["searched"]
 	assert it["firstDesc"] == max(n["name"] for n in rep["nodes"]), it["firstDesc"]
@@ -84,9 +93,16 @@ test_expect_success 'each node is marked by its execution (left band), with a le
 	# the legend: each execution value of the report, in its colour
 	assert {e["value"] for e in m["legend"]} == {"static", "dynamic"} == {n["execution"] for n in rep["nodes"]}, m["legend"]
 	assert all(e["colour"] == colours[e["value"]] for e in m["legend"]), m["legend"]
-	# every node on the canvas shows its own decision in its band
+	# every node drawn on the canvas shows its own decision in its band;
+	# constants are drawn inside their consumers, not as boxes
 	by = {n["name"]: n["execution"] for n in rep["nodes"]}
-	assert len(m["bands"]) == len(rep["nodes"]), (len(m["bands"]), len(rep["nodes"]))
+	types = {n["name"]: n["type"] for n in rep["nodes"]}
+	g0 = rep["graph"]["graphs"][0]
+	graph = {n["name"]: n["graph"] for n in rep["nodes"]}
+	folded = ("Const", "Constant", "FileConstant")     # rules/report.rules report_folded_ops
+	assert m["drawn"] and not [d for d in m["drawn"] if types[d] in folded or graph[d] != g0], m["drawn"]
+	assert set(m["drawn"]) == {n["name"] for n in rep["nodes"] if n["type"] not in folded and n["graph"] == g0}, m["drawn"]
+	assert len(m["bands"]) == len(m["drawn"]), (len(m["bands"]), len(m["drawn"]))
 	bad = [b for b in m["bands"] if not (b["got"] == b["want"] == colours[by[b["name"]]])]
 	assert not bad, bad[:5]
 	PYEOF
@@ -116,6 +132,147 @@ test_expect_success 'model strings that look like markup stay text' '
 	assert r["errors"] == [], r["errors"]
 	assert r["interact"]["clicked"].startswith("</script><script>window.pwned=1"), r["interact"]
 	assert r["nodeCount"] == "26", r["nodeCount"]
+	PYEOF
+'
+
+test_expect_success 'at fit, an 800-node model shows the op type in every box in view' '
+	"$PY" "$top_srcdir/bench/gen_graph.py" --ops 800 -o mid.json &&
+	gerules eval mid.json --chip Ascend910B1 --format html --output mid.html &&
+	gerules eval mid.json --chip Ascend910B1 --format json >mid.report.json &&
+	check mid.html mid.png --views layers.0.attn.q_proj >mid.out &&
+	"$PY" - mid.out mid.report.json <<-\PYEOF
+	import json, sys
+	r = json.load(open(sys.argv[1])); rep = json.load(open(sys.argv[2])); v = r["views"]
+	assert r["errors"] == [], r["errors"]
+	assert len(rep["nodes"]) >= 800, len(rep["nodes"])
+	# fit never goes below the scale that shows op types
+	assert v["scale"] >= 0.7, v["scale"]
+	L = v["labels"]
+	assert len(L) >= 10, len(L)
+	for l in L:
+	    assert l["px"] >= 10, l
+	    t, s = l["type"], l["shown"]
+	    assert s == t or ("\u2026" in s and t.startswith(s.split("\u2026")[0]) and t.endswith(s.split("\u2026")[1])), l
+	    assert l["ink"] >= 8, l          # the text is on the canvas, not only in a list
+	# every drawn box has its colour
+	bad = [f for f in v["fillsAtFit"] if f["got"] != f["want"] and not f["hatched"]]
+	assert v["fillsAtFit"] and not bad, bad[:5]
+	PYEOF
+'
+
+test_expect_success 'subgraphs: one graph at a time, a list, a breadcrumb; the panel: tensors, dtypes, engine, attributes' '
+	"$PY" - sub.json <<-\PYEOF &&
+	import json, sys
+	# a GE graph with an If whose branches have long inlined names (as ONNX
+	# exporters write them), one branch holding a nested If
+	def d(dt, dims): return {"dtype": dt, "shape": {"dim": dims}, "layout": "ND"}
+	def op(name, typ, inputs=(), outs=1, dt="DT_FLOAT", dims=(1, 64), attr=(), sub=()):
+	    o = {"name": name, "type": typ, "input": list(inputs), "output_desc": [d(dt, list(dims))] * outs,
+	         "input_desc": [d(dt, list(dims)) for _ in inputs], "attr": list(attr)}
+	    if sub: o["subgraph_name"] = list(sub)
+	    return o
+	P = "spox_graph/If_0_0_then_branch/If_0_then_branch__Inline_0__/decoder"
+	main = [op("x", "Data", attr=[{"key": "index", "value": {"i": 0}}]),
+	        op("w", "Const", dt="DT_FLOAT", dims=(64, 64)),
+	        op("mm", "MatMulV2", ["x:0", "w:0"], attr=[{"key": "transpose_x1", "value": {"b": False}}]),
+	        op("cond", "Const", dt="DT_BOOL", dims=()),
+	        op("if0", "If", ["cond:0", "mm:0"], sub=["then0", "else0"]),
+	        op("out", "NetOutput", ["if0:0"])]
+	def branch(name, nested):
+	    ops = [op(P + "/" + name + "/in", "Data", attr=[{"key": "index", "value": {"i": 0}}, {"key": "_parent_node_index", "value": {"i": 1}}]),
+	           op(P + "/" + name + "/relu", "Relu", [P + "/" + name + "/in:0"]),
+	           op(P + "/" + name + "/sig", "Sigmoid", [P + "/" + name + "/relu:0"])]
+	    last = P + "/" + name + "/sig:0"
+	    if nested:
+	        ops.append(op(P + "/" + name + "/c2", "Const", dt="DT_BOOL", dims=()))
+	        ops.append(op(P + "/" + name + "/if1", "If", [P + "/" + name + "/c2:0", last], sub=["inner_then", "inner_else"]))
+	        last = P + "/" + name + "/if1:0"
+	    ops.append(op(P + "/" + name + "/o", "NetOutput", [last]))
+	    return {"name": name, "op": ops}
+	graphs = [{"name": "main", "op": main}, branch("then0", True), branch("else0", False),
+	          branch("inner_then", False), branch("inner_else", False)]
+	json.dump({"name": "subgraphs", "graph": graphs}, open(sys.argv[1], "w"))
+	PYEOF
+	gerules eval sub.json --chip Ascend910B1 --format html --output sub.html &&
+	gerules eval sub.json --chip Ascend910B1 --format json >sub.report.json &&
+	check sub.html sub.png --views if0 >sub.out &&
+	"$PY" - sub.out sub.report.json <<-\PYEOF
+	import json, sys
+	r = json.load(open(sys.argv[1])); rep = json.load(open(sys.argv[2])); v = r["views"]
+	assert r["errors"] == [], r["errors"]
+	names = {n["name"]: n for n in rep["nodes"]}
+	gl = v["graphs"]["list"]
+	assert len(gl) == 5 and gl[0].startswith("main") and "inner_then" in gl[3], gl
+	assert v["graphs"]["shown"] == 0, v["graphs"]
+	# the root graph draws its own nodes only, its constants folded
+	g0 = v["perGraph"][0]
+	assert set(g0["drawn"]) == {"x", "mm", "if0", "out"}, g0["drawn"]
+	# each graph of the list is shown alone: its nodes and no other
+	for k, pg in enumerate(v["perGraph"]):
+	    assert pg["shown"] == k, pg
+	    assert pg["drawn"] and all(names[d]["graph"] == rep["graph"]["graphs"][k] for d in pg["drawn"]), pg
+	    bad = [f for f in pg["fills"] if f["got"] != f["want"] and not f["hatched"]]
+	    assert pg["fills"] and not bad, (k, bad[:3])
+	assert v["perGraph"][1]["drawn"] != v["perGraph"][2]["drawn"]
+	# the breadcrumb of a nested graph names its ancestors and the If nodes
+	c = v["perGraph"][3]["crumbs"]
+	assert c.startswith("main") and "if0 (If)" in c and "then0" in c and "if1 (If)" in c and c.endswith("inner_then"), c
+	# the If node panel: its subgraphs, its tensors, attributes and decisions
+	p = v["panel"]
+	assert p["graph"] == 0 and p["subs"] == [1, 2], p
+	assert v["afterSubLink"]["shown"] == 1 and v["afterSubLink"]["crumbs"].startswith("main"), v["afterSubLink"]
+	assert v["afterCrumb"] == 0, v["afterCrumb"]
+	assert p["rows"]["type"] == "If", p["rows"]
+	for slot in ("dtype", "engine"):
+	    want = names["if0"][slot]
+	    assert p["rows"][slot].startswith(want if want is not None else "-"), (slot, p["rows"][slot], want)
+	assert p["rows"]["shape"] == "static", p["rows"]
+	ins = [t for t in p["io"] if t[0] == "in"]
+	assert [t[2].split(" ")[0] for t in ins] == ["cond", "mm"], ins
+	assert "(Const, folded)" in ins[0][2] and ins[1][4] == "[1,64]", ins
+	assert "If" in p["explain"] and "engine" in p["explain"], p["explain"][:300]
+	PYEOF
+'
+
+test_expect_success 'the panel shows each tensor dtype before and after conversion; colour by dtype and by engine' '
+	gerules eval sub.json --chip Ascend910B1 -o PRECISION_MODE=force_fp16 --format html --output fp16.html &&
+	gerules eval sub.json --chip Ascend910B1 -o PRECISION_MODE=force_fp16 --format json >fp16.json &&
+	check fp16.html fp16.png --views mm >fp16.out &&
+	"$PY" - fp16.out fp16.json mm <<-\PYEOF
+	import json, sys
+	r = json.load(open(sys.argv[1])); rep = json.load(open(sys.argv[2])); v = r["views"]; probe = sys.argv[3]
+	assert r["errors"] == [], r["errors"]
+	nd = [n for n in rep["nodes"] if n["name"] == probe][0]
+	p = v["panel"]
+	assert p["rows"]["dtype"].startswith(nd["dtype"]) and p["rows"]["engine"].startswith(nd["engine"]), p["rows"]
+	# a float32 MatMul under force_fp16: inputs converted, said as before -> after
+	assert nd["dtype"] == "float16", nd
+	assert any(t[3] == "float32 \u2192 float16" for t in p["io"]), p["io"]
+	assert all(t[4].startswith("[") for t in p["io"]), p["io"]
+	assert p["attrs"], p
+	# colour by: every drawn box takes its value colour in the new slot
+	for slot in ("dtype", "engine"):
+	    cb = v["colourBy"][slot]
+	    assert cb["field"] == slot, cb["field"]
+	    bad = [f for f in cb["fills"] if f["got"] != f["want"] and not f["hatched"]]
+	    assert cb["fills"] and not bad, (slot, bad[:5])
+	    vals = {n[slot] for n in rep["nodes"] if n["type"] != "Const" and n["graph"] == "main"}
+	    assert len(cb["legend"]) == len(vals), (cb["legend"], vals)
+	# and the fills changed from the precision_mode picture to the engine one
+	before = {f["node"]: f["got"] for f in v["fillsAtFit"]}
+	after = {f["node"]: f["got"] for f in v["colourBy"]["engine"]["fills"]}
+	assert any(before[k] != after[k] for k in before if k in after), "colour by engine changed no fill"
+	PYEOF
+'
+
+test_expect_success '--colour-by picks the first colouring' '
+	gerules eval sub.json --chip Ascend910B1 --colour-by engine --format html --output byengine.html &&
+	check byengine.html byengine.png >byengine.out &&
+	"$PY" - byengine.out <<-\PYEOF
+	import json, sys
+	r = json.load(open(sys.argv[1]))
+	assert r["errors"] == [] and r["field"] == "engine", (r["errors"], r["field"])
+	assert all(c["pixels"] > 0 for c in r["colours"]), r["colours"]
 	PYEOF
 '
 

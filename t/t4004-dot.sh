@@ -4,8 +4,11 @@
 # (plus the legends), each filled with its precision mode's colour and
 # outlined with its tiling placement's colour, the same colours as the HTML
 # report's data (a fill without effect keeps its colour, drawn with
-# diagonals); every edge of the model must be drawn. Names that need DOT
-# escaping (quotes, backslashes) must survive.
+# diagonals, "(no effect)" in the label, the reason in the tooltip, a
+# legend entry of its own); every edge of the model must be drawn;
+# --colour-by dtype and --colour-by engine fill each node by that slot's
+# colour, an unknown slot is an error. Names that need DOT escaping
+# (quotes, backslashes) must survive.
 test_description='the Graphviz report'
 . "$(dirname "$0")/test-lib.sh"
 
@@ -107,6 +110,52 @@ test_expect_success 'the outline style marks each node'"'"'s execution (dashed: 
 	    label = re.search(r"<title>%s</title>.*?<text[^>]*>([^<]*)</text>" % k, svgtext, re.S).group(1)
 	    assert dashed[k] == (label == "dynamic"), (k, label, dashed[k])
 	PYEOF
+'
+
+test_expect_success 'a decision without effect is said so: label, tooltip, diagonals, its own legend entry' '
+	"$PY" - g.dot report.json <<-\PYEOF
+	import json, re, sys
+	dot = open(sys.argv[1]).read(); rep = json.load(open(sys.argv[2]))
+	ne = [i for i, n in enumerate(rep["nodes"]) if n.get("precision_mode_effect") is False]
+	assert ne, "the example has HF32 decisions without effect"
+	for i in ne:
+	    line = re.search(r"^    n%d \[label=.*$" % i, dot, re.M).group(0)
+	    n = rep["nodes"][i]
+	    assert "%s (no effect)" % n["precision_mode"] in line, line
+	    assert "diagonals" in line and "no effect: " + n["precision_mode_no_effect_reason"] in line, line
+	assert re.search(r"legend_0_\d+\" \[label=\"[^\"]+ \(no effect\)\".*diagonals", dot), "no legend entry for no effect"
+	PYEOF
+'
+
+for slot in dtype engine
+do
+	test_expect_success "--colour-by $slot fills every node by its $slot" '
+		gerules eval "$ex/llm_decoder.json" --chip Ascend910B1 $opts --colour-by '$slot' --format dot >by.dot &&
+		dot -Tsvg by.dot >by.svg &&
+		grep "fill: '$slot';" by.dot &&
+		"$PY" - by.svg report.json page.html '$slot' <<-\PYEOF
+		import json, re, sys
+		import xml.etree.ElementTree as ET
+		ns = {"s": "http://www.w3.org/2000/svg"}
+		svg = ET.parse(sys.argv[1]).getroot(); rep = json.load(open(sys.argv[2])); slot = sys.argv[4]
+		data = json.loads(re.search(r"id=\"gr-data\">(.*?)</script>", open(sys.argv[3]).read(), re.S).group(1))
+		col = [s for s in data["slots"] if s["name"] == slot][0]["colours"]
+		fills = {}
+		for g in svg.iter("{http://www.w3.org/2000/svg}g"):
+		    if g.get("class") == "node":
+		        path = next(e for e in g.iter() if e.tag in ("{http://www.w3.org/2000/svg}path", "{http://www.w3.org/2000/svg}polygon"))
+		        fills[g.find("s:title", ns).text] = path.get("fill")
+		for i, n in enumerate(rep["nodes"]):
+		    want = col.get(n[slot], data["none_colour"]) if n[slot] else data["none_colour"]
+		    assert fills["n%d" % i] == want, (n["name"], n[slot], fills["n%d" % i], want)
+		assert len({fills["n%d" % i] for i in range(len(rep["nodes"]))}) >= 2
+		PYEOF
+	'
+done
+
+test_expect_success '--colour-by names a slot of the rule set' '
+	test_must_fail --exit 2 gerules eval "$ex/llm_decoder.json" --chip Ascend910B1 --colour-by dtypes --format dot >out 2>err &&
+	test_grep "no slot .dtypes. (its slots: precision_mode, tiling, execution, dtype, engine)" err
 '
 
 test_expect_success 'names with quotes and backslashes survive' '

@@ -74,6 +74,7 @@ struct gerules_request {
   int no_model;                 /* gerules_internal.h: the options alone, no model */
   int provenance;
   int text_width;            /* text report: columns (0 none known, -1 --wide) */
+  char *colour_by;           /* html, dot: the fill slot's name, or NULL */
 };
 
 struct gerules_eval {
@@ -90,6 +91,7 @@ struct gerules_eval {
   char *chip_asked;             /* the request's chip, for the failure document */
   int provenance;
   int text_width;            /* text report: columns (0 none known, -1 --wide) */
+  char *colour_by;           /* html, dot: the fill slot's name, or NULL */
   gr_eval_config cfg;           /* what was evaluated (the text report's "default" run reuses it) */
   GR_VEC(char *) read;          /* the files the request named (model, options files, hooks) */
   gr_arena arena;               /* strings of gerules_eval_decision */
@@ -282,6 +284,7 @@ void gerules_request_free(gerules_request *q){
   gr_vec_free(q->opts);
   for(i = 0; i < q->hooks.n; i++) free(q->hooks.v[i]);
   gr_vec_free(q->hooks);
+  free(q->colour_by);
   free(q);
 }
 
@@ -436,6 +439,13 @@ int gerules_request_set_text_width(gerules_request *q, int columns){
   return 0;
 }
 
+int gerules_request_set_colour_by(gerules_request *q, const char *slot){
+  if( q==NULL ) return -1;
+  free(q->colour_by);
+  q->colour_by = slot ? gr_xstrdup(slot) : NULL;
+  return 0;
+}
+
 /* ------------------------------------------------------------------ evaluations */
 
 /* An input error as the CLI shows it: "file:line:col: error: msg". */
@@ -491,6 +501,7 @@ static gerules_eval *evaluate(const gerules_rules *rules, const gerules_request 
   ev->rules = rules;                  /* a reference: released by gerules_eval_free */
   ev->provenance = q->provenance;
   ev->text_width = q->text_width;
+  ev->colour_by = q->colour_by ? gr_xstrdup(q->colour_by) : NULL;
   ev->chip_asked = q->chip ? gr_xstrdup(q->chip) : NULL;
   gr_diags_init(&ev->diags.own);
   ev->diags.d = &ev->diags.own;
@@ -589,6 +600,7 @@ void gerules_eval_free(gerules_eval *ev){
   gr_optinputs_free(&ev->opts);
   gr_diags_free(&ev->diags.own);
   free(ev->chip_asked);
+  free(ev->colour_by);
   gr_buf_free(&ev->log);
   gr_arena_free(&ev->arena);
   for(size_t i = 0; i < ev->read.n; i++) free(ev->read.v[i]);
@@ -693,6 +705,7 @@ static void report_opts(const gerules_eval *ev, unsigned flags, gr_report_opts *
   memset(ro, 0, sizeof *ro);
   ro->provenance = ev->provenance;
   ro->width = ev->text_width;
+  ro->colour_by = ev->colour_by;
   ro->rules_path = ev->rules->path;
   ro->graph_path = ev->graph_name;
   ro->all_nodes = (flags & GERULES_REPORT_ALL_NODES)!=0;

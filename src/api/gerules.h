@@ -188,6 +188,11 @@ int gerules_request_set_provenance(gerules_request *req, int on);
 ** middle to fit. 0 (the default): no width known, names cut at 60 columns;
 ** -1: never cut (--wide). -1 returned for a value below -1. */
 int gerules_request_set_text_width(gerules_request *req, int columns);
+/* (v4) The slot the graph pictures fill their boxes by (html: the first
+** "colour by" choice; dot: the fill), by name (gerules_rules_find_slot);
+** NULL (the default): the rule set's first slot. A name the rule set does
+** not know falls back to the first slot; the CLI checks it first. */
+int gerules_request_set_colour_by(gerules_request *req, const char *slot);
 /* (v2) The model read from an open file descriptor (a pipe, stdin, a file
 ** the caller opened to watch its progress): read by gerules_evaluate, never
 ** closed; name is shown in messages. */

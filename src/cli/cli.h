@@ -168,6 +168,7 @@ typedef struct cli_eval_args {
   const char *explain, *output;
   int format, fail_on, quiet, all_nodes, provenance;
   int wide;                   /* --wide: never cut node names in the text report */
+  const char *colour_by;      /* --colour-by SLOT: html, dot */
   cli_codegates cg;
 } cli_eval_args;
 void cli_eval_args_init(cli_eval_args *a);

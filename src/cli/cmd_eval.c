@@ -61,6 +61,7 @@ static const char eval_usage[] =
   "  -q, --quiet                text: the diagnostics and the summary only\n"
   "  --all-nodes                text: list every node, not only those that differ from the defaults\n"
   "  --wide                     text: never cut node names (default: cut in the middle to fit the terminal)\n"
+  "  --colour-by SLOT           html, dot: fill the boxes by this slot (e.g. dtype, engine; default: the first)\n"
   "  --explain NODE             print the full decision chain of one node\n"
   "  --no-provenance            json: leave out the per-node provenance arrays\n"
   "  --output FILE              write the report to FILE (atomically) instead of stdout\n"
@@ -85,6 +86,8 @@ int cli_eval_arg(const char *cmd, cli_eval_args *a, int *i, int argc, char **arg
   int k;
   if( (k = cli_arg_value(cmd, "--explain", i, argc, argv, &v))!=0 ){ if( k > 0 ) a->explain = v; return k; }
   if( (k = cli_arg_value(cmd, "--output", i, argc, argv, &v))!=0 ){ if( k > 0 ) a->output = v; return k; }
+  if( (k = cli_arg_value(cmd, "--colour-by", i, argc, argv, &v))!=0 ){ if( k > 0 ) a->colour_by = v; return k; }
+  if( (k = cli_arg_value(cmd, "--color-by", i, argc, argv, &v))!=0 ){ if( k > 0 ) a->colour_by = v; return k; }
   if( (k = cli_arg_value(cmd, "--format", i, argc, argv, &v))!=0 ){
     if( k < 0 ) return -1;
     if( strcmp(v, "text")==0 ) a->format = CLI_FMT_TEXT;
@@ -217,10 +220,21 @@ int cli_eval_run(cli_ctx *c, cli_input *in, const cli_eval_args *ap){
     return EXIT_INPUT;
   }
 
+  if( a.colour_by && gerules_rules_find_slot(rules, a.colour_by) < 0 ){
+    gr_buf sl;
+    size_t s;
+    gr_buf_init(&sl);
+    for(s = 0; s < gerules_rules_slot_count(rules); s++) gr_buf_printf(&sl, "%s%s", s ? ", " : "", gerules_rules_slot_name(rules, s));
+    cli_usage_error(in->cmd, "--colour-by: the rule set has no slot '%s' (its slots: %s)", a.colour_by, gr_buf_cstr(&sl));
+    gr_buf_free(&sl);
+    gerules_rules_free(rules);
+    return EXIT_INPUT;
+  }
   q = cli_request_new(in);
   /* provenance costs memory per node: keep it only where it is shown */
   gerules_request_set_provenance(q, (a.format==CLI_FMT_JSON && a.provenance) || a.explain);
   gerules_request_set_text_width(q, text_width(&a));
+  gerules_request_set_colour_by(q, a.colour_by);
   ev = cli_input_evaluate(in, rules, q);        /* prints why, for status 2 */
   gerules_request_free(q);
   if( gerules_eval_status(ev)==2 ){

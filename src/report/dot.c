@@ -5,7 +5,9 @@
 ** layout escapes). The font turns white on dark fills (relative luminance
 ** below 0.45, WCAG's formula without the gamma step, enough for a label).
 ** Data edges are solid, control edges dashed; an edge repeated between the
-** same two nodes is drawn once per kind. The third slot (view.h GR_VIEW_MARK)
+** same two nodes is drawn once per kind. The fill is the first slot's, or
+** the slot of --colour-by (gr_report_opts.colour_by: dtype, engine...). The
+** second slot colours the outline; the third slot (view.h GR_VIEW_MARK)
 ** sets the outline's style: its first declared value solid, the second
 ** dashed, the third dotted, any other bold; a node without a decision has
 ** square corners. A decision the rule set says has no effect (`no effect
@@ -110,11 +112,14 @@ void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
   const gr_node *nodes = g ? gr_graph_nodes(g) : NULL;
   uint32_t *mark;
   gr_buf title;
+  /* the fill slot: --colour-by, else the first */
+  int fk = ro->colour_by && ns ? gr_ruleset_find(&rs->slot_map, ro->colour_by) : -1;
+  size_t fs = fk >= 0 ? (size_t)fk : 0;
 
   gr_buf_init(&title);
   gr_buf_printf(&title, "gerules %s: %s on %s (%s)", PACKAGE_VERSION,
                 g && gr_graph_model_name(g)[0] ? gr_graph_model_name(g) : ro->graph_path, r->soc_name, r->run_mode);
-  if( ns ) gr_buf_printf(&title, "; fill: %s", rs->slots[0].name);
+  if( ns ) gr_buf_printf(&title, "; fill: %s", rs->slots[fs].name);
   if( ns > 1 ) gr_buf_printf(&title, "; outline: %s", rs->slots[1].name);
   if( ns > GR_VIEW_MARK ) gr_buf_printf(&title, "; outline style: %s", rs->slots[GR_VIEW_MARK].name);
   gr_out_puts(o, "digraph gerules {\n  graph [rankdir=TB, fontname=\"Helvetica\", labelloc=t, label=");
@@ -124,12 +129,12 @@ void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
   gr_buf_free(&title);
   for(v = 0; v < n; v++){
     const gr_node *nd = &nodes[v];
-    const char *fill = ns ? gr_view_colour(rs, 0, r->dec[(size_t)v * ns].value) : GR_VIEW_NONE;
+    const char *fill = ns ? gr_view_colour(rs, fs, r->dec[(size_t)v * ns + fs].value) : GR_VIEW_NONE;
     const char *line = ns > 1 ? gr_view_colour(rs, 1, r->dec[(size_t)v * ns + 1].value) : fill;
     gr_buf lab;
     size_t s;
     /* a fill value without effect: the colour kept, struck through */
-    int void_fill = ns && !takes_effect(r, v, 0, NULL);
+    int void_fill = ns && !takes_effect(r, v, fs, NULL);
     if( nd->graph!=cur ){
       if( cur!=GR_NONE ) gr_out_puts(o, "  }\n");
       cur = nd->graph;
@@ -199,8 +204,8 @@ void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
   if( n && ns ){
     gr_buf w;
     gr_buf_init(&w);
-    gr_buf_printf(&w, "%s (fill)", rs->slots[0].name);
-    legend(o, r, 0, gr_buf_cstr(&w), L_FILL);
+    gr_buf_printf(&w, "%s (fill)", rs->slots[fs].name);
+    legend(o, r, fs, gr_buf_cstr(&w), L_FILL);
     if( ns > 1 ){
       w.n = 0;
       gr_buf_printf(&w, "%s (outline)", rs->slots[1].name);

@@ -9,9 +9,25 @@
 **            (header, options, nodes, diagnostics, summary)
 **   slots    the decision slots and, per slot, the colour of each value
 **            (view.h: the same colours as the DOT report)
+**   colour_by  the slot the page colours by first (--colour-by; 0: the first)
 **   mark_slot  the slot the page marks by default with a band along each
 **            node's left edge (view.h GR_VIEW_MARK; -1 with fewer slots)
-**   layout   per node its layer and column (layout.h), and the edges
+**   layout   per node its layer and column (layout.h: each graph from
+**            column 0), and the edges between drawn nodes
+**   graphs   per graph its name and parent node (-1: the root graph or a
+**            graph no op lists); gidx: per node its graph's index
+**   fold     per node 1 when the page draws it inside its consumers (an
+**            input-less node of an op type of the rule set's table
+**            report_folded_ops, with a consumer): no box, no edge
+**   io       per node its tensors and attributes, deduplicated: strs[] are
+**            strings, node[i] = [inputs, outputs, attributes, producers]:
+**            inputs and outputs are indexes of "before\tafter\tshape\t
+**            layout" strings (the dtype before and after GE's precision
+**            conversion as the dtype judge decided; before only when the
+**            judge did not run), attributes of "key\tvalue", producers the
+**            node index feeding each data input (-1: none); and the
+**            index of the text --explain prints after the chain ("dtype
+**            and engine judge:" and its steps), -1 when the judge did not run
 **   dynamic  per node 1 when a shape has a dimension below 0
 **   line     per node the line of its op in the model file
 **   explain  per node the rows of its --explain chain (report.h's
@@ -32,6 +48,7 @@
 #include "report/report.h"
 #include "report/view.h"
 #include "report/html_page.h"
+#include "eval/judge.h"
 
 /* The explain chains are left out above this many nodes (the page then
 ** says how to get one with --explain): they grow the page by ~100 bytes a
@@ -98,8 +115,9 @@ static void jw_column(gr_jw *w, double x){
   gr_out_printf(w->o, "%.1f", x);
 }
 
-static void write_slots(gr_jw *w, const gr_ruleset *rs){
+static void write_slots(gr_jw *w, const gr_ruleset *rs, const char *colour_by){
   size_t s, k;
+  int ck = colour_by ? gr_ruleset_find(&rs->slot_map, colour_by) : -1;
   gr_jw_key(w, "slots"); gr_jw_arr(w);
   for(s = 0; s < rs->nslots; s++){
     const gr_slot *sl = &rs->slots[s];
@@ -119,6 +137,7 @@ static void write_slots(gr_jw *w, const gr_ruleset *rs){
   }
   gr_jw_end_arr(w);
   gr_jw_break(w);
+  gr_jw_key(w, "colour_by"); gr_jw_int(w, ck >= 0 ? ck : 0);
   gr_jw_key(w, "mark_slot"); gr_jw_int(w, rs->nslots > GR_VIEW_MARK ? GR_VIEW_MARK : -1);
   gr_jw_break(w);
   gr_jw_key(w, "none_colour"); gr_jw_str(w, GR_VIEW_NONE);
@@ -128,11 +147,11 @@ static void write_slots(gr_jw *w, const gr_ruleset *rs){
   gr_jw_break(w);
 }
 
-static void write_layout(gr_jw *w, const gr_graph *g, uint32_t n){
+static void write_layout(gr_jw *w, const gr_graph *g, uint32_t n, const uint8_t *fold){
   gr_layout lay;
   size_t k;
   uint32_t v;
-  if( g ) gr_layout_compute(g, 4, &lay);
+  if( g ) gr_layout_compute(g, 4, fold, &lay);
   else memset(&lay, 0, sizeof lay);
   gr_jw_key(w, "layout"); gr_jw_obj(w);
   gr_jw_key(w, "layer"); gr_jw_arr(w);
@@ -151,6 +170,169 @@ static void write_layout(gr_jw *w, const gr_graph *g, uint32_t n){
   gr_jw_end_obj(w);
   gr_jw_break(w);
   gr_layout_free(&lay);
+}
+
+/* Which nodes the page folds into their consumers (see the top of the file). */
+static uint8_t *fold_nodes(const gr_result *r, uint32_t n){
+  const gr_ruleset *rs = r->rs;
+  const gr_graph *g = r->g;
+  const gr_node *nodes = gr_graph_nodes(g);
+  int k = gr_ruleset_find(&rs->table_map, "report_folded_ops");
+  const gr_table *t = k >= 0 ? &rs->tables[k] : NULL;
+  uint8_t *fold = gr_xcalloc((size_t)n + 1, 1), *fed = gr_xcalloc((size_t)n + 1, 1);
+  uint32_t v, j;
+  for(v = 0; v < n; v++){
+    const gr_edge *e = gr_graph_edges(g, &nodes[v]);
+    for(j = 0; j < (uint32_t)nodes[v].n_data + nodes[v].n_ctrl; j++)
+      if( e[j].src < n && e[j].src!=v ) fed[e[j].src] = 1;
+  }
+  for(v = 0; v < n; v++)
+    fold[v] = t && !t->is_map && fed[v] && nodes[v].n_data + nodes[v].n_ctrl==0
+              && gr_map_get(&t->keymap, gr_graph_type_name(g, nodes[v].type))!=NULL;
+  free(fed);
+  return fold;
+}
+
+static void write_graphs(gr_jw *w, const gr_graph *g, uint32_t n){
+  uint32_t i, ng = g ? gr_graph_ngraphs(g) : 0, v;
+  gr_jw_key(w, "graphs"); gr_jw_arr(w);
+  for(i = 0; i < ng; i++){
+    uint32_t p = gr_graph_graph_parent(g, i);
+    gr_jw_obj(w);
+    gr_jw_key(w, "name"); gr_jw_str(w, gr_graph_graph_name(g, i));
+    gr_jw_key(w, "parent"); gr_jw_int(w, p==GR_NONE || p >= n ? -1 : (int64_t)p);
+    gr_jw_end_obj(w);
+  }
+  gr_jw_end_arr(w);
+  gr_jw_break(w);
+  gr_jw_key(w, "gidx"); gr_jw_arr(w);
+  for(v = 0; v < n; v++) gr_jw_int(w, gr_graph_nodes(g)[v].graph);
+  gr_jw_end_arr(w);
+  gr_jw_break(w);
+}
+
+/* An attribute's value as text: lists show their first 16 elements. */
+static void attr_text(gr_buf *b, const gr_graph *g, const gr_attr *a){
+  uint32_t i, m = a->n < 16 ? a->n : 16;
+  switch( a->kind ){
+    case GR_ATTR_S: case GR_ATTR_DT: {
+      const char *s = gr_graph_str(g, a->u.str);
+      size_t len = strlen(s);
+      if( len > 120 ) gr_buf_printf(b, "%.117s...", s); else gr_buf_adds(b, s);
+      return;
+    }
+    case GR_ATTR_I: gr_buf_printf(b, "%lld", (long long)a->u.i); return;
+    case GR_ATTR_F: gr_buf_printf(b, "%g", a->u.f); return;
+    case GR_ATTR_B: gr_buf_adds(b, a->u.i ? "true" : "false"); return;
+    case GR_ATTR_LIST_S: case GR_ATTR_LIST_I: case GR_ATTR_LIST_F: case GR_ATTR_LIST_B:
+      gr_buf_addc(b, '[');
+      for(i = 0; i < m; i++){
+        if( i ) gr_buf_adds(b, ", ");
+        if( a->kind==GR_ATTR_LIST_S ) gr_buf_printf(b, "%.40s", gr_graph_str(g, gr_graph_list_u32(g, a->u.list)[i]));
+        else if( a->kind==GR_ATTR_LIST_F ) gr_buf_printf(b, "%g", gr_graph_list_f64(g, a->u.list)[i]);
+        else if( a->kind==GR_ATTR_LIST_B ) gr_buf_adds(b, gr_graph_list_i64(g, a->u.list)[i] ? "true" : "false");
+        else gr_buf_printf(b, "%lld", (long long)gr_graph_list_i64(g, a->u.list)[i]);
+      }
+      if( a->n > m ) gr_buf_printf(b, ", ... (%u)", a->n);
+      gr_buf_addc(b, ']');
+      return;
+    default: gr_buf_adds(b, "(a tensor, graph or other value)");
+  }
+}
+
+/* A model dtype name as gerules spells them when the judge has none: "DT_FLOAT16" -> "float16". */
+static void raw_dtype(gr_buf *b, const char *s){
+  if( strncmp(s, "DT_", 3)==0 ) s += 3;
+  for(; *s; s++) gr_buf_addc(b, (char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s));
+}
+
+/* One tensor descriptor as "before\tafter\tshape\tlayout". */
+static void tensor_text(gr_buf *b, gr_result *r, uint32_t v, uint32_t t, const gr_tensor *tn, int judged){
+  const gr_graph *g = r->g;
+  uint32_t nd, i;
+  const int64_t *dims = gr_graph_shape(g, tn->shape, &nd);
+  const char *before = judged ? gr_judge_dtype_name(r, gr_judge_tensor_before(r, v, t)) : NULL;
+  const char *after = judged ? gr_judge_dtype_name(r, gr_judge_tensor_after(r, v, t)) : NULL;
+  if( before ){
+    gr_buf_adds(b, before);
+    gr_buf_addc(b, '\t');
+    if( after ) gr_buf_adds(b, after);
+  } else {
+    raw_dtype(b, gr_graph_dtype_name(g, tn->dtype));
+    gr_buf_addc(b, '\t');
+  }
+  gr_buf_adds(b, "\t[");
+  for(i = 0; i < nd && i < 64; i++) gr_buf_printf(b, i ? ",%lld" : "%lld", (long long)dims[i]);
+  if( nd > 64 ) gr_buf_adds(b, ",...");
+  gr_buf_addc(b, ']');
+  gr_buf_addc(b, '\t');
+  gr_buf_adds(b, gr_graph_layout_name(g, tn->layout));
+}
+
+/* Every node's tensors, attributes and producers (see the top of the file). */
+static void write_io(gr_jw *w, gr_result *r, uint32_t n){
+  const gr_graph *g = r->g;
+  const gr_node *nodes = gr_graph_nodes(g);
+  int judged = gr_judge_node(r, 0)!=NULL;
+  gr_strpool strs;
+  gr_buf nb, tb, jx;
+  uint32_t v, j;
+  size_t k;
+  gr_strpool_init(&strs);
+  gr_buf_init(&nb); gr_buf_init(&tb); gr_buf_init(&jx);
+  gr_buf_addc(&nb, '[');
+  for(v = 0; v < n; v++){
+    const gr_node *nd = &nodes[v];
+    const gr_tensor *ts = gr_graph_tensors(g, nd);
+    const gr_attr *as = gr_graph_attrs(g, nd);
+    const gr_edge *e = gr_graph_edges(g, nd);
+    gr_buf_adds(&nb, v ? ",[[" : "[[");
+    for(j = 0; j < (uint32_t)nd->n_in_desc + nd->n_out_desc; j++){
+      tb.n = 0;
+      tensor_text(&tb, r, v, j, &ts[j], judged);
+      if( j==nd->n_in_desc ) gr_buf_adds(&nb, "],[");
+      else if( j ) gr_buf_addc(&nb, ',');
+      gr_buf_printf(&nb, "%u", gr_strpool_intern(&strs, tb.p, tb.n) - 1);
+    }
+    if( nd->n_in_desc + nd->n_out_desc==nd->n_in_desc ) gr_buf_adds(&nb, "],[");
+    gr_buf_adds(&nb, "],[");
+    for(j = 0; j < nd->n_attr; j++){
+      tb.n = 0;
+      gr_buf_printf(&tb, "%s\t", gr_graph_str(g, as[j].key));
+      attr_text(&tb, g, &as[j]);
+      gr_buf_printf(&nb, j ? ",%u" : "%u", gr_strpool_intern(&strs, tb.p, tb.n) - 1);
+    }
+    gr_buf_adds(&nb, "],[");
+    for(j = 0; j < nd->n_data; j++) gr_buf_printf(&nb, j ? ",%ld" : "%ld", e[j].src < n ? (long)e[j].src : -1L);
+    gr_buf_addc(&nb, ']');
+    if( judged ){
+      /* as gr_report_explain prints it: the header, then each step indented */
+      const char *p, *q;
+      tb.n = 0; jx.n = 0;
+      gr_judge_explain(r, v, &jx);
+      gr_buf_adds(&tb, "dtype and engine judge:\n");
+      for(p = jx.p; p && p < jx.p + jx.n; p = q + 1){
+        q = memchr(p, '\n', (size_t)(jx.p + jx.n - p));
+        if( q==NULL ) q = jx.p + jx.n;
+        gr_buf_adds(&tb, "  ");
+        gr_buf_add(&tb, p, (size_t)(q - p));
+        gr_buf_addc(&tb, '\n');
+      }
+      gr_buf_printf(&nb, ",%u", gr_strpool_intern(&strs, tb.p, tb.n) - 1);
+    } else gr_buf_adds(&nb, ",-1");
+    gr_buf_addc(&nb, ']');
+  }
+  gr_buf_addc(&nb, ']');
+  gr_jw_key(w, "io"); gr_jw_obj(w);
+  gr_jw_key(w, "strs"); gr_jw_arr(w);
+  for(k = 1; k < gr_strpool_count(&strs); k++) gr_jw_str(w, gr_strpool_get(&strs, (uint32_t)k));
+  gr_jw_end_arr(w);
+  gr_jw_break(w);
+  gr_jw_key(w, "node"); gr_jw_raw(w, gr_buf_cstr(&nb));
+  gr_jw_end_obj(w);
+  gr_jw_break(w);
+  gr_strpool_free(&strs);
+  gr_buf_free(&nb); gr_buf_free(&tb); gr_buf_free(&jx);
 }
 
 /* Every node's --explain chain, rows deduplicated (see the top of the file). */
@@ -198,6 +380,7 @@ static void write_data(gr_out *o, gr_result *r, const gr_report_opts *ro){
   const gr_graph *g = r->g;
   uint32_t n = g ? gr_graph_nnodes(g) : 0, v;
   gr_report_opts jro = *ro;
+  uint8_t *fold = g ? fold_nodes(r, n) : NULL;
   gr_jw w;
 
   jro.provenance = 0;
@@ -206,8 +389,17 @@ static void write_data(gr_out *o, gr_result *r, const gr_report_opts *ro){
   gr_jw_key(&w, "report"); gr_jw_value(&w);
   gr_report_json(o, r, &jro);
   gr_jw_break(&w);
-  write_slots(&w, r->rs);
-  write_layout(&w, g, n);
+  write_slots(&w, r->rs, ro->colour_by);
+  write_layout(&w, g, n, fold);
+  if( g ){
+    write_graphs(&w, g, n);
+    gr_jw_key(&w, "fold"); gr_jw_arr(&w);
+    for(v = 0; v < n; v++) gr_jw_int(&w, fold[v]);
+    gr_jw_end_arr(&w);
+    gr_jw_break(&w);
+    write_io(&w, r, n);
+  }
+  free(fold);
   gr_jw_key(&w, "dynamic"); gr_jw_arr(&w);
   for(v = 0; v < n; v++) gr_jw_int(&w, gr_graph_nodes(g)[v].flags & GR_NODE_DYNAMIC ? 1 : 0);
   gr_jw_end_arr(&w);

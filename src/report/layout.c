@@ -8,8 +8,10 @@
 ** then `sweeps` passes of the barycentre heuristic (Sugiyama et al. 1981):
 ** downwards each node moves to the mean position of its predecessors,
 ** upwards to that of its successors. Each graph of the model is laid out on
-** its own (edges never cross graphs) and placed to the right of the previous
-** one; each layer is centred in its graph's width.
+** its own (edges never cross graphs), from column 0 (the page shows one
+** graph at a time); each layer is centred in its graph's width. Nodes the
+** caller folds (constants drawn in their consumers' panel) take no cell and
+** no edge.
 **
 ** Sizes: node and edge counts come from a loaded gr_graph (node count below
 ** 2^32, edges the sum of 16-bit per-node counts), so the size_t products
@@ -63,7 +65,7 @@ static void sweep(uint32_t *const *lay, const uint32_t *cnt, uint32_t nl, int do
   }
 }
 
-void gr_layout_compute(const gr_graph *g, unsigned sweeps, gr_layout *out){
+void gr_layout_compute(const gr_graph *g, unsigned sweeps, const uint8_t *fold, gr_layout *out){
   uint32_t n = gr_graph_nnodes(g), v;
   const gr_node *nodes = gr_graph_nodes(g);
   size_t ne = 0, k, *out_off, *in_off;
@@ -85,7 +87,7 @@ void gr_layout_compute(const gr_graph *g, unsigned sweeps, gr_layout *out){
     uint32_t j, m = (uint32_t)nodes[v].n_data + nodes[v].n_ctrl;
     for(j = 0; j < m; j++){
       uint32_t s = e[j].src;
-      if( s==GR_NONE || s==v || s >= n || mark[s]==v + 1 ) continue;
+      if( s==GR_NONE || s==v || s >= n || mark[s]==v + 1 || (fold && (fold[s] || fold[v])) ) continue;
       mark[s] = v + 1;
       out->edges[2 * out->nedges] = s;
       out->edges[2 * out->nedges + 1] = v;
@@ -146,16 +148,17 @@ void gr_layout_compute(const gr_graph *g, unsigned sweeps, gr_layout *out){
   tmp = gr_xmalloc(((size_t)n + 1) * sizeof *tmp);
   {
     rank *rk = gr_xmalloc(((size_t)n + 1) * sizeof *rk);
-    uint32_t run = 0, a = 0, b;
+    uint32_t run = 0, a = 0, b, m = 0;
     for(v = 0; v < n; v++){
       if( v && nodes[v].graph!=nodes[v - 1].graph ) run++;
-      rk[v].run = run; rk[v].layer = out->layer[v]; rk[v].topo = order_in_topo[v]; rk[v].node = v;
+      if( fold && fold[v] ){ out->layer[v] = 0; continue; }
+      rk[m].run = run; rk[m].layer = out->layer[v]; rk[m].topo = order_in_topo[v]; rk[m].node = v; m++;
     }
-    qsort(rk, n, sizeof *rk, rank_cmp);
-    while( a < n ){
+    qsort(rk, m, sizeof *rk, rank_cmp);
+    while( a < m ){
       uint32_t nl, width = 0, l, i, *cnt, **lay, *cells;
       double *shift;
-      for(b = a; b < n && rk[b].run==rk[a].run; b++) ;
+      for(b = a; b < m && rk[b].run==rk[a].run; b++) ;
       nl = rk[b - 1].layer + 1;
       cnt = gr_xcalloc((size_t)nl + 1, sizeof *cnt);
       lay = gr_xcalloc((size_t)nl + 1, sizeof *lay);
@@ -177,14 +180,14 @@ void gr_layout_compute(const gr_graph *g, unsigned sweeps, gr_layout *out){
       }
       free(shift);
       for(l = 0; l < nl; l++)
-        for(i = 0; i < cnt[l]; i++) out->x[lay[l][i]] = offset + (double)(width - cnt[l]) / 2.0 + i;
-      offset += width + 2;
+        for(i = 0; i < cnt[l]; i++) out->x[lay[l][i]] = (double)(width - cnt[l]) / 2.0 + i;
+      if( width > offset ) offset = width;
       free(cnt); free(lay); free(cells);
       a = b;
     }
     free(rk);
   }
-  out->width = offset > 2 ? offset - 2 : offset;
+  out->width = offset;
   free(tmp); free(pos); free(indeg); free(queue); free(order_in_topo);
   free(succ); free(pred); free(fill); free(out_off); free(in_off); free(mark);
 }

@@ -24,6 +24,7 @@ typedef struct gr_report_opts {
   struct gr_srclines *src;    /* text: source lines for carets (report/srclines.h), or NULL */
   int warnings_fail;          /* junit: warnings fail the run (--fail-on warning) */
   const struct gr_gears *gears; /* text, json: ATC's gears (report/gears.h), or NULL */
+  const char *colour_by;      /* html, dot: the slot the boxes are filled by (NULL or unknown: the first) */
 } gr_report_opts;
 
 void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro);

@@ -14,14 +14,114 @@
 //               (nodes whose band is off the canvas are left out)
 //   plus, with --interact, the outcome of clicking a node on the canvas,
 //   searching a name, sorting and filtering the table and clicking a
-//   diagnostic's node link.
-// usage: node check_page.js PAGE.html SCREENSHOT.png [--interact NODE_NAME]
+//   diagnostic's node link;
+//   with --views NODE_NAME, `views`: at fit, the scale and the labels drawn
+//   (node, op type shown, font px, and how many pixels of the box's label
+//   area differ from its fill: the text is really there); the graphs (list,
+//   breadcrumb) and, for each graph shown through the list, the nodes drawn
+//   and a sample of their fill pixels; the panel of NODE_NAME (its graph after
+//   select, its rows, tensors and attributes); and, after switching "colour
+//   by" to each of dtype and engine, per drawn node the fill pixel next to
+//   the colour the page gives it. Screenshots of the panel (SCREENSHOT with
+//   -panel) and of the first subgraph (-sub) go beside SCREENSHOT.
+// usage: node check_page.js PAGE.html SCREENSHOT.png [--interact NODE_NAME | --views NODE_NAME]
 'use strict';
 const path = require('path');
 const fs = require('fs');
 const os = require('os');
 const modules = process.env.GR_NODE_MODULES || path.join(__dirname, '..', '..', 'node_modules');
 const { chromium } = require(path.join(modules, 'playwright-core'));
+
+const hex = c => '#' + c.map(v => v.toString(16).padStart(2, '0')).join('');
+
+// Per drawn node of the shown graph (up to 400): the fill pixel and the colour
+// the page says (a value without effect is hatched: its pixel may be a stripe).
+async function fills(page) {
+  return page.evaluate(() => {
+    const cv = document.getElementById('graph'), ctx = cv.getContext('2d'), out = [];
+    const h = c => '#' + c.map(v => v.toString(16).padStart(2, '0')).join('');
+    window.gr.drawn().slice(0, 400).forEach(v => {
+      const p = window.gr.fillPixel(v);
+      if (p.x < 0 || p.y < 0 || p.x >= cv.width || p.y >= cv.height) return;
+      const d = ctx.getImageData(p.x, p.y, 1, 1).data;
+      out.push({ node: v, got: h([d[0], d[1], d[2]]), want: window.gr.colourOf(v), hatched: window.gr.hatched(v) });
+    });
+    return out;
+  });
+}
+
+async function views(page, probe, shot) {
+  const v = {};
+  const frame = () => page.evaluate(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.click('#fit'); await frame();
+  v.scale = await page.evaluate(() => window.gr.scale());
+  v.labels = await page.evaluate(() => {
+    const cv = document.getElementById('graph'), ctx = cv.getContext('2d'), dpr = window.devicePixelRatio || 1;
+    const N = JSON.parse(document.getElementById('gr-data').textContent).report.nodes;
+    return window.gr.labels().slice(0, 200).map(l => {
+      // the label's strip: from its start, 40 px wide, 8 px high around its middle line
+      const img = ctx.getImageData(Math.round(l.x * dpr), Math.round((l.y + 4) * dpr), Math.round(40 * dpr), Math.round(14 * dpr)).data;
+      const fill = window.gr.colourOf(l.node), f = [1, 3, 5].map(i => parseInt(fill.substr(i, 2), 16));
+      let ink = 0;
+      for (let i = 0; i < img.length; i += 4) if (Math.abs(img[i] - f[0]) + Math.abs(img[i + 1] - f[1]) + Math.abs(img[i + 2] - f[2]) > 150) ink++;
+      return { node: N[l.node].name, type: N[l.node].type, shown: l.type, px: l.px, ink };
+    });
+  });
+  v.drawnAtFit = await page.evaluate(() => window.gr.drawn().length);
+  v.fillsAtFit = await fills(page);
+  v.graphs = await page.evaluate(() => ({
+    list: Array.from(document.querySelectorAll('#graph-list option')).map(o => o.textContent),
+    shown: window.gr.graph(),
+    crumbs: document.getElementById('crumbs').textContent }));
+  v.perGraph = [];
+  const ng = v.graphs.list.length;
+  for (let k = 0; k < ng && k < 8; k++) {
+    if (ng > 1) await page.selectOption('#graph-list', String(k));   /* the list shows with two graphs or more */
+    await frame();
+    v.perGraph.push(await page.evaluate(() => {
+      const N = JSON.parse(document.getElementById('gr-data').textContent).report.nodes;
+      return { shown: window.gr.graph(), crumbs: document.getElementById('crumbs').textContent,
+               drawn: window.gr.drawn().map(i => N[i].name) };
+    }));
+    v.perGraph[k].fills = await fills(page);
+    if (k === 1) await page.screenshot({ path: shot.replace(/\.png$/, '-sub.png') });
+  }
+  if (ng > 1) await page.selectOption('#graph-list', '0');
+  await frame();
+  // the probe's panel
+  const idx = await page.evaluate(name =>
+    JSON.parse(document.getElementById('gr-data').textContent).report.nodes.findIndex(n => n.name === name), probe);
+  await page.evaluate(i => window.gr.select(i, true), idx); await frame();
+  v.panel = await page.evaluate(() => {
+    const rows = {};
+    document.querySelectorAll('#details > table:not(.io) tr').forEach(tr => { rows[tr.children[0].textContent] = tr.children[1].textContent; });
+    const io = Array.from(document.querySelectorAll('#io tr[data-dir]')).map(tr => Array.from(tr.children).map(td => td.textContent));
+    const attrs = Array.from(document.querySelectorAll('#attrs tr')).map(tr => [tr.children[0].textContent, tr.children[1].textContent]);
+    const subs = Array.from(document.querySelectorAll('#subgraphs a')).map(a => +a.getAttribute('data-graph'));
+    return { graph: window.gr.graph(), rows, io, attrs, subs, crumbs: document.getElementById('crumbs').textContent,
+             explain: (document.getElementById('explain') || {}).textContent || '' };
+  });
+  await page.evaluate(() => document.getElementById('graph-section').scrollIntoView());
+  await page.screenshot({ path: shot.replace(/\.png$/, '-panel.png') });
+  // a subgraph link in the panel changes the shown graph
+  if (v.panel.subs.length) {
+    await page.click('#subgraphs a'); await frame();
+    v.afterSubLink = await page.evaluate(() => ({ shown: window.gr.graph(), crumbs: document.getElementById('crumbs').textContent }));
+    await page.click('#crumbs a[data-graph]'); await frame();
+    v.afterCrumb = await page.evaluate(() => window.gr.graph());
+  }
+  // colour by dtype, then by engine: each drawn node's fill follows
+  v.colourBy = {};
+  for (const slot of ['dtype', 'engine']) {
+    const val = await page.evaluate(s => { const o = Array.from(document.querySelectorAll('#colour-by option')).find(o => o.textContent === s); return o ? o.value : null; }, slot);
+    if (val === null) continue;
+    await page.selectOption('#colour-by', val);
+    await page.click('#fit'); await frame();
+    v.colourBy[slot] = { field: await page.evaluate(() => window.gr.field()), fills: await fills(page),
+                         legend: await page.evaluate(() => Array.from(document.querySelectorAll('#legend span')).map(s => s.textContent)) };
+  }
+  return v;
+}
 
 (async () => {
   const [page_file, shot, flag, probe] = process.argv.slice(2);
@@ -66,8 +166,8 @@ const { chromium } = require(path.join(modules, 'playwright-core'));
       const cv = document.getElementById('graph'), ctx = cv.getContext('2d');
       const N = JSON.parse(document.getElementById('gr-data').textContent).report.nodes, bands = [];
       const hex = c => '#' + c.map(v => v.toString(16).padStart(2, '0')).join('');
-      N.forEach((nd, v) => {
-        const p = window.gr.bandPixel(v);
+      window.gr.drawn().forEach(v => {     /* the nodes of the shown graph that have a box */
+        const nd = N[v], p = window.gr.bandPixel(v);
         if (p.x < 0 || p.y < 0 || p.x >= cv.width || p.y >= cv.height) return;
         const d = ctx.getImageData(p.x, p.y, 1, 1).data;
         bands.push({ name: nd.name, want: window.gr.markOf(v), got: hex([d[0], d[1], d[2]]) });
@@ -75,8 +175,10 @@ const { chromium } = require(path.join(modules, 'playwright-core'));
       const legend = Array.from(document.querySelectorAll('#mark-legend span')).map(s => ({
         value: s.getAttribute('data-value'),
         colour: hex(s.querySelector('i').style.backgroundColor.match(/\d+/g).map(Number)) }));
-      return { field: window.gr.markField(), label: document.getElementById('mark-label').textContent, legend, bands };
+      return { field: window.gr.markField(), label: document.getElementById('mark-label').textContent, legend, bands,
+               drawn: window.gr.drawn().map(v => N[v].name) };
     });
+    if (flag === '--views') out.views = await views(page, probe, shot);
     if (flag === '--interact') {
       const it = out.interact = {};
       // click the node on the canvas where the page says it is
