@@ -197,6 +197,40 @@ class RulesTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             ev.report("pdf")
 
+    def test_text_width_and_colour_by_are_the_commands(self):
+        import tempfile
+        with open(LLM) as f:
+            g = json.load(f)
+        pre = "encoder_stack/transformer_block_scope/"
+        for op in g["graph"][0]["op"]:
+            op["name"] = pre + op["name"]
+            if "input" in op:
+                op["input"] = [i if not i else ("^" + pre + i[1:]) if i.startswith("^") else pre + i
+                               for i in op["input"]]
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "long_names.json")
+            with open(path, "w") as f:
+                json.dump(g, f)
+            texts = {}
+            for width, env, extra in ((30, {"COLUMNS": "30"}, []), (-1, {}, ["--wide"])):
+                ev = self.rules.evaluate(path, chip="Ascend910B1", options={"ALLOW_HF32": "true"}, text_width=width)
+                p = subprocess.run([CLI, "eval", path, "--chip", "Ascend910B1", "-o", "ALLOW_HF32=true"] + extra,
+                                   stdout=subprocess.PIPE, env=dict(os.environ, **env))
+                texts[width] = ev.report("text")
+                self.assertEqual(texts[width], p.stdout.decode())
+            self.assertNotEqual(texts[30], texts[-1])
+            self.assertIn(pre + "layer0", texts[-1])
+            ev = self.rules.evaluate(path, chip="Ascend910B1", colour_by="engine")
+            p = subprocess.run([CLI, "eval", path, "--chip", "Ascend910B1", "--format", "dot", "--colour-by", "engine"],
+                               stdout=subprocess.PIPE)
+            self.assertEqual(ev.report("dot"), p.stdout.decode())
+            self.assertNotEqual(ev.report("dot"), self.rules.evaluate(path, chip="Ascend910B1").report("dot"))
+        with self.assertRaises(KeyError) as e:
+            self.rules.evaluate(LLM, chip="Ascend910B1", colour_by="engin")
+        self.assertIn("engine", str(e.exception))
+        with self.assertRaises(ValueError):
+            self.rules.evaluate(LLM, chip="Ascend910B1", text_width=-2)
+
     def test_hook_log(self):
         hook = os.path.join(os.environ.get("TMPDIR", "/tmp"), "say.lua")
         with open(hook, "w") as f:
