@@ -28,6 +28,17 @@ int gr_ruleset_find(const gr_map *m, const char *name){
   return v ? (int)(intptr_t)v - 1 : -1;
 }
 
+const gr_table *gr_ruleset_table(const gr_ruleset *rs, const char *name){
+  int k = gr_ruleset_find(&rs->table_map, name);
+  return k >= 0 ? &rs->tables[k] : NULL;
+}
+
+const gr_expr *gr_table_value(const gr_table *t, const char *key){
+  void *i;
+  if( t==NULL || !t->is_map || (i = gr_map_get(&t->keymap, key))==NULL ) return NULL;
+  return t->vals[(size_t)(intptr_t)i - 1];
+}
+
 int gr_support_on(const gr_support *s, int product){
   return s->on ? s->on[product] : 1;
 }

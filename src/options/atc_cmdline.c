@@ -44,16 +44,7 @@ static int atc_error(gr_atc_error *err, char *msg, const char *code, char *hint)
 /* ------------------------------------------------------------------ */
 /* the rule data */
 
-static const gr_table *table(const gr_ruleset *rs, const char *name){
-  int k = gr_ruleset_find(&rs->table_map, name);
-  return k >= 0 ? &rs->tables[k] : NULL;
-}
 
-static const gr_expr *lookup(const gr_table *t, const char *key){
-  void *p;
-  if( t==NULL || (p = gr_map_get(&t->keymap, key))==NULL ) return NULL;
-  return t->is_map ? t->vals[(intptr_t)p - 1] : NULL;
-}
 
 static int has_key(const gr_table *t, const char *key){
   return t && gr_map_get(&t->keymap, key)!=NULL;
@@ -65,7 +56,7 @@ static size_t key_index(const gr_table *t, const char *key){
 }
 
 static const char *str_of(const gr_table *t, const char *key){
-  const gr_expr *e = lookup(t, key);
+  const gr_expr *e = gr_table_value(t, key);
   return e && e->op==GR_E_STR ? e->s : NULL;
 }
 
@@ -86,7 +77,7 @@ int gr_atc_init(gr_atc_cmdline *d, const gr_ruleset *rs, gr_atc_error *err){
   memset(d, 0, sizeof *d);
   d->rs = rs;
   for(i = 0; i < sizeof maps / sizeof *maps; i++){
-    const gr_table *t = table(rs, maps[i]);
+    const gr_table *t = gr_ruleset_table(rs, maps[i]);
     if( t==NULL )
       return atc_error(err, gr_xasprintf("the rule set has no table %s (rules/atc.rules of the shipped rules)", maps[i]), NULL, NULL);
     if( !t->is_map ){
@@ -96,10 +87,10 @@ int gr_atc_init(gr_atc_cmdline *d, const gr_ruleset *rs, gr_atc_error *err){
     }
     *slots[i] = t;
   }
-  d->input_ops = table(rs, "atc_input_ops");
-  d->framework_modes = table(rs, "atc_framework_modes");
-  d->defaults = table(rs, "atc_flag_defaults");
-  d->required = table(rs, "atc_required_flags");
+  d->input_ops = gr_ruleset_table(rs, "atc_input_ops");
+  d->framework_modes = gr_ruleset_table(rs, "atc_framework_modes");
+  d->defaults = gr_ruleset_table(rs, "atc_flag_defaults");
+  d->required = gr_ruleset_table(rs, "atc_required_flags");
   for(j = 0; j < d->flags_t->n; j++){
     const char *ty = list_str(d->flags_t->vals[j], 0);
     if( strncmp(d->flags_t->keys[j], "--", 2)!=0 || ty==NULL
@@ -198,8 +189,8 @@ static int is_option_alias(const atc_data *d, const char *flag){
 /* cmd_flag_info.cc SetFlagValue: the value range of the parser, then the
 ** value type. Option aliases are left to their option's rules. */
 static int check_value(const atc_data *d, const char *flag, const char *v, gr_atc_error *err){
-  const gr_expr *range = lookup(d->values, flag), *e;
-  const char *ty = list_str(lookup(d->flags_t, flag), 0), *bare = flag + 2;
+  const gr_expr *range = gr_table_value(d->values, flag), *e;
+  const char *ty = list_str(gr_table_value(d->flags_t, flag), 0), *bare = flag + 2;
   if( is_option_alias(d, flag) ) return 0;
   if( range && range->op==GR_E_LIST ){
     const char *code;
@@ -273,12 +264,12 @@ int gr_atc_flag_arg(gr_atc_cmdline *cmd, int *i, int argc, char **argv, gr_atc_e
   eq = strchr(s, '=');
   flag = find_flag(d, s + 2, eq ? (size_t)(eq - s - 2) : strlen(s + 2));
   if( flag==NULL ) return unknown_flag(d, s, err);
-  ty = list_str(lookup(d->flags_t, flag), 0);
+  ty = list_str(gr_table_value(d->flags_t, flag), 0);
   if( eq ) v = eq + 1;
   else if( strcmp(ty, "bool")==0 ) v = "";                 /* optional argument: only with = */
   else if( *i + 1 < argc ){ char *n2 = normalise(argv[++*i]); gr_vec_push(cmd->owned, n2); v = n2; }
   else{
-    const char *desc = list_str(lookup(d->flags_t, flag), 1);
+    const char *desc = list_str(gr_table_value(d->flags_t, flag), 1);
     return atc_error(err, message(d, "missing_argument", "flag", flag + 2, "description", desc ? desc : "", (char *)NULL), NULL, NULL);
   }
   if( check_value(d, flag, v, err) ) return -1;

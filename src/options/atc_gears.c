@@ -26,19 +26,10 @@
 #include "model/graph.h"
 #include "model/input_dims.h"
 
-static const gr_table *table(const gr_ruleset *rs, const char *name){
-  int k = gr_ruleset_find(&rs->table_map, name);
-  return k >= 0 ? &rs->tables[k] : NULL;
-}
 
-static const gr_expr *lookup(const gr_table *t, const char *key){
-  void *p;
-  if( t==NULL || (p = gr_map_get(&t->keymap, key))==NULL ) return NULL;
-  return t->is_map ? t->vals[(intptr_t)p - 1] : NULL;
-}
 
 static int64_t limit(const gr_atc_cmdline *c, const char *key, int64_t dflt){
-  const gr_expr *e = lookup(table(c->rs, "atc_gear_limits"), key);
+  const gr_expr *e = gr_table_value(gr_ruleset_table(c->rs, "atc_gear_limits"), key);
   return e && e->op==GR_E_INT ? e->i : dflt;
 }
 
@@ -81,7 +72,7 @@ int gr_atc_gears_precheck(gr_atc_cmdline *c, const char *shapes, gr_atc_error *e
     if( (v = role_value(c, gear_roles[i], &f))!=NULL ){ n++; c->gear_role = gear_roles[i]; c->gear_flag = f; c->gear_value = v; }
   c->input_format = role_value(c, "input_format", &f);
   if( c->input_format==NULL ){
-    const gr_expr *d = f ? lookup(table(c->rs, "atc_flag_defaults"), f) : NULL;
+    const gr_expr *d = f ? gr_table_value(gr_ruleset_table(c->rs, "atc_flag_defaults"), f) : NULL;
     c->input_format = d && d->op==GR_E_STR ? d->s : "";
   }
   if( n==0 ){
@@ -155,7 +146,7 @@ static int batch(gr_atc_cmdline *c, gr_atc_error *err){
 
 /* The H and W axes of --input_format, or -1 (a format without them). */
 static int hw_axes(const gr_atc_cmdline *c, int64_t *h, int64_t *w){
-  const gr_expr *e = lookup(table(c->rs, "atc_image_size_axes"), c->input_format);
+  const gr_expr *e = gr_table_value(gr_ruleset_table(c->rs, "atc_image_size_axes"), c->input_format);
   if( e==NULL || e->op!=GR_E_LIST || e->a==NULL || e->a->next==NULL || e->a->op!=GR_E_INT || e->a->next->op!=GR_E_INT ) return -1;
   *h = e->a->i; *w = e->a->next->i;
   return 0;
@@ -312,12 +303,12 @@ void gr_atc_gear_apply(const gr_atc_cmdline *c, gr_graph *g, size_t k){
 /* the flags eval and tile take */
 
 const char *gr_atc_eval_flag(const gr_ruleset *rs, const char *key){
-  const gr_table *set = table(rs, "atc_eval_flags"), *keys = table(rs, "atc_flag_option_keys");
+  const gr_table *set = gr_ruleset_table(rs, "atc_eval_flags"), *keys = gr_ruleset_table(rs, "atc_flag_option_keys");
   const gr_expr *e;
   void *p;
   if( set==NULL ) return NULL;
   if( (p = gr_map_get(&set->keymap, key))!=NULL ) return set->keys[(intptr_t)p - 1];
-  if( (e = lookup(keys, key))!=NULL && e->op==GR_E_STR && (p = gr_map_get(&set->keymap, e->s))!=NULL )
+  if( (e = gr_table_value(keys, key))!=NULL && e->op==GR_E_STR && (p = gr_map_get(&set->keymap, e->s))!=NULL )
     return set->keys[(intptr_t)p - 1];
   return NULL;
 }

@@ -38,17 +38,7 @@
 #define T_MOSTLY "report_mostly"
 #define T_INPUTS "report_input_ops"
 
-static const gr_table *table(const gr_ruleset *rs, const char *name){
-  int k = gr_ruleset_find(&rs->table_map, name);
-  return k >= 0 ? &rs->tables[k] : NULL;
-}
 
-/* The value of key in map table t, or NULL. */
-static const gr_expr *table_val(const gr_table *t, const char *key){
-  void *i;
-  if( t==NULL || !t->is_map || (i = gr_map_get(&t->keymap, key))==NULL ) return NULL;
-  return t->vals[(size_t)(intptr_t)i - 1];
-}
 
 static int set_has(const gr_table *t, const char *key){
   return t && !t->is_map && gr_map_get(&t->keymap, key)!=NULL;
@@ -83,7 +73,7 @@ static int not_applicable(const text_ctx *x, uint32_t n, size_t s){
 
 static void ctx_init(text_ctx *x, gr_result *r, const gr_result *base){
   const gr_ruleset *rs = r->rs;
-  const gr_table *w = table(rs, T_WORDS), *na = table(rs, T_NA);
+  const gr_table *w = gr_ruleset_table(rs, T_WORDS), *na = gr_ruleset_table(rs, T_NA);
   size_t i, s, t;
   memset(x, 0, sizeof *x);
   x->r = r; x->base = base; x->rs = rs; x->g = r->g;
@@ -91,12 +81,12 @@ static void ctx_init(text_ctx *x, gr_result *r, const gr_result *base){
   x->ntypes = x->g ? gr_graph_ntypes(x->g) : 0;
   x->words = gr_xcalloc(rs->nsources + 1, sizeof *x->words);
   for(i = 0; i < rs->nsources; i++){
-    const gr_expr *e = table_val(w, rs->sources[i].name);
+    const gr_expr *e = gr_table_value(w, rs->sources[i].name);
     x->words[i] = e && e->op==GR_E_STR ? e->s : rs->sources[i].name;
   }
   x->na = gr_xcalloc(x->nslots * x->ntypes + 1, 1);
   for(s = 0; s < x->nslots; s++){
-    const gr_expr *e = table_val(na, rs->slots[s].name);
+    const gr_expr *e = gr_table_value(na, rs->slots[s].name);
     const char *ty;
     if( e==NULL ) continue;
     for(i = 0; (ty = list_str(e, i))!=NULL; i++)
@@ -327,7 +317,7 @@ static void header(gr_out *o, gr_result *r, const gr_report_opts *ro, int baseli
 
 /* The headline of a model that runs mostly one way (report_mostly). */
 static void headline(gr_out *o, const text_ctx *x){
-  const gr_table *m = table(x->rs, T_MOSTLY), *inputs = table(x->rs, T_INPUTS);
+  const gr_table *m = gr_ruleset_table(x->rs, T_MOSTLY), *inputs = gr_ruleset_table(x->rs, T_INPUTS);
   const gr_graph *g = x->g;
   uint32_t n, nn = gr_graph_nnodes(g);
   size_t s, k;

@@ -528,6 +528,38 @@ static void run_reduce(xc *c){
 
 /* ------------------------------------------------------------------ matrix multiply */
 
+/* The cube step both cube classes share: L1 -> L0B (row stride bn), then
+** L0C += L0A x L0B in FP32 with K in order (ml x kl0 times kl0 x nl). */
+static void cube_mac(const gr_tspec *s, const uint8_t *pb1, const uint8_t *pa0, uint8_t *pb0, uint8_t *pc0,
+                     float *fa, float *fb, int64_t ml, int64_t nl, int64_t kl0, int64_t k0, int64_t bk, int64_t bn){
+  int64_t ii, jj, kk;
+  for(kk = 0; kk < kl0; kk++) for(jj = 0; jj < nl; jj++)
+    st(pb0, s->fin[1], (size_t)(kk * bn + jj), ld(pb1, s->fin[1], (size_t)((k0 + kk) * bn + jj)));
+  for(ii = 0; ii < ml; ii++) for(kk = 0; kk < kl0; kk++) fa[ii * bk + kk] = ld(pa0, s->fin[0], (size_t)(ii * bk + kk));
+  for(kk = 0; kk < kl0; kk++) for(jj = 0; jj < nl; jj++) fb[kk * bn + jj] = ld(pb0, s->fin[1], (size_t)(kk * bn + jj));
+  for(ii = 0; ii < ml; ii++) for(jj = 0; jj < nl; jj++){
+    float acc = ld(pc0, GR_FMT_FP32, (size_t)(ii * bn + jj));
+    for(kk = 0; kk < kl0; kk++) acc += fa[ii * bk + kk] * fb[kk * bn + jj];
+    st(pc0, GR_FMT_FP32, (size_t)(ii * bn + jj), acc);
+  }
+}
+
+/* A tile's way out: L0C -> UB (output format, when the class has a UB
+** output buffer) -> GM at [b0, m0.., n0..] of an M x N output, counting
+** each element's writes. */
+static void cube_out(const gr_tspec *s, const uint8_t *pc0, uint8_t *pc, float *got, uint8_t *cnt, size_t M, size_t N,
+                     int64_t b0, int64_t m0, int64_t n0, int64_t ml, int64_t nl, int64_t bn){
+  int64_t ii, jj;
+  for(ii = 0; ii < ml; ii++) for(jj = 0; jj < nl; jj++){
+    size_t e = (size_t)b0 * M * N + (size_t)(m0 + ii) * N + (size_t)(n0 + jj);
+    float v = ld(pc0, GR_FMT_FP32, (size_t)(ii * bn + jj));
+    if( pc ){ st(pc, s->fout, (size_t)(ii * bn + jj), v); v = ld(pc, s->fout, (size_t)(ii * bn + jj)); }
+    else v = qz(s->fout, v);
+    got[e] = v;
+    if( cnt[e] < 255 ) cnt[e]++;
+  }
+}
+
 static void run_matmul(xc *c){
   const gr_tspec *s = c->s;
   const gr_tplan *p = c->p;
@@ -589,27 +621,10 @@ static void run_matmul(xc *c){
         /* L1 -> L0A / L0B */
         for(ii = 0; ii < ml; ii++) for(kk = 0; kk < kl0; kk++)
           st(pa0, s->fin[0], (size_t)(ii * bk + kk), ld(pa1, s->fin[0], (size_t)(ii * bk1 + k0 + kk)));
-        for(kk = 0; kk < kl0; kk++) for(jj = 0; jj < nl; jj++)
-          st(pb0, s->fin[1], (size_t)(kk * bn + jj), ld(pb1, s->fin[1], (size_t)((k0 + kk) * bn + jj)));
-        /* the cube: L0C += L0A x L0B, FP32, K in order */
-        for(ii = 0; ii < ml; ii++) for(kk = 0; kk < kl0; kk++) fa[ii * bk + kk] = ld(pa0, s->fin[0], (size_t)(ii * bk + kk));
-        for(kk = 0; kk < kl0; kk++) for(jj = 0; jj < nl; jj++) fb[kk * bn + jj] = ld(pb0, s->fin[1], (size_t)(kk * bn + jj));
-        for(ii = 0; ii < ml; ii++) for(jj = 0; jj < nl; jj++){
-          float acc = ld(pc0, GR_FMT_FP32, (size_t)(ii * bn + jj));
-          for(kk = 0; kk < kl0; kk++) acc += fa[ii * bk + kk] * fb[kk * bn + jj];
-          st(pc0, GR_FMT_FP32, (size_t)(ii * bn + jj), acc);
-        }
+        cube_mac(s, pb1, pa0, pb0, pc0, fa, fb, ml, nl, kl0, k0, bk, bn);
       }
     }
-    /* L0C -> UB (output format) -> GM */
-    for(ii = 0; ii < ml; ii++) for(jj = 0; jj < nl; jj++){
-      size_t e = (size_t)b0 * M * N + (size_t)(m0 + ii) * N + (size_t)(n0 + jj);
-      float v = ld(pc0, GR_FMT_FP32, (size_t)(ii * bn + jj));
-      if( pc ){ st(pc, s->fout, (size_t)(ii * bn + jj), v); v = ld(pc, s->fout, (size_t)(ii * bn + jj)); }
-      else v = qz(s->fout, v);
-      got[e] = v;
-      if( cnt[e] < 255 ) cnt[e]++;
-    }
+    cube_out(s, pc0, pc, got, cnt, M, N, b0, m0, n0, ml, nl, bn);
     c->x->tiles_executed++;
   next_tile: ;
   }
@@ -743,27 +758,10 @@ static void run_conv2d(xc *c){
             st(pa0, s->fin[0], (size_t)(ii * bk + kk), v);
           }
         }
-        for(kk = 0; kk < kl0; kk++) for(jj = 0; jj < nl; jj++)
-          st(pb0, s->fin[1], (size_t)(kk * bn + jj), ld(pb1, s->fin[1], (size_t)((k0 + kk) * bn + jj)));
-        /* the cube: L0C += L0A x L0B, FP32 */
-        for(ii = 0; ii < ml; ii++) for(kk = 0; kk < kl0; kk++) fa[ii * bk + kk] = ld(pa0, s->fin[0], (size_t)(ii * bk + kk));
-        for(kk = 0; kk < kl0; kk++) for(jj = 0; jj < nl; jj++) fb[kk * bn + jj] = ld(pb0, s->fin[1], (size_t)(kk * bn + jj));
-        for(ii = 0; ii < ml; ii++) for(jj = 0; jj < nl; jj++){
-          float acc = ld(pc0, GR_FMT_FP32, (size_t)(ii * bn + jj));
-          for(kk = 0; kk < kl0; kk++) acc += fa[ii * bk + kk] * fb[kk * bn + jj];
-          st(pc0, GR_FMT_FP32, (size_t)(ii * bn + jj), acc);
-        }
+        cube_mac(s, pb1, pa0, pb0, pc0, fa, fb, ml, nl, kl0, k0, bk, bn);
       }
     }
-    /* L0C -> UB (output format) -> GM */
-    for(ii = 0; ii < ml; ii++) for(jj = 0; jj < nl; jj++){
-      size_t e = (size_t)b0 * M * N + (size_t)(m0 + ii) * N + (size_t)(n0 + jj);
-      float v = ld(pc0, GR_FMT_FP32, (size_t)(ii * bn + jj));
-      if( pc ){ st(pc, s->fout, (size_t)(ii * bn + jj), v); v = ld(pc, s->fout, (size_t)(ii * bn + jj)); }
-      else v = qz(s->fout, v);
-      got[e] = v;
-      if( cnt[e] < 255 ) cnt[e]++;
-    }
+    cube_out(s, pc0, pc, got, cnt, M, N, b0, m0, n0, ml, nl, bn);
     c->x->tiles_executed++;
   next_tile: ;
   }
