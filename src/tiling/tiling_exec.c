@@ -528,6 +528,21 @@ static void run_reduce(xc *c){
 
 /* ------------------------------------------------------------------ matrix multiply */
 
+/* Whether the executor can run a cube plan: FP32 accumulation, and K blocks
+** where the L1 block is whole L0 blocks (and the L0 block whole C0 groups
+** when c0 is not 0). When not, the reason is a note and a bad tile: nothing
+** ran, so the plan is never reported as matching. */
+static int cube_runnable(xc *c, int64_t bk, int64_t bk1, int64_t c0){
+  if( c->prm->acc_bytes != 4 )
+    gr_tnote(c->notes, GR_SEV_ERROR, GR_TC_EXECUTE, "the executor accumulates in FP32 (acc_bytes 4), the class says %u", c->prm->acc_bytes);
+  else if( bk < 1 || bk1 < bk || bk1 % bk || (c0 && bk % c0) )
+    gr_tnote(c->notes, GR_SEV_ERROR, GR_TC_EXECUTE, c0 ? "K blocks %lld (L0) and %lld (L1) are not usable (multiples of C0 %lld, the L1 slab of the L0 block)"
+             : "K blocks %lld (L0) and %lld (L1) are not usable", (long long)bk, (long long)bk1, (long long)c0);
+  else return 1;
+  c->bad_tiles++;
+  return 0;
+}
+
 /* The cube step both cube classes share: L1 -> L0B (row stride bn), then
 ** L0C += L0A x L0B in FP32 with K in order (ml x kl0 times kl0 x nl). */
 static void cube_mac(const gr_tspec *s, const uint8_t *pb1, const uint8_t *pa0, uint8_t *pb0, uint8_t *pc0,
@@ -576,16 +591,7 @@ static void run_matmul(xc *c){
   for(i = 0; i < n; i++) got[i] = NAN;
   A = gen(&g, na, s->fin[0], -1, 1);
   Bm = gen(&g, nb, s->fin[1], -1, 1);
-  if( c->prm->acc_bytes != 4 ){
-    gr_tnote(c->notes, GR_SEV_ERROR, GR_TC_EXECUTE, "the executor accumulates in FP32 (acc_bytes 4), the class says %u", c->prm->acc_bytes);
-    c->bad_tiles++;             /* nothing ran: never a match */
-    goto done;
-  }
-  if( bk < 1 || bk1 < bk || bk1 % bk ){
-    gr_tnote(c->notes, GR_SEV_ERROR, GR_TC_EXECUTE, "K blocks %lld (L0) and %lld (L1) are not usable", (long long)bk, (long long)bk1);
-    c->bad_tiles++;
-    goto done;
-  }
+  if( !cube_runnable(c, bk, bk1, 0) ) goto done;
   fa = gr_xmalloc((size_t)(bm * bk) * sizeof *fa);
   fb = gr_xmalloc((size_t)(bk * bn) * sizeof *fb);
   for(t = 0; t < p->ntiles; t++){
@@ -686,17 +692,7 @@ static void run_conv2d(xc *c){
   for(i = 0; i < n; i++) got[i] = NAN;
   X = gen(&g, nx, s->fin[0], -1, 1);
   W = gen(&g, nw, s->fin[1], -1, 1);
-  if( c->prm->acc_bytes != 4 ){
-    gr_tnote(c->notes, GR_SEV_ERROR, GR_TC_EXECUTE, "the executor accumulates in FP32 (acc_bytes 4), the class says %u", c->prm->acc_bytes);
-    c->bad_tiles++;             /* nothing ran: never a match */
-    goto done;
-  }
-  if( bk < 1 || bk1 < bk || bk1 % bk || bk % s->c0 ){
-    gr_tnote(c->notes, GR_SEV_ERROR, GR_TC_EXECUTE, "K blocks %lld (L0) and %lld (L1) are not usable (multiples of C0 %lld, the L1 slab of the L0 block)",
-             (long long)bk, (long long)bk1, (long long)s->c0);
-    c->bad_tiles++;
-    goto done;
-  }
+  if( !cube_runnable(c, bk, bk1, s->c0) ) goto done;
   fa = gr_xmalloc((size_t)(bm * bk) * sizeof *fa);
   fb = gr_xmalloc((size_t)(bk * bn) * sizeof *fb);
   for(t = 0; t < p->ntiles; t++){
