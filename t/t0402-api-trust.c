@@ -119,12 +119,16 @@ static int same_as_cli(const gerules_diags *d, const char *trust){
   return same && err!=NULL;
 }
 
-/* The last diagnostic's message, and whether some diagnostic is an error
+/* The last (first) diagnostic's message, and whether some diagnostic is an error
 ** about file (a suffix) containing text. */
 static const char *last_message(const gerules_diags *d){
   gerules_diag x;
   size_t n = gerules_diags_count(d);
   return n && gerules_diags_get(d, n - 1, &x)==0 ? x.message : "";
+}
+static const char *first_message(const gerules_diags *d){
+  gerules_diag x;
+  return gerules_diags_count(d) && gerules_diags_get(d, 0, &x)==0 ? x.message : "";
 }
 static int has_error(const gerules_diags *d, const char *file, const char *text){
   size_t i;
@@ -146,7 +150,7 @@ int main(void){
   if( cli==NULL ){ printf("1..0 # SKIP GERULES is not set (run by make check)\n"); return 0; }
   snprintf(dir, sizeof dir, "%s/gerules-api-trust.XXXXXX", tmp && *tmp ? tmp : "/tmp");
   if( mkdtemp(dir)==NULL ){ printf("Bail out! mkdtemp\n"); return 1; }
-  unsetenv("GERULES_TRUST");
+  setenv("GERULES_TRUST", "none", 1);   /* none: not the machine's installed trust folder */
   sh("cd '%s' && mkdir b && \"$GERULES\" bundle keygen k >/dev/null && \"$GERULES\" bundle keygen other >/dev/null", dir);
   sign("1.0.0");
   put("b/extra.rules", "# a second file of the bundle\n");
@@ -176,7 +180,7 @@ int main(void){
     like(last_message(d), "refusing the rule set: it does not pass verification against the trust store (1 problem)", "... then the verdict");
     gerules_diags_free(d);
   }
-  unsetenv("GERULES_TRUST");
+  setenv("GERULES_TRUST", "none", 1);   /* none: not the machine's installed trust folder */
 
   r = load("k.pub", 0, &d);
   ok(r==NULL && has_error(d, "b/extra.rules", "changed since the bundle was signed"), "a changed file is refused");
@@ -223,12 +227,33 @@ int main(void){
   gerules_diags_free(d);
 
   put("b/extra.rules", "# changed, and no trust store configured\n");
-  if( access(GR_PKGDATADIR "/trust", F_OK)!=0 ){
-    r = load(NULL, 0, &d);
-    ok(r!=NULL, "without a trust store nothing is verified");
+  r = load(NULL, 0, &d);      /* GERULES_TRUST=none (set above): not the installed folder either */
+  ok(r!=NULL, "without a trust store (GERULES_TRUST=none) nothing is verified");
+  gerules_rules_free(r); gerules_diags_free(d);
+  {
+    char b[8192], k[8192];
+    const char *paths[1];
+    gerules_load_options *o = gerules_load_options_new();
+    snprintf(b, sizeof b, "%s/b", dir);
+    paths[0] = b;
+    gerules_load_options_add_trust(o, "none");
+    r = gerules_rules_load_with(paths, 1, o, &d);
+    ok(r!=NULL, "the trust path 'none' alone verifies nothing");
     gerules_rules_free(r); gerules_diags_free(d);
-  }else{
-    ok(1, "# SKIP an installed trust folder exists: " GR_PKGDATADIR "/trust");
+    snprintf(k, sizeof k, "%s/k.pub", dir);
+    gerules_load_options_add_trust(o, k);
+    r = gerules_rules_load_with(paths, 1, o, &d);
+    ok(r==NULL, "'none' beside a real trust store is refused");
+    like(first_message(d), "--trust: 'none' (verify nothing) cannot be combined with a trust store", "... saying why");
+    gerules_diags_free(d);
+    gerules_load_options_free(o);
+    if( snprintf(k, sizeof k, "none:%s/k.pub", dir) >= (int)sizeof k ){ printf("Bail out! the path is too long\n"); return 1; }
+    setenv("GERULES_TRUST", k, 1);
+    r = gerules_rules_load(paths, 1, &d);
+    ok(r==NULL, "GERULES_TRUST=none:KEY is refused");
+    like(first_message(d), "GERULES_TRUST: 'none' (verify nothing) cannot be combined with a trust store", "... saying why");
+    gerules_diags_free(d);
+    setenv("GERULES_TRUST", "none", 1);
   }
   sh("rm -rf '%s'", dir);
   return done_testing();

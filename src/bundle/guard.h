@@ -2,7 +2,8 @@
 ** guard.h: loading a rule set under a trust policy, the one way both the
 ** gerules command and libgerules load rules. Without a trust store nothing
 ** is verified (gr_ruleset_load as is); with one (given paths, else
-** $GERULES_TRUST, else the installed trust folder when it holds a file),
+** $GERULES_TRUST, else the installed trust folder when it holds a file and
+** the caller did not set no_installed_trust),
 ** every bundle of the stack is verified before it is read (signatures,
 ** trusted and revoked keys, expiry, the set of files and their hashes, the
 ** version against the anti-rollback state), the bytes of every file the
@@ -24,6 +25,7 @@
 typedef struct gr_guard_opts {
   const char *const *trust_paths; size_t ntrust;  /* trust stores (files or directories); none: $GERULES_TRUST, else installed_trust */
   const char *installed_trust;    /* the installed trust folder; NULL: the configured one */
+  int no_installed_trust;         /* never read the installed trust folder (a binary run from its build tree) */
   const char *state_file;         /* anti-rollback state; NULL: gr_default_state_file() */
   int allow_downgrade;            /* accept a version older than one accepted before */
   int no_record;                  /* verify only: do not record accepted versions */
@@ -58,5 +60,9 @@ void gr_guard_free(gr_guard *g);
 const char *gr_default_state_file(char *buf, size_t n);
 /* The configured installed trust folder (pkgdatadir/trust). */
 const char *gr_installed_trust_dir(void);
+/* The trust store value that configures none: `--trust none` or
+** GERULES_TRUST=none, alone, verifies nothing (and so keeps a machine's
+** installed trust folder out of a test run or a development tree). */
+#define GR_TRUST_NONE "none"
 
 #endif

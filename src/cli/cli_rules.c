@@ -165,6 +165,10 @@ int cli_trust_setup(cli_ctx *c){
     o.trust_paths = c->trust_paths;
     o.ntrust = c->ntrust_paths;
     o.installed_trust = cli_installed_trust();
+    /* A binary run from its build tree reads that tree's unsigned rules/:
+    ** the trust folder a `make install` put in the configured prefix is
+    ** for the installed binary, and would refuse them. */
+    o.no_installed_trust = cli_build_srcdir()!=NULL;
     o.allow_downgrade = c->allow_downgrade;
     gr_guard_init(&c->guard, &o);
     c->trust_ready = 1;

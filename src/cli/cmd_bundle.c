@@ -197,8 +197,12 @@ static int verify(cli_ctx *c, int argc, char **argv){
   for(i = 0; i < argc; i++) if( argv[i][0]=='-' ) return cli_unknown_option("bundle verify", bundle_usage, argv[i]);
   if( cli_trust_setup(c)!=0 ) return EXIT_INPUT;
   if( !c->trusting ){
-    fprintf(stderr, "gerules bundle verify: error: no trust store (give --trust FILE, set GERULES_TRUST, or install keys in %s)\n",
-            cli_installed_trust());
+    if( cli_build_srcdir() )
+      fprintf(stderr, "gerules bundle verify: error: no trust store (give --trust FILE or set GERULES_TRUST; "
+              "a gerules run from its build tree does not read the installed trust folder)\n");
+    else
+      fprintf(stderr, "gerules bundle verify: error: no trust store (give --trust FILE, set GERULES_TRUST, or install keys in %s)\n",
+              cli_installed_trust());
     return EXIT_INPUT;
   }
   c->no_record = 1;

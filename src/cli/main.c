@@ -39,6 +39,7 @@ static const char usage_text[] =
   "  --color auto|always|never   colour diagnostics (auto: on a terminal, unless NO_COLOR is set)\n"
   "  --trust FILE                trust the keys of this trust store (repeatable; or $GERULES_TRUST):\n"
   "                              then every command refuses a bundle that fails verification\n"
+  "                              (--trust none: verify nothing)\n"
   "  --allow-downgrade           accept a signed bundle older than one accepted before\n"
   "  --cann VERSION              the CANN release in use: picks among installed releases of a\n"
   "                              --rules NAME bundle (default: the graph's atc_version)\n"
