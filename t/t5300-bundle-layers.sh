@@ -53,7 +53,7 @@ test_expect_success 'the override changed the base option only for the stack' '
 
 test_expect_success 'the vendor cases pass on the stack' '
 	gerules --rules "$BASE" --rules "$ACME" test "$ACME/tests" >out &&
-	test_grep "^4 cases: 4 passed, 0 failed\$" out
+	test_grep "^5 cases: 5 passed, 0 failed\$" out
 '
 
 test_expect_success 'diff between the two releases lists exactly what 1.1.0 changed' '
@@ -63,12 +63,13 @@ test_expect_success 'diff between the two releases lists exactly what 1.1.0 chan
 	declarations:
 	~ bundle acme: version 1.0.0 -> 1.1.0
 	~ soc ACME_SOC: hardware ub_bytes 196608 -> 262144
+	+ soc ACME_A2_BOARD
 	+ soc ACME_SOC_PRO
 	~ option TILING_SCHEDULE_OPTIMIZE: on acme: unsupported -> supported
 	~ table tiling_sink_ops: entry "AcmeAttention" added
 	~ slot tiling: cascade (changed)
 	+ source acme_firmware_tiling
-	2 added, 0 removed, 5 changed
+	3 added, 0 removed, 5 changed
 	EOF
 	test_cmp want got &&
 	head -n 1 out >h && test_grep "^gerules diff: acme 1.0.0 (.*) -> acme 1.1.0 (.*)\$" h

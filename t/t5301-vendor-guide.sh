@@ -177,19 +177,24 @@ test_expect_success 'the layer the guide ends with is signed by the vendor key a
 	test_must_be_empty verify.err &&
 	id=$(sed -n "s/^key \([0-9a-f]*\) .*/\1/p" work/acme-release.pub) &&
 	test -n "$id" &&
-	test_grep "^examples/vendor/acme: acme 1.1.0 verified: 6 files, signed by $id (ACME release key 2026); expires 2036-01-01" verify.out &&
+	test_grep "^examples/vendor/acme: acme 1.1.0 verified: 7 files, signed by $id (ACME release key 2026); expires 2036-01-01" verify.out &&
 	grep "^signer $id\$" work/examples/vendor/acme/MANIFEST &&
-	! grep -q "^signer a4a45a48a9a9d88f" work/examples/vendor/acme/MANIFEST
+	! grep -q "^signer 4479c26fd1b33412" work/examples/vendor/acme/MANIFEST
 '
 
-test_expect_success '... and its new SoCs are in the stack the installed gerules uses' '
+test_expect_success '... and its new SoCs are in the stack the installed gerules uses, the a2 line keeping its own' '
 	(
 		cd work &&
 		env -u GERULES_RULES -u GERULES_CODES -u GERULES_TRUST HOME="$TRASH/home" GERULES_TRUST="$TRASH/work/trust" \
 			"$STAGE$BINDIR/gerules" --rules rules --rules examples/vendor/acme chips >../chips.out 2>../chips.err
 	) &&
 	test_must_be_empty chips.err &&
-	test_grep "ACME_SOC_PRO" chips.out
+	test_grep "^acme  *ACME_SOC_PRO " chips.out &&
+	test_grep "^a2  *ACME_A2_BOARD " chips.out &&
+	for soc in Ascend910B1 Ascend910B2 Ascend910B3 Ascend910B4
+	do
+		test_grep "^a2  *$soc " chips.out || return 1
+	done
 '
 
 test_done

@@ -1,2 +1,2 @@
 gerules-signatures 1
-signature a4a45a48a9a9d88f 8ddEKhFkw57E3ki6VZZ/ifaYmE5MW/PS5Qm6g5e+JEc= sMM/WEybp5XLV+rM8aTi2b7ZwBXW2c+MpJt+rlfhoZZrQj06IuBQ3tvJ6BeT+HjaItg+0JldrunF6SDrX8gcCQ==
+signature 4479c26fd1b33412 knDC3O3+Ngtv6jU6Ji4ywBQ94k5r5GO/i43y3ndSe7M= fxKuSTJYmO13TLBM1Aq5LaHWP5ibd7TLs4qQn/VvsGrda+FVGP1E6muwD+pQlgvQLbzSPyxkIk+yTRjRuiCSCg==
