@@ -13,40 +13,26 @@
 #include "config.h"
 #include "tiling/tiling.h"
 #include "tap.h"
+#include "tiling-fixture.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static gr_ruleset *rs;
-static gr_tiling_rules tr;
 static gr_tchip chipA, chipP;     /* 192 KiB UB, 256 KiB UB */
 
 static void setup(void){
-  const char *path = GR_SRCDIR "/t/data/tiling/fixture.rules";
-  gr_diags d;
-  gr_error err;
-  gr_diags_init(&d);
-  rs = gr_ruleset_load(&path, 1, &d);
-  if( rs==NULL ){
-    size_t i;
-    for(i = 0; i < d.n; i++) diag("%s:%u: %s", d.v[i].file ? d.v[i].file : "", d.v[i].line, d.v[i].msg);
-    printf("Bail out! cannot load %s\n", path);
-    exit(1);
-  }
-  gr_diags_free(&d);
-  memset(&err, 0, sizeof err);
-  if( gr_tiling_rules_init(&tr, rs, &err) ){ printf("Bail out! %s\n", err.msg); exit(1); }
-  gr_tiling_chip(&tr, gr_ruleset_find_soc(rs, "Ascend910B1"), &chipA);
-  gr_tiling_chip(&tr, gr_ruleset_find_soc(rs, "Ascend310P3"), &chipP);
+  tiling_fixture_load();
+  tiling_fixture_chip("Ascend910B1", &chipA);
+  tiling_fixture_chip("Ascend310P3", &chipP);
 }
 
 static gr_tparams params(const char *cls){
   gr_tparams p;
   gr_error err;
   memset(&err, 0, sizeof err);
-  if( gr_tiling_params(&tr, cls, &p, &err) ) diag("params %s: %s", cls, err.msg);
+  if( gr_tiling_params(&fixture_tr, cls, &p, &err) ) diag("params %s: %s", cls, err.msg);
   return p;
 }
 
@@ -146,8 +132,8 @@ static void test_rules(void){
   is(chipP.cap[GR_MEM_UB], 262144, "Ascend310P3 UB");
   is(chipA.cores[0], 48, "vector cores of Ascend910B1");
   is(chipP.cores[1], 0, "Ascend310P3 has no separate cube cores");
-  is_str(gr_tiling_class_of(&tr, "MatMulV2"), "matmul", "MatMulV2 -> matmul (tiling_class table)");
-  ok(gr_tiling_class_of(&tr, "RotaryMul")==NULL, "RotaryMul has no class");
+  is_str(gr_tiling_class_of(&fixture_tr, "MatMulV2"), "matmul", "MatMulV2 -> matmul (tiling_class table)");
+  ok(gr_tiling_class_of(&fixture_tr, "RotaryMul")==NULL, "RotaryMul has no class");
   p = params("matmul");
   is(gr_tchip_cores(&chipP, &p), 8, "cube class on Ascend310P3 falls back to the AI cores");
   is(p.strategy, GR_TS_MATMUL, "class matmul uses the matmul strategy");
@@ -155,7 +141,7 @@ static void test_rules(void){
   p = params("rms_norm");
   is(p.nresident, 1, "rms_norm keeps one resident input");
   memset(&err, 0, sizeof err);
-  ok(gr_tiling_params(&tr, "no_such_class", &p, &err) < 0, "a class without parameters is an error");
+  ok(gr_tiling_params(&fixture_tr, "no_such_class", &p, &err) < 0, "a class without parameters is an error");
   like(err.msg, "tiling_params_no_such_class", "  naming the missing table");
 }
 
@@ -305,29 +291,29 @@ static void test_spec_from_graph(void){
   if( g==NULL ) return;
   gr_diags_init(&notes);
   gr_graph_find_node(g, "layer0/attn/q_proj", &n);
-  is(gr_tiling_spec(&tr, g, n, &p, &s, &notes), GR_TS_MATMUL, "q_proj: matmul");
+  is(gr_tiling_spec(&fixture_tr, g, n, &p, &s, &notes), GR_TS_MATMUL, "q_proj: matmul");
   is(s.m, 128, "  x1 [1,128,4096] folds into M = 128");
   is(s.n, 4096, "  transpose_x2: N from x2 [4096, 4096] dim 0");
   is(s.k, 4096, "  K 4096");
   is(s.fin[0], GR_FMT_FP16, "  DT_FLOAT16 -> fp16 (tiling_dtypes)");
   gr_graph_find_node(g, "layer0/attn/fused_infer_attention", &n);
-  is(gr_tiling_spec(&tr, g, n, &p, &s, &notes), GR_TS_ATTENTION, "FusedInferAttentionScore: attention");
+  is(gr_tiling_spec(&fixture_tr, g, n, &p, &s, &notes), GR_TS_ATTENTION, "FusedInferAttentionScore: attention");
   is(s.heads, 32, "  num_heads 32");
   is(s.d, 128, "  BSH hidden 4096 / 32 heads = head dim 128");
   ok(fabs(s.scale - 0.0883883) < 1e-6, "  scale from the attribute");
   gr_graph_find_node(g, "layer0/input_norm", &n);
-  is(gr_tiling_spec(&tr, g, n, &p, &s, &notes), GR_TS_REDUCE_LAST, "RmsNorm: reduce_last");
+  is(gr_tiling_spec(&fixture_tr, g, n, &p, &s, &notes), GR_TS_REDUCE_LAST, "RmsNorm: reduce_last");
   is(s.rows, 128, "  rows 1 x 128");
   is(s.nres, 1, "  gamma resident");
   is(s.nstat, 1, "  rstd is a per-row output");
   is(s.fstat[0], GR_FMT_FP32, "  rstd is FP32");
   gr_graph_find_node(g, "layer0/mlp/mul", &n);
-  is(gr_tiling_spec(&tr, g, n, &p, &s, &notes), GR_TS_ELEMENTWISE, "Mul: elementwise");
+  is(gr_tiling_spec(&fixture_tr, g, n, &p, &s, &notes), GR_TS_ELEMENTWISE, "Mul: elementwise");
   is(notes.count[GR_SEV_ERROR], 0, "no problem in any of them");
   is(plan_ok(&s, &p, &chipA, &pl), 0, "  Mul plans and validates");
   gr_tplan_free(&pl);
   gr_graph_find_node(g, "layer0/attn/q_rope", &n);
-  is(gr_tiling_spec(&tr, g, n, &p, &s, &notes), GR_TS_NONE, "RotaryMul: no strategy");
+  is(gr_tiling_spec(&fixture_tr, g, n, &p, &s, &notes), GR_TS_NONE, "RotaryMul: no strategy");
   gr_diags_free(&notes);
   gr_graph_free(g);
   /* a broadcast that does not broadcast, and a dynamic shape */
@@ -346,12 +332,12 @@ static void test_spec_from_graph(void){
     if( g ){
       gr_diags_init(&notes);
       gr_graph_find_node(g, "add", &n);
-      gr_tiling_spec(&tr, g, n, &p, &s, &notes);
+      gr_tiling_spec(&fixture_tr, g, n, &p, &s, &notes);
       ok(notes.count[GR_SEV_ERROR]==1 && strstr(notes.v[0].msg, "does not broadcast"), "input [3] does not broadcast to [4, 5]: a shape problem");
       gr_diags_free(&notes);
       gr_diags_init(&notes);
       gr_graph_find_node(g, "dyn", &n);
-      gr_tiling_spec(&tr, g, n, &p, &s, &notes);
+      gr_tiling_spec(&fixture_tr, g, n, &p, &s, &notes);
       ok(notes.count[GR_SEV_ERROR]==1 && strstr(notes.v[0].msg, "dynamic shape"), "a dynamic shape cannot be planned");
       gr_diags_free(&notes);
       gr_graph_free(g);
@@ -776,6 +762,6 @@ int main(void){
   test_execute_catches();
   test_custom();
   test_hardening();
-  gr_ruleset_free(rs);
+  gr_ruleset_free(fixture_rs);
   return done_testing();
 }

@@ -15,30 +15,23 @@
 #include "tiling/tiling.h"
 #include "tiling/tiling_int.h"    /* gr_tconv_derive, gr_tconv_fmap_elems */
 #include "tap.h"
+#include "tiling-fixture.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static gr_ruleset *rs;
-static gr_tiling_rules tr;
 static gr_tchip chipA, chipP, chipT;   /* 192 KiB UB, 256 KiB UB, the made-up TinyUB */
 static gr_tparams prm;
 
 static void setup(void){
-  const char *path = GR_SRCDIR "/t/data/tiling/fixture.rules";
-  gr_diags d;
   gr_error err;
-  gr_diags_init(&d);
-  rs = gr_ruleset_load(&path, 1, &d);
-  if( rs==NULL ){ printf("Bail out! cannot load %s\n", path); exit(1); }
-  gr_diags_free(&d);
   memset(&err, 0, sizeof err);
-  if( gr_tiling_rules_init(&tr, rs, &err) ){ printf("Bail out! %s\n", err.msg); exit(1); }
-  gr_tiling_chip(&tr, gr_ruleset_find_soc(rs, "Ascend910B1"), &chipA);
-  gr_tiling_chip(&tr, gr_ruleset_find_soc(rs, "Ascend310P3"), &chipP);
-  gr_tiling_chip(&tr, gr_ruleset_find_soc(rs, "TinyUB"), &chipT);
-  if( gr_tiling_params(&tr, "conv2d", &prm, &err) ){ printf("Bail out! %s\n", err.msg); exit(1); }
+  tiling_fixture_load();
+  tiling_fixture_chip("Ascend910B1", &chipA);
+  tiling_fixture_chip("Ascend310P3", &chipP);
+  tiling_fixture_chip("TinyUB", &chipT);
+  if( gr_tiling_params(&fixture_tr, "conv2d", &prm, &err) ){ printf("Bail out! %s\n", err.msg); exit(1); }
 }
 
 static void show(const gr_diags *n){
@@ -200,6 +193,6 @@ int main(void){
   test_plans();
   test_wrong_plans();
   test_small_chip();
-  gr_ruleset_free(rs);
+  gr_ruleset_free(fixture_rs);
   return done_testing();
 }
