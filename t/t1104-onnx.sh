@@ -14,12 +14,8 @@ test_description='ONNX reader and mapping'
 PY=${PYTHON3:-python3}
 test_skip_unless ONNX
 
-# types MODEL: "name:type" of every node, one per line
-types () {
-	gerules eval "$1" --chip Ascend910B1 --format json >rep.json; rc=$?
-	test $rc -le 1 || return 1
-	"$PY" -c 'import json,sys; d=json.load(open("rep.json")); print("\n".join(n["name"]+":"+n["type"] for n in d["nodes"]))'
-}
+# types MODEL: "name:type" of every node, one per line (the report in rep.json)
+types () { test_node_types "$1" rep.json; }
 
 test_expect_success 'build the models' '
 	"$PY" "$top_srcdir/t/data/readers/onnx_models.py" . --corpus >ncorpus &&

@@ -227,6 +227,15 @@ test_must_be_empty () {
 	if test -s "$1"; then echo >&2 "'$1' is not empty:"; sed 's/^/| /' "$1" >&2; return 1; fi
 }
 
+# test_node_types MODEL JSON: evaluates MODEL on Ascend910B1 into the JSON
+# report JSON and prints "name:type" of every node, one per line, in report
+# order; fails when eval exits over 1 (an input error). t1104, t1108.
+test_node_types () {
+	gerules eval "$1" --chip Ascend910B1 --format json >"$2"
+	test $? -le 1 || return 1
+	"${PYTHON3:-python3}" -c 'import json,sys; d=json.load(open(sys.argv[1])); print("\n".join(n["name"]+":"+n["type"] for n in d["nodes"]))' "$2"
+}
+
 # json_get FILE EXPR: evaluates a Python expression over the parsed JSON in `d`.
 json_get () {
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); v=eval(sys.argv[2]); print(json.dumps(v) if not isinstance(v,str) else v)' "$1" "$2"
