@@ -346,6 +346,13 @@ class TrustTest(unittest.TestCase):
         for d in e.diagnostics:
             self.assertIn(d.message, err)
 
+    def test_trust_none_verifies_nothing(self):
+        # the tampered bundle loads when no trust store is configured on purpose
+        gerules.Rules(self.bad, trust="none", state_file=self.state).close()
+        with self.assertRaises(gerules.RulesError) as cm:
+            gerules.Rules(self.bad, trust=["none", self.key + ".pub"], state_file=self.state)
+        self.assertIn("'none' (verify nothing) cannot be combined", cm.exception.diagnostics[0].message)
+
     def test_environment_trust_store(self):
         old = os.environ.get("GERULES_TRUST")
         os.environ["GERULES_TRUST"] = self.key + ".pub"
