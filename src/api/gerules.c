@@ -576,8 +576,10 @@ hooks:
   ev->diags.d = &ev->r->diags;
   ev->status = ev->r->diags.count[GR_SEV_ERROR] ? 1 : 0;
   /* with gears, r is gear 0's graph; the others are evaluated alike */
-  if( q->ngears > 1 && q->gear_fn && !model_of )
+  if( q->ngears > 1 && q->gear_fn && !model_of ){
     ev->gears = gr_api_gears_run(rules->rs, &cfg, ev->r, ev->g, q->ngears, q->gear_fn, q->gear_ud);
+    ev->status = ev->r->diags.count[GR_SEV_ERROR] ? 1 : 0;     /* another gear's errors count too */
+  }
   return ev;
 }
 
