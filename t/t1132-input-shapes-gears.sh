@@ -162,6 +162,40 @@ jsonschema.validate(json.load(open(sys.argv[2])), s, cls=jsonschema.Draft202012V
 		"$top_srcdir/doc/schemas/eval.schema.json" d.json
 '
 
+test_expect_success 'every gear'"'"'s diagnostics: SARIF results carry their gears, the run lists the gears; GitHub and JUnit say them' '
+	gerules eval det.json --chip Ascend910B1 --hook w.lua --input_shape="x:1,3,-1,-1" \
+		--dynamic_image_size="640,640;960,960;1280,1280;600,600" --format sarif >d.sarif
+	test $? = 1 &&
+	"$PYTHON3" -c "
+import json
+run = json.load(open(\"d.sarif\"))[\"runs\"][0]
+g = run[\"properties\"][\"gears\"]
+print(g[\"flag\"], g[\"value\"], [(e[\"index\"], e[\"profile\"], e[\"inputs\"][0][\"dims\"]) for e in g[\"gears\"]])
+for r in run[\"results\"]:
+    if r[\"ruleId\"].startswith(\"SITE\"): print(r[\"ruleId\"], r[\"message\"][\"text\"], r[\"properties\"].get(\"gears\"))" >got &&
+	cat >expect <<-\EOF &&
+	--dynamic_image_size 640,640;960,960;1280,1280;600,600 [(1, '"'"'640,640'"'"', [1, 3, 640, 640]), (2, '"'"'960,960'"'"', [1, 3, 960, 960]), (3, '"'"'1280,1280'"'"', [1, 3, 1280, 1280]), (4, '"'"'600,600'"'"', [1, 3, 600, 600])]
+	SITE1 Relu checked None
+	SITE3 narrow image [gears 1, 4] [1, 4]
+	SITE2 wide image: 960 [gear 2] [2]
+	SITE2 wide image: 1280 [gear 3] [3]
+	SITE4 too wide [gear 3] [3]
+	EOF
+	test_cmp expect got &&
+	gerules eval det.json --chip Ascend910B1 --hook w.lua --input_shape="x:1,3,-1,-1" \
+		--dynamic_image_size="640,640;960,960;1280,1280;600,600" --format github >gh.txt
+	test $? = 1 &&
+	test_grep "^::error file=w.lua,line=7,title=SITE4::too wide \[gear 3\] (node relu)\$" gh.txt &&
+	gerules eval det.json --chip Ascend910B1 --hook w.lua --input_shape="x:1,3,-1,-1" \
+		--dynamic_image_size="640,640;960,960;1280,1280;600,600" --format junit >j.xml
+	test $? = 1 &&
+	test_grep "warning: narrow image \[gears 1, 4\]" j.xml
+'
+
+test_expect_success SARIF 'the SARIF of gears passes the SARIF validator' '
+	test_sarif_valid "$GR_NODE_MODULES/.bin/sarif-multitool" d.sarif
+'
+
 test_expect_success 'gears with the same decisions: said once; batch and dims gears by input order' '
 	gerules eval det.json --chip Ascend910B1 --input_shape="x:-1,3,224,224" --dynamic_batch_size=1,4,8 >b.txt &&
 	test_grep "^  gear 3 (8): --input_shape=x:8,3,224,224\$" b.txt &&
