@@ -5,7 +5,9 @@
 # 11-18 by mode and by which of roi/scales/sizes are named, Upsample by mode,
 # Slice 8-9 (Consts GE's plugin names without the node's name), MaxPool's
 # AI CPU form for a big kernel or stride (kh*kw > 255, stride > 63), 1-D
-# kernels and storage_order. Every name is the one GE gives the node
+# kernels and storage_order; on a regbase SoC (Ascend950*, capability
+# regbase: the plugin's IsRegBasePlatform) a big kernel stays MaxPoolV3.
+# Every name is the one GE gives the node
 # (PartitionedCall_<sub node>_<n>, n from GE's builder walk; hicann/ge
 # parser/parser/common/parser_utils.cc, graph_metadef operator.cc
 # WalkAllOperators); a mode or form the plugin refuses is E11010.
@@ -15,9 +17,10 @@ test_description='ONNX plugin rows by attribute'
 PY=${PYTHON3:-python3}
 test_skip_unless ONNX
 
-# names MODEL: MODEL's name, then "name:type" of every node but Data and initializers
+# names MODEL: MODEL's name, then "name:type" of every node but Data and
+# initializers, read for the SoC $CHIP (default Ascend910B1)
 names () {
-	gerules eval "$1.onnx" --chip Ascend910B1 --format json >"$1.json" 2>/dev/null; rc=$?
+	gerules eval "$1.onnx" --chip "${CHIP:-Ascend910B1}" --format json >"$1.json" 2>/dev/null; rc=$?
 	test $rc -le 1 || return 1
 	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1]+".json")); print(sys.argv[1]+" "+" ".join(n["name"]+":"+n["type"] for n in d["nodes"] if n["type"] != "Data" and "Initializer" not in n["name"]))' "$1"
 }
@@ -93,6 +96,20 @@ test_expect_success 'MaxPool: kh*kw > 255 or a stride > 63 takes the AI CPU form
 	EOT
 	check_rows "maxpool_1d maxpool_1d_big maxpool_255 maxpool_big maxpool_big_pads maxpool_small maxpool_stride" &&
 	names maxpool_storage >/dev/null && test "$(errors maxpool_storage)" = E11010:mp
+'
+
+test_expect_success 'MaxPool on a regbase SoC (Ascend950*; IsRegBasePlatform): a big kernel or stride stays MaxPoolV3' '
+	cat >expect <<-\EOT &&
+	maxpool_1d_big PartitionedCall_mp_UnsqueezeX_1:Unsqueeze PartitionedCall_mp_MaxPoolV3_2:MaxPoolV3 PartitionedCall_mp_SqueezeMaxpoolv3_3:Squeeze
+	maxpool_big mp:MaxPoolV3
+	maxpool_big_pads mp:MaxPoolV3
+	maxpool_stride mp:MaxPoolV3
+	EOT
+	CHIP=Ascend950PR_9599 check_rows "maxpool_1d_big maxpool_big maxpool_big_pads maxpool_stride" &&
+	CHIP=Ascend950DT_9571 check_rows "maxpool_1d_big maxpool_big maxpool_big_pads maxpool_stride" &&
+	CHIP=Ascend310P3 names maxpool_big >got &&
+	echo "maxpool_big PartitionedCall_mp_permuteIn_1:TransposeD PartitionedCall_mp_MaxPool_2:MaxPool PartitionedCall_mp_permuteOut_3:TransposeD" >expect &&
+	test_cmp expect got
 '
 
 test_expect_success 'every part of a split node records it in _datadump_original_op_names; [ByNodeName] on it lists the parts (GE4021)' '

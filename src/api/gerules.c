@@ -543,6 +543,10 @@ static gerules_eval *evaluate(const gerules_rules *rules, const gerules_request 
     memset(&mo, 0, sizeof mo);
     mo.format = q->format;
     mo.opmap = rules->opmap;
+    if( q->chip ){                    /* the chip's caps: a mapping row may test them (chip has CAP) */
+      int soc = gr_ruleset_find_soc(rules->rs, q->chip);
+      if( soc >= 0 ) mo.chip_caps = rules->rs->socs[soc].caps;
+    }
     ev->g = q->in_mem ? gr_model_load_mem(q->buf, q->len, &mo, &err)
           : q->fd >= 0 ? gr_model_load_fd(q->fd, &mo, &err)
           : gr_model_load_file(q->model, &mo, &err);
