@@ -98,7 +98,7 @@ test_expect_success 'MaxPool: kh*kw > 255 or a stride > 63 takes the AI CPU form
 	names maxpool_storage >/dev/null && test "$(errors maxpool_storage)" = E11010:mp
 '
 
-test_expect_success 'MaxPool on a regbase SoC (Ascend950*; IsRegBasePlatform): a big kernel or stride stays MaxPoolV3' '
+test_expect_success 'MaxPool on a regbase SoC (Ascend950*; IsRegBasePlatform): a big kernel or stride stays MaxPoolV3 (--chip and atc --soc_version)' '
 	cat >expect <<-\EOT &&
 	maxpool_1d_big PartitionedCall_mp_UnsqueezeX_1:Unsqueeze PartitionedCall_mp_MaxPoolV3_2:MaxPoolV3 PartitionedCall_mp_SqueezeMaxpoolv3_3:Squeeze
 	maxpool_big mp:MaxPoolV3
@@ -107,6 +107,10 @@ test_expect_success 'MaxPool on a regbase SoC (Ascend950*; IsRegBasePlatform): a
 	EOT
 	CHIP=Ascend950PR_9599 check_rows "maxpool_1d_big maxpool_big maxpool_big_pads maxpool_stride" &&
 	CHIP=Ascend950DT_9571 check_rows "maxpool_1d_big maxpool_big maxpool_big_pads maxpool_stride" &&
+	gerules atc --model=maxpool_big.onnx --framework=5 --soc_version=Ascend950PR_9599 --output=o --format json >atc.json &&
+	"$PY" -c "import json; print([n[\"type\"] for n in json.load(open(\"atc.json\"))[\"nodes\"]])" >got &&
+	echo "['"'"'Data'"'"', '"'"'MaxPoolV3'"'"']" >expect &&
+	test_cmp expect got &&
 	CHIP=Ascend310P3 names maxpool_big >got &&
 	echo "maxpool_big PartitionedCall_mp_permuteIn_1:TransposeD PartitionedCall_mp_MaxPool_2:MaxPool PartitionedCall_mp_permuteOut_3:TransposeD" >expect &&
 	test_cmp expect got
