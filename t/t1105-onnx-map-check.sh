@@ -76,7 +76,7 @@ test_expect_success 'an unknown condition kind' '
 	bad kind "$L:42: error: an onnx mapping condition cannot test node.type: it tests node.inputs, node.outputs, node.attr[\"A\"] and len(node.attr[\"A\"])" <<-\EOF &&
 	onnx "ai.onnx::Relu" { opset 8 when node.type == "Relu" becomes Relu; }
 	EOF
-	bad kind2 "$L:37: error: unknown condition kind in an onnx mapping row: expected node.inputs OP N, node.outputs OP N, node.inputs[N] == null or != null, node.attr[\"A\"] == null or != null, node.attr[\"A\"] == VALUE or != VALUE, len(node.attr[\"A\"]) OP N, prod(node.attr[\"A\"]) OP N, max(node.attr[\"A\"]) OP N" <<-\EOF
+	bad kind2 "$L:37: error: unknown condition kind in an onnx mapping row: expected node.inputs OP N, node.outputs OP N, node.inputs[N] == null or != null, node.attr[\"A\"] == null or != null, node.attr[\"A\"] == VALUE or != VALUE, len(node.attr[\"A\"]) OP N, prod(node.attr[\"A\"]) OP N, max(node.attr[\"A\"]) OP N, chip has CAP, not chip has CAP" <<-\EOF
 	onnx "ai.onnx::Relu" { opset 8 when node.dynamic becomes Relu; }
 	EOF
 '
@@ -95,6 +95,23 @@ test_expect_success 'prod(...) and max(...) take one attribute and compare with 
 	EOF
 	bad maxstr "$L:62: error: max(...) compares with an integer" <<-\EOF
 	onnx "ai.onnx::MaxPool" { opset 8 when max(node.attr["s"]) > "x" becomes MaxPool; }
+	EOF
+'
+
+test_expect_success 'chip has CAP and not chip has CAP: a declared capability; not only before chip has' '
+	{ cat "$MINI" && cat <<-\EOF; } >good3.rules &&
+	onnx "ai.onnx::MaxPool" {
+	    opset 8 when not chip has hf32 and prod(node.attr["k"]) > 255 becomes TransposeD "_in" @1 (0), MaxPool "_m" @2 (@0) in 3;
+	    opset 8 when chip has bf16 becomes MaxPoolV3;
+	}
+	EOF
+	gerules check good3.rules >out 2>err &&
+	test_must_be_empty err &&
+	bad capunk "$L:53: error: unknown capability '"'"'hf23'"'"'; did you mean '"'"'hf32'"'"'?" <<-\EOF &&
+	onnx "ai.onnx::MaxPool" { opset 8 when not chip has hf23 becomes MaxPoolV3; }
+	EOF
+	bad notother "$L:37: error: an onnx mapping condition is tests joined by '"'"'and'"'"' ('"'"'not'"'"' is not allowed: write one row per case)" <<-\EOF
+	onnx "ai.onnx::Relu" { opset 8 when not node.inputs == 1 becomes Relu; }
 	EOF
 '
 

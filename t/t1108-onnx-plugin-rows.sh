@@ -5,7 +5,9 @@
 # 11-18 by mode and by which of roi/scales/sizes are named, Upsample by mode,
 # Slice 8-9 (Consts GE's plugin names without the node's name), MaxPool's
 # AI CPU form for a big kernel or stride (kh*kw > 255, stride > 63), 1-D
-# kernels and storage_order. Every name is the one GE gives the node
+# kernels and storage_order; on a regbase SoC (Ascend950*, capability
+# regbase: the plugin's IsRegBasePlatform) a big kernel stays MaxPoolV3.
+# Every name is the one GE gives the node
 # (PartitionedCall_<sub node>_<n>, n from GE's builder walk; hicann/ge
 # parser/parser/common/parser_utils.cc, graph_metadef operator.cc
 # WalkAllOperators); a mode or form the plugin refuses is E11010.
@@ -93,6 +95,38 @@ test_expect_success 'MaxPool: kh*kw > 255 or a stride > 63 takes the AI CPU form
 	EOT
 	check_rows "maxpool_1d maxpool_1d_big maxpool_255 maxpool_big maxpool_big_pads maxpool_small maxpool_stride" &&
 	names maxpool_storage >/dev/null && test "$(errors maxpool_storage)" = E11010:mp
+'
+
+# names_on SOC MODEL...: each MODEL's name, then "name:type" of every node
+# but Data, read for SOC
+names_on () {
+	soc=$1 && shift &&
+	for m
+	do
+		gerules eval "$m.onnx" --chip "$soc" --format json >"$m.$soc.json" 2>/dev/null
+		test $? -le 1 || return 1
+		"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(sys.argv[2]+" "+" ".join(n["name"]+":"+n["type"] for n in d["nodes"] if n["type"] != "Data"))' "$m.$soc.json" "$m" || return 1
+	done
+}
+
+test_expect_success 'MaxPool on a regbase SoC (Ascend950*; IsRegBasePlatform): a big kernel or stride stays MaxPoolV3 (--chip and atc --soc_version)' '
+	cat >expect <<-\EOT &&
+	maxpool_1d_big PartitionedCall_mp_UnsqueezeX_1:Unsqueeze PartitionedCall_mp_MaxPoolV3_2:MaxPoolV3 PartitionedCall_mp_SqueezeMaxpoolv3_3:Squeeze
+	maxpool_big mp:MaxPoolV3
+	maxpool_big_pads mp:MaxPoolV3
+	maxpool_stride mp:MaxPoolV3
+	EOT
+	names_on Ascend950PR_9599 maxpool_1d_big maxpool_big maxpool_big_pads maxpool_stride >got &&
+	test_cmp expect got &&
+	names_on Ascend950DT_9571 maxpool_1d_big maxpool_big maxpool_big_pads maxpool_stride >got &&
+	test_cmp expect got &&
+	gerules atc --model=maxpool_big.onnx --framework=5 --soc_version=Ascend950PR_9599 --output=o --format json >atc.json &&
+	"$PY" -c "import json; print([n[\"type\"] for n in json.load(open(\"atc.json\"))[\"nodes\"]])" >got &&
+	echo "['"'"'Data'"'"', '"'"'MaxPoolV3'"'"']" >expect &&
+	test_cmp expect got &&
+	names_on Ascend310P3 maxpool_big >got &&
+	echo "maxpool_big PartitionedCall_mp_permuteIn_1:TransposeD PartitionedCall_mp_MaxPool_2:MaxPool PartitionedCall_mp_permuteOut_3:TransposeD" >expect &&
+	test_cmp expect got
 '
 
 test_expect_success 'every part of a split node records it in _datadump_original_op_names; [ByNodeName] on it lists the parts (GE4021)' '

@@ -8,7 +8,10 @@
 # CheckDynamicInputParamValid, compiler/graph/preprocess/
 # multi_batch_options.cc CheckDynamicParams); with gears every gear is
 # evaluated as a static graph, and the reports say which decisions differ
-# per gear (a site hook that depends on a dim makes them differ).
+# per gear (a site hook that depends on a dim makes them differ); every
+# gear's diagnostics are reported, each once, tagged with its gears when
+# not every gear gives it (text, JSON against the schema), and an error of
+# a later gear makes the exit status 1.
 test_description='input shapes and gears as ATC takes them'
 . "$(dirname "$0")/test-lib.sh"
 
@@ -94,6 +97,103 @@ import json, sys, jsonschema
 s = json.load(open(sys.argv[1]))
 jsonschema.validate(json.load(open(sys.argv[2])), s, cls=jsonschema.Draft202012Validator)" \
 		"$top_srcdir/doc/schemas/eval.schema.json" g.json
+'
+
+test_expect_success 'setup: a hook whose diagnostics depend on the width' '
+	cat >w.lua <<-\EOF
+	-- a note every gear gives, warnings and an error some gears give
+	gr.on_node({type_pattern = "Relu"}, function(node)
+	  local s = node:input(0).shape
+	  node:note("SITE1", "Relu checked")
+	  if s[4] > 700 then node:warning("SITE2", "wide image: " .. s[4]) end
+	  if s[4] < 700 then node:warning("SITE3", "narrow image") end
+	  if s[4] > 1000 then node:error("SITE4", "too wide") end
+	end)
+	EOF
+'
+
+test_expect_success 'every gear'"'"'s diagnostics, each once, tagged with its gears when not every gear gives it: text' '
+	test_must_fail --exit 1 gerules eval det.json --chip Ascend910B1 --hook w.lua --input_shape="x:1,3,-1,-1" \
+		--dynamic_image_size="640,640;960,960;1280,1280;600,600" >d.txt &&
+	grep "^w.lua:\|^summary:" d.txt >got &&
+	cat >expect <<-\EOF &&
+	w.lua:4: note: Relu checked [SITE1]  (node relu)
+	w.lua:6: warning: narrow image [gears 1, 4] [SITE3]  (node relu)
+	w.lua:5: warning: wide image: 960 [gear 2] [SITE2]  (node relu)
+	w.lua:5: warning: wide image: 1280 [gear 3] [SITE2]  (node relu)
+	w.lua:7: error: too wide [gear 3] [SITE4]  (node relu)
+	summary: 3 nodes, 1 error, 3 warnings, 2 notes
+	EOF
+	test_cmp expect got &&
+	gerules eval det.json --chip Ascend910B1 --hook w.lua --input_shape="x:1,3,-1,-1" \
+		--dynamic_image_size="640,640;600,600;500,500;400,400;960,960" >r.txt &&
+	test_grep "^w.lua:6: warning: narrow image \[gears 1-4\] \[SITE3\]" r.txt &&
+	test_grep "^w.lua:5: warning: wide image: 960 \[gear 5\] \[SITE2\]" r.txt &&
+	gerules eval det.json --chip Ascend910B1 --hook w.lua --input_shape="x:1,3,-1,-1" \
+		--dynamic_image_size="640,640;600,600" >s.txt &&
+	test_grep "^w.lua:6: warning: narrow image \[SITE3\]" s.txt
+'
+
+test_expect_success 'every gear'"'"'s diagnostics: JSON (gears only where not every gear gives it)' '
+	test_must_fail --exit 1 gerules eval det.json --chip Ascend910B1 --hook w.lua --input_shape="x:1,3,-1,-1" \
+		--dynamic_image_size="640,640;960,960;1280,1280;600,600" --format json >d.json &&
+	"$PYTHON3" -c "
+import json
+r = json.load(open(\"d.json\"))
+for d in r[\"diagnostics\"]:
+    if d[\"rule\"].startswith(\"w.lua\"): print(d[\"code\"], d[\"message\"], d.get(\"gears\"))
+print(r[\"summary\"])" >got &&
+	cat >expect <<-\EOF &&
+	SITE1 Relu checked None
+	SITE3 narrow image [1, 4]
+	SITE2 wide image: 960 [2]
+	SITE2 wide image: 1280 [3]
+	SITE4 too wide [3]
+	{'"'"'nodes'"'"': 3, '"'"'errors'"'"': 1, '"'"'warnings'"'"': 3, '"'"'notes'"'"': 2}
+	EOF
+	test_cmp expect got
+'
+
+test_expect_success JSONSCHEMA 'the diagnostics'"'"' gears follow eval.schema.json' '
+	"$PYTHON3" -c "
+import json, sys, jsonschema
+s = json.load(open(sys.argv[1]))
+jsonschema.validate(json.load(open(sys.argv[2])), s, cls=jsonschema.Draft202012Validator)" \
+		"$top_srcdir/doc/schemas/eval.schema.json" d.json
+'
+
+test_expect_success 'every gear'"'"'s diagnostics: SARIF results carry their gears, the run lists the gears; GitHub and JUnit say them' '
+	gerules eval det.json --chip Ascend910B1 --hook w.lua --input_shape="x:1,3,-1,-1" \
+		--dynamic_image_size="640,640;960,960;1280,1280;600,600" --format sarif >d.sarif
+	test $? = 1 &&
+	"$PYTHON3" -c "
+import json
+run = json.load(open(\"d.sarif\"))[\"runs\"][0]
+g = run[\"properties\"][\"gears\"]
+print(g[\"flag\"], g[\"value\"], [(e[\"index\"], e[\"profile\"], e[\"inputs\"][0][\"dims\"]) for e in g[\"gears\"]])
+for r in run[\"results\"]:
+    if r[\"ruleId\"].startswith(\"SITE\"): print(r[\"ruleId\"], r[\"message\"][\"text\"], r[\"properties\"].get(\"gears\"))" >got &&
+	cat >expect <<-\EOF &&
+	--dynamic_image_size 640,640;960,960;1280,1280;600,600 [(1, '"'"'640,640'"'"', [1, 3, 640, 640]), (2, '"'"'960,960'"'"', [1, 3, 960, 960]), (3, '"'"'1280,1280'"'"', [1, 3, 1280, 1280]), (4, '"'"'600,600'"'"', [1, 3, 600, 600])]
+	SITE1 Relu checked None
+	SITE3 narrow image [gears 1, 4] [1, 4]
+	SITE2 wide image: 960 [gear 2] [2]
+	SITE2 wide image: 1280 [gear 3] [3]
+	SITE4 too wide [gear 3] [3]
+	EOF
+	test_cmp expect got &&
+	gerules eval det.json --chip Ascend910B1 --hook w.lua --input_shape="x:1,3,-1,-1" \
+		--dynamic_image_size="640,640;960,960;1280,1280;600,600" --format github >gh.txt
+	test $? = 1 &&
+	test_grep "^::error file=w.lua,line=7,title=SITE4::too wide \[gear 3\] (node relu)\$" gh.txt &&
+	gerules eval det.json --chip Ascend910B1 --hook w.lua --input_shape="x:1,3,-1,-1" \
+		--dynamic_image_size="640,640;960,960;1280,1280;600,600" --format junit >j.xml
+	test $? = 1 &&
+	test_grep "warning: narrow image \[gears 1, 4\]" j.xml
+'
+
+test_expect_success SARIF 'the SARIF of gears passes the SARIF validator' '
+	test_sarif_valid "$GR_NODE_MODULES/.bin/sarif-multitool" d.sarif
 '
 
 test_expect_success 'gears with the same decisions: said once; batch and dims gears by input order' '

@@ -17,7 +17,10 @@
 # colour, and --colour-by picks the first colouring; the panel's explain chain
 # is --explain's, the dtype and engine judge's steps included; a 10,000-node model (bench/gen_graph.py) loads too (its load time
 # is printed, not asserted: bench/run times it); model strings that look
-# like markup stay text. The screenshots of each run are kept in the trash
+# like markup stay text; with ATC's gears a gear list shows one gear's
+# decisions at a time (the nodes a gear changes recoloured, on the canvas
+# too, the panel saying gear 1's value) and dims the diagnostics of the other
+# gears. The screenshots of each run are kept in the trash
 # directory for a person to look at.
 # Skipped, saying why, only when chromium, node or playwright-core is absent.
 test_description='the HTML report in headless Chromium'
@@ -273,6 +276,57 @@ test_expect_success '--colour-by picks the first colouring' '
 	r = json.load(open(sys.argv[1]))
 	assert r["errors"] == [] and r["field"] == "engine", (r["errors"], r["field"])
 	assert all(c["pixels"] > 0 for c in r["colours"]), r["colours"]
+	PYEOF
+'
+
+test_expect_success 'gears: a gear list; each gear recolours the nodes its decisions change, the panel says so, its diagnostics stand out' '
+	cat >det.json <<-\EOF &&
+	{"name": "det", "graph": [{"name": "main", "op": [
+	 {"name": "x", "type": "Data", "attr": [{"key": "index", "value": {"i": 0}}],
+	  "output_desc": [{"dtype": "DT_FLOAT", "shape": {"dim": [1, 3, -1, -1]}, "layout": "NCHW"}]},
+	 {"name": "relu", "type": "Relu", "input": ["x:0"],
+	  "input_desc": [{"dtype": "DT_FLOAT", "shape": {"dim": [1, 3, -1, -1]}, "layout": "NCHW"}],
+	  "output_desc": [{"dtype": "DT_FLOAT", "shape": {"dim": [1, 3, -1, -1]}, "layout": "NCHW"}]},
+	 {"name": "out", "type": "NetOutput", "input": ["relu:0"]}]}]}
+	EOF
+	cat >big.lua <<-\EOF &&
+	-- large images run Relu in high precision, and say so
+	gr.on_node({type_pattern = "Relu"}, function(node)
+	  local w = node:input(0).shape[4]
+	  if w > 700 then node:override("precision_mode", "high_precision", "large image") end
+	  if w > 700 then node:warning("SITE2", "wide image: " .. w) end
+	end)
+	EOF
+	gerules eval det.json --chip Ascend910B1 --hook big.lua --input_shape="x:1,3,-1,-1" \
+		--dynamic_image_size="640,640;960,960;1280,1280" --format html --output gears.html &&
+	gerules eval det.json --chip Ascend910B1 --hook big.lua --input_shape="x:1,3,-1,-1" \
+		--dynamic_image_size="640,640;960,960;1280,1280" --format json >gears.json &&
+	check gears.html gears.png --gear relu >result.json &&
+	"$PY" - result.json gears.json <<-\PYEOF
+	import json, sys
+	res = json.load(open(sys.argv[1])); rep = json.load(open(sys.argv[2]))
+	assert res["errors"] == [], res["errors"]
+	g = res["gears"]
+	assert g["pickVisible"], g
+	assert g["list"] == ["gear 1 (640,640): x:1,3,640,640", "gear 2 (960,960): x:1,3,960,960",
+	                     "gear 3 (1280,1280): x:1,3,1280,1280"], g["list"]
+	assert [s["gear"] for s in g["shown"]] == [0, 1, 2], g["shown"]
+	# each gear colours relu by its own precision mode (the JSON report'"'"'s gears), on the canvas too
+	want = [e["nodes"][0]["decisions"]["precision_mode"] for e in rep["gears"]["gears"]]
+	assert want == [None, "high_precision", "high_precision"], want
+	s1, s2, s3 = g["shown"]
+	assert s1["colour"] != s2["colour"] and s2["colour"] == s3["colour"], g["shown"]
+	assert all(s["pixel"] == s["colour"] for s in g["shown"]), g["shown"]
+	assert s1["row"] == "-", s1["row"]
+	assert s2["row"] == "high_precision  (gear 2; gear 1: -)", s2["row"]
+	assert s1["legend"] == ["no decision (3)"], s1["legend"]
+	assert sorted(s2["legend"]) == ["high_precision (1)", "no decision (2)"], s2["legend"]
+	# the diagnostics: each tagged with its gear, dimmed when not of the gear shown
+	wide = [d["message"] + " [gear %d]" % d["gears"][0] for d in rep["diagnostics"] if d["code"] == "SITE2"]
+	assert wide == ["wide image: 960 [gear 2]", "wide image: 1280 [gear 3]"], wide
+	assert [x for x in s1["dimmed"] if "SITE2" in x] and all("SITE2" in x for x in s1["dimmed"]) and len(s1["dimmed"]) == 2, s1["dimmed"]
+	assert len(s2["dimmed"]) == 1 and wide[1] in s2["dimmed"][0], s2["dimmed"]
+	assert len(s3["dimmed"]) == 1 and wide[0] in s3["dimmed"][0], s3["dimmed"]
 	PYEOF
 '
 

@@ -8,7 +8,9 @@
 # legend entry of its own); every edge of the model must be drawn;
 # --colour-by dtype and --colour-by engine fill each node by that slot's
 # colour, an unknown slot is an error. Names that need DOT escaping
-# (quotes, backslashes) must survive.
+# (quotes, backslashes) must survive. With ATC's gears the picture is gear
+# 1's, a node a later gear decides otherwise has a double outline and a
+# label line per such gear, and a legend lists the gears.
 test_description='the Graphviz report'
 . "$(dirname "$0")/test-lib.sh"
 
@@ -152,6 +154,51 @@ do
 		PYEOF
 	'
 done
+
+test_expect_success 'gears: the picture is gear 1'"'"'s; a node that differs in another gear has a double outline and a line per such gear; a legend of the gears' '
+	cat >det.json <<-\EOF &&
+	{"name": "det", "graph": [{"name": "main", "op": [
+	 {"name": "x", "type": "Data", "attr": [{"key": "index", "value": {"i": 0}}],
+	  "output_desc": [{"dtype": "DT_FLOAT", "shape": {"dim": [1, 3, -1, -1]}, "layout": "NCHW"}]},
+	 {"name": "relu", "type": "Relu", "input": ["x:0"],
+	  "input_desc": [{"dtype": "DT_FLOAT", "shape": {"dim": [1, 3, -1, -1]}, "layout": "NCHW"}],
+	  "output_desc": [{"dtype": "DT_FLOAT", "shape": {"dim": [1, 3, -1, -1]}, "layout": "NCHW"}]},
+	 {"name": "out", "type": "NetOutput", "input": ["relu:0"]}]}]}
+	EOF
+	cat >big.lua <<-\EOF &&
+	-- large images run Relu in high precision
+	gr.on_node({type_pattern = "Relu"}, function(node)
+	  if node:input(0).shape[4] > 700 then node:override("precision_mode", "high_precision", "large image") end
+	end)
+	EOF
+	gerules eval det.json --chip Ascend910B1 --hook big.lua --input_shape="x:1,3,-1,-1" \
+		--dynamic_image_size="640,640;960,960;1280,1280" --format dot >gears.dot &&
+	dot -Tsvg gears.dot >gears.svg 2>dot.err &&
+	test_must_be_empty dot.err &&
+	"$PY" - gears.svg <<-\PYEOF
+	import sys
+	import xml.etree.ElementTree as ET
+	S = "{http://www.w3.org/2000/svg}"
+	svg = ET.parse(sys.argv[1]).getroot()
+	title = [t.text for t in svg.find(S + "g").findall(S + "text")]
+	assert any("gear 1 of 3 (--dynamic_image_size=640,640;960,960;1280,1280)" in t for t in title), title
+	nodes = {}
+	for g in svg.iter(S + "g"):
+	    if g.get("class") != "node": continue
+	    a = [x for x in g.iter("{http://www.w3.org/2000/svg}a")]
+	    nodes[g.find(S + "title").text] = {
+	        "outlines": len([p for p in g.iter() if p.tag in (S + "path", S + "polygon")]),
+	        "text": [t.text for t in g.iter(S + "text")],
+	        "tip": a[0].get("{http://www.w3.org/1999/xlink}title") if a else ""}
+	relu = nodes["n1"]
+	assert relu["outlines"] == 2 and nodes["n0"]["outlines"] == 1 and nodes["n2"]["outlines"] == 1, nodes
+	assert relu["text"][-2:] == ["gear 2: precision_mode=high_precision", "gear 3: precision_mode=high_precision"], relu["text"]
+	assert not any(t.startswith("gear ") for t in nodes["n0"]["text"] + nodes["n2"]["text"]), nodes
+	assert relu["tip"].endswith("; gear 2: precision_mode=high_precision; gear 3: precision_mode=high_precision"), relu["tip"]
+	assert nodes["legend_gears"]["text"][1:] == ["gear 1 (640,640): x:1,3,640,640", "gear 2 (960,960): x:1,3,960,960",
+	                                            "gear 3 (1280,1280): x:1,3,1280,1280"], nodes["legend_gears"]
+	PYEOF
+'
 
 test_expect_success '--colour-by names a slot of the rule set' '
 	test_must_fail --exit 2 gerules eval "$ex/llm_decoder.json" --chip Ascend910B1 --colour-by dtypes --format dot >out 2>err &&

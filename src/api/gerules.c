@@ -488,6 +488,24 @@ static void note_read(gerules_eval *ev, const char *path){
   gr_vec_push(ev->read, p);
 }
 
+/* The chip the evaluation is for, as gr_eval finds it: the request's, else
+** the value given last to the first option of type soc that has one (atc's
+** --soc_version, -o soc_version=...); NULL when none. */
+static const char *eval_chip(const gr_ruleset *rs, const gerules_request *q, const gr_optinputs *opts){
+  size_t i, k;
+  if( q->chip ) return q->chip;
+  for(k = 0; k < rs->noptions; k++){
+    const char *v = NULL;
+    if( rs->options[k].type!=GR_OT_SOC ) continue;
+    for(i = 0; i < opts->n; i++){
+      const gr_option *o = gr_ruleset_option_by_spelling(rs, opts->v[i].key);
+      if( o && (size_t)o->index==k ) v = opts->v[i].value;
+    }
+    if( v && v[0] ) return v;
+  }
+  return NULL;
+}
+
 /* The one orchestrator: options, the model (read, or model_of's), the
 ** command's change to it, the hooks, then the evaluator. */
 static gerules_eval *evaluate(const gerules_rules *rules, const gerules_request *q, const gerules_eval *model_of){
@@ -543,6 +561,11 @@ static gerules_eval *evaluate(const gerules_rules *rules, const gerules_request 
     memset(&mo, 0, sizeof mo);
     mo.format = q->format;
     mo.opmap = rules->opmap;
+    {                                 /* the chip's caps: a mapping row may test them (chip has CAP) */
+      const char *chip = eval_chip(rules->rs, q, &ev->opts);
+      int soc = chip ? gr_ruleset_find_soc(rules->rs, chip) : -1;
+      if( soc >= 0 ) mo.chip_caps = rules->rs->socs[soc].caps;
+    }
     ev->g = q->in_mem ? gr_model_load_mem(q->buf, q->len, &mo, &err)
           : q->fd >= 0 ? gr_model_load_fd(q->fd, &mo, &err)
           : gr_model_load_file(q->model, &mo, &err);
@@ -576,8 +599,10 @@ hooks:
   ev->diags.d = &ev->r->diags;
   ev->status = ev->r->diags.count[GR_SEV_ERROR] ? 1 : 0;
   /* with gears, r is gear 0's graph; the others are evaluated alike */
-  if( q->ngears > 1 && q->gear_fn && !model_of )
+  if( q->ngears > 1 && q->gear_fn && !model_of ){
     ev->gears = gr_api_gears_run(rules->rs, &cfg, ev->r, ev->g, q->ngears, q->gear_fn, q->gear_ud);
+    ev->status = ev->r->diags.count[GR_SEV_ERROR] ? 1 : 0;     /* another gear's errors count too */
+  }
   return ev;
 }
 

@@ -12,7 +12,7 @@ void gr_diags_init(gr_diags *d){ memset(d, 0, sizeof *d); }
 
 static void diag_clear(gr_diag *x){
   free(x->code); free(x->ge_code); free(x->msg); free(x->file); free(x->snippet);
-  free(x->option); free(x->node); free(x->rule); free(x->changed_by);
+  free(x->option); free(x->node); free(x->rule); free(x->changed_by); free(x->gears);
   memset(x, 0, sizeof *x);
 }
 
@@ -178,6 +178,18 @@ static const char *sev_color(gr_severity s){
   return s==GR_SEV_ERROR ? "\033[1;31m" : s==GR_SEV_WARNING ? "\033[1;35m" : "\033[1;36m";
 }
 
+void gr_diag_gears_text(gr_buf *out, const gr_diag *d){
+  uint32_t i = 0, j;
+  if( d->ngears==0 ) return;
+  gr_buf_adds(out, d->ngears==1 ? "gear " : "gears ");
+  while( i < d->ngears ){                /* runs of consecutive gears as "a-b" */
+    for(j = i; j + 1 < d->ngears && d->gears[j + 1]==d->gears[j] + 1; j++) ;
+    gr_buf_printf(out, "%s%u", i ? ", " : "", d->gears[i]);
+    if( j > i ) gr_buf_printf(out, "%s%u", j==i + 1 ? ", " : "-", d->gears[j]);
+    i = j + 1;
+  }
+}
+
 void gr_diag_format_ex(gr_buf *out, const gr_diag *d, const char *snippet, size_t snlen, int color){
   if( snippet==NULL && d->snippet ){ snippet = d->snippet; snlen = strlen(snippet); }
   if( snippet && d->col && d->col - 1 > snlen ) snippet = NULL;    /* past a cut line: no wrong caret */
@@ -195,6 +207,11 @@ void gr_diag_format_ex(gr_buf *out, const gr_diag *d, const char *snippet, size_
   if( color ) gr_buf_printf(out, "%s%s:" C_RESET " ", sev_color(d->sev), gr_severity_name(d->sev));
   else gr_buf_printf(out, "%s: ", gr_severity_name(d->sev));
   add_message(out, d->msg);
+  if( d->ngears ){
+    gr_buf_adds(out, " [");
+    gr_diag_gears_text(out, d);
+    gr_buf_adds(out, "]");
+  }
   if( d->changed_by ){
     gr_buf_printf(out, " [%s by ", d->sev < d->orig_sev ? "downgraded" : "raised");
     add_text(out, d->changed_by);

@@ -37,6 +37,10 @@ typedef struct gr_diag {
   char *rule;          /* "file:line" of the rule that produced it, or NULL */
   char *changed_by;    /* a hook that changed its severity: "file:line: reason", or NULL */
   gr_severity orig_sev;/* the severity the rules gave it */
+  /* With ATC's gears (api/gears.h): the 1-based gears this diagnostic
+  ** arises in, ascending, when not every gear has it; else NULL, 0. */
+  uint32_t *gears;
+  uint32_t ngears;
 } gr_diag;
 
 typedef struct gr_diags {
@@ -94,6 +98,9 @@ int gr_diag_code_valid(const char *code);
 ** when the record has none (snippet NULL: the record's own), and colours
 ** the line with SGR escapes as gcc does when color is set. */
 void gr_diag_format(gr_buf *out, const gr_diag *d);
+/* d's gears as the text reports tag it ("gear 2", "gears 1-3, 5"); nothing
+** when d->ngears is 0. */
+void gr_diag_gears_text(gr_buf *out, const gr_diag *d);
 void gr_diag_format_ex(gr_buf *out, const gr_diag *d, const char *snippet, size_t snippet_len, int color);
 
 #endif

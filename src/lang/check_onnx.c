@@ -25,7 +25,7 @@
 ** int, far above any real node (GE's ops have at most a few dozen inputs). */
 #define MAX_INDEX 1000
 
-#define COND_KINDS "node.inputs OP N, node.outputs OP N, node.inputs[N] == null or != null, node.attr[\"A\"] == null or != null, node.attr[\"A\"] == VALUE or != VALUE, len(node.attr[\"A\"]) OP N, prod(node.attr[\"A\"]) OP N, max(node.attr[\"A\"]) OP N"
+#define COND_KINDS "node.inputs OP N, node.outputs OP N, node.inputs[N] == null or != null, node.attr[\"A\"] == null or != null, node.attr[\"A\"] == VALUE or != VALUE, len(node.attr[\"A\"]) OP N, prod(node.attr[\"A\"]) OP N, max(node.attr[\"A\"]) OP N, chip has CAP, not chip has CAP"
 
 static const char *op_text(int op){
   switch( op ){
@@ -64,6 +64,20 @@ static int compile_test(ck *c, const gr_expr *e, gr_onnx_cond *out){
   gr_ruleset *rs = c->rs;
   const char *a;
   memset(out, 0, sizeof *out);
+  /* chip has CAP, not chip has CAP: the chip the model is read for */
+  if( e->op==GR_E_HAS || (e->op==GR_E_NOT && e->a->op==GR_E_HAS) ){
+    const gr_expr *h = e->op==GR_E_HAS ? e : e->a;
+    int ci = gr_ruleset_find(&rs->cap_map, h->s);
+    if( ci < 0 ){
+      char sug[128];
+      ck_err(c, h->sloc, "unknown capability '%s'%s", h->s, ck_did_you_mean(c, GR_NK_CAP, h->s, sug, sizeof sug));
+      return 0;
+    }
+    out->kind = e->op==GR_E_HAS ? GR_OC_CAP : GR_OC_NOCAP;
+    out->n = ci;
+    out->name = rs->cap_names[ci];
+    return 1;
+  }
   if( e->op==GR_E_OR || e->op==GR_E_NOT ){
     ck_err(c, e->op==GR_E_OR ? e->sloc : e->loc, "an onnx mapping condition is tests joined by 'and' ('%s' is not allowed: write one row per case)",
            e->op==GR_E_OR ? "or" : "not");

@@ -70,6 +70,8 @@ void gr_onnx_row_print(gr_buf *b, const gr_onnx_row *r){
       case GR_OC_HASNOT: gr_buf_printf(b, "node.attr[\"%s\"] == null", c->name); break;
       case GR_OC_IN_EMPTY: gr_buf_printf(b, "node.inputs[%lld] == null", (long long)c->n); break;
       case GR_OC_IN_GIVEN: gr_buf_printf(b, "node.inputs[%lld] != null", (long long)c->n); break;
+      case GR_OC_CAP: gr_buf_printf(b, "chip has %s", c->name); break;
+      case GR_OC_NOCAP: gr_buf_printf(b, "not chip has %s", c->name); break;
       default:
         gr_buf_printf(b, "node.attr[\"%s\"] %s ", c->name, op);
         if( c->is_str ) gr_buf_printf(b, "\"%s\"", c->s); else gr_buf_printf(b, "%lld", (long long)c->n);

@@ -267,9 +267,12 @@ const char *gr_pcause_name(int cause);     /* "seed"...; NULL for 0 */
 ** GR_OC_IN_EMPTY / GR_OC_IN_GIVEN with n = N; `prod(node.attr["A"]) OP N`,
 ** `max(node.attr["A"]) OP N` (GR_OC_PROD / GR_OC_MAX: the product, the
 ** largest element of an int list attribute; false when A is absent or not an
-** int list, as MaxPool's plugin tests kh*kw > 255 and a stride > 63) */
+** int list, as MaxPool's plugin tests kh*kw > 255 and a stride > 63);
+** `chip has CAP`, `not chip has CAP` (GR_OC_CAP / GR_OC_NOCAP, n = the
+** capability's index: whether the chip the model is read for has it, as
+** MaxPool's plugin asks rtGetSocVersion; no chip has none) */
 enum { GR_OC_INPUTS = 1, GR_OC_HAS, GR_OC_HASNOT, GR_OC_EQ, GR_OC_NE, GR_OC_LEN, GR_OC_IN_EMPTY, GR_OC_IN_GIVEN, GR_OC_OUTPUTS,
-       GR_OC_PROD, GR_OC_MAX };
+       GR_OC_PROD, GR_OC_MAX, GR_OC_CAP, GR_OC_NOCAP };
 typedef struct gr_onnx_cond {
   int kind, op;
   const char *name;       /* the attribute */

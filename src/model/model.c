@@ -55,7 +55,7 @@ static gr_graph *onnx_mem(const unsigned char *p, size_t n, const gr_model_opts 
     gr_error_set(err, 0, 0, "this is an ONNX model, and no ONNX op mapping was given to convert it to Ascend IR");
     return NULL;
   }
-  return gr_read_onnx(p, n, o->opmap, err);
+  return gr_read_onnx(p, n, o->opmap, o->chip_caps, err);
 }
 
 static const reader readers[GR_FMT_COUNT] = {

@@ -36,6 +36,11 @@ struct gr_opmap;        /* the ONNX op mapping (onnx_map.h), built from the rule
 typedef struct gr_model_opts {
   int format;                     /* GR_FMT_*; GR_FMT_AUTO = detect */
   const struct gr_opmap *opmap;   /* needed to read ONNX; NULL = ONNX input is an error */
+  /* the capabilities of the chip the model is read for (one byte per rule
+  ** set capability, the SoC's caps), or NULL: no chip (`chip has CAP` in
+  ** an ONNX mapping row is then false, as GE's plugin falls back when
+  ** rtGetSocVersion fails) */
+  const uint8_t *chip_caps;
 } gr_model_opts;
 
 /* Format names as --input-format spells them ("json", "ge-text", "ge-binary",

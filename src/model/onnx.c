@@ -76,6 +76,7 @@ typedef struct opinfo {
 typedef struct ox {
   gr_build *b;
   const gr_opmap *map;
+  const uint8_t *caps;          /* the chip's capabilities (mapping rows' chip has CAP), or NULL */
   const unsigned char *base;
   struct { const char *d; size_t dn; int64_t v; } opset[MAX_OPSETS]; size_t nopsets;
   gr_arena arena;
@@ -589,6 +590,7 @@ static void node_view(ox *x, const onode *o, gr_onnx_node_view *nv){
   nv->named = x->named.v; nv->nnamed = x->named.n;
   nv->noutputs = o->out.n;
   nv->attrs = o->attrs.v; nv->nattrs = o->attrs.n;
+  nv->caps = x->caps;
 }
 
 static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, onode *o, int depth){
@@ -1067,7 +1069,7 @@ static int common_ids(ox *x){
       && gr_build_type(b, "Data", 4, &x->t_data) && gr_build_shape(b, dyn, 1, &x->sh_dyn);
 }
 
-gr_graph *gr_read_onnx(const unsigned char *p, size_t n, const struct gr_opmap *map, gr_error *err){
+gr_graph *gr_read_onnx(const unsigned char *p, size_t n, const struct gr_opmap *map, const uint8_t *caps, gr_error *err){
   ox x;
   pb_field f, h;
   span graph = { NULL, 0 };
@@ -1078,6 +1080,7 @@ gr_graph *gr_read_onnx(const unsigned char *p, size_t n, const struct gr_opmap *
   memset(&x, 0, sizeof x);
   x.b = gr_build_new();
   x.map = map;
+  x.caps = caps;
   x.base = p;
   gr_arena_init(&x.arena);
   gr_buf_init(&x.tmp); gr_buf_init(&x.name);

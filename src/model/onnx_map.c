@@ -75,6 +75,8 @@ static int holds(const gr_onnx_cond *c, const gr_onnx_node_view *nv){
   case GR_OC_LEN:
     a = find_attr(nv, c->name);
     return cmp(c->op, a && a->kind==4 ? (int64_t)a->n : 0, c->n);
+  case GR_OC_CAP: return nv->caps && nv->caps[c->n];
+  case GR_OC_NOCAP: return !(nv->caps && nv->caps[c->n]);
   case GR_OC_PROD: case GR_OC_MAX:
     a = find_attr(nv, c->name);
     if( !a || a->kind!=4 || a->nints==0 ) return 0;

@@ -42,6 +42,7 @@ typedef struct gr_onnx_node_view {
   size_t noutputs;           /* outputs, empty names included */
   const unsigned char *named; size_t nnamed;   /* per input slot: 1 when its name is non-empty */
   const gr_onnx_attr_view *attrs; size_t nattrs;
+  const uint8_t *caps;       /* the chip's capabilities (`chip has CAP`), NULL: no chip */
 } gr_onnx_node_view;
 
 /* One IR op of a row (lang/ruleset.h). Its inputs are either the default

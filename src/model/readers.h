@@ -33,8 +33,9 @@ gr_graph *gr_read_om(const unsigned char *p, size_t n, gr_error *err);
 /* A protobuf text-format ModelDef (ge_text.re). */
 gr_graph *gr_read_ge_text(const char *p, size_t n, gr_error *err);
 
-/* An ONNX ModelProto (onnx.c), its ops mapped to Ascend IR by `map`. */
-gr_graph *gr_read_onnx(const unsigned char *p, size_t n, const struct gr_opmap *map, gr_error *err);
+/* An ONNX ModelProto (onnx.c), its ops mapped to Ascend IR by `map` for a
+** chip of capabilities caps (model.h gr_model_opts.chip_caps; NULL: none). */
+gr_graph *gr_read_onnx(const unsigned char *p, size_t n, const struct gr_opmap *map, const uint8_t *caps, gr_error *err);
 
 /* Sets the format tag (and ONNX opset, 0 otherwise) of a loaded graph. */
 void gr_graph_set_format(gr_graph *g, int format, int64_t onnx_opset);

@@ -14,12 +14,17 @@
 ** when`) is labelled "(no effect)", its reason is in the tooltip, and a fill
 ** value without effect keeps its colour with Graphviz's `diagonals` style
 ** (chords across the corners) and a legend entry of its own.
+** With ATC's gears (report/gears.h) the picture is gear 1's, as the title
+** says: a node whose decisions differ in another gear has a double outline
+** and, per such gear, a label line "gear K: SLOT=VALUE" (and the same in its
+** tooltip); a legend cluster lists every gear's profile and input shapes.
 */
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
 #include "report/dot.h"
 #include "report/view.h"
+#include "report/gears.h"
 
 static void dot_str(gr_out *o, const char *s){
   gr_out_putc(o, '"');
@@ -104,6 +109,53 @@ static void legend(gr_out *o, gr_result *r, size_t s, const char *what, int how)
   gr_buf_free(&key);
 }
 
+/* Node v's decisions in the gears after the first where they are not gear
+** 1's, each as sep "gear K: SLOT=VALUE"; returns how many. */
+static size_t gear_lines(gr_buf *b, const gr_result *r, const gr_gears *gs, uint32_t v, const char *sep){
+  size_t k, lo, hi, added = 0;
+  for(k = 1; gs && k < gs->v.n; k++){
+    const gr_gear *gk = &gs->v.v[k];
+    lo = 0; hi = gk->diffs.n;            /* the first diff of node v (node-major) */
+    while( lo < hi ){ size_t m = (lo + hi) / 2; if( gk->diffs.v[m].node < v ) lo = m + 1; else hi = m; }
+    for(; lo < gk->diffs.n && gk->diffs.v[lo].node==v; lo++){
+      const gr_gear_diff *d = &gk->diffs.v[lo];
+      const char *v1 = r->dec[(size_t)v * r->rs->nslots + d->slot].value;
+      if( v1==d->value || (v1 && d->value && strcmp(v1, d->value)==0) ) continue;
+      gr_buf_printf(b, "%sgear %zu: %s=%s", sep, k + 1, r->rs->slots[d->slot].name, d->value ? d->value : "-");
+      added++;
+    }
+  }
+  return added;
+}
+
+/* The gears' legend: each gear's profile and input shapes. */
+static void gears_legend(gr_out *o, const gr_gears *gs){
+  gr_buf lab;
+  size_t k, i, j;
+  gr_buf_init(&lab);
+  gr_buf_printf(&lab, "%s=%s: the picture is gear 1's; a double outline: decisions that differ in another gear", gs->flag, gs->value);
+  for(k = 0; k < gs->v.n; k++){
+    const gr_gear *g = &gs->v.v[k];
+    gr_buf_printf(&lab, "\ngear %zu (%s): ", k + 1, g->profile);
+    for(i = 0; i < g->inputs.n; i++){
+      gr_buf_printf(&lab, "%s%s:", i ? ";" : "", g->inputs.v[i].name);
+      for(j = 0; j < g->inputs.v[i].dims.n; j++) gr_buf_printf(&lab, "%s%lld", j ? "," : "", (long long)g->inputs.v[i].dims.v[j]);
+    }
+  }
+  gr_out_puts(o, "  subgraph \"cluster_legend_gears\" {\n    label=\"gears\"; fontsize=11; style=dashed; color=\"#8a9099\";\n"
+                 "    \"legend_gears\" [shape=box, peripheries=2, fillcolor=white, color=\"#555b63\", penwidth=1, label=");
+  gr_out_putc(o, '"');
+  for(i = 0; i < lab.n; i++){           /* the escaped form of the label's newlines, by hand */
+    unsigned char c = (unsigned char)lab.p[i];
+    if( c=='\n' ) gr_out_puts(o, "\\l");
+    else if( c=='"' || c=='\\' ){ gr_out_putc(o, '\\'); gr_out_putc(o, (char)c); }
+    else if( c < 0x20 || c==0x7f ) gr_out_putc(o, ' ');
+    else gr_out_putc(o, (char)c);
+  }
+  gr_out_puts(o, "\\l\"];\n  }\n");
+  gr_buf_free(&lab);
+}
+
 void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
   const gr_ruleset *rs = r->rs;
   const gr_graph *g = r->g;
@@ -122,6 +174,7 @@ void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
   if( ns ) gr_buf_printf(&title, "; fill: %s", rs->slots[fs].name);
   if( ns > 1 ) gr_buf_printf(&title, "; outline: %s", rs->slots[1].name);
   if( ns > GR_VIEW_MARK ) gr_buf_printf(&title, "; outline style: %s", rs->slots[GR_VIEW_MARK].name);
+  if( ro->gears ) gr_buf_printf(&title, "; gear 1 of %zu (%s=%s)", ro->gears->v.n, ro->gears->flag, ro->gears->value);
   gr_out_puts(o, "digraph gerules {\n  graph [rankdir=TB, fontname=\"Helvetica\", labelloc=t, label=");
   dot_str(o, gr_buf_cstr(&title));
   gr_out_puts(o, "];\n  node [shape=box, style=\"filled,rounded\", fontname=\"Helvetica\", fontsize=10, penwidth=3];\n"
@@ -133,6 +186,7 @@ void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
     const char *line = ns > 1 ? gr_view_colour(rs, 1, r->dec[(size_t)v * ns + 1].value) : fill;
     gr_buf lab;
     size_t s;
+    int differs;
     /* a fill value without effect: the colour kept, struck through */
     int void_fill = ns && !takes_effect(r, v, fs, NULL);
     if( nd->graph!=cur ){
@@ -148,6 +202,7 @@ void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
       const gr_decision *d = &r->dec[(size_t)v * ns + s];
       if( d->value ) gr_buf_printf(&lab, "\n%s%s", d->value, takes_effect(r, v, s, NULL) ? "" : " (no effect)");
     }
+    differs = gear_lines(&lab, r, ro->gears, v, "\n")!=0;
     gr_out_printf(o, "    n%u [label=", v);
     /* the label's newlines are DOT's \n: write the escaped form by hand */
     gr_out_putc(o, '"');
@@ -163,6 +218,7 @@ void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
     if( ns > GR_VIEW_MARK || void_fill )
       gr_out_printf(o, ", style=\"%s%s\"", ns > GR_VIEW_MARK ? mark_style(rs, r->dec[(size_t)v * ns + GR_VIEW_MARK].value) : "filled,rounded",
                     void_fill ? ",diagonals" : "");
+    if( differs ) gr_out_puts(o, ", peripheries=2");
     gr_out_puts(o, ", tooltip=");
     {
       gr_buf tip;
@@ -180,6 +236,7 @@ void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
           gr_buf_free(&why);
         }
       }
+      gear_lines(&tip, r, ro->gears, v, "; ");
       dot_str(o, gr_buf_cstr(&tip));
       gr_buf_free(&tip);
     }
@@ -218,5 +275,6 @@ void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
     }
     gr_buf_free(&w);
   }
+  if( n && ro->gears ) gears_legend(o, ro->gears);
   gr_out_puts(o, "}\n");
 }

@@ -70,9 +70,34 @@ void gr_report_gears_text(gr_out *o, const gr_result *r, const gr_gears *gs){
   }
 }
 
+/* Gear i's index (from 1), profile and inputs, as members of an open object. */
+static void gear_members(gr_jw *w, const gr_gears *gs, size_t i){
+  const gr_gear *g = &gs->v.v[i];
+  size_t j, k;
+  gr_jw_key(w, "index"); gr_jw_int(w, (int64_t)i + 1);
+  gr_jw_key(w, "profile"); gr_jw_str(w, g->profile);
+  gr_jw_key(w, "inputs"); gr_jw_arr(w);
+  for(j = 0; j < g->inputs.n; j++){
+    gr_jw_obj(w);
+    gr_jw_key(w, "name"); gr_jw_str(w, g->inputs.v[j].name);
+    gr_jw_key(w, "dims"); gr_jw_arr(w);
+    for(k = 0; k < g->inputs.v[j].dims.n; k++) gr_jw_int(w, g->inputs.v[j].dims.v[k]);
+    gr_jw_end_arr(w);
+    gr_jw_end_obj(w);
+  }
+  gr_jw_end_arr(w);
+}
+
+void gr_report_gears_profiles_json(gr_jw *w, const gr_gears *gs){
+  size_t i;
+  gr_jw_arr(w);
+  for(i = 0; i < gs->v.n; i++){ gr_jw_obj(w); gear_members(w, gs, i); gr_jw_end_obj(w); }
+  gr_jw_end_arr(w);
+}
+
 void gr_report_gears_json(gr_jw *w, const gr_result *r, const gr_gears *gs){
   const gr_ruleset *rs = r->rs;
-  size_t i, j, k;
+  size_t i, j;
   gr_jw_key(w, "gears"); gr_jw_obj(w);
   gr_jw_key(w, "flag"); gr_jw_str(w, gs->flag);
   gr_jw_key(w, "value"); gr_jw_str(w, gs->value);
@@ -82,18 +107,7 @@ void gr_report_gears_json(gr_jw *w, const gr_result *r, const gr_gears *gs){
     const gr_gear *g = &gs->v.v[i];
     uint32_t last = UINT32_MAX;
     gr_jw_obj(w);
-    gr_jw_key(w, "index"); gr_jw_int(w, (int64_t)i + 1);
-    gr_jw_key(w, "profile"); gr_jw_str(w, g->profile);
-    gr_jw_key(w, "inputs"); gr_jw_arr(w);
-    for(j = 0; j < g->inputs.n; j++){
-      gr_jw_obj(w);
-      gr_jw_key(w, "name"); gr_jw_str(w, g->inputs.v[j].name);
-      gr_jw_key(w, "dims"); gr_jw_arr(w);
-      for(k = 0; k < g->inputs.v[j].dims.n; k++) gr_jw_int(w, g->inputs.v[j].dims.v[k]);
-      gr_jw_end_arr(w);
-      gr_jw_end_obj(w);
-    }
-    gr_jw_end_arr(w);
+    gear_members(w, gs, i);
     gr_jw_key(w, "nodes"); gr_jw_arr(w);
     for(j = 0; j < g->diffs.n; j++){
       const gr_gear_diff *d = &g->diffs.v[j];

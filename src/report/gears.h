@@ -3,7 +3,7 @@
 ** --dynamic_image_size, --dynamic_dims): each gear's input shapes and, per
 ** gear, the node decisions that are not the same in every gear. The
 ** evaluation of every gear (src/api/gears.c) fills it; the text and JSON
-** reports render it (gears.c).
+** reports render it (gears.c), the SARIF, HTML and DOT reports use it.
 **
 ** Ownership: a gr_gears owns every string and array in it (gr_gears_free);
 ** the reports borrow it.
@@ -47,5 +47,8 @@ void gr_gears_free(gr_gears *gs);
 void gr_report_gears_text(gr_out *o, const struct gr_result *r, const gr_gears *gs);
 /* The JSON report's "gears" key and array (one entry per gear). */
 void gr_report_gears_json(struct gr_jw *w, const struct gr_result *r, const gr_gears *gs);
+/* An array of each gear's index (from 1), profile and inputs (the SARIF
+** run's properties, the JSON report's entries without their nodes). */
+void gr_report_gears_profiles_json(struct gr_jw *w, const gr_gears *gs);
 
 #endif

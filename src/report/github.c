@@ -40,6 +40,13 @@ void gr_report_github_diags(gr_out *o, const gr_diags *dl){
     if( d->code ){ gr_out_puts(o, sep); gr_out_puts(o, "title="); esc(o, d->code, 1); }
     gr_out_puts(o, "::");
     esc(o, d->msg, 0);
+    if( d->ngears ){                   /* ATC's gears: not in every gear */
+      gr_buf t;
+      gr_buf_init(&t);
+      gr_diag_gears_text(&t, d);
+      gr_out_puts(o, " ["); esc(o, gr_buf_cstr(&t), 0); gr_out_puts(o, "]");
+      gr_buf_free(&t);
+    }
     if( d->node ){ gr_out_puts(o, " (node "); esc(o, d->node, 0); gr_out_puts(o, ")"); }
     if( d->option ){ gr_out_puts(o, " (option "); esc(o, d->option, 0); gr_out_puts(o, ")"); }
     gr_out_putc(o, '\n');

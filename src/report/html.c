@@ -6,7 +6,9 @@
 ** the data it shows into it as one JSON document:
 **
 **   report   the JSON report of doc/json-schema.md without provenance
-**            (header, options, nodes, diagnostics, summary)
+**            (header, options, nodes, diagnostics, summary; with ATC's
+**            gears its gears member, from which the page's gear list
+**            shows each gear's decisions)
 **   slots    the decision slots and, per slot, the colour of each value
 **            (view.h: the same colours as the DOT report)
 **   colour_by  the slot the page colours by first (--colour-by; 0: the first)

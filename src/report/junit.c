@@ -98,6 +98,7 @@ void gr_report_junit_diags(gr_out *o, const char *suite, const gr_diags *dl, int
     case_name(&b, d);
     m.n = 0;
     gr_buf_printf(&m, "%s: %s", gr_severity_name(d->sev), d->msg);
+    if( d->ngears ){ gr_buf_adds(&m, " ["); gr_diag_gears_text(&m, d); gr_buf_adds(&m, "]"); }
     if( d->changed_by ) gr_buf_printf(&m, " [%s by %s]", d->sev < d->orig_sev ? "downgraded" : "raised", d->changed_by);
     gr_out_puts(o, "    <testcase");
     attr(o, "classname", code);

@@ -129,6 +129,12 @@ void gr_report_diag_json(gr_jw *w, const gr_diag *d){
     gr_jw_key(w, "original_severity"); gr_jw_str(w, gr_severity_name(d->orig_sev));
     gr_jw_key(w, "changed_by"); gr_jw_str(w, d->changed_by);
   }
+  if( d->ngears ){                   /* ATC's gears: not in every gear */
+    uint32_t i;
+    gr_jw_key(w, "gears"); gr_jw_arr(w);
+    for(i = 0; i < d->ngears; i++) gr_jw_int(w, d->gears[i]);
+    gr_jw_end_arr(w);
+  }
   gr_jw_end_obj(w);
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "report/ci_report.h"
+#include "report/gears.h"
 
 /* RFC 3986: keep unreserved characters and '/', percent-encode the rest. */
 static void uri_path(gr_buf *b, const char *p){
@@ -164,15 +165,40 @@ static void invocation(gr_jw *w, gr_buf *b, const gr_diags *why, int success){
   gr_jw_end_arr(w);
 }
 
+static void sarif_run(gr_out *o, const gr_ruleset *rs, const gr_diags *all, const char *chip, const char *graph_path,
+                      int success, const gr_gears *gs);
+
 void gr_report_sarif(gr_out *o, const gr_result *r, const gr_report_opts *ro){
-  gr_report_sarif_run(o, r->rs, &r->diags, r->soc_name, ro->graph_path, 1);
+  sarif_run(o, r->rs, &r->diags, r->soc_name, ro->graph_path, 1, ro->gears);
 }
 
 void gr_report_sarif_diags(gr_out *o, const gr_ruleset *rs, const gr_diags *dl, const char *chip, const char *graph_path){
-  gr_report_sarif_run(o, rs, dl, chip, graph_path, 1);
+  sarif_run(o, rs, dl, chip, graph_path, 1, NULL);
 }
 
 void gr_report_sarif_run(gr_out *o, const gr_ruleset *rs, const gr_diags *all, const char *chip, const char *graph_path, int success){
+  sarif_run(o, rs, all, chip, graph_path, success, NULL);
+}
+
+/* A result's properties: its rule, GE's code and, with ATC's gears, the
+** gears that give it when not every gear does. */
+static void result_properties(gr_jw *w, const gr_diag *d){
+  uint32_t k;
+  if( !d->rule && !d->ge_code && !d->ngears ) return;
+  gr_jw_key(w, "properties"); gr_jw_obj(w);
+  if( d->rule ){ gr_jw_key(w, "rule"); gr_jw_str(w, d->rule); }
+  if( d->ge_code ){ gr_jw_key(w, "ge_code"); gr_jw_str(w, d->ge_code); }
+  if( d->ngears ){
+    gr_jw_key(w, "gears"); gr_jw_arr(w);
+    for(k = 0; k < d->ngears; k++) gr_jw_int(w, d->gears[k]);
+    gr_jw_end_arr(w);
+  }
+  gr_jw_end_obj(w);
+}
+
+/* With gears (success only): every run's result is of one of them. */
+static void sarif_run(gr_out *o, const gr_ruleset *rs, const gr_diags *all, const char *chip, const char *graph_path,
+                      int success, const gr_gears *gs){
   static const gr_diags none;
   const gr_diags *dl = success ? all : &none;     /* a failed run has notifications, no results */
   const char **codes = NULL;
@@ -248,21 +274,24 @@ void gr_report_sarif_run(gr_out *o, const gr_ruleset *rs, const gr_diags *all, c
     gr_jw_key(&w, "level"); gr_jw_str(&w, level(d->sev));
     b.n = 0;
     gr_buf_adds(&b, d->msg);
+    if( d->ngears ){ gr_buf_adds(&b, " ["); gr_diag_gears_text(&b, d); gr_buf_adds(&b, "]"); }
     if( d->changed_by ) gr_buf_printf(&b, " [%s by %s]", d->sev < d->orig_sev ? "downgraded" : "raised", d->changed_by);
     gr_jw_key(&w, "message"); gr_jw_obj(&w); gr_jw_key(&w, "text"); gr_jw_str(&w, gr_buf_cstr(&b)); gr_jw_end_obj(&w);
     locations(&w, &b, d);
-    if( d->rule || d->ge_code ){
-      gr_jw_key(&w, "properties"); gr_jw_obj(&w);
-      if( d->rule ){ gr_jw_key(&w, "rule"); gr_jw_str(&w, d->rule); }
-      if( d->ge_code ){ gr_jw_key(&w, "ge_code"); gr_jw_str(&w, d->ge_code); }
-      gr_jw_end_obj(&w);
-    }
+    result_properties(&w, d);
     gr_jw_end_obj(&w);
   }
   gr_jw_end_arr(&w);
   gr_jw_key(&w, "properties"); gr_jw_obj(&w);
   if( chip ){ gr_jw_key(&w, "chip"); gr_jw_str(&w, chip); }
   if( graph_path ){ gr_jw_key(&w, "graph"); gr_jw_str(&w, graph_path); }
+  if( gs && success ){
+    gr_jw_key(&w, "gears"); gr_jw_obj(&w);
+    gr_jw_key(&w, "flag"); gr_jw_str(&w, gs->flag);
+    gr_jw_key(&w, "value"); gr_jw_str(&w, gs->value);
+    gr_jw_key(&w, "gears"); gr_report_gears_profiles_json(&w, gs);
+    gr_jw_end_obj(&w);
+  }
   gr_jw_end_obj(&w);
   gr_jw_end_obj(&w);     /* run */
   gr_jw_end_arr(&w);

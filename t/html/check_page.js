@@ -23,8 +23,13 @@
 //   select, its rows, tensors and attributes); and, after switching "colour
 //   by" to each of dtype and engine, per drawn node the fill pixel next to
 //   the colour the page gives it. Screenshots of the panel (SCREENSHOT with
-//   -panel) and of the first subgraph (-sub) go beside SCREENSHOT.
-// usage: node check_page.js PAGE.html SCREENSHOT.png [--interact NODE_NAME | --views NODE_NAME]
+//   -panel) and of the first subgraph (-sub) go beside SCREENSHOT;
+//   with --gear NODE_NAME, `gears`: the gear list (its options' texts) and,
+//   for each gear chosen in it, the gear the page says it shows, NODE_NAME's
+//   colour, its fill pixel on the canvas, its panel row of the colour-by
+//   field, the legend, and the diagnostics shown dimmed (not of this gear).
+//   A screenshot per gear (-gearK) goes beside SCREENSHOT.
+// usage: node check_page.js PAGE.html SCREENSHOT.png [--interact NODE_NAME | --views NODE_NAME | --gear NODE_NAME]
 'use strict';
 const path = require('path');
 const fs = require('fs');
@@ -123,6 +128,33 @@ async function views(page, probe, shot) {
   return v;
 }
 
+async function gears(page, probe, shot) {
+  const frame = () => page.evaluate(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const idx = await page.evaluate(name =>
+    JSON.parse(document.getElementById('gr-data').textContent).report.nodes.findIndex(n => n.name === name), probe);
+  const g = { list: await page.evaluate(() => Array.from(document.querySelectorAll('#gear option')).map(o => o.textContent)),
+              shown: [] };
+  g.pickVisible = await page.isVisible('#gear');
+  for (let k = 0; k < g.list.length; k++) {
+    await page.selectOption('#gear', String(k));
+    await page.evaluate(i => window.gr.select(i, true), idx);
+    await frame();
+    const one = await page.evaluate(i => {
+      const cv = document.getElementById('graph'), ctx = cv.getContext('2d'), p = window.gr.fillPixel(i);
+      const d = ctx.getImageData(p.x, p.y, 1, 1).data, rows = {};
+      document.querySelectorAll('#details > table:not(.io) tr').forEach(tr => { rows[tr.children[0].textContent] = tr.children[1].textContent; });
+      return { gear: window.gr.gear(), colour: window.gr.colourOf(i),
+               pixel: '#' + [d[0], d[1], d[2]].map(v => v.toString(16).padStart(2, '0')).join(''),
+               row: rows[window.gr.field()],
+               legend: Array.from(document.querySelectorAll('#legend span')).map(s => s.textContent),
+               dimmed: Array.from(document.querySelectorAll('#diag-list li.gear-other')).map(li => li.textContent) };
+    }, idx);
+    await page.screenshot({ path: shot.replace(/\.png$/, '-gear' + (k + 1) + '.png') });
+    g.shown.push(one);
+  }
+  return g;
+}
+
 (async () => {
   const [page_file, shot, flag, probe] = process.argv.slice(2);
   const profile = fs.mkdtempSync(path.join(process.env.TMPDIR || os.tmpdir(), 'chromium-profile-'));
@@ -179,6 +211,7 @@ async function views(page, probe, shot) {
                drawn: window.gr.drawn().map(v => N[v].name) };
     });
     if (flag === '--views') out.views = await views(page, probe, shot);
+    if (flag === '--gear') out.gears = await gears(page, probe, shot);
     if (flag === '--interact') {
       const it = out.interact = {};
       // click the node on the canvas where the page says it is
