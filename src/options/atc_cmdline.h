@@ -66,6 +66,7 @@ typedef struct gr_atc_cmdline {
   const struct gr_table *framework_modes;   /* the --mode values that need --framework (a set) */
   const struct gr_table *defaults;          /* ATC's default values of some flags */
   const struct gr_table *required;          /* flag -> the --mode values that require it (E10054) */
+  const struct gr_table *mode_refused;      /* --mode value -> the flags CheckFlags refuses in it (E10001) */
   GR_VEC(gr_atc_flag) flags;                /* every flag taken, command-line order */
   size_t *last_of;                          /* per atc_flags key (its keymap index): 1 + its last entry in flags, 0 none
                                             ** (so 100,000 flags are taken in linear time) */
