@@ -541,7 +541,16 @@ int gr_atc_apply_shapes(const gr_atc_cmdline *d, gr_graph *g, gr_atc_error *err)
     const gr_atc_shape *it = &d->shapes.v[i];
     uint32_t node = GR_NONE;
     const gr_node *nodes = gr_graph_nodes(g);
-    if( it->name ){
+    if( it->name && d->ir_build ){
+      /* aclgrphBuildModel updates the Data ops the map names and ignores
+      ** other names (hicann/ge @ffdcbc9f7 compiler/api/aclgrph/
+      ** ge_ir_build.cc:711-755, UpdateDataOpAttr) */
+      if( !gr_graph_find_node(g, it->name, &node) || nodes[node].graph!=0
+          || !has_key(d->input_ops, gr_graph_type_name(g, nodes[node].type)) ){
+        if( d->shape_nodes ) d->shape_nodes[i] = GR_NONE;
+        continue;
+      }
+    }else if( it->name ){
       if( !gr_graph_find_node(g, it->name, &node) || nodes[node].graph!=0 ){
         const char *s = near_input(g, d, it->name);
         char *hint = s ? gr_xasprintf("; did you mean '%s'?", s) : NULL;

@@ -72,6 +72,8 @@ typedef struct gr_atc_cmdline {
                                             ** (so 100,000 flags are taken in linear time) */
   GR_VEC(char *) owned;                     /* normalised arguments */
   int help;                                 /* -h, or --help with a true value */
+  int ir_build;                             /* aclgrphBuildModel's reading (--entry ir-build): an --input_shape
+                                            ** name that is no input op of the root graph is ignored */
   /* set by gr_atc_finish: the flags with a role (atc_flag_roles) and their values */
   const char *model_flag, *framework_flag, *shape_flag;
   const char *model, *framework, *mode, *mode_default;
