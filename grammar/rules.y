@@ -225,6 +225,16 @@ stmt(A) ::= TABLE(K) ID(N) LBRACE tentries(L) RBRACE.
 stmt(A) ::= TABLE(K) ID(N) STRING(D) LBRACE tentries(L) RBRACE.
   { A = mk(ps, GR_I_TABLE, K); A->name = gr_tok_str(N); A->name_loc = LOC(N);
     A->str = sbody(D); A->str_loc = LOC(D); A->items = gr_item_reverse(L); }
+/* `table NAME ["DESC"] fold lower|upper { ... }`: `in` folds the letter case
+** of the value it looks up (section 6 of doc/rule-language.md); the two words
+** are kept as names and checked by the checker (do_table) */
+stmt(A) ::= TABLE(K) ID(N) ID(F) ID(C) LBRACE tentries(L) RBRACE.
+  { A = mk(ps, GR_I_TABLE, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->items = gr_item_reverse(L);
+    A->names = gr_name_new(gr_tok_str(F), LOC(F)); A->names->next = gr_name_new(gr_tok_str(C), LOC(C)); }
+stmt(A) ::= TABLE(K) ID(N) STRING(D) ID(F) ID(C) LBRACE tentries(L) RBRACE.
+  { A = mk(ps, GR_I_TABLE, K); A->name = gr_tok_str(N); A->name_loc = LOC(N);
+    A->str = sbody(D); A->str_loc = LOC(D); A->items = gr_item_reverse(L);
+    A->names = gr_name_new(gr_tok_str(F), LOC(F)); A->names->next = gr_name_new(gr_tok_str(C), LOC(C)); }
 stmt(A) ::= SLOT(K) ID(N) LBRACE items(L) RBRACE.
   { A = mk(ps, GR_I_SLOT, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->items = gr_item_reverse(L); }
 /* `partition NAME { seed ...; neutral ...; limit ...; }`: a graph clustering

@@ -104,4 +104,25 @@ test_expect_success 'every golden case of the GE unit-test table exists and name
 	EOF
 '
 
+# Rows whose case is a test script (t/tNNNN-*.sh, for what golden cases
+# cannot run, such as `gerules atc`): the script exists and names the test
+# with its file and line.
+test_expect_success 'every test script of the GE unit-test table exists and names its test' '
+	python3 - "$top_srcdir" <<-\EOF
+	import re, sys
+	top = sys.argv[1]
+	bad = n = 0
+	for line in open(top + "/doc/ge-fidelity.md"):
+	    m = re.match(r"\| `([^`]+)` \| (\w+) \(:(\d+)\) \| `(t/t\d+-[\w-]+\.sh)`", line)
+	    if not m: continue
+	    n += 1
+	    try: text = open("%s/%s" % (top, m.group(4))).read()
+	    except OSError: print("no script", m.group(4)); bad += 1; continue
+	    if "%s (%s:%s)" % (m.group(2), m.group(1).split("/")[-1], m.group(3)) not in text:
+	        print(m.group(4), "does not name", m.group(2), m.group(1), m.group(3)); bad += 1
+	print(n, "rows")
+	sys.exit(1 if bad or n == 0 else 0)
+	EOF
+'
+
 test_done

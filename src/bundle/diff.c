@@ -298,7 +298,9 @@ void gr_diff_rulesets(const gr_ruleset *A, const gr_ruleset *B, gr_diff *out){
   });
   FOR_NAMES(A, B, tables, ntables, table_map, "table", {
     const gr_table *x = &A->tables[ia], *y = &B->tables[ib];
+    static const char *const folds[] = { "none", "lower", "upper" };
     size_t k;
+    if( x->fold!=y->fold ) pdetail(p, "fold: %s -> %s", folds[x->fold], folds[y->fold]);
     for(k = 0; k < x->n; k++){
       uintptr_t at = (uintptr_t)gr_map_get(&y->keymap, x->keys[k]);
       if( at==0 ) pdetail(p, "entry \"%s\" removed", x->keys[k]);

@@ -251,14 +251,22 @@ int cli_input_atc_flags(cli_ctx *c, cli_input *in){
   for(i = 0; i < in->opts.n; i++){
     gr_input *o = &in->opts.v[i];
     const char *flag = gr_atc_eval_flag(rs, o->key);
-    /* under --entry ir-build or session, GE's own keys (input_shape,
-    ** ge.inputShape) stay options of that entry; --FLAG is ATC's */
-    if( flag==NULL || (strcmp(in->entry_point, "atc")!=0 && strcmp(o->key, flag)!=0) ){ in->opts.v[j++] = *o; continue; }
+    /* under --entry session, GE's own keys (input_shape, ge.inputShape)
+    ** stay options of that entry; --FLAG is ATC's. aclgrphBuildModel
+    ** applies input_shape and checks the gear keys with ATC's functions
+    ** (hicann/ge @ffdcbc9f7 compiler/api/aclgrph/ge_ir_build.cc:884-923:
+    ** UpdateDataOpAttr, CheckDynamicInputParamValid), so under --entry
+    ** ir-build they are taken as ATC's flags too, and stay options of the
+    ** entry (their value checks and notes, session_options.rules) */
+    int ir_key = strcmp(in->entry_point, "ir-build")==0 && flag && strcmp(o->key, flag)!=0;
+    if( flag==NULL || (strcmp(in->entry_point, "atc")!=0 && strcmp(o->key, flag)!=0 && !ir_key) ){ in->opts.v[j++] = *o; continue; }
     if( a==NULL ){
       a = gr_xcalloc(1, sizeof *a);
       if( gr_atc_init(a, rs, &err)!=0 ){ atc_error_print(in->cmd, &err); rc = EXIT_INPUT; break; }
+      a->ir_build = strcmp(in->entry_point, "ir-build")==0;
     }
     if( gr_atc_take(a, flag, o->value, &err)!=0 ){ atc_error_print(in->cmd, &err); rc = EXIT_INPUT; break; }
+    if( ir_key ){ in->opts.v[j++] = *o; continue; }
     if( role_taken(a, flag) ) continue;
     o->key = gr_arena_strndup(&in->opts.arena, flag, strlen(flag));    /* GE1020 names it as ATC does */
     in->opts.v[j++] = *o;

@@ -706,6 +706,7 @@ static int explain_json(const gr_ruleset *rs, const char *name, const explain_hi
     gr_jw_key(&w, "kind"); gr_jw_str(&w, "table");
     gr_jw_key(&w, "name"); gr_jw_str(&w, t->name);
     gr_jw_key(&w, "description"); gr_jw_str(&w, t->description);
+    if( t->fold ){ gr_jw_key(&w, "fold"); gr_jw_str(&w, t->fold==GR_FOLD_LOWER ? "lower" : "upper"); }
     gr_jw_key(&w, "entries"); gr_jw_arr(&w);
     for(k = 0; k < t->n; k++){
       gr_jw_obj(&w);
@@ -875,6 +876,8 @@ static int explain_text(const gr_ruleset *rs, const char *name, const explain_hi
     const gr_table *t = &rs->tables[i];
     gr_buf_printf(&b, "%stable %s (%zu entr%s)\n", b.n ? "\n" : "", t->name, t->n, t->n==1 ? "y" : "ies");
     if( t->description ) gr_buf_printf(&b, "  %s\n", t->description);
+    if( t->fold ) gr_buf_printf(&b, "  fold %s: 'in' compares a value with its letters in %s case\n",
+                                t->fold==GR_FOLD_LOWER ? "lower" : "upper", t->fold==GR_FOLD_LOWER ? "lower" : "upper");
     for(k = 0; k < t->n; k++){
       gr_buf_printf(&b, "  \"%s\"", t->keys[k]);
       if( t->vals[k] ){ gr_buf_adds(&b, ": "); gr_expr_print(&b, t->vals[k]); }

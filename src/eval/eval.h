@@ -179,6 +179,7 @@ enum gr_list_kind { GR_LK_EXPR = 1, GR_LK_STRS, GR_LK_I64, GR_LK_GSTR, GR_LK_F64
 typedef struct gr_val {
   uint8_t t;                    /* GR_T_* */
   uint8_t lk;                   /* list kind */
+  uint8_t fold;                 /* a list value of a folding table: its GR_FOLD_* (contains) */
   uint32_t n;                   /* list length */
   uint32_t aux;                 /* INPUT: node; INI: section */
   union { int64_t i; double f; const char *s; const void *p; uint32_t node; } u;

@@ -340,19 +340,39 @@ static gr_val entry_field(gr_env *env, const gr_expr *e){
   return v_null();
 }
 
+/* The value s, its letters folded (ASCII) to the case of fold, equals the
+** table string t. The checker keeps every string of a folding table that
+** `in` compares with in the table's case (check_fold.c), so this is GE's
+** transform-then-compare. */
+static int fold_eq(const char *s, const char *t, uint8_t fold){
+  for(; *s && *t; s++, t++){
+    char ch = *s;
+    if( fold==GR_FOLD_LOWER && ch >= 'A' && ch <= 'Z' ) ch = (char)(ch - 'A' + 'a');
+    if( fold==GR_FOLD_UPPER && ch >= 'a' && ch <= 'z' ) ch = (char)(ch - 'a' + 'A');
+    if( ch!=*t ) return 0;
+  }
+  return *s==*t;
+}
+
 static int contains(gr_env *env, const gr_val *hay, const gr_val *needle){
   if( needle->t==GR_T_NULL ) return 0;
   if( hay->t==GR_T_TABLE ){
+    const gr_table *t = hay->u.p;
+    size_t k;
     if( needle->t!=GR_T_STR ) return 0;
     if( hay->lk==GR_LK_INI ) return gr_ini_get(hay->u.p, (int)hay->aux, needle->u.s)!=NULL;
-    return gr_map_get(&((const gr_table*)hay->u.p)->keymap, needle->u.s)!=NULL;
+    if( !t->fold || t->is_map ) return gr_map_get(&t->keymap, needle->u.s)!=NULL;
+    for(k = 0; k < t->n; k++) if( fold_eq(needle->u.s, t->keys[k], t->fold) ) return 1;
+    return 0;
   }
   if( hay->t==GR_T_LIST ){
     const gr_expr *cur = hay->lk==GR_LK_EXPR ? hay->u.p : NULL;
     uint32_t i, n = list_len(hay);
     for(i = 0; i < n; i++){
       gr_val x = list_at(env, hay, i, &cur);
-      if( val_eq(&x, needle) ) return 1;
+      if( hay->fold && x.t==GR_T_STR && needle->t==GR_T_STR ){
+        if( fold_eq(needle->u.s, x.u.s, hay->fold) ) return 1;
+      }else if( val_eq(&x, needle) ) return 1;
     }
   }
   return 0;
@@ -583,6 +603,7 @@ gr_val gr_eval_expr(gr_env *env, const gr_expr *e){
             void *k = gr_map_get(&t->keymap, b.u.s);
             if( k==NULL || !t->is_map ) return v;
             v = literal(env, t->vals[(intptr_t)k - 1]);
+            if( v.t==GR_T_LIST ) v.fold = t->fold;
             v.origin = b.origin;
             return v;
           }

@@ -167,7 +167,8 @@ static void prepare_branch(ck *c, gr_branch *b, const char *what, const char *na
       if( f->op==GR_E_FIELD && f->a->op==GR_E_NODE && f->ref==GR_F_NAME && l->op==GR_E_STR ) b->name_key = l->s;
     }
     if( b->name_key==NULL && b->name_table==NULL && e->op==GR_E_IN && e->a->op==GR_E_FIELD
-        && e->a->a->op==GR_E_NODE && e->a->ref==GR_F_NAME && e->b->op==GR_E_NAME && e->b->ref==GR_NAME_TABLE ){
+        && e->a->a->op==GR_E_NODE && e->a->ref==GR_F_NAME && e->b->op==GR_E_NAME && e->b->ref==GR_NAME_TABLE
+        && !((const gr_table*)e->b->ptr)->fold ){
       b->name_table = e->b->ptr;
     }
   }
@@ -657,6 +658,7 @@ static void do_table(ck *c, gr_item *st, gr_table *t){
   t->name = ck_keep(rs, st->name);
   t->description = ck_keep(rs, st->str);
   t->loc = st->name_loc;
+  ck_table_fold(c, st, t);
   for(it = st->items; it; it = it->next) n++;
   t->keys = gr_arena_calloc(&rs->arena, (n + 1) * sizeof *t->keys);
   t->vals = gr_arena_calloc(&rs->arena, (n + 1) * sizeof *t->vals);
@@ -688,6 +690,7 @@ static void do_table(ck *c, gr_item *st, gr_table *t){
       else if( t->vtype!=ty ) t->vtype = GR_T_ANY;
       t->vals[t->n] = it->e2;
     }
+    if( t->fold ) ck_fold_entry(c, t, it);
     t->n++;
   }
   t->is_map = kind==1;

@@ -94,6 +94,12 @@ void ck_oplib(ck *c);
 ** them into rs->judge (judge_rules.h). */
 void ck_judge(ck *c);
 
+/* check_fold.c: ck_table_fold reads a table statement's `fold lower|upper`
+** into t->fold; ck_fold_entry refuses an entry string `in` would compare
+** with that is not in the table's case. */
+void ck_table_fold(ck *c, gr_item *st, gr_table *t);
+void ck_fold_entry(ck *c, const gr_table *t, const gr_item *it);
+
 /* ---- messages (check.c) ---- */
 const gr_lineidx *ck_lines_of(const ck_sources *src, const char *file);
 void ck_err(ck *c, gr_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

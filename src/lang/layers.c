@@ -345,6 +345,11 @@ int gr_check_layers(ck *c){
       continue;
     }
     if( st->mod==GR_MOD_EXTEND && st->kind==GR_I_PRODUCT && !extension_of_product_ok(c, st) ){ l = &st->next; continue; }
+    if( st->mod==GR_MOD_EXTEND && st->kind==GR_I_TABLE && st->names ){
+      ck_err(c, st->names->loc, "extend table %s adds entries only: the table keeps its own fold ('override table' changes it)", st->name);
+      l = &st->next;
+      continue;
+    }
     if( st->mod==GR_MOD_REPLACE && st->kind!=GR_I_CASCADE ){ ck_err(c, st->mod_loc, "only a cascade can be replaced (replace cascade SLOT: ...)"); l = &st->next; continue; }
     if( st->mod==GR_MOD_OVERRIDE && st->kind==GR_I_CASCADE ){ ck_err(c, st->mod_loc, "a cascade is changed with 'replace cascade %s: ...'", st->name); l = &st->next; continue; }
     if( st->kind==GR_I_PRODUCT && st->mod!=GR_MOD_OVERRIDE ) socs_are_new(c, rs, st, below);

@@ -134,11 +134,16 @@ typedef struct gr_mode {
   gr_loc loc;
 } gr_mode;
 
+/* A table declared `fold lower` / `fold upper`: `e in T` (a set table) and
+** `e in T[k]` (a list value) compare e with its letters folded to that case
+** (ASCII), as GE compares a value it transforms with tolower / toupper. */
+enum { GR_FOLD_NONE = 0, GR_FOLD_LOWER, GR_FOLD_UPPER };
 typedef struct gr_table {
   int index;
   const char *name, *description;
   int is_map;             /* else a set */
   uint8_t vtype;          /* GR_T_* of the values (GR_T_ANY if mixed) */
+  uint8_t fold;           /* GR_FOLD_*: `in` folds the case of what it looks up */
   size_t n;
   const char **keys;
   gr_expr **vals;         /* constant expressions (NULL for sets) */

@@ -91,6 +91,7 @@ int gr_atc_init(gr_atc_cmdline *d, const gr_ruleset *rs, gr_atc_error *err){
   d->framework_modes = gr_ruleset_table(rs, "atc_framework_modes");
   d->defaults = gr_ruleset_table(rs, "atc_flag_defaults");
   d->required = gr_ruleset_table(rs, "atc_required_flags");
+  d->mode_refused = gr_ruleset_table(rs, "atc_mode_refused_flags");
   for(j = 0; j < d->flags_t->n; j++){
     const char *ty = list_str(d->flags_t->vals[j], 0);
     if( strncmp(d->flags_t->keys[j], "--", 2)!=0 || ty==NULL
@@ -425,6 +426,28 @@ static int parse_shapes(gr_atc_cmdline *d, const char *text, gr_atc_error *err){
   return rc;
 }
 
+/* main_impl.cc CheckFlags, --mode=7 (OM2): a flag of the mode's list in
+** atc_mode_refused_flags given on the command line, even empty, is E10001
+** (CheckOm2UserOptionsValid); the first one in command-line order. */
+static int mode_refused(const gr_atc_cmdline *c, gr_atc_error *err){
+  const char *mode = c->mode ? c->mode : c->mode_default;
+  const gr_expr *e = c->mode_refused && c->mode_refused->is_map ? gr_table_value(c->mode_refused, mode) : NULL;
+  size_t i;
+  int k;
+  for(i = 0; e && i < c->flags.n; i++){
+    const gr_atc_flag *f = &c->flags.v[i];
+    for(k = 0; list_str(e, k); k++){
+      if( strcmp(list_str(e, k), f->name)==0 ){
+        char *reason = message(c, "E10001_mode", "mode", mode, (char *)NULL);
+        char *m = message(c, "E10001", "value", f->value, "parameter", f->name + 2, "reason", reason, (char *)NULL);
+        free(reason);
+        return atc_error(err, m, "E10001", NULL);
+      }
+    }
+  }
+  return 0;
+}
+
 int gr_atc_finish(gr_atc_cmdline *c, gr_atc_error *err){
   const char *mode_flag;
   size_t j;
@@ -448,6 +471,7 @@ int gr_atc_finish(gr_atc_cmdline *c, gr_atc_error *err){
   }
   if( c->model==NULL || *c->model==0 )
     return atc_error(err, message(c, "E10054", "parameter", c->model_flag ? c->model_flag : "--model", (char *)NULL), "E10054", NULL);
+  if( mode_refused(c, err) ) return -1;
   if( c->framework && str_of(c->formats, c->framework)==NULL ){
     const char *name = str_of(c->frameworks, c->framework);
     return atc_error(err, message(c, "framework_unreadable", "framework", c->framework, "name", name ? name : "these",
@@ -517,7 +541,16 @@ int gr_atc_apply_shapes(const gr_atc_cmdline *d, gr_graph *g, gr_atc_error *err)
     const gr_atc_shape *it = &d->shapes.v[i];
     uint32_t node = GR_NONE;
     const gr_node *nodes = gr_graph_nodes(g);
-    if( it->name ){
+    if( it->name && d->ir_build ){
+      /* aclgrphBuildModel updates the Data ops the map names and ignores
+      ** other names (hicann/ge @ffdcbc9f7 compiler/api/aclgrph/
+      ** ge_ir_build.cc:711-755, UpdateDataOpAttr) */
+      if( !gr_graph_find_node(g, it->name, &node) || nodes[node].graph!=0
+          || !has_key(d->input_ops, gr_graph_type_name(g, nodes[node].type)) ){
+        if( d->shape_nodes ) d->shape_nodes[i] = GR_NONE;
+        continue;
+      }
+    }else if( it->name ){
       if( !gr_graph_find_node(g, it->name, &node) || nodes[node].graph!=0 ){
         const char *s = near_input(g, d, it->name);
         char *hint = s ? gr_xasprintf("; did you mean '%s'?", s) : NULL;

@@ -66,11 +66,14 @@ typedef struct gr_atc_cmdline {
   const struct gr_table *framework_modes;   /* the --mode values that need --framework (a set) */
   const struct gr_table *defaults;          /* ATC's default values of some flags */
   const struct gr_table *required;          /* flag -> the --mode values that require it (E10054) */
+  const struct gr_table *mode_refused;      /* --mode value -> the flags CheckFlags refuses in it (E10001) */
   GR_VEC(gr_atc_flag) flags;                /* every flag taken, command-line order */
   size_t *last_of;                          /* per atc_flags key (its keymap index): 1 + its last entry in flags, 0 none
                                             ** (so 100,000 flags are taken in linear time) */
   GR_VEC(char *) owned;                     /* normalised arguments */
   int help;                                 /* -h, or --help with a true value */
+  int ir_build;                             /* aclgrphBuildModel's reading (--entry ir-build): an --input_shape
+                                            ** name that is no input op of the root graph is ignored */
   /* set by gr_atc_finish: the flags with a role (atc_flag_roles) and their values */
   const char *model_flag, *framework_flag, *shape_flag;
   const char *model, *framework, *mode, *mode_default;

@@ -289,7 +289,9 @@ void gr_atc_gear_apply(const gr_atc_cmdline *c, gr_graph *g, size_t k){
   size_t i;
   for(i = 0; i < c->shapes.n; i++){
     const gr_atc_shape *s = &c->shapes.v[i];
-    int64_t *d = gr_xmalloc((s->dims.n ? s->dims.n : 1) * sizeof *d);
+    int64_t *d;
+    if( c->shape_nodes[i]==GR_NONE ) continue;      /* a name aclgrphBuildModel ignores */
+    d = gr_xmalloc((s->dims.n ? s->dims.n : 1) * sizeof *d);
     gr_atc_gear_dims(c, k, i, d);
     gr_graph_set_node_dims(g, c->shape_nodes[i], d, (uint32_t)s->dims.n);
     gr_vec_push(changed, c->shape_nodes[i]);
