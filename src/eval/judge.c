@@ -1023,6 +1023,24 @@ static const char *store_text(const gr_oplib_store *st){
   return st->description && st->description[0] ? st->description : st->name;
 }
 
+/* why the first AI Core store refused node n (jn->refuse != 0), appended to b */
+static void fe_refusal_text(gr_result *r, uint32_t n, const gr_jnode *jn, const gr_oplib_store *fs, const char *type, gr_buf *b){
+  gr_buf_printf(b, "%s ", fs ? store_text(fs) : "AI Core's op information library");
+  switch( jn->refuse ){
+    case GR_JR_DTYPE: {
+      const gr_oplib_op *op = fs ? gr_oplib_find(r->rs, fs, type) : NULL;
+      gr_buf_printf(b, "lists no %s for ", gr_judge_dtype_name(r, jn->refuse_dt));
+      tensor_text(b, op, jn->refuse_output, jn->refuse_tensor);
+      gr_buf_printf(b, " of %s, nor a dtype %s lets it convert to", type, jn->strategy==0 && r->judge->keep && r->judge->keep[n] ? "KEEP_DTYPE" : "the precision mode");
+      break;
+    }
+    case GR_JR_EXACT: gr_buf_printf(b, "has no column of %s matching its dtypes exactly (a dtype-sensitive op is checked exactly)", type); break;
+    case GR_JR_DYNAMIC: gr_buf_printf(b, "does not set dynamicShapeSupport for %s, and the node has a dynamic shape", type); break;
+    case GR_JR_RANK: gr_buf_printf(b, "does not set dynamicRankSupport for %s, and the node has an unknown rank", type); break;
+    case GR_JR_CUSTOM: gr_buf_printf(b, "has no column of %s with the dtypes CUSTOMIZE_DTYPES sets", type); break;
+  }
+}
+
 void gr_judge_engine_why(gr_result *r, uint32_t n, gr_buf *b){
   const gr_jnode *jn = gr_judge_node(r, n);
   const gr_graph *g = r->g;
@@ -1058,20 +1076,7 @@ void gr_judge_engine_why(gr_result *r, uint32_t n, gr_buf *b){
                                                            r->judge->family ? " for " : "", r->judge->family ? r->judge->family : "", type);
         break;
       }
-      gr_buf_printf(b, "%s ", fs ? store_text(fs) : "AI Core's op information library");
-      switch( jn->refuse ){
-        case GR_JR_DTYPE: {
-          const gr_oplib_op *op = fs ? gr_oplib_find(r->rs, fs, type) : NULL;
-          gr_buf_printf(b, "lists no %s for ", gr_judge_dtype_name(r, jn->refuse_dt));
-          tensor_text(b, op, jn->refuse_output, jn->refuse_tensor);
-          gr_buf_printf(b, " of %s, nor a dtype %s lets it convert to", type, jn->strategy==0 && r->judge->keep && r->judge->keep[n] ? "KEEP_DTYPE" : "the precision mode");
-          break;
-        }
-        case GR_JR_EXACT: gr_buf_printf(b, "has no column of %s matching its dtypes exactly (a dtype-sensitive op is checked exactly)", type); break;
-        case GR_JR_DYNAMIC: gr_buf_printf(b, "does not set dynamicShapeSupport for %s, and the node has a dynamic shape", type); break;
-        case GR_JR_RANK: gr_buf_printf(b, "does not set dynamicRankSupport for %s, and the node has an unknown rank", type); break;
-        case GR_JR_CUSTOM: gr_buf_printf(b, "has no column of %s with the dtypes CUSTOMIZE_DTYPES sets", type); break;
-      }
+      fe_refusal_text(r, n, jn, fs, type, b);
       break;
   }
   if( eng ){
@@ -1085,6 +1090,52 @@ void gr_judge_engine_why(gr_result *r, uint32_t n, gr_buf *b){
     tensor_text(b, op, jn->kernel_refuse_output, jn->kernel_refuse_tensor);
   }
   gr_buf_printf(b, "%sno engine takes %s", b->n ? "; " : "", type);
+}
+
+/* The k-th engine (from 0, in the order GE offers the node) that refused
+** node n when no engine takes it, re-derived from the judge's record: AI
+** Core with the reason of its first refusing store, each AI CPU engine with
+** the first of its stores that lists the op and refuses a dtype. */
+int gr_judge_refusal(gr_result *r, uint32_t n, uint32_t k, gr_buf *why){
+  const gr_jnode *jn = gr_judge_node(r, n);
+  gr_judge *J = r->judge;
+  const gr_graph *g = r->g;
+  const char *type;
+  uint32_t e, s;
+  if( jn==NULL || jn->engine_by!=GR_JE_NO_ENGINE ) return 0;
+  type = gr_graph_type_name(g, gr_graph_nodes(g)[n].type);
+  for(e = 0; e < J->j->nengines; e++){
+    const gr_jengine *en = &J->j->engines[e];
+    const jop *o = NULL;
+    int rc = 0;
+    uint8_t rdt = 0, rout = 0;
+    uint16_t rt = 0;
+    if( J->excluded[e] || en->off_by_default || en->op_table ) continue;
+    for(s = J->est0[e]; s < J->est0[e] + J->estn[e]; s++){
+      const jop *x = J->ops[(size_t)gr_graph_nodes(g)[n].type * J->nstores + s];
+      if( x==NULL ) continue;
+      if( en->fe ){ o = x; break; }
+      rc = kernel_check(r, J, n, x, &rdt, &rt, &rout);
+      if( rc ){ o = x; break; }
+    }
+    if( o==NULL ) continue;
+    if( k-- > 0 ) continue;
+    if( en->fe ){
+      const gr_oplib_store *fs = store_of(r, jn->fe_store);
+      if( jn->refuse ) fe_refusal_text(r, n, jn, fs, type, why);
+      else gr_buf_printf(why, "%s is a GE op in %s (opFile Null): FE leaves it to GE", type, fs ? store_text(fs) : "AI Core's op information library");
+    }else{
+      const gr_oplib_op *op = gr_oplib_find(r->rs, o->st, type);
+      gr_buf_printf(why, "%s lists no %s for ", o->st->name, gr_judge_dtype_name(r, rdt));
+      tensor_text(why, op, rout, rt);
+    }
+    return (int)e + 1;
+  }
+  return 0;
+}
+
+const char *gr_judge_engine_id(const gr_result *r, int e1){
+  return r->judge && e1 > 0 && (uint32_t)e1 <= r->judge->j->nengines ? r->judge->j->engines[e1 - 1].id : NULL;
 }
 
 void gr_judge_dtype_why(gr_result *r, uint32_t n, gr_buf *b){

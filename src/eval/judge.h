@@ -75,6 +75,12 @@ const char *gr_judge_strategy(const gr_result *r, uint32_t n);
 /* The reasons, appended to b. */
 void gr_judge_dtype_why(gr_result *r, uint32_t n, gr_buf *b);
 void gr_judge_engine_why(gr_result *r, uint32_t n, gr_buf *b);
+/* When no engine takes node n: the k-th engine (from 0, in the order GE
+** offers the node) whose kernel refused it, as 1 + its index in
+** rs->judge->engines, with the reason appended to why; 0 past the last. */
+int gr_judge_refusal(gr_result *r, uint32_t n, uint32_t k, gr_buf *why);
+/* the id of engine e1 (1 + index), NULL when none */
+const char *gr_judge_engine_id(const gr_result *r, int e1);
 /* Every node placed on node n's engine, counted by op type with the first
 ** node of each ("GatherV2 x3 (first 'g1'), Where x1 ('w')"), appended to b. */
 void gr_judge_engine_summary(gr_result *r, uint32_t n, gr_buf *b);
