@@ -70,6 +70,7 @@ static void grow_scratch(gr_judge *J, size_t n){
 #define TF_CAST 8
 #define TF_UNPLACED 16
 #define TF_CONST 32
+#define TF_REMOVED_SAME 64     /* deleted before placement when input 0 and output 0 dtypes agree */
 
 static int in_set(const gr_table *t, const char *k){ return t && k && gr_map_get(&t->keymap, k)!=NULL; }
 
@@ -307,6 +308,7 @@ static void setup(gr_result *r, gr_judge *J){
     if( in_set(j->cast_ops, tn) ) f |= TF_CAST;
     if( in_set(j->unplaced_ops, tn) ) f |= TF_UNPLACED;
     if( in_set(j->const_ops, tn) ) f |= TF_CONST;
+    if( j->removed_same_dtype_ops && in_set(j->removed_same_dtype_ops, tn) ) f |= TF_REMOVED_SAME;
     J->type_flags[t] = f;
     for(i = 0; i < J->nstores; i++){
       const gr_oplib_op *op = gr_oplib_find(rs, J->stores[i], tn);
@@ -788,6 +790,14 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
   memset(jn, 0, sizeof *jn);
   jn->policy = GR_POLICY_GRAY;
   for(i = 0; i < (uint32_t)nd->n_in_desc + nd->n_out_desc; i++) J->after[nd->tensor0 + i] = J->gdt[tens[i].dtype < J->ngdt ? tens[i].dtype : 0];
+  if( (J->type_flags[nd->type] & TF_REMOVED_SAME) && nd->n_in_desc && nd->n_out_desc
+      && J->after[nd->tensor0] && J->after[nd->tensor0]==J->after[nd->tensor0 + nd->n_in_desc] ){
+    /* GE deletes the node before it places engines (table engine_removed_same_dtype_ops) */
+    jn->engine_by = GR_JE_REMOVED;
+    jn->dtype_by = GR_JD_GRAPH;
+    jn->dtype = node_dtype(J, nd);
+    return;
+  }
   if( J->type_flags[nd->type] & TF_UNPLACED ){
     jn->engine_by = GR_JE_UNPLACED;
     jn->dtype_by = GR_JD_GRAPH;
@@ -960,7 +970,8 @@ const char *gr_judge_engine(const gr_result *r, uint32_t n){
 
 static const char *const dtype_by[] = { NULL, "graph", "precision_mode", "keep_dtype", "customize_dtypes",
                                         "unknown" };
-static const char *const engine_by[] = { NULL, "ai_core", "refused", "absent", "ge_op", "excluded", "unplaced", "none" };
+static const char *const engine_by[] = { NULL, "ai_core", "refused", "absent", "ge_op", "excluded", "unplaced", "none",
+                                          "removed" };
 
 const char *gr_judge_dtype_by(const gr_result *r, uint32_t n){
   const gr_jnode *jn = gr_judge_node(r, n);
@@ -1059,6 +1070,12 @@ void gr_judge_engine_why(gr_result *r, uint32_t n, gr_buf *b){
     case GR_JE_UNPLACED:
       gr_buf_printf(b, "gerules does not decide the engine of %s (no engine registers it in GE's source)", type);
       return;
+    case GR_JE_REMOVED: {
+      const gr_node *nd = &gr_graph_nodes(g)[n];
+      gr_buf_printf(b, "GE deletes this %s before it places engines: its input and output are both %s "
+                    "(table engine_removed_same_dtype_ops)", type, gr_judge_dtype_name(r, r->judge->after[nd->tensor0]));
+      return;
+    }
     case GR_JE_GE_OP:
       gr_buf_printf(b, "%s is a GE op in %s (opFile Null)", type, fs ? store_text(fs) : "AI Core's op information library");
       break;
@@ -1149,6 +1166,7 @@ void gr_judge_dtype_why(gr_result *r, uint32_t n, gr_buf *b){
   switch( jn->dtype_by ){
     case GR_JD_GRAPH:
       if( r->judge->type_flags[nd->type] & TF_UNJUDGED ) gr_buf_printf(b, "FE does not judge %s: the model's dtype", type);
+      else if( jn->engine_by==GR_JE_REMOVED ) gr_buf_printf(b, "GE deletes this %s before it places engines (its dtypes agree): the model's dtype", type);
       else if( jn->engine ) gr_buf_printf(b, "not judged by FE (runs on %s): the model's dtype stays", gr_judge_engine(r, n));
       else gr_buf_printf(b, "not judged by FE (no engine takes it): the model's dtype stays");
       return;
