@@ -284,6 +284,13 @@ scope(A) ::= .                  { A = GR_SCOPE_GLOBAL; }
 scope(A) ::= FOR EACH NODE.     { A = GR_SCOPE_NODE; }
 scope(A) ::= FOR EACH OPTION.   { A = GR_SCOPE_OPTION; }
 scope(A) ::= FOR EACH ENTRY.    { A = GR_SCOPE_ENTRY; }
+/* `for each refusal` is spelt with an identifier, not a keyword, so that no
+** rule file using the word as a name breaks; any other word is an error the
+** checker reports at the rule */
+scope(A) ::= FOR EACH ID(W).
+  { A = (W.n==7 && memcmp(W.z, "refusal", 7)==0) ? GR_SCOPE_REFUSAL : GR_SCOPE_BAD;
+    if( A==GR_SCOPE_BAD )
+      gr_parse_error(ps, LOC(W), "syntax error near '%.*s': expected one of 'option', 'node', 'entry' or 'refusal'", (int)W.n, W.z); }
 
 %type action {gr_item*}
 %destructor action { (void)ps; gr_item_free($$); }

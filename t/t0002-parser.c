@@ -455,7 +455,7 @@ static void test_errors(void){
   is_str(perr("option X { type enum; }}"), "1:24: syntax error near '}'", "one '}' too many");
   is_str(perr("rule x when a == b == c then error E1 \"m\";"), "1:20: syntax error near '=='", "comparisons do not chain");
   is_str(perr("rule x when a then fatal E1 \"m\";"), "1:20: syntax error near 'fatal': expected one of 'error', 'note', 'set' or 'warning'", "unknown severity");
-  is_str(perr("rule x for each graph when a then error E1 \"m\";"), "1:17: syntax error near 'graph': expected one of 'option', 'node' or 'entry'", "unknown rule scope");
+  is_str(perr("rule x for each graph when a then error E1 \"m\";"), "1:17: syntax error near 'graph': expected one of 'option', 'node', 'entry' or 'refusal'", "unknown rule scope");
   is_str(perr("cascade s: a > ;"), "1:16: syntax error near ';': expected a name", "cascade chain ending in '>'");
   is_str(perr("table t { \"a\" \"b\" }"), "1:15: syntax error near '\"b\"': expected one of ':', '}' or ','", "table entries need commas");
   is_str(perr("\t\trule x when ! then"), "1:15: unexpected character '!'", "a bad character after tabs (columns count bytes)");

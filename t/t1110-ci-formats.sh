@@ -91,10 +91,11 @@ test_expect_success '-q: the diagnostics and the summary, nothing else' '
 	warn_run -q >out &&
 	! grep -q "^gerules \\|^chip: \\|^graph: \\|^NODE " out &&
 	test_grep "^mistakes.ini:2:19: warning:" out &&
-	tail -n 1 out >last && test_grep "^summary: 63 nodes, 0 errors, 4 warnings, 1 note$" last &&
+	tail -n 1 out >last && test_grep "^summary: 63 nodes, 0 errors, 3 warnings, 1 note$" last &&
 	gerules eval "$LLM" --chip Ascend910B1 --quiet >out &&
-	echo "summary: 63 nodes, 0 errors, 1 warning, 1 note" >expect1 &&
-	grep -v "^ \\|: note: \\|: warning: .*\\[GE7001\\]" out >actual && test_cmp expect1 actual
+	# the int64->int64 Cast gets no engine (GE deletes it before placement), so no GE7001
+	echo "summary: 63 nodes, 0 errors, 0 warnings, 1 note" >expect1 &&
+	grep -v "^ \\|: note: " out >actual && test_cmp expect1 actual
 '
 
 test_expect_success 'sarif: one result per diagnostic, rules with help, physical and logical locations' '
@@ -144,10 +145,10 @@ test_expect_success 'github: workflow commands with file, line, column and title
 	test_grep "^::notice file=.*llm_decoder.json,line=[0-9]*,col=[0-9]*,title=GE3001::" gh.txt &&
 	test $(grep -c "^::" gh.txt) = $(wc -l <gh.txt) &&
 	# no GE7004 note since MatMulV2 has dtype lists (rules/oplib/dynamic_format.rules)
-	test $(wc -l <gh.txt) = 5 &&
+	test $(wc -l <gh.txt) = 4 &&
 	printf "[ByNodeName]\nx%%0A::error::forged=high_precision\n" >esc.ini &&
 	gerules eval "$LLM" --chip Ascend910B1 -o OP_PRECISION_MODE=esc.ini --format github >gh2.txt &&
-	test_grep "x%250A::error::forged" gh2.txt && test $(wc -l <gh2.txt) = 3
+	test_grep "x%250A::error::forged" gh2.txt && test $(wc -l <gh2.txt) = 2
 '
 
 test_done

@@ -41,6 +41,15 @@ test_expect_success 'GE2004 names the rule that raises it and what to do' '
 	test_grep "must_keep_origin_dtype or force_fp32" out
 '
 
+test_expect_success 'EZ3002 (GE engine placement): GE'"'"'s message and the rule reporting it per refusing kernel' '
+	gerules explain EZ3002 >out &&
+	test_grep "^EZ3002: GE error code: an ops kernel does not support the op$" out &&
+	test_grep "raised by rule kernel_refuses (warning) at engines.rules:[0-9]*, reported as GE7006 \[GE EZ3002\]$" out &&
+	test_grep "Optype \[%s\] of Ops kernel \[%s\] is unsupported. Reason: %s." out &&
+	gerules explain GE7006 >out &&
+	test_grep "^GE7006: " out
+'
+
 test_expect_success 'a relation code names the relation; a GR code says gerules raises it' '
 	gerules explain GE1103 >out &&
 	test_grep "raised by relation conflicts (error)" out &&

@@ -8,7 +8,8 @@
 # MatMulV2 + Add named as GE names them, with no Muls; a [ByNodeName] entry
 # for the Gemm gets GE4021 with the parts' names; tile plans the Gemm's
 # MatMulV2 with transB and no plan is invalid; gerules atc refuses what ATC
-# refuses. Outside CI, a missing package is a skip with the reason.
+# refuses; the PaddleOCR rec model's Clip-9 Casts from float32 to float32 are
+# deleted before engine placement, as GE's CastRemovePass does. Outside CI, a missing package is a skip with the reason.
 test_description='real exported ONNX models'
 . "$(dirname "$0")/test-lib.sh"
 
@@ -57,6 +58,19 @@ test_expect_success 'PaddleOCR det and rec, Silero VAD v5 (If subgraphs) load an
 	gerules eval "$VAD" --chip Ascend310P3 --format json >v.json &&
 	test "$(json_get v.json "len(d[\"graph\"][\"graphs\"])")" -gt 20 &&
 	test "$(json_get v.json "len([x for x in d[\"diagnostics\"] if x[\"severity\"] == \"error\"])")" = 0
+'
+
+test_expect_success 'PaddleOCR rec: the Clip-9 float32->float32 Casts get no engine (CastRemovePass deletes them), none on the AI CPU' '
+	gerules eval "$REC" --chip Ascend910B1 --format json >r.json &&
+	"$PY" -c "
+import json
+d = json.load(open(\"r.json\"))
+clip = [n for n in d[\"nodes\"] if n[\"type\"] == \"Cast\" and \"Clip\" in n[\"name\"]]
+assert len(clip) == 28, len(clip)
+assert all(n[\"engine\"] is None for n in clip), [n[\"engine\"] for n in clip]
+cpu = [n[\"type\"] for n in d[\"nodes\"] if (n[\"engine\"] or \"\").startswith(\"DNN_VM_AICPU\")]
+assert \"Cast\" not in cpu, cpu
+"
 '
 
 test_expect_success 'gerules atc on the det model: ATC'"'"'s required flags (E10054), in its order' '

@@ -28,8 +28,8 @@ test_expect_success 'text: force_fp16 + ALLOW_HF32=true on Ascend910B1, every AL
 
 test_expect_success 'text: the reason names PRECISION_MODE_V2 when it is the mode in force, and the graph dtypes under must_keep_origin_dtype' '
 	gerules eval "$OPS" --chip Ascend910B1 --all-nodes --entry session -o ALLOW_HF32=11 -o PRECISION_MODE_V2=fp16 >v2 &&
-	# DepthwiseConv2D has no dtype list on ascend910b (no block in rules/oplib/dynamic_format.rules): the mode says it
-	test_grep "^dwconv  *DepthwiseConv2D  *enable_hi_float_32_execution (ALLOW_HF32) (no effect: PRECISION_MODE_V2=fp16)" v2 &&
+	# FullyConnection has no dtype list on ascend910b (rules/oplib/dynamic_format.rules says why): the mode says it
+	test_grep "^fc  *FullyConnection  *enable_hi_float_32_execution (ALLOW_HF32) (no effect: PRECISION_MODE_V2=fp16)" v2 &&
 	test_grep "^mmv2  *MatMulV2  *enable_hi_float_32_execution (ALLOW_HF32) (no effect: the node computes in float16 (precision_mode))" v2 &&
 	gerules eval "$LLM" --chip Ascend910B1 --all-nodes -o ALLOW_HF32=true -o PRECISION_MODE=must_keep_origin_dtype >keep &&
 	test_grep "^lm_head  *MatMulV2  *enable_hi_float_32_execution (ALLOW_HF32) (no effect: the node computes in float16 (precision_mode))" keep &&
@@ -46,10 +46,10 @@ test_expect_success 'text: where float32 is kept and the operator is float32, th
 	# force_fp32 keeps float32 except where FE picks a float16-in, float32-out cube
 	# column (16in32out), whose float16 inputs HF32 cannot touch: Conv2DBackpropInputD on
 	# ascend910b, and the cube ops of rules/oplib/dynamic_format.rules (MatMulV2, MatMul,
-	# BatchMatMulV2, Conv2D: CANN 8.1.RC1 util_gemm.py:902 and util_conv2d.py:1334-1338
+	# BatchMatMulV2, Conv2D, DepthwiseConv2D: CANN 8.1.RC1 util_gemm.py:902 and util_conv2d.py:1334-1338
 	# list float16 inputs with a float32 output)
 	grep "no effect" f32 >ne &&
-	test "$(wc -l <ne)" = 7 &&
+	test "$(wc -l <ne)" = 8 &&
 	test_grep "^conv_bp  *Conv2DBackpropInputD  *enable_hi_float_32_execution (ALLOW_HF32) (no effect: the node computes in float16 (precision_mode))" ne &&
 	test_grep "^mmv2  *MatMulV2  *enable_hi_float_32_execution (ALLOW_HF32) (no effect: the node computes in float16 (precision_mode))" ne
 '

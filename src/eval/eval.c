@@ -799,6 +799,32 @@ static void fold_once_rules(gr_result *r, plan *p, once_state *once){
   }
 }
 
+/* Rules `for each refusal`: when no engine takes node n, once per engine
+** that refused it, in the order GE offers the node (dnnengine_manager.cc
+** reports one EZ3002 per refusing kernel, then EZ3003, so they run before
+** the node's own rules). */
+static void run_refusal_rules(gr_result *r, gr_env *env, uint32_t n){
+  const gr_ruleset *rs = r->rs;
+  const gr_jnode *jn = gr_judge_node(r, n);
+  gr_buf b;
+  uint32_t k;
+  size_t i;
+  if( jn==NULL || jn->engine_by!=GR_JE_NO_ENGINE ) return;
+  gr_buf_init(&b);
+  for(k = 0; gr_judge_refusal(r, n, k, &b); k++){
+    for(i = 0; i < rs->nrules; i++){
+      const gr_rule *ru = &rs->rules[i];
+      if( ru->scope!=GR_SCOPE_REFUSAL ) continue;
+      env_at(env, r, n);
+      env->refusal = k;
+      if( gr_eval_cond(env, ru->br.cond) ) node_rule_diag(r, env, ru, &gr_graph_nodes(r->g)[n]);
+    }
+    b.n = 0;
+  }
+  gr_buf_free(&b);
+  env_at(env, r, n);
+}
+
 static void decide_nodes(gr_result *r, int keep){
   const gr_ruleset *rs = r->rs;
   const gr_graph *g = r->g;
@@ -806,6 +832,7 @@ static void decide_nodes(gr_result *r, int keep){
   uint32_t n, nn = gr_graph_nnodes(g), nt = gr_graph_ntypes(g);
   size_t nslots = rs->nslots, k, s, first_end_ovr;
   uint8_t *hook_types = NULL;
+  int has_refusal;
   plan p;
   gr_env env;
   once_state *once = gr_xcalloc(rs->nrules + 1, sizeof *once);
@@ -820,6 +847,8 @@ static void decide_nodes(gr_result *r, int keep){
     hook_types = gr_xcalloc(nt + 1, 1);
     for(t = 0; t < nt; t++) hook_types[t] = h->wants_type ? (uint8_t)(h->wants_type(h->ctx, r, t)!=0) : 1;
   }
+  for(k = 0; k < rs->nrules; k++) if( rs->rules[k].scope==GR_SCOPE_REFUSAL ) break;
+  has_refusal = k < rs->nrules && r->judge;
   gr_env_init(&env, r);
   for(n = 0; n < nn && !r->fatal; n++){
     const gr_node *nd = &gr_graph_nodes(g)[n];
@@ -833,6 +862,7 @@ static void decide_nodes(gr_result *r, int keep){
       if( h->node(h->ctx, r, n)!=0 ){ r->fatal = 1; break; }
       env_at(&env, r, n);
     }
+    if( has_refusal ) run_refusal_rules(r, &env, n);
     run_node_part(r, &p, &env, n, nslots, hits, keep, once);
   }
   /* `once` rules report now, so end-stage hooks see (and may re-grade) them */

@@ -195,6 +195,7 @@ typedef struct gr_env {
   int option;                   /* the option of scope `each option` or relation messages */
   int other;                    /* relation messages: the other option */
   int64_t count;
+  uint32_t refusal;             /* scope `each refusal`: which refusing engine of the node (from 0) */
   gr_val vars[GR_MAXVARS];
   /* named conditions evaluated for this node (gr_eval_cond); gr_env_init
   ** clears nmemo only, the entries are written before they are read */

@@ -70,6 +70,7 @@ static void grow_scratch(gr_judge *J, size_t n){
 #define TF_CAST 8
 #define TF_UNPLACED 16
 #define TF_CONST 32
+#define TF_REMOVED_SAME 64     /* deleted before placement when input 0 and output 0 dtypes agree */
 
 static int in_set(const gr_table *t, const char *k){ return t && k && gr_map_get(&t->keymap, k)!=NULL; }
 
@@ -307,6 +308,7 @@ static void setup(gr_result *r, gr_judge *J){
     if( in_set(j->cast_ops, tn) ) f |= TF_CAST;
     if( in_set(j->unplaced_ops, tn) ) f |= TF_UNPLACED;
     if( in_set(j->const_ops, tn) ) f |= TF_CONST;
+    if( j->removed_same_dtype_ops && in_set(j->removed_same_dtype_ops, tn) ) f |= TF_REMOVED_SAME;
     J->type_flags[t] = f;
     for(i = 0; i < J->nstores; i++){
       const gr_oplib_op *op = gr_oplib_find(rs, J->stores[i], tn);
@@ -788,6 +790,14 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
   memset(jn, 0, sizeof *jn);
   jn->policy = GR_POLICY_GRAY;
   for(i = 0; i < (uint32_t)nd->n_in_desc + nd->n_out_desc; i++) J->after[nd->tensor0 + i] = J->gdt[tens[i].dtype < J->ngdt ? tens[i].dtype : 0];
+  if( (J->type_flags[nd->type] & TF_REMOVED_SAME) && nd->n_in_desc && nd->n_out_desc
+      && J->after[nd->tensor0] && J->after[nd->tensor0]==J->after[nd->tensor0 + nd->n_in_desc] ){
+    /* GE deletes the node before it places engines (table engine_removed_same_dtype_ops) */
+    jn->engine_by = GR_JE_REMOVED;
+    jn->dtype_by = GR_JD_GRAPH;
+    jn->dtype = node_dtype(J, nd);
+    return;
+  }
   if( J->type_flags[nd->type] & TF_UNPLACED ){
     jn->engine_by = GR_JE_UNPLACED;
     jn->dtype_by = GR_JD_GRAPH;
@@ -960,7 +970,8 @@ const char *gr_judge_engine(const gr_result *r, uint32_t n){
 
 static const char *const dtype_by[] = { NULL, "graph", "precision_mode", "keep_dtype", "customize_dtypes",
                                         "unknown" };
-static const char *const engine_by[] = { NULL, "ai_core", "refused", "absent", "ge_op", "excluded", "unplaced", "none" };
+static const char *const engine_by[] = { NULL, "ai_core", "refused", "absent", "ge_op", "excluded", "unplaced", "none",
+                                          "removed" };
 
 const char *gr_judge_dtype_by(const gr_result *r, uint32_t n){
   const gr_jnode *jn = gr_judge_node(r, n);
@@ -1023,6 +1034,24 @@ static const char *store_text(const gr_oplib_store *st){
   return st->description && st->description[0] ? st->description : st->name;
 }
 
+/* why the first AI Core store refused node n (jn->refuse != 0), appended to b */
+static void fe_refusal_text(gr_result *r, uint32_t n, const gr_jnode *jn, const gr_oplib_store *fs, const char *type, gr_buf *b){
+  gr_buf_printf(b, "%s ", fs ? store_text(fs) : "AI Core's op information library");
+  switch( jn->refuse ){
+    case GR_JR_DTYPE: {
+      const gr_oplib_op *op = fs ? gr_oplib_find(r->rs, fs, type) : NULL;
+      gr_buf_printf(b, "lists no %s for ", gr_judge_dtype_name(r, jn->refuse_dt));
+      tensor_text(b, op, jn->refuse_output, jn->refuse_tensor);
+      gr_buf_printf(b, " of %s, nor a dtype %s lets it convert to", type, jn->strategy==0 && r->judge->keep && r->judge->keep[n] ? "KEEP_DTYPE" : "the precision mode");
+      break;
+    }
+    case GR_JR_EXACT: gr_buf_printf(b, "has no column of %s matching its dtypes exactly (a dtype-sensitive op is checked exactly)", type); break;
+    case GR_JR_DYNAMIC: gr_buf_printf(b, "does not set dynamicShapeSupport for %s, and the node has a dynamic shape", type); break;
+    case GR_JR_RANK: gr_buf_printf(b, "does not set dynamicRankSupport for %s, and the node has an unknown rank", type); break;
+    case GR_JR_CUSTOM: gr_buf_printf(b, "has no column of %s with the dtypes CUSTOMIZE_DTYPES sets", type); break;
+  }
+}
+
 void gr_judge_engine_why(gr_result *r, uint32_t n, gr_buf *b){
   const gr_jnode *jn = gr_judge_node(r, n);
   const gr_graph *g = r->g;
@@ -1041,6 +1070,12 @@ void gr_judge_engine_why(gr_result *r, uint32_t n, gr_buf *b){
     case GR_JE_UNPLACED:
       gr_buf_printf(b, "gerules does not decide the engine of %s (no engine registers it in GE's source)", type);
       return;
+    case GR_JE_REMOVED: {
+      const gr_node *nd = &gr_graph_nodes(g)[n];
+      gr_buf_printf(b, "GE deletes this %s before it places engines: its input and output are both %s "
+                    "(table engine_removed_same_dtype_ops)", type, gr_judge_dtype_name(r, r->judge->after[nd->tensor0]));
+      return;
+    }
     case GR_JE_GE_OP:
       gr_buf_printf(b, "%s is a GE op in %s (opFile Null)", type, fs ? store_text(fs) : "AI Core's op information library");
       break;
@@ -1058,20 +1093,7 @@ void gr_judge_engine_why(gr_result *r, uint32_t n, gr_buf *b){
                                                            r->judge->family ? " for " : "", r->judge->family ? r->judge->family : "", type);
         break;
       }
-      gr_buf_printf(b, "%s ", fs ? store_text(fs) : "AI Core's op information library");
-      switch( jn->refuse ){
-        case GR_JR_DTYPE: {
-          const gr_oplib_op *op = fs ? gr_oplib_find(r->rs, fs, type) : NULL;
-          gr_buf_printf(b, "lists no %s for ", gr_judge_dtype_name(r, jn->refuse_dt));
-          tensor_text(b, op, jn->refuse_output, jn->refuse_tensor);
-          gr_buf_printf(b, " of %s, nor a dtype %s lets it convert to", type, jn->strategy==0 && r->judge->keep && r->judge->keep[n] ? "KEEP_DTYPE" : "the precision mode");
-          break;
-        }
-        case GR_JR_EXACT: gr_buf_printf(b, "has no column of %s matching its dtypes exactly (a dtype-sensitive op is checked exactly)", type); break;
-        case GR_JR_DYNAMIC: gr_buf_printf(b, "does not set dynamicShapeSupport for %s, and the node has a dynamic shape", type); break;
-        case GR_JR_RANK: gr_buf_printf(b, "does not set dynamicRankSupport for %s, and the node has an unknown rank", type); break;
-        case GR_JR_CUSTOM: gr_buf_printf(b, "has no column of %s with the dtypes CUSTOMIZE_DTYPES sets", type); break;
-      }
+      fe_refusal_text(r, n, jn, fs, type, b);
       break;
   }
   if( eng ){
@@ -1087,6 +1109,52 @@ void gr_judge_engine_why(gr_result *r, uint32_t n, gr_buf *b){
   gr_buf_printf(b, "%sno engine takes %s", b->n ? "; " : "", type);
 }
 
+/* The k-th engine (from 0, in the order GE offers the node) that refused
+** node n when no engine takes it, re-derived from the judge's record: AI
+** Core with the reason of its first refusing store, each AI CPU engine with
+** the first of its stores that lists the op and refuses a dtype. */
+int gr_judge_refusal(gr_result *r, uint32_t n, uint32_t k, gr_buf *why){
+  const gr_jnode *jn = gr_judge_node(r, n);
+  gr_judge *J = r->judge;
+  const gr_graph *g = r->g;
+  const char *type;
+  uint32_t e, s;
+  if( jn==NULL || jn->engine_by!=GR_JE_NO_ENGINE ) return 0;
+  type = gr_graph_type_name(g, gr_graph_nodes(g)[n].type);
+  for(e = 0; e < J->j->nengines; e++){
+    const gr_jengine *en = &J->j->engines[e];
+    const jop *o = NULL;
+    int rc = 0;
+    uint8_t rdt = 0, rout = 0;
+    uint16_t rt = 0;
+    if( J->excluded[e] || en->off_by_default || en->op_table ) continue;
+    for(s = J->est0[e]; s < J->est0[e] + J->estn[e]; s++){
+      const jop *x = J->ops[(size_t)gr_graph_nodes(g)[n].type * J->nstores + s];
+      if( x==NULL ) continue;
+      if( en->fe ){ o = x; break; }
+      rc = kernel_check(r, J, n, x, &rdt, &rt, &rout);
+      if( rc ){ o = x; break; }
+    }
+    if( o==NULL ) continue;
+    if( k-- > 0 ) continue;
+    if( en->fe ){
+      const gr_oplib_store *fs = store_of(r, jn->fe_store);
+      if( jn->refuse ) fe_refusal_text(r, n, jn, fs, type, why);
+      else gr_buf_printf(why, "%s is a GE op in %s (opFile Null): FE leaves it to GE", type, fs ? store_text(fs) : "AI Core's op information library");
+    }else{
+      const gr_oplib_op *op = gr_oplib_find(r->rs, o->st, type);
+      gr_buf_printf(why, "%s lists no %s for ", o->st->name, gr_judge_dtype_name(r, rdt));
+      tensor_text(why, op, rout, rt);
+    }
+    return (int)e + 1;
+  }
+  return 0;
+}
+
+const char *gr_judge_engine_id(const gr_result *r, int e1){
+  return r->judge && e1 > 0 && (uint32_t)e1 <= r->judge->j->nengines ? r->judge->j->engines[e1 - 1].id : NULL;
+}
+
 void gr_judge_dtype_why(gr_result *r, uint32_t n, gr_buf *b){
   const gr_jnode *jn = gr_judge_node(r, n);
   const gr_graph *g = r->g;
@@ -1098,6 +1166,7 @@ void gr_judge_dtype_why(gr_result *r, uint32_t n, gr_buf *b){
   switch( jn->dtype_by ){
     case GR_JD_GRAPH:
       if( r->judge->type_flags[nd->type] & TF_UNJUDGED ) gr_buf_printf(b, "FE does not judge %s: the model's dtype", type);
+      else if( jn->engine_by==GR_JE_REMOVED ) gr_buf_printf(b, "GE deletes this %s before it places engines (its dtypes agree): the model's dtype", type);
       else if( jn->engine ) gr_buf_printf(b, "not judged by FE (runs on %s): the model's dtype stays", gr_judge_engine(r, n));
       else gr_buf_printf(b, "not judged by FE (no engine takes it): the model's dtype stays");
       return;

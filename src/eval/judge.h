@@ -26,7 +26,7 @@
 enum { GR_JD_NONE = 0, GR_JD_GRAPH, GR_JD_MODE, GR_JD_KEEP, GR_JD_CUSTOM, GR_JD_UNKNOWN };
 /* why a node has its engine (gr_jnode.engine_by) */
 enum { GR_JE_NONE = 0, GR_JE_FIRST, GR_JE_REFUSED, GR_JE_ABSENT, GR_JE_GE_OP, GR_JE_EXCLUDED,
-       GR_JE_UNPLACED, GR_JE_NO_ENGINE };
+       GR_JE_UNPLACED, GR_JE_NO_ENGINE, GR_JE_REMOVED };
 /* why an engine's store refused the node (gr_jnode.refuse, kernel_refuse) */
 enum { GR_JR_NONE = 0, GR_JR_DTYPE, GR_JR_DYNAMIC, GR_JR_RANK, GR_JR_CUSTOM, GR_JR_EXACT };
 
@@ -75,6 +75,12 @@ const char *gr_judge_strategy(const gr_result *r, uint32_t n);
 /* The reasons, appended to b. */
 void gr_judge_dtype_why(gr_result *r, uint32_t n, gr_buf *b);
 void gr_judge_engine_why(gr_result *r, uint32_t n, gr_buf *b);
+/* When no engine takes node n: the k-th engine (from 0, in the order GE
+** offers the node) whose kernel refused it, as 1 + its index in
+** rs->judge->engines, with the reason appended to why; 0 past the last. */
+int gr_judge_refusal(gr_result *r, uint32_t n, uint32_t k, gr_buf *why);
+/* the id of engine e1 (1 + index), NULL when none */
+const char *gr_judge_engine_id(const gr_result *r, int e1);
 /* Every node placed on node n's engine, counted by op type with the first
 ** node of each ("GatherV2 x3 (first 'g1'), Where x1 ('w')"), appended to b. */
 void gr_judge_engine_summary(gr_result *r, uint32_t n, gr_buf *b);

@@ -100,7 +100,9 @@ enum { GR_MOD_NONE = 0, GR_MOD_OVERRIDE, GR_MOD_EXTEND, GR_MOD_REPLACE };
 /* GR_I_SUPPORT flavours (flag) */
 enum { GR_SUP_LIST = 0, GR_SUP_ALL, GR_SUP_ALL_EXCEPT, GR_SUP_NONE };
 /* GR_I_RULE scopes (flag) */
-enum { GR_SCOPE_GLOBAL = 0, GR_SCOPE_NODE, GR_SCOPE_OPTION, GR_SCOPE_ENTRY };
+/* GR_SCOPE_REFUSAL: once per engine that refused a node no engine takes
+** (node fields as in GR_SCOPE_NODE); GR_SCOPE_BAD: `for each` an unknown word */
+enum { GR_SCOPE_GLOBAL = 0, GR_SCOPE_NODE, GR_SCOPE_OPTION, GR_SCOPE_ENTRY, GR_SCOPE_REFUSAL, GR_SCOPE_BAD };
 /* actions of rules and relations (flag2) */
 enum { GR_ACT_DIAG = 0, GR_ACT_SET };
 

@@ -1280,6 +1280,7 @@ static void declare_sources_and_rules(ck *c, gr_loc *src_locs){
       r->once = st->lo ? 1 : 0;
       if( !gr_diag_code_valid(r->code) ) ck_err(c, st->code_loc, "diagnostic code '%s' must be %s", r->code, GR_DIAG_CODE_RULE);
       if( r->once && r->scope!=GR_SCOPE_NODE ) ck_err(c, st->once_loc, "'once' is for rules 'for each node'");
+      if( r->scope==GR_SCOPE_BAD ) ck_err(c, st->name_loc, "rule '%s' runs 'for each' what gerules has no scope for (node, option, entry, refusal)", r->name);
       r->br.cond = st->e; r->br.loc = st->loc; r->br.source = -1;
       c->scope = r->scope; c->nvars = 0; c->maxslots = 0; c->allow_other = 0; c->allow_count = 0;
       ck_want(c, r->br.cond, GR_T_BOOL, "a rule condition");

@@ -114,11 +114,15 @@ static uint8_t field_type(ck *c, gr_expr *e, uint8_t base){
           {"judge_dtype_why", GR_JF_DTYPE_WHY, GR_T_STR}, {"judge_engine", GR_JF_ENGINE, GR_T_STR},
           {"judge_engine_by", GR_JF_ENGINE_BY, GR_T_STR}, {"judge_engine_why", GR_JF_ENGINE_WHY, GR_T_STR},
           {"judge_strategy", GR_JF_STRATEGY, GR_T_STR}, {"judge_casts", GR_JF_CASTS, GR_T_INT},
-          {"judge_engine_summary", GR_JF_ENGINE_SUMMARY, GR_T_STR} };
+          {"judge_engine_summary", GR_JF_ENGINE_SUMMARY, GR_T_STR},
+          {"judge_refusal_engine", GR_JF_REFUSAL_ENGINE, GR_T_STR}, {"judge_refusal_why", GR_JF_REFUSAL_WHY, GR_T_STR} };
         size_t k;
         for(k = 0; k < sizeof J / sizeof *J; k++){
           if( strcmp(f, J[k].n) ) continue;
           e->ref = GR_F_JUDGE; e->ref2 = J[k].f;
+          if( (J[k].f==GR_JF_REFUSAL_ENGINE || J[k].f==GR_JF_REFUSAL_WHY)
+              && (c->scope!=GR_SCOPE_REFUSAL || e->a==NULL || e->a->op!=GR_E_NODE) )
+            ck_err(c, e->sloc, "'%s' is the refusing engine's: only 'node.%s' in rules 'for each refusal'", f, f);
           return J[k].t;
         }
       }
@@ -390,7 +394,7 @@ static uint8_t check_partition(ck *c, gr_expr *e){
   int pi = gr_ruleset_find(&rs->partition_map, e->s);
   size_t k;
   e->dep = GR_DEP_ITEM;
-  if( c->scope!=GR_SCOPE_NODE ){
+  if( c->scope!=GR_SCOPE_NODE && c->scope!=GR_SCOPE_REFUSAL ){
     ck_err(c, e->loc, "'partition(%s)' is a node's outcome: only available in sources and in rules 'for each node'", e->s);
     return GR_T_ANY;
   }
@@ -454,7 +458,7 @@ static uint8_t check_expr_inner(ck *c, gr_expr *e){
     case GR_E_GRAPH:
       e->dep = GR_DEP_GLOBAL; return GR_T_GRAPH;
     case GR_E_NODE:
-      if( c->scope!=GR_SCOPE_NODE ){
+      if( c->scope!=GR_SCOPE_NODE && c->scope!=GR_SCOPE_REFUSAL ){
         ck_err(c, e->loc, "'node' is only available in sources and in rules 'for each node'");
         return GR_T_ANY;
       }

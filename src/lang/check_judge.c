@@ -459,6 +459,10 @@ static void judge_engines(jck *k, const gr_table *names){
     }
   }
   j->unplaced_ops = need(c, names, "engine_unplaced_ops", 0);
+  if( (t = tab(c, "engine_removed_same_dtype_ops")) ){
+    if( t->is_map ) ck_err(c, t->loc, "table engine_removed_same_dtype_ops must be a set of strings");
+    else j->removed_same_dtype_ops = t;
+  }
   if( (t = need(c, names, "aicore_dtype_conversions", 1)) ){
     for(i = 0; i < t->n; i++){
       int s;

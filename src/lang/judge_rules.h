@@ -94,6 +94,9 @@ typedef struct gr_judge_rules {
   /* engines, sorted by cost (table order among equal costs) */
   gr_jengine *engines; uint32_t nengines;
   const struct gr_table *unplaced_ops;
+  /* optional: op types whose node GE deletes before engine placement when its
+  ** input 0 and output 0 have the same dtype (table engine_removed_same_dtype_ops) */
+  const struct gr_table *removed_same_dtype_ops;
   const struct gr_option *exclude_option;
   /* the options whose files the judge reads (table dtype_option_files): GR_JF_* */
   const struct gr_option *file_option[4];
