@@ -32,9 +32,11 @@
 **            and engine judge:" and its steps), -1 when the judge did not run
 **   dynamic  per node 1 when a shape has a dimension below 0
 **   line     per node the line of its op in the model file
-**   explain  per node the rows of its --explain chain (report.h's
-**            gr_explain_walk), deduplicated: rows[] are arrays of string
-**            indexes into strs[]; node[i] lists node i's row indexes
+**   explain  per node its --explain chain (report.h's gr_explain_walk),
+**            deduplicated twice: rows[] are arrays of string indexes into
+**            strs[], chains[] are arrays of row indexes, node[i] is the
+**            index of node i's chain (nodes of one op type and outcome
+**            share one: a list per node made half of a 10K-node page)
 **
 ** The JSON is written with the one JSON writer (out.h's gr_jw, compact,
 ** broken into lines where the page's data always was) in memory, and every
@@ -53,8 +55,9 @@
 #include "eval/judge.h"
 
 /* The explain chains are left out above this many nodes (the page then
-** says how to get one with --explain): they grow the page by ~100 bytes a
-** node, and a page of that size no longer loads quickly anyway. */
+** says how to get one with --explain): they grow the page by a chain index
+** a node plus the distinct chains, and a page of that size no longer loads
+** quickly anyway. */
 #define EXPLAIN_MAX_NODES 200000u
 
 typedef struct xstate {
@@ -340,12 +343,14 @@ static void write_io(gr_jw *w, gr_result *r, uint32_t n){
 /* Every node's --explain chain, rows deduplicated (see the top of the file). */
 static void write_explain(gr_jw *w, gr_result *r, uint32_t n){
   xstate x;
+  gr_strpool chains;            /* a chain's text "[row,...]" -> chain id */
   gr_buf nodes;
   size_t k;
   uint32_t v;
   memset(&x, 0, sizeof x);
   gr_strpool_init(&x.strs);
   gr_strpool_init(&x.rows);
+  gr_strpool_init(&chains);
   gr_buf_init(&x.key);
   gr_buf_init(&x.tmp);
   gr_buf_init(&nodes);
@@ -354,9 +359,11 @@ static void write_explain(gr_jw *w, gr_result *r, uint32_t n){
     size_t i;
     x.ids.n = 0;
     gr_explain_walk(r, v, row_cb, &x);
-    gr_buf_adds(&nodes, v ? ",[" : "[");
-    for(i = 0; i < x.ids.n; i++) gr_buf_printf(&nodes, i ? ",%u" : "%u", x.ids.v[i]);
-    gr_buf_addc(&nodes, ']');
+    x.key.n = 0;
+    gr_buf_addc(&x.key, '[');
+    for(i = 0; i < x.ids.n; i++) gr_buf_printf(&x.key, i ? ",%u" : "%u", x.ids.v[i]);
+    gr_buf_addc(&x.key, ']');
+    gr_buf_printf(&nodes, v ? ",%u" : "%u", gr_strpool_intern(&chains, x.key.p, x.key.n) - 1);
   }
   gr_buf_addc(&nodes, ']');
   gr_jw_obj(w);
@@ -368,10 +375,15 @@ static void write_explain(gr_jw *w, gr_result *r, uint32_t n){
   for(k = 1; k < gr_strpool_count(&x.rows); k++) gr_jw_raw(w, gr_strpool_get(&x.rows, (uint32_t)k));
   gr_jw_end_arr(w);
   gr_jw_break(w);
+  gr_jw_key(w, "chains"); gr_jw_arr(w);   /* each chain's key is its JSON array */
+  for(k = 1; k < gr_strpool_count(&chains); k++) gr_jw_raw(w, gr_strpool_get(&chains, (uint32_t)k));
+  gr_jw_end_arr(w);
+  gr_jw_break(w);
   gr_jw_key(w, "node"); gr_jw_raw(w, gr_buf_cstr(&nodes));
   gr_jw_end_obj(w);
   gr_strpool_free(&x.strs);
   gr_strpool_free(&x.rows);
+  gr_strpool_free(&chains);
   gr_buf_free(&x.key);
   gr_buf_free(&x.tmp);
   gr_buf_free(&nodes);
