@@ -16,15 +16,7 @@ test_description='input shapes and gears as ATC takes them'
 . "$(dirname "$0")/test-lib.sh"
 
 test_expect_success 'setup: a model with a dynamic NCHW input, a hook that depends on its width' '
-	cat >det.json <<-\EOF &&
-	{"name": "det", "graph": [{"name": "main", "op": [
-	 {"name": "x", "type": "Data", "attr": [{"key": "index", "value": {"i": 0}}],
-	  "output_desc": [{"dtype": "DT_FLOAT", "shape": {"dim": [1, 3, -1, -1]}, "layout": "NCHW"}]},
-	 {"name": "relu", "type": "Relu", "input": ["x:0"],
-	  "input_desc": [{"dtype": "DT_FLOAT", "shape": {"dim": [1, 3, -1, -1]}, "layout": "NCHW"}],
-	  "output_desc": [{"dtype": "DT_FLOAT", "shape": {"dim": [1, 3, -1, -1]}, "layout": "NCHW"}]},
-	 {"name": "out", "type": "NetOutput", "input": ["relu:0"]}]}]}
-	EOF
+	cp "$top_srcdir/t/data/gears/det.json" det.json &&
 	cat >big.lua <<-\EOF
 	-- large images run Relu in high precision
 	gr.on_node({type_pattern = "Relu"}, function(node)

@@ -280,15 +280,7 @@ test_expect_success '--colour-by picks the first colouring' '
 '
 
 test_expect_success 'gears: a gear list; each gear recolours the nodes its decisions change, the panel says so, its diagnostics stand out' '
-	cat >det.json <<-\EOF &&
-	{"name": "det", "graph": [{"name": "main", "op": [
-	 {"name": "x", "type": "Data", "attr": [{"key": "index", "value": {"i": 0}}],
-	  "output_desc": [{"dtype": "DT_FLOAT", "shape": {"dim": [1, 3, -1, -1]}, "layout": "NCHW"}]},
-	 {"name": "relu", "type": "Relu", "input": ["x:0"],
-	  "input_desc": [{"dtype": "DT_FLOAT", "shape": {"dim": [1, 3, -1, -1]}, "layout": "NCHW"}],
-	  "output_desc": [{"dtype": "DT_FLOAT", "shape": {"dim": [1, 3, -1, -1]}, "layout": "NCHW"}]},
-	 {"name": "out", "type": "NetOutput", "input": ["relu:0"]}]}]}
-	EOF
+	cp "$top_srcdir/t/data/gears/det.json" det.json &&
 	cat >big.lua <<-\EOF &&
 	-- large images run Relu in high precision, and say so
 	gr.on_node({type_pattern = "Relu"}, function(node)

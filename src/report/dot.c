@@ -26,16 +26,23 @@
 #include "report/view.h"
 #include "report/gears.h"
 
-static void dot_str(gr_out *o, const char *s){
+/* A quoted DOT string of n bytes: quotes and backslashes escaped, other
+** control bytes blanked, a newline written as `nl` (DOT's \n centres the
+** line, \l left-justifies it; NULL blanks it as any control byte). */
+static void dot_strn(gr_out *o, const char *s, size_t n, const char *nl){
+  size_t i;
   gr_out_putc(o, '"');
-  for(; s && *s; s++){
-    unsigned char c = (unsigned char)*s;
-    if( c=='"' || c=='\\' ){ gr_out_putc(o, '\\'); gr_out_putc(o, (char)c); }
+  for(i = 0; s && i < n; i++){
+    unsigned char c = (unsigned char)s[i];
+    if( c=='\n' && nl ) gr_out_puts(o, nl);
+    else if( c=='"' || c=='\\' ){ gr_out_putc(o, '\\'); gr_out_putc(o, (char)c); }
     else if( c < 0x20 || c==0x7f ) gr_out_putc(o, ' ');
     else gr_out_putc(o, (char)c);
   }
   gr_out_putc(o, '"');
 }
+
+static void dot_str(gr_out *o, const char *s){ dot_strn(o, s, s ? strlen(s) : 0, NULL); }
 
 static int hexv(char c){ return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10; }
 
@@ -144,15 +151,9 @@ static void gears_legend(gr_out *o, const gr_gears *gs){
   }
   gr_out_puts(o, "  subgraph \"cluster_legend_gears\" {\n    label=\"gears\"; fontsize=11; style=dashed; color=\"#8a9099\";\n"
                  "    \"legend_gears\" [shape=box, peripheries=2, fillcolor=white, color=\"#555b63\", penwidth=1, label=");
-  gr_out_putc(o, '"');
-  for(i = 0; i < lab.n; i++){           /* the escaped form of the label's newlines, by hand */
-    unsigned char c = (unsigned char)lab.p[i];
-    if( c=='\n' ) gr_out_puts(o, "\\l");
-    else if( c=='"' || c=='\\' ){ gr_out_putc(o, '\\'); gr_out_putc(o, (char)c); }
-    else if( c < 0x20 || c==0x7f ) gr_out_putc(o, ' ');
-    else gr_out_putc(o, (char)c);
-  }
-  gr_out_puts(o, "\\l\"];\n  }\n");
+  gr_buf_adds(&lab, "\n");             /* DOT left-justifies the line a \l ends */
+  dot_strn(o, lab.p, lab.n, "\\l");
+  gr_out_puts(o, "];\n  }\n");
   gr_buf_free(&lab);
 }
 
@@ -204,16 +205,7 @@ void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
     }
     differs = gear_lines(&lab, r, ro->gears, v, "\n")!=0;
     gr_out_printf(o, "    n%u [label=", v);
-    /* the label's newlines are DOT's \n: write the escaped form by hand */
-    gr_out_putc(o, '"');
-    for(s = 0; s < lab.n; s++){
-      unsigned char c = (unsigned char)lab.p[s];
-      if( c=='\n' ) gr_out_puts(o, "\\n");
-      else if( c=='"' || c=='\\' ){ gr_out_putc(o, '\\'); gr_out_putc(o, (char)c); }
-      else if( c < 0x20 || c==0x7f ) gr_out_putc(o, ' ');
-      else gr_out_putc(o, (char)c);
-    }
-    gr_out_putc(o, '"');
+    dot_strn(o, lab.p, lab.n, "\\n");    /* the label's newlines are DOT's \n */
     gr_out_printf(o, ", fillcolor=\"%s\", color=\"%s\", fontcolor=\"%s\"", fill, line, dark(fill) ? "white" : "black");
     if( ns > GR_VIEW_MARK || void_fill )
       gr_out_printf(o, ", style=\"%s%s\"", ns > GR_VIEW_MARK ? mark_style(rs, r->dec[(size_t)v * ns + GR_VIEW_MARK].value) : "filled,rounded",
