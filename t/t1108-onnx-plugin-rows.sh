@@ -129,6 +129,63 @@ test_expect_success 'MaxPool on a regbase SoC (Ascend950*; IsRegBasePlatform): a
 	test_cmp expect got
 '
 
+test_expect_success 'ArgMin by keepdims (ArgMin, or ArgMin + ExpandDims), BitShift by direction, Min by input count' '
+	cat >expect <<-\EOT &&
+	argmin_keep0 PartitionedCall_am_const_data_2:Const PartitionedCall_am_ArgMin_1:ArgMin
+	argmin_keep1 PartitionedCall_am_const_data_3:Const PartitionedCall_am_ArgMin_1:ArgMin PartitionedCall_am_data1_4:Const PartitionedCall_am_ExpandDims_2:ExpandDims
+	bitshift_left bs:LeftShift
+	bitshift_right bs:RightShift
+	min1 mn:Identity
+	min2 mn:Minimum
+	min3 PartitionedCall_mn_Minimum_1_3:Minimum PartitionedCall_mn_Minimum_2_4:Minimum
+	min4 PartitionedCall_mn_Minimum_1_4:Minimum PartitionedCall_mn_Minimum_2_5:Minimum PartitionedCall_mn_Minimum_3_6:Minimum
+	EOT
+	check_rows "argmin_keep0 argmin_keep1 bitshift_left bitshift_right min1 min2 min3 min4"
+'
+
+test_expect_success 'Pad-10 by mode (MirrorPad for reflect, else PadV3 with two Consts), Pad-11 one PadV3' '
+	cat >expect <<-\EOT &&
+	pad10_constant PartitionedCall_pd_data1_3:Const PartitionedCall_pd_data2_2:Const PartitionedCall_pd_PadV3_1:PadV3
+	pad10_reflect PartitionedCall_pd_data1_2:Const PartitionedCall_pd_MirrorPad_1:MirrorPad
+	pad11 pd:PadV3
+	EOT
+	check_rows "pad10_constant pad10_reflect pad11"
+'
+
+test_expect_success 'ReduceLogSumExp, ReduceMax, ReduceMin, ReduceProd: the axes as a Const (opset 12, or 13 with the attribute), or the op alone with the axes input' '
+	for op in LogSumExp Max Min Prod
+	do
+		low=$(echo $op | tr A-Z a-z) &&
+		echo "reduce${low}12 PartitionedCall_rd_data1_2:Const PartitionedCall_rd_Reduce${op}_1:Reduce${op}" &&
+		echo "reduce${low}13_attr PartitionedCall_rd_data1_2:Const PartitionedCall_rd_Reduce${op}_1:Reduce${op}" &&
+		echo "reduce${low}18_input rd:Reduce${op}" || return 1
+	done >expect &&
+	check_rows "$(sed "s/ .*//" expect | tr "\n" " ")"
+'
+
+# Every op whose rows in rules/onnx.rules depend on an attribute or the
+# inputs (a `when`) has a model in this script's generator or in t1104's.
+test_expect_success 'every conditional row of rules/onnx.rules has a test model' '
+	"$PY" - "$top_srcdir" <<-\EOF
+	import re, sys
+	top = sys.argv[1]
+	ops, cur = set(), None
+	for l in open(top + "/rules/onnx.rules"):
+	    if l.startswith("#"): continue
+	    m = re.match(r"onnx \"[^\"]*::([^\"]+)\" \{(.*)", l)
+	    if m:
+	        cur = m.group(1)
+	        if " when " in m.group(2): ops.add(cur)
+	        if m.group(2).rstrip().endswith("}"): cur = None
+	    elif cur and " when " in l: ops.add(cur)
+	    elif l.startswith("}"): cur = None
+	models = "".join(open(top + "/t/data/readers/" + f).read() for f in ("onnx_plugin_rows.py", "onnx_models.py"))
+	missing = sorted(o for o in ops if not re.search(r"[\"\x27]%s[\"\x27]" % re.escape(o), models))
+	print(len(ops), "ops with conditional rows; without a model:", missing)
+	sys.exit(1 if missing or len(ops) < 20 else 0)
+	EOF
+'
+
 test_expect_success 'every part of a split node records it in _datadump_original_op_names; [ByNodeName] on it lists the parts (GE4021)' '
 	mkdir -p dd &&
 	cat >dd/dd.rules <<-\EOT &&

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """onnx_plugin_rows.py: one single-node ONNX model per attribute- or input-dependent row of the
 one-to-many plugins of rules/onnx.rules (Resize 10 and 11-18, Upsample, Slice 8-9, MaxPool
-big kernel / 1-D / storage_order), written with python3-onnx into the current directory for
-t/t1108-onnx-plugin-rows.sh. Each node is named as the test expects (rs, up, sl, mp)."""
+big kernel / 1-D / storage_order, ArgMin, BitShift, Min, Pad, ReduceLogSumExp/Max/Min/Prod),
+written with python3-onnx into the current directory for t/t1108-onnx-plugin-rows.sh. Each
+node is named as the test expects (rs, up, sl, mp, am, bs, mn, pd, rd)."""
 import sys, onnx
 from onnx import helper as h, TensorProto as T
 def vi(n, shape): return h.make_tensor_value_info(n, T.FLOAT, shape)
@@ -43,3 +44,27 @@ save("maxpool_stride", M(kernel_shape=[2, 2], strides=[64, 1]), ["x"], 13)
 save("maxpool_1d_big", M(kernel_shape=[300], pads=[0, 2]), ["x"], 13)
 save("maxpool_1d", M(kernel_shape=[3]), ["x"], 13)
 save("maxpool_storage", M(kernel_shape=[3, 3], storage_order=1), ["x"], 13)
+# the rest of the attribute- and input-dependent rows: ArgMin by keepdims, BitShift by
+# direction (int inputs), Min by input count, Pad 10 by mode and 11+, the Reduce ops
+# (LogSumExp, Max, Min, Prod) at opset 12 and at 13 with the axes as attribute or input
+AM = lambda **a: h.make_node("ArgMin", ["x"], ["y"], name="am", **a)
+save("argmin_keep0", AM(axis=1, keepdims=0), ["x"], 13)
+save("argmin_keep1", AM(axis=1), ["x"], 13)
+def save_int(name, node, ins, opset):
+    g = h.make_graph([node], name, [h.make_tensor_value_info(i, T.UINT32, [4]) for i in ins],
+                     [h.make_tensor_value_info(node.output[0], T.UINT32, None)])
+    onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", opset)]), name + ".onnx")
+save_int("bitshift_right", h.make_node("BitShift", ["x", "s"], ["y"], name="bs", direction="RIGHT"), ["x", "s"], 11)
+save_int("bitshift_left", h.make_node("BitShift", ["x", "s"], ["y"], name="bs", direction="LEFT"), ["x", "s"], 11)
+for k in (1, 2, 3, 4):
+    ins = ["x%d" % i for i in range(k)]
+    save("min%d" % k, h.make_node("Min", ins, ["y"], name="mn"), ins, 13)
+P = lambda **a: h.make_node("Pad", ["x"], ["y"], name="pd", pads=[0, 0, 1, 1, 0, 0, 1, 1], **a)
+save("pad10_reflect", P(mode="reflect"), ["x"], 10)
+save("pad10_constant", P(), ["x"], 10)
+save("pad11", h.make_node("Pad", ["x", "p"], ["y"], name="pd"), ["x"], 11, [i64("p", [0, 0, 1, 1, 0, 0, 1, 1])])
+for op in ("ReduceLogSumExp", "ReduceMax", "ReduceMin", "ReduceProd"):
+    low = op[6:].lower()
+    save("reduce%s12" % low, h.make_node(op, ["x"], ["y"], name="rd", axes=[1]), ["x"], 12)
+    save("reduce%s13_attr" % low, h.make_node(op, ["x"], ["y"], name="rd", axes=[1]), ["x"], 13)
+    save("reduce%s18_input" % low, h.make_node(op, ["x", "ax"], ["y"], name="rd"), ["x"], 18, [i64("ax", [1])])
