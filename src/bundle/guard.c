@@ -44,45 +44,38 @@ static int has_entries(const char *dir){
   return n;
 }
 
-/* "none" (GR_TRUST_NONE) configures no trust store, but only alone: beside
-** a real store it would be a file of that name, which is never meant. */
-static int none_alone(const char *what, size_t nnone, size_t n, gr_diags *d){
-  if( nnone==0 ) return 0;
-  if( nnone==n ) return 1;
-  gr_diags_add(d, GR_SEV_ERROR, NULL, 0, 0, "%s: '" GR_TRUST_NONE "' (verify nothing) cannot be combined with a trust store", what);
-  return -1;
+/* Adds the trust stores paths[0..n) (--trust, or $GERULES_TRUST split at
+** its colons). "none" (GR_TRUST_NONE) configures no store, but only alone:
+** beside a real store it would be a file of that name, which is never meant. */
+static void add_stores(gr_guard *g, const char *what, const char *const *paths, size_t n, gr_diags *d){
+  size_t i, nnone = 0;
+  for(i = 0; i < n; i++) nnone += strcmp(paths[i], GR_TRUST_NONE)==0;
+  if( nnone ){
+    if( nnone < n ){
+      gr_diags_add(d, GR_SEV_ERROR, NULL, 0, 0, "%s: '" GR_TRUST_NONE "' (verify nothing) cannot be combined with a trust store", what);
+      g->failed = 1;
+    }
+    return;
+  }
+  for(i = 0; i < n; i++) if( gr_trust_add(&g->trust, paths[i], d)!=0 ) g->failed = 1;
+  g->trusting = 1;
 }
 
 int gr_guard_setup(gr_guard *g, gr_diags *d){
   const char *env = getenv("GERULES_TRUST");
   const char *inst = g->o.installed_trust ? g->o.installed_trust : gr_installed_trust_dir();
-  size_t i, nnone = 0, n = 0;
-  int none;
   if( g->ready ) return g->failed ? -1 : 0;
   g->ready = 1;
   if( g->o.ntrust ){
-    for(i = 0; i < g->o.ntrust; i++) nnone += strcmp(g->o.trust_paths[i], GR_TRUST_NONE)==0;
-    if( (none = none_alone("--trust", nnone, g->o.ntrust, d))!=0 ) g->failed = none < 0;
-    else{
-      for(i = 0; i < g->o.ntrust; i++) if( gr_trust_add(&g->trust, g->o.trust_paths[i], d)!=0 ) g->failed = 1;
-      g->trusting = 1;
-    }
+    add_stores(g, "--trust", g->o.trust_paths, g->o.ntrust, d);
   }else if( env && *env ){
     const char *p = env, *el;
-    size_t l;
-    while( gr_split_next(&p, ":", &el, &l) ) if( l ){ n++; nnone += l==strlen(GR_TRUST_NONE) && memcmp(el, GR_TRUST_NONE, l)==0; }
-    if( (none = none_alone("GERULES_TRUST", nnone, n, d))!=0 ) g->failed = none < 0;
-    else{
-      p = env;
-      while( gr_split_next(&p, ":", &el, &l) ){
-        char *one;
-        if( l==0 ) continue;
-        one = gr_xstrndup(el, l);
-        if( gr_trust_add(&g->trust, one, d)!=0 ) g->failed = 1;
-        free(one);
-      }
-      g->trusting = 1;
-    }
+    size_t l, i, n = 0;
+    char **v = gr_xcalloc(strlen(env) / 2 + 1, sizeof *v);   /* at most one per two bytes ("a:") */
+    while( gr_split_next(&p, ":", &el, &l) ) if( l ) v[n++] = gr_xstrndup(el, l);
+    add_stores(g, "GERULES_TRUST", (const char *const *)v, n, d);
+    for(i = 0; i < n; i++) free(v[i]);
+    free(v);
   }else if( !g->o.no_installed_trust && has_entries(inst) ){
     if( gr_trust_add(&g->trust, inst, d)!=0 ) g->failed = 1;
     g->trusting = 1;
