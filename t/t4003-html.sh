@@ -43,6 +43,23 @@ test_expect_success 'the page of an example model' '
 	! grep -i "<script[^>]* src=\|<link \|https\?://" page.html
 '
 
+test_expect_success 'the page carries every node of the JSON report, each tail once' '
+	"$PY" - page.html report.json <<-\PYEOF
+	import json, re, sys
+	page = open(sys.argv[1]).read(); rep = json.load(open(sys.argv[2]))
+	data = json.loads(re.search(r"<script type=\"application/json\" id=\"gr-data\">(.*?)</script>", page, re.S).group(1))
+	r = data["report"]
+	assert "nodes" not in r, "the page writes nodes as names and shared tails (src/report/html.c)"
+	nodes = [dict(name=nm, **r["node_tails"][t]) for nm, t in zip(r["node_names"], r["node_tail"])]
+	# the page has no provenance; all else is as in the JSON report
+	want = [{k: v for k, v in n.items() if k not in ("provenance", "dtype_detail")} for n in rep["nodes"]]
+	assert nodes == want, [(a, b) for a, b in zip(nodes, want) if a != b][:2]
+	# each distinct tail once, and fewer tails than nodes
+	tails = [json.dumps(t, sort_keys=True) for t in r["node_tails"]]
+	assert len(set(tails)) == len(tails) < len(nodes), (len(tails), len(nodes))
+	PYEOF
+'
+
 test_expect_success 'it loads in Chromium and works' '
 	check page.html shot.png --interact "$probe" >result.json &&
 	"$PY" - result.json report.json explain.txt page.html "$probe" <<-\PYEOF

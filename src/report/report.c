@@ -512,13 +512,43 @@ static int tail_key_of(tail_cache *c, gr_result *r, uint32_t n, int prov, gr_buf
   return 1;
 }
 
-static void json_node(gr_out *o, gr_result *r, uint32_t n, int prov, gr_buf *tmp, reason_cache *cache,
-                      reason_cache *entries, const json_parts *jp, tail_cache *tc, uint64_t *key){
-  const gr_graph *g = r->g;
-  const gr_node *nd = &gr_graph_nodes(g)[n];
-  gr_out_write(o, "{\"name\":", 8);
-  gr_out_json_str(o, gr_graph_str(g, nd->name));
-  if( tail_key_of(tc, r, n, prov, tmp, key) ){
+/* What writing the nodes' objects keeps from one node to the next: the
+** caches above and the pieces of every object. */
+typedef struct node_writer {
+  int prov;                    /* with provenance */
+  gr_buf *tmp;                 /* scratch, the caller's */
+  reason_cache cache, entries;
+  json_parts jp;
+  tail_cache tc;
+  uint64_t *key;               /* tc.nwords */
+} node_writer;
+
+static void nw_init(node_writer *nw, gr_result *r, int prov, gr_buf *tmp){
+  memset(nw, 0, sizeof *nw);
+  nw->prov = prov;
+  nw->tmp = tmp;
+  gr_arena_init(&nw->cache.arena);
+  gr_arena_init(&nw->entries.arena);
+  parts_init(&nw->jp, r);
+  tail_init(&nw->tc, r->rs->nslots);
+  nw->key = gr_xmalloc(nw->tc.nwords * sizeof *nw->key);
+}
+
+static void nw_free(node_writer *nw){
+  free(nw->key);
+  tail_free(&nw->tc);
+  parts_free(&nw->jp);
+  rc_free(&nw->cache);
+  rc_free(&nw->entries);
+}
+
+/* Node n's object after its name (json_node_tail), from the tail cache
+** where its key allows. */
+static void json_node_tail_cached(gr_out *o, gr_result *r, uint32_t n, node_writer *nw){
+  tail_cache *tc = &nw->tc;
+  uint64_t *key = nw->key;
+  int prov = nw->prov;
+  if( tail_key_of(tc, r, n, prov, nw->tmp, key) ){
     uint64_t h = gr_hash(key, tc->nwords * sizeof *key);
     tail_key k = { tc, key };
     int64_t id = gr_idmap_find(&tc->index, h, tail_eq, &k);
@@ -532,7 +562,7 @@ static void json_node(gr_out *o, gr_result *r, uint32_t n, int prov, gr_buf *tmp
       char *t;
       gr_buf_init(&b);
       gr_out_init_buf(&mem, &b);
-      json_node_tail(&mem, r, n, prov, tmp, cache, entries, jp);
+      json_node_tail(&mem, r, n, prov, nw->tmp, &nw->cache, &nw->entries, &nw->jp);
       gr_out_finish_buf(&mem);
       if( tc->n==tc->cap ){
         tc->cap = tc->cap ? tc->cap * 2 : 64;
@@ -552,7 +582,56 @@ static void json_node(gr_out *o, gr_result *r, uint32_t n, int prov, gr_buf *tmp
       return;
     }
   }
-  json_node_tail(o, r, n, prov, tmp, cache, entries, jp);
+  json_node_tail(o, r, n, prov, nw->tmp, &nw->cache, &nw->entries, &nw->jp);
+}
+
+static void json_node(gr_out *o, gr_result *r, uint32_t n, node_writer *nw){
+  gr_out_write(o, "{\"name\":", 8);
+  gr_out_json_str(o, gr_graph_str(r->g, gr_graph_nodes(r->g)[n].name));
+  json_node_tail_cached(o, r, n, nw);
+}
+
+/* The nodes in the HTML page's form (gr_report_opts.shared_tails): their
+** names, then per node the index of its tail (its object without the name),
+** then each distinct tail once as an object. A 10,000-node graph has a few
+** dozen distinct tails, so the page carries about a quarter of the bytes of
+** "nodes" and the browser parses that much less (src/report/html.c). */
+static void json_nodes_shared(gr_jw *w, gr_out *o, gr_result *r, node_writer *nw){
+  const gr_graph *g = r->g;
+  uint32_t n, nn = gr_graph_nnodes(g), *tid = gr_xcalloc(nn + 1, sizeof *tid);
+  gr_strpool tails;
+  gr_buf tb;
+  size_t k;
+  gr_strpool_init(&tails);
+  gr_buf_init(&tb);
+  gr_jw_key(w, "node_names"); gr_jw_arr(w);
+  for(n = 0; n < nn; n++){
+    gr_out mem;
+    gr_jw_str(w, gr_graph_str(g, gr_graph_nodes(g)[n].name));
+    tb.n = 0;
+    gr_out_init_buf(&mem, &tb);
+    json_node_tail_cached(&mem, r, n, nw);
+    gr_out_finish_buf(&mem);
+    tid[n] = gr_strpool_intern(&tails, tb.p ? tb.p : "", tb.n) - 1;
+  }
+  gr_jw_end_arr(w);
+  gr_jw_break(w);
+  gr_jw_key(w, "node_tail"); gr_jw_arr(w);
+  for(n = 0; n < nn; n++) gr_jw_int(w, tid[n]);
+  gr_jw_end_arr(w);
+  gr_jw_break(w);
+  /* each tail is ",\"type\":...}": the object is "{" and the tail without its comma */
+  gr_jw_key(w, "node_tails"); gr_jw_arr(w);
+  for(k = 1; k < gr_strpool_count(&tails); k++){
+    const char *t = gr_strpool_get(&tails, (uint32_t)k);
+    gr_jw_value(w);
+    gr_out_putc(o, '{');
+    gr_out_puts(o, t + 1);
+  }
+  gr_jw_end_arr(w);
+  gr_strpool_free(&tails);
+  gr_buf_free(&tb);
+  free(tid);
 }
 
 void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro){
@@ -604,32 +683,25 @@ void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro){
     gr_jw_end_obj(&w);
   }
   gr_jw_key(&w, "options"); json_options(&w, r);
-  gr_jw_key(&w, "nodes"); gr_jw_arr(&w);
   if( g ){
-    uint32_t n, nn = gr_graph_nnodes(g);
-    reason_cache cache, entries;
-    json_parts jp;
-    memset(&cache, 0, sizeof cache);
-    memset(&entries, 0, sizeof entries);
-    gr_arena_init(&cache.arena);
-    gr_arena_init(&entries.arena);
-    tail_cache tc;
-    uint64_t *key;
-    parts_init(&jp, r);
-    tail_init(&tc, rs->nslots);
-    key = gr_xmalloc(tc.nwords * sizeof *key);
-    for(n = 0; n < nn; n++){
-      gr_out_write(o, n ? ",\n" : "\n", n ? 2 : 1);   /* one node per line, not indented: it is most of the file */
-      json_node(o, r, n, ro->provenance, &tmp, &cache, &entries, &jp, &tc, key);
+    node_writer nw;
+    nw_init(&nw, r, ro->shared_tails ? 0 : ro->provenance, &tmp);
+    if( ro->shared_tails ) json_nodes_shared(&w, o, r, &nw);
+    else{
+      uint32_t n, nn = gr_graph_nnodes(g);
+      gr_jw_key(&w, "nodes"); gr_jw_arr(&w);
+      for(n = 0; n < nn; n++){
+        gr_out_write(o, n ? ",\n" : "\n", n ? 2 : 1);   /* one node per line, not indented: it is most of the file */
+        json_node(o, r, n, &nw);
+      }
+      if( nn ){ w.first[w.depth] = 0; }
+      gr_jw_end_arr(&w);
     }
-    free(key);
-    tail_free(&tc);
-    if( nn ){ w.first[w.depth] = 0; }
-    parts_free(&jp);
-    rc_free(&cache);
-    rc_free(&entries);
+    nw_free(&nw);
+  }else{
+    gr_jw_key(&w, "nodes"); gr_jw_arr(&w);
+    gr_jw_end_arr(&w);
   }
-  gr_jw_end_arr(&w);
   if( ro->gears && g ) gr_report_gears_json(&w, r, ro->gears);
   gr_report_diags_json(&w, &r->diags, g ? (long)gr_graph_nnodes(g) : 0);
   gr_jw_end_obj(&w);

@@ -25,6 +25,9 @@ typedef struct gr_report_opts {
   int warnings_fail;          /* junit: warnings fail the run (--fail-on warning) */
   const struct gr_gears *gears; /* text, json: ATC's gears (report/gears.h), or NULL */
   const char *colour_by;      /* html, dot: the slot the boxes are filled by (NULL or unknown: the first) */
+  int shared_tails;           /* json: "nodes" as the HTML page carries them (node_names, node_tail,
+                              ** node_tails: each distinct object without its name once); never
+                              ** in the eval report a user reads */
 } gr_report_opts;
 
 void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro);

@@ -62,7 +62,7 @@ async function views(page, probe, shot) {
   v.scale = await page.evaluate(() => window.gr.scale());
   v.labels = await page.evaluate(() => {
     const cv = document.getElementById('graph'), ctx = cv.getContext('2d'), dpr = window.devicePixelRatio || 1;
-    const N = JSON.parse(document.getElementById('gr-data').textContent).report.nodes;
+    const N = window.grTestNodes();
     return window.gr.labels().slice(0, 200).map(l => {
       // the label's strip: from its start, 40 px wide, 8 px high around its middle line
       const img = ctx.getImageData(Math.round(l.x * dpr), Math.round((l.y + 4) * dpr), Math.round(40 * dpr), Math.round(14 * dpr)).data;
@@ -84,7 +84,7 @@ async function views(page, probe, shot) {
     if (ng > 1) await page.selectOption('#graph-list', String(k));   /* the list shows with two graphs or more */
     await frame();
     v.perGraph.push(await page.evaluate(() => {
-      const N = JSON.parse(document.getElementById('gr-data').textContent).report.nodes;
+      const N = window.grTestNodes();
       return { shown: window.gr.graph(), crumbs: document.getElementById('crumbs').textContent,
                drawn: window.gr.drawn().map(i => N[i].name) };
     }));
@@ -95,7 +95,7 @@ async function views(page, probe, shot) {
   await frame();
   // the probe's panel
   const idx = await page.evaluate(name =>
-    JSON.parse(document.getElementById('gr-data').textContent).report.nodes.findIndex(n => n.name === name), probe);
+    window.grTestNodes().findIndex(n => n.name === name), probe);
   await page.evaluate(i => window.gr.select(i, true), idx); await frame();
   v.panel = await page.evaluate(() => {
     const rows = {};
@@ -131,7 +131,7 @@ async function views(page, probe, shot) {
 async function gears(page, probe, shot) {
   const frame = () => page.evaluate(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))));
   const idx = await page.evaluate(name =>
-    JSON.parse(document.getElementById('gr-data').textContent).report.nodes.findIndex(n => n.name === name), probe);
+    window.grTestNodes().findIndex(n => n.name === name), probe);
   const g = { list: await page.evaluate(() => Array.from(document.querySelectorAll('#gear option')).map(o => o.textContent)),
               shown: [] };
   g.pickVisible = await page.isVisible('#gear');
@@ -169,6 +169,14 @@ async function gears(page, probe, shot) {
   const out = { errors: [], requests: [] };
   try {
     const page = context.pages()[0] || await context.newPage();
+    // the report's nodes read back from the page's data as html.c writes them
+    // (names, and the object each shares with nodes of its op type and outcome)
+    await page.addInitScript(() => {
+      window.grTestNodes = () => {
+        const r = JSON.parse(document.getElementById('gr-data').textContent).report;
+        return r.node_names.map((name, i) => Object.assign({ name }, r.node_tails[r.node_tail[i]]));
+      };
+    });
     const url = 'file://' + path.resolve(page_file);
     page.on('console', m => { if (m.type() === 'error') out.errors.push('console: ' + m.text()); });
     page.on('pageerror', e => out.errors.push('exception: ' + e.message));
@@ -196,7 +204,7 @@ async function gears(page, probe, shot) {
     });
     out.mark = await page.evaluate(() => {
       const cv = document.getElementById('graph'), ctx = cv.getContext('2d');
-      const N = JSON.parse(document.getElementById('gr-data').textContent).report.nodes, bands = [];
+      const N = window.grTestNodes(), bands = [];
       const hex = c => '#' + c.map(v => v.toString(16).padStart(2, '0')).join('');
       window.gr.drawn().forEach(v => {     /* the nodes of the shown graph that have a box */
         const nd = N[v], p = window.gr.bandPixel(v);
@@ -216,7 +224,7 @@ async function gears(page, probe, shot) {
       const it = out.interact = {};
       // click the node on the canvas where the page says it is
       const idx = await page.evaluate(name =>
-        JSON.parse(document.getElementById('gr-data').textContent).report.nodes.findIndex(n => n.name === name), probe);
+        window.grTestNodes().findIndex(n => n.name === name), probe);
       await page.evaluate(i => window.gr.select(i, true), idx);   // centre it first
       await page.waitForTimeout(100);
       await page.evaluate(() => { document.getElementById('details').textContent = ''; });
