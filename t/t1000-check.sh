@@ -214,6 +214,21 @@ test_expect_success 'the default of a list option may only hold allowed elements
 	test "$(grep -c ": error: " err)" = 1
 '
 
+test_expect_success 'engine_removed_same_dtype_kept_by maps keys to lists of strings, each misuse with a caret' '
+	cp -R "$top_srcdir/rules" kept &&
+	"$PYTHON3" - kept/engines.rules <<-\PYEOF &&
+	import sys
+	p = sys.argv[1]; s = open(p).read()
+	old = "    \"--oo_level\": [\"O1\"],\n    \"ge.oo.level\": [\"O1\"],"
+	assert old in s
+	open(p, "w").write(s.replace(old, "    \"--oo_level\": \"O1\",\n    \"ge.oo.level\": [\"O1\", 3],"))
+	PYEOF
+	test_must_fail --exit 2 "$GERULES" check kept 2>err &&
+	test_grep "engines.rules:[0-9]*:19: error: engine_removed_same_dtype_kept_by\[\"--oo_level\"\]: expected a list of values" err &&
+	test_grep "engines.rules:[0-9]*:27: error: engine_removed_same_dtype_kept_by\[\"ge.oo.level\"\]: expected a string" err &&
+	test "$(grep -c "^ *\^\$" err)" = 2
+'
+
 test_expect_success 'a long and-chain does not overflow the checker stack' '
 	awk "BEGIN { printf \"rule r when true\"; for (i = 0; i < 60000; i++) printf \" and true\"; print \" then note GE3001 \\\"m\\\";\" }" >long.rules &&
 	test "$(wc -c <long.rules)" -gt 500000 &&

@@ -45,6 +45,7 @@ struct gr_judge {
   uint16_t *store_index;        /* stores[i] is gr_oplib_store_at(store_index[i]) */
   jop **ops;                    /* ntypes * nstores, NULL when absent */
   uint8_t *excluded;            /* per engine */
+  int removal_off;              /* the input that switches off the deleting of same-dtype ops, else -1 */
   int strategy;                 /* the mode's strategy, -1 none */
   const char *mode_option, *mode_value, *family;
   uint8_t *keep;                /* per node: KEEP_DTYPE, or NULL */
@@ -280,6 +281,20 @@ static void setup(gr_result *r, gr_judge *J){
     for(k = 0; k < os->nitems; k++)
       for(e = 0; e < j->nengines; e++) if( j->engines[e].exclude_name[0] && strcmp(j->engines[e].exclude_name, os->items[k])==0 ) J->excluded[e] = 1;
   }
+  /* the pass that deletes same-dtype ops is off when a given option says so
+  ** (table engine_removed_same_dtype_kept_by: the last input of a key wins) */
+  J->removal_off = -1;
+  if( j->removed_same_dtype_ops && j->removed_kept_by ){
+    for(i = 0; i < r->ninputs; i++){
+      const gr_input *in = &r->inputs[i];
+      void *at = in->key ? gr_map_get(&j->removed_kept_by->keymap, in->key) : NULL;
+      const gr_expr *x;
+      if( !at ) continue;
+      J->removal_off = -1;
+      for(x = j->removed_kept_by->vals[(uintptr_t)at - 1]->a; x; x = x->next)
+        if( in->value && strcmp(x->s, in->value)==0 ) J->removal_off = (int)i;
+    }
+  }
   /* the stores serving the chip, grouped by engine in engine order */
   J->est0 = gr_arena_calloc(&J->arena, (j->nengines + 1) * sizeof *J->est0);
   J->estn = gr_arena_calloc(&J->arena, (j->nengines + 1) * sizeof *J->estn);
@@ -308,7 +323,7 @@ static void setup(gr_result *r, gr_judge *J){
     if( in_set(j->cast_ops, tn) ) f |= TF_CAST;
     if( in_set(j->unplaced_ops, tn) ) f |= TF_UNPLACED;
     if( in_set(j->const_ops, tn) ) f |= TF_CONST;
-    if( j->removed_same_dtype_ops && in_set(j->removed_same_dtype_ops, tn) ) f |= TF_REMOVED_SAME;
+    if( J->removal_off < 0 && in_set(j->removed_same_dtype_ops, tn) ) f |= TF_REMOVED_SAME;
     J->type_flags[t] = f;
     for(i = 0; i < J->nstores; i++){
       const gr_oplib_op *op = gr_oplib_find(rs, J->stores[i], tn);

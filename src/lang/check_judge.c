@@ -463,6 +463,23 @@ static void judge_engines(jck *k, const gr_table *names){
     if( t->is_map ) ck_err(c, t->loc, "table engine_removed_same_dtype_ops must be a set of strings");
     else j->removed_same_dtype_ops = t;
   }
+  if( (t = tab(c, "engine_removed_same_dtype_kept_by")) ){
+    if( !t->is_map ) ck_err(c, t->loc, "table engine_removed_same_dtype_kept_by must map option keys to lists of values");
+    else{
+      int ok = 1;
+      for(i = 0; i < t->n; i++){
+        const gr_expr *v = t->vals[i], *x;
+        if( v==NULL || v->op!=GR_E_LIST ){
+          ck_err(c, v ? v->loc : t->locs[i], "engine_removed_same_dtype_kept_by[\"%s\"]: expected a list of values", t->keys[i]);
+          ok = 0;
+          continue;
+        }
+        for(x = v->a; x; x = x->next)
+          if( x->op!=GR_E_STR ){ ck_err(c, x->loc, "engine_removed_same_dtype_kept_by[\"%s\"]: expected a string", t->keys[i]); ok = 0; }
+      }
+      if( ok ) j->removed_kept_by = t;
+    }
+  }
   if( (t = need(c, names, "aicore_dtype_conversions", 1)) ){
     for(i = 0; i < t->n; i++){
       int s;
