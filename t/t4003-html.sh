@@ -250,6 +250,11 @@ test_expect_success 'subgraphs: one graph at a time, a list, a breadcrumb; the p
 	ins = [t for t in p["io"] if t[0] == "in"]
 	assert [t[2].split(" ")[0] for t in ins] == ["cond", "mm"], ins
 	assert "(Const, folded)" in ins[0][2] and ins[1][4] == "[1,64]", ins
+	# a folded constant selected: the frame is drawn around each box it feeds, not at its own
+	# place in the layout (the first cell, where another box usually is)
+	ff = v["foldedFrame"]
+	assert ff and ff["feeds"] and names[ff["name"]]["type"] == "Const", ff
+	assert all(f["px"] == [0, 0, 0, 255] for f in ff["feeds"]) and ff["own"] != [0, 0, 0, 255], ff
 	assert "If" in p["explain"] and "engine" in p["explain"], p["explain"][:300]
 	PYEOF
 '

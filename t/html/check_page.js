@@ -106,6 +106,24 @@ async function views(page, probe, shot) {
     return { graph: window.gr.graph(), rows, io, attrs, subs, crumbs: document.getElementById('crumbs').textContent,
              explain: (document.getElementById('explain') || {}).textContent || '' };
   });
+  // a folded constant, selected: the frame goes around the boxes it feeds, not where it would sit
+  v.foldedFrame = await page.evaluate(async () => {
+    const N = window.grTestNodes(), data = JSON.parse(document.getElementById('gr-data').textContent);
+    // a folded constant of the shown graph that feeds no box at its own place in the layout
+    // (layout.c gives folded nodes the first cell, where another node's box usually is)
+    const drawn = window.gr.drawn(), same = (a, b) => a.x === b.x && a.y === b.y;
+    const feedsOf = i => drawn.filter(v => (data.io.node[v][3] || []).includes(i));
+    const c = N.findIndex((nd, i) => data.fold[i] && drawn.length && nd.graph === N[drawn[0]].graph
+                                     && !feedsOf(i).some(v => same(window.gr.screenPos(v), window.gr.screenPos(i))));
+    if (c < 0) return null;
+    window.gr.select(c, true);
+    await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const cv = document.getElementById('graph'), ctx = cv.getContext('2d');
+    const at = v => { const p = window.gr.framePixel(v); return Array.from(ctx.getImageData(p.x, p.y, 1, 1).data); };   // RGBA: an empty canvas pixel is [0, 0, 0, 0]
+    const feeds = feedsOf(c);
+    return { name: N[c].name, feeds: feeds.map(v => ({ name: N[v].name, px: at(v) })), own: at(c) };
+  });
+  await page.evaluate(i => window.gr.select(i, true), idx); await frame();
   await page.evaluate(() => document.getElementById('graph-section').scrollIntoView());
   await page.screenshot({ path: shot.replace(/\.png$/, '-panel.png') });
   // a subgraph link in the panel changes the shown graph
