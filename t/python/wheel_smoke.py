@@ -65,7 +65,7 @@ def impl_mode_changes() -> None:
 
 def diagnostics() -> None:
     codes: List[Optional[str]] = [d.code for d in ev.diagnostics]
-    eq(codes, ["GE1005", "GE7004"])
+    eq(codes, ["GE1005"])
     w: gerules.Diagnostic = ev.diagnostics[0]
     eq((w.severity, w.option), ("warning", "OP_SELECT_IMPL_MODE"))
     eq(w["code"], "GE1005")                       # dict access, as before the dataclasses
