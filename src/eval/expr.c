@@ -212,13 +212,29 @@ static gr_val attr_value(gr_env *env, uint32_t node, uint32_t in, const char *ke
   }
 }
 
+/* The edge feeding a node's input as GE sees it once it has deleted the
+** nodes the judge marks removed (a Cast whose input and output dtypes agree,
+** rules/engines.rules engine_removed_same_dtype_ops, deleted before GE
+** compiles the graph): their consumers read the removed node's input 0, so
+** `node.input[i].producer` looks through them (at most 64 in a row). */
 static const gr_edge *input_edge(gr_env *env, const gr_val *in){
   const gr_graph *g = env->r->g;
   const gr_node *n;
+  const gr_edge *ed;
+  unsigned hops;
   if( g==NULL || in->aux==GR_NONE ) return NULL;
   n = &gr_graph_nodes(g)[in->aux];
   if( in->u.i < 0 || in->u.i >= n->n_data ) return NULL;
-  return &gr_graph_edges(g, n)[in->u.i];
+  ed = &gr_graph_edges(g, n)[in->u.i];
+  for(hops = 0; hops < 64 && env->r->judge && ed->src!=GR_NONE; hops++){
+    const gr_jnode *jn = gr_judge_node(env->r, ed->src);
+    const gr_node *p;
+    if( jn==NULL || jn->engine_by!=GR_JE_REMOVED ) break;
+    p = &gr_graph_nodes(g)[ed->src];
+    if( p->n_data==0 ) break;
+    ed = &gr_graph_edges(g, p)[0];
+  }
+  return ed;
 }
 
 static gr_val node_field(gr_env *env, uint32_t node, const gr_expr *e){
