@@ -37,10 +37,9 @@ def main(argv):
     rng = random.Random(n)
     if os.path.exists(out):
         shutil.rmtree(out)
-    os.makedirs(out)
-    for f in os.listdir(src):
-        if f.endswith(".rules"):
-            shutil.copy(os.path.join(src, f), os.path.join(out, f))
+    # the whole rule tree (the bundle includes oplib/ and other folders), less
+    # the golden cases, which a bench run does not need
+    shutil.copytree(src, out, ignore=shutil.ignore_patterns("tests"))
     lines = ["# %d generated extra rules (bench/gen_rules.py)" % n]
     sources = []
     for k in range(n):
