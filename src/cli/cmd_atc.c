@@ -14,7 +14,9 @@
 ** --input_shape, the gear flags and --input_format are read here (with
 ** gears, every gear is evaluated: cli_input_evaluate); every other known
 ** flag is handed to the evaluator too, where rule GE1020 lists it once as
-** not modelled. Also here: cli_atc_eval_flag_arg, eval's and tile's
+** not modelled. --raw_ge_options=FILE is read right after the flags, as ATC
+** reads it (src/options/raw_ge_options.c): its options become flags located
+** in the file. Also here: cli_atc_eval_flag_arg, eval's and tile's
 ** --input_shape=... and the other flags of atc_eval_flags. Nothing
 ** is ever written to ATC's --output. Also here: cli_alias_arg, which lets
 ** `gerules eval` take an option alias directly (--precision_mode=force_fp32).
