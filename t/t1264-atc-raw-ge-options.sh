@@ -242,6 +242,20 @@ test_expect_success 'a repeated key keeps its last value and an empty --raw_ge_o
 	! grep raw_ge_options out
 '
 
+test_expect_success 'what nlohmann::json refuses is no JSON to ATC: a number that overflows a double, an empty file, a directory (E10032)' '
+	cat >raw.json <<-\EOF &&
+	{"compile options": {"graph": {"ge.jit_compile": "2"}}, "execute options": [1e400]}
+	EOF
+	test_must_fail --exit 2 gerules atc $base --raw_ge_options=raw.json >out 2>err &&
+	test_grep "^raw.json:1:77: error: .*Reason: Invalid JSON format. \[GE E10032\]" err &&
+	: >raw.json &&
+	test_must_fail --exit 2 gerules atc $base --raw_ge_options=raw.json >out 2>err &&
+	test_grep "Invalid JSON format. \[GE E10032\]" err &&
+	mkdir -p dir &&
+	test_must_fail --exit 2 gerules atc $base --raw_ge_options=dir >out 2>err &&
+	test_grep "Invalid JSON format. \[GE E10032\]" err
+'
+
 test_expect_success 'a visible optimization option runs its checker (CheckRawRegisteredOptimizationOptionValue :364-382), no error code' '
 	raw_graph ge.oo.constantFolding x &&
 	test_must_fail --exit 2 gerules atc $base --raw_ge_options=raw.json >out 2>err &&

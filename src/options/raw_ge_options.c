@@ -49,6 +49,7 @@ typedef struct raw_doc {
   int top;                        /* the top-level value's type */
   int section;                    /* the section's value type, 0 when absent */
   uint32_t sline, scol;           /* the section key (else 1:1) */
+  uint32_t bad_line, bad_col;     /* a number nlohmann::json refuses (else 0) */
   size_t seq;
   GR_VEC(raw_level) levels;
 } raw_doc;
@@ -154,6 +155,38 @@ static int e10032(const gr_atc_cmdline *c, gr_atc_error *err, const char *path, 
 /* ------------------------------------------------------------------ */
 /* the JSON document, as nlohmann::json holds it */
 
+/* nlohmann::json refuses a number that overflows a double ("number
+** overflow"): the file is then not JSON to ATC. 1 when t is no such number;
+** else 0, with where it is in d. */
+static int number_ok(gr_js *js, const gr_js_tok *t, raw_doc *d){
+  char buf[64], *copy = buf;
+  double v;
+  if( t->type!=GR_JS_NUMBER ) return 1;
+  if( t->n >= sizeof buf ) copy = gr_xmalloc(t->n + 1);
+  memcpy(copy, t->s, t->n);
+  copy[t->n] = 0;
+  v = strtod(copy, NULL);
+  if( copy!=buf ) free(copy);
+  if( v - v==0 ) return 1;                    /* finite */
+  gr_js_pos(js, t->off, &d->bad_line, &d->bad_col);
+  return 0;
+}
+
+/* The rest of the value whose first token is *t, each number checked. 0
+** when the scan failed or a number overflows. */
+static int skip(gr_js *js, gr_js_tok *t, raw_doc *d){
+  size_t depth;
+  if( t->type!=GR_JS_OBJECT && t->type!=GR_JS_ARRAY ) return t->type!=GR_JS_ERROR && number_ok(js, t, d);
+  for(depth = 1; depth > 0;){
+    int k = gr_js_next(js, t);
+    if( k==GR_JS_ERROR || !number_ok(js, t, d) ) return 0;
+    if( k==GR_JS_OBJECT || k==GR_JS_ARRAY ) depth++;
+    else if( k==GR_JS_OBJECT_END || k==GR_JS_ARRAY_END ) depth--;
+    else if( k==GR_JS_EOF ) return 0;
+  }
+  return 1;
+}
+
 static char *dup_tok(const gr_js_tok *t){
   char *s = gr_xmalloc(t->n + 1);
   memcpy(s, t->s, t->n);
@@ -177,7 +210,7 @@ static int read_level(gr_js *js, raw_doc *d, raw_level *l){
     if( e.type==GR_JS_ERROR ){ free(e.key); return -1; }
     gr_js_pos(js, t.off, &e.vline, &e.vcol);
     if( e.type==GR_JS_STRING ){ e.val = dup_tok(&t); e.vn = t.n; }
-    else if( (e.type==GR_JS_OBJECT || e.type==GR_JS_ARRAY) && !gr_js_skip(js, &t) ){ free(e.key); return -1; }
+    else if( !skip(js, &t, d) ){ free(e.key); return -1; }
     gr_vec_push(l->ents, e);
   }
 }
@@ -197,8 +230,7 @@ static int read_section(gr_js *js, raw_doc *d){
     l.type = gr_js_next(js, &t);
     gr_vec_push(d->levels, l);
     if( l.type==GR_JS_OBJECT ){ if( read_level(js, d, &d->levels.v[d->levels.n - 1]) ) return -1; }
-    else if( l.type==GR_JS_ERROR ) return -1;
-    else if( l.type==GR_JS_ARRAY && !gr_js_skip(js, &t) ) return -1;
+    else if( !skip(js, &t, d) ) return -1;
   }
 }
 
@@ -219,10 +251,9 @@ static int read_doc(gr_js *js, const char *section, raw_doc *d){
         d->section = gr_js_next(js, &t);
         if( d->section==GR_JS_OBJECT ){ if( read_section(js, d) ) return -1; continue; }
       }else (void)gr_js_next(js, &t);
-      if( t.type==GR_JS_ERROR ) return -1;
-      if( (t.type==GR_JS_OBJECT || t.type==GR_JS_ARRAY) && !gr_js_skip(js, &t) ) return -1;
+      if( !skip(js, &t, d) ) return -1;
     }
-  }else if( d->top==GR_JS_ARRAY && !gr_js_skip(js, &t) ) return -1;
+  }else if( !skip(js, &t, d) ) return -1;
   return gr_js_next(js, &t)==GR_JS_EOF ? 0 : -1;
 }
 
@@ -408,7 +439,8 @@ int gr_atc_raw_ge_options_text(gr_atc_cmdline *c, const char *path, const char *
   gr_js_init_mem(&js, text, len, GR_JS_DEPTH_CAP, 0);
   if( read_doc(&js, section, &d) ){
     const gr_error *e = gr_js_error(&js);
-    e10032(c, err, path, e->line, e->col, "E10032_json", NULL, NULL, NULL, NULL);
+    if( d.bad_line ) e10032(c, err, path, d.bad_line, d.bad_col, "E10032_json", NULL, NULL, NULL, NULL);
+    else e10032(c, err, path, e->line, e->col, "E10032_json", NULL, NULL, NULL, NULL);
     goto done;
   }
   if( d.top!=GR_JS_OBJECT ){ e10032(c, err, path, 1, 1, "E10032_top", NULL, NULL, NULL, NULL); goto done; }
