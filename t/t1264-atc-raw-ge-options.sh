@@ -46,6 +46,17 @@ test_expect_success 'GeFlags_cli_empty_multi_stream_parallel_mode_overrides_raw_
 	! grep LoadBalance out
 '
 
+test_expect_success 'an error in the file shows its line with a caret under the column' '
+	raw_graph ge.unsupported.option 1 &&
+	test_must_fail --exit 2 gerules atc $base --raw_ge_options=raw.json >out 2>err &&
+	cat >expect <<-\EOF &&
+	raw.json:4:7: error: The operation is not supported. Reason: RawGeOptions[ge.unsupported.option:1] in level [graph] is not supported in ATC. Please do not set it.. [GE E10055]
+	       "ge.unsupported.option": "1"
+	       ^
+	EOF
+	test_cmp expect err
+'
+
 test_expect_success 'GeFlags_raw_ge_options_without_compile_options_failed (test_atc.cc:2874): E10032' '
 	cat >raw.json <<-\EOF &&
 	{"execute options": {"graph": {"ge.unsupported.option": "1"}}}

@@ -58,6 +58,22 @@ static const char atc_usage[] =
   "exit status: 0 no error, 1 the configuration has errors, 2 usage error, bad ATC command line or bad input\n";
 
 static void atc_say(const gr_atc_error *e, const char *level){
+  if( e->snippet && e->loc.file && e->loc.line && e->hint==NULL ){
+    /* with its source line and a caret, as every located error */
+    gr_diag d;
+    gr_buf b;
+    memset(&d, 0, sizeof d);
+    d.sev = strcmp(level, "error")==0 ? GR_SEV_ERROR : strcmp(level, "warning")==0 ? GR_SEV_WARNING : GR_SEV_NOTE;
+    d.msg = e->msg ? e->msg : (char *)"(no message)";
+    d.file = (char *)e->loc.file; d.line = e->loc.line; d.col = e->loc.col;
+    d.ge_code = (char *)e->code;
+    d.snippet = e->snippet;
+    gr_buf_init(&b);
+    gr_diag_format(&b, &d);
+    fwrite(b.p, 1, b.n, stderr);
+    gr_buf_free(&b);
+    return;
+  }
   if( e->loc.file && e->loc.line ) fprintf(stderr, "%s:%u:%u: %s: ", e->loc.file, e->loc.line, e->loc.col, level);
   else if( e->loc.file ) fprintf(stderr, "%s: %s: ", e->loc.file, level);
   else fprintf(stderr, "gerules atc: %s: ", level);
@@ -79,7 +95,7 @@ static int atc_report(gr_atc_error *e){
 /* Run on the loaded graph before the evaluation: the reader ATC would use
 ** (--framework) and the input shapes. */
 static int atc_graph_hook(const cli_input *in, gr_graph *g, const gr_ruleset *rs){
-  gr_atc_error err = { NULL, NULL, NULL, { NULL, 0, 0 } };
+  gr_atc_error err = { NULL, NULL, NULL, { NULL, 0, 0 }, NULL };
   (void)rs;
   if( gr_atc_apply(in->graph_hook_data, g, in->graph, &err)!=0 ){ atc_report(&err); return -1; }
   return 0;
@@ -112,7 +128,7 @@ static int report_arg(cli_eval_args *a, int *i, int argc, char **argv){
 /* The whole command line with the rule set of c: the report options into a,
 ** the ATC flags into cmd (initialised here). 0, or the exit status (printed). */
 static int atc_parse(cli_ctx *c, gr_atc_cmdline *cmd, cli_eval_args *a, int argc, char **argv){
-  gr_atc_error err = { NULL, NULL, NULL, { NULL, 0, 0 } };
+  gr_atc_error err = { NULL, NULL, NULL, { NULL, 0, 0 }, NULL };
   const gr_ruleset *rs;
   int i, k;
   memset(cmd, 0, sizeof *cmd);

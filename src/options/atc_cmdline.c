@@ -29,6 +29,7 @@ void gr_atc_error_free(gr_atc_error *e){
   if( e==NULL ) return;
   free(e->msg);
   free(e->hint);
+  free(e->snippet);
   memset(e, 0, sizeof *e);
 }
 

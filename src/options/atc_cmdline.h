@@ -18,7 +18,7 @@
 ** (it must outlive the command line) and owns copies of every argument it
 ** keeps; gr_atc_free frees them (a zeroed struct is fine). The flag names
 ** and values it hands out live as long as it does. A gr_atc_error owns its
-** msg and hint (gr_atc_error_free); its code and loc.file point into static
+** msg, hint and snippet (gr_atc_error_free); its code and loc.file point into static
 ** or rule-set storage.
 */
 #ifndef GR_ATC_CMDLINE_H
@@ -37,7 +37,8 @@ typedef struct gr_atc_error {
   char *msg;              /* ATC's message, NULL while there is no error */
   const char *code;       /* ATC's error code ("E10001"), or NULL */
   char *hint;             /* "; did you mean '--x'?", or NULL */
-  gr_loc loc;             /* a malformed atc_* table: where it is (file NULL otherwise) */
+  gr_loc loc;             /* a malformed atc_* table or a --raw_ge_options file: where it is (file NULL otherwise) */
+  char *snippet;          /* the source line at loc for a caret display, or NULL */
 } gr_atc_error;
 
 void gr_atc_error_free(gr_atc_error *e);

@@ -449,6 +449,16 @@ int gr_atc_raw_ge_options_text(gr_atc_cmdline *c, const char *path, const char *
   if( validate(c, &opts, path, ignore, err) ) goto done;
   rc = apply(c, &opts, path, err);
 done:
+  /* the line of a located error, for the caret */
+  if( rc && err->loc.file==path && err->loc.line && err->snippet==NULL ){
+    const char *p = text, *end = text + len, *nl;
+    uint32_t ln;
+    for(ln = 1; ln < err->loc.line && p < end && (nl = memchr(p, '\n', (size_t)(end - p)))!=NULL; ln++) p = nl + 1;
+    if( ln==err->loc.line ){
+      nl = memchr(p, '\n', (size_t)(end - p));
+      err->snippet = gr_xstrndup(p, (size_t)((nl ? nl : end) - p));
+    }
+  }
   free(opts.v);
   levels_free(&d);
   gr_js_free(&js);
