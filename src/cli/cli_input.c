@@ -229,10 +229,11 @@ static void atc_error_print(const char *cmd, gr_atc_error *e){
 }
 
 /* The roles of the flags eval and tile take out of the options: read by
-** the ATC reader (the others, --input_shape_range and --out_nodes, stay
-** options too, where GE1020 says they are not modelled). */
+** the ATC reader (the other, --out_nodes, stays an option too, where GE1020
+** says it is not modelled). */
 static int role_taken(const gr_atc_cmdline *a, const char *flag){
-  static const char *const roles[] = { "input_shape", "dynamic_batch_size", "dynamic_image_size", "dynamic_dims", "input_format" };
+  static const char *const roles[] = { "input_shape", "input_shape_range", "dynamic_batch_size", "dynamic_image_size",
+                                       "dynamic_dims", "input_format" };
   size_t k;
   for(k = 0; k < sizeof roles / sizeof *roles; k++){
     const char *f = gr_atc_role_flag(a, roles[k]);
@@ -265,7 +266,12 @@ int cli_input_atc_flags(cli_ctx *c, cli_input *in){
       if( gr_atc_init(a, rs, &err)!=0 ){ atc_error_print(in->cmd, &err); rc = EXIT_INPUT; break; }
       a->ir_build = strcmp(in->entry_point, "ir-build")==0;
     }
-    if( gr_atc_take(a, flag, o->value, &err)!=0 ){ atc_error_print(in->cmd, &err); rc = EXIT_INPUT; break; }
+    {
+      /* a value from an options file: errors about it are located there */
+      gr_loc at = { NULL, 0, 0 };
+      if( o->origin.line ){ at.file = o->origin.file; at.line = o->origin.line; at.col = o->origin.col; }
+      if( gr_atc_take_at(a, flag, o->value, at, &err)!=0 ){ atc_error_print(in->cmd, &err); rc = EXIT_INPUT; break; }
+    }
     if( ir_key ){ in->opts.v[j++] = *o; continue; }
     if( role_taken(a, flag) ) continue;
     o->key = gr_arena_strndup(&in->opts.arena, flag, strlen(flag));    /* GE1020 names it as ATC does */

@@ -112,6 +112,10 @@ void gr_atc_free(gr_atc_cmdline *c){
   free(c->shape_nodes);
   for(i = 0; i < c->shapes.n; i++){ free(c->shapes.v[i].name); free(c->shapes.v[i].dims.v); free(c->shapes.v[i].text); }
   free(c->shapes.v);
+  for(i = 0; i < c->ranges.n; i++){ free(c->ranges.v[i].name); free(c->ranges.v[i].dims.v); }
+  free(c->ranges.v);
+  free(c->range_text);
+  gr_atc_error_free(&c->range_err);
   for(i = 0; i < c->owned.n; i++) free(c->owned.v[i]);
   free(c->owned.v);
   free(c->flags.v);
@@ -282,6 +286,7 @@ int gr_atc_flag_arg(gr_atc_cmdline *cmd, int *i, int argc, char **argv, gr_atc_e
   k = key_index(d->flags_t, flag);
   if( cmd->last_of==NULL ) cmd->last_of = gr_xcalloc(d->flags_t->n + 1, sizeof *cmd->last_of);
   if( cmd->last_of[k] ) cmd->flags.v[cmd->last_of[k] - 1].last = 0;    /* no scan of the flags taken so far */
+  memset(&f, 0, sizeof f);
   f.name = flag; f.value = v; f.argi = *i; f.last = 1;
   gr_vec_push(cmd->flags, f);
   cmd->last_of[k] = cmd->flags.n;
@@ -293,6 +298,14 @@ const char *gr_atc_flag_value(const gr_atc_cmdline *cmd, const char *flag){
   if( cmd->last_of==NULL || !has_key(cmd->flags_t, flag) ) return NULL;
   k = key_index(cmd->flags_t, flag);
   return cmd->last_of[k] ? cmd->flags.v[cmd->last_of[k] - 1].value : NULL;
+}
+
+gr_loc gr_atc_flag_loc(const gr_atc_cmdline *cmd, const char *flag){
+  gr_loc none = { NULL, 0, 0 };
+  size_t k;
+  if( cmd->last_of==NULL || flag==NULL || !has_key(cmd->flags_t, flag) ) return none;
+  k = key_index(cmd->flags_t, flag);
+  return cmd->last_of[k] ? cmd->flags.v[cmd->last_of[k] - 1].at : none;
 }
 
 const char *gr_atc_role_flag(const gr_atc_cmdline *d, const char *role){
@@ -482,8 +495,11 @@ int gr_atc_finish(gr_atc_cmdline *c, gr_atc_error *err){
 
 int gr_atc_finish_shapes(gr_atc_cmdline *c, gr_atc_error *err){
   const char *shapes;
+  int consumed = 0;
   c->shape_flag = gr_atc_role_flag(c, "input_shape");
   shapes = c->shape_flag ? gr_atc_flag_value(c, c->shape_flag) : NULL;
+  if( gr_atc_ranges_finish(c, shapes, &consumed, err) ) return -1;
+  if( consumed ) shapes = NULL;           /* GE clears --input_shape once it is a shape range */
   if( gr_atc_gears_precheck(c, shapes, err) ) return -1;
   if( shapes && *shapes && parse_shapes(c, shapes, err) ) return -1;
   if( c->shapes.n ) c->shape_nodes = gr_xcalloc(c->shapes.n, sizeof *c->shape_nodes);
@@ -583,6 +599,7 @@ int gr_atc_apply_shapes(const gr_atc_cmdline *d, gr_graph *g, gr_atc_error *err)
   }
   gr_graph_propagate_dims(g, changed.v, changed.n);
   free(changed.v);
+  if( gr_atc_ranges_apply(d, g, err) ) return -1;
   if( d->gears.n ) gr_atc_gear_apply(d, g, 0);
   return 0;
 fail:

@@ -47,6 +47,7 @@ typedef struct gr_atc_flag {
   const char *value;
   int argi;               /* argument index (the order of the options) */
   int last;               /* the last occurrence of this flag (the one ATC keeps) */
+  gr_loc at;              /* where the value was written (gr_atc_take_at; file NULL: the command line) */
 } gr_atc_flag;
 
 typedef struct gr_atc_shape {
@@ -55,6 +56,14 @@ typedef struct gr_atc_shape {
   GR_VEC(int64_t) dims;
   char *text;             /* the item as written, for messages */
 } gr_atc_shape;
+
+/* One input's shape range (atc_shape_range.c): per dim [lo, hi]; hi -1 is
+** unbounded. name is NULL in the by-index form (the k-th range is input k). */
+typedef struct gr_atc_dim_range { int64_t lo, hi; } gr_atc_dim_range;
+typedef struct gr_atc_range {
+  char *name;
+  GR_VEC(gr_atc_dim_range) dims;
+} gr_atc_range;
 
 typedef struct gr_atc_gear {
   GR_VEC(int64_t) v;      /* one profile of a gear flag, as ATC parses it */
@@ -84,6 +93,15 @@ typedef struct gr_atc_cmdline {
   const char *gear_role, *gear_flag, *gear_value, *input_format;
   GR_VEC(gr_atc_gear) gears;
   uint32_t *shape_nodes;                    /* per shapes item: its input node (set by gr_atc_apply_shapes) */
+  /* set by gr_atc_ranges_finish (atc_shape_range.c): the shape range GE
+  ** works with, --input_shape_range or a dynamic --input_shape turned into
+  ** one (then --input_shape itself is dropped, as GE clears it), parsed */
+  char *range_text;                         /* NULL: no shape range */
+  const char *range_flag;                   /* the flag it came from */
+  int range_by_index;                       /* the by-index form ("[..],[..]") */
+  int range_skip_graph;                     /* the model is not read by ParseGraph (--framework=1): no graph checks */
+  GR_VEC(gr_atc_range) ranges;
+  gr_atc_error range_err;                   /* a parse error reported only on the graph (deferred) */
 } gr_atc_cmdline;
 
 /* Takes the atc_* tables of rs, checking their shape: -1 (err set, located
@@ -125,9 +143,25 @@ void gr_atc_gear_dims(const gr_atc_cmdline *c, size_t k, size_t item, int64_t *o
 ** propagates them (after gr_atc_apply_shapes). */
 void gr_atc_gear_apply(const gr_atc_cmdline *c, struct gr_graph *g, size_t k);
 
+/* atc_shape_range.c: the shape range of --input_shape_range, or of a
+** dynamic --input_shape without gear flags (CheckAndTransferInputShapeToRange),
+** parsed as ParseInputShapeRange parses it. *consumed is set when
+** --input_shape became the range (it is not to be parsed as a shape). 0, or
+** -1 with err set. */
+int gr_atc_ranges_finish(gr_atc_cmdline *c, const char *shapes, int *consumed, gr_atc_error *err);
+/* On the loaded graph: the checks GE makes there (ATC's UpdateDynamicInputShapeRange,
+** aclgrphBuildModel's UpdateDataOpAttr) and the ranges set on the input ops
+** (dims: the range's bound when both are equal, else -1). 0, or -1 with err. */
+int gr_atc_ranges_apply(const gr_atc_cmdline *c, struct gr_graph *g, gr_atc_error *err);
+
 /* Takes one flag given to `eval` or `tile` (--FLAG=VALUE, or -o with a key
 ** of atc_flag_option_keys): as gr_atc_flag_arg takes "--FLAG=VALUE". */
 int gr_atc_take(gr_atc_cmdline *c, const char *flag, const char *value, gr_atc_error *err);
+/* The same, remembering where the value was written (file, line, col; the
+** file string must outlive c): errors about the value are located there. */
+int gr_atc_take_at(gr_atc_cmdline *c, const char *flag, const char *value, gr_loc at, gr_atc_error *err);
+/* Where the value of a flag taken was written (file NULL when unknown). */
+gr_loc gr_atc_flag_loc(const gr_atc_cmdline *c, const char *flag);
 /* The atc_eval_flags flag that key names ("--input_shape", "input_shape",
 ** "ge.inputShape"), or NULL. */
 const char *gr_atc_eval_flag(const struct gr_ruleset *rs, const char *key);

@@ -315,11 +315,17 @@ const char *gr_atc_eval_flag(const gr_ruleset *rs, const char *key){
   return NULL;
 }
 
-int gr_atc_take(gr_atc_cmdline *c, const char *flag, const char *value, gr_atc_error *err){
+int gr_atc_take_at(gr_atc_cmdline *c, const char *flag, const char *value, gr_loc at, gr_atc_error *err){
   char *arg = gr_xasprintf("%s=%s", flag, value), *argv[1];
   int i = 0, rc;
   argv[0] = arg;
   rc = gr_atc_flag_arg(c, &i, 1, argv, err);
   free(arg);
+  if( rc==0 && c->flags.n ) c->flags.v[c->flags.n - 1].at = at;
   return rc;
+}
+
+int gr_atc_take(gr_atc_cmdline *c, const char *flag, const char *value, gr_atc_error *err){
+  gr_loc none = { NULL, 0, 0 };
+  return gr_atc_take_at(c, flag, value, none, err);
 }
