@@ -287,12 +287,21 @@ int cli_input_atc_flags(cli_ctx *c, cli_input *in){
 
 /* A command's change to the loaded model before it is evaluated (atc:
 ** --input_shape, tile: --node and --type; eval's and tile's shape flags
-** first); it prints its own errors. */
-static int run_graph_hook(void *ud, gr_graph *g, const gr_ruleset *rs){
+** first). The shape flags' errors become the evaluation's diagnostics (the
+** failure document carries them); the command's own hook prints its own. */
+static int run_graph_hook(void *ud, gr_graph *g, const gr_ruleset *rs, gr_diags *d){
   const cli_input *in = ud;
   if( in->atc && in->atc_own ){
     gr_atc_error err = { NULL, NULL, NULL, { NULL, 0, 0 } };
-    if( gr_atc_apply_shapes(in->atc, g, &err)!=0 ){ atc_error_print(in->cmd, &err); return -1; }
+    if( gr_atc_apply_shapes(in->atc, g, &err)!=0 ){
+      /* worded as atc_error_print words it: the message, [GE CODE], the hint */
+      gr_diag *x = gr_diags_add(d, GR_SEV_ERROR, err.loc.file, err.loc.line, err.loc.col, "%s%s%s%s%s",
+                                err.msg ? err.msg : "(no message)", err.code ? " [GE " : "", err.code ? err.code : "",
+                                err.code ? "]" : "", err.hint ? err.hint : "");
+      if( err.code ) gr_diag_set(&x->ge_code, err.code);
+      gr_atc_error_free(&err);
+      return -1;
+    }
   }
   return in->graph_hook ? in->graph_hook(in, g, rs) : 0;
 }
