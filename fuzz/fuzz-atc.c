@@ -9,7 +9,10 @@
 ** tree's rules/ (GR_SRCDIR, in the replay of make check), else ./rules.
 ** Checks: every refusal carries a message; every flag taken is a key of the
 ** rule set's atc_flags; every parsed dim is
-** a dim ATC accepts (above 0, or -1 for dynamic).
+** a dim ATC accepts (above 0, or -1 for dynamic); every parsed shape range
+** (src/options/atc_shape_range.c) has a lower bound of at least 0. An input
+** of odd length is read as aclgrphBuildModel reads its options (ir_build:
+** the shape-range forms and name handling of --entry ir-build).
 ** Seeds: fuzz/corpus/atc/.
 */
 #include "config.h"
@@ -100,6 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   }
   argv[argc] = NULL;
   if( gr_atc_init(&c, rs, &err)!=0 ) abort();   /* the shipped tables are well formed */
+  c.ir_build = (int)(size & 1);
   for(i = 0; i < argc; i++){
     int r;
     if( argv[i][0]!='-' || argv[i][1]==0 ){ r = gr_atc_non_option(&c, argv[i], &err); }
@@ -119,6 +123,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   for(k = 0; k < c.shapes.n; k++){
     size_t d;
     for(d = 0; d < c.shapes.v[k].dims.n; d++) if( c.shapes.v[k].dims.v[d] < -1 ) abort();
+  }
+  for(k = 0; k < c.ranges.n; k++){
+    size_t d;
+    for(d = 0; d < c.ranges.v[k].dims.n; d++) if( c.ranges.v[k].dims.v[d].lo < 0 ) abort();
   }
   apply_to_graph(&c);
 out:
