@@ -114,6 +114,8 @@ void gr_atc_free(gr_atc_cmdline *c){
   free(c->shapes.v);
   for(i = 0; i < c->ranges.n; i++){ free(c->ranges.v[i].name); free(c->ranges.v[i].dims.v); }
   free(c->ranges.v);
+  for(i = 0; i < c->out_nodes.n; i++) free(c->out_nodes.v[i].name);
+  free(c->out_nodes.v);
   free(c->range_text);
   gr_atc_error_free(&c->range_err);
   for(i = 0; i < c->owned.n; i++) free(c->owned.v[i]);
@@ -503,7 +505,8 @@ int gr_atc_finish_shapes(gr_atc_cmdline *c, gr_atc_error *err){
   if( gr_atc_gears_precheck(c, shapes, err) ) return -1;
   if( shapes && *shapes && parse_shapes(c, shapes, err) ) return -1;
   if( c->shapes.n ) c->shape_nodes = gr_xcalloc(c->shapes.n, sizeof *c->shape_nodes);
-  return gr_atc_gears_parse(c, err);
+  if( gr_atc_gears_parse(c, err) ) return -1;
+  return gr_atc_outputs_finish(c, err);       /* ParseGraph, after CheckFlags */
 }
 
 /* ------------------------------------------------------------------ */
@@ -553,6 +556,7 @@ int gr_atc_apply(const gr_atc_cmdline *d, gr_graph *g, const char *model_path, g
 int gr_atc_apply_shapes(const gr_atc_cmdline *d, gr_graph *g, gr_atc_error *err){
   GR_VEC(uint32_t) changed = { NULL, 0, 0 };
   size_t i;
+  if( gr_atc_inputs_apply(d, g, err) ) return -1;
   for(i = 0; i < d->shapes.n; i++){
     const gr_atc_shape *it = &d->shapes.v[i];
     uint32_t node = GR_NONE;
@@ -600,6 +604,7 @@ int gr_atc_apply_shapes(const gr_atc_cmdline *d, gr_graph *g, gr_atc_error *err)
   gr_graph_propagate_dims(g, changed.v, changed.n);
   free(changed.v);
   if( gr_atc_ranges_apply(d, g, err) ) return -1;
+  if( gr_atc_outputs_apply(d, g, err) ) return -1;
   if( d->gears.n ) gr_atc_gear_apply(d, g, 0);
   return 0;
 fail:

@@ -65,6 +65,9 @@ typedef struct gr_atc_range {
   GR_VEC(gr_atc_dim_range) dims;
 } gr_atc_range;
 
+/* One --out_nodes item by node and output index (atc_out_nodes.c). */
+typedef struct gr_atc_out_node { char *name; long index; } gr_atc_out_node;
+
 typedef struct gr_atc_gear {
   GR_VEC(int64_t) v;      /* one profile of a gear flag, as ATC parses it */
 } gr_atc_gear;
@@ -102,6 +105,8 @@ typedef struct gr_atc_cmdline {
   int range_skip_graph;                     /* the model is not read by ParseGraph (--framework=1): no graph checks */
   GR_VEC(gr_atc_range) ranges;
   gr_atc_error range_err;                   /* a parse error reported only on the graph (deferred) */
+  /* set by gr_atc_outputs_finish (atc_out_nodes.c): --out_nodes by node and index */
+  GR_VEC(gr_atc_out_node) out_nodes;
 } gr_atc_cmdline;
 
 /* Takes the atc_* tables of rs, checking their shape: -1 (err set, located
@@ -153,6 +158,17 @@ int gr_atc_ranges_finish(gr_atc_cmdline *c, const char *shapes, int *consumed, g
 ** aclgrphBuildModel's UpdateDataOpAttr) and the ranges set on the input ops
 ** (dims: the range's bound when both are equal, else -1). 0, or -1 with err. */
 int gr_atc_ranges_apply(const gr_atc_cmdline *c, struct gr_graph *g, gr_atc_error *err);
+
+/* atc_out_nodes.c: ATC's own checks of the flags that name nodes of the
+** model. Before the model: --out_nodes parsed as ParseOutNodes parses it
+** (api/atc/omg.cc:632-713). On the model, for the models ParseGraph reads:
+** --input_fp16_nodes (CheckInputFp16Nodes, omg.cc:172-215) before the
+** input shapes, --output_type and the --out_nodes nodes (SetOutputNodeInfo,
+** omg.cc:355-470) after them. Nothing under --entry ir-build. 0, or -1
+** with err set. */
+int gr_atc_outputs_finish(gr_atc_cmdline *c, gr_atc_error *err);
+int gr_atc_inputs_apply(const gr_atc_cmdline *c, const struct gr_graph *g, gr_atc_error *err);
+int gr_atc_outputs_apply(const gr_atc_cmdline *c, const struct gr_graph *g, gr_atc_error *err);
 
 /* Takes one flag given to `eval` or `tile` (--FLAG=VALUE, or -o with a key
 ** of atc_flag_option_keys): as gr_atc_flag_arg takes "--FLAG=VALUE". */
