@@ -463,6 +463,21 @@ static int mode_refused(const gr_atc_cmdline *c, gr_atc_error *err){
   return 0;
 }
 
+/* main_impl.cc CheckInputFormat, before CheckFlags in the modes of
+** atc_input_format_modes: a given --input_format must be one the
+** framework's parser takes (atc_framework_input_formats, E10001). */
+static int input_format_refused(const gr_atc_cmdline *c, const char *mode, gr_atc_error *err){
+  const gr_table *modes = gr_ruleset_table(c->rs, "atc_input_format_modes");
+  const char *f = gr_atc_role_flag(c, "input_format"), *v = f ? gr_atc_flag_value(c, f) : NULL;
+  const gr_expr *ok = c->framework ? gr_table_value(gr_ruleset_table(c->rs, "atc_framework_input_formats"), c->framework) : NULL;
+  const char *why;
+  int k;
+  if( v==NULL || *v==0 || ok==NULL || modes==NULL || gr_map_get(&modes->keymap, mode)==NULL ) return 0;
+  for(k = 0; list_str(ok, k); k++) if( strcmp(list_str(ok, k), v)==0 ) return 0;
+  why = str_of(gr_ruleset_table(c->rs, "atc_framework_input_format_reasons"), c->framework);
+  return atc_error(err, message(c, "E10001", "value", v, "parameter", f, "reason", why ? why : "", (char *)NULL), "E10001", NULL);
+}
+
 int gr_atc_finish(gr_atc_cmdline *c, gr_atc_error *err){
   const char *mode_flag;
   size_t j;
@@ -475,6 +490,7 @@ int gr_atc_finish(gr_atc_cmdline *c, gr_atc_error *err){
   c->mode = mode_flag ? gr_atc_flag_value(c, mode_flag) : NULL;
   c->mode_default = mode_flag ? str_of(c->defaults, mode_flag) : NULL;
   if( c->mode_default==NULL ) c->mode_default = "";
+  if( input_format_refused(c, c->mode ? c->mode : c->mode_default, err) ) return -1;
   /* main_impl.cc CheckFlags: the first required flag that is missing or empty */
   for(j = 0; c->required && c->required->is_map && j < c->required->n; j++){
     const gr_expr *e = c->required->vals[j];
