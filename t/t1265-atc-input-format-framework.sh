@@ -36,6 +36,21 @@ test_expect_success 'onnx_model_input_format_invalid (test_atc.cc:1211)' '
 	test_grep "Value NC1HWC0 for parameter --input_format is invalid. Reason: The value must be NCHW, ND or NCDHW in ONNX model. \[GE E10001\]" err
 '
 
+# Two tests whose argv gives no --output: ATC stops in CheckFlags
+# (main_impl.cc:873-889, E10054) before the gear flags matter, and so does
+# gerules atc (rules/atc.rules atc_required_flags).
+test_expect_success 'MainImplTest_atc_options_with_dynamic_dims (main_unittest.cc:2113)' '
+	test_must_fail --exit 2 gerules atc --mode=0 --framework=3 --soc_version=Ascend310 --input_format=NCHW \
+		--input_shape=data:-1,32,32,3 "--dynamic_dims=1;2;4" 2>err &&
+	test_grep "The required parameter --output for ATC is empty.* \[GE E10054\]" err
+'
+
+test_expect_success 'MainImplTest_atc_options_with_dynamic_image_size (main_unittest.cc:2130)' '
+	test_must_fail --exit 2 gerules atc --mode=0 --framework=3 --soc_version=Ascend310 --input_format=NCHW \
+		--input_shape=data:1,3,-1,-1 "--dynamic_image_size=32,32;64,64" 2>err &&
+	test_grep "The required parameter --output for ATC is empty.* \[GE E10054\]" err
+'
+
 test_expect_success 'the formats the ONNX parser takes are accepted (example model, --framework=5)' '
 	for f in NCHW ND NCDHW; do
 		gerules atc --model="$top_srcdir/examples/llm_decoder.onnx" --framework=5 --soc_version=Ascend910B1 \
