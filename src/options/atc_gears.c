@@ -261,11 +261,16 @@ static int check_profiles(gr_atc_cmdline *c, gr_atc_error *err){
 
 int gr_atc_gears_parse(gr_atc_cmdline *c, gr_atc_error *err){
   int rc;
+  const char *aipp;
   if( c->gear_role==NULL ) return 0;
   if( strcmp(c->gear_role, "dynamic_batch_size")==0 ) rc = batch(c, err);
   else if( strcmp(c->gear_role, "dynamic_image_size")==0 ) rc = image(c, err);
   else rc = dims(c, err);
-  return rc ? rc : check_profiles(c, err);
+  if( rc==0 ) rc = check_profiles(c, err);
+  /* main_impl.cc:939-945: --dynamic_dims with an AIPP config (--insert_op_conf), E10001 */
+  if( rc==0 && strcmp(c->gear_role, "dynamic_dims")==0 && (aipp = role_value(c, "insert_op_conf", NULL))!=NULL )
+    rc = fail_e10001(c, err, "--insert_op_conf", aipp, "E10001_dims_aipp");
+  return rc;
 }
 
 void gr_atc_gear_dims(const gr_atc_cmdline *c, size_t k, size_t item, int64_t *out){
