@@ -294,10 +294,12 @@ static int run_graph_hook(void *ud, gr_graph *g, const gr_ruleset *rs, gr_diags 
   if( in->atc && in->atc_own ){
     gr_atc_error err = { NULL, NULL, NULL, { NULL, 0, 0 } };
     if( gr_atc_apply_shapes(in->atc, g, &err)!=0 ){
-      /* worded as atc_error_print words it: the message, [GE CODE], the hint */
+      /* worded as atc_error_print words it: the message, [GE CODE] (a located
+      ** diagnostic shows its ge_code itself), the hint */
+      int tag = err.code && err.loc.file==NULL;
       gr_diag *x = gr_diags_add(d, GR_SEV_ERROR, err.loc.file, err.loc.line, err.loc.col, "%s%s%s%s%s",
-                                err.msg ? err.msg : "(no message)", err.code ? " [GE " : "", err.code ? err.code : "",
-                                err.code ? "]" : "", err.hint ? err.hint : "");
+                                err.msg ? err.msg : "(no message)", tag ? " [GE " : "", tag ? err.code : "",
+                                tag ? "]" : "", err.hint ? err.hint : "");
       if( err.code ) gr_diag_set(&x->ge_code, err.code);
       gr_atc_error_free(&err);
       return -1;
