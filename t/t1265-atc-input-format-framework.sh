@@ -100,6 +100,14 @@ test_expect_success 'pb_model_input_fp16_and_NCIHWC0 (test_atc.cc:597)' '
 	test_grep "^summary: 3 nodes, 0 errors" out
 '
 
+# A shape-range error is located where the range was written (an options
+# file); GE E10048 (option_utils.cc:230-269 ParseShapeRangePair).
+test_expect_success 'a bad --input_shape_range from an options file is located at its line' '
+	printf "%s\n" "--input_format=NCHW" "--input_shape_range=Placeholder_1:[1~-1,256,256,3]" >opts.ini &&
+	test_must_fail --exit 2 gerules eval add.json --chip Ascend310 --options opts.ini 2>err &&
+	test_grep "^opts.ini:2:1: error: Value 1~-1,256,256,3 for parameter --input_shape_range or dynamic_inputs_shape_range is invalid.* \[GE E10048\]$" err
+'
+
 test_expect_success 'the formats the ONNX parser takes are accepted (example model, --framework=5)' '
 	for f in NCHW ND NCDHW; do
 		gerules atc --model="$top_srcdir/examples/llm_decoder.onnx" --framework=5 --soc_version=Ascend910B1 \

@@ -218,8 +218,11 @@ static int open_model(const cli_input *in, gr_progress *pr){
 
 /* "gerules CMD: error: MSG [GE CODE]" (and frees e): what ATC's reader refuses. */
 static void atc_error_print(const char *cmd, gr_atc_error *e){
-  if( e->loc.file ) fprintf(stderr, "%s:%u:%u: error: %s\n", e->loc.file, e->loc.line, e->loc.col, e->msg);
-  else{
+  if( e->loc.file ){
+    fprintf(stderr, "%s:%u:%u: error: %s", e->loc.file, e->loc.line, e->loc.col, e->msg);
+    if( e->code ) fprintf(stderr, " [GE %s]", e->code);
+    fputc('\n', stderr);
+  }else{
     fprintf(stderr, "gerules %s: error: %s", cmd, e->msg ? e->msg : "(no message)");
     if( e->code ) fprintf(stderr, " [GE %s]", e->code);
     if( e->hint && *e->hint ) fprintf(stderr, "%s", e->hint);
