@@ -9,7 +9,10 @@
 ** tree's rules/ (GR_SRCDIR, in the replay of make check), else ./rules.
 ** Checks: every refusal carries a message; every flag taken is a key of the
 ** rule set's atc_flags; every parsed dim is
-** a dim ATC accepts (above 0, or -1 for dynamic).
+** a dim ATC accepts (above 0, or -1 for dynamic); every parsed shape range
+** (src/options/atc_shape_range.c) has a lower bound of at least 0. An input
+** of odd length is read as aclgrphBuildModel reads its options (ir_build:
+** the shape-range forms and name handling of --entry ir-build).
 ** After a line that starts with byte 0x1e (record separator), the rest of
 ** the input is a --raw_ge_options file (src/options/raw_ge_options.c), read
 ** after the flags: every refusal carries a message, every flag it sets is a
@@ -71,7 +74,7 @@ static int is_flag_key(const char *name){
 
 static void apply_to_graph(const gr_atc_cmdline *c){
   gr_error gerr;
-  gr_atc_error err = { NULL, NULL, NULL, { NULL, 0, 0 } };
+  gr_atc_error err = { NULL, NULL, NULL, { NULL, 0, 0 }, NULL };
   gr_graph *g = gr_graph_load_mem(graph_json, sizeof graph_json - 1, &gerr);
   uint32_t n, i;
   if( g==NULL ) abort();                    /* the fixed graph always loads */
@@ -91,7 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   int argc = 0, i;
   size_t k, start = 0;
   gr_atc_cmdline c;
-  gr_atc_error err = { NULL, NULL, NULL, { NULL, 0, 0 } };
+  gr_atc_error err = { NULL, NULL, NULL, { NULL, 0, 0 }, NULL };
   const char *raw = NULL;
   size_t raw_len = 0;
   if( text==NULL ) return 0;
@@ -114,6 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   }
   argv[argc] = NULL;
   if( gr_atc_init(&c, rs, &err)!=0 ) abort();   /* the shipped tables are well formed */
+  c.ir_build = (int)(size & 1);
   for(i = 0; i < argc; i++){
     int r;
     if( argv[i][0]!='-' || argv[i][1]==0 ){ r = gr_atc_non_option(&c, argv[i], &err); }
@@ -131,7 +135,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   }
   for(k = 0; k < c.flags.n; k++){
     if( !is_flag_key(c.flags.v[k].name) ) abort();
-    if( c.flags.v[k].file && c.flags.v[k].line==0 ) abort();
+    if( c.flags.v[k].at.file && c.flags.v[k].at.line==0 ) abort();
   }
   for(k = 0; k < c.raw_warnings.n; k++) if( c.raw_warnings.v[k].msg==NULL ) abort();
   if( gr_atc_finish(&c, &err)!=0 ){
@@ -142,6 +146,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   for(k = 0; k < c.shapes.n; k++){
     size_t d;
     for(d = 0; d < c.shapes.v[k].dims.n; d++) if( c.shapes.v[k].dims.v[d] < -1 ) abort();
+  }
+  for(k = 0; k < c.ranges.n; k++){
+    size_t d;
+    for(d = 0; d < c.ranges.v[k].dims.n; d++) if( c.ranges.v[k].dims.v[d].lo < 0 ) abort();
   }
   apply_to_graph(&c);
 out:

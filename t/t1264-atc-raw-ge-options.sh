@@ -149,10 +149,22 @@ test_expect_success 'GeFlags_raw_ge_options_save_original_model_invalid_failed (
 	test_grep "^raw.json:4:7: error: ATC flag --save_original_model=yes: .*\[GE E10005\]" out
 '
 
+# The test names add.pb's node add_test_1; gerules checks --out_nodes and
+# --output_type against the model (src/options/atc_out_nodes.c), so the port
+# names an output node of the ONNX example, lm_head.
 test_expect_success 'GeFlags_raw_ge_options_output_type_node_format_success (test_atc.cc:3029): accepted, --output_type set from the file' '
-	raw_graph ge.outputDatatype add_test_1:0:FP16 &&
-	gerules atc $base --raw_ge_options=raw.json --out_nodes=add_test_1:0 >out 2>err &&
-	test_grep "^raw.json:4:7: note: ATC flag --output_type=add_test_1:0:FP16 is not modelled" out
+	raw_graph ge.outputDatatype lm_head:0:FP16 &&
+	gerules atc $base --raw_ge_options=raw.json --out_nodes=lm_head:0 >out 2>err &&
+	test_grep "^raw.json:4:7: note: ATC flag --output_type=lm_head:0:FP16 is not modelled" out
+'
+
+# GE refuses the value after reading the model (SetOutputNodeInfo,
+# main_impl.cc:1677, api/atc/omg.cc:48-54); so does gerules, for the flag
+# from the file as for the flag on the command line (src/options/atc_out_nodes.c).
+test_expect_success 'GeFlags_raw_ge_options_output_type_invalid_failed (test_atc.cc:3045): refused once the model is read, E10001' '
+	raw_graph ge.outputDatatype invalid &&
+	test_must_fail --exit 2 gerules atc $base --raw_ge_options=raw.json >out 2>err &&
+	test_grep "error: Value invalid for parameter --output_type is invalid. Reason: The value must be FP32, FP16, UINT8, INT8. .*\[GE E10001\]" err
 '
 
 test_expect_success 'GeFlags_raw_ge_options_input_shape_success (test_atc.cc:3058): ge.inputShape is --input_shape' '

@@ -571,7 +571,7 @@ static gerules_eval *evaluate(const gerules_rules *rules, const gerules_request 
           : gr_model_load_file(q->model, &mo, &err);
   }
   if( ev->g==NULL ){ input_error(ev, q->model, &err); return ev; }
-  if( q->graph_hook && !model_of && q->graph_hook(q->graph_hook_ud, ev->g, rules->rs)!=0 ){ ev->status = 2; return ev; }
+  if( q->graph_hook && !model_of && q->graph_hook(q->graph_hook_ud, ev->g, rules->rs, &ev->diags.own)!=0 ){ ev->status = 2; return ev; }
 hooks:
   if( load_hooks(ev, q)!=0 ) return ev;
 

@@ -46,7 +46,7 @@ gr_diags *gr_api_eval_diags_mut(gerules_eval *ev);
 /* A change to the model after it is read and before it is evaluated (the
 ** atc command's --input_shape): fn returns 0, or -1 to end the evaluation
 ** with status 2 (fn has said why; no diagnostic is added). */
-typedef int (*gr_api_graph_hook)(void *ud, gr_graph *g, const gr_ruleset *rs);
+typedef int (*gr_api_graph_hook)(void *ud, gr_graph *g, const gr_ruleset *rs, gr_diags *d);
 void gr_api_request_set_graph_hook(gerules_request *q, gr_api_graph_hook fn, void *ud);
 /* ATC's gears (atc, eval and tile with a gear flag): the evaluation is of
 ** gear 0 (the graph hook gave the graph its dims), then every other gear is

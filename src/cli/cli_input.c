@@ -218,8 +218,11 @@ static int open_model(const cli_input *in, gr_progress *pr){
 
 /* "gerules CMD: error: MSG [GE CODE]" (and frees e): what ATC's reader refuses. */
 static void atc_error_print(const char *cmd, gr_atc_error *e){
-  if( e->loc.file ) fprintf(stderr, "%s:%u:%u: error: %s\n", e->loc.file, e->loc.line, e->loc.col, e->msg);
-  else{
+  if( e->loc.file ){
+    fprintf(stderr, "%s:%u:%u: error: %s", e->loc.file, e->loc.line, e->loc.col, e->msg);
+    if( e->code ) fprintf(stderr, " [GE %s]", e->code);
+    fputc('\n', stderr);
+  }else{
     fprintf(stderr, "gerules %s: error: %s", cmd, e->msg ? e->msg : "(no message)");
     if( e->code ) fprintf(stderr, " [GE %s]", e->code);
     if( e->hint && *e->hint ) fprintf(stderr, "%s", e->hint);
@@ -229,10 +232,11 @@ static void atc_error_print(const char *cmd, gr_atc_error *e){
 }
 
 /* The roles of the flags eval and tile take out of the options: read by
-** the ATC reader (the others, --input_shape_range and --out_nodes, stay
-** options too, where GE1020 says they are not modelled). */
+** the ATC reader (the other, --out_nodes, stays an option too, where GE1020
+** says it is not modelled). */
 static int role_taken(const gr_atc_cmdline *a, const char *flag){
-  static const char *const roles[] = { "input_shape", "dynamic_batch_size", "dynamic_image_size", "dynamic_dims", "input_format" };
+  static const char *const roles[] = { "input_shape", "input_shape_range", "dynamic_batch_size", "dynamic_image_size",
+                                       "dynamic_dims", "input_format" };
   size_t k;
   for(k = 0; k < sizeof roles / sizeof *roles; k++){
     const char *f = gr_atc_role_flag(a, roles[k]);
@@ -265,7 +269,12 @@ int cli_input_atc_flags(cli_ctx *c, cli_input *in){
       if( gr_atc_init(a, rs, &err)!=0 ){ atc_error_print(in->cmd, &err); rc = EXIT_INPUT; break; }
       a->ir_build = strcmp(in->entry_point, "ir-build")==0;
     }
-    if( gr_atc_take(a, flag, o->value, &err)!=0 ){ atc_error_print(in->cmd, &err); rc = EXIT_INPUT; break; }
+    {
+      /* a value from an options file: errors about it are located there */
+      gr_loc at = { NULL, 0, 0 };
+      if( o->origin.line ){ at.file = o->origin.file; at.line = o->origin.line; at.col = o->origin.col; }
+      if( gr_atc_take_at(a, flag, o->value, at, &err)!=0 ){ atc_error_print(in->cmd, &err); rc = EXIT_INPUT; break; }
+    }
     if( ir_key ){ in->opts.v[j++] = *o; continue; }
     if( role_taken(a, flag) ) continue;
     o->key = gr_arena_strndup(&in->opts.arena, flag, strlen(flag));    /* GE1020 names it as ATC does */
@@ -281,12 +290,24 @@ int cli_input_atc_flags(cli_ctx *c, cli_input *in){
 
 /* A command's change to the loaded model before it is evaluated (atc:
 ** --input_shape, tile: --node and --type; eval's and tile's shape flags
-** first); it prints its own errors. */
-static int run_graph_hook(void *ud, gr_graph *g, const gr_ruleset *rs){
+** first). The shape flags' errors become the evaluation's diagnostics (the
+** failure document carries them); the command's own hook prints its own. */
+static int run_graph_hook(void *ud, gr_graph *g, const gr_ruleset *rs, gr_diags *d){
   const cli_input *in = ud;
   if( in->atc && in->atc_own ){
     gr_atc_error err = { NULL, NULL, NULL, { NULL, 0, 0 }, NULL };
-    if( gr_atc_apply_shapes(in->atc, g, &err)!=0 ){ atc_error_print(in->cmd, &err); return -1; }
+    if( gr_atc_apply_shapes(in->atc, g, &err)!=0 ){
+      /* worded as atc_error_print words it: the message, [GE CODE] (a located
+      ** diagnostic shows its ge_code itself), the hint */
+      int tag = err.code && err.loc.file==NULL;
+      gr_diag *x = gr_diags_add(d, GR_SEV_ERROR, err.loc.file, err.loc.line, err.loc.col, "%s%s%s%s%s",
+                                err.msg ? err.msg : "(no message)", tag ? " [GE " : "", tag ? err.code : "",
+                                tag ? "]" : "", err.hint ? err.hint : "");
+      if( err.code ) gr_diag_set(&x->ge_code, err.code);
+      if( err.snippet ) gr_diag_set(&x->snippet, err.snippet);
+      gr_atc_error_free(&err);
+      return -1;
+    }
   }
   return in->graph_hook ? in->graph_hook(in, g, rs) : 0;
 }

@@ -202,7 +202,7 @@ int cmd_atc(cli_ctx *c, int argc, char **argv){
         || (cmd.shape_flag && strcmp(f->name, cmd.shape_flag)==0) || shape_role(&cmd, f->name) || raw_options_flag(&cmd, f->name) ) continue;
     /* a flag set by the --raw_ge_options file is located there */
     gr_optinputs_add(&in.opts, f->name, strlen(f->name), f->value, strlen(f->value),
-                     f->file ? f->file : "<command line>", f->file ? f->line : 0, f->file ? f->col : 0);
+                     f->at.file ? f->at.file : "<command line>", f->at.file ? f->at.line : 0, f->at.file ? f->at.col : 0);
   }
   rc = cli_eval_run(c, &in, &a);
 out:

@@ -113,6 +113,12 @@ void gr_atc_free(gr_atc_cmdline *c){
   free(c->shape_nodes);
   for(i = 0; i < c->shapes.n; i++){ free(c->shapes.v[i].name); free(c->shapes.v[i].dims.v); free(c->shapes.v[i].text); }
   free(c->shapes.v);
+  for(i = 0; i < c->ranges.n; i++){ free(c->ranges.v[i].name); free(c->ranges.v[i].dims.v); }
+  free(c->ranges.v);
+  for(i = 0; i < c->out_nodes.n; i++) free(c->out_nodes.v[i].name);
+  free(c->out_nodes.v);
+  free(c->range_text);
+  gr_atc_error_free(&c->range_err);
   for(i = 0; i < c->owned.n; i++) free(c->owned.v[i]);
   free(c->owned.v);
   free(c->flags.v);
@@ -313,7 +319,7 @@ void gr_atc_flag_push(gr_atc_cmdline *cmd, const char *flag, const char *value, 
   f.name = cmd->flags_t->keys[key_index(cmd->flags_t, flag)];
   f.value = v;
   f.argi = INT_MAX;
-  f.file = file; f.line = line; f.col = col;
+  f.at.file = file; f.at.line = line; f.at.col = col;
   take(cmd, &f);
 }
 
@@ -322,6 +328,14 @@ const char *gr_atc_flag_value(const gr_atc_cmdline *cmd, const char *flag){
   if( cmd->last_of==NULL || !has_key(cmd->flags_t, flag) ) return NULL;
   k = key_index(cmd->flags_t, flag);
   return cmd->last_of[k] ? cmd->flags.v[cmd->last_of[k] - 1].value : NULL;
+}
+
+gr_loc gr_atc_flag_loc(const gr_atc_cmdline *cmd, const char *flag){
+  gr_loc none = { NULL, 0, 0 };
+  size_t k;
+  if( cmd->last_of==NULL || flag==NULL || !has_key(cmd->flags_t, flag) ) return none;
+  k = key_index(cmd->flags_t, flag);
+  return cmd->last_of[k] ? cmd->flags.v[cmd->last_of[k] - 1].at : none;
 }
 
 const char *gr_atc_role_flag(const gr_atc_cmdline *d, const char *role){
@@ -477,6 +491,21 @@ static int mode_refused(const gr_atc_cmdline *c, gr_atc_error *err){
   return 0;
 }
 
+/* main_impl.cc CheckInputFormat, before CheckFlags in the modes of
+** atc_input_format_modes: a given --input_format must be one the
+** framework's parser takes (atc_framework_input_formats, E10001). */
+static int input_format_refused(const gr_atc_cmdline *c, const char *mode, gr_atc_error *err){
+  const gr_table *modes = gr_ruleset_table(c->rs, "atc_input_format_modes");
+  const char *f = gr_atc_role_flag(c, "input_format"), *v = f ? gr_atc_flag_value(c, f) : NULL;
+  const gr_expr *ok = c->framework ? gr_table_value(gr_ruleset_table(c->rs, "atc_framework_input_formats"), c->framework) : NULL;
+  const char *why;
+  int k;
+  if( v==NULL || *v==0 || ok==NULL || modes==NULL || gr_map_get(&modes->keymap, mode)==NULL ) return 0;
+  for(k = 0; list_str(ok, k); k++) if( strcmp(list_str(ok, k), v)==0 ) return 0;
+  why = str_of(gr_ruleset_table(c->rs, "atc_framework_input_format_reasons"), c->framework);
+  return atc_error(err, message(c, "E10001", "value", v, "parameter", f, "reason", why ? why : "", (char *)NULL), "E10001", NULL);
+}
+
 int gr_atc_finish(gr_atc_cmdline *c, gr_atc_error *err){
   const char *mode_flag;
   size_t j;
@@ -489,6 +518,7 @@ int gr_atc_finish(gr_atc_cmdline *c, gr_atc_error *err){
   c->mode = mode_flag ? gr_atc_flag_value(c, mode_flag) : NULL;
   c->mode_default = mode_flag ? str_of(c->defaults, mode_flag) : NULL;
   if( c->mode_default==NULL ) c->mode_default = "";
+  if( input_format_refused(c, c->mode ? c->mode : c->mode_default, err) ) return -1;
   /* main_impl.cc CheckFlags: the first required flag that is missing or empty */
   for(j = 0; c->required && c->required->is_map && j < c->required->n; j++){
     const gr_expr *e = c->required->vals[j];
@@ -511,12 +541,16 @@ int gr_atc_finish(gr_atc_cmdline *c, gr_atc_error *err){
 
 int gr_atc_finish_shapes(gr_atc_cmdline *c, gr_atc_error *err){
   const char *shapes;
+  int consumed = 0;
   c->shape_flag = gr_atc_role_flag(c, "input_shape");
   shapes = c->shape_flag ? gr_atc_flag_value(c, c->shape_flag) : NULL;
+  if( gr_atc_ranges_finish(c, shapes, &consumed, err) ) return -1;
+  if( consumed ) shapes = NULL;           /* GE clears --input_shape once it is a shape range */
   if( gr_atc_gears_precheck(c, shapes, err) ) return -1;
   if( shapes && *shapes && parse_shapes(c, shapes, err) ) return -1;
   if( c->shapes.n ) c->shape_nodes = gr_xcalloc(c->shapes.n, sizeof *c->shape_nodes);
-  return gr_atc_gears_parse(c, err);
+  if( gr_atc_gears_parse(c, err) ) return -1;
+  return gr_atc_outputs_finish(c, err);       /* ParseGraph, after CheckFlags */
 }
 
 /* ------------------------------------------------------------------ */
@@ -566,6 +600,7 @@ int gr_atc_apply(const gr_atc_cmdline *d, gr_graph *g, const char *model_path, g
 int gr_atc_apply_shapes(const gr_atc_cmdline *d, gr_graph *g, gr_atc_error *err){
   GR_VEC(uint32_t) changed = { NULL, 0, 0 };
   size_t i;
+  if( gr_atc_inputs_apply(d, g, err) ) return -1;
   for(i = 0; i < d->shapes.n; i++){
     const gr_atc_shape *it = &d->shapes.v[i];
     uint32_t node = GR_NONE;
@@ -612,6 +647,8 @@ int gr_atc_apply_shapes(const gr_atc_cmdline *d, gr_graph *g, gr_atc_error *err)
   }
   gr_graph_propagate_dims(g, changed.v, changed.n);
   free(changed.v);
+  if( gr_atc_ranges_apply(d, g, err) ) return -1;
+  if( gr_atc_outputs_apply(d, g, err) ) return -1;
   if( d->gears.n ) gr_atc_gear_apply(d, g, 0);
   return 0;
 fail:

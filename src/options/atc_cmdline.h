@@ -48,8 +48,7 @@ typedef struct gr_atc_flag {
   const char *value;
   int argi;               /* argument index (the order of the options) */
   int last;               /* the last occurrence of this flag (the one ATC keeps) */
-  const char *file;       /* set by a --raw_ge_options file (raw_ge_options.c): that file, */
-  uint32_t line, col;     /* and where its option is; NULL for the command line */
+  gr_loc at;              /* where the value was written (gr_atc_take_at; file NULL: the command line) */
 } gr_atc_flag;
 
 typedef struct gr_atc_shape {
@@ -58,6 +57,17 @@ typedef struct gr_atc_shape {
   GR_VEC(int64_t) dims;
   char *text;             /* the item as written, for messages */
 } gr_atc_shape;
+
+/* One input's shape range (atc_shape_range.c): per dim [lo, hi]; hi -1 is
+** unbounded. name is NULL in the by-index form (the k-th range is input k). */
+typedef struct gr_atc_dim_range { int64_t lo, hi; } gr_atc_dim_range;
+typedef struct gr_atc_range {
+  char *name;
+  GR_VEC(gr_atc_dim_range) dims;
+} gr_atc_range;
+
+/* One --out_nodes item by node and output index (atc_out_nodes.c). */
+typedef struct gr_atc_out_node { char *name; long index; } gr_atc_out_node;
 
 typedef struct gr_atc_gear {
   GR_VEC(int64_t) v;      /* one profile of a gear flag, as ATC parses it */
@@ -88,6 +98,17 @@ typedef struct gr_atc_cmdline {
   GR_VEC(gr_atc_gear) gears;
   uint32_t *shape_nodes;                    /* per shapes item: its input node (set by gr_atc_apply_shapes) */
   GR_VEC(gr_atc_error) raw_warnings;        /* raw GE options ignored (--raw_ge_options_ignore_unsupported) */
+  /* set by gr_atc_ranges_finish (atc_shape_range.c): the shape range GE
+  ** works with, --input_shape_range or a dynamic --input_shape turned into
+  ** one (then --input_shape itself is dropped, as GE clears it), parsed */
+  char *range_text;                         /* NULL: no shape range */
+  const char *range_flag;                   /* the flag it came from */
+  int range_by_index;                       /* the by-index form ("[..],[..]") */
+  int range_skip_graph;                     /* the model is not read by ParseGraph (--framework=1): no graph checks */
+  GR_VEC(gr_atc_range) ranges;
+  gr_atc_error range_err;                   /* a parse error reported only on the graph (deferred) */
+  /* set by gr_atc_outputs_finish (atc_out_nodes.c): --out_nodes by node and index */
+  GR_VEC(gr_atc_out_node) out_nodes;
 } gr_atc_cmdline;
 
 /* Takes the atc_* tables of rs, checking their shape: -1 (err set, located
@@ -147,9 +168,36 @@ void gr_atc_gear_dims(const gr_atc_cmdline *c, size_t k, size_t item, int64_t *o
 ** propagates them (after gr_atc_apply_shapes). */
 void gr_atc_gear_apply(const gr_atc_cmdline *c, struct gr_graph *g, size_t k);
 
+/* atc_shape_range.c: the shape range of --input_shape_range, or of a
+** dynamic --input_shape without gear flags (CheckAndTransferInputShapeToRange),
+** parsed as ParseInputShapeRange parses it. *consumed is set when
+** --input_shape became the range (it is not to be parsed as a shape). 0, or
+** -1 with err set. */
+int gr_atc_ranges_finish(gr_atc_cmdline *c, const char *shapes, int *consumed, gr_atc_error *err);
+/* On the loaded graph: the checks GE makes there (ATC's UpdateDynamicInputShapeRange,
+** aclgrphBuildModel's UpdateDataOpAttr) and the ranges set on the input ops
+** (dims: the range's bound when both are equal, else -1). 0, or -1 with err. */
+int gr_atc_ranges_apply(const gr_atc_cmdline *c, struct gr_graph *g, gr_atc_error *err);
+
+/* atc_out_nodes.c: ATC's own checks of the flags that name nodes of the
+** model. Before the model: --out_nodes parsed as ParseOutNodes parses it
+** (api/atc/omg.cc:632-713). On the model, for the models ParseGraph reads:
+** --input_fp16_nodes (CheckInputFp16Nodes, omg.cc:172-215) before the
+** input shapes, --output_type and the --out_nodes nodes (SetOutputNodeInfo,
+** omg.cc:355-470) after them. Nothing under --entry ir-build. 0, or -1
+** with err set. */
+int gr_atc_outputs_finish(gr_atc_cmdline *c, gr_atc_error *err);
+int gr_atc_inputs_apply(const gr_atc_cmdline *c, const struct gr_graph *g, gr_atc_error *err);
+int gr_atc_outputs_apply(const gr_atc_cmdline *c, const struct gr_graph *g, gr_atc_error *err);
+
 /* Takes one flag given to `eval` or `tile` (--FLAG=VALUE, or -o with a key
 ** of atc_flag_option_keys): as gr_atc_flag_arg takes "--FLAG=VALUE". */
 int gr_atc_take(gr_atc_cmdline *c, const char *flag, const char *value, gr_atc_error *err);
+/* The same, remembering where the value was written (file, line, col; the
+** file string must outlive c): errors about the value are located there. */
+int gr_atc_take_at(gr_atc_cmdline *c, const char *flag, const char *value, gr_loc at, gr_atc_error *err);
+/* Where the value of a flag taken was written (file NULL when unknown). */
+gr_loc gr_atc_flag_loc(const gr_atc_cmdline *c, const char *flag);
 /* The atc_eval_flags flag that key names ("--input_shape", "input_shape",
 ** "ge.inputShape"), or NULL. */
 const char *gr_atc_eval_flag(const struct gr_ruleset *rs, const char *key);

@@ -3,7 +3,7 @@
 ** --dynamic_dims) checked as ATC checks them and turned into per-gear input
 ** dims, and the shape flags `eval` and `tile` take. Which flags have which
 ** role, the H/W axes per --input_format, the limits and the messages are
-** rule data (rules/atc.rules: atc_flag_roles, atc_image_size_axes,
+** rule data (rules/atc.rules: atc_flag_roles, atc_flag_defaults, atc_flag_defaults_absent, atc_image_size_axes,
 ** atc_gear_limits, atc_messages, atc_eval_flags, atc_flag_option_keys);
 ** what each gear flag means is GE's code (hicann/ge @ffdcbc9f7):
 ** compiler/api/aclgrph/option_utils.cc CheckAndTransferInputShapeToRange
@@ -63,6 +63,13 @@ static const char *role_value(const gr_atc_cmdline *c, const char *role, const c
 
 static const char *const gear_roles[] = { "dynamic_batch_size", "dynamic_image_size", "dynamic_dims" };
 
+/* atc_flag_defaults_absent: this entry point has no default for flag. */
+static int default_absent(const gr_atc_cmdline *c, const char *flag){
+  const gr_expr *e = gr_table_value(gr_ruleset_table(c->rs, "atc_flag_defaults_absent"), c->ir_build ? "ir-build" : "atc");
+  for(e = e && e->op==GR_E_LIST ? e->a : NULL; e; e = e->next) if( e->op==GR_E_STR && strcmp(e->s, flag)==0 ) return 1;
+  return 0;
+}
+
 int gr_atc_gears_precheck(gr_atc_cmdline *c, const char *shapes, gr_atc_error *err){
   const char *range = role_value(c, "input_shape_range", NULL), *f = NULL, *v;
   size_t i;
@@ -73,7 +80,7 @@ int gr_atc_gears_precheck(gr_atc_cmdline *c, const char *shapes, gr_atc_error *e
   c->input_format = role_value(c, "input_format", &f);
   if( c->input_format==NULL ){
     const gr_expr *d = f ? gr_table_value(gr_ruleset_table(c->rs, "atc_flag_defaults"), f) : NULL;
-    c->input_format = d && d->op==GR_E_STR ? d->s : "";
+    c->input_format = d && d->op==GR_E_STR && !default_absent(c, f) ? d->s : "";
   }
   if( n==0 ){
     if( range ) c->gear_role = NULL;
@@ -254,11 +261,16 @@ static int check_profiles(gr_atc_cmdline *c, gr_atc_error *err){
 
 int gr_atc_gears_parse(gr_atc_cmdline *c, gr_atc_error *err){
   int rc;
+  const char *aipp;
   if( c->gear_role==NULL ) return 0;
   if( strcmp(c->gear_role, "dynamic_batch_size")==0 ) rc = batch(c, err);
   else if( strcmp(c->gear_role, "dynamic_image_size")==0 ) rc = image(c, err);
   else rc = dims(c, err);
-  return rc ? rc : check_profiles(c, err);
+  if( rc==0 ) rc = check_profiles(c, err);
+  /* main_impl.cc:939-945: --dynamic_dims with an AIPP config (--insert_op_conf), E10001 */
+  if( rc==0 && strcmp(c->gear_role, "dynamic_dims")==0 && (aipp = role_value(c, "insert_op_conf", NULL))!=NULL )
+    rc = fail_e10001(c, err, "--insert_op_conf", aipp, "E10001_dims_aipp");
+  return rc;
 }
 
 void gr_atc_gear_dims(const gr_atc_cmdline *c, size_t k, size_t item, int64_t *out){
@@ -315,11 +327,17 @@ const char *gr_atc_eval_flag(const gr_ruleset *rs, const char *key){
   return NULL;
 }
 
-int gr_atc_take(gr_atc_cmdline *c, const char *flag, const char *value, gr_atc_error *err){
+int gr_atc_take_at(gr_atc_cmdline *c, const char *flag, const char *value, gr_loc at, gr_atc_error *err){
   char *arg = gr_xasprintf("%s=%s", flag, value), *argv[1];
   int i = 0, rc;
   argv[0] = arg;
   rc = gr_atc_flag_arg(c, &i, 1, argv, err);
   free(arg);
+  if( rc==0 && c->flags.n ) c->flags.v[c->flags.n - 1].at = at;
   return rc;
+}
+
+int gr_atc_take(gr_atc_cmdline *c, const char *flag, const char *value, gr_atc_error *err){
+  gr_loc none = { NULL, 0, 0 };
+  return gr_atc_take_at(c, flag, value, none, err);
 }
