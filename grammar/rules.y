@@ -181,6 +181,8 @@ void gr_parser_expected(void *parser, char *out, size_t n){
 %left AND.
 %right NOT.
 %nonassoc EQ NE LT LE GT GE IN HAS SUPPORTS ASSIGN.
+%left PLUS.
+%left PERCENT.
 %left DOT LBRACKET.
 
 input ::= stmts.
@@ -261,6 +263,11 @@ stmt(A) ::= OPLIB(K) ID(N) STRING(D) LBRACE items(L) RBRACE.
 stmt(A) ::= DTYPES(K) ID(N) STRING(T) FROM STRING(F) LBRACE items(L) RBRACE.
   { A = mk(ps, GR_I_DTYPES, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->str = sbody(T); A->str_loc = LOC(T);
     A->str2 = sbody(F); A->str2_loc = LOC(F); A->items = gr_item_reverse(L); }
+/* a conditional block: the first of an op's blocks whose condition holds for
+** the node gives its lists (doc/rule-language.md 6.5) */
+stmt(A) ::= DTYPES(K) ID(N) STRING(T) FROM STRING(F) WHEN expr(C) LBRACE items(L) RBRACE.
+  { A = mk(ps, GR_I_DTYPES, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->str = sbody(T); A->str_loc = LOC(T);
+    A->str2 = sbody(F); A->str2_loc = LOC(F); A->e = C; A->items = gr_item_reverse(L); }
 stmt(A) ::= SOURCE(K) ID(N) FOR ID(S) branch(B) SEMI.
   { A = mk(ps, GR_I_SOURCE, K); A->name = gr_tok_str(N); A->name_loc = LOC(N);
     A->names = name_of_id(ps, S); A->items = B; }
@@ -589,6 +596,8 @@ expr(A) ::= expr(B) GT(K) expr(C).       { A = bin(ps, GR_E_GT, K, B, C); }
 expr(A) ::= expr(B) GE(K) expr(C).       { A = bin(ps, GR_E_GE, K, B, C); }
 expr(A) ::= expr(B) IN(K) expr(C).       { A = bin(ps, GR_E_IN, K, B, C); }
 expr(A) ::= expr(B) NOT(K) IN expr(C). [IN] { A = bin(ps, GR_E_NOTIN, K, B, C); }
+expr(A) ::= expr(B) PLUS(K) expr(C).     { A = bin(ps, GR_E_ADD, K, B, C); }
+expr(A) ::= expr(B) PERCENT(K) expr(C).  { A = bin(ps, GR_E_MOD, K, B, C); }
 expr(A) ::= CHIP(K) HAS ID(N).
   { A = gr_expr_new(GR_E_HAS, LOC(K)); A->s = gr_tok_str(N); A->sloc = LOC(N); }
 expr(A) ::= CHIP(K) SUPPORTS ID(N).
