@@ -407,7 +407,7 @@ static uint8_t check_partition(ck *c, gr_expr *e){
     return GR_T_ANY;
   }
   if( c->in_dtypes ){
-    ck_err(c, e->loc, "a dtypes block's condition is tested while the judge decides, before the partitions: it cannot read 'partition(%s)'", e->s);
+    ck_err(c, e->loc, "a dtypes block's condition stands for what op_select_format sees (the node's attributes and shapes): it cannot read 'partition(%s)'", e->s);
     return GR_T_ANY;
   }
   if( c->in_partition ){
