@@ -20,11 +20,13 @@ test_skip_unless PYTHON3
 cat >blocks.py <<-\EOF
 import re, sys
 # every dtypes block of FILE: store, op, from string, the comment lines right above it
+# (printed once per store and op: an op may have several conditional blocks)
 rules = sys.argv[1]
 lines = open(sys.argv[2]).read().split("\n")
 bad = 0
 for i, l in enumerate(lines):
-    m = re.match(r'^dtypes (\S+) "([^"]+)" from "([^"]+)" \{$', l)
+    # a block, or a conditional block (its when line follows)
+    m = re.match(r'^dtypes (\S+) "([^"]+)" from "([^"]+)"(?: \{| when .* \{)?$', l)
     if not m:
         continue
     store, op, cite = m.groups()
@@ -57,6 +59,7 @@ test_expect_success 'every block names a generated dynamic_format op without lis
 	python3 blocks.py "$R" "$F" >blocks 2>err &&
 	test_must_be_empty err &&
 	test $(wc -l <blocks) -ge 30 &&
+	test $(grep -c "	LayerNorm\$" blocks) -eq 24 &&
 	test_grep "^aicore_ascend910b	MatMulV2\$" blocks &&
 	test_grep "^aicore_ascend910b	Conv2D\$" blocks &&
 	test_grep "^aicore_ascend910b	Add\$" blocks
@@ -74,6 +77,7 @@ test_expect_success 'the check can fail: a block without its comment, an op with
 test_expect_success 'every block is bound: import-oplib --dump gives its citation for exactly these ops' '
 	gerules --rules "$R" import-oplib --dump >dump &&
 	awk -F"\t" "\$10 != \"\" { print \$1 \"\t\" \$2 }" dump | LC_ALL=C sort -u >bound &&
+	test_grep "^aicore_ascend310p	LayerNorm	.*	when: CANN 8.1.RC1 opp/built-in/op_impl/ai_core/tbe/impl/dynamic/layer_norm.py:236-301 " dump &&
 	LC_ALL=C sort -u blocks >want &&
 	test_cmp want bound
 '
