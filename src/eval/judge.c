@@ -1246,7 +1246,8 @@ void gr_judge_dtype_why(gr_result *r, uint32_t n, gr_buf *b){
         gr_buf_printf(b, " for this node: the condition of none of its %d conditional dtypes block%s (", op->nwhen, op->nwhen==1 ? "" : "s");
         for(k = 0; k < op->nwhen && k < 8; k++){
           const gr_oplib_op *a = op->when[k].op;
-          gr_buf_printf(b, "%s%s:%d", k ? ", " : "", a->file ? a->file : "?", a->line);
+          const char *f = a->file ? strrchr(a->file, '/') : NULL;
+          gr_buf_printf(b, "%s%s:%d", k ? ", " : "", f ? f + 1 : a->file ? a->file : "?", a->line);
         }
         gr_buf_printf(b, "%s) holds", op->nwhen > 8 ? ", ..." : "");
       }
@@ -1280,7 +1281,9 @@ void gr_judge_dtype_why(gr_result *r, uint32_t n, gr_buf *b){
       const gr_oplib_op *op = fs ? gr_oplib_find(r->rs, fs, type) : NULL;
       if( op && jn->when <= op->nwhen ){
         const gr_oplib_op *a = op->when[jn->when - 1].op;
-        gr_buf_printf(b, " of the dtypes block at %s:%d, whose condition holds for the node", a->file ? a->file : "?", a->line);
+        const char *f = a->file ? strrchr(a->file, '/') : NULL;
+        gr_buf_printf(b, ", from the dtypes block \"%s\" (%s:%d), whose condition holds for the node",
+                      a->lists_from ? a->lists_from : "", f ? f + 1 : a->file ? a->file : "?", a->line);
       }
     }
   }
