@@ -103,4 +103,44 @@ test_expect_success 'a site regenerates the op library as a layer: it checks cle
 	! grep GE7004 eval
 '
 
+# A layer with a conditional block after an unconditional one for the same op
+# and store: the conditional one can never be reached, and check says so at
+# its condition, with the caret under it (check_oplib.c bind_one).
+test_expect_success 'a conditional block after an unconditional one: a located error with a caret' '
+	mkdir unreach &&
+	cat >unreach/bundle.rules <<-\EOT &&
+	bundle "unreach" { version "1.0.0"; extends "ge-base"; }
+	EOT
+	cat >unreach/pad.rules <<-\EOT &&
+	# PadV3: two blocks, the unconditional one first
+	dtypes aicore_ascend910b "PadV3" from "CANN 8.1.RC1 opp/built-in/op_impl/ai_core/tbe/impl/dynamic/pad_v3.py:95-138 op_select_format" {
+	    input "x" "float16"; input "paddings" "int32"; input "constant_values" "float16"; output "y" "float16";
+	}
+	dtypes aicore_ascend910b "PadV3" from "CANN 8.1.RC1 opp/built-in/op_impl/ai_core/tbe/impl/dynamic/pad_v3.py:95-138 op_select_format"
+	    when node.attr["mode"] == "constant" {
+	    input "x" "float32"; input "paddings" "int32"; input "constant_values" "float32"; output "y" "float32";
+	}
+	EOT
+	test_must_fail --exit 2 gerules --rules "$R" --rules unreach check >out 2>err &&
+	test_grep "pad.rules:6:10: error: this conditional dtypes block is never used: the dtypes block of op .PadV3. of store .aicore_ascend910b. at .*pad.rules:2 has no condition" err &&
+	test_grep "^ *when node.attr..mode.. == .constant. {\$" err &&
+	test_grep "^          ^\$" err
+'
+
+test_expect_success 'a dtypes condition is a boolean over the node, and reads no judge field: located' '
+	mkdir badcond &&
+	cat >badcond/bundle.rules <<-\EOT &&
+	bundle "badcond" { version "1.0.0"; extends "ge-base"; }
+	EOT
+	cat >badcond/pad.rules <<-\EOT &&
+	dtypes aicore_ascend910b "PadV3" from "CANN 8.1.RC1 opp/built-in/op_impl/ai_core/tbe/impl/dynamic/pad_v3.py:95-138 op_select_format"
+	    when node.input[0].rank + node.judge_dtype {
+	    input "x" "float16"; input "paddings" "int32"; input "constant_values" "float16"; output "y" "float16";
+	}
+	EOT
+	test_must_fail --exit 2 gerules --rules "$R" --rules badcond check >out 2>err &&
+	test_grep "pad.rules:2:10: error: the condition of a dtypes block must be a bool, not an int" err &&
+	test_grep "pad.rules:2:36: error: a dtypes block.s condition is tested while the judge decides: it cannot read .judge_dtype." err
+'
+
 test_done
