@@ -111,18 +111,18 @@ test_expect_success 'a conditional block after an unconditional one: a located e
 	cat >unreach/bundle.rules <<-\EOT &&
 	bundle "unreach" { version "1.0.0"; extends "ge-base"; }
 	EOT
-	cat >unreach/pad.rules <<-\EOT &&
-	# PadV3: two blocks, the unconditional one first
-	dtypes aicore_ascend910b "PadV3" from "CANN 8.1.RC1 opp/built-in/op_impl/ai_core/tbe/impl/dynamic/pad_v3.py:95-138 op_select_format" {
-	    input "x" "float16"; input "paddings" "int32"; input "constant_values" "float16"; output "y" "float16";
+	cat >unreach/cent.rules <<-\EOT &&
+	# Centralization: two blocks, the unconditional one first
+	dtypes aicore_ascend910b "Centralization" from "CANN 8.1.RC1 opp/built-in/op_impl/ai_core/tbe/impl/dynamic/centralization.py op_select_format" {
+	    input "x" "float16"; output "y" "float16";
 	}
-	dtypes aicore_ascend910b "PadV3" from "CANN 8.1.RC1 opp/built-in/op_impl/ai_core/tbe/impl/dynamic/pad_v3.py:95-138 op_select_format"
+	dtypes aicore_ascend910b "Centralization" from "CANN 8.1.RC1 opp/built-in/op_impl/ai_core/tbe/impl/dynamic/centralization.py op_select_format"
 	    when node.attr["mode"] == "constant" {
-	    input "x" "float32"; input "paddings" "int32"; input "constant_values" "float32"; output "y" "float32";
+	    input "x" "float32"; output "y" "float32";
 	}
 	EOT
 	test_must_fail --exit 2 gerules --rules "$R" --rules unreach check >out 2>err &&
-	test_grep "pad.rules:6:10: error: this conditional dtypes block is never used: the dtypes block of op .PadV3. of store .aicore_ascend910b. at .*pad.rules:2 has no condition" err &&
+	test_grep "cent.rules:6:10: error: this conditional dtypes block is never used: the dtypes block of op .Centralization. of store .aicore_ascend910b. at .*cent.rules:2 has no condition" err &&
 	test_grep "^ *when node.attr..mode.. == .constant. {\$" err &&
 	test_grep "^          ^\$" err
 '
@@ -132,15 +132,15 @@ test_expect_success 'a dtypes condition is a boolean over the node, and reads no
 	cat >badcond/bundle.rules <<-\EOT &&
 	bundle "badcond" { version "1.0.0"; extends "ge-base"; }
 	EOT
-	cat >badcond/pad.rules <<-\EOT &&
-	dtypes aicore_ascend910b "PadV3" from "CANN 8.1.RC1 opp/built-in/op_impl/ai_core/tbe/impl/dynamic/pad_v3.py:95-138 op_select_format"
+	cat >badcond/cent.rules <<-\EOT &&
+	dtypes aicore_ascend910b "Centralization" from "CANN 8.1.RC1 opp/built-in/op_impl/ai_core/tbe/impl/dynamic/centralization.py op_select_format"
 	    when node.input[0].rank + node.judge_dtype {
-	    input "x" "float16"; input "paddings" "int32"; input "constant_values" "float16"; output "y" "float16";
+	    input "x" "float16"; output "y" "float16";
 	}
 	EOT
 	test_must_fail --exit 2 gerules --rules "$R" --rules badcond check >out 2>err &&
-	test_grep "pad.rules:2:10: error: the condition of a dtypes block must be a bool, not an int" err &&
-	test_grep "pad.rules:2:36: error: a dtypes block.s condition is tested while the judge decides: it cannot read .judge_dtype." err
+	test_grep "cent.rules:2:10: error: the condition of a dtypes block must be a bool, not an int" err &&
+	test_grep "cent.rules:2:36: error: a dtypes block.s condition is tested while the judge decides: it cannot read .judge_dtype." err
 '
 
 test_done
