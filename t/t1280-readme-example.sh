@@ -30,7 +30,7 @@ test_expect_success 'the example does not contradict itself: no ALLOW_HF32 chang
 	# MatMulV2 has dtype lists (rules/oplib/dynamic_format.rules): the reason is its decided dtype
 	! grep -v "(ALLOW_HF32) (no effect: the node computes in float16 (precision_mode))" rows &&
 	test_grep "^MatMulV2 x14 " expect &&
-	test_grep "^35 nodes differ from the defaults" expect
+	test_grep "^34 nodes differ from the defaults" expect
 '
 
 test_done

@@ -1053,8 +1053,10 @@ gr_result *gr_eval(const gr_ruleset *rs, const gr_eval_config *cfg){
   for(i = 0; i < rs->noptions; i++) gr_option_state(r, (int)i);
   run_scoped_rules(r);
   if( r->hooks && r->hooks->begin && r->hooks->begin(r->hooks->ctx, r)!=0 ){ r->fatal = 1; return r; }
-  if( r->g ) gr_partition_run(r);
+  /* the judge first: the nodes it marks removed (GE deletes them before it
+  ** partitions the graph) are not in the graph the partition clusters */
   if( r->g ) gr_judge_run(r);
+  if( r->g ) gr_partition_run(r);
   if( r->g ) decide_nodes(r, cfg->keep_candidates);
   else if( r->hooks && r->hooks->end && r->hooks->end(r->hooks->ctx, r)!=0 ) r->fatal = 1;
   return r;

@@ -29,7 +29,10 @@
 ** contracted like dynamic groups (make_groups); a graph without seeds and
 ** below the `threshold` is dynamic as a whole.
 ** Edges are data and control inputs alike; neutral nodes carry no path and
-** count in no cluster. What this approximates of GE's partitioner (static
+** count in no cluster. Nodes the judge marks removed (GE deletes them before
+** it partitions, judge.c) are not in the graph at all: cause "removed", no
+** seed, no cluster, counted nowhere, and an edge from one is an edge from the
+** producer of its input 0 (as `node.input[i].producer` reads it, expr.c). What this approximates of GE's partitioner (static
 ** merges refused because they would close a cycle) is stated in
 ** rules/partition.rules, next to the GE facts.
 */
@@ -38,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "eval/eval.h"
+#include "eval/judge.h"
 
 
 static uint32_t uf_find(uint32_t *up, uint32_t x){
@@ -198,7 +202,13 @@ typedef struct tframe { uint32_t v, mi, ei; } tframe;
 /* Neutral nodes and (whole) subgraph nodes take no part in the clustering;
 ** seeds and members of a `group` are contracted to their set's vertex. */
 static int outside(const gr_part_node *v, uint32_t y){
-  return v[y].cause==GR_PC_NEUTRAL || v[y].cause==GR_PC_SUBGRAPH;
+  return v[y].cause==GR_PC_NEUTRAL || v[y].cause==GR_PC_SUBGRAPH || v[y].cause==GR_PC_REMOVED;
+}
+/* The node an edge from y comes from once removed nodes are gone: fwd maps a
+** removed node to the producer of its input 0 (GR_NONE when it has none),
+** every other node to itself; NULL when no node is removed. */
+static uint32_t from_node(const uint32_t *fwd, uint32_t y){
+  return fwd && y!=GR_NONE ? fwd[y] : y;
 }
 static int grouped(const gr_part_node *v, const uint8_t *ing, uint32_t y){
   return v[y].cause==GR_PC_SEED || (ing && ing[y]);
@@ -208,7 +218,8 @@ static uint32_t vertex_of(uint32_t *up, const gr_part_node *v, const uint8_t *in
   return grouped(v, ing, y) ? uf_find(up, y) : y;
 }
 
-static void group_sccs(const gr_graph *g, const gr_part_node *v, const uint8_t *ing, uint32_t *up, uint32_t *scc, uint8_t **hot_out){
+static void group_sccs(const gr_graph *g, const gr_part_node *v, const uint8_t *ing, const uint32_t *fwd,
+                       uint32_t *up, uint32_t *scc, uint8_t **hot_out){
   const gr_node *nodes = gr_graph_nodes(g);
   uint32_t nn = gr_graph_nnodes(g), n, x, next_index = 1, nscc = 0, sp = 0, fp = 0;
   uint32_t *mstart = gr_big_alloc(((size_t)nn + 1) * sizeof *mstart);   /* group members, by representative */
@@ -237,7 +248,7 @@ static void group_sccs(const gr_graph *g, const gr_part_node *v, const uint8_t *
         const gr_edge *ed = gr_graph_edges(g, &nodes[m]);
         uint32_t ne = (uint32_t)nodes[m].n_data + nodes[m].n_ctrl;
         while( f->ei < ne ){
-          w = vertex_of(up, v, ing, ed[f->ei++].src);
+          w = vertex_of(up, v, ing, from_node(fwd, ed[f->ei++].src));
           if( w==GR_NONE || w==u ){ w = GR_NONE; continue; }
           if( idx[w]==0 ) break;               /* descend into w */
           if( on[w] && idx[w] < low[u] ) low[u] = idx[w];
@@ -369,7 +380,7 @@ static void subgraph_status(gr_result *r, const gr_partition *p, gr_part_node *v
   }while(0)
   for(n = 0; n < nn; n++){
     int h;
-    if( deep[nodes[n].graph] ) continue;
+    if( deep[nodes[n].graph] || v[n].cause==GR_PC_REMOVED ) continue;
     SUB_HOLDS(n, 0, h);
     if( h ) deep[nodes[n].graph] = 1;
   }
@@ -460,7 +471,43 @@ static uint8_t *make_groups(gr_result *r, const gr_partition *p, gr_part_node *v
   return ing;
 }
 
+/* fwd (from_node) for the nodes the judge marks removed, or NULL when there
+** are none. A chain of removed nodes is followed to its first kept producer
+** (at most 64 links, as expr.c's input_edge; a longer chain or a cycle of a
+** malformed model ends at GR_NONE). */
+static uint32_t *removed_forward(const gr_result *r){
+  const gr_graph *g = r->g;
+  const gr_node *nodes = gr_graph_nodes(g);
+  uint32_t nn = gr_graph_nnodes(g), n, *fwd = NULL;
+  if( r->judge==NULL ) return NULL;
+  for(n = 0; n < nn; n++){
+    const gr_jnode *jn = gr_judge_node(r, n);
+    uint32_t y = n, hops;
+    if( jn==NULL || jn->engine_by!=GR_JE_REMOVED ) continue;
+    if( fwd==NULL ){
+      uint32_t k;
+      fwd = gr_big_alloc((size_t)nn * sizeof *fwd + 1);
+      for(k = 0; k < nn; k++) fwd[k] = k;
+    }
+    for(hops = 0; hops < 64 && y!=GR_NONE; hops++){
+      const gr_jnode *jy = gr_judge_node(r, y);
+      if( jy==NULL || jy->engine_by!=GR_JE_REMOVED ) break;
+      y = nodes[y].n_data ? gr_graph_edges(g, &nodes[y])[0].src : GR_NONE;
+    }
+    fwd[n] = hops < 64 ? y : GR_NONE;
+  }
+  return fwd;
+}
+
+static void cluster(gr_result *r, const gr_partition *p, gr_part_result *pr, const uint32_t *fwd);
+
 static void run_one(gr_result *r, const gr_partition *p, gr_part_result *pr){
+  uint32_t *fwd = removed_forward(r);
+  cluster(r, p, pr, fwd);
+  if( fwd ) gr_big_free(fwd, (size_t)gr_graph_nnodes(r->g) * sizeof *fwd + 1);
+}
+
+static void cluster(gr_result *r, const gr_partition *p, gr_part_result *pr, const uint32_t *fwd){
   const gr_graph *g = r->g;
   const gr_node *nodes = gr_graph_nodes(g);
   uint32_t nn = gr_graph_nnodes(g), n, k, nseed = 0, nroot = 0, weak = 0;
@@ -497,8 +544,12 @@ static void run_one(gr_result *r, const gr_partition *p, gr_part_result *pr){
   }
   free(pb.v);
   free(pb.ok);
+  if( fwd ){                                /* removed nodes: not in GE's graph */
+    for(n = 0; n < nn; n++) if( fwd[n]!=n ){ v[n].cause = GR_PC_REMOVED; v[n].seed = 0; }
+  }
   if( p->subgraph_seed ) seed_owners(g, p, v);
   for(n = 0; n < nn; n++){
+    if( v[n].cause==GR_PC_REMOVED ) continue;
     if( whole_subgraphs && gr_graph_graph_parent(g, nodes[n].graph)!=GR_NONE ){
       v[n].cause = GR_PC_SUBGRAPH;          /* decided with its whole subgraph */
       continue;
@@ -517,13 +568,13 @@ static void run_one(gr_result *r, const gr_partition *p, gr_part_result *pr){
 
   /* 2. the whole-graph outcomes: a negative limit, or seeds but no node to
   ** cluster (every root node neutral): the whole graph is dynamic */
-  for(n = 0; n < nn && nseed; n++) if( v[n].cause!=GR_PC_NEUTRAL && v[n].cause!=GR_PC_SUBGRAPH ) break;
+  for(n = 0; n < nn && nseed; n++) if( !outside(v, n) ) break;
   if( nseed && n==nn ){
-    for(n = 0; n < nn; n++) v[n].cause = GR_PC_ALL;
+    for(n = 0; n < nn; n++) if( v[n].cause!=GR_PC_REMOVED ) v[n].cause = GR_PC_ALL;
     return;
   }
   if( pr->has_limit && pr->limit < 0 ){
-    for(n = 0; n < nn; n++) v[n].cause = GR_PC_ALL;
+    for(n = 0; n < nn; n++) if( v[n].cause!=GR_PC_REMOVED ) v[n].cause = GR_PC_ALL;
     return;
   }
   if( nseed==0 ){
@@ -531,6 +582,7 @@ static void run_one(gr_result *r, const gr_partition *p, gr_part_result *pr){
     int small = first_int(&env, p->thresholds, p->nthresholds, &thr) && (int64_t)nroot < thr;
     for(n = 0; n < nn; n++){
       int sub = v[n].cause==GR_PC_SUBGRAPH;
+      if( v[n].cause==GR_PC_REMOVED ) continue;
       v[n].sub = 0;
       if( small && !sub ){ v[n].cause = GR_PC_THRESHOLD; continue; }
       /* a neutral node stays neutral unless its own tensors are dynamic:
@@ -558,16 +610,19 @@ static void run_one(gr_result *r, const gr_partition *p, gr_part_result *pr){
       const gr_edge *ed = gr_graph_edges(g, &nodes[n]);
       uint32_t ne = (uint32_t)nodes[n].n_data + nodes[n].n_ctrl;
       if( v[n].cause!=GR_PC_SEED ) continue;
-      for(k = 0; k < ne; k++) if( ed[k].src!=GR_NONE && v[ed[k].src].cause==GR_PC_SEED ) uf_union(up, n, ed[k].src);
+      for(k = 0; k < ne; k++){
+        uint32_t y = from_node(fwd, ed[k].src);
+        if( y!=GR_NONE && v[y].cause==GR_PC_SEED ) uf_union(up, n, y);
+      }
     }
-    group_sccs(g, v, ing, up, scc, &hot);
+    group_sccs(g, v, ing, fwd, up, scc, &hot);
     for(k = 0; k < nn; k++){          /* forward: a dynamic node before, inside the component */
       uint32_t x = order[k], wx = vertex_of(up, v, ing, x);
       const gr_edge *ed = gr_graph_edges(g, &nodes[x]);
       uint32_t ne = (uint32_t)nodes[x].n_data + nodes[x].n_ctrl, e;
       if( v[x].cause!=0 || !hot[scc[wx]] ) continue;
       for(e = 0; e < ne && lk[x].from==GR_NONE; e++){
-        uint32_t y = ed[e].src, w = vertex_of(up, v, ing, y);
+        uint32_t y = from_node(fwd, ed[e].src), w = vertex_of(up, v, ing, y);
         if( w==GR_NONE || scc[w]!=scc[wx] ) continue;
         lk[x].from = v[y].cause==GR_PC_SEED ? (v[y].seed ? y : lk[y].from) : lk[y].from;
       }
@@ -580,7 +635,7 @@ static void run_one(gr_result *r, const gr_partition *p, gr_part_result *pr){
       wit = v[x].cause==GR_PC_SEED ? (v[x].seed ? x : lk[x].from) : lk[x].to;
       if( wit==GR_NONE ) continue;
       for(e = 0; e < ne; e++){
-        uint32_t y = ed[e].src, wy = vertex_of(up, v, ing, y);
+        uint32_t y = from_node(fwd, ed[e].src), wy = vertex_of(up, v, ing, y);
         if( wy==GR_NONE || v[y].cause!=0 || scc[wy]!=scc[wx] || lk[y].to!=GR_NONE ) continue;
         lk[y].to = wit;
       }
@@ -612,7 +667,10 @@ static void run_one(gr_result *r, const gr_partition *p, gr_part_result *pr){
       const gr_edge *ed = gr_graph_edges(g, &nodes[n]);
       uint32_t ne = (uint32_t)nodes[n].n_data + nodes[n].n_ctrl;
       if( v[n].cause!=0 ) continue;
-      for(k = 0; k < ne; k++) if( ed[k].src!=GR_NONE && v[ed[k].src].cause==0 ) uf_union(up, n, ed[k].src);
+      for(k = 0; k < ne; k++){
+        uint32_t y = from_node(fwd, ed[k].src);
+        if( y!=GR_NONE && v[y].cause==0 ) uf_union(up, n, y);
+      }
     }
     for(n = 0; n < nn; n++) if( v[n].cause==0 ) size[uf_find(up, n)]++;
     for(n = 0; n < nn; n++){

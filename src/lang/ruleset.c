@@ -101,7 +101,7 @@ void gr_onnx_row_print(gr_buf *b, const gr_onnx_row *r){
 
 const char *gr_pcause_name(int cause){
   static const char *const names[] = { NULL, "neutral", "seed", "path", "small", "all", "cluster", "static_graph",
-                                       "group", "subgraph", "threshold" };
+                                       "group", "subgraph", "threshold", "removed" };
   return cause > 0 && cause < (int)(sizeof names / sizeof *names) ? names[cause] : NULL;
 }
 

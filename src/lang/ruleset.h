@@ -256,7 +256,7 @@ typedef struct gr_partition {
 ** it (the checker accepts only these words in comparisons with it). */
 #define GR_PCAUSES "\"neutral\", \"seed\", \"path\", \"small\", \"all\", \"cluster\", \"static_graph\", \"group\", \"subgraph\" or \"threshold\""
 enum gr_pcause { GR_PC_NEUTRAL = 1, GR_PC_SEED, GR_PC_PATH, GR_PC_SMALL, GR_PC_ALL, GR_PC_CLUSTER, GR_PC_STATIC_GRAPH,
-                 GR_PC_GROUP, GR_PC_SUBGRAPH, GR_PC_THRESHOLD };
+                 GR_PC_GROUP, GR_PC_SUBGRAPH, GR_PC_THRESHOLD, GR_PC_REMOVED };
 /* The fields of partition(NAME).FIELD (gr_expr.ref of a GR_E_PARTITION). */
 enum gr_pfield { GR_PF_DYNAMIC = 1, GR_PF_STATIC, GR_PF_CAUSE, GR_PF_SEED, GR_PF_SIZE, GR_PF_LIMIT, GR_PF_FROM, GR_PF_TO };
 const char *gr_pcause_name(int cause);     /* "seed"...; NULL for 0 */
