@@ -143,7 +143,7 @@ static int would_shift(const yyParser *p, YYCODETYPE tok){
 
 void gr_parser_expected(void *parser, char *out, size_t n){
   const yyParser *p = parser;
-  const char *w[6];
+  const char *w[8];
   int k = 0, t, cls, name_ok = would_shift(p, GR_TK_ID);
   size_t o = 0;
   out[0] = 0;
@@ -151,7 +151,7 @@ void gr_parser_expected(void *parser, char *out, size_t n){
     const char *s = gr_token_spelling(t, &cls);
     if( s==NULL || !would_shift(p, (YYCODETYPE)t) ) continue;
     if( t!=GR_TK_ID && name_ok && yyFallback[t]==GR_TK_ID && !cls ) continue;   /* a keyword taken as a name */
-    if( k==6 ) return;                           /* too many to help: say nothing */
+    if( k==8 ) return;                           /* too many to help: say nothing */
     w[k++] = s;
   }
   for(t = 0; t < k; t++){

@@ -554,6 +554,7 @@ static void add_entry(struct gr_oplib_lib *lib, ol_store *s, ol_report *r, const
 }
 
 static void bind_one(struct gr_oplib_lib *lib, ol_store *s, const gr_item *b, ol_report *r);
+static void compile_bound(struct gr_oplib_lib *lib, ol_store *s, const gr_item *b, ol_report *r);
 
 void ol_index(struct gr_oplib_lib *lib, ol_store *s, ol_report *r){
   const gr_item *z = s->lazy;
@@ -616,6 +617,7 @@ void ol_index(struct gr_oplib_lib *lib, ol_store *s, ol_report *r){
     }
   }
   for(k = 0; k < s->npending; k++) bind_one(lib, s, s->pending[k], r);
+  for(k = 0; k < s->npending; k++) compile_bound(lib, s, s->pending[k], r);
   free(s->pending);
   s->pending = NULL;
   s->npending = 0;
@@ -667,6 +669,13 @@ static void bind_one(struct gr_oplib_lib *lib, ol_store *s, const gr_item *b, ol
   }else e->dtypes = b;
   /* compiled once every block is bound: by ck_oplib (an op written in
   ** full), else on its first lookup (oplib.c) or by gr_oplib_check_all */
+}
+
+/* compiles the op dtypes block b was bound to (once every block is bound:
+** an op may have several), so its errors come in the blocks' order */
+static void compile_bound(struct gr_oplib_lib *lib, ol_store *s, const gr_item *b, ol_report *r){
+  void *oi = gr_map_get(&s->types, b->str);
+  if( oi ) ol_compile(lib, s, &s->ops[(intptr_t)oi - 1], r);
 }
 
 static void bind_dtypes(ck *c, struct gr_oplib_lib *lib, const gr_item *b){
@@ -740,6 +749,17 @@ void ck_oplib(ck *c){
     }
   }
   CK_EACH_KIND(c, i, st, GR_I_DTYPES) bind_dtypes(c, lib, st);
+  /* the ops given lists by a block, in the blocks' order (a big file's are
+  ** bound and compiled when its store is indexed) */
+  CK_EACH_KIND(c, i, st, GR_I_DTYPES){
+    void *si = gr_map_get(&lib->store_map, st->name);
+    ol_store *s = si ? &lib->stores[(intptr_t)si - 1] : NULL;
+    ol_report r;
+    if( s==NULL || (s->lazy && !s->indexed) ) continue;
+    memset(&r, 0, sizeof r);
+    r.c = c; r.lib = lib;
+    compile_bound(lib, s, st, &r);
+  }
   /* ops written in full (not indexed lazily) are checked now */
   for(i = 0; i < lib->nstores; i++){
     ol_store *s = &lib->stores[i];
