@@ -260,14 +260,16 @@ stmt(A) ::= CONDITION(K) ID(N) LPAREN idlist(P) RPAREN ASSIGN expr(E) SEMI.
 stmt(A) ::= OPLIB(K) ID(N) STRING(D) LBRACE items(L) RBRACE.
   { A = mk(ps, GR_I_OPLIB, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->str = sbody(D); A->str_loc = LOC(D);
     A->items = gr_item_reverse(L); }
-stmt(A) ::= DTYPES(K) ID(N) STRING(T) FROM STRING(F) LBRACE items(L) RBRACE.
-  { A = mk(ps, GR_I_DTYPES, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->str = sbody(T); A->str_loc = LOC(T);
-    A->str2 = sbody(F); A->str2_loc = LOC(F); A->items = gr_item_reverse(L); }
+/* several stores (`dtypes S1, S2 "Op" ...`): the same block for each; name
+** is the first, names all of them */
+stmt(A) ::= DTYPES(K) idlist(S) STRING(T) FROM STRING(F) LBRACE items(L) RBRACE.
+  { A = mk(ps, GR_I_DTYPES, K); A->names = gr_name_reverse(S); A->name = gr_xstrdup(A->names->s); A->name_loc = A->names->loc;
+    A->str = sbody(T); A->str_loc = LOC(T); A->str2 = sbody(F); A->str2_loc = LOC(F); A->items = gr_item_reverse(L); }
 /* a conditional block: the first of an op's blocks whose condition holds for
 ** the node gives its lists (doc/rule-language.md 6.5) */
-stmt(A) ::= DTYPES(K) ID(N) STRING(T) FROM STRING(F) WHEN expr(C) LBRACE items(L) RBRACE.
-  { A = mk(ps, GR_I_DTYPES, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->str = sbody(T); A->str_loc = LOC(T);
-    A->str2 = sbody(F); A->str2_loc = LOC(F); A->e = C; A->items = gr_item_reverse(L); }
+stmt(A) ::= DTYPES(K) idlist(S) STRING(T) FROM STRING(F) WHEN expr(C) LBRACE items(L) RBRACE.
+  { A = mk(ps, GR_I_DTYPES, K); A->names = gr_name_reverse(S); A->name = gr_xstrdup(A->names->s); A->name_loc = A->names->loc;
+    A->str = sbody(T); A->str_loc = LOC(T); A->str2 = sbody(F); A->str2_loc = LOC(F); A->e = C; A->items = gr_item_reverse(L); }
 stmt(A) ::= SOURCE(K) ID(N) FOR ID(S) branch(B) SEMI.
   { A = mk(ps, GR_I_SOURCE, K); A->name = gr_tok_str(N); A->name_loc = LOC(N);
     A->names = name_of_id(ps, S); A->items = B; }

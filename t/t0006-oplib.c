@@ -205,7 +205,10 @@ static void test_when(void){
     "dtypes s \"N\" from \"n.py:21-30\" when node.input[0].dims[-1] % 16 == 0 {\n"
     "    input \"x\" \"float16\"; input \"g\" \"float32\"; output \"y\" \"float16\"; }\n"
     "dtypes s \"N\" from \"n.py:31-40\" { input \"x\" \"bfloat16\"; input \"g\" \"bfloat16\"; output \"y\" \"bfloat16\"; }\n"
-    "dtypes s \"M\" from \"m.py:1\" when node.input[0].rank == 1 { input \"x\" \"int32\"; }\n", &d);   /* 10 */
+    "dtypes s \"M\" from \"m.py:1\" when node.input[0].rank == 1 { input \"x\" \"int32\"; }\n"   /* 10 */
+    "oplib t1 \"t\" { engine \"AIcoreEngine\"; kind columns; op \"P\" dynamic_format { input \"x\" required; } }\n"
+    "oplib t2 \"t\" { engine \"AIcoreEngine\"; kind columns; op \"P\" dynamic_format { input \"x\" required; } }\n"
+    "dtypes t1, t2 \"P\" from \"p.py:1\" when node.attr[\"mode\"] == \"constant\" { input \"x\" \"int32\"; }\n", &d);
   ok(rs!=NULL, "conditional dtypes blocks load");
   if( rs==NULL ){ diag("%s", first_error(&d)); gr_diags_free(&d); return; }
   is(gr_oplib_check_all(rs, &d), 0, "and check clean");
@@ -234,6 +237,14 @@ static void test_when(void){
   op = gr_oplib_find(rs, st, "M");
   ok(op && op->nwhen==1 && op->inputs[0].ndtypes==0 && op->lists_from==NULL,
      "an op with only a conditional block has no lists of its own");
+  {
+    /* one block for several stores: each gets it */
+    const gr_oplib_op *o1 = gr_oplib_find(rs, gr_oplib_store_named(rs, "t1"), "P");
+    const gr_oplib_op *o2 = gr_oplib_find(rs, gr_oplib_store_named(rs, "t2"), "P");
+    ok(o1 && o2 && o1->nwhen==1 && o2->nwhen==1, "a block for two stores binds to both");
+    ok(o1 && o2 && o1->nwhen==1 && o2->nwhen==1 && o1->when[0].cond==o2->when[0].cond
+       && strcmp(o2->when[0].op->inputs[0].dtypes[0], "int32")==0, "... with one condition and the same lists");
+  }
   gr_ruleset_free(rs);
   gr_diags_free(&d);
 }
@@ -359,6 +370,15 @@ static const struct { const char *name, *rules, *want; } errors[] = {
     "oplib s \"s\" { engine \"E\"; kind columns; op \"A\" { input \"x\" required; } }\n"
     "dtypes s \"A\" from \"x.py:1\" when node.input[0].rank % 0 == 1 { input \"x\" \"float16\"; }\n",
     "b.rules:2:54: '%' by 0 (its value would always be null)" },
+  { "a dtypes block for several stores, one of them unknown: located at its name",
+    "oplib s1 \"s\" { engine \"E\"; kind columns; op \"A\" { input \"x\" required; } }\n"
+    "oplib s2 \"s\" { engine \"E\"; kind columns; op \"A\" { input \"x\" required; } }\n"
+    "dtypes s1, s3 \"A\" from \"x.py:1\" { input \"x\" \"float16\"; }\n",
+    "b.rules:3:12: dtypes for an unknown op store 's3'; did you mean 's1'?" },
+  { "a dtypes block naming a store twice",
+    "oplib s1 \"s\" { engine \"E\"; kind columns; op \"A\" { input \"x\" required; } }\n"
+    "dtypes s1, s1 \"A\" from \"x.py:1\" { input \"x\" \"float16\"; }\n",
+    "b.rules:2:12: store 's1' is named twice in this dtypes block" },
   { "unknown flag, with a suggestion",
     "oplib s \"s\" { engine \"E\"; kind columns;\n op \"A\" gray dynamic_shap { } }\n",
     "b.rules:2:14: unknown op word 'dynamic_shap'" },

@@ -678,23 +678,17 @@ static void compile_bound(struct gr_oplib_lib *lib, ol_store *s, const gr_item *
   if( oi ) ol_compile(lib, s, &s->ops[(intptr_t)oi - 1], r);
 }
 
-static void bind_dtypes(ck *c, struct gr_oplib_lib *lib, const gr_item *b){
-  void *si = gr_map_get(&lib->store_map, b->name);
+/* dtypes block b for the store called name (at loc) */
+static void bind_store(ck *c, struct gr_oplib_lib *lib, const gr_item *b, const char *name, gr_loc loc){
+  void *si = gr_map_get(&lib->store_map, name);
   ol_store *s;
   char dm[200];
-  if( b->e ){
-    /* the condition: a boolean over the node, tested while the judge runs */
-    int scope = c->scope, in_source = c->in_source;
-    c->scope = GR_SCOPE_NODE; c->in_source = 0; c->in_dtypes = 1;
-    ck_want(c, b->e, GR_T_BOOL, "the condition of a dtypes block");
-    c->scope = scope; c->in_source = in_source; c->in_dtypes = 0;
-  }
   if( si==NULL ){
     gr_suggester sg;
     size_t i;
-    gr_suggest_begin(&sg, b->name);
+    gr_suggest_begin(&sg, name);
     for(i = 0; i < lib->nstores; i++) gr_suggest_offer(&sg, lib->stores[i].pub.name);
-    ck_err(c, b->name_loc, "dtypes for an unknown op store '%s'%s", b->name, dym(dm, sizeof dm, gr_suggest_best(&sg)));
+    ck_err(c, loc, "dtypes for an unknown op store '%s'%s", name, dym(dm, sizeof dm, gr_suggest_best(&sg)));
     return;
   }
   s = &lib->stores[(intptr_t)si - 1];
@@ -709,6 +703,25 @@ static void bind_dtypes(ck *c, struct gr_oplib_lib *lib, const gr_item *b){
     memset(&r, 0, sizeof r);
     r.c = c; r.lib = lib;
     bind_one(lib, s, b, &r);
+  }
+}
+
+static void bind_dtypes(ck *c, struct gr_oplib_lib *lib, const gr_item *b){
+  const gr_name *n, *m;
+  if( b->e ){
+    /* the condition: a boolean over the node, tested while the judge runs */
+    int scope = c->scope, in_source = c->in_source;
+    c->scope = GR_SCOPE_NODE; c->in_source = 0; c->in_dtypes = 1;
+    ck_want(c, b->e, GR_T_BOOL, "the condition of a dtypes block");
+    c->scope = scope; c->in_source = in_source; c->in_dtypes = 0;
+  }
+  for(n = b->names; n; n = n->next){
+    for(m = b->names; m!=n && strcmp(m->s, n->s)!=0; m = m->next) ;
+    if( m!=n ){
+      ck_err(c, n->loc, "store '%s' is named twice in this dtypes block", n->s);
+      continue;
+    }
+    bind_store(c, lib, b, n->s, n->loc);
   }
 }
 
@@ -752,13 +765,16 @@ void ck_oplib(ck *c){
   /* the ops given lists by a block, in the blocks' order (a big file's are
   ** bound and compiled when its store is indexed) */
   CK_EACH_KIND(c, i, st, GR_I_DTYPES){
-    void *si = gr_map_get(&lib->store_map, st->name);
-    ol_store *s = si ? &lib->stores[(intptr_t)si - 1] : NULL;
-    ol_report r;
-    if( s==NULL || (s->lazy && !s->indexed) ) continue;
-    memset(&r, 0, sizeof r);
-    r.c = c; r.lib = lib;
-    compile_bound(lib, s, st, &r);
+    const gr_name *n;
+    for(n = st->names; n; n = n->next){
+      void *si = gr_map_get(&lib->store_map, n->s);
+      ol_store *s = si ? &lib->stores[(intptr_t)si - 1] : NULL;
+      ol_report r;
+      if( s==NULL || (s->lazy && !s->indexed) ) continue;
+      memset(&r, 0, sizeof r);
+      r.c = c; r.lib = lib;
+      compile_bound(lib, s, st, &r);
+    }
   }
   /* ops written in full (not indexed lazily) are checked now */
   for(i = 0; i < lib->nstores; i++){
