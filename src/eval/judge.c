@@ -8,7 +8,10 @@
 ** others, then the outputs, each narrowing the columns by the strategy's
 ** row for it; the first column left wins). Per-type work (the op of each
 ** store, its dtype ids, the 16in32out test) is done once per op type; per
-** node the cost is its tensors times the op's columns.
+** node the cost is its tensors times the op's columns. An op with
+** conditional dtypes blocks (doc/rule-language.md 6.5) has each block
+** compiled once too; only for such an op are the blocks' conditions tested
+** per node (node_op), in order, until one holds.
 */
 #include "config.h"
 #include <stdlib.h>
@@ -587,7 +590,9 @@ static const jop *node_op(gr_result *r, uint32_t n, const jop *o, uint8_t *when,
   for(k = 0; k < o->nwhen; k++){
     if( gr_eval_cond(&env, o->op->when[k].cond) ){
       const gr_oplib_op *a = o->alt[k]->op;
-      if( trace ) gr_buf_printf(trace, "%s: the dtypes block at %s:%d holds for the node\n", o->st->name, a->file ? a->file : "?", a->line);
+      const char *f = a->file ? strrchr(a->file, '/') : NULL;
+      if( trace ) gr_buf_printf(trace, "%s: the dtypes block at %s:%d holds for the node\n", o->st->name,
+                                f ? f + 1 : a->file ? a->file : "?", a->line);
       if( when ) *when = (uint8_t)(k + 1 < 255 ? k + 1 : 255);
       return o->alt[k];
     }

@@ -1,9 +1,14 @@
 /*
 ** check_oplib.c: the checker of the op information library statements
-** (`oplib NAME "desc" { ... }` and `dtypes STORE "Op" from "cite" { ... }`,
-** doc/rule-language.md "Op information library"). ck_oplib checks each
-** store's header lines, indexes its ops by type (a type twice in one store
-** is an error), binds every dtypes block to its op and fills rs->oplib.
+** (`oplib NAME "desc" { ... }` and `dtypes STORE[, STORE...] "Op" from "cite"
+** [when COND] { ... }`, doc/rule-language.md "Op information library").
+** ck_oplib checks each store's header lines, indexes its ops by type (a
+** type twice in one store is an error), checks each dtypes block's
+** condition (a boolean over the node), binds every dtypes block to its op in
+** each store it names (a conditional block after the op's unconditional one
+** is never used: an error) and fills rs->oplib; a conditional block's lists
+** go to a copy of the op (gr_oplib_op.when), the unconditional block's to
+** the op itself.
 ** ol_compile turns one op's item into the gr_oplib_op the evaluator reads:
 ** its policy and flag words, its tensors and their dtype and format lists
 ** (dtype names from table `dtypes`; in a `columns` store every list of an op
