@@ -10,6 +10,10 @@
 ** Checks: every refusal carries a message; every flag taken is a key of the
 ** rule set's atc_flags; every parsed dim is
 ** a dim ATC accepts (above 0, or -1 for dynamic).
+** After a line that starts with byte 0x1e (record separator), the rest of
+** the input is a --raw_ge_options file (src/options/raw_ge_options.c), read
+** after the flags: every refusal carries a message, every flag it sets is a
+** key of atc_flags located in the file.
 ** Seeds: fuzz/corpus/atc/.
 */
 #include "config.h"
@@ -88,9 +92,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
   size_t k, start = 0;
   gr_atc_cmdline c;
   gr_atc_error err = { NULL, NULL, NULL, { NULL, 0, 0 } };
+  const char *raw = NULL;
+  size_t raw_len = 0;
   if( text==NULL ) return 0;
   if( size ) memcpy(text, data, size);
   text[size] = 0;
+  for(k = 0; k < size; k++){
+    if( text[k]==0x1e && (k==0 || text[k - 1]=='\n') ){
+      raw = text + k + 1; raw_len = size - k - 1;
+      size = k;
+      text[k] = 0;
+      break;
+    }
+  }
   for(k = 0; k <= size && argc < MAX_ARGS; k++){
     if( k==size || text[k]=='\n' || text[k]==0 ){
       text[k] = 0;
@@ -110,7 +124,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size){
       goto out;
     }
   }
-  for(k = 0; k < c.flags.n; k++) if( !is_flag_key(c.flags.v[k].name) ) abort();
+  if( raw && gr_atc_raw_ge_options_text(&c, "fuzz-raw.json", raw, raw_len, &err)!=0 ){
+    if( err.msg==NULL || err.msg[0]==0 ) abort();
+    sink += strlen(err.msg);
+    goto out;
+  }
+  for(k = 0; k < c.flags.n; k++){
+    if( !is_flag_key(c.flags.v[k].name) ) abort();
+    if( c.flags.v[k].file && c.flags.v[k].line==0 ) abort();
+  }
+  for(k = 0; k < c.raw_warnings.n; k++) if( c.raw_warnings.v[k].msg==NULL ) abort();
   if( gr_atc_finish(&c, &err)!=0 ){
     if( err.msg==NULL || err.msg[0]==0 ) abort();
     sink += strlen(err.msg);

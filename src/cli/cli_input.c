@@ -242,7 +242,7 @@ static int role_taken(const gr_atc_cmdline *a, const char *flag){
 }
 
 int cli_input_atc_flags(cli_ctx *c, cli_input *in){
-  gr_atc_error err = { NULL, NULL, NULL, { NULL, 0, 0 } };
+  gr_atc_error err = { NULL, NULL, NULL, { NULL, 0, 0 }, NULL };
   const gr_ruleset *rs;
   gr_atc_cmdline *a = NULL;
   size_t i, j = 0;
@@ -285,7 +285,7 @@ int cli_input_atc_flags(cli_ctx *c, cli_input *in){
 static int run_graph_hook(void *ud, gr_graph *g, const gr_ruleset *rs){
   const cli_input *in = ud;
   if( in->atc && in->atc_own ){
-    gr_atc_error err = { NULL, NULL, NULL, { NULL, 0, 0 } };
+    gr_atc_error err = { NULL, NULL, NULL, { NULL, 0, 0 }, NULL };
     if( gr_atc_apply_shapes(in->atc, g, &err)!=0 ){ atc_error_print(in->cmd, &err); return -1; }
   }
   return in->graph_hook ? in->graph_hook(in, g, rs) : 0;

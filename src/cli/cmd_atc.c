@@ -14,7 +14,9 @@
 ** --input_shape, the gear flags and --input_format are read here (with
 ** gears, every gear is evaluated: cli_input_evaluate); every other known
 ** flag is handed to the evaluator too, where rule GE1020 lists it once as
-** not modelled. Also here: cli_atc_eval_flag_arg, eval's and tile's
+** not modelled. --raw_ge_options=FILE is read right after the flags, as ATC
+** reads it (src/options/raw_ge_options.c): its options become flags located
+** in the file. Also here: cli_atc_eval_flag_arg, eval's and tile's
 ** --input_shape=... and the other flags of atc_eval_flags. Nothing
 ** is ever written to ATC's --output. Also here: cli_alias_arg, which lets
 ** `gerules eval` take an option alias directly (--precision_mode=force_fp32).
@@ -55,16 +57,37 @@ static const char atc_usage[] =
   "\n"
   "exit status: 0 no error, 1 the configuration has errors, 2 usage error, bad ATC command line or bad input\n";
 
-/* Prints an ATC error (and frees it): "gerules atc: error: MSG [GE CODE]HINT",
-** or, for malformed rule data, "file:line:col: error: MSG". */
-static int atc_report(gr_atc_error *e){
-  if( e->loc.file ) fprintf(stderr, "%s:%u:%u: error: %s\n", e->loc.file, e->loc.line, e->loc.col, e->msg);
-  else{
-    fprintf(stderr, "gerules atc: error: %s", e->msg ? e->msg : "(no message)");
-    if( e->code ) fprintf(stderr, " [GE %s]", e->code);
-    if( e->hint && *e->hint ) fprintf(stderr, "%s", e->hint);
-    fputc('\n', stderr);
+static void atc_say(const gr_atc_error *e, const char *level){
+  if( e->snippet && e->loc.file && e->loc.line && e->hint==NULL ){
+    /* with its source line and a caret, as every located error */
+    gr_diag d;
+    gr_buf b;
+    memset(&d, 0, sizeof d);
+    d.sev = strcmp(level, "error")==0 ? GR_SEV_ERROR : strcmp(level, "warning")==0 ? GR_SEV_WARNING : GR_SEV_NOTE;
+    d.msg = e->msg ? e->msg : (char *)"(no message)";
+    d.file = (char *)e->loc.file; d.line = e->loc.line; d.col = e->loc.col;
+    d.ge_code = (char *)e->code;
+    d.snippet = e->snippet;
+    gr_buf_init(&b);
+    gr_diag_format(&b, &d);
+    fwrite(b.p, 1, b.n, stderr);
+    gr_buf_free(&b);
+    return;
   }
+  if( e->loc.file && e->loc.line ) fprintf(stderr, "%s:%u:%u: %s: ", e->loc.file, e->loc.line, e->loc.col, level);
+  else if( e->loc.file ) fprintf(stderr, "%s: %s: ", e->loc.file, level);
+  else fprintf(stderr, "gerules atc: %s: ", level);
+  fputs(e->msg ? e->msg : "(no message)", stderr);
+  if( e->code ) fprintf(stderr, " [GE %s]", e->code);
+  if( e->hint && *e->hint ) fprintf(stderr, "%s", e->hint);
+  fputc('\n', stderr);
+}
+
+/* Prints an ATC error (and frees it): "gerules atc: error: MSG [GE CODE]HINT",
+** or, located (malformed rule data; a --raw_ge_options file),
+** "file:line:col: error: MSG [GE CODE]". */
+static int atc_report(gr_atc_error *e){
+  atc_say(e, "error");
   gr_atc_error_free(e);
   return EXIT_INPUT;
 }
@@ -72,7 +95,7 @@ static int atc_report(gr_atc_error *e){
 /* Run on the loaded graph before the evaluation: the reader ATC would use
 ** (--framework) and the input shapes. */
 static int atc_graph_hook(const cli_input *in, gr_graph *g, const gr_ruleset *rs){
-  gr_atc_error err = { NULL, NULL, NULL, { NULL, 0, 0 } };
+  gr_atc_error err = { NULL, NULL, NULL, { NULL, 0, 0 }, NULL };
   (void)rs;
   if( gr_atc_apply(in->graph_hook_data, g, in->graph, &err)!=0 ){ atc_report(&err); return -1; }
   return 0;
@@ -105,7 +128,7 @@ static int report_arg(cli_eval_args *a, int *i, int argc, char **argv){
 /* The whole command line with the rule set of c: the report options into a,
 ** the ATC flags into cmd (initialised here). 0, or the exit status (printed). */
 static int atc_parse(cli_ctx *c, gr_atc_cmdline *cmd, cli_eval_args *a, int argc, char **argv){
-  gr_atc_error err = { NULL, NULL, NULL, { NULL, 0, 0 } };
+  gr_atc_error err = { NULL, NULL, NULL, { NULL, 0, 0 }, NULL };
   const gr_ruleset *rs;
   int i, k;
   memset(cmd, 0, sizeof *cmd);
@@ -122,7 +145,20 @@ static int atc_parse(cli_ctx *c, gr_atc_cmdline *cmd, cli_eval_args *a, int argc
     }
     if( gr_atc_flag_arg(cmd, &i, argc, argv, &err)!=0 ) return atc_report(&err);
   }
+  /* main_impl.cc:2358-2361: ATC reads --raw_ge_options right after its
+  ** command line, before CheckFlags */
+  if( !cmd->help && gr_atc_raw_ge_options(cmd, &err)!=0 ) return atc_report(&err);
   if( !cmd->help && gr_atc_finish(cmd, &err)!=0 ) return atc_report(&err);
+  return 0;
+}
+
+/* The flags of the --raw_ge_options file (atc_raw_ge_options_flags): read
+** here, no GE1020 note. */
+static int raw_options_flag(const gr_atc_cmdline *cmd, const char *flag){
+  const gr_table *t = gr_ruleset_table(cmd->rs, "atc_raw_ge_options_flags");
+  size_t k;
+  for(k = 0; t && t->is_map && k < t->n; k++)
+    if( t->vals[k] && t->vals[k]->op==GR_E_STR && strcmp(t->vals[k]->s, flag)==0 ) return 1;
   return 0;
 }
 
@@ -153,6 +189,7 @@ int cmd_atc(cli_ctx *c, int argc, char **argv){
   }
   if( rc ) goto out;
   if( cmd.help ){ fputs(atc_usage, stdout); goto out; }
+  for(j = 0; j < cmd.raw_warnings.n; j++) atc_say(&cmd.raw_warnings.v[j], "warning");
   in.graph = cmd.model;
   in.graph_hook = atc_graph_hook;
   in.graph_hook_data = &cmd;
@@ -162,8 +199,10 @@ int cmd_atc(cli_ctx *c, int argc, char **argv){
   for(j = 0; j < cmd.flags.n; j++){
     const gr_atc_flag *f = &cmd.flags.v[j];
     if( !f->last || (cmd.model_flag && strcmp(f->name, cmd.model_flag)==0) || (cmd.framework_flag && strcmp(f->name, cmd.framework_flag)==0)
-        || (cmd.shape_flag && strcmp(f->name, cmd.shape_flag)==0) || shape_role(&cmd, f->name) ) continue;
-    gr_optinputs_add(&in.opts, f->name, strlen(f->name), f->value, strlen(f->value), "<command line>", 0, 0);
+        || (cmd.shape_flag && strcmp(f->name, cmd.shape_flag)==0) || shape_role(&cmd, f->name) || raw_options_flag(&cmd, f->name) ) continue;
+    /* a flag set by the --raw_ge_options file is located there */
+    gr_optinputs_add(&in.opts, f->name, strlen(f->name), f->value, strlen(f->value),
+                     f->file ? f->file : "<command line>", f->file ? f->line : 0, f->file ? f->col : 0);
   }
   rc = cli_eval_run(c, &in, &a);
 out:

@@ -29,6 +29,7 @@ void gr_atc_error_free(gr_atc_error *e){
   if( e==NULL ) return;
   free(e->msg);
   free(e->hint);
+  free(e->snippet);
   memset(e, 0, sizeof *e);
 }
 
@@ -116,6 +117,8 @@ void gr_atc_free(gr_atc_cmdline *c){
   free(c->owned.v);
   free(c->flags.v);
   free(c->last_of);
+  for(i = 0; i < c->raw_warnings.n; i++) gr_atc_error_free(&c->raw_warnings.v[i]);
+  free(c->raw_warnings.v);
   memset(c, 0, sizeof *c);
 }
 
@@ -190,9 +193,13 @@ static int is_option_alias(const atc_data *d, const char *flag){
 /* cmd_flag_info.cc SetFlagValue: the value range of the parser, then the
 ** value type. Option aliases are left to their option's rules. */
 static int check_value(const atc_data *d, const char *flag, const char *v, gr_atc_error *err){
+  if( is_option_alias(d, flag) ) return 0;
+  return gr_atc_check_flag_value(d, flag, v, err);
+}
+
+int gr_atc_check_flag_value(const atc_data *d, const char *flag, const char *v, gr_atc_error *err){
   const gr_expr *range = gr_table_value(d->values, flag), *e;
   const char *ty = list_str(gr_table_value(d->flags_t, flag), 0), *bare = flag + 2;
-  if( is_option_alias(d, flag) ) return 0;
   if( range && range->op==GR_E_LIST ){
     const char *code;
     gr_buf r;
@@ -253,12 +260,13 @@ static int unknown_flag(const atc_data *d, const char *arg, gr_atc_error *err){
   return rc;
 }
 
+static void take(gr_atc_cmdline *cmd, gr_atc_flag *f);
+
 int gr_atc_flag_arg(gr_atc_cmdline *cmd, int *i, int argc, char **argv, gr_atc_error *err){
   const atc_data *d = cmd;
   char *s = normalise(argv[*i]);
   const char *eq, *flag, *ty, *v;
   gr_atc_flag f;
-  size_t k;
   gr_vec_push(cmd->owned, s);
   if( strcmp(s, "-h")==0 ){ cmd->help = 1; return 0; }
   if( s[0]!='-' || s[1]!='-' || s[2]==0 ) return unknown_flag(d, s, err);
@@ -279,13 +287,34 @@ int gr_atc_flag_arg(gr_atc_cmdline *cmd, int *i, int argc, char **argv, gr_atc_e
     if( strcmp(v, "0") && GR_TOLOWER(v[0])!='f' && GR_TOLOWER(v[0])!='n' ) cmd->help = 1;
     return 0;
   }
-  k = key_index(d->flags_t, flag);
-  if( cmd->last_of==NULL ) cmd->last_of = gr_xcalloc(d->flags_t->n + 1, sizeof *cmd->last_of);
-  if( cmd->last_of[k] ) cmd->flags.v[cmd->last_of[k] - 1].last = 0;    /* no scan of the flags taken so far */
-  f.name = flag; f.value = v; f.argi = *i; f.last = 1;
-  gr_vec_push(cmd->flags, f);
-  cmd->last_of[k] = cmd->flags.n;
+  memset(&f, 0, sizeof f);
+  f.name = flag; f.value = v; f.argi = *i;
+  take(cmd, &f);
   return 0;
+}
+
+/* f as the last occurrence of its flag */
+static void take(gr_atc_cmdline *cmd, gr_atc_flag *f){
+  size_t k = key_index(cmd->flags_t, f->name);
+  if( cmd->last_of==NULL ) cmd->last_of = gr_xcalloc(cmd->flags_t->n + 1, sizeof *cmd->last_of);
+  if( cmd->last_of[k] ) cmd->flags.v[cmd->last_of[k] - 1].last = 0;    /* no scan of the flags taken so far */
+  f->last = 1;
+  gr_vec_push(cmd->flags, *f);
+  cmd->last_of[k] = cmd->flags.n;
+}
+
+void gr_atc_flag_push(gr_atc_cmdline *cmd, const char *flag, const char *value, const char *file, uint32_t line, uint32_t col){
+  gr_atc_flag f;
+  char *v;
+  if( !has_key(cmd->flags_t, flag) ) return;
+  v = gr_xstrdup(value);
+  gr_vec_push(cmd->owned, v);
+  memset(&f, 0, sizeof f);
+  f.name = cmd->flags_t->keys[key_index(cmd->flags_t, flag)];
+  f.value = v;
+  f.argi = INT_MAX;
+  f.file = file; f.line = line; f.col = col;
+  take(cmd, &f);
 }
 
 const char *gr_atc_flag_value(const gr_atc_cmdline *cmd, const char *flag){

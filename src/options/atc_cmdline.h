@@ -18,7 +18,7 @@
 ** (it must outlive the command line) and owns copies of every argument it
 ** keeps; gr_atc_free frees them (a zeroed struct is fine). The flag names
 ** and values it hands out live as long as it does. A gr_atc_error owns its
-** msg and hint (gr_atc_error_free); its code and loc.file point into static
+** msg, hint and snippet (gr_atc_error_free); its code and loc.file point into static
 ** or rule-set storage.
 */
 #ifndef GR_ATC_CMDLINE_H
@@ -37,7 +37,8 @@ typedef struct gr_atc_error {
   char *msg;              /* ATC's message, NULL while there is no error */
   const char *code;       /* ATC's error code ("E10001"), or NULL */
   char *hint;             /* "; did you mean '--x'?", or NULL */
-  gr_loc loc;             /* a malformed atc_* table: where it is (file NULL otherwise) */
+  gr_loc loc;             /* a malformed atc_* table or a --raw_ge_options file: where it is (file NULL otherwise) */
+  char *snippet;          /* the source line at loc for a caret display, or NULL */
 } gr_atc_error;
 
 void gr_atc_error_free(gr_atc_error *e);
@@ -47,6 +48,8 @@ typedef struct gr_atc_flag {
   const char *value;
   int argi;               /* argument index (the order of the options) */
   int last;               /* the last occurrence of this flag (the one ATC keeps) */
+  const char *file;       /* set by a --raw_ge_options file (raw_ge_options.c): that file, */
+  uint32_t line, col;     /* and where its option is; NULL for the command line */
 } gr_atc_flag;
 
 typedef struct gr_atc_shape {
@@ -84,6 +87,7 @@ typedef struct gr_atc_cmdline {
   const char *gear_role, *gear_flag, *gear_value, *input_format;
   GR_VEC(gr_atc_gear) gears;
   uint32_t *shape_nodes;                    /* per shapes item: its input node (set by gr_atc_apply_shapes) */
+  GR_VEC(gr_atc_error) raw_warnings;        /* raw GE options ignored (--raw_ge_options_ignore_unsupported) */
 } gr_atc_cmdline;
 
 /* Takes the atc_* tables of rs, checking their shape: -1 (err set, located
@@ -95,6 +99,24 @@ void gr_atc_free(gr_atc_cmdline *c);
 ** takes its value as the next argument advances *i. 0 taken, -1 refused
 ** (err set: an unknown flag, a missing or bad value). */
 int gr_atc_flag_arg(gr_atc_cmdline *c, int *i, int argc, char **argv, gr_atc_error *err);
+
+/* A flag (a key of atc_flags) set to value as if given after the last
+** argument, from a --raw_ge_options file at file:line:col (file borrowed). */
+void gr_atc_flag_push(gr_atc_cmdline *c, const char *flag, const char *value, const char *file, uint32_t line, uint32_t col);
+
+/* The checks ATC's parser makes of a flag's value (flgs::CheckFlagValue:
+** atc_flag_values and the value type), option aliases included. 0, or -1
+** with err set. */
+int gr_atc_check_flag_value(const gr_atc_cmdline *c, const char *flag, const char *value, gr_atc_error *err);
+
+/* raw_ge_options.c: after the last flag and before gr_atc_finish, the file
+** of --raw_ge_options (none when the flag is absent or empty) read, checked
+** and applied as ATC's LoadRawOptionsForAtc does: each option that passes
+** becomes a flag (gr_atc_flag_push) unless the command line gave that flag;
+** ignored options are in c->raw_warnings. 0, or -1 with err set (located in
+** the file when it can be). _text: the same on the file's text. */
+int gr_atc_raw_ge_options(gr_atc_cmdline *c, gr_atc_error *err);
+int gr_atc_raw_ge_options_text(gr_atc_cmdline *c, const char *path, const char *text, size_t len, gr_atc_error *err);
 
 /* The error ATC gives for a non-option argument (getopt_long moves them to
 ** the end and ATC refuses them). Always -1. */
