@@ -143,7 +143,7 @@ static int would_shift(const yyParser *p, YYCODETYPE tok){
 
 void gr_parser_expected(void *parser, char *out, size_t n){
   const yyParser *p = parser;
-  const char *w[6];
+  const char *w[8];
   int k = 0, t, cls, name_ok = would_shift(p, GR_TK_ID);
   size_t o = 0;
   out[0] = 0;
@@ -151,7 +151,7 @@ void gr_parser_expected(void *parser, char *out, size_t n){
     const char *s = gr_token_spelling(t, &cls);
     if( s==NULL || !would_shift(p, (YYCODETYPE)t) ) continue;
     if( t!=GR_TK_ID && name_ok && yyFallback[t]==GR_TK_ID && !cls ) continue;   /* a keyword taken as a name */
-    if( k==6 ) return;                           /* too many to help: say nothing */
+    if( k==8 ) return;                           /* too many to help: say nothing */
     w[k++] = s;
   }
   for(t = 0; t < k; t++){
@@ -181,6 +181,8 @@ void gr_parser_expected(void *parser, char *out, size_t n){
 %left AND.
 %right NOT.
 %nonassoc EQ NE LT LE GT GE IN HAS SUPPORTS ASSIGN.
+%left PLUS.
+%left PERCENT.
 %left DOT LBRACKET.
 
 input ::= stmts.
@@ -258,9 +260,16 @@ stmt(A) ::= CONDITION(K) ID(N) LPAREN idlist(P) RPAREN ASSIGN expr(E) SEMI.
 stmt(A) ::= OPLIB(K) ID(N) STRING(D) LBRACE items(L) RBRACE.
   { A = mk(ps, GR_I_OPLIB, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->str = sbody(D); A->str_loc = LOC(D);
     A->items = gr_item_reverse(L); }
-stmt(A) ::= DTYPES(K) ID(N) STRING(T) FROM STRING(F) LBRACE items(L) RBRACE.
-  { A = mk(ps, GR_I_DTYPES, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->str = sbody(T); A->str_loc = LOC(T);
-    A->str2 = sbody(F); A->str2_loc = LOC(F); A->items = gr_item_reverse(L); }
+/* several stores (`dtypes S1, S2 "Op" ...`): the same block for each; name
+** is the first, names all of them */
+stmt(A) ::= DTYPES(K) idlist(S) STRING(T) FROM STRING(F) LBRACE items(L) RBRACE.
+  { A = mk(ps, GR_I_DTYPES, K); A->names = gr_name_reverse(S); A->name = gr_xstrdup(A->names->s); A->name_loc = A->names->loc;
+    A->str = sbody(T); A->str_loc = LOC(T); A->str2 = sbody(F); A->str2_loc = LOC(F); A->items = gr_item_reverse(L); }
+/* a conditional block: the first of an op's blocks whose condition holds for
+** the node gives its lists (doc/rule-language.md 6.5) */
+stmt(A) ::= DTYPES(K) idlist(S) STRING(T) FROM STRING(F) WHEN expr(C) LBRACE items(L) RBRACE.
+  { A = mk(ps, GR_I_DTYPES, K); A->names = gr_name_reverse(S); A->name = gr_xstrdup(A->names->s); A->name_loc = A->names->loc;
+    A->str = sbody(T); A->str_loc = LOC(T); A->str2 = sbody(F); A->str2_loc = LOC(F); A->e = C; A->items = gr_item_reverse(L); }
 stmt(A) ::= SOURCE(K) ID(N) FOR ID(S) branch(B) SEMI.
   { A = mk(ps, GR_I_SOURCE, K); A->name = gr_tok_str(N); A->name_loc = LOC(N);
     A->names = name_of_id(ps, S); A->items = B; }
@@ -589,6 +598,8 @@ expr(A) ::= expr(B) GT(K) expr(C).       { A = bin(ps, GR_E_GT, K, B, C); }
 expr(A) ::= expr(B) GE(K) expr(C).       { A = bin(ps, GR_E_GE, K, B, C); }
 expr(A) ::= expr(B) IN(K) expr(C).       { A = bin(ps, GR_E_IN, K, B, C); }
 expr(A) ::= expr(B) NOT(K) IN expr(C). [IN] { A = bin(ps, GR_E_NOTIN, K, B, C); }
+expr(A) ::= expr(B) PLUS(K) expr(C).     { A = bin(ps, GR_E_ADD, K, B, C); }
+expr(A) ::= expr(B) PERCENT(K) expr(C).  { A = bin(ps, GR_E_MOD, K, B, C); }
 expr(A) ::= CHIP(K) HAS ID(N).
   { A = gr_expr_new(GR_E_HAS, LOC(K)); A->s = gr_tok_str(N); A->sloc = LOC(N); }
 expr(A) ::= CHIP(K) SUPPORTS ID(N).

@@ -3,7 +3,8 @@
 ** dtypes statements: check_oplib.c, the accessor API of oplib.h) on small
 ** rule files written to a temporary directory: a valid set of hand-written
 ** ops (stores in (engine, priority, name) order, policies, flags, tensors,
-** lists and formats, a dtypes block, the family of a chip, suggestions), a
+** lists and formats, a dtypes block, conditional dtypes blocks, the family
+** of a chip, suggestions), a
 ** big file whose ops are parsed on lookup (also a bad one: absent, with a
 ** located error), and each checker error with its location and suggestion.
 */
@@ -186,6 +187,68 @@ static void test_valid(void){
   gr_diags_free(&d);
 }
 
+/* conditional dtypes blocks: each compiled into its own copy of the op, in
+** order, and an unconditional block after them gives the op's own lists */
+static void test_when(void){
+  gr_diags d;
+  gr_ruleset *rs;
+  const gr_oplib_store *st;
+  const gr_oplib_op *op;
+  gr_diags_init(&d);
+  rs = load2(base_rules,
+    "oplib s \"s\" { engine \"AIcoreEngine\"; kind columns;\n"
+    " op \"N\" dynamic_format { input \"x\" required; input \"g\" required; output \"y\" required; }\n"
+    " op \"M\" dynamic_format { input \"x\" required; }\n"
+    "}\n"
+    "dtypes s \"N\" from \"n.py:10-20\" when node.attr[\"axis\"] == 0 and node.input[1].rank + 1 >= 2 {\n"   /* 5 */
+    "    input \"x\" \"float16,float32\" format \"ND,ND\"; input \"g\" \"float16,float32\"; output \"y\" \"float16,float32\"; }\n"
+    "dtypes s \"N\" from \"n.py:21-30\" when node.input[0].dims[-1] % 16 == 0 {\n"
+    "    input \"x\" \"float16\"; input \"g\" \"float32\"; output \"y\" \"float16\"; }\n"
+    "dtypes s \"N\" from \"n.py:31-40\" { input \"x\" \"bfloat16\"; input \"g\" \"bfloat16\"; output \"y\" \"bfloat16\"; }\n"
+    "dtypes s \"M\" from \"m.py:1\" when node.input[0].rank == 1 { input \"x\" \"int32\"; }\n"   /* 10 */
+    "oplib t1 \"t\" { engine \"AIcoreEngine\"; kind columns; op \"P\" dynamic_format { input \"x\" required; } }\n"
+    "oplib t2 \"t\" { engine \"AIcoreEngine\"; kind columns; op \"P\" dynamic_format { input \"x\" required; } }\n"
+    "dtypes t1, t2 \"P\" from \"p.py:1\" when node.attr[\"mode\"] == \"constant\" { input \"x\" \"int32\"; }\n", &d);
+  ok(rs!=NULL, "conditional dtypes blocks load");
+  if( rs==NULL ){ diag("%s", first_error(&d)); gr_diags_free(&d); return; }
+  is(gr_oplib_check_all(rs, &d), 0, "and check clean");
+  st = gr_oplib_store_named(rs, "s");
+  op = gr_oplib_find(rs, st, "N");
+  ok(op!=NULL, "the op is there");
+  if( op ){
+    is(op->nwhen, 2, "two conditional blocks, in order");
+    is_str(op->lists_from, "n.py:31-40", "the unconditional block gives the op's own lists");
+    is_str(op->inputs[0].dtypes[0], "bfloat16", "... bfloat16");
+    is(op->line, 9, "... and its line");
+    if( op->nwhen==2 ){
+      const gr_oplib_op *a = op->when[0].op, *b = op->when[1].op;
+      ok(op->when[0].cond && op->when[0].cond->op==GR_E_AND, "the first condition is kept, checked");
+      is_str(a->lists_from, "n.py:10-20", "block 1's citation");
+      is(a->inputs[0].ndtypes, 2, "block 1's lists");
+      is_str(a->inputs[0].formats[1], "ND", "block 1's formats");
+      is_str(a->outputs[0].dtypes[1], "float32", "block 1's output");
+      is(a->line, 5, "block 1's line");
+      is_str(b->inputs[1].dtypes[0], "float32", "block 2's lists");
+      is(b->nwhen, 0, "a block's op has no blocks of its own");
+      is_str(a->type, "N", "same type");
+      ok(a->flags==op->flags && a->ninputs==2 && a->noutputs==1, "same flags and tensors");
+    }
+  }
+  op = gr_oplib_find(rs, st, "M");
+  ok(op && op->nwhen==1 && op->inputs[0].ndtypes==0 && op->lists_from==NULL,
+     "an op with only a conditional block has no lists of its own");
+  {
+    /* one block for several stores: each gets it */
+    const gr_oplib_op *o1 = gr_oplib_find(rs, gr_oplib_store_named(rs, "t1"), "P");
+    const gr_oplib_op *o2 = gr_oplib_find(rs, gr_oplib_store_named(rs, "t2"), "P");
+    ok(o1 && o2 && o1->nwhen==1 && o2->nwhen==1, "a block for two stores binds to both");
+    ok(o1 && o2 && o1->nwhen==1 && o2->nwhen==1 && o1->when[0].cond==o2->when[0].cond
+       && strcmp(o2->when[0].op->inputs[0].dtypes[0], "int32")==0, "... with one condition and the same lists");
+  }
+  gr_ruleset_free(rs);
+  gr_diags_free(&d);
+}
+
 /* a file big enough to be loaded lazily: many ops, one of them bad */
 static void test_lazy(void){
   gr_buf b;
@@ -277,6 +340,45 @@ static const struct { const char *name, *rules, *want; } errors[] = {
     "oplib s \"s\" { engine \"E\"; kind columns; op \"A\" { input \"x\" required; output \"y\" required; } }\n"
     "dtypes s \"A\" from \"x.py:1\" { input \"x\" \"float16\"; }\n",
     "b.rules:2:10: the dtypes block of op \"A\" gives no list for output \"y\"" },
+  { "a conditional dtypes block after an unconditional one: never used",
+    "oplib s \"s\" { engine \"E\"; kind columns; op \"A\" { input \"x\" required; } }\n"
+    "dtypes s \"A\" from \"x.py:1\" { input \"x\" \"float16\"; }\n"
+    "dtypes s \"A\" from \"x.py:2\" when node.attr[\"k\"] == 0 { input \"x\" \"float32\"; }\n",
+    "b.rules:3:33: this conditional dtypes block is never used: the dtypes block of op \"A\" of store 's' at " },
+  { "two unconditional dtypes blocks: a condition is suggested",
+    "oplib s \"s\" { engine \"E\"; kind columns; op \"A\" { input \"x\" required; } }\n"
+    "dtypes s \"A\" from \"x.py:1\" { input \"x\" \"float16\"; }\n"
+    "dtypes s \"A\" from \"x.py:2\" { input \"x\" \"float32\"; }\n",
+    "b.rules:3:10: op \"A\" of store 's' already has a dtypes block (" },
+  { "a dtypes condition that is not a boolean",
+    "oplib s \"s\" { engine \"E\"; kind columns; op \"A\" { input \"x\" required; } }\n"
+    "dtypes s \"A\" from \"x.py:1\" when node.input[0].rank { input \"x\" \"float16\"; }\n",
+    "b.rules:2:33: the condition of a dtypes block must be a bool, not an int" },
+  { "a dtypes condition reading the judge",
+    "oplib s \"s\" { engine \"E\"; kind columns; op \"A\" { input \"x\" required; } }\n"
+    "dtypes s \"A\" from \"x.py:1\" when node.judge_dtype == \"float16\" { input \"x\" \"float16\"; }\n",
+    "b.rules:2:38: a dtypes block's condition is tested while the judge decides: it cannot read 'judge_dtype'" },
+  { "a dtypes condition with a misspelt input field",
+    "oplib s \"s\" { engine \"E\"; kind columns; op \"A\" { input \"x\" required; } }\n"
+    "dtypes s \"A\" from \"x.py:1\" when node.input[0].rnak == 2 { input \"x\" \"float16\"; }\n",
+    "b.rules:2:47: an input has no field 'rnak' (connected, producer, index, attr, rank, dims)" },
+  { "a conditional dtypes block for an op that has lists",
+    "oplib s \"s\" { engine \"E\"; kind columns; op \"A\" { input \"x\" required \"float16\"; } }\n"
+    "dtypes s \"A\" from \"x.py:1\" when node.input[0].rank == 2 { input \"x\" \"float16\"; }\n",
+    "b.rules:2:10: op \"A\" of store 's' already has dtype lists" },
+  { "'%' by 0 in a dtypes condition",
+    "oplib s \"s\" { engine \"E\"; kind columns; op \"A\" { input \"x\" required; } }\n"
+    "dtypes s \"A\" from \"x.py:1\" when node.input[0].rank % 0 == 1 { input \"x\" \"float16\"; }\n",
+    "b.rules:2:54: '%' by 0 (its value would always be null)" },
+  { "a dtypes block for several stores, one of them unknown: located at its name",
+    "oplib s1 \"s\" { engine \"E\"; kind columns; op \"A\" { input \"x\" required; } }\n"
+    "oplib s2 \"s\" { engine \"E\"; kind columns; op \"A\" { input \"x\" required; } }\n"
+    "dtypes s1, s3 \"A\" from \"x.py:1\" { input \"x\" \"float16\"; }\n",
+    "b.rules:3:12: dtypes for an unknown op store 's3'; did you mean 's1'?" },
+  { "a dtypes block naming a store twice",
+    "oplib s1 \"s\" { engine \"E\"; kind columns; op \"A\" { input \"x\" required; } }\n"
+    "dtypes s1, s1 \"A\" from \"x.py:1\" { input \"x\" \"float16\"; }\n",
+    "b.rules:2:12: store 's1' is named twice in this dtypes block" },
   { "unknown flag, with a suggestion",
     "oplib s \"s\" { engine \"E\"; kind columns;\n op \"A\" gray dynamic_shap { } }\n",
     "b.rules:2:14: unknown op word 'dynamic_shap'" },
@@ -372,6 +474,7 @@ int main(void){
   if( mkdtemp(tmpdir)==NULL ){ perror("mkdtemp"); return 99; }
   test_valid();
   test_lazy();
+  test_when();
   test_errors();
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
   if( system(cmd)!=0 ) diag("could not remove %s", tmpdir);

@@ -20,36 +20,39 @@ test_skip_unless PYTHON3
 cat >blocks.py <<-\EOF
 import re, sys
 # every dtypes block of FILE: store, op, from string, the comment lines right above it
+# (printed once per store and op: an op may have several conditional blocks)
 rules = sys.argv[1]
 lines = open(sys.argv[2]).read().split("\n")
 bad = 0
 for i, l in enumerate(lines):
-    m = re.match(r'^dtypes (\S+) "([^"]+)" from "([^"]+)" \{$', l)
+    # a block, or a conditional block (its when line follows)
+    m = re.match(r'^dtypes (\S+(?:, \S+)*) "([^"]+)" from "([^"]+)"(?: \{| when .* \{)?$', l)
     if not m:
         continue
-    store, op, cite = m.groups()
+    stores, op, cite = m.groups()
     com, j = [], i - 1
     while j >= 0 and lines[j].startswith("#"):
         com.insert(0, lines[j]); j -= 1
-    why = []
-    if not cite.startswith("CANN 8.1.RC1 opp/built-in/op_impl/ai_core/tbe/impl/") or "op_select_format" not in cite:
-        why.append("from does not cite the impl's op_select_format")
-    if not any(".ini" in c or ".py" in c for c in com):
-        why.append("no comment naming the platform ini or Python it was read from")
-    fam = store[len("aicore_"):]
-    gen = open("%s/oplib/%s.rules" % (rules, store)).read()
-    g = re.search(r'^    op "%s" ([^{]*)\{\n((?:        .*\n)*)    \}' % re.escape(op), gen, re.M)
-    if g is None:
-        why.append("no op %s in the generated %s.rules" % (op, store))
-    else:
-        if "dynamic_format" not in g.group(1).split():
-            why.append("op %s of %s is not dynamic_format" % (op, store))
-        if '" format "' in g.group(2) or re.search(r'(required|optional|dynamic) "', g.group(2)):
-            why.append("op %s of %s has lists of its own" % (op, store))
-    print("%s\t%s" % (store, op))
-    for w in why:
-        bad += 1
-        sys.stderr.write("%s:%d: %s %s: %s\n" % (sys.argv[2], i + 1, store, op, w))
+    for store in stores.split(", "):
+        why = []
+        if not cite.startswith("CANN 8.1.RC1 opp/built-in/op_impl/ai_core/tbe/impl/") or "op_select_format" not in cite:
+            why.append("from does not cite the impl's op_select_format")
+        if not any(".ini" in c or ".py" in c for c in com):
+            why.append("no comment naming the platform ini or Python it was read from")
+        fam = store[len("aicore_"):]
+        gen = open("%s/oplib/%s.rules" % (rules, store)).read()
+        g = re.search(r'^    op "%s" ([^{]*)\{\n((?:        .*\n)*)    \}' % re.escape(op), gen, re.M)
+        if g is None:
+            why.append("no op %s in the generated %s.rules" % (op, store))
+        else:
+            if "dynamic_format" not in g.group(1).split():
+                why.append("op %s of %s is not dynamic_format" % (op, store))
+            if '" format "' in g.group(2) or re.search(r'(required|optional|dynamic) "', g.group(2)):
+                why.append("op %s of %s has lists of its own" % (op, store))
+        print("%s\t%s" % (store, op))
+        for w in why:
+            bad += 1
+            sys.stderr.write("%s:%d: %s %s: %s\n" % (sys.argv[2], i + 1, store, op, w))
 sys.exit(1 if bad else 0)
 EOF
 
@@ -57,6 +60,8 @@ test_expect_success 'every block names a generated dynamic_format op without lis
 	python3 blocks.py "$R" "$F" >blocks 2>err &&
 	test_must_be_empty err &&
 	test $(wc -l <blocks) -ge 30 &&
+	test $(grep -c "	LayerNorm\$" blocks) -eq 24 &&
+	test $(grep -c "	PadV3\$" blocks) -eq 10 &&
 	test_grep "^aicore_ascend910b	MatMulV2\$" blocks &&
 	test_grep "^aicore_ascend910b	Conv2D\$" blocks &&
 	test_grep "^aicore_ascend910b	Add\$" blocks
@@ -74,6 +79,7 @@ test_expect_success 'the check can fail: a block without its comment, an op with
 test_expect_success 'every block is bound: import-oplib --dump gives its citation for exactly these ops' '
 	gerules --rules "$R" import-oplib --dump >dump &&
 	awk -F"\t" "\$10 != \"\" { print \$1 \"\t\" \$2 }" dump | LC_ALL=C sort -u >bound &&
+	test_grep "^aicore_ascend310p	LayerNorm	.*	when: CANN 8.1.RC1 opp/built-in/op_impl/ai_core/tbe/impl/dynamic/layer_norm.py:236-301 " dump &&
 	LC_ALL=C sort -u blocks >want &&
 	test_cmp want bound
 '
@@ -97,6 +103,46 @@ test_expect_success 'a site regenerates the op library as a layer: it checks cle
 	gerules --rules "$R" --rules site eval mm.json --chip Ascend910B1 -o PRECISION_MODE=must_keep_origin_dtype --all-nodes >eval &&
 	test_grep "^n  *MatMulV2 .* float32 (precision mode)  *AIcoreEngine" eval &&
 	! grep GE7004 eval
+'
+
+# A layer with a conditional block after an unconditional one for the same op
+# and store: the conditional one can never be reached, and check says so at
+# its condition, with the caret under it (check_oplib.c bind_one).
+test_expect_success 'a conditional block after an unconditional one: a located error with a caret' '
+	mkdir unreach &&
+	cat >unreach/bundle.rules <<-\EOT &&
+	bundle "unreach" { version "1.0.0"; extends "ge-base"; }
+	EOT
+	cat >unreach/cent.rules <<-\EOT &&
+	# Centralization: two blocks, the unconditional one first
+	dtypes aicore_ascend910b "Centralization" from "CANN 8.1.RC1 opp/built-in/op_impl/ai_core/tbe/impl/dynamic/centralization.py op_select_format" {
+	    input "x" "float16"; output "y" "float16";
+	}
+	dtypes aicore_ascend910b "Centralization" from "CANN 8.1.RC1 opp/built-in/op_impl/ai_core/tbe/impl/dynamic/centralization.py op_select_format"
+	    when node.attr["mode"] == "constant" {
+	    input "x" "float32"; output "y" "float32";
+	}
+	EOT
+	test_must_fail --exit 2 gerules --rules "$R" --rules unreach check >out 2>err &&
+	test_grep "cent.rules:6:10: error: this conditional dtypes block is never used: the dtypes block of op .Centralization. of store .aicore_ascend910b. at .*cent.rules:2 has no condition" err &&
+	test_grep "^ *when node.attr..mode.. == .constant. {\$" err &&
+	test_grep "^          ^\$" err
+'
+
+test_expect_success 'a dtypes condition is a boolean over the node, and reads no judge field: located' '
+	mkdir badcond &&
+	cat >badcond/bundle.rules <<-\EOT &&
+	bundle "badcond" { version "1.0.0"; extends "ge-base"; }
+	EOT
+	cat >badcond/cent.rules <<-\EOT &&
+	dtypes aicore_ascend910b "Centralization" from "CANN 8.1.RC1 opp/built-in/op_impl/ai_core/tbe/impl/dynamic/centralization.py op_select_format"
+	    when node.input[0].rank + node.judge_dtype {
+	    input "x" "float16"; output "y" "float16";
+	}
+	EOT
+	test_must_fail --exit 2 gerules --rules "$R" --rules badcond check >out 2>err &&
+	test_grep "cent.rules:2:10: error: the condition of a dtypes block must be a bool, not an int" err &&
+	test_grep "cent.rules:2:36: error: a dtypes block.s condition is tested while the judge decides: it cannot read .judge_dtype." err
 '
 
 test_done

@@ -92,7 +92,11 @@ static void dump(const gr_ruleset *rs){
         for(j = 0; j < t->ndtypes; j++) printf("%s%s", j ? "," : "", t->dtypes[j]);
         printf("\t");
         for(j = 0; t->formats && j < t->ndtypes; j++) printf("%s%s", j ? "," : "", t->formats[j]);
-        printf("\t%s\n", op->lists_from ? op->lists_from : "");
+        /* the citation of the block giving the lists; an op whose lists come
+        ** from conditional blocks only: the first of them, marked so */
+        if( op->lists_from ) printf("\t%s\n", op->lists_from);
+        else if( op->nwhen > 0 ) printf("\twhen: %s\n", op->when[0].op->lists_from ? op->when[0].op->lists_from : "");
+        else printf("\t\n");
       }
       if( op->ninputs + op->noutputs==0 ) printf("%s\t%s\t%s\t%s\t-\t\t\t\t\t\n", st->name, op->type, pol[op->policy], fl);
     }

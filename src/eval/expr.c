@@ -585,6 +585,20 @@ gr_val gr_eval_expr(gr_env *env, const gr_expr *e){
             case GR_F_ATTR:      /* the input descriptor's attributes (n = index + 1) */
               if( a.aux==GR_NONE || a.u.i < 0 || a.u.i >= 0xffff ) return v;
               v.t = GR_T_ATTRS; v.aux = a.aux; v.n = (uint32_t)a.u.i + 1; return v;
+            case GR_F_RANK: case GR_F_DIMS: {
+              /* the input descriptor's shape as the model gives it (no
+              ** descriptor: null; no shape field: [], rank 0) */
+              const gr_node *nd;
+              const int64_t *dims;
+              uint32_t nd2;
+              if( r->g==NULL || a.aux==GR_NONE || a.u.i < 0 ) return v;
+              nd = &gr_graph_nodes(r->g)[a.aux];
+              if( a.u.i >= nd->n_in_desc ) return v;
+              dims = gr_graph_shape(r->g, gr_graph_tensors(r->g, nd)[a.u.i].shape, &nd2);
+              if( e->ref==GR_F_RANK ) return v_int(nd2);
+              v.t = GR_T_LIST; v.lk = GR_LK_I64; v.n = nd2; v.u.p = dims;
+              return v;
+            }
           }
           return v;
         }
@@ -643,13 +657,30 @@ gr_val gr_eval_expr(gr_env *env, const gr_expr *e){
         case GR_T_LIST: {
           const gr_expr *cur = a.lk==GR_LK_EXPR ? a.u.p : NULL;
           uint32_t i;
-          if( b.t!=GR_T_INT || b.u.i < 0 || (uint64_t)b.u.i >= list_len(&a) ) return v;
-          for(i = 0; i < (uint32_t)b.u.i && a.lk==GR_LK_EXPR; i++) cur = cur->next;
-          return list_at(env, &a, (uint32_t)b.u.i, &cur);
+          int64_t k = b.u.i;
+          if( b.t!=GR_T_INT ) return v;
+          if( k < 0 ) k += (int64_t)list_len(&a);      /* from the end, as Python's */
+          if( k < 0 || (uint64_t)k >= list_len(&a) ) return v;
+          for(i = 0; i < (uint32_t)k && a.lk==GR_LK_EXPR; i++) cur = cur->next;
+          return list_at(env, &a, (uint32_t)k, &cur);
         }
         default: return v;
       }
     case GR_E_PARTITION: return gr_partition_field(env, e);
+    case GR_E_ADD: case GR_E_MOD:
+      a = gr_eval_expr(env, e->a); b = gr_eval_expr(env, e->b);
+      if( a.t!=GR_T_INT || b.t!=GR_T_INT ) return v;
+      if( e->op==GR_E_ADD ){
+        if( (b.u.i > 0 && a.u.i > INT64_MAX - b.u.i) || (b.u.i < 0 && a.u.i < INT64_MIN - b.u.i) ) return v;
+        return v_int(a.u.i + b.u.i);
+      }
+      if( b.u.i==0 ) return v;
+      if( b.u.i==-1 ) return v_int(0);                /* INT64_MIN % -1 traps in C */
+      {
+        int64_t m = a.u.i % b.u.i;                    /* floored, as Python's: the sign of b */
+        if( m!=0 && ((m < 0)!=(b.u.i < 0)) ) m += b.u.i;
+        return v_int(m);
+      }
     case GR_E_INI: {
       const gr_optstate *st = &r->opts[e->ref];
       if( st->ini==NULL || !st->effective ) return v;
@@ -718,7 +749,7 @@ void gr_render(gr_env *env, const gr_template *t, gr_buf *out){
 /* printing */
 
 static int prec(const gr_expr *e, int expanded){
-  if( e->shown && !expanded ) return 5;    /* a call */
+  if( e->shown && !expanded ) return 7;    /* a call */
   switch( e->op ){
     case GR_E_ANY: case GR_E_ALL: return 0;
     case GR_E_OR: return 1;
@@ -727,7 +758,9 @@ static int prec(const gr_expr *e, int expanded){
     case GR_E_EQ: case GR_E_NE: case GR_E_LT: case GR_E_LE: case GR_E_GT: case GR_E_GE:
     case GR_E_IN: case GR_E_NOTIN: case GR_E_HAS: case GR_E_SUPPORTS: case GR_E_SUPPORTS_MODE: case GR_E_OPTSET:
       return 4;
-    default: return 5;
+    case GR_E_ADD: return 5;
+    case GR_E_MOD: return 6;
+    default: return 7;
   }
 }
 
@@ -751,7 +784,7 @@ static void print_str(gr_buf *b, const char *s){
 static void expr_print(gr_buf *b, const gr_expr *e, int expanded){
   static const char *ops[] = { [GR_E_EQ] = " == ", [GR_E_NE] = " != ", [GR_E_LT] = " < ", [GR_E_LE] = " <= ",
     [GR_E_GT] = " > ", [GR_E_GE] = " >= ", [GR_E_IN] = " in ", [GR_E_NOTIN] = " not in ",
-    [GR_E_AND] = " and ", [GR_E_OR] = " or " };
+    [GR_E_AND] = " and ", [GR_E_OR] = " or ", [GR_E_ADD] = " + ", [GR_E_MOD] = " % " };
   const gr_expr *x;
   if( e==NULL ){ gr_buf_adds(b, "true"); return; }
   if( e->shown && !expanded ){
@@ -780,23 +813,23 @@ static void expr_print(gr_buf *b, const gr_expr *e, int expanded){
     case GR_E_ENTRYPOINT: gr_buf_adds(b, "entry_point"); break;
     case GR_E_OPTION: gr_buf_printf(b, "option %s", e->s); break;
     case GR_E_OPTSET: gr_buf_printf(b, "option %s set", e->s); break;
-    case GR_E_FIELD: print_sub(b, e->a, 5, expanded); gr_buf_printf(b, ".%s", e->s); break;
-    case GR_E_INDEX: print_sub(b, e->a, 5, expanded); gr_buf_addc(b, '['); expr_print(b, e->b, expanded); gr_buf_addc(b, ']'); break;
+    case GR_E_FIELD: print_sub(b, e->a, 7, expanded); gr_buf_printf(b, ".%s", e->s); break;
+    case GR_E_INDEX: print_sub(b, e->a, 7, expanded); gr_buf_addc(b, '['); expr_print(b, e->b, expanded); gr_buf_addc(b, ']'); break;
     case GR_E_INI: gr_buf_printf(b, "ini(%s).%s", e->s, e->s2); break;
     case GR_E_PARTITION: gr_buf_printf(b, "partition(%s).%s", e->s, e->s2); break;
     case GR_E_HAS: gr_buf_printf(b, "chip has %s", e->s); break;
     case GR_E_SUPPORTS:
       gr_buf_printf(b, "chip supports %s", e->s);
-      if( e->a ){ gr_buf_adds(b, " = "); print_sub(b, e->a, 5, expanded); }
+      if( e->a ){ gr_buf_adds(b, " = "); print_sub(b, e->a, 7, expanded); }
       break;
-    case GR_E_SUPPORTS_MODE: gr_buf_adds(b, "chip supports mode "); print_sub(b, e->a, 5, expanded); break;
+    case GR_E_SUPPORTS_MODE: gr_buf_adds(b, "chip supports mode "); print_sub(b, e->a, 7, expanded); break;
     case GR_E_NOT: gr_buf_adds(b, "not "); print_sub(b, e->a, 4, expanded); break;
-    case GR_E_AND: case GR_E_OR:
+    case GR_E_AND: case GR_E_OR: case GR_E_ADD: case GR_E_MOD:
       print_sub(b, e->a, prec(e, expanded), expanded); gr_buf_adds(b, ops[e->op]); print_sub(b, e->b, prec(e, expanded) + 1, expanded);
       break;
     case GR_E_ANY: case GR_E_ALL:
       gr_buf_printf(b, "%s %s in ", e->op==GR_E_ANY ? "any" : "all", e->s);
-      print_sub(b, e->a, 5, expanded); gr_buf_adds(b, " : "); expr_print(b, e->b, expanded);
+      print_sub(b, e->a, 7, expanded); gr_buf_adds(b, " : "); expr_print(b, e->b, expanded);
       break;
     default:
       print_sub(b, e->a, 5, expanded); gr_buf_adds(b, ops[e->op]); print_sub(b, e->b, 5, expanded);

@@ -8,7 +8,10 @@
 ** others, then the outputs, each narrowing the columns by the strategy's
 ** row for it; the first column left wins). Per-type work (the op of each
 ** store, its dtype ids, the 16in32out test) is done once per op type; per
-** node the cost is its tensors times the op's columns.
+** node the cost is its tensors times the op's columns. An op with
+** conditional dtypes blocks (doc/rule-language.md 6.5) has each block
+** compiled once too; only for such an op are the blocks' conditions tested
+** per node (node_op), in order, until one holds.
 */
 #include "config.h"
 #include <stdlib.h>
@@ -28,6 +31,8 @@ typedef struct jop {
   uint64_t *mask;               /* nin + nout: every dtype the tensor lists */
   uint8_t has_lists, has16in32out, ge_op, kernel;
   uint8_t policy;               /* the op's list after MODIFY_MIXLIST (GR_POLICY_*) */
+  uint32_t nwhen;               /* conditional dtypes blocks (op->when), tested per node in order */
+  struct jop **alt;             /* nwhen: the op compiled with each block's lists */
 } jop;
 
 struct gr_judge {
@@ -329,9 +334,21 @@ static void setup(gr_result *r, gr_judge *J){
       const gr_oplib_op *op = gr_oplib_find(rs, J->stores[i], tn);
       if( op ){
         jop *o = compile_op(J, J->stores[i], op);
+        int k;
         mark_16in32out(j, o);
         o->policy = (uint8_t)(J->has_mix ? gr_mixlist_policy(&J->mix, tn, op->policy) : op->policy);
         J->ops[(size_t)t * J->nstores + i] = o;
+        if( op->nwhen > 0 ){
+          /* conditional dtypes blocks: each compiled once, chosen per node (node_op) */
+          o->nwhen = (uint32_t)op->nwhen;
+          o->alt = gr_arena_calloc(&J->arena, (size_t)op->nwhen * sizeof *o->alt);
+          for(k = 0; k < op->nwhen; k++){
+            jop *a = compile_op(J, J->stores[i], op->when[k].op);
+            mark_16in32out(j, a);
+            a->policy = o->policy;
+            o->alt[k] = a;
+          }
+        }
       }
     }
   }
@@ -556,6 +573,32 @@ static uint32_t custom_columns(const gr_judge *J, const jop *o, const gr_cust_en
     if( ok ) out[n++] = c;
   }
   return n;
+}
+
+/* The op of store entry o that judges node n: o itself, or for an op with
+** conditional dtypes blocks the first whose condition holds for the node
+** (none holding: o, with its unconditional block's lists or none). Only
+** such ops evaluate anything here; *when gets 1 + the block, 0 for o. */
+static const jop *node_op(gr_result *r, uint32_t n, const jop *o, uint8_t *when, gr_buf *trace){
+  gr_env env;
+  uint32_t k;
+  if( when ) *when = 0;
+  if( o==NULL || o->nwhen==0 ) return o;
+  gr_env_init(&env, r);
+  env.node = n;
+  env.type_name = o->op->type;
+  for(k = 0; k < o->nwhen; k++){
+    if( gr_eval_cond(&env, o->op->when[k].cond) ){
+      const gr_oplib_op *a = o->alt[k]->op;
+      const char *f = a->file ? strrchr(a->file, '/') : NULL;
+      if( trace ) gr_buf_printf(trace, "%s: the dtypes block at %s:%d holds for the node\n", o->st->name,
+                                f ? f + 1 : a->file ? a->file : "?", a->line);
+      if( when ) *when = (uint8_t)(k + 1 < 255 ? k + 1 : 255);
+      return o->alt[k];
+    }
+  }
+  if( trace ) gr_buf_printf(trace, "%s: no conditional dtypes block of %s holds for the node\n", o->st->name, o->op->type);
+  return o;
 }
 
 /* the dtype judge with op o: returns the dtype_by outcome and fills after[] */
@@ -828,9 +871,11 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
         int rc;
         uint8_t rdt = 0, rout = 0;
         uint16_t rt = 0;
+        uint8_t when = 0;
         if( o==NULL ) continue;
         fe_absent = 0;
         if( skip ){ fe_excluded = 1; continue; }
+        o = node_op(r, n, o, &when, trace);
         rc = fe_check(r, J, n, o, keep, ce, &rdt, &rt, &rout);
         if( rc ){
           if( !refused ){
@@ -844,6 +889,7 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
         /* accepted: FE judges its dtype */
         jn->fe_store = (uint16_t)(J->store_index[s] + 1);
         jn->policy = o->policy;
+        jn->when = when;
         if( !(J->type_flags[nd->type] & TF_UNJUDGED) ){
           int st = node_strategy(J, g, nd, o, keep);
           if( st >= 0 ){
@@ -871,6 +917,7 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
       uint16_t rt = 0;
       int rc;
       if( o==NULL ) continue;
+      o = node_op(r, n, o, NULL, trace);
       rc = kernel_check(r, J, n, o, &rdt, &rt, &rout);
       if( rc==0 ){
         jn->engine = (uint8_t)(e + 1);
@@ -1146,6 +1193,7 @@ int gr_judge_refusal(gr_result *r, uint32_t n, uint32_t k, gr_buf *why){
     for(s = J->est0[e]; s < J->est0[e] + J->estn[e]; s++){
       const jop *x = J->ops[(size_t)gr_graph_nodes(g)[n].type * J->nstores + s];
       if( x==NULL ) continue;
+      x = node_op(r, n, x, NULL, NULL);
       if( en->fe ){ o = x; break; }
       rc = kernel_check(r, J, n, x, &rdt, &rt, &rout);
       if( rc ){ o = x; break; }
@@ -1195,9 +1243,20 @@ void gr_judge_dtype_why(gr_result *r, uint32_t n, gr_buf *b){
         return;
       }
       const gr_oplib_store *fs = store_of(r, jn->fe_store);
+      const gr_oplib_op *op = fs ? gr_oplib_find(r->rs, fs, type) : NULL;
       gr_buf_printf(b, "%s gives no dtype list for %s (dynamicFormat: its op_select_format decides when GE compiles) "
-                    "and no dtypes block supplies one; gerules does not guess: a layer can add one, citing the op's "
-                    "op_select_format (doc/rule-language.md 6.5)", fs ? store_text(fs) : "the op library", type);
+                    "and no dtypes block supplies one", fs ? store_text(fs) : "the op library", type);
+      if( op && op->nwhen > 0 ){
+        int k;
+        gr_buf_printf(b, " for this node: the condition of none of its %d conditional dtypes block%s (", op->nwhen, op->nwhen==1 ? "" : "s");
+        for(k = 0; k < op->nwhen && k < 8; k++){
+          const gr_oplib_op *a = op->when[k].op;
+          const char *f = a->file ? strrchr(a->file, '/') : NULL;
+          gr_buf_printf(b, "%s%s:%d", k ? ", " : "", f ? f + 1 : a->file ? a->file : "?", a->line);
+        }
+        gr_buf_printf(b, "%s) holds", op->nwhen > 8 ? ", ..." : "");
+      }
+      gr_buf_printf(b, "; gerules does not guess: a layer can add one, citing the op's op_select_format (doc/rule-language.md 6.5)");
       return;
     }
     default: break;
@@ -1222,6 +1281,16 @@ void gr_judge_dtype_why(gr_result *r, uint32_t n, gr_buf *b){
       }
     }
     if( jn->column ) gr_buf_printf(b, " (column %u)", jn->column - 1);
+    if( jn->when ){
+      const gr_oplib_store *fs = store_of(r, jn->fe_store);
+      const gr_oplib_op *op = fs ? gr_oplib_find(r->rs, fs, type) : NULL;
+      if( op && jn->when <= op->nwhen ){
+        const gr_oplib_op *a = op->when[jn->when - 1].op;
+        const char *f = a->file ? strrchr(a->file, '/') : NULL;
+        gr_buf_printf(b, ", from the dtypes block \"%s\" (%s:%d), whose condition holds for the node",
+                      a->lists_from ? a->lists_from : "", f ? f + 1 : a->file ? a->file : "?", a->line);
+      }
+    }
   }
 }
 

@@ -49,6 +49,7 @@ typedef struct gr_jnode {
   uint8_t kernel_refuse_output;
   uint8_t custom_by_name;       /* CUSTOMIZE_DTYPES matched the node by name (else by type, when dtype_by says so) */
   uint8_t unknown_producer;     /* dtype_by GR_JD_UNKNOWN: 1 a producer's dtype is unknown, 2 no descriptor has a dtype, 0 no list */
+  uint8_t when;                 /* 1 + the conditional dtypes block (gr_oplib_op.when) of the op that judged it, 0 none */
 } gr_jnode;
 
 typedef struct gr_judge gr_judge;

@@ -45,7 +45,8 @@ enum gr_expr_op {
   GR_E_ENTRYPOINT,    /* entry_point: "atc", "ir-build" or "session" */
   GR_E_PARTITION,     /* partition(s).s2: the current node's outcome of a partition */
   GR_E_LEN,           /* len(a): elements of a list (onnx mapping conditions only) */
-  GR_E_CALL           /* s(a, a->next, ...): a named condition; the checker inlines it */
+  GR_E_CALL,          /* s(a, a->next, ...): a named condition; the checker inlines it */
+  GR_E_ADD, GR_E_MOD  /* a + b, a % b: ints (a % b floored, as Python's; null on overflow or % 0) */
 };
 
 typedef struct gr_expr {

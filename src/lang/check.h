@@ -36,6 +36,8 @@ typedef struct ck {
   int allow_count;        /* `once` templates */
   int in_source;          /* checking a source branch: slot values are not available */
   int in_partition;       /* checking a partition's conditions: no partition outcome yet */
+  int in_dtypes;          /* checking a dtypes block's condition: the judge is running (no judge_
+                             fields, slot decisions or partitions yet) */
   struct { const char *name; uint8_t type, dep; int slot; } vars[GR_MAXVARS];
   int nvars, maxslots;
   /* named conditions (check_cond.c) */

@@ -151,7 +151,7 @@ static int memo_safe(const gr_expr *e){
     case GR_E_STR: case GR_E_INT: case GR_E_BOOL: case GR_E_NULL: case GR_E_NODE: case GR_E_CHIP: case GR_E_GRAPH:
     case GR_E_RUNMODE: case GR_E_ENTRYPOINT: case GR_E_NOT: case GR_E_AND: case GR_E_OR:
     case GR_E_EQ: case GR_E_NE: case GR_E_LT: case GR_E_LE: case GR_E_GT: case GR_E_GE:
-    case GR_E_IN: case GR_E_NOTIN: case GR_E_INDEX: case GR_E_HAS: case GR_E_LEN:
+    case GR_E_IN: case GR_E_NOTIN: case GR_E_INDEX: case GR_E_HAS: case GR_E_LEN: case GR_E_ADD: case GR_E_MOD:
       break;
     case GR_E_NAME:
       if( e->ref!=GR_NAME_TABLE && e->ref!=GR_NAME_VAR ) return 0;

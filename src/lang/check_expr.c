@@ -120,6 +120,10 @@ static uint8_t field_type(ck *c, gr_expr *e, uint8_t base){
         for(k = 0; k < sizeof J / sizeof *J; k++){
           if( strcmp(f, J[k].n) ) continue;
           e->ref = GR_F_JUDGE; e->ref2 = J[k].f;
+          if( c->in_dtypes ){
+            ck_err(c, e->sloc, "a dtypes block's condition is tested while the judge decides: it cannot read '%s'", f);
+            return J[k].t;
+          }
           if( (J[k].f==GR_JF_REFUSAL_ENGINE || J[k].f==GR_JF_REFUSAL_WHY)
               && (c->scope!=GR_SCOPE_REFUSAL || e->a==NULL || e->a->op!=GR_E_NODE) )
             ck_err(c, e->sloc, "'%s' is the refusing engine's: only 'node.%s' in rules 'for each refusal'", f, f);
@@ -131,7 +135,9 @@ static uint8_t field_type(ck *c, gr_expr *e, uint8_t base){
         for(k = 0; k < rs->nslots; k++){
           int is_src = strcmp(f, rs->slots[k].report_key ? rs->slots[k].report_key : "")==0;
           if( strcmp(f, rs->slots[k].name)!=0 && !is_src ) continue;
-          if( c->in_source ){
+          if( c->in_dtypes ){
+            ck_err(c, e->sloc, "a dtypes block's condition is tested while the judge decides, before any slot: it cannot read slot %s", rs->slots[k].name);
+          }else if( c->in_source ){
             ck_err(c, e->sloc, "the decided value of slot %s is available to rules, not to sources (a source cannot depend on a decision)", rs->slots[k].name);
           }else if( e->a->op!=GR_E_NODE ){
             ck_err(c, e->sloc, "only the current node's decisions can be read ('node.%s')", f);
@@ -148,7 +154,9 @@ static uint8_t field_type(ck *c, gr_expr *e, uint8_t base){
       F("producer", GR_F_PRODUCER, GR_T_NODE);
       F("index", GR_F_INDEX, GR_T_INT);
       F("attr", GR_F_ATTR, GR_T_ATTRS);
-      ck_err(c, e->sloc, "an input has no field '%s' (connected, producer, index, attr)", f);
+      F("rank", GR_F_RANK, GR_T_INT);
+      if( strcmp(f, "dims")==0 ){ e->ref = GR_F_DIMS; e->elem = GR_T_INT; return GR_T_LIST; }
+      ck_err(c, e->sloc, "an input has no field '%s' (connected, producer, index, attr, rank, dims)", f);
       return GR_T_ANY;
     case GR_T_OPTREF:
       F("name", GR_F_NAME, GR_T_STR);
@@ -398,6 +406,10 @@ static uint8_t check_partition(ck *c, gr_expr *e){
     ck_err(c, e->loc, "'partition(%s)' is a node's outcome: only available in sources and in rules 'for each node'", e->s);
     return GR_T_ANY;
   }
+  if( c->in_dtypes ){
+    ck_err(c, e->loc, "a dtypes block's condition stands for what op_select_format sees (the node's attributes and shapes): it cannot read 'partition(%s)'", e->s);
+    return GR_T_ANY;
+  }
   if( c->in_partition ){
     ck_err(c, e->loc, "a partition's seeds, neutral conditions and limits cannot read a partition's outcome");
     return GR_T_ANY;
@@ -511,6 +523,12 @@ static uint8_t check_expr_inner(ck *c, gr_expr *e){
       return check_ini(c, e);
     case GR_E_CALL:
       return ck_call(c, e);
+    case GR_E_ADD: case GR_E_MOD:
+      ck_want(c, e->a, GR_T_INT, e->op==GR_E_ADD ? "an operand of '+'" : "an operand of '%'");
+      ck_want(c, e->b, GR_T_INT, e->op==GR_E_ADD ? "an operand of '+'" : "an operand of '%'");
+      e->dep = ck_maxdep(e->a->dep, e->b->dep);
+      if( e->op==GR_E_MOD && e->b->op==GR_E_INT && e->b->i==0 ) ck_err(c, e->b->loc, "'%%' by 0 (its value would always be null)");
+      return GR_T_INT;
     case GR_E_LEN:
       ck_err(c, e->loc, "len(...) tests an ONNX node's list attribute: only in the condition of an onnx mapping row");
       return GR_T_ANY;

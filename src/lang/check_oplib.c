@@ -1,9 +1,14 @@
 /*
 ** check_oplib.c: the checker of the op information library statements
-** (`oplib NAME "desc" { ... }` and `dtypes STORE "Op" from "cite" { ... }`,
-** doc/rule-language.md "Op information library"). ck_oplib checks each
-** store's header lines, indexes its ops by type (a type twice in one store
-** is an error), binds every dtypes block to its op and fills rs->oplib.
+** (`oplib NAME "desc" { ... }` and `dtypes STORE[, STORE...] "Op" from "cite"
+** [when COND] { ... }`, doc/rule-language.md "Op information library").
+** ck_oplib checks each store's header lines, indexes its ops by type (a
+** type twice in one store is an error), checks each dtypes block's
+** condition (a boolean over the node), binds every dtypes block to its op in
+** each store it names (a conditional block after the op's unconditional one
+** is never used: an error) and fills rs->oplib; a conditional block's lists
+** go to a copy of the op (gr_oplib_op.when), the unconditional block's to
+** the op itself.
 ** ol_compile turns one op's item into the gr_oplib_op the evaluator reads:
 ** its policy and flag words, its tensors and their dtype and format lists
 ** (dtype names from table `dtypes`; in a `columns` store every list of an op
@@ -221,29 +226,33 @@ static void check_columns(ol_report *r, const gr_oplib_op *op, const gr_item *co
   }
 }
 
-/* the dtypes block of op e: lists for an op without them */
-static void apply_dtypes(struct gr_oplib_lib *lib, ol_store *s, ol_entry *e, ol_report *r, gr_oplib_op *op){
-  const gr_item *b = e->dtypes, *x;
+/* dtypes block b of an op (base, as compiled from its own text): lists for
+** op, which is base itself or (a conditional block) a copy of it without
+** lists. Returns 0 when applied, 1 when left out (a later layer's op has
+** lists of its own), -1 after reporting an error. */
+static int apply_dtypes(struct gr_oplib_lib *lib, ol_store *s, const gr_item *b, ol_report *r,
+                        const gr_oplib_op *base, gr_oplib_op *op){
+  const gr_item *x;
   const gr_item **lines;
   int i, n = op->ninputs + op->noutputs;
   char w[300];
   for(i = 0; i < n; i++){
-    const gr_oplib_tensor *t = i < op->ninputs ? &op->inputs[i] : &op->outputs[i - op->ninputs];
+    const gr_oplib_tensor *t = i < base->ninputs ? &base->inputs[i] : &base->outputs[i - base->ninputs];
     if( t->ndtypes && s->st->layer > b->layer ){
       /* a layer's store replaced the one the block was written for, and its
       ** op has lists of its own: they win, the block is left out */
       if( r->c ){
-        snprintf(w, sizeof w, "%s:%u", op->file ? op->file : "?", (unsigned)op->line);
+        snprintf(w, sizeof w, "%s:%u", base->file ? base->file : "?", (unsigned)base->line);
         ck_warn(r->c, b->str_loc, "op \"%s\" of store '%s' has dtype lists of its own in a later layer (%s): this dtypes block is "
-                "not used", op->type, s->pub.name, w);
+                "not used", base->type, s->pub.name, w);
       }
-      return;
+      return 1;
     }
     if( t->ndtypes ){
-      snprintf(w, sizeof w, "%s:%u", op->file ? op->file : "?", (unsigned)op->line);
+      snprintf(w, sizeof w, "%s:%u", base->file ? base->file : "?", (unsigned)base->line);
       rep(r, b->str_loc, "op \"%s\" of store '%s' already has dtype lists (%s): a dtypes block is only for an op "
-          "without them", op->type, s->pub.name, w);
-      return;
+          "without them", base->type, s->pub.name, w);
+      return -1;
     }
   }
   lines = gr_xcalloc((size_t)n + 1, sizeof *lines);
@@ -283,7 +292,7 @@ static void apply_dtypes(struct gr_oplib_lib *lib, ol_store *s, ol_entry *e, ol_
         rep(r, b->str_loc, "the dtypes block of op \"%s\" gives no list for %s \"%s\" (a columns store needs one per tensor)",
             op->type, i < op->ninputs ? "input" : "output", t->name);
         free(lines);
-        return;
+        return -1;
       }
     }
     check_columns(r, op, lines, n, &b->str_loc);
@@ -292,6 +301,40 @@ static void apply_dtypes(struct gr_oplib_lib *lib, ol_store *s, ol_entry *e, ol_
   op->lists_from = ck_keep(lib->rs, b->str2);
   op->file = b->loc.file;
   op->line = (int)b->loc.line;
+  return 0;
+}
+
+/* a copy of the tensors t[0..n) without lists */
+static gr_oplib_tensor *bare_tensors(gr_ruleset *rs, const gr_oplib_tensor *t, int n){
+  gr_oplib_tensor *c = gr_arena_calloc(&rs->arena, ((size_t)n + 1) * sizeof *c);
+  int i;
+  for(i = 0; i < n; i++){ c[i].name = t[i].name; c[i].param = t[i].param; }
+  return c;
+}
+
+/* the conditional dtypes blocks of op e: one copy of op per block, with
+** the block's lists, kept in op->when in the blocks' order */
+static void apply_when(struct gr_oplib_lib *lib, ol_store *s, ol_entry *e, ol_report *r, gr_oplib_op *op){
+  gr_ruleset *rs = lib->rs;
+  gr_oplib_when *w = gr_arena_calloc(&rs->arena, (e->nwhen + 1) * sizeof *w);
+  size_t k;
+  int n = 0;
+  for(k = 0; k < e->nwhen; k++){
+    gr_oplib_op *v = gr_arena_calloc(&rs->arena, sizeof *v);
+    int rc;
+    *v = *op;
+    v->inputs = bare_tensors(rs, op->inputs, op->ninputs);
+    v->outputs = bare_tensors(rs, op->outputs, op->noutputs);
+    v->nwhen = 0; v->when = NULL;
+    rc = apply_dtypes(lib, s, e->when[k], r, op, v);
+    if( rc < 0 ) return;
+    if( rc > 0 ) continue;
+    w[n].cond = e->when[k]->e;
+    w[n].op = v;
+    n++;
+  }
+  op->nwhen = n;
+  op->when = n ? w : NULL;
 }
 
 int ol_compile(struct gr_oplib_lib *lib, ol_store *s, ol_entry *e, ol_report *r){
@@ -358,7 +401,9 @@ int ol_compile(struct gr_oplib_lib *lib, ol_store *s, ol_entry *e, ol_report *r)
   if( op->ninputs < nin ) memmove(lines + op->ninputs, lines + nin, (size_t)op->noutputs * sizeof *lines);
   if( r->nerr==nerr0 && s->pub.kind==GR_OPLIB_COLUMNS ) check_columns(r, op, lines, op->ninputs + op->noutputs, &it->loc);
   free(lines);
-  if( r->nerr==nerr0 && e->dtypes ) apply_dtypes(lib, s, e, r, op);
+  /* the conditional blocks first: each copies the op while it has no lists */
+  if( r->nerr==nerr0 && e->nwhen ) apply_when(lib, s, e, r, op);
+  if( r->nerr==nerr0 && e->dtypes ) apply_dtypes(lib, s, e->dtypes, r, op, op);
   gr_item_free(parsed);
   if( r->nerr!=nerr0 ){ e->state = -1; return -1; }
   e->op = op;
@@ -514,6 +559,7 @@ static void add_entry(struct gr_oplib_lib *lib, ol_store *s, ol_report *r, const
 }
 
 static void bind_one(struct gr_oplib_lib *lib, ol_store *s, const gr_item *b, ol_report *r);
+static void compile_bound(struct gr_oplib_lib *lib, ol_store *s, const gr_item *b, ol_report *r);
 
 void ol_index(struct gr_oplib_lib *lib, ol_store *s, ol_report *r){
   const gr_item *z = s->lazy;
@@ -576,6 +622,7 @@ void ol_index(struct gr_oplib_lib *lib, ol_store *s, ol_report *r){
     }
   }
   for(k = 0; k < s->npending; k++) bind_one(lib, s, s->pending[k], r);
+  for(k = 0; k < s->npending; k++) compile_bound(lib, s, s->pending[k], r);
   free(s->pending);
   s->pending = NULL;
   s->npending = 0;
@@ -602,6 +649,7 @@ static void bind_one(struct gr_oplib_lib *lib, ol_store *s, const gr_item *b, ol
   void *oi = gr_map_get(&s->types, b->str);
   ol_entry *e;
   char dm[200];
+  (void)lib;
   if( oi==NULL ){
     const char *sug = suggest_op(s, b->str);
     if( sug ) snprintf(dm, sizeof dm, "; did you mean \"%s\"?", sug); else dm[0] = 0;
@@ -612,23 +660,40 @@ static void bind_one(struct gr_oplib_lib *lib, ol_store *s, const gr_item *b, ol
   if( e->dtypes ){
     char w[300];
     ck_where(w, sizeof w, e->dtypes->loc);
-    rep(r, b->str_loc, "op \"%s\" of store '%s' already has a dtypes block (%s)", b->str, s->pub.name, w);
+    if( b->e )
+      rep(r, b->e->loc, "this conditional dtypes block is never used: the dtypes block of op \"%s\" of store '%s' at %s "
+          "has no condition, so it always holds first (write the conditional blocks before it)", b->str, s->pub.name, w);
+    else
+      rep(r, b->str_loc, "op \"%s\" of store '%s' already has a dtypes block (%s)%s", b->str, s->pub.name, w,
+          e->dtypes->layer==b->layer ? "; give each a condition (`when ...`) to choose between them per node" : "");
     return;
   }
-  e->dtypes = b;
-  ol_compile(lib, s, e, r);
+  if( b->e ){
+    e->when = gr_xrealloc(e->when, (e->nwhen + 1) * sizeof *e->when);
+    e->when[e->nwhen++] = b;
+  }else e->dtypes = b;
+  /* compiled once every block is bound: by ck_oplib (an op written in
+  ** full), else on its first lookup (oplib.c) or by gr_oplib_check_all */
 }
 
-static void bind_dtypes(ck *c, struct gr_oplib_lib *lib, const gr_item *b){
-  void *si = gr_map_get(&lib->store_map, b->name);
+/* compiles the op dtypes block b was bound to (once every block is bound:
+** an op may have several), so its errors come in the blocks' order */
+static void compile_bound(struct gr_oplib_lib *lib, ol_store *s, const gr_item *b, ol_report *r){
+  void *oi = gr_map_get(&s->types, b->str);
+  if( oi ) ol_compile(lib, s, &s->ops[(intptr_t)oi - 1], r);
+}
+
+/* dtypes block b for the store called name (at loc) */
+static void bind_store(ck *c, struct gr_oplib_lib *lib, const gr_item *b, const char *name, gr_loc loc){
+  void *si = gr_map_get(&lib->store_map, name);
   ol_store *s;
   char dm[200];
   if( si==NULL ){
     gr_suggester sg;
     size_t i;
-    gr_suggest_begin(&sg, b->name);
+    gr_suggest_begin(&sg, name);
     for(i = 0; i < lib->nstores; i++) gr_suggest_offer(&sg, lib->stores[i].pub.name);
-    ck_err(c, b->name_loc, "dtypes for an unknown op store '%s'%s", b->name, dym(dm, sizeof dm, gr_suggest_best(&sg)));
+    ck_err(c, loc, "dtypes for an unknown op store '%s'%s", name, dym(dm, sizeof dm, gr_suggest_best(&sg)));
     return;
   }
   s = &lib->stores[(intptr_t)si - 1];
@@ -643,6 +708,25 @@ static void bind_dtypes(ck *c, struct gr_oplib_lib *lib, const gr_item *b){
     memset(&r, 0, sizeof r);
     r.c = c; r.lib = lib;
     bind_one(lib, s, b, &r);
+  }
+}
+
+static void bind_dtypes(ck *c, struct gr_oplib_lib *lib, const gr_item *b){
+  const gr_name *n, *m;
+  if( b->e ){
+    /* the condition: a boolean over the node, tested while the judge runs */
+    int scope = c->scope, in_source = c->in_source;
+    c->scope = GR_SCOPE_NODE; c->in_source = 0; c->in_dtypes = 1;
+    ck_want(c, b->e, GR_T_BOOL, "the condition of a dtypes block");
+    c->scope = scope; c->in_source = in_source; c->in_dtypes = 0;
+  }
+  for(n = b->names; n; n = n->next){
+    for(m = b->names; m!=n && strcmp(m->s, n->s)!=0; m = m->next) ;
+    if( m!=n ){
+      ck_err(c, n->loc, "store '%s' is named twice in this dtypes block", n->s);
+      continue;
+    }
+    bind_store(c, lib, b, n->s, n->loc);
   }
 }
 
@@ -683,6 +767,20 @@ void ck_oplib(ck *c){
     }
   }
   CK_EACH_KIND(c, i, st, GR_I_DTYPES) bind_dtypes(c, lib, st);
+  /* the ops given lists by a block, in the blocks' order (a big file's are
+  ** bound and compiled when its store is indexed) */
+  CK_EACH_KIND(c, i, st, GR_I_DTYPES){
+    const gr_name *n;
+    for(n = st->names; n; n = n->next){
+      void *si = gr_map_get(&lib->store_map, n->s);
+      ol_store *s = si ? &lib->stores[(intptr_t)si - 1] : NULL;
+      ol_report r;
+      if( s==NULL || (s->lazy && !s->indexed) ) continue;
+      memset(&r, 0, sizeof r);
+      r.c = c; r.lib = lib;
+      compile_bound(lib, s, st, &r);
+    }
+  }
   /* ops written in full (not indexed lazily) are checked now */
   for(i = 0; i < lib->nstores; i++){
     ol_store *s = &lib->stores[i];

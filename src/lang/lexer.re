@@ -196,6 +196,8 @@ loop:
     ">"   { TOK(GR_TK_GT); }
     "="   { TOK(GR_TK_ASSIGN); }
     "@"   { TOK(GR_TK_AT); }
+    "+"   { TOK(GR_TK_PLUS); }
+    "%"   { TOK(GR_TK_PERCENT); }
   */
 }
 

@@ -195,6 +195,8 @@ void gr_oplib_free(struct gr_oplib_lib *lib){
   size_t i;
   if( lib==NULL ) return;
   for(i = 0; i < lib->nstores; i++){
+    size_t k;
+    for(k = 0; k < lib->stores[i].nops; k++) free(lib->stores[i].ops[k].when);
     free(lib->stores[i].ops);
     free(lib->stores[i].pending);
     gr_map_free(&lib->stores[i].types);

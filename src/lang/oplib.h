@@ -37,12 +37,24 @@ typedef struct {
   const char *const *formats;     /* NULL or ndtypes entries */
 } gr_oplib_tensor;
 
-typedef struct {
+struct gr_oplib_when;
+
+typedef struct gr_oplib_op {
   const char *type; gr_oplib_policy policy; unsigned flags;
   int ninputs, noutputs; const gr_oplib_tensor *inputs, *outputs;
   const char *lists_from;         /* citation of a hand-kept dtypes block, or NULL */
   const char *file; int line;     /* where the op (or its dtypes block) is declared */
+  /* conditional dtypes blocks (`dtypes S "Op" from "..." when COND { ... }`),
+  ** in the order they are read: for a node, the first whose condition holds
+  ** gives the lists (its op); when none holds, this op's own lists (none, or
+  ** those of an unconditional block) */
+  int nwhen; const struct gr_oplib_when *when;
 } gr_oplib_op;
+
+typedef struct gr_oplib_when {
+  const gr_expr *cond;            /* checked in node scope (a boolean) */
+  const gr_oplib_op *op;          /* the op with this block's lists (nwhen 0) */
+} gr_oplib_when;
 
 typedef struct {
   const char *name, *description, *engine; gr_oplib_kind kind; int priority;

@@ -19,7 +19,8 @@ typedef struct ol_entry {
   gr_item *it;              /* the op's item in rs->ast, or NULL for an op of a skipped block */
   const char *type;
   const char *file; size_t off, len; uint32_t line, col;   /* where its text is (a skipped op) */
-  const gr_item *dtypes;    /* the dtypes block giving its lists, or NULL */
+  const gr_item *dtypes;    /* the unconditional dtypes block giving its lists, or NULL */
+  const gr_item **when; size_t nwhen;   /* its conditional dtypes blocks, in order (malloc'ed) */
   gr_oplib_op *op;          /* compiled on first lookup */
   int state;                /* 0 not yet, 1 compiled, -1 failed (errors reported) */
 } ol_entry;

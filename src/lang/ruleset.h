@@ -59,7 +59,8 @@ enum gr_field {
   GR_F_DTYPES,                                                           /* node: dtypes of its input and output descs */
   GR_F_PARENT,                                                           /* node: the node owning its subgraph */
   GR_F_PARTS,                                                            /* entry: the names GE gives a split ONNX node's parts */
-  GR_F_JUDGE                                                             /* node: the judge's outcome, ref2 = GR_JF_* */
+  GR_F_JUDGE,                                                            /* node: the judge's outcome, ref2 = GR_JF_* */
+  GR_F_RANK, GR_F_DIMS                                                   /* input: its descriptor's shape */
 };
 
 /* node.judge_FIELD (GR_F_JUDGE's ref2): the dtype and engine judge's outcome
