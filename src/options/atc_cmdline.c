@@ -42,6 +42,10 @@ static int atc_error(gr_atc_error *err, char *msg, const char *code, char *hint)
   return -1;
 }
 
+int gr_atc_fail(gr_atc_error *err, char *msg, const char *code){
+  return atc_error(err, msg, code, NULL);
+}
+
 /* ------------------------------------------------------------------ */
 /* the rule data */
 

@@ -205,6 +205,9 @@ const char *gr_atc_eval_flag(const struct gr_ruleset *rs, const char *key);
 /* ATC's message `key` of atc_messages with its {name} placeholders filled
 ** from the pairs (name, value, ..., NULL); malloc'ed. */
 char *gr_atc_message(const gr_atc_cmdline *c, const char *key, ...);
+/* Sets err to msg (taken, malloc'ed) and code (static or rule-set storage),
+** freeing what err held: always -1. */
+int gr_atc_fail(gr_atc_error *err, char *msg, const char *code);
 
 /* The flag with that role (atc_flag_roles), or NULL; the last value given
 ** for a flag, or NULL. */

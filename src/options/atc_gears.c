@@ -33,26 +33,18 @@ static int64_t limit(const gr_atc_cmdline *c, const char *key, int64_t dflt){
   return e && e->op==GR_E_INT ? e->i : dflt;
 }
 
-/* Sets err to ATC's message (taking msg): always -1. */
-static int fail(gr_atc_error *err, char *msg, const char *code){
-  gr_atc_error_free(err);
-  err->msg = msg;
-  err->code = code;
-  return -1;
-}
-
 static int fail_reason(const gr_atc_cmdline *c, gr_atc_error *err, const char *param, const char *value, const char *reason_key){
   char *r = gr_atc_message(c, reason_key, (char *)NULL);
   char *m = gr_atc_message(c, "E10003_reason", "value", value, "parameter", param, "reason", r, (char *)NULL);
   free(r);
-  return fail(err, m, "E10003");
+  return gr_atc_fail(err, m, "E10003");
 }
 
 static int fail_e10001(const gr_atc_cmdline *c, gr_atc_error *err, const char *param, const char *value, const char *reason_key){
   char *r = gr_atc_message(c, reason_key, (char *)NULL);
   char *m = gr_atc_message(c, "E10001", "value", value, "parameter", param, "reason", r, (char *)NULL);
   free(r);
-  return fail(err, m, "E10001");
+  return gr_atc_fail(err, m, "E10001");
 }
 
 static const char *role_value(const gr_atc_cmdline *c, const char *role, const char **flag){
@@ -87,10 +79,10 @@ int gr_atc_gears_precheck(gr_atc_cmdline *c, const char *shapes, gr_atc_error *e
     return 0;
   }
   /* CheckAndTransferInputShapeToRange, then CheckDynamicInputParamValid */
-  if( shapes && strchr(shapes, '~') ) return fail(err, gr_atc_message(c, "E10040", (char *)NULL), "E10040");
-  if( n + (range!=NULL) > 1 ) return fail(err, gr_atc_message(c, "E10009", (char *)NULL), "E10009");
+  if( shapes && strchr(shapes, '~') ) return gr_atc_fail(err, gr_atc_message(c, "E10040", (char *)NULL), "E10040");
+  if( n + (range!=NULL) > 1 ) return gr_atc_fail(err, gr_atc_message(c, "E10009", (char *)NULL), "E10009");
   if( shapes==NULL || *shapes==0 )
-    return fail(err, gr_atc_message(c, "E10004", "parameter", "input_shape", (char *)NULL), "E10004");
+    return gr_atc_fail(err, gr_atc_message(c, "E10004", "parameter", "input_shape", (char *)NULL), "E10004");
   return 0;
 }
 
@@ -133,19 +125,19 @@ static int batch(gr_atc_cmdline *c, gr_atc_error *err){
   size_t i, j, size = 0;
   for(i = 0; i < c->shapes.n; i++){
     const gr_atc_shape *s = &c->shapes.v[i];
-    if( s->dims.n==0 ) return fail(err, gr_atc_message(c, "E10012", (char *)NULL), "E10012");
+    if( s->dims.n==0 ) return gr_atc_fail(err, gr_atc_message(c, "E10012", (char *)NULL), "E10012");
     if( count_neg1(s)==0 || s->dims.v[0]!=-1 ) continue;
     for(j = 1; j < s->dims.n; j++){
       if( s->dims.v[j] < 0 ){
         char idx[32], val[32];
         snprintf(idx, sizeof idx, "%zu", j);
         snprintf(val, sizeof val, "%lld", (long long)s->dims.v[j]);
-        return fail(err, gr_atc_message(c, "E10018", "index", idx, "shape", val, (char *)NULL), "E10018");
+        return gr_atc_fail(err, gr_atc_message(c, "E10018", "index", idx, "shape", val, (char *)NULL), "E10018");
       }
     }
     size++;
   }
-  if( size==0 ) return fail(err, gr_atc_message(c, "E10031", (char *)NULL), "E10031");
+  if( size==0 ) return gr_atc_fail(err, gr_atc_message(c, "E10031", (char *)NULL), "E10031");
   if( !chars_ok(c->gear_value, ",") ) return fail_reason(c, err, "dynamic_batch_size", c->gear_value, "E10003_batch");
   profiles(c, c->gear_value, 1);
   return 0;
@@ -168,15 +160,15 @@ static int image(gr_atc_cmdline *c, gr_atc_error *err){
     const gr_atc_shape *s = &c->shapes.v[i];
     size_t neg = count_neg1(s);
     if( s->dims.n!=4 ){
-      if( neg ) return fail(err, gr_atc_message(c, "E10019", (char *)NULL), "E10019");
+      if( neg ) return gr_atc_fail(err, gr_atc_message(c, "E10019", (char *)NULL), "E10019");
       continue;
     }
     if( neg==0 ) continue;
     if( hw_axes(c, &h, &w) ) return fail_reason(c, err, "input_format", c->input_format, "E10003_image_format");
-    if( s->dims.v[h]!=-1 || s->dims.v[w]!=-1 || neg!=2 ) return fail(err, gr_atc_message(c, "E10019", (char *)NULL), "E10019");
+    if( s->dims.v[h]!=-1 || s->dims.v[w]!=-1 || neg!=2 ) return gr_atc_fail(err, gr_atc_message(c, "E10019", (char *)NULL), "E10019");
     size++;
   }
-  if( size==0 ) return fail(err, gr_atc_message(c, "E10019", (char *)NULL), "E10019");
+  if( size==0 ) return gr_atc_fail(err, gr_atc_message(c, "E10019", (char *)NULL), "E10019");
   /* EraseEndSemicolon, then the characters, then 2 values per profile */
   v = gr_xstrdup(c->gear_value);
   len = strlen(v);
@@ -186,7 +178,7 @@ static int image(gr_atc_cmdline *c, gr_atc_error *err){
     size_t n = strcspn(p, ";"), commas = 0, k;
     for(k = 0; k < n; k++) commas += p[k]==',';
     if( (int64_t)commas + 1!=want ){
-      int rc = fail(err, gr_atc_message(c, "E10020", "value", v, (char *)NULL), "E10020");
+      int rc = gr_atc_fail(err, gr_atc_message(c, "E10020", "value", v, (char *)NULL), "E10020");
       free(v);
       return rc;
     }
@@ -207,7 +199,7 @@ static int dims(gr_atc_cmdline *c, gr_atc_error *err){
   v = gr_xstrdup(c->gear_value);
   len = strlen(v);
   if( len && v[len - 1]==';' ) v[--len] = 0;
-  if( len==0 ){ free(v); return fail(err, gr_atc_message(c, "E10058", "parameter", "--dynamic_dims", (char *)NULL), "E10058"); }
+  if( len==0 ){ free(v); return gr_atc_fail(err, gr_atc_message(c, "E10058", "parameter", "--dynamic_dims", (char *)NULL), "E10058"); }
   for(p = v; ; ){
     size_t n = strcspn(p, ";"), commas = 0, k;
     for(k = 0; k < n; k++) commas += p[k]==',';
@@ -243,18 +235,18 @@ static int check_profiles(gr_atc_cmdline *c, gr_atc_error *err){
     char n1[32], n2[32];
     snprintf(n1, sizeof n1, "%zu", c->gears.n);
     snprintf(n2, sizeof n2, "%lld", (long long)min);
-    return fail(err, gr_atc_message(c, "E10035", "count", n1, "min", n2, (char *)NULL), "E10035");
+    return gr_atc_fail(err, gr_atc_message(c, "E10035", "count", n1, "min", n2, (char *)NULL), "E10035");
   }
   for(i = 0; i < c->gears.n; i++){
     if( c->gears.v[i].v.n!=c->gears.v[0].v.n ){
       char n1[32], n2[32];
       snprintf(n1, sizeof n1, "%zu", c->gears.v[0].v.n);
       snprintf(n2, sizeof n2, "%zu", c->gears.v[i].v.n);
-      return fail(err, gr_atc_message(c, "E10037", "n1", n1, "n2", n2, (char *)NULL), "E10037");
+      return gr_atc_fail(err, gr_atc_message(c, "E10037", "n1", n1, "n2", n2, (char *)NULL), "E10037");
     }
     for(j = 0; j < i; j++)
       if( memcmp(c->gears.v[i].v.v, c->gears.v[j].v.v, c->gears.v[i].v.n * sizeof(int64_t))==0 )
-        return fail(err, gr_atc_message(c, "E10039", (char *)NULL), "E10039");
+        return gr_atc_fail(err, gr_atc_message(c, "E10039", (char *)NULL), "E10039");
   }
   return 0;
 }

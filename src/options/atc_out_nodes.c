@@ -33,18 +33,11 @@
 
 #define M gr_atc_message
 
-static int fail(gr_atc_error *err, char *m, const char *code){
-  gr_atc_error_free(err);
-  err->msg = m;
-  err->code = code;
-  return -1;
-}
-
 static int e10001(const gr_atc_cmdline *c, gr_atc_error *err, const char *param, const char *value, const char *reason_key){
   char *r = M(c, reason_key, (char *)NULL);
   char *m = M(c, "E10001", "value", value, "parameter", param, "reason", r, (char *)NULL);
   free(r);
-  return fail(err, m, "E10001");
+  return gr_atc_fail(err, m, "E10001");
 }
 
 static const char *value_of(const gr_atc_cmdline *c, const char *role){
@@ -127,7 +120,7 @@ int gr_atc_outputs_finish(gr_atc_cmdline *c, gr_atc_error *err){
     if( !digits(kv.v[1]) ){ rc = e10001(c, err, "--out_nodes", v, "E10001_out_nodes_index"); break; }
     if( (r = stoi_digits(trim(kv.v[1]), &idx))!=0 ){
       const char *code = r==1 ? "E10014" : "E10013";
-      rc = fail(err, M(c, code, "value", v, "parameter", "--out_nodes", (char *)NULL), code);
+      rc = gr_atc_fail(err, M(c, code, "value", v, "parameter", "--out_nodes", (char *)NULL), code);
       break;
     }
     o.name = gr_xstrndup(kv.v[0].p, kv.v[0].n);
@@ -162,9 +155,9 @@ int gr_atc_inputs_apply(const gr_atc_cmdline *c, const gr_graph *g, gr_atc_error
     uint32_t node;
     char *t = gr_xstrndup(items.v[i].p, items.v[i].n);
     if( !find_root(g, items.v[i], &node) )
-      rc = fail(err, M(c, "E10016", "opname", t, "parameter", "input_fp16_nodes", (char *)NULL), "E10016");
+      rc = gr_atc_fail(err, M(c, "E10016", "opname", t, "parameter", "input_fp16_nodes", (char *)NULL), "E10016");
     else if( !is_input_op(c, g, node) )
-      rc = fail(err, M(c, "E10017", "opname", t, "parameter", "input_fp16_nodes", (char *)NULL), "E10017");
+      rc = gr_atc_fail(err, M(c, "E10017", "opname", t, "parameter", "input_fp16_nodes", (char *)NULL), "E10017");
     free(t);
   }
   free(items.v);
@@ -196,7 +189,7 @@ static int output_type(const gr_atc_cmdline *c, const char *v, gr_atc_error *err
     if( !digits(idx) ) rc = e10001(c, err, "--output_type", t, "E10001_output_type_index");
     else if( (r = stoi_digits(idx, &index))!=0 ){
       const char *code = r==1 ? "E10014" : "E10013";
-      rc = fail(err, M(c, code, "value", t, "parameter", "--output_type", (char *)NULL), code);
+      rc = gr_atc_fail(err, M(c, code, "value", t, "parameter", "--output_type", (char *)NULL), code);
     }
     free(t);
     if( rc ) break;
@@ -228,11 +221,11 @@ int gr_atc_outputs_apply(const gr_atc_cmdline *c, const gr_graph *g, gr_atc_erro
     span s;
     s.p = o->name; s.n = strlen(o->name);
     if( !find_root(g, s, &node) )
-      return fail(err, M(c, "E10016", "opname", o->name, "parameter", "out_nodes", (char *)NULL), "E10016");
+      return gr_atc_fail(err, M(c, "E10016", "opname", o->name, "parameter", "out_nodes", (char *)NULL), "E10016");
     if( o->index < 0 || o->index >= (long)gr_graph_nodes(g)[node].n_out_desc ){
       char *idx = gr_xasprintf("%ld", o->index), *size = gr_xasprintf("%u", (unsigned)gr_graph_nodes(g)[node].n_out_desc);
       char *r = M(c, "E10003_out_node_index", "index", idx, "size", size, (char *)NULL);
-      int rc = fail(err, M(c, "E10003_reason", "value", o->name, "parameter", "out_nodes", "reason", r, (char *)NULL), "E10003");
+      int rc = gr_atc_fail(err, M(c, "E10003_reason", "value", o->name, "parameter", "out_nodes", "reason", r, (char *)NULL), "E10003");
       free(idx); free(size); free(r);
       return rc;
     }
