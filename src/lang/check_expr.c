@@ -69,8 +69,14 @@ static void check_partition_literal(ck *c, const gr_expr *a, const gr_expr *b){
   size_t k;
   if( a->op!=GR_E_PARTITION || b->op!=GR_E_STR || p==NULL ) return;
   if( a->ref==GR_PF_CAUSE ){
+    gr_buf words;
     for(k = 1; gr_pcause_name((int)k); k++) if( strcmp(gr_pcause_name((int)k), b->s)==0 ) return;
-    ck_err(c, b->loc, "partition(%s).cause is %s, never '%s'", p->name, GR_PCAUSES, b->s);
+    gr_buf_init(&words);                 /* the words, from the one list of them */
+    for(k = 1; gr_pcause_name((int)k); k++)
+      gr_buf_printf(&words, "%s\"%s\"", k==1 ? "" : gr_pcause_name((int)k + 1) ? ", " : " or ", gr_pcause_name((int)k));
+    gr_buf_addc(&words, 0);
+    ck_err(c, b->loc, "partition(%s).cause is %s, never '%s'", p->name, words.p, b->s);
+    gr_buf_free(&words);
   }else if( a->ref==GR_PF_SEED ){
     for(k = 0; k < p->nseeds; k++) if( strcmp(p->seeds[k].name, b->s)==0 ) return;
     ck_err(c, b->loc, "partition %s has no seed '%s'", p->name, b->s);

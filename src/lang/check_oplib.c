@@ -558,7 +558,7 @@ static void add_entry(struct gr_oplib_lib *lib, ol_store *s, ol_report *r, const
   s->nops++;
 }
 
-static void bind_one(struct gr_oplib_lib *lib, ol_store *s, const gr_item *b, ol_report *r);
+static void bind_one(ol_store *s, const gr_item *b, ol_report *r);
 static void compile_bound(struct gr_oplib_lib *lib, ol_store *s, const gr_item *b, ol_report *r);
 
 void ol_index(struct gr_oplib_lib *lib, ol_store *s, ol_report *r){
@@ -621,7 +621,7 @@ void ol_index(struct gr_oplib_lib *lib, ol_store *s, ol_report *r){
       p = close + 1;
     }
   }
-  for(k = 0; k < s->npending; k++) bind_one(lib, s, s->pending[k], r);
+  for(k = 0; k < s->npending; k++) bind_one(s, s->pending[k], r);
   for(k = 0; k < s->npending; k++) compile_bound(lib, s, s->pending[k], r);
   free(s->pending);
   s->pending = NULL;
@@ -645,11 +645,10 @@ static const char *suggest_op(const ol_store *s, const char *word){
 }
 
 /* a dtypes block whose store is known: its op, and the lists */
-static void bind_one(struct gr_oplib_lib *lib, ol_store *s, const gr_item *b, ol_report *r){
+static void bind_one(ol_store *s, const gr_item *b, ol_report *r){
   void *oi = gr_map_get(&s->types, b->str);
   ol_entry *e;
   char dm[200];
-  (void)lib;
   if( oi==NULL ){
     const char *sug = suggest_op(s, b->str);
     if( sug ) snprintf(dm, sizeof dm, "; did you mean \"%s\"?", sug); else dm[0] = 0;
@@ -707,7 +706,7 @@ static void bind_store(ck *c, struct gr_oplib_lib *lib, const gr_item *b, const 
     ol_report r;
     memset(&r, 0, sizeof r);
     r.c = c; r.lib = lib;
-    bind_one(lib, s, b, &r);
+    bind_one(s, b, &r);
   }
 }
 

@@ -253,8 +253,7 @@ typedef struct gr_partition {
 } gr_partition;
 
 /* The outcome of a partition for one node, as partition(NAME).cause reads
-** it (the checker accepts only these words in comparisons with it). */
-#define GR_PCAUSES "\"neutral\", \"seed\", \"path\", \"small\", \"all\", \"cluster\", \"static_graph\", \"group\", \"subgraph\" or \"threshold\""
+** it (the checker accepts only the words gr_pcause_name gives). */
 enum gr_pcause { GR_PC_NEUTRAL = 1, GR_PC_SEED, GR_PC_PATH, GR_PC_SMALL, GR_PC_ALL, GR_PC_CLUSTER, GR_PC_STATIC_GRAPH,
                  GR_PC_GROUP, GR_PC_SUBGRAPH, GR_PC_THRESHOLD, GR_PC_REMOVED };
 /* The fields of partition(NAME).FIELD (gr_expr.ref of a GR_E_PARTITION). */
