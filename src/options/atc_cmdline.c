@@ -46,6 +46,18 @@ int gr_atc_fail(gr_atc_error *err, char *msg, const char *code){
   return atc_error(err, msg, code, NULL);
 }
 
+void gr_atc_split(const char *p, size_t n, char delim, gr_atc_spans *out){
+  size_t i, at = 0;
+  out->n = 0;
+  for(i = 0; i <= n; i++){
+    if( i==n || p[i]==delim ){ gr_atc_span s; s.p = p + at; s.n = i - at; gr_vec_push(*out, s); at = i + 1; }
+  }
+}
+
+int gr_atc_is_input_op(const gr_atc_cmdline *c, const struct gr_graph *g, uint32_t node){
+  return c->input_ops && gr_map_get(&c->input_ops->keymap, gr_graph_type_name(g, gr_graph_nodes(g)[node].type))!=NULL;
+}
+
 /* ------------------------------------------------------------------ */
 /* the rule data */
 

@@ -209,6 +209,15 @@ char *gr_atc_message(const gr_atc_cmdline *c, const char *key, ...);
 ** freeing what err held: always -1. */
 int gr_atc_fail(gr_atc_error *err, char *msg, const char *code);
 
+/* A piece of a flag's value (not NUL-terminated). */
+typedef struct gr_atc_span { const char *p; size_t n; } gr_atc_span;
+typedef GR_VEC(gr_atc_span) gr_atc_spans;
+/* p[0..n) split at delim as GE's StringUtils::Split splits: every field,
+** empty ones too ("" is one empty field); out is emptied first. */
+void gr_atc_split(const char *p, size_t n, char delim, gr_atc_spans *out);
+/* Whether node is of an op type --input_shape may name (table atc_input_ops). */
+int gr_atc_is_input_op(const gr_atc_cmdline *c, const struct gr_graph *g, uint32_t node);
+
 /* The flag with that role (atc_flag_roles), or NULL; the last value given
 ** for a flag, or NULL. */
 const char *gr_atc_role_flag(const gr_atc_cmdline *c, const char *role);

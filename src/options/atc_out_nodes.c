@@ -50,23 +50,14 @@ static int in_set(const gr_atc_cmdline *c, const char *table, const char *key){
   return t && key && gr_map_get(&t->keymap, key)!=NULL;
 }
 
-/* StringUtils::Split: every field, empty ones too. */
-typedef struct { const char *p; size_t n; } span;
-typedef GR_VEC(span) spans;
-static void split(const char *p, size_t n, char delim, spans *out){
-  size_t i, at = 0;
-  out->n = 0;
-  for(i = 0; i <= n; i++)
-    if( i==n || p[i]==delim ){ span s; s.p = p + at; s.n = i - at; gr_vec_push(*out, s); at = i + 1; }
-}
 
-static span trim(span s){
+static gr_atc_span trim(gr_atc_span s){
   while( s.n && isspace((unsigned char)s.p[0]) ){ s.p++; s.n--; }
   while( s.n && isspace((unsigned char)s.p[s.n - 1]) ) s.n--;
   return s;
 }
 
-static int digits(span s){
+static int digits(gr_atc_span s){
   size_t k;
   for(k = 0; k < s.n; k++) if( !isdigit((unsigned char)s.p[k]) ) return 0;
   return 1;
@@ -74,7 +65,7 @@ static int digits(span s){
 
 /* std::stoi of an all-digit field: 0 ok, 1 empty (invalid_argument), 2
 ** above INT_MAX (out_of_range). */
-static int stoi_digits(span s, long *out){
+static int stoi_digits(gr_atc_span s, long *out){
   char buf[32];
   size_t a = 0;
   while( a < s.n && s.p[a]=='0' ) a++;   /* leading zeros do not overflow */
@@ -92,20 +83,20 @@ static int parse_graph_checks(const gr_atc_cmdline *c){
 
 int gr_atc_outputs_finish(gr_atc_cmdline *c, gr_atc_error *err){
   const char *v = value_of(c, "out_nodes");
-  spans items = { NULL, 0, 0 }, kv = { NULL, 0, 0 };
+  gr_atc_spans items = { NULL, 0, 0 }, kv = { NULL, 0, 0 };
   size_t i;
   int mode = 0, rc = 0;
   /* a tensor name is refused only where the framework is known not to take
   ** one (`gerules eval` names no framework) */
   int tensors = c->framework==NULL || in_set(c, "atc_out_nodes_tensor_frameworks", c->framework);
   if( v==NULL || !parse_graph_checks(c) ) return 0;
-  split(v, strlen(v), ';', &items);
+  gr_atc_split(v, strlen(v), ';', &items);
   for(i = 0; i < items.n && rc==0; i++){
-    span it = items.v[i];
+    gr_atc_span it = items.v[i];
     gr_atc_out_node o;
     long idx = 0;
     int r;
-    split(it.p, it.n, ':', &kv);
+    gr_atc_split(it.p, it.n, ':', &kv);
     if( kv.n!=2 ){
       if( kv.n==1 && tensors ){ mode |= 2; if( mode==3 ) break; continue; }
       {
@@ -133,30 +124,26 @@ int gr_atc_outputs_finish(gr_atc_cmdline *c, gr_atc_error *err){
 }
 
 /* ComputeGraph::FindNode: an op of the root graph with that name. */
-static int find_root(const gr_graph *g, span name, uint32_t *node){
+static int find_root(const gr_graph *g, gr_atc_span name, uint32_t *node){
   char *s = gr_xstrndup(name.p, name.n);
   int ok = gr_graph_find_node(g, s, node) && gr_graph_nodes(g)[*node].graph==0;
   free(s);
   return ok;
 }
 
-static int is_input_op(const gr_atc_cmdline *c, const gr_graph *g, uint32_t node){
-  return c->input_ops && gr_map_get(&c->input_ops->keymap, gr_graph_type_name(g, gr_graph_nodes(g)[node].type))!=NULL;
-}
-
 int gr_atc_inputs_apply(const gr_atc_cmdline *c, const gr_graph *g, gr_atc_error *err){
   const char *v = value_of(c, "input_fp16_nodes");
-  spans items = { NULL, 0, 0 };
+  gr_atc_spans items = { NULL, 0, 0 };
   size_t i;
   int rc = 0;
   if( v==NULL || !parse_graph_checks(c) ) return 0;
-  split(v, strlen(v), ';', &items);
+  gr_atc_split(v, strlen(v), ';', &items);
   for(i = 0; i < items.n && rc==0; i++){
     uint32_t node;
     char *t = gr_xstrndup(items.v[i].p, items.v[i].n);
     if( !find_root(g, items.v[i], &node) )
       rc = gr_atc_fail(err, M(c, "E10016", "opname", t, "parameter", "input_fp16_nodes", (char *)NULL), "E10016");
-    else if( !is_input_op(c, g, node) )
+    else if( !gr_atc_is_input_op(c, g, node) )
       rc = gr_atc_fail(err, M(c, "E10017", "opname", t, "parameter", "input_fp16_nodes", (char *)NULL), "E10017");
     free(t);
   }
@@ -166,18 +153,18 @@ int gr_atc_inputs_apply(const gr_atc_cmdline *c, const gr_graph *g, gr_atc_error
 
 /* ParseOutputType and VerifyOutputTypeAndOutNodes. */
 static int output_type(const gr_atc_cmdline *c, const char *v, gr_atc_error *err){
-  spans items = { NULL, 0, 0 }, f = { NULL, 0, 0 };
+  gr_atc_spans items = { NULL, 0, 0 }, f = { NULL, 0, 0 };
   size_t i, k;
   int rc = 0;
   if( strchr(v, ':')==NULL )
     return in_set(c, "atc_output_types", v) ? 0 : e10001(c, err, "--output_type", v, "E10001_output_type_support");
-  split(v, strlen(v), ';', &items);
+  gr_atc_split(v, strlen(v), ';', &items);
   for(i = 0; i < items.n && rc==0; i++){
-    span name, idx, dt;
+    gr_atc_span name, idx, dt;
     char *t;
     long index = 0;
     int r;
-    split(items.v[i].p, items.v[i].n, ':', &f);
+    gr_atc_split(items.v[i].p, items.v[i].n, ':', &f);
     if( f.n!=3 ){
       t = gr_xstrndup(items.v[i].p, items.v[i].n);
       rc = e10001(c, err, "--output_type", t, "E10001_output_type_sample");
@@ -218,7 +205,7 @@ int gr_atc_outputs_apply(const gr_atc_cmdline *c, const gr_graph *g, gr_atc_erro
   for(i = 0; i < c->out_nodes.n; i++){
     const gr_atc_out_node *o = &c->out_nodes.v[i];
     uint32_t node;
-    span s;
+    gr_atc_span s;
     s.p = o->name; s.n = strlen(o->name);
     if( !find_root(g, s, &node) )
       return gr_atc_fail(err, M(c, "E10016", "opname", o->name, "parameter", "out_nodes", (char *)NULL), "E10016");

@@ -67,21 +67,11 @@ static int e10002(const gr_atc_cmdline *c, gr_atc_error *err, const char *shape,
   return fail(c, err, m, "E10002");
 }
 
-/* StringUtils::Split: every field, empty ones too ("" is one empty field). */
-typedef struct { const char *p; size_t n; } span;
-typedef GR_VEC(span) spans;
-static void split(const char *p, size_t n, char delim, spans *out){
-  size_t i, at = 0;
-  out->n = 0;
-  for(i = 0; i <= n; i++){
-    if( i==n || p[i]==delim ){ span s; s.p = p + at; s.n = i - at; gr_vec_push(*out, s); at = i + 1; }
-  }
-}
 
-static char *dup(span s){ return gr_xstrndup(s.p, s.n); }
+static char *dup(gr_atc_span s){ return gr_xstrndup(s.p, s.n); }
 
 /* StringToLongNoThrow: the field, trimmed, read whole as a long. */
-static int to_long(span s, int64_t *out){
+static int to_long(gr_atc_span s, int64_t *out){
   char buf[64], *end;
   size_t a = 0, b = s.n, k;
   long long v;
@@ -105,11 +95,11 @@ static int64_t lower_limit(const gr_atc_cmdline *c){
 
 /* ParseShapeRangePair: one dim, "a", "-a" or "a~b"; whole is the range for
 ** messages. */
-static int pair(const gr_atc_cmdline *c, const char *whole, span dim, gr_atc_dim_range *out, gr_atc_error *err){
-  spans parts = { NULL, 0, 0 };
+static int pair(const gr_atc_cmdline *c, const char *whole, gr_atc_span dim, gr_atc_dim_range *out, gr_atc_error *err){
+  gr_atc_spans parts = { NULL, 0, 0 };
   int64_t lo = 0, hi = 0;
   int rc = 0;
-  split(dim.p, dim.n, '~', &parts);
+  gr_atc_split(dim.p, dim.n, '~', &parts);
   if( parts.n==1 || parts.n==2 ){
     size_t k;
     for(k = 0; k < parts.n && rc==0; k++){
@@ -133,11 +123,11 @@ static void range_free(gr_atc_range *r){ free(r->name); free(r->dims.v); memset(
 
 /* The dims of one input ("1~20,3,-1"), split at ','; an empty field is a
 ** scalar's [0, 0] in the index form and an error in the name form. */
-static int dims(const gr_atc_cmdline *c, const char *whole, span s, int empty_is_scalar, gr_atc_range *r, gr_atc_error *err){
-  spans f = { NULL, 0, 0 };
+static int dims(const gr_atc_cmdline *c, const char *whole, gr_atc_span s, int empty_is_scalar, gr_atc_range *r, gr_atc_error *err){
+  gr_atc_spans f = { NULL, 0, 0 };
   size_t k;
   int rc = 0;
-  split(s.p, s.n, ',', &f);
+  gr_atc_split(s.p, s.n, ',', &f);
   for(k = 0; k < f.n && rc==0; k++){
     gr_atc_dim_range d;
     if( f.v[k].n==0 && empty_is_scalar ){ d.lo = d.hi = 0; gr_vec_push(r->dims, d); continue; }
@@ -151,14 +141,14 @@ static int dims(const gr_atc_cmdline *c, const char *whole, span s, int empty_is
 ** ':', the value one pair of brackets around the dims. A name given twice
 ** keeps its first range (std::map::emplace). */
 static int parse_named(gr_atc_cmdline *c, const char *text, gr_atc_error *err){
-  spans items = { NULL, 0, 0 };
+  gr_atc_spans items = { NULL, 0, 0 };
   gr_map seen;
   size_t i;
   int rc = 0;
   gr_map_init(&seen);
-  split(text, strlen(text), ';', &items);
+  gr_atc_split(text, strlen(text), ';', &items);
   for(i = 0; i < items.n && rc==0; i++){
-    span it = items.v[i], v;
+    gr_atc_span it = items.v[i], v;
     size_t colon = it.n, k, nb = 0;
     char br[2] = { 0, 0 };
     gr_atc_range r;
@@ -201,13 +191,13 @@ static int parse_named(gr_atc_cmdline *c, const char *text, gr_atc_error *err){
 /* ParseInputShapeRange, the index form: pieces split at ']', each without
 ** its leading '[' or ",[". */
 static int parse_indexed(gr_atc_cmdline *c, const char *text, gr_atc_error *err){
-  spans sets = { NULL, 0, 0 };
+  gr_atc_spans sets = { NULL, 0, 0 };
   size_t i;
   int rc = 0;
   if( strlen(text) < 2 ) return e10048(c, err, text, "E10048_size", "E10048_sample4");
-  split(text, strlen(text), ']', &sets);
+  gr_atc_split(text, strlen(text), ']', &sets);
   for(i = 0; i < sets.n && rc==0; i++){
-    span s = sets.v[i];
+    gr_atc_span s = sets.v[i];
     gr_atc_range r;
     char *whole;
     if( s.n < 1 ) continue;
@@ -238,14 +228,14 @@ static int value_ok(const char *p, size_t n){
 /* CheckAndTransferInputShapeToRange for a dynamic --input_shape: the range
 ** text into *out (malloc'ed). */
 static int transfer(gr_atc_cmdline *c, const char *shapes, char **out, gr_atc_error *err){
-  spans items = { NULL, 0, 0 };
+  gr_atc_spans items = { NULL, 0, 0 };
   gr_buf b;
   size_t i;
   int rc = 0, by_name = strchr(shapes, ':')!=NULL;
   gr_buf_init(&b);
-  split(shapes, strlen(shapes), ';', &items);
+  gr_atc_split(shapes, strlen(shapes), ';', &items);
   for(i = 0; i < items.n && rc==0; i++){
-    span it = items.v[i], v;
+    gr_atc_span it = items.v[i], v;
     size_t colon = it.n, k;
     char *t;
     if( !by_name ){
@@ -322,7 +312,7 @@ int gr_atc_ranges_finish(gr_atc_cmdline *c, const char *shapes, int *consumed, g
 /* on the graph */
 
 static int is_input_op(const gr_atc_cmdline *c, const gr_graph *g, const gr_node *n){
-  return n->graph==0 && c->input_ops && gr_map_get(&c->input_ops->keymap, gr_graph_type_name(g, n->type))!=NULL;
+  return n->graph==0 && gr_atc_is_input_op(c, g, (uint32_t)(n - gr_graph_nodes(g)));
 }
 
 /* The shape GE checks: the op's input descriptor 0 (a Data op's output
