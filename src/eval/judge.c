@@ -63,6 +63,8 @@ struct gr_judge {
   uint32_t *memo_after;         /* per memo id: offset of its tensors' after dtypes in memo_bytes */
   size_t memo_cap;
   gr_buf memo_bytes;
+  gr_strpool recs;              /* (memo id, ncasts) of memoised nodes: their record ids */
+  uint32_t *rec;                /* per node: its record id (gr_judge_record), 0 none */
   /* the per-node match's scratch, grown to the widest op and node */
   uint32_t *scratch; int64_t *gaps; size_t nscratch;
   gr_arena arena;
@@ -906,6 +908,16 @@ static void memo_store(gr_judge *J, uint32_t id, const gr_jnode *jn, const uint8
   gr_buf_add(&J->memo_bytes, after, nt);
 }
 
+/* node n's record id: one per (memo id, casts), so that nodes with one id
+** have one record and tensor dtypes before and after (gr_judge_record) */
+static void set_record(gr_judge *J, uint32_t n, uint32_t memo_id, const gr_jnode *jn){
+  unsigned char k[5];
+  k[0] = (unsigned char)(memo_id & 0xff); k[1] = (unsigned char)(memo_id >> 8 & 0xff);
+  k[2] = (unsigned char)(memo_id >> 16 & 0xff); k[3] = (unsigned char)(memo_id >> 24 & 0xff);
+  k[4] = jn->ncasts;
+  J->rec[n] = gr_strpool_intern(&J->recs, (const char *)k, sizeof k);
+}
+
 /* Casts GE inserts: inputs whose producer's output dtype differs from the
 ** input's dtype after the judge */
 static void count_casts(const gr_judge *J, const gr_graph *g, const gr_node *nd, gr_jnode *jn, gr_buf *trace){
@@ -964,6 +976,7 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
         *jn = J->memo_node[id];
         memcpy(&J->after[nd->tensor0], J->memo_bytes.p + J->memo_after[id], (size_t)nd->n_in_desc + nd->n_out_desc);
         count_casts(J, g, nd, jn, NULL);
+        set_record(J, n, id, jn);
         return;
       }
       memo_id = id;
@@ -1048,6 +1061,7 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
   jn->dtype = jn->dtype_by==GR_JD_UNKNOWN ? 0 : node_dtype(J, nd);
   if( memo_id ) memo_store(J, memo_id, jn, &J->after[nd->tensor0], (uint32_t)nd->n_in_desc + nd->n_out_desc);
   count_casts(J, g, nd, jn, trace);
+  if( memo_id ) set_record(J, n, memo_id, jn);
 }
 
 void gr_judge_run(gr_result *r){
@@ -1061,6 +1075,7 @@ void gr_judge_run(gr_result *r){
   J->j = rs->judge;
   gr_arena_init(&J->arena);
   gr_strpool_init(&J->memo);
+  gr_strpool_init(&J->recs);
   gr_buf_init(&J->memo_bytes);
   r->judge = J;
   setup(r, J);
@@ -1084,6 +1099,7 @@ void gr_judge_run(gr_result *r){
   J->nnodes = nn;
   r->jnode = J->node;
   r->njnode = nn;
+  J->rec = gr_big_alloc((size_t)(nn ? nn : 1) * sizeof *J->rec);
   J->after = gr_big_alloc(nt ? nt : 1);
   order = topo_order(g);
   for(k = 0; k < nn; k++) judge_node(r, J, order[k], NULL);
@@ -1097,6 +1113,8 @@ void gr_judge_free(gr_result *r){
   if( J->after ) gr_big_free(J->after, J->ntensors ? J->ntensors : 1);
   gr_arena_free(&J->arena);
   gr_strpool_free(&J->memo);
+  gr_strpool_free(&J->recs);
+  if( J->rec ) gr_big_free(J->rec, (size_t)(J->nnodes ? J->nnodes : 1) * sizeof *J->rec);
   gr_buf_free(&J->memo_bytes);
   free(J->memo_node); free(J->memo_after);
   free(J->scratch); free(J->gaps);
@@ -1150,6 +1168,10 @@ int gr_judge_by_code(int dtype, const char *word){
 const char *gr_judge_strategy(const gr_result *r, uint32_t n){
   const gr_jnode *jn = gr_judge_node(r, n);
   return jn && jn->strategy ? r->judge->j->strategies[jn->strategy - 1].name : NULL;
+}
+
+uint32_t gr_judge_record(const gr_result *r, uint32_t n){
+  return r->judge && r->judge->rec && n < r->judge->nnodes ? r->judge->rec[n] : 0;
 }
 
 uint8_t gr_judge_tensor_before(const gr_result *r, uint32_t n, uint32_t t){

@@ -91,6 +91,10 @@ const char *gr_judge_engine_id(const gr_result *r, int e1);
 void gr_judge_engine_summary(gr_result *r, uint32_t n, gr_buf *b);
 /* Every input and output dtype before and after the judge (dtype ids; 0 =
 ** none): tensor t of the node's descriptors (inputs first, then outputs). */
+/* Node n's record id: nodes with one nonzero id have equal records
+** (gr_judge_node), types and tensor dtypes before and after the judge; 0
+** for a node judged on its own (see judge.c, "the memo"). */
+uint32_t gr_judge_record(const gr_result *r, uint32_t n);
 uint8_t gr_judge_tensor_before(const gr_result *r, uint32_t n, uint32_t t);
 uint8_t gr_judge_tensor_after(const gr_result *r, uint32_t n, uint32_t t);
 const char *gr_judge_dtype_name(const gr_result *r, uint8_t dt);

@@ -440,6 +440,8 @@ typedef struct tail_cache {
   gr_arena arena;
   gr_strpool effects;          /* "no effect" reasons, interned for the keys */
   gr_strpool judge_sigs;       /* the judge's per-node records (tail_key_of) */
+  uint8_t **br_ok;             /* per source, per branch: 0 not known yet, 1 its texts are per type or judge record, 2 not */
+  size_t nsources;
 } tail_cache;
 
 typedef struct tail_key { const tail_cache *c; const uint64_t *key; } tail_key;
@@ -458,6 +460,9 @@ static void tail_init(tail_cache *c, size_t nslots){
 }
 
 static void tail_free(tail_cache *c){
+  size_t i;
+  for(i = 0; i < c->nsources; i++) free(c->br_ok[i]);
+  free(c->br_ok);
   free(c->keys); free(c->text); free(c->len);
   gr_idmap_free(&c->index);
   gr_arena_free(&c->arena);
@@ -467,6 +472,29 @@ static void tail_free(tail_cache *c){
 
 /* The key of node n's tail into key[c->nwords]; 0 when the tail depends on
 ** the node itself (render it). */
+/* Whether a branch's value and reason are the same for every node of a type
+** with one judge record; answered once per branch (a per-node walk of the
+** templates was a tenth of the report's per-node work). */
+static int branch_per_type(tail_cache *c, gr_result *r, int32_t source, uint16_t branch){
+  const gr_source *src = &r->rs->sources[source];
+  const gr_branch *br;
+  uint8_t *ok;
+  if( c->br_ok==NULL ){
+    c->nsources = r->rs->nsources;
+    c->br_ok = gr_xcalloc(c->nsources + 1, sizeof *c->br_ok);
+  }
+  if( (size_t)source >= c->nsources || branch >= src->nbranches ) return 0;
+  if( c->br_ok[source]==NULL ) c->br_ok[source] = gr_xcalloc(src->nbranches + 1, 1);
+  ok = &c->br_ok[source][branch];
+  if( *ok==0 ){
+    br = &src->branches[branch];
+    *ok = (br->value==NULL || br->value->dep <= GR_DEP_TYPE || (r->judge && judge_field(br->value)))
+          && (br->because.constant || br->because.n==0 || tpl_per_type(&br->because)
+              || (r->judge && tpl_per_type_or_judge(&br->because))) ? 1 : 2;
+  }
+  return *ok==1;
+}
+
 static int tail_key_of(tail_cache *c, gr_result *r, uint32_t n, int prov, gr_buf *tmp, uint64_t *key){
   const gr_ruleset *rs = r->rs;
   const gr_node *nd = &gr_graph_nodes(r->g)[n];
@@ -478,26 +506,25 @@ static int tail_key_of(tail_cache *c, gr_result *r, uint32_t n, int prov, gr_buf
   ** interned so that equal records have one id */
   key[c->nwords - 1] = 0;
   if( r->judge ){
-    const gr_jnode *jn = gr_judge_node(r, n);
-    uint32_t t, nt = (uint32_t)nd->n_in_desc + nd->n_out_desc, id;
-    unsigned char sig[sizeof *jn + 2 * 512];
-    size_t len = sizeof *jn;
-    if( nt > 512 ) return 0;
-    memcpy(sig, jn, sizeof *jn);
-    for(t = 0; t < nt; t++){ sig[len++] = gr_judge_tensor_before(r, n, t); sig[len++] = gr_judge_tensor_after(r, n, t); }
-    id = gr_strpool_intern(&c->judge_sigs, (const char *)sig, len);
-    key[c->nwords - 1] = (uint64_t)id + 1;
+    uint32_t rec = gr_judge_record(r, n);
+    if( rec ) key[c->nwords - 1] = (uint64_t)rec | (uint64_t)1 << 40;   /* the judge's own id: no per-node signature */
+    else{
+      const gr_jnode *jn = gr_judge_node(r, n);
+      uint32_t t, nt = (uint32_t)nd->n_in_desc + nd->n_out_desc, id;
+      unsigned char sig[sizeof *jn + 2 * 512];
+      size_t len = sizeof *jn;
+      if( nt > 512 ) return 0;
+      memcpy(sig, jn, sizeof *jn);
+      for(t = 0; t < nt; t++){ sig[len++] = gr_judge_tensor_before(r, n, t); sig[len++] = gr_judge_tensor_after(r, n, t); }
+      id = gr_strpool_intern(&c->judge_sigs, (const char *)sig, len);
+      key[c->nwords - 1] = (uint64_t)id + 1;
+    }
   }
   for(s = 0; s < nslots; s++){
     const gr_decision *d = &r->dec[(size_t)n * nslots + s];
     uint64_t eff = 0;
     if( d->source==GR_SOURCE_HOOK ) return 0;
-    if( prov && d->source >= 0 ){
-      const gr_branch *br = &rs->sources[d->source].branches[d->branch];
-      if( !((br->value==NULL || br->value->dep <= GR_DEP_TYPE || (r->judge && judge_field(br->value)))
-            && (br->because.constant || br->because.n==0 || tpl_per_type(&br->because)
-                || (r->judge && tpl_per_type_or_judge(&br->because)))) ) return 0;
-    }
+    if( prov && d->source >= 0 && !branch_per_type(c, r, d->source, d->branch) ) return 0;
     if( rs->slots[s].nnoeffect && d->value ){
       tmp->n = 0;
       if( !gr_decision_effect(r, n, s, tmp) ){
