@@ -63,7 +63,6 @@ struct gr_judge {
   uint32_t *memo_after;         /* per memo id: offset of its tensors' after dtypes in memo_bytes */
   size_t memo_cap;
   gr_buf memo_bytes;
-  gr_strpool recs;              /* (memo id, ncasts) of memoised nodes: their record ids */
   uint32_t *rec;                /* per node: its record id (gr_judge_record), 0 none */
   /* the per-node match's scratch, grown to the widest op and node */
   uint32_t *scratch; int64_t *gaps; size_t nscratch;
@@ -909,13 +908,10 @@ static void memo_store(gr_judge *J, uint32_t id, const gr_jnode *jn, const uint8
 }
 
 /* node n's record id: one per (memo id, casts), so that nodes with one id
-** have one record and tensor dtypes before and after (gr_judge_record) */
+** have one record and tensor dtypes before and after (gr_judge_record); 0
+** past 2^24 memo ids */
 static void set_record(gr_judge *J, uint32_t n, uint32_t memo_id, const gr_jnode *jn){
-  unsigned char k[5];
-  k[0] = (unsigned char)(memo_id & 0xff); k[1] = (unsigned char)(memo_id >> 8 & 0xff);
-  k[2] = (unsigned char)(memo_id >> 16 & 0xff); k[3] = (unsigned char)(memo_id >> 24 & 0xff);
-  k[4] = jn->ncasts;
-  J->rec[n] = gr_strpool_intern(&J->recs, (const char *)k, sizeof k);
+  J->rec[n] = memo_id < (1u << 24) ? memo_id << 8 | jn->ncasts : 0;
 }
 
 /* Casts GE inserts: inputs whose producer's output dtype differs from the
@@ -1075,7 +1071,6 @@ void gr_judge_run(gr_result *r){
   J->j = rs->judge;
   gr_arena_init(&J->arena);
   gr_strpool_init(&J->memo);
-  gr_strpool_init(&J->recs);
   gr_buf_init(&J->memo_bytes);
   r->judge = J;
   setup(r, J);
@@ -1113,7 +1108,6 @@ void gr_judge_free(gr_result *r){
   if( J->after ) gr_big_free(J->after, J->ntensors ? J->ntensors : 1);
   gr_arena_free(&J->arena);
   gr_strpool_free(&J->memo);
-  gr_strpool_free(&J->recs);
   if( J->rec ) gr_big_free(J->rec, (size_t)(J->nnodes ? J->nnodes : 1) * sizeof *J->rec);
   gr_buf_free(&J->memo_bytes);
   free(J->memo_node); free(J->memo_after);
