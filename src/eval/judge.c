@@ -853,9 +853,10 @@ static uint8_t node_dtype(const gr_judge *J, const gr_node *nd){
 ** Cast's producer) decided. Nodes alike in all of these (the layers of a
 ** model) are judged once: measured on a 100K-node graph, judging was 15% of
 ** the evaluation's instructions, and the memoised lookup a fifth of that.
-** KEEP_DTYPE and CUSTOMIZE_DTYPES nodes, dynamic ones (the judge reads
-** their shapes), ops with conditional dtypes blocks (their conditions read
-** the node) and traced runs (--explain) are judged each time. */
+** A dynamic node's key also says whether a dimension is -2 (unknown rank),
+** all the judge reads of shapes (fe_check). KEEP_DTYPE and CUSTOMIZE_DTYPES
+** nodes, ops with conditional dtypes blocks (their conditions read the node)
+** and traced runs (--explain) are judged each time. */
 #define MEMO_KEY_MAX 4096
 
 static void put16(unsigned char *k, size_t *len, uint32_t v){ k[(*len)++] = (unsigned char)(v & 0xff); k[(*len)++] = (unsigned char)(v >> 8 & 0xff); }
@@ -866,9 +867,21 @@ static size_t memo_key(const gr_judge *J, const gr_graph *g, const gr_node *nd, 
   const gr_node *nodes = gr_graph_nodes(g);
   uint32_t nin = nd->n_in_desc, nt = nin + nd->n_out_desc, i;
   size_t len = 0;
-  if( 10 + (size_t)nt + 7 * (size_t)nin > MEMO_KEY_MAX ) return 0;
+  unsigned char shape = 0;
+  if( 11 + (size_t)nt + 7 * (size_t)nin > MEMO_KEY_MAX ) return 0;
+  if( nd->flags & GR_NODE_DYNAMIC ){
+    /* all AI Core's check reads of the shapes (fe_check): dynamic, and an unknown rank */
+    const gr_tensor *tens = gr_graph_tensors(g, nd);
+    shape = 1;
+    for(i = 0; i < nt && shape==1; i++){
+      uint32_t nd2, d;
+      const int64_t *dims = gr_graph_shape(g, tens[i].shape, &nd2);
+      for(d = 0; d < nd2; d++) if( dims[d]==-2 ){ shape = 3; break; }
+    }
+  }
   put16(key, &len, nd->type); put16(key, &len, nd->type >> 16);
   put16(key, &len, nin); put16(key, &len, nd->n_out_desc); put16(key, &len, nd->n_data);
+  key[len++] = shape;
   for(i = 0; i < nt; i++) key[len++] = J->after[nd->tensor0 + i];
   for(i = 0; i < nin; i++){
     uint32_t pi = desc_pos(g, nd, i);
@@ -964,7 +977,7 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
     jn->dtype = node_dtype(J, nd);
     return;
   }
-  if( trace==NULL && !keep && ce==NULL && !(nd->flags & GR_NODE_DYNAMIC) && !(J->type_flags[nd->type] & TF_NO_MEMO) ){
+  if( trace==NULL && !keep && ce==NULL && !(J->type_flags[nd->type] & TF_NO_MEMO) ){
     unsigned char key[MEMO_KEY_MAX];
     size_t len = memo_key(J, g, nd, key);
     if( len ){
