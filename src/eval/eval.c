@@ -67,9 +67,7 @@ typedef struct once_state { uint32_t first; int64_t count; } once_state;
 typedef struct slot_memo {
   uint8_t state;                  /* 0 not known yet, else MEMO_* */
   uint8_t valid;
-  uint16_t part;                  /* MEMO_PART: the partition its tests read */
   uint32_t rec;                   /* the judge record the decision is for (MEMO_REC) */
-  uint32_t pk;                    /* the node's cause | seed << 16 in that partition (MEMO_PART) */
   gr_decision d;
   gr_cand *cand; size_t ncand, capcand;   /* its beaten candidates (node field unused) */
 } slot_memo;
@@ -797,38 +795,32 @@ static void add_cand(gr_result *r, uint32_t node, uint16_t slot, const cand_entr
 /* Runs the candidates of one slot (s < nslots) or the node rules (s == nslots)
 ** for node n, merging its type list with its name-index hits in order. */
 /* A slot of a type whose candidates read nothing of a node but its judge
-** record (the judge tests and values: the dtype and engine slots) decides
-** alike for nodes with one record. Each (type, slot) keeps its decision and
-** beaten candidates for the last record seen, and a node with that record
-** takes them (layers repeat a type's record). Measured: the two slots'
-** cascades were 7% of a 100K-node eval with the JSON report. */
+** record (the judge tests and values: the dtype and engine slots), or
+** nothing at all (folded to the type), decides alike for nodes with one
+** record. Each (type, slot) keeps its decision and beaten candidates for the
+** last record seen, and a node with that record takes them (layers repeat a
+** type's record). Measured: the dtype and engine slots' cascades were 7% of
+** a 100K-node eval with the JSON report. */
 
 #define MEMO_OK 1       /* the decision depends on the type alone, or with: */
 #define MEMO_REC 2      /* the judge's record */
-#define MEMO_PART 4     /* the node's outcome in one partition */
-#define MEMO_NOT 8
+#define MEMO_NOT 4
 
 /* what (type t, slot s)'s candidates read of a node: MEMO_* */
-static uint8_t slot_memoisable(const plan *p, size_t t, size_t s, uint16_t *part){
+static uint8_t slot_memoisable(const plan *p, size_t t, size_t s){
   const cand_list *l = &p->per_type[t * (p->nslots + 1) + s];
   size_t i;
   uint8_t st = MEMO_OK;
-  int32_t pa = -1;
   for(i = 0; i < l->n; i++){
     const cand_entry *e = &l->v[i];
     if( e->check_type || e->sin ) return MEMO_NOT;
     if( e->pt_kind==PT_JUDGE_DTYPE_BY || e->pt_kind==PT_JUDGE_ENGINE_BY || e->pt_kind==PT_JUDGE_CASTS_GT ) st |= MEMO_REC;
-    else if( e->pt_kind==PT_CAUSE || e->pt_kind==PT_SEED ){
-      if( pa >= 0 && pa!=e->pt_part ) return MEMO_NOT;
-      pa = e->pt_part;
-      st |= MEMO_PART;
-    }else if( e->pt_kind || e->item_mask ) return MEMO_NOT;
+    else if( e->pt_kind || e->item_mask ) return MEMO_NOT;
     if( e->br->value && !e->has_value ){
       if( !e->vk ) return MEMO_NOT;
       st |= MEMO_REC;
     }
   }
-  *part = (uint16_t)(pa >= 0 ? pa : 0);
   return st;
 }
 
@@ -844,19 +836,15 @@ static void run_node_part(gr_result *r, plan *p, gr_env *env, uint32_t n, size_t
   slot_memo *m = NULL;
   size_t cand0 = r->ncand;
   if( d && p->memo && hits==NULL ){
-    uint32_t rec = 0, pk = 0;
+    uint32_t rec = 0;
     m = &p->memo[(size_t)nd->type * nslots + s];
-    if( m->state==0 ) m->state = slot_memoisable(p, nd->type, s, &m->part);
+    if( m->state==0 ) m->state = slot_memoisable(p, nd->type, s);
     if( m->state & MEMO_NOT ) m = NULL;
-    else{
-      if( m->state & MEMO_REC ) rec = gr_judge_record(r, n);
-      if( m->state & MEMO_PART ){
-        const gr_part_node *pn = &r->part[m->part].v[n];
-        pk = (uint32_t)pn->cause | (uint32_t)pn->seed << 16;
-      }
-      if( (m->state & MEMO_REC) && rec==0 ) m = NULL;
+    else if( m->state & MEMO_REC ){
+      rec = gr_judge_record(r, n);
+      if( rec==0 ) m = NULL;
     }
-    if( m && m->valid && m->rec==rec && m->pk==pk ){
+    if( m && m->valid && m->rec==rec ){
       size_t k;
       *d = m->d;
       if( keep ){
@@ -873,7 +861,7 @@ static void run_node_part(gr_result *r, plan *p, gr_env *env, uint32_t n, size_t
       }
       return;
     }
-    if( m ){ m->rec = rec; m->pk = pk; m->valid = 0; }
+    if( m ){ m->rec = rec; m->valid = 0; }
   }
   if( d ){ d->value = NULL; d->source = -1; d->branch = 0; d->ncand = 0; }
   for(;;){
