@@ -419,15 +419,16 @@ static void json_node_tail(gr_out *o, gr_result *r, uint32_t n, int prov, gr_buf
 
 /* Node tails rendered once and copied. On a big graph most nodes' objects
 ** differ only in their names: the same op type, graph and decisions (source,
-** branch and value per slot, the same "no effect" outcome) give the same
-** bytes after the name, provenance included, whenever each winning entry
-** depends on nothing finer than the op type (the condition json_prov_entry
-** caches entries under) and the node has no beaten candidates and no hook
-** decisions. Such a node's tail is looked up by that key; other nodes are
-** rendered as before. Measured reason: on the 1M-op graph the writer's own
-** work (building each node's object from its cached pieces: 36 lookups and
-** copies and as many strlen calls per node) was about 20% of the CPU time of
-** the whole eval. */
+** branch and value per slot, the same "no effect" outcome), the same beaten
+** candidates (slot, source, branch and value of each, in order) and the same
+** record of the dtype and engine judge give the same bytes after the name,
+** provenance included, whenever each provenance entry, won or beaten,
+** depends on nothing finer than the op type and that judge record
+** (entry_keyable) and the node has no hook decisions. Such a node's tail is
+** looked up by that key; other nodes are rendered as before. Measured
+** reason: on the 1M-op graph the writer's own work (building each node's
+** object from its cached pieces: 36 lookups and copies and as many strlen
+** calls per node) was about 20% of the CPU time of the whole eval. */
 #define TAIL_MAX_ENTRIES 65536
 #define TAIL_MAX_BYTES   ((size_t)32 << 20)
 
@@ -440,6 +441,7 @@ typedef struct tail_cache {
   gr_arena arena;
   gr_strpool effects;          /* "no effect" reasons, interned for the keys */
   gr_strpool judge_sigs;       /* the judge's per-node records (tail_key_of) */
+  gr_strpool cand_sigs;        /* the nodes' beaten candidates (tail_key_of) */
 } tail_cache;
 
 typedef struct tail_key { const tail_cache *c; const uint64_t *key; } tail_key;
@@ -449,12 +451,22 @@ static int tail_eq(const void *ctx, uint32_t id){
   return memcmp(k->c->keys + (size_t)id * k->c->nwords, k->key, k->c->nwords * sizeof *k->key)==0;
 }
 
+/* Whether the provenance entry of branch br (won or beaten) is the same for
+** every node of one op type and one judge record, given its value: the
+** value's origin ("input") and the reason depend on nothing finer. */
+static int entry_keyable(const gr_result *r, const gr_branch *br){
+  return (br->value==NULL || br->value->dep <= GR_DEP_TYPE || (r->judge && judge_field(br->value)))
+         && (br->because.constant || br->because.n==0 || tpl_per_type(&br->because)
+             || (r->judge && tpl_per_type_or_judge(&br->because)));
+}
+
 static void tail_init(tail_cache *c, size_t nslots){
   memset(c, 0, sizeof *c);
-  c->nwords = 2 + 2 * nslots;
+  c->nwords = 3 + 2 * nslots;   /* type and graph, 2 per slot, the candidates, the judge record */
   gr_arena_init(&c->arena);
   gr_strpool_init(&c->effects);
   gr_strpool_init(&c->judge_sigs);
+  gr_strpool_init(&c->cand_sigs);
 }
 
 static void tail_free(tail_cache *c){
@@ -463,16 +475,41 @@ static void tail_free(tail_cache *c){
   gr_arena_free(&c->arena);
   gr_strpool_free(&c->effects);
   gr_strpool_free(&c->judge_sigs);
+  gr_strpool_free(&c->cand_sigs);
 }
 
-/* The key of node n's tail into key[c->nwords]; 0 when the tail depends on
-** the node itself (render it). */
+/* The key of node n's tail into key[c->nwords]: the op type and graph, per
+** slot the decision (value, source, branch, "no effect" reason), the beaten
+** candidates and the judge record. 0 when the tail depends on the node
+** itself (render it): a hook decision, or with the provenance an entry that
+** is not entry_keyable. */
 static int tail_key_of(tail_cache *c, gr_result *r, uint32_t n, int prov, gr_buf *tmp, uint64_t *key){
   const gr_ruleset *rs = r->rs;
   const gr_node *nd = &gr_graph_nodes(r->g)[n];
   size_t s, nslots = rs->nslots;
-  if( prov && r->cand_first[n]!=GR_NONE ) return 0;
   key[0] = (uint64_t)nd->type | (uint64_t)nd->graph << 32;
+  /* the beaten candidates (printed with the provenance only): slot, source,
+  ** branch and value of each in order, which with the type and the judge
+  ** record make their entries; interned so that equal lists have one id.
+  ** The count leads so that no list is another's prefix. */
+  key[c->nwords - 2] = 0;
+  if( prov && r->cand_first[n]!=GR_NONE ){
+    uint32_t k, cnt = 0;
+    tmp->n = 0;
+    gr_buf_add(tmp, &cnt, sizeof cnt);
+    for(k = r->cand_first[n]; k < r->ncand && r->cand[k].node==n; k++){
+      const gr_cand *cd = &r->cand[k];
+      uint64_t v = (uint64_t)(uintptr_t)cd->value;
+      if( !entry_keyable(r, &rs->sources[cd->source].branches[cd->branch]) ) return 0;
+      gr_buf_add(tmp, &cd->slot, sizeof cd->slot);
+      gr_buf_add(tmp, &cd->branch, sizeof cd->branch);
+      gr_buf_add(tmp, &cd->source, sizeof cd->source);
+      gr_buf_add(tmp, &v, sizeof v);
+      cnt++;
+    }
+    memcpy(tmp->p, &cnt, sizeof cnt);
+    key[c->nwords - 2] = (uint64_t)gr_strpool_intern(&c->cand_sigs, tmp->p, tmp->n) + 1;
+  }
   /* the judge's record and the node's tensor dtypes before and after
   ** (dtype_detail and the judge's reasons are made of nothing else),
   ** interned so that equal records have one id */
@@ -492,12 +529,7 @@ static int tail_key_of(tail_cache *c, gr_result *r, uint32_t n, int prov, gr_buf
     const gr_decision *d = &r->dec[(size_t)n * nslots + s];
     uint64_t eff = 0;
     if( d->source==GR_SOURCE_HOOK ) return 0;
-    if( prov && d->source >= 0 ){
-      const gr_branch *br = &rs->sources[d->source].branches[d->branch];
-      if( !((br->value==NULL || br->value->dep <= GR_DEP_TYPE || (r->judge && judge_field(br->value)))
-            && (br->because.constant || br->because.n==0 || tpl_per_type(&br->because)
-                || (r->judge && tpl_per_type_or_judge(&br->because)))) ) return 0;
-    }
+    if( prov && d->source >= 0 && !entry_keyable(r, &rs->sources[d->source].branches[d->branch]) ) return 0;
     if( rs->slots[s].nnoeffect && d->value ){
       tmp->n = 0;
       if( !gr_decision_effect(r, n, s, tmp) ){
