@@ -442,6 +442,8 @@ typedef struct tail_cache {
   gr_strpool effects;          /* "no effect" reasons, interned for the keys */
   gr_strpool judge_sigs;       /* the judge's per-node records (tail_key_of) */
   gr_strpool cand_sigs;        /* the nodes' beaten candidates (tail_key_of) */
+  size_t *branch0;             /* per source: the index of its first branch in keyable */
+  uint8_t *keyable;            /* per branch of every source: entry_keyable */
 } tail_cache;
 
 typedef struct tail_key { const tail_cache *c; const uint64_t *key; } tail_key;
@@ -460,13 +462,23 @@ static int entry_keyable(const gr_result *r, const gr_branch *br){
              || (r->judge && tpl_per_type_or_judge(&br->because)));
 }
 
-static void tail_init(tail_cache *c, size_t nslots){
+static void tail_init(tail_cache *c, const gr_result *r){
+  const gr_ruleset *rs = r->rs;
+  size_t i, b, nb = 0;
   memset(c, 0, sizeof *c);
-  c->nwords = 3 + 2 * nslots;   /* type and graph, 2 per slot, the candidates, the judge record */
+  c->nwords = 3 + 2 * rs->nslots;   /* type and graph, 2 per slot, the candidates, the judge record */
   gr_arena_init(&c->arena);
   gr_strpool_init(&c->effects);
   gr_strpool_init(&c->judge_sigs);
   gr_strpool_init(&c->cand_sigs);
+  /* entry_keyable once per branch, not per node and slot (its template
+  ** walks were about 5% of the writer's instructions on the 100K-op bench
+  ** graph) */
+  c->branch0 = gr_xcalloc(rs->nsources + 1, sizeof *c->branch0);
+  for(i = 0; i < rs->nsources; i++){ c->branch0[i] = nb; nb += rs->sources[i].nbranches; }
+  c->keyable = gr_xcalloc(nb + 1, 1);
+  for(i = 0; i < rs->nsources; i++)
+    for(b = 0; b < rs->sources[i].nbranches; b++) c->keyable[c->branch0[i] + b] = (uint8_t)entry_keyable(r, &rs->sources[i].branches[b]);
 }
 
 static void tail_free(tail_cache *c){
@@ -476,6 +488,7 @@ static void tail_free(tail_cache *c){
   gr_strpool_free(&c->effects);
   gr_strpool_free(&c->judge_sigs);
   gr_strpool_free(&c->cand_sigs);
+  free(c->branch0); free(c->keyable);
 }
 
 /* The key of node n's tail into key[c->nwords]: the op type and graph, per
@@ -500,7 +513,7 @@ static int tail_key_of(tail_cache *c, gr_result *r, uint32_t n, int prov, gr_buf
     for(k = r->cand_first[n]; k < r->ncand && r->cand[k].node==n; k++){
       const gr_cand *cd = &r->cand[k];
       uint64_t v = (uint64_t)(uintptr_t)cd->value;
-      if( !entry_keyable(r, &rs->sources[cd->source].branches[cd->branch]) ) return 0;
+      if( !c->keyable[c->branch0[cd->source] + cd->branch] ) return 0;
       gr_buf_add(tmp, &cd->slot, sizeof cd->slot);
       gr_buf_add(tmp, &cd->branch, sizeof cd->branch);
       gr_buf_add(tmp, &cd->source, sizeof cd->source);
@@ -529,7 +542,7 @@ static int tail_key_of(tail_cache *c, gr_result *r, uint32_t n, int prov, gr_buf
     const gr_decision *d = &r->dec[(size_t)n * nslots + s];
     uint64_t eff = 0;
     if( d->source==GR_SOURCE_HOOK ) return 0;
-    if( prov && d->source >= 0 && !entry_keyable(r, &rs->sources[d->source].branches[d->branch]) ) return 0;
+    if( prov && d->source >= 0 && !c->keyable[c->branch0[d->source] + d->branch] ) return 0;
     if( rs->slots[s].nnoeffect && d->value ){
       tmp->n = 0;
       if( !gr_decision_effect(r, n, s, tmp) ){
@@ -562,7 +575,7 @@ static void nw_init(node_writer *nw, gr_result *r, int prov, gr_buf *tmp){
   gr_arena_init(&nw->cache.arena);
   gr_arena_init(&nw->entries.arena);
   parts_init(&nw->jp, r);
-  tail_init(&nw->tc, r->rs->nslots);
+  tail_init(&nw->tc, r);
   nw->key = gr_xmalloc(nw->tc.nwords * sizeof *nw->key);
 }
 
