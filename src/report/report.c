@@ -359,10 +359,54 @@ static void json_dtype_detail(gr_out *o, gr_result *r, uint32_t n){
   gr_out_puts(o, "]}");
 }
 
+/* How the tail cache (below) treats a branch's provenance entry. */
+enum {
+  TAIL_RENDER = 0,   /* the value depends on the node: render the node's whole tail */
+  TAIL_TEXT,         /* the same for every node of the tail's key: part of the cached text */
+  TAIL_HOLE          /* only the reason names the node: rendered per node into the cached text */
+};
+
+/* A provenance entry that a cached tail leaves out (TAIL_HOLE): at offset at
+** of the tail's text, json_prov_entry renders it for each node. */
+typedef struct tail_hole {
+  size_t at;
+  const char *value;
+  int32_t source;
+  uint16_t slot, branch;
+  int won;
+} tail_hole;
+
+/* The holes of the tails in the cache, in order; json_node_tail adds to it
+** when it renders a tail for the cache. */
+typedef struct tail_holes {
+  const uint8_t *kind;         /* per branch of every source: TAIL_* */
+  const size_t *branch0;       /* per source: the index of its first branch in kind */
+  tail_hole *v; size_t n, cap;
+} tail_holes;
+
+/* One provenance entry of node n's tail, or with th its hole. */
+static void node_prov_entry(gr_out *o, gr_result *r, uint32_t n, size_t s, int32_t source, uint16_t branch,
+                            const char *value, int won, gr_buf *tmp, reason_cache *cache, reason_cache *entries,
+                            tail_holes *th){
+  if( th && th->kind[th->branch0[source] + branch]==TAIL_HOLE ){
+    tail_hole *h;
+    if( th->n==th->cap ){
+      th->cap = th->cap ? th->cap * 2 : 64;
+      th->v = gr_xrealloc(th->v, th->cap * sizeof *th->v);
+    }
+    h = &th->v[th->n++];
+    h->at = o->mem->n + o->n;    /* o renders into memory (json_node_tail_cached) */
+    h->value = value; h->source = source; h->slot = (uint16_t)s; h->branch = branch; h->won = won;
+    return;
+  }
+  json_prov_entry(o, r, n, &r->rs->slots[s], source, branch, value, won, tmp, cache, entries);
+}
+
 /* Everything of node n's object after its name: type, graph, the slots and
-** the provenance. */
+** the provenance; with th (and o writing into memory), the provenance
+** entries that are TAIL_HOLE are left out and recorded in th. */
 static void json_node_tail(gr_out *o, gr_result *r, uint32_t n, int prov, gr_buf *tmp, reason_cache *cache,
-                           reason_cache *entries, const json_parts *jp){
+                           reason_cache *entries, const json_parts *jp, tail_holes *th){
   const gr_ruleset *rs = r->rs;
   const gr_graph *g = r->g;
   const gr_node *nd = &gr_graph_nodes(g)[n];
@@ -403,13 +447,13 @@ static void json_node_tail(gr_out *o, gr_result *r, uint32_t n, int prov, gr_buf
       }else{
         if( d->source < 0 ) continue;
         if( nprov++ ) gr_out_putc(o, ',');
-        json_prov_entry(o, r, n, &rs->slots[s], d->source, d->branch, d->value, 1, tmp, cache, entries);
+        node_prov_entry(o, r, n, s, d->source, d->branch, d->value, 1, tmp, cache, entries, th);
       }
       if( r->cand_first[n]==GR_NONE ) continue;
       for(c = r->cand_first[n]; c < r->ncand && r->cand[c].node==n; c++){
         if( r->cand[c].slot!=s ) continue;
         gr_out_putc(o, ',');
-        json_prov_entry(o, r, n, &rs->slots[s], r->cand[c].source, r->cand[c].branch, r->cand[c].value, 0, tmp, cache, entries);
+        node_prov_entry(o, r, n, s, r->cand[c].source, r->cand[c].branch, r->cand[c].value, 0, tmp, cache, entries, th);
       }
     }
     gr_out_putc(o, ']');
@@ -424,11 +468,16 @@ static void json_node_tail(gr_out *o, gr_result *r, uint32_t n, int prov, gr_buf
 ** record of the dtype and engine judge give the same bytes after the name,
 ** provenance included, whenever each provenance entry, won or beaten,
 ** depends on nothing finer than the op type and that judge record
-** (entry_keyable) and the node has no hook decisions. Such a node's tail is
-** looked up by that key; other nodes are rendered as before. Measured
-** reason: on the 1M-op graph the writer's own work (building each node's
-** object from its cached pieces: 36 lookups and copies and as many strlen
-** calls per node) was about 20% of the CPU time of the whole eval. */
+** (TAIL_TEXT) and the node has no hook decisions. An entry whose value and
+** input are that fine but whose reason names the node itself (a producer,
+** an input index: TAIL_HOLE) is a hole in the cached text, rendered per
+** node. Such a node's tail is looked up by that key; other nodes are
+** rendered as before. Measured reason: on the 1M-op graph the writer's own
+** work (building each node's object from its cached pieces: 36 lookups and
+** copies and as many strlen calls per node) was about 20% of the CPU time
+** of the whole eval; the holes: on the 100K-op bench graph about 2% of the
+** nodes (tiling_sink, whose reason names the producer) were rendered whole,
+** at about 28,000 instructions each. */
 #define TAIL_MAX_ENTRIES 65536
 #define TAIL_MAX_BYTES   ((size_t)32 << 20)
 
@@ -436,14 +485,16 @@ typedef struct tail_cache {
   size_t nwords;               /* key words per entry */
   uint64_t *keys;              /* n * nwords */
   const char **text; size_t *len;
+  size_t *hole0;               /* per entry: its first hole in holes (the last entry's end: holes.n) */
   size_t n, cap, bytes;
   gr_idmap index;
   gr_arena arena;
   gr_strpool effects;          /* "no effect" reasons, interned for the keys */
   gr_strpool judge_sigs;       /* the judge's per-node records (tail_key_of) */
   gr_strpool cand_sigs;        /* the nodes' beaten candidates (tail_key_of) */
-  size_t *branch0;             /* per source: the index of its first branch in keyable */
-  uint8_t *keyable;            /* per branch of every source: entry_keyable */
+  size_t *branch0;             /* per source: the index of its first branch in kind */
+  uint8_t *kind;               /* per branch of every source: TAIL_* (entry_kind) */
+  tail_holes holes;
 } tail_cache;
 
 typedef struct tail_key { const tail_cache *c; const uint64_t *key; } tail_key;
@@ -453,13 +504,15 @@ static int tail_eq(const void *ctx, uint32_t id){
   return memcmp(k->c->keys + (size_t)id * k->c->nwords, k->key, k->c->nwords * sizeof *k->key)==0;
 }
 
-/* Whether the provenance entry of branch br (won or beaten) is the same for
-** every node of one op type and one judge record, given its value: the
-** value's origin ("input") and the reason depend on nothing finer. */
-static int entry_keyable(const gr_result *r, const gr_branch *br){
-  return (br->value==NULL || br->value->dep <= GR_DEP_TYPE || (r->judge && judge_field(br->value)))
-         && (br->because.constant || br->because.n==0 || tpl_per_type(&br->because)
-             || (r->judge && tpl_per_type_or_judge(&br->because)));
+/* How the tail cache treats the provenance entry of branch br (won or
+** beaten), given its value: TAIL_TEXT when the value's origin ("input") and
+** the reason depend on nothing finer than the op type and the judge record,
+** TAIL_HOLE when only the reason does. */
+static uint8_t entry_kind(const gr_result *r, const gr_branch *br){
+  if( !(br->value==NULL || br->value->dep <= GR_DEP_TYPE || (r->judge && judge_field(br->value))) ) return TAIL_RENDER;
+  if( br->because.constant || br->because.n==0 || tpl_per_type(&br->because)
+      || (r->judge && tpl_per_type_or_judge(&br->because)) ) return TAIL_TEXT;
+  return TAIL_HOLE;
 }
 
 static void tail_init(tail_cache *c, const gr_result *r){
@@ -471,31 +524,34 @@ static void tail_init(tail_cache *c, const gr_result *r){
   gr_strpool_init(&c->effects);
   gr_strpool_init(&c->judge_sigs);
   gr_strpool_init(&c->cand_sigs);
-  /* entry_keyable once per branch, not per node and slot (its template
+  /* entry_kind once per branch, not per node and slot (its template
   ** walks were about 5% of the writer's instructions on the 100K-op bench
   ** graph) */
   c->branch0 = gr_xcalloc(rs->nsources + 1, sizeof *c->branch0);
   for(i = 0; i < rs->nsources; i++){ c->branch0[i] = nb; nb += rs->sources[i].nbranches; }
-  c->keyable = gr_xcalloc(nb + 1, 1);
+  c->kind = gr_xcalloc(nb + 1, 1);
   for(i = 0; i < rs->nsources; i++)
-    for(b = 0; b < rs->sources[i].nbranches; b++) c->keyable[c->branch0[i] + b] = (uint8_t)entry_keyable(r, &rs->sources[i].branches[b]);
+    for(b = 0; b < rs->sources[i].nbranches; b++) c->kind[c->branch0[i] + b] = entry_kind(r, &rs->sources[i].branches[b]);
+  c->holes.kind = c->kind;
+  c->holes.branch0 = c->branch0;
 }
 
 static void tail_free(tail_cache *c){
-  free(c->keys); free(c->text); free(c->len);
+  free(c->keys); free(c->text); free(c->len); free(c->hole0);
+  free(c->holes.v);
   gr_idmap_free(&c->index);
   gr_arena_free(&c->arena);
   gr_strpool_free(&c->effects);
   gr_strpool_free(&c->judge_sigs);
   gr_strpool_free(&c->cand_sigs);
-  free(c->branch0); free(c->keyable);
+  free(c->branch0); free(c->kind);
 }
 
 /* The key of node n's tail into key[c->nwords]: the op type and graph, per
 ** slot the decision (value, source, branch, "no effect" reason), the beaten
 ** candidates and the judge record. 0 when the tail depends on the node
 ** itself (render it): a hook decision, or with the provenance an entry that
-** is not entry_keyable. */
+** is TAIL_RENDER. */
 static int tail_key_of(tail_cache *c, gr_result *r, uint32_t n, int prov, gr_buf *tmp, uint64_t *key){
   const gr_ruleset *rs = r->rs;
   const gr_node *nd = &gr_graph_nodes(r->g)[n];
@@ -513,7 +569,7 @@ static int tail_key_of(tail_cache *c, gr_result *r, uint32_t n, int prov, gr_buf
     for(k = r->cand_first[n]; k < r->ncand && r->cand[k].node==n; k++){
       const gr_cand *cd = &r->cand[k];
       uint64_t v = (uint64_t)(uintptr_t)cd->value;
-      if( !c->keyable[c->branch0[cd->source] + cd->branch] ) return 0;
+      if( c->kind[c->branch0[cd->source] + cd->branch]==TAIL_RENDER ) return 0;
       gr_buf_add(tmp, &cd->slot, sizeof cd->slot);
       gr_buf_add(tmp, &cd->branch, sizeof cd->branch);
       gr_buf_add(tmp, &cd->source, sizeof cd->source);
@@ -542,7 +598,7 @@ static int tail_key_of(tail_cache *c, gr_result *r, uint32_t n, int prov, gr_buf
     const gr_decision *d = &r->dec[(size_t)n * nslots + s];
     uint64_t eff = 0;
     if( d->source==GR_SOURCE_HOOK ) return 0;
-    if( prov && d->source >= 0 && !c->keyable[c->branch0[d->source] + d->branch] ) return 0;
+    if( prov && d->source >= 0 && c->kind[c->branch0[d->source] + d->branch]==TAIL_RENDER ) return 0;
     if( rs->slots[s].nnoeffect && d->value ){
       tmp->n = 0;
       if( !gr_decision_effect(r, n, s, tmp) ){
@@ -587,6 +643,21 @@ static void nw_free(node_writer *nw){
   rc_free(&nw->entries);
 }
 
+/* Cached tail id for node n: its text with its holes rendered for n. */
+static void tail_write(gr_out *o, gr_result *r, uint32_t n, node_writer *nw, size_t id){
+  const tail_cache *tc = &nw->tc;
+  const char *t = tc->text[id];
+  size_t at = 0, i, end = id + 1 < tc->n ? tc->hole0[id + 1] : tc->holes.n;
+  for(i = tc->hole0[id]; i < end; i++){
+    const tail_hole *h = &tc->holes.v[i];
+    gr_out_write(o, t + at, h->at - at);
+    json_prov_entry(o, r, n, &r->rs->slots[h->slot], h->source, h->branch, h->value, h->won,
+                    nw->tmp, &nw->cache, &nw->entries);
+    at = h->at;
+  }
+  gr_out_write(o, t + at, tc->len[id] - at);
+}
+
 /* Node n's object after its name (json_node_tail), from the tail cache
 ** where its key allows. */
 static void json_node_tail_cached(gr_out *o, gr_result *r, uint32_t n, node_writer *nw){
@@ -598,36 +669,39 @@ static void json_node_tail_cached(gr_out *o, gr_result *r, uint32_t n, node_writ
     tail_key k = { tc, key };
     int64_t id = gr_idmap_find(&tc->index, h, tail_eq, &k);
     if( id >= 0 ){
-      gr_out_write(o, tc->text[id], tc->len[id]);
+      tail_write(o, r, n, nw, (size_t)id);
       return;
     }
     if( tc->n < TAIL_MAX_ENTRIES && tc->bytes < TAIL_MAX_BYTES ){
       gr_buf b;
       gr_out mem;
       char *t;
+      size_t h0 = tc->holes.n;
       gr_buf_init(&b);
       gr_out_init_buf(&mem, &b);
-      json_node_tail(&mem, r, n, prov, nw->tmp, &nw->cache, &nw->entries, &nw->jp);
+      json_node_tail(&mem, r, n, prov, nw->tmp, &nw->cache, &nw->entries, &nw->jp, &tc->holes);
       gr_out_finish_buf(&mem);
       if( tc->n==tc->cap ){
         tc->cap = tc->cap ? tc->cap * 2 : 64;
         tc->keys = gr_xrealloc(tc->keys, tc->cap * tc->nwords * sizeof *tc->keys);
         tc->text = gr_xrealloc(tc->text, tc->cap * sizeof *tc->text);
         tc->len = gr_xrealloc(tc->len, tc->cap * sizeof *tc->len);
+        tc->hole0 = gr_xrealloc(tc->hole0, tc->cap * sizeof *tc->hole0);
       }
       t = gr_arena_strndup(&tc->arena, b.p ? b.p : "", b.n);
       memcpy(tc->keys + tc->n * tc->nwords, key, tc->nwords * sizeof *key);
       tc->text[tc->n] = t;
       tc->len[tc->n] = b.n;
+      tc->hole0[tc->n] = h0;
       gr_idmap_add(&tc->index, h, (uint32_t)tc->n);
       tc->n++;
-      tc->bytes += b.n;
+      tc->bytes += b.n + (tc->holes.n - h0) * sizeof *tc->holes.v;
       gr_buf_free(&b);
-      gr_out_write(o, t, tc->len[tc->n - 1]);
+      tail_write(o, r, n, nw, tc->n - 1);
       return;
     }
   }
-  json_node_tail(o, r, n, prov, nw->tmp, &nw->cache, &nw->entries, &nw->jp);
+  json_node_tail(o, r, n, prov, nw->tmp, &nw->cache, &nw->entries, &nw->jp, NULL);
 }
 
 static void json_node(gr_out *o, gr_result *r, uint32_t n, node_writer *nw){
