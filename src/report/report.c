@@ -579,17 +579,21 @@ static int tail_key_of(tail_cache *c, gr_result *r, uint32_t n, int prov, gr_buf
     memcpy(tmp->p, &cnt, sizeof cnt);
     key[c->nwords - 2] = (uint64_t)gr_strpool_intern(&c->cand_sigs, tmp->p, tmp->n) + 1;
   }
-  /* the judge's record and the node's tensor dtypes before and after
-  ** (dtype_detail and the judge's reasons are made of nothing else),
-  ** interned so that equal records have one id */
+  /* the judge's record, the node's numbers of inputs and outputs and its
+  ** tensor dtypes before and after (dtype_detail and the judge's reasons
+  ** are made of nothing else: one op type can have 2 inputs and 1 output
+  ** on one node, 1 and 2 on another), interned so that equal records have
+  ** one id; with the counts in front no record is another's prefix */
   key[c->nwords - 1] = 0;
   if( r->judge ){
     const gr_jnode *jn = gr_judge_node(r, n);
     uint32_t t, nt = (uint32_t)nd->n_in_desc + nd->n_out_desc, id;
-    unsigned char sig[sizeof *jn + 2 * 512];
+    unsigned char sig[sizeof *jn + 2 * sizeof nd->n_in_desc + 2 * 512];
     size_t len = sizeof *jn;
     if( nt > 512 ) return 0;
     memcpy(sig, jn, sizeof *jn);
+    memcpy(sig + len, &nd->n_in_desc, sizeof nd->n_in_desc); len += sizeof nd->n_in_desc;
+    memcpy(sig + len, &nd->n_out_desc, sizeof nd->n_out_desc); len += sizeof nd->n_out_desc;
     for(t = 0; t < nt; t++){ sig[len++] = gr_judge_tensor_before(r, n, t); sig[len++] = gr_judge_tensor_after(r, n, t); }
     id = gr_strpool_intern(&c->judge_sigs, (const char *)sig, len);
     key[c->nwords - 1] = (uint64_t)id + 1;
