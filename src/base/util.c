@@ -280,14 +280,22 @@ void gr_buf_add(gr_buf *b, const void *p, size_t n){
 void gr_buf_adds(gr_buf *b, const char *s){ gr_buf_add(b, s, strlen(s)); }
 void gr_buf_addc(gr_buf *b, char c){ gr_buf_grow(b, 1); b->p[b->n++] = c; }
 void gr_buf_vprintf(gr_buf *b, const char *fmt, va_list ap){
+  /* one vsnprintf into the room left when the text fits (nearly always:
+  ** the buffer keeps 64 bytes spare), a second only when it does not;
+  ** measuring first made every call two (callgrind: 5% of a 100K-node eval) */
   va_list ap2;
+  size_t room;
   int k;
+  gr_buf_grow(b, 64);
+  room = b->cap - b->n;
   va_copy(ap2, ap);
-  k = vsnprintf(NULL, 0, fmt, ap2);
+  k = vsnprintf(b->p + b->n, room, fmt, ap2);
   va_end(ap2);
-  if( k < 0 ) return;
-  gr_buf_grow(b, (size_t)k);
-  vsnprintf(b->p + b->n, (size_t)k + 1, fmt, ap);
+  if( k < 0 ){ b->p[b->n] = 0; return; }
+  if( (size_t)k >= room ){
+    gr_buf_grow(b, (size_t)k);
+    vsnprintf(b->p + b->n, (size_t)k + 1, fmt, ap);
+  }
   b->n += (size_t)k;
 }
 void gr_buf_printf(gr_buf *b, const char *fmt, ...){

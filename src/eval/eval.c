@@ -40,6 +40,15 @@ typedef struct cand_entry {       /* one branch that may apply to nodes of a typ
   uint8_t pt_eq;                  /* 1 for ==, 0 for != */
   uint16_t pt_part;               /* the partition */
   uint16_t pt_want;               /* cause value or 1-based seed; 0 = no such name (never equal) */
+  /* the value is the node's judge_dtype or judge_engine: read from the judge
+  ** (VK_*), not walked by the evaluator (see compile_value) */
+  uint8_t vk;
+  /* when the one per-node conjunct left is node.SLOT in / not in X (X the same
+  ** for every node): its outcome for the last slot value seen (see compile_slot_in) */
+  uint8_t sin;                    /* 1 + the conjunct, 0 none */
+  uint8_t sin_res, sin_valid;
+  uint16_t sin_slot;
+  const char *sin_last;
   gr_val value;
 } cand_entry;
 
@@ -486,7 +495,7 @@ static void nh_add(plan *p, uint32_t str, cand_entry e){
   p->nnh++;
 }
 
-static const cand_list *nh_find(const plan *p, uint32_t str){
+static cand_list *nh_find(plan *p, uint32_t str){
   const void *k[2] = { p, &str };
   int64_t i;
   if( p->nnh==0 ) return NULL;
@@ -505,6 +514,8 @@ static uint64_t cand_key(const gr_ruleset *rs, const cand_entry *e){
 }
 
 static void compile_part_test(const gr_result *r, cand_entry *e, size_t c);
+static void compile_slot_in(cand_entry *e, size_t c);
+static void compile_value(const gr_result *r, cand_entry *e);
 
 static void add_branch(gr_result *r, plan *p, const gr_branch *br, int32_t source, int32_t rule, uint16_t bidx){
   const gr_graph *g = r->g;
@@ -548,7 +559,8 @@ static void add_branch(gr_result *r, plan *p, const gr_branch *br, int32_t sourc
       else if( f < 0 ) x.item_mask |= conj_bit(i);
     }
     if( dead ) continue;
-    for(i = 0; i < br->nconj && i < 63; i++) if( x.item_mask==conj_bit(i) ) compile_part_test(r, &x, i);
+    for(i = 0; i < br->nconj && i < 63; i++) if( x.item_mask==conj_bit(i) ){ compile_part_test(r, &x, i); if( !x.pt_kind ) compile_slot_in(&x, i); }
+    compile_value(r, &x);
     if( br->value && br->value_dep <= GR_DEP_TYPE ){
       x.value = gr_eval_expr(&env, br->value);
       x.has_value = 1;
@@ -681,6 +693,32 @@ static void compile_part_test(const gr_result *r, cand_entry *e, size_t c){
   e->pt_part = (uint16_t)f->ref2;
 }
 
+enum { VK_EXPR = 0, VK_JUDGE_DTYPE, VK_JUDGE_ENGINE };
+
+/* A value node.judge_dtype or node.judge_engine (every dtype and engine
+** source's): the judge's string, fetched directly. Measured: the
+** evaluator's walk of them was 4% of a 100K-node eval. */
+static void compile_value(const gr_result *r, cand_entry *e){
+  const gr_expr *v = e->br->value;
+  if( v && r->judge && v->op==GR_E_FIELD && v->ref==GR_F_JUDGE && v->a && v->a->op==GR_E_NODE )
+    e->vk = v->ref2==GR_JF_DTYPE ? VK_JUDGE_DTYPE : v->ref2==GR_JF_ENGINE ? VK_JUDGE_ENGINE : VK_EXPR;
+}
+
+/* Conjunct c, the entry's one per-node conjunct, node.SLOT in / not in X
+** where X names no node (a table, a list of options): its outcome depends
+** on the slot's value alone, so the entry keeps the outcome for the last
+** value (slot values are a few shared strings) and evaluates it again only
+** when the value's pointer changes. Measured: the AI CPU fallback rule's
+** `node.engine in aicpu_engines` on every node was 5% of a 100K-node eval. */
+static void compile_slot_in(cand_entry *e, size_t c){
+  const gr_expr *x = e->br->conj[c];
+  if( c >= 254 || (x->op!=GR_E_IN && x->op!=GR_E_NOTIN) || !x->a || !x->b ) return;
+  if( x->a->op!=GR_E_FIELD || x->a->ref!=GR_F_SLOT || !x->a->a || x->a->a->op!=GR_E_NODE || x->a->ref2 < 0 || x->a->ref2 > 0xffff ) return;
+  if( x->b->dep > GR_DEP_GLOBAL ) return;
+  e->sin = (uint8_t)(c + 1);
+  e->sin_slot = (uint16_t)x->a->ref2;
+}
+
 static int part_test(const gr_env *env, const cand_entry *e){
   const gr_part_node *pn;
   int v;
@@ -695,10 +733,21 @@ static int part_test(const gr_env *env, const cand_entry *e){
   return (e->pt_want!=0 && v==e->pt_want)==e->pt_eq;
 }
 
-static int entry_applies(gr_env *env, const cand_entry *e, gr_val *value){
+static int entry_applies(gr_env *env, cand_entry *e, gr_val *value){
   const gr_branch *br = e->br;
   if( e->pt_kind ){
     if( !part_test(env, e) ) return 0;
+    goto conds_hold;
+  }
+  if( e->sin ){
+    const gr_result *r = env->r;
+    const char *sv = r->dec[(size_t)env->node * r->rs->nslots + e->sin_slot].value;
+    if( !e->sin_valid || sv!=e->sin_last ){
+      e->sin_res = (uint8_t)(gr_eval_cond(env, br->conj[e->sin - 1])!=0);
+      e->sin_last = sv;
+      e->sin_valid = 1;
+    }
+    if( !e->sin_res ) return 0;
     goto conds_hold;
   }
   if( e->check_type && !gr_conj_holds(env, br, GR_DEP_TYPE, GR_DEP_TYPE) ) return 0;
@@ -706,6 +755,12 @@ static int entry_applies(gr_env *env, const cand_entry *e, gr_val *value){
 conds_hold:
   if( br->value==NULL ){ value->t = GR_T_BOOL; return 1; }
   if( e->has_value ) *value = e->value;
+  else if( e->vk ){
+    const char *sv = e->vk==VK_JUDGE_DTYPE ? gr_judge_dtype(env->r, env->node) : gr_judge_engine(env->r, env->node);
+    if( sv==NULL ) return 0;
+    value->t = GR_T_STR;
+    value->u.s = sv;
+  }
   else *value = gr_eval_expr(env, br->value);
   return value->t==GR_T_STR;
 }
@@ -725,18 +780,18 @@ static void add_cand(gr_result *r, uint32_t node, uint16_t slot, const cand_entr
 
 /* Runs the candidates of one slot (s < nslots) or the node rules (s == nslots)
 ** for node n, merging its type list with its name-index hits in order. */
-static void run_node_part(gr_result *r, const plan *p, gr_env *env, uint32_t n, size_t s,
-                          const cand_list *hits, int keep, once_state *once){
+static void run_node_part(gr_result *r, plan *p, gr_env *env, uint32_t n, size_t s,
+                          cand_list *hits, int keep, once_state *once){
   const gr_ruleset *rs = r->rs;
   const gr_node *nd = &gr_graph_nodes(r->g)[n];
   size_t nslots = rs->nslots;
-  const cand_list *l = &p->per_type[(size_t)nd->type * (nslots + 1) + s];
+  cand_list *l = &p->per_type[(size_t)nd->type * (nslots + 1) + s];
   size_t i = 0, j = 0;
   gr_decision *d = s < nslots ? &r->dec[(size_t)n * nslots + s] : NULL;
   int32_t last_source = -1;
   if( d ){ d->value = NULL; d->source = -1; d->branch = 0; d->ncand = 0; }
   for(;;){
-    const cand_entry *e;
+    cand_entry *e;
     gr_val v;
     if( hits ){
       while( j < hits->n && (hits->v[j].source >= 0 ? (size_t)rs->sources[hits->v[j].source].slot : nslots)!=s ) j++;
@@ -852,7 +907,7 @@ static void decide_nodes(gr_result *r, int keep){
   gr_env_init(&env, r);
   for(n = 0; n < nn && !r->fatal; n++){
     const gr_node *nd = &gr_graph_nodes(g)[n];
-    const cand_list *hits;
+    cand_list *hits;
     env.node = n;
     env.type_name = gr_graph_type_name(g, nd->type);
     r->cand_first[n] = GR_NONE;

@@ -133,6 +133,8 @@ typedef struct gr_result {
   uint8_t *noeffect_global;     /* per `no effect` clause (slot-major): 0 not computed, 1 its
                                    node-independent conjuncts hold, 2 they do not (detail.c) */
   struct gr_judge *judge;       /* the dtype and engine judge (judge.h), NULL when it did not run */
+  const struct gr_jnode *jnode; /* its per-node records (owned by judge), read by gr_judge_node */
+  uint32_t njnode;              /* their count, 0 when the judge did not run */
   const char **noeffect_text;   /* per clause: its reason rendered once when it names no node
                                    (in arena), NULL until then (detail.c) */
 } gr_result;

@@ -361,10 +361,49 @@ static void json_dtype_detail(gr_out *o, gr_result *r, uint32_t n){
 
 /* How the tail cache (below) treats a branch's provenance entry. */
 enum {
-  TAIL_RENDER = 0,   /* the value depends on the node: render the node's whole tail */
+  TAIL_RENDER = 1,   /* the value depends on the node: render the node's whole tail */
   TAIL_TEXT,         /* the same for every node of the tail's key: part of the cached text */
   TAIL_HOLE          /* only the reason names the node: rendered per node into the cached text */
 };
+
+/* The TAIL_* of branch br (won or beaten), given its value: TAIL_TEXT when
+** the value's origin ("input") and the reason depend on nothing finer than
+** the op type and the judge record, TAIL_HOLE when only the reason does. */
+static uint8_t entry_kind(const gr_result *r, const gr_branch *br){
+  if( !(br->value==NULL || br->value->dep <= GR_DEP_TYPE || (r->judge && judge_field(br->value))) ) return TAIL_RENDER;
+  if( br->because.constant || br->because.n==0 || tpl_per_type(&br->because)
+      || (r->judge && tpl_per_type_or_judge(&br->because)) ) return TAIL_TEXT;
+  return TAIL_HOLE;
+}
+
+/* entry_kind per branch, answered once per branch (a per-node walk of the
+** templates was a tenth of the report's per-node work). */
+typedef struct branch_kinds {
+  uint8_t **k;                 /* per source, per branch: TAIL_*, 0 not known yet */
+  size_t nsources;
+} branch_kinds;
+
+static uint8_t branch_kind(branch_kinds *bk, const gr_result *r, int32_t source, uint16_t branch){
+  const gr_source *src;
+  uint8_t *k;
+  if( bk->k==NULL ){
+    bk->nsources = r->rs->nsources;
+    bk->k = gr_xcalloc(bk->nsources + 1, sizeof *bk->k);
+  }
+  if( source < 0 || (size_t)source >= bk->nsources ) return TAIL_RENDER;
+  src = &r->rs->sources[source];
+  if( branch >= src->nbranches ) return TAIL_RENDER;
+  if( bk->k[source]==NULL ) bk->k[source] = gr_xcalloc(src->nbranches + 1, 1);
+  k = &bk->k[source][branch];
+  if( *k==0 ) *k = entry_kind(r, &src->branches[branch]);
+  return *k;
+}
+
+static void branch_kinds_free(branch_kinds *bk){
+  size_t i;
+  for(i = 0; i < bk->nsources; i++) free(bk->k[i]);
+  free(bk->k);
+}
 
 /* A provenance entry that a cached tail leaves out (TAIL_HOLE): at offset at
 ** of the tail's text, json_prov_entry renders it for each node. */
@@ -379,8 +418,7 @@ typedef struct tail_hole {
 /* The holes of the tails in the cache, in order; json_node_tail adds to it
 ** when it renders a tail for the cache. */
 typedef struct tail_holes {
-  const uint8_t *kind;         /* per branch of every source: TAIL_* */
-  const size_t *branch0;       /* per source: the index of its first branch in kind */
+  branch_kinds *kinds;
   tail_hole *v; size_t n, cap;
 } tail_holes;
 
@@ -388,7 +426,7 @@ typedef struct tail_holes {
 static void node_prov_entry(gr_out *o, gr_result *r, uint32_t n, size_t s, int32_t source, uint16_t branch,
                             const char *value, int won, gr_buf *tmp, reason_cache *cache, reason_cache *entries,
                             tail_holes *th){
-  if( th && th->kind[th->branch0[source] + branch]==TAIL_HOLE ){
+  if( th && branch_kind(th->kinds, r, source, branch)==TAIL_HOLE ){
     tail_hole *h;
     if( th->n==th->cap ){
       th->cap = th->cap ? th->cap * 2 : 64;
@@ -492,8 +530,7 @@ typedef struct tail_cache {
   gr_strpool effects;          /* "no effect" reasons, interned for the keys */
   gr_strpool judge_sigs;       /* the judge's per-node records (tail_key_of) */
   gr_strpool cand_sigs;        /* the nodes' beaten candidates (tail_key_of) */
-  size_t *branch0;             /* per source: the index of its first branch in kind */
-  uint8_t *kind;               /* per branch of every source: TAIL_* (entry_kind) */
+  branch_kinds kinds;
   tail_holes holes;
 } tail_cache;
 
@@ -504,36 +541,14 @@ static int tail_eq(const void *ctx, uint32_t id){
   return memcmp(k->c->keys + (size_t)id * k->c->nwords, k->key, k->c->nwords * sizeof *k->key)==0;
 }
 
-/* How the tail cache treats the provenance entry of branch br (won or
-** beaten), given its value: TAIL_TEXT when the value's origin ("input") and
-** the reason depend on nothing finer than the op type and the judge record,
-** TAIL_HOLE when only the reason does. */
-static uint8_t entry_kind(const gr_result *r, const gr_branch *br){
-  if( !(br->value==NULL || br->value->dep <= GR_DEP_TYPE || (r->judge && judge_field(br->value))) ) return TAIL_RENDER;
-  if( br->because.constant || br->because.n==0 || tpl_per_type(&br->because)
-      || (r->judge && tpl_per_type_or_judge(&br->because)) ) return TAIL_TEXT;
-  return TAIL_HOLE;
-}
-
-static void tail_init(tail_cache *c, const gr_result *r){
-  const gr_ruleset *rs = r->rs;
-  size_t i, b, nb = 0;
+static void tail_init(tail_cache *c, size_t nslots){
   memset(c, 0, sizeof *c);
-  c->nwords = 3 + 2 * rs->nslots;   /* type and graph, 2 per slot, the candidates, the judge record */
+  c->nwords = 3 + 2 * nslots;   /* type and graph, 2 per slot, the candidates, the judge record */
   gr_arena_init(&c->arena);
   gr_strpool_init(&c->effects);
   gr_strpool_init(&c->judge_sigs);
   gr_strpool_init(&c->cand_sigs);
-  /* entry_kind once per branch, not per node and slot (its template
-  ** walks were about 5% of the writer's instructions on the 100K-op bench
-  ** graph) */
-  c->branch0 = gr_xcalloc(rs->nsources + 1, sizeof *c->branch0);
-  for(i = 0; i < rs->nsources; i++){ c->branch0[i] = nb; nb += rs->sources[i].nbranches; }
-  c->kind = gr_xcalloc(nb + 1, 1);
-  for(i = 0; i < rs->nsources; i++)
-    for(b = 0; b < rs->sources[i].nbranches; b++) c->kind[c->branch0[i] + b] = entry_kind(r, &rs->sources[i].branches[b]);
-  c->holes.kind = c->kind;
-  c->holes.branch0 = c->branch0;
+  c->holes.kinds = &c->kinds;
 }
 
 static void tail_free(tail_cache *c){
@@ -544,7 +559,7 @@ static void tail_free(tail_cache *c){
   gr_strpool_free(&c->effects);
   gr_strpool_free(&c->judge_sigs);
   gr_strpool_free(&c->cand_sigs);
-  free(c->branch0); free(c->kind);
+  branch_kinds_free(&c->kinds);
 }
 
 /* The key of node n's tail into key[c->nwords]: the op type and graph, per
@@ -569,7 +584,7 @@ static int tail_key_of(tail_cache *c, gr_result *r, uint32_t n, int prov, gr_buf
     for(k = r->cand_first[n]; k < r->ncand && r->cand[k].node==n; k++){
       const gr_cand *cd = &r->cand[k];
       uint64_t v = (uint64_t)(uintptr_t)cd->value;
-      if( c->kind[c->branch0[cd->source] + cd->branch]==TAIL_RENDER ) return 0;
+      if( branch_kind(&c->kinds, r, cd->source, cd->branch)==TAIL_RENDER ) return 0;
       gr_buf_add(tmp, &cd->slot, sizeof cd->slot);
       gr_buf_add(tmp, &cd->branch, sizeof cd->branch);
       gr_buf_add(tmp, &cd->source, sizeof cd->source);
@@ -579,30 +594,36 @@ static int tail_key_of(tail_cache *c, gr_result *r, uint32_t n, int prov, gr_buf
     memcpy(tmp->p, &cnt, sizeof cnt);
     key[c->nwords - 2] = (uint64_t)gr_strpool_intern(&c->cand_sigs, tmp->p, tmp->n) + 1;
   }
-  /* the judge's record, the node's numbers of inputs and outputs and its
-  ** tensor dtypes before and after (dtype_detail and the judge's reasons
-  ** are made of nothing else: one op type can have 2 inputs and 1 output
-  ** on one node, 1 and 2 on another), interned so that equal records have
-  ** one id; with the counts in front no record is another's prefix */
+  /* the judge's record with the node's numbers of inputs and outputs and
+  ** its tensor dtypes before and after (dtype_detail and the judge's
+  ** reasons are made of nothing else; one op type can have 2 inputs and 1
+  ** output on one node, 1 and 2 on another): for a node the judge's memo
+  ** covers, its record id (gr_judge_record: one id, all of these equal);
+  ** else all of it, interned so that equal records have one id, the counts
+  ** in front so that no record is another's prefix */
   key[c->nwords - 1] = 0;
   if( r->judge ){
-    const gr_jnode *jn = gr_judge_node(r, n);
-    uint32_t t, nt = (uint32_t)nd->n_in_desc + nd->n_out_desc, id;
-    unsigned char sig[sizeof *jn + 2 * sizeof nd->n_in_desc + 2 * 512];
-    size_t len = sizeof *jn;
-    if( nt > 512 ) return 0;
-    memcpy(sig, jn, sizeof *jn);
-    memcpy(sig + len, &nd->n_in_desc, sizeof nd->n_in_desc); len += sizeof nd->n_in_desc;
-    memcpy(sig + len, &nd->n_out_desc, sizeof nd->n_out_desc); len += sizeof nd->n_out_desc;
-    for(t = 0; t < nt; t++){ sig[len++] = gr_judge_tensor_before(r, n, t); sig[len++] = gr_judge_tensor_after(r, n, t); }
-    id = gr_strpool_intern(&c->judge_sigs, (const char *)sig, len);
-    key[c->nwords - 1] = (uint64_t)id + 1;
+    uint32_t rec = gr_judge_record(r, n);
+    if( rec ) key[c->nwords - 1] = (uint64_t)rec | (uint64_t)1 << 40;
+    else{
+      const gr_jnode *jn = gr_judge_node(r, n);
+      uint32_t t, nt = (uint32_t)nd->n_in_desc + nd->n_out_desc, id;
+      unsigned char sig[sizeof *jn + 2 * sizeof nd->n_in_desc + 2 * 512];
+      size_t len = sizeof *jn;
+      if( nt > 512 ) return 0;
+      memcpy(sig, jn, sizeof *jn);
+      memcpy(sig + len, &nd->n_in_desc, sizeof nd->n_in_desc); len += sizeof nd->n_in_desc;
+      memcpy(sig + len, &nd->n_out_desc, sizeof nd->n_out_desc); len += sizeof nd->n_out_desc;
+      for(t = 0; t < nt; t++){ sig[len++] = gr_judge_tensor_before(r, n, t); sig[len++] = gr_judge_tensor_after(r, n, t); }
+      id = gr_strpool_intern(&c->judge_sigs, (const char *)sig, len);
+      key[c->nwords - 1] = (uint64_t)id + 1;
+    }
   }
   for(s = 0; s < nslots; s++){
     const gr_decision *d = &r->dec[(size_t)n * nslots + s];
     uint64_t eff = 0;
     if( d->source==GR_SOURCE_HOOK ) return 0;
-    if( prov && d->source >= 0 && c->kind[c->branch0[d->source] + d->branch]==TAIL_RENDER ) return 0;
+    if( prov && d->source >= 0 && branch_kind(&c->kinds, r, d->source, d->branch)==TAIL_RENDER ) return 0;
     if( rs->slots[s].nnoeffect && d->value ){
       tmp->n = 0;
       if( !gr_decision_effect(r, n, s, tmp) ){
@@ -635,7 +656,7 @@ static void nw_init(node_writer *nw, gr_result *r, int prov, gr_buf *tmp){
   gr_arena_init(&nw->cache.arena);
   gr_arena_init(&nw->entries.arena);
   parts_init(&nw->jp, r);
-  tail_init(&nw->tc, r);
+  tail_init(&nw->tc, r->rs->nslots);
   nw->key = gr_xmalloc(nw->tc.nwords * sizeof *nw->key);
 }
 
