@@ -54,6 +54,34 @@ test_expect_success 'text: where float32 is kept and the operator is float32, th
 	test_grep "^mmv2  *MatMulV2  *enable_hi_float_32_execution (ALLOW_HF32) (no effect: the node computes in float16 (precision_mode))" ne
 '
 
+# Nodes of one type whose tensors differ: gr_decision_effect evaluates the
+# clauses once per signature (type, decisions, judge record, tensor dtypes:
+# src/eval/detail.c), so the float32 MatMulV2 after a float16 one must not take
+# the float16 one's reason. Ascend910B1 with the judge's dtype, and Ascend950
+# (no op library in CANN 8.1.RC1: rules/chips.rules table oplib_family) with the
+# graph dtypes (rules/precision.rules, the clause on node.dtypes).
+TWO=$top_srcdir/t/data/two_matmuls.json
+test_expect_success 'text: same-type nodes with other dtypes keep their own effect (memoised clauses)' '
+	gerules eval "$TWO" --chip Ascend910B1 --all-nodes -o ALLOW_HF32=true -o PRECISION_MODE=must_keep_origin_dtype >two &&
+	grep "^mm" two | sed "s/  */ /g" >got &&
+	cat >want <<-\EOF &&
+	mm16 MatMulV2 enable_hi_float_32_execution (ALLOW_HF32) (no effect: the node computes in float16 (precision_mode)) compile (static shapes) static (static graph) float16 (precision mode) AIcoreEngine (AI Core)
+	mm32 MatMulV2 enable_hi_float_32_execution (ALLOW_HF32) compile (static shapes) static (static graph) float32 (precision mode) AIcoreEngine (AI Core)
+	mm16b MatMulV2 enable_hi_float_32_execution (ALLOW_HF32) (no effect: the node computes in float16 (precision_mode)) compile (static shapes) static (static graph) float16 (precision mode) AIcoreEngine (AI Core)
+	mm32b MatMulV2 enable_hi_float_32_execution (ALLOW_HF32) compile (static shapes) static (static graph) float32 (precision mode) AIcoreEngine (AI Core)
+	EOF
+	test_cmp want got &&
+	gerules eval "$TWO" --chip Ascend950 --all-nodes -o ALLOW_HF32=true -o PRECISION_MODE=must_keep_origin_dtype >two950 &&
+	grep "^mm" two950 | sed "s/  */ /g" >got950 &&
+	cat >want950 <<-\EOF &&
+	mm16 MatMulV2 enable_hi_float_32_execution (ALLOW_HF32) (no effect: no float32 input or output) compile (static shapes) static (static graph) - -
+	mm32 MatMulV2 enable_hi_float_32_execution (ALLOW_HF32) compile (static shapes) static (static graph) - -
+	mm16b MatMulV2 enable_hi_float_32_execution (ALLOW_HF32) (no effect: no float32 input or output) compile (static shapes) static (static graph) - -
+	mm32b MatMulV2 enable_hi_float_32_execution (ALLOW_HF32) compile (static shapes) static (static graph) - -
+	EOF
+	test_cmp want950 got950
+'
+
 test_expect_success 'JSON: SLOT_effect and SLOT_no_effect_reason only where the value has no effect' '
 	gerules eval "$LLM" --chip Ascend910B1 -o ALLOW_HF32=true -o PRECISION_MODE=force_fp16 --format json >r.json &&
 	json_py -c "

@@ -1135,6 +1135,7 @@ void gr_result_free(gr_result *r){
   free(r->ovr);
   free(r->noeffect_global);
   free(r->noeffect_text);
+  gr_decision_effect_free(r);
   if( r->ovr_index ) gr_big_free(r->ovr_index, (size_t)gr_graph_nnodes(r->g) * r->rs->nslots * sizeof *r->ovr_index);
   gr_diags_free(&r->diags);
   gr_arena_free(&r->arena);

@@ -135,6 +135,7 @@ typedef struct gr_result {
   struct gr_judge *judge;       /* the dtype and engine judge (judge.h), NULL when it did not run */
   const struct gr_jnode *jnode; /* its per-node records (owned by judge), read by gr_judge_node */
   uint32_t njnode;              /* their count, 0 when the judge did not run */
+  struct gr_effect_memo *effect_memo;  /* gr_decision_effect's outcomes by node signature (detail.c), NULL until used */
   const char **noeffect_text;   /* per clause: its reason rendered once when it names no node
                                    (in arena), NULL until then (detail.c) */
 } gr_result;
@@ -172,6 +173,8 @@ void gr_decision_detail(gr_result *r, uint32_t node, int32_t source, uint16_t br
 ** node (the first one that does appends its rendered reason to reason,
 ** unless NULL), 1 otherwise, also for a null value (detail.c). */
 int gr_decision_effect(gr_result *r, uint32_t node, size_t slot, gr_buf *reason);
+/* Frees r->effect_memo (gr_result_free calls it). */
+void gr_decision_effect_free(gr_result *r);
 
 /* ---- expression evaluation (expr.c) ---- */
 enum gr_list_kind { GR_LK_EXPR = 1, GR_LK_STRS, GR_LK_I64, GR_LK_GSTR, GR_LK_F64, GR_LK_KEYS, GR_LK_INPUTS, GR_LK_INI,
