@@ -377,32 +377,41 @@ static uint8_t entry_kind(const gr_result *r, const gr_branch *br){
 }
 
 /* entry_kind per branch, answered once per branch (a per-node walk of the
-** templates was a tenth of the report's per-node work). */
+** templates was a tenth of the report's per-node work) in one flat array:
+** the lookup of a known branch is two loads, inlined. */
 typedef struct branch_kinds {
-  uint8_t **k;                 /* per source, per branch: TAIL_*, 0 not known yet */
+  size_t *branch0;             /* per source, and one past the last: its first branch in kind; NULL until asked */
+  uint8_t *kind;               /* per branch of every source: TAIL_*, 0 not known yet */
   size_t nsources;
 } branch_kinds;
 
-static uint8_t branch_kind(branch_kinds *bk, const gr_result *r, int32_t source, uint16_t branch){
-  const gr_source *src;
-  uint8_t *k;
-  if( bk->k==NULL ){
-    bk->nsources = r->rs->nsources;
-    bk->k = gr_xcalloc(bk->nsources + 1, sizeof *bk->k);
+static uint8_t branch_kind_slow(branch_kinds *bk, const gr_result *r, int32_t source, uint16_t branch){
+  size_t i, at;
+  if( bk->branch0==NULL ){
+    const gr_ruleset *rs = r->rs;
+    bk->nsources = rs->nsources;
+    bk->branch0 = gr_xcalloc(bk->nsources + 1, sizeof *bk->branch0);
+    for(i = 0; i < bk->nsources; i++) bk->branch0[i + 1] = bk->branch0[i] + rs->sources[i].nbranches;
+    bk->kind = gr_xcalloc(bk->branch0[bk->nsources] + 1, 1);
   }
   if( source < 0 || (size_t)source >= bk->nsources ) return TAIL_RENDER;
-  src = &r->rs->sources[source];
-  if( branch >= src->nbranches ) return TAIL_RENDER;
-  if( bk->k[source]==NULL ) bk->k[source] = gr_xcalloc(src->nbranches + 1, 1);
-  k = &bk->k[source][branch];
-  if( *k==0 ) *k = entry_kind(r, &src->branches[branch]);
-  return *k;
+  at = bk->branch0[source] + branch;
+  if( at >= bk->branch0[source + 1] ) return TAIL_RENDER;
+  if( bk->kind[at]==0 ) bk->kind[at] = entry_kind(r, &r->rs->sources[source].branches[branch]);
+  return bk->kind[at];
+}
+
+static inline uint8_t branch_kind(branch_kinds *bk, const gr_result *r, int32_t source, uint16_t branch){
+  if( bk->branch0 && source >= 0 && (size_t)source < bk->nsources ){
+    size_t at = bk->branch0[source] + branch;
+    if( at < bk->branch0[source + 1] && bk->kind[at] ) return bk->kind[at];
+  }
+  return branch_kind_slow(bk, r, source, branch);
 }
 
 static void branch_kinds_free(branch_kinds *bk){
-  size_t i;
-  for(i = 0; i < bk->nsources; i++) free(bk->k[i]);
-  free(bk->k);
+  free(bk->branch0);
+  free(bk->kind);
 }
 
 /* A provenance entry that a cached tail leaves out (TAIL_HOLE): at offset at
