@@ -56,8 +56,9 @@ test_expect_success 'text: where float32 is kept and the operator is float32, th
 
 # Nodes of one type whose tensors differ: gr_decision_effect evaluates the
 # clauses once per signature (type, decisions, judge record, tensor dtypes:
-# src/eval/detail.c), so the float32 MatMulV2 after a float16 one must not take
-# the float16 one's reason. Ascend910B1 with the judge's dtype, and Ascend950
+# src/eval/detail.c), and the dtype and engine slots are decided once per
+# (type, judge record) in a row (src/eval/eval.c, slot_memo), so the float32
+# MatMulV2 after a float16 one must not take the float16 one's reason or dtype. Ascend910B1 with the judge's dtype, and Ascend950
 # (no op library in CANN 8.1.RC1: rules/chips.rules table oplib_family) with the
 # graph dtypes (rules/precision.rules, the clause on node.dtypes).
 TWO=$top_srcdir/t/data/two_matmuls.json

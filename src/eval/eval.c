@@ -63,6 +63,15 @@ typedef struct name_hit { uint32_t str; cand_list slots_and_rules; } name_hit;
 
 typedef struct once_state { uint32_t first; int64_t count; } once_state;
 
+/* one (type, slot)'s last decision, for nodes alike (slot_memoisable, run_node_part) */
+typedef struct slot_memo {
+  uint8_t state;                  /* 0 not known yet, 1 memoisable, 2 not */
+  uint8_t valid;
+  uint32_t rec;                   /* the record the decision is for */
+  gr_decision d;
+  gr_cand *cand; size_t ncand, capcand;   /* its beaten candidates (node field unused) */
+} slot_memo;
+
 typedef struct plan {
   size_t nslots;
   uint8_t *type_shapes;           /* per type: TS_STATIC and/or TS_DYNAMIC, the kinds of nodes it has */
@@ -75,6 +84,7 @@ typedef struct plan {
   gr_idmap nh_index;                /* hash of a string id -> its entry in nh */
   name_hit *nh; size_t nnh;
   uint8_t *live;                  /* per branch (flattened): survived the global stage */
+  struct slot_memo *memo;         /* [type * nslots + slot], see run_slot_memo; NULL without a judge */
 } plan;
 
 /* ------------------------------------------------------------------ */
@@ -614,6 +624,10 @@ static void build_plan(gr_result *r, plan *p){
 
 static void free_plan(plan *p, size_t nt){
   size_t i;
+  if( p->memo ){
+    for(i = 0; i < nt * p->nslots; i++) free(p->memo[i].cand);
+    free(p->memo);
+  }
   for(i = 0; i < nt * (p->nslots + 1); i++) free(p->per_type[i].v);
   free(p->per_type);
   free(p->type_shapes);
@@ -780,6 +794,27 @@ static void add_cand(gr_result *r, uint32_t node, uint16_t slot, const cand_entr
 
 /* Runs the candidates of one slot (s < nslots) or the node rules (s == nslots)
 ** for node n, merging its type list with its name-index hits in order. */
+/* A slot of a type whose candidates read nothing of a node but its judge
+** record (the judge tests and values: the dtype and engine slots) decides
+** alike for nodes with one record. Each (type, slot) keeps its decision and
+** beaten candidates for the last record seen, and a node with that record
+** takes them (layers repeat a type's record). Measured: the two slots'
+** cascades were 7% of a 100K-node eval with the JSON report. */
+
+static int slot_memoisable(const plan *p, size_t t, size_t s){
+  const cand_list *l = &p->per_type[t * (p->nslots + 1) + s];
+  size_t i;
+  for(i = 0; i < l->n; i++){
+    const cand_entry *e = &l->v[i];
+    if( e->check_type || e->sin ) return 0;
+    if( e->pt_kind ){
+      if( e->pt_kind!=PT_JUDGE_DTYPE_BY && e->pt_kind!=PT_JUDGE_ENGINE_BY && e->pt_kind!=PT_JUDGE_CASTS_GT ) return 0;
+    }else if( e->item_mask ) return 0;
+    if( e->br->value && !e->has_value && !e->vk ) return 0;
+  }
+  return 1;
+}
+
 static void run_node_part(gr_result *r, plan *p, gr_env *env, uint32_t n, size_t s,
                           cand_list *hits, int keep, once_state *once){
   const gr_ruleset *rs = r->rs;
@@ -789,6 +824,34 @@ static void run_node_part(gr_result *r, plan *p, gr_env *env, uint32_t n, size_t
   size_t i = 0, j = 0;
   gr_decision *d = s < nslots ? &r->dec[(size_t)n * nslots + s] : NULL;
   int32_t last_source = -1;
+  slot_memo *m = NULL;
+  size_t cand0 = r->ncand;
+  if( d && p->memo && hits==NULL ){
+    uint32_t rec = gr_judge_record(r, n);
+    m = &p->memo[(size_t)nd->type * nslots + s];
+    if( m->state==0 ) m->state = slot_memoisable(p, nd->type, s) ? 1 : 2;
+    if( m->state!=1 || rec==0 ) m = NULL;
+    else if( m->valid && m->rec==rec ){
+      size_t k;
+      *d = m->d;
+      if( keep ){
+        for(k = 0; k < m->ncand; k++){
+          if( r->cand_first[n]==GR_NONE ) r->cand_first[n] = (uint32_t)r->ncand;
+          if( r->ncand==r->capcand ){
+            r->capcand = r->capcand ? r->capcand * 2 : 1024;
+            r->cand = gr_xrealloc(r->cand, r->capcand * sizeof *r->cand);
+          }
+          r->cand[r->ncand] = m->cand[k];
+          r->cand[r->ncand].node = n;
+          r->ncand++;
+        }
+      }
+      return;
+    }else{
+      m->rec = rec;
+      m->valid = 0;
+    }
+  }
   if( d ){ d->value = NULL; d->source = -1; d->branch = 0; d->ncand = 0; }
   for(;;){
     cand_entry *e;
@@ -820,6 +883,20 @@ static void run_node_part(gr_result *r, plan *p, gr_env *env, uint32_t n, size_t
         node_rule_diag(r, env, ru, nd);
       }
     }
+  }
+  if( m && keep ){
+    m->d = *d;
+    m->ncand = r->ncand - cand0;
+    if( m->ncand > m->capcand ){
+      m->capcand = m->ncand;
+      m->cand = gr_xrealloc(m->cand, m->capcand * sizeof *m->cand);
+    }
+    if( m->ncand ) memcpy(m->cand, r->cand + cand0, m->ncand * sizeof *m->cand);
+    m->valid = 1;
+  }else if( m ){
+    m->d = *d;
+    m->ncand = 0;
+    m->valid = 1;
   }
 }
 
@@ -893,6 +970,7 @@ static void decide_nodes(gr_result *r, int keep){
   once_state *once = gr_xcalloc(rs->nrules + 1, sizeof *once);
 
   build_plan(r, &p);
+  if( r->judge && nslots ) p.memo = gr_xcalloc((size_t)nt * nslots + 1, sizeof *p.memo);
   for(k = 0; k < rs->nrules; k++) once[k].first = GR_NONE;
   fold_once_rules(r, &p, once);
   r->dec = gr_big_alloc((size_t)nn * (nslots ? nslots : 1) * sizeof *r->dec);
