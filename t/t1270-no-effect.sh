@@ -80,7 +80,17 @@ test_expect_success 'text: same-type nodes with other dtypes keep their own effe
 	mm16b MatMulV2 enable_hi_float_32_execution (ALLOW_HF32) (no effect: no float32 input or output) compile (static shapes) static (static graph) - -
 	mm32b MatMulV2 enable_hi_float_32_execution (ALLOW_HF32) compile (static shapes) static (static graph) - -
 	EOF
-	test_cmp want950 got950
+	test_cmp want950 got950 &&
+	# the dtype reasons too are written once per judge record (src/eval/judge.c, why_memo);
+	# MatMulV2 columns 1 (float16) and 6 (float32): its ascend910b block in rules/oplib/dynamic_format.rules
+	gerules eval "$TWO" --chip Ascend910B1 --format json -o ALLOW_HF32=true -o PRECISION_MODE=must_keep_origin_dtype >two.json &&
+	json_py -c "
+import json
+d = json.load(open(\"two.json\"))
+why = {x[\"name\"]: [p[\"reason\"] for p in x[\"provenance\"] if p[\"slot\"] == \"dtype\"] for x in d[\"nodes\"]}
+for n, dt in ((\"mm16\", \"float16\"), (\"mm32\", \"float32\"), (\"mm16b\", \"float16\"), (\"mm32b\", \"float32\")):
+    assert why[n] == [\"PRECISION_MODE=must_keep_origin_dtype, white op (origin): input 0 stays %s (column %d)\" % (dt, 1 if dt == \"float16\" else 6)], (n, why[n])
+"
 '
 
 test_expect_success 'JSON: SLOT_effect and SLOT_no_effect_reason only where the value has no effect' '

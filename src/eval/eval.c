@@ -65,9 +65,11 @@ typedef struct once_state { uint32_t first; int64_t count; } once_state;
 
 /* one (type, slot)'s last decision, for nodes alike (slot_memoisable, run_node_part) */
 typedef struct slot_memo {
-  uint8_t state;                  /* 0 not known yet, 1 memoisable, 2 not */
+  uint8_t state;                  /* 0 not known yet, else MEMO_* */
   uint8_t valid;
-  uint32_t rec;                   /* the record the decision is for */
+  uint16_t part;                  /* MEMO_PART: the partition its tests read */
+  uint32_t rec;                   /* the judge record the decision is for (MEMO_REC) */
+  uint32_t pk;                    /* the node's cause | seed << 16 in that partition (MEMO_PART) */
   gr_decision d;
   gr_cand *cand; size_t ncand, capcand;   /* its beaten candidates (node field unused) */
 } slot_memo;
@@ -801,18 +803,33 @@ static void add_cand(gr_result *r, uint32_t node, uint16_t slot, const cand_entr
 ** takes them (layers repeat a type's record). Measured: the two slots'
 ** cascades were 7% of a 100K-node eval with the JSON report. */
 
-static int slot_memoisable(const plan *p, size_t t, size_t s){
+#define MEMO_OK 1       /* the decision depends on the type alone, or with: */
+#define MEMO_REC 2      /* the judge's record */
+#define MEMO_PART 4     /* the node's outcome in one partition */
+#define MEMO_NOT 8
+
+/* what (type t, slot s)'s candidates read of a node: MEMO_* */
+static uint8_t slot_memoisable(const plan *p, size_t t, size_t s, uint16_t *part){
   const cand_list *l = &p->per_type[t * (p->nslots + 1) + s];
   size_t i;
+  uint8_t st = MEMO_OK;
+  int32_t pa = -1;
   for(i = 0; i < l->n; i++){
     const cand_entry *e = &l->v[i];
-    if( e->check_type || e->sin ) return 0;
-    if( e->pt_kind ){
-      if( e->pt_kind!=PT_JUDGE_DTYPE_BY && e->pt_kind!=PT_JUDGE_ENGINE_BY && e->pt_kind!=PT_JUDGE_CASTS_GT ) return 0;
-    }else if( e->item_mask ) return 0;
-    if( e->br->value && !e->has_value && !e->vk ) return 0;
+    if( e->check_type || e->sin ) return MEMO_NOT;
+    if( e->pt_kind==PT_JUDGE_DTYPE_BY || e->pt_kind==PT_JUDGE_ENGINE_BY || e->pt_kind==PT_JUDGE_CASTS_GT ) st |= MEMO_REC;
+    else if( e->pt_kind==PT_CAUSE || e->pt_kind==PT_SEED ){
+      if( pa >= 0 && pa!=e->pt_part ) return MEMO_NOT;
+      pa = e->pt_part;
+      st |= MEMO_PART;
+    }else if( e->pt_kind || e->item_mask ) return MEMO_NOT;
+    if( e->br->value && !e->has_value ){
+      if( !e->vk ) return MEMO_NOT;
+      st |= MEMO_REC;
+    }
   }
-  return 1;
+  *part = (uint16_t)(pa >= 0 ? pa : 0);
+  return st;
 }
 
 static void run_node_part(gr_result *r, plan *p, gr_env *env, uint32_t n, size_t s,
@@ -827,11 +844,19 @@ static void run_node_part(gr_result *r, plan *p, gr_env *env, uint32_t n, size_t
   slot_memo *m = NULL;
   size_t cand0 = r->ncand;
   if( d && p->memo && hits==NULL ){
-    uint32_t rec = gr_judge_record(r, n);
+    uint32_t rec = 0, pk = 0;
     m = &p->memo[(size_t)nd->type * nslots + s];
-    if( m->state==0 ) m->state = slot_memoisable(p, nd->type, s) ? 1 : 2;
-    if( m->state!=1 || rec==0 ) m = NULL;
-    else if( m->valid && m->rec==rec ){
+    if( m->state==0 ) m->state = slot_memoisable(p, nd->type, s, &m->part);
+    if( m->state & MEMO_NOT ) m = NULL;
+    else{
+      if( m->state & MEMO_REC ) rec = gr_judge_record(r, n);
+      if( m->state & MEMO_PART ){
+        const gr_part_node *pn = &r->part[m->part].v[n];
+        pk = (uint32_t)pn->cause | (uint32_t)pn->seed << 16;
+      }
+      if( (m->state & MEMO_REC) && rec==0 ) m = NULL;
+    }
+    if( m && m->valid && m->rec==rec && m->pk==pk ){
       size_t k;
       *d = m->d;
       if( keep ){
@@ -847,10 +872,8 @@ static void run_node_part(gr_result *r, plan *p, gr_env *env, uint32_t n, size_t
         }
       }
       return;
-    }else{
-      m->rec = rec;
-      m->valid = 0;
     }
+    if( m ){ m->rec = rec; m->pk = pk; m->valid = 0; }
   }
   if( d ){ d->value = NULL; d->source = -1; d->branch = 0; d->ncand = 0; }
   for(;;){
@@ -970,7 +993,7 @@ static void decide_nodes(gr_result *r, int keep){
   once_state *once = gr_xcalloc(rs->nrules + 1, sizeof *once);
 
   build_plan(r, &p);
-  if( r->judge && nslots ) p.memo = gr_xcalloc((size_t)nt * nslots + 1, sizeof *p.memo);
+  if( nslots ) p.memo = gr_xcalloc((size_t)nt * nslots + 1, sizeof *p.memo);
   for(k = 0; k < rs->nrules; k++) once[k].first = GR_NONE;
   fold_once_rules(r, &p, once);
   r->dec = gr_big_alloc((size_t)nn * (nslots ? nslots : 1) * sizeof *r->dec);

@@ -64,6 +64,8 @@ struct gr_judge {
   size_t memo_cap;
   gr_buf memo_bytes;
   uint32_t *rec;                /* per node: its record id (gr_judge_record), 0 none */
+  gr_strpool why_keys;          /* (what, k, record) of the reasons written so far (why_memo) */
+  struct why_text { const char *text; size_t len; int ret; } *why; size_t capwhy;
   /* the per-node match's scratch, grown to the widest op and node */
   uint32_t *scratch; int64_t *gaps; size_t nscratch;
   gr_arena arena;
@@ -851,9 +853,10 @@ static uint8_t node_dtype(const gr_judge *J, const gr_node *nd){
 ** Cast's producer) decided. Nodes alike in all of these (the layers of a
 ** model) are judged once: measured on a 100K-node graph, judging was 15% of
 ** the evaluation's instructions, and the memoised lookup a fifth of that.
-** KEEP_DTYPE and CUSTOMIZE_DTYPES nodes, dynamic ones (the judge reads
-** their shapes), ops with conditional dtypes blocks (their conditions read
-** the node) and traced runs (--explain) are judged each time. */
+** A dynamic node's key also says whether a dimension is -2 (unknown rank),
+** all the judge reads of shapes (fe_check). KEEP_DTYPE and CUSTOMIZE_DTYPES
+** nodes, ops with conditional dtypes blocks (their conditions read the node)
+** and traced runs (--explain) are judged each time. */
 #define MEMO_KEY_MAX 4096
 
 static void put16(unsigned char *k, size_t *len, uint32_t v){ k[(*len)++] = (unsigned char)(v & 0xff); k[(*len)++] = (unsigned char)(v >> 8 & 0xff); }
@@ -864,9 +867,21 @@ static size_t memo_key(const gr_judge *J, const gr_graph *g, const gr_node *nd, 
   const gr_node *nodes = gr_graph_nodes(g);
   uint32_t nin = nd->n_in_desc, nt = nin + nd->n_out_desc, i;
   size_t len = 0;
-  if( 10 + (size_t)nt + 7 * (size_t)nin > MEMO_KEY_MAX ) return 0;
+  unsigned char shape = 0;
+  if( 11 + (size_t)nt + 7 * (size_t)nin > MEMO_KEY_MAX ) return 0;
+  if( nd->flags & GR_NODE_DYNAMIC ){
+    /* all AI Core's check reads of the shapes (fe_check): dynamic, and an unknown rank */
+    const gr_tensor *tens = gr_graph_tensors(g, nd);
+    shape = 1;
+    for(i = 0; i < nt && shape==1; i++){
+      uint32_t nd2, d;
+      const int64_t *dims = gr_graph_shape(g, tens[i].shape, &nd2);
+      for(d = 0; d < nd2; d++) if( dims[d]==-2 ){ shape = 3; break; }
+    }
+  }
   put16(key, &len, nd->type); put16(key, &len, nd->type >> 16);
   put16(key, &len, nin); put16(key, &len, nd->n_out_desc); put16(key, &len, nd->n_data);
+  key[len++] = shape;
   for(i = 0; i < nt; i++) key[len++] = J->after[nd->tensor0 + i];
   for(i = 0; i < nin; i++){
     uint32_t pi = desc_pos(g, nd, i);
@@ -962,7 +977,7 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
     jn->dtype = node_dtype(J, nd);
     return;
   }
-  if( trace==NULL && !keep && ce==NULL && !(nd->flags & GR_NODE_DYNAMIC) && !(J->type_flags[nd->type] & TF_NO_MEMO) ){
+  if( trace==NULL && !keep && ce==NULL && !(J->type_flags[nd->type] & TF_NO_MEMO) ){
     unsigned char key[MEMO_KEY_MAX];
     size_t len = memo_key(J, g, nd, key);
     if( len ){
@@ -1071,6 +1086,7 @@ void gr_judge_run(gr_result *r){
   J->j = rs->judge;
   gr_arena_init(&J->arena);
   gr_strpool_init(&J->memo);
+  gr_strpool_init(&J->why_keys);
   gr_buf_init(&J->memo_bytes);
   r->judge = J;
   setup(r, J);
@@ -1108,6 +1124,8 @@ void gr_judge_free(gr_result *r){
   if( J->after ) gr_big_free(J->after, J->ntensors ? J->ntensors : 1);
   gr_arena_free(&J->arena);
   gr_strpool_free(&J->memo);
+  gr_strpool_free(&J->why_keys);
+  free(J->why);
   if( J->rec ) gr_big_free(J->rec, (size_t)(J->nnodes ? J->nnodes : 1) * sizeof *J->rec);
   gr_buf_free(&J->memo_bytes);
   free(J->memo_node); free(J->memo_after);
@@ -1225,7 +1243,7 @@ static void fe_refusal_text(gr_result *r, uint32_t n, const gr_jnode *jn, const 
   }
 }
 
-void gr_judge_engine_why(gr_result *r, uint32_t n, gr_buf *b){
+static void engine_why(gr_result *r, uint32_t n, gr_buf *b){
   const gr_jnode *jn = gr_judge_node(r, n);
   const gr_graph *g = r->g;
   const char *type, *eng;
@@ -1286,7 +1304,7 @@ void gr_judge_engine_why(gr_result *r, uint32_t n, gr_buf *b){
 ** node n when no engine takes it, re-derived from the judge's record: AI
 ** Core with the reason of its first refusing store, each AI CPU engine with
 ** the first of its stores that lists the op and refuses a dtype. */
-int gr_judge_refusal(gr_result *r, uint32_t n, uint32_t k, gr_buf *why){
+static int refusal(gr_result *r, uint32_t n, uint32_t k, gr_buf *why){
   const gr_jnode *jn = gr_judge_node(r, n);
   gr_judge *J = r->judge;
   const gr_graph *g = r->g;
@@ -1329,7 +1347,7 @@ const char *gr_judge_engine_id(const gr_result *r, int e1){
   return r->judge && e1 > 0 && (uint32_t)e1 <= r->judge->j->nengines ? r->judge->j->engines[e1 - 1].id : NULL;
 }
 
-void gr_judge_dtype_why(gr_result *r, uint32_t n, gr_buf *b){
+static void dtype_why(gr_result *r, uint32_t n, gr_buf *b){
   const gr_jnode *jn = gr_judge_node(r, n);
   const gr_graph *g = r->g;
   const gr_node *nd;
@@ -1449,3 +1467,50 @@ void gr_judge_engine_summary(gr_result *r, uint32_t n, gr_buf *b){
   gr_buf_printf(b, " on %s", r->judge->j->engines[jn->engine - 1].id);
   free(count); free(first);
 }
+
+/* ---- the reasons, once per record ----
+** A reason is made of the node's record, type and tensor dtypes only, so
+** nodes with one record (gr_judge_record) share it: written once, in the
+** judge's arena. Measured: the refusal reasons of the AI CPU warnings were
+** written per node, 14,000 instructions each. */
+enum { WHY_ENGINE = 1, WHY_DTYPE, WHY_REFUSAL };
+
+static int why_memo(gr_result *r, uint32_t n, uint32_t what, uint32_t k, gr_buf *b){
+  gr_judge *J = r->judge;
+  uint32_t rec = gr_judge_record(r, n), key[3], known, id;
+  gr_buf t;
+  int ret = 0;
+  if( rec==0 ){
+    if( what==WHY_ENGINE ) engine_why(r, n, b);
+    else if( what==WHY_DTYPE ) dtype_why(r, n, b);
+    else ret = refusal(r, n, k, b);
+    return ret;
+  }
+  key[0] = what; key[1] = k; key[2] = rec;
+  known = (uint32_t)gr_strpool_count(&J->why_keys);
+  id = gr_strpool_intern(&J->why_keys, (const char *)key, sizeof key);
+  if( id < known ){
+    gr_buf_add(b, J->why[id].text, J->why[id].len);
+    return J->why[id].ret;
+  }
+  if( id >= J->capwhy ){
+    size_t nc = J->capwhy ? J->capwhy * 2 : 64;
+    while( nc <= id ) nc *= 2;
+    J->why = gr_xrealloc(J->why, nc * sizeof *J->why);
+    J->capwhy = nc;
+  }
+  gr_buf_init(&t);
+  if( what==WHY_ENGINE ) engine_why(r, n, &t);
+  else if( what==WHY_DTYPE ) dtype_why(r, n, &t);
+  else ret = refusal(r, n, k, &t);
+  J->why[id].text = gr_arena_strndup(&J->arena, t.p ? t.p : "", t.n);
+  J->why[id].len = t.n;
+  J->why[id].ret = ret;
+  gr_buf_add(b, t.p ? t.p : "", t.n);
+  gr_buf_free(&t);
+  return ret;
+}
+
+void gr_judge_engine_why(gr_result *r, uint32_t n, gr_buf *b){ if( gr_judge_node(r, n) ) why_memo(r, n, WHY_ENGINE, 0, b); }
+void gr_judge_dtype_why(gr_result *r, uint32_t n, gr_buf *b){ if( gr_judge_node(r, n) ) why_memo(r, n, WHY_DTYPE, 0, b); }
+int gr_judge_refusal(gr_result *r, uint32_t n, uint32_t k, gr_buf *why){ return gr_judge_node(r, n) ? why_memo(r, n, WHY_REFUSAL, k, why) : 0; }
