@@ -359,10 +359,101 @@ static void json_dtype_detail(gr_out *o, gr_result *r, uint32_t n){
   gr_out_puts(o, "]}");
 }
 
+/* How the tail cache (below) treats a branch's provenance entry. */
+enum {
+  TAIL_RENDER = 1,   /* the value depends on the node: render the node's whole tail */
+  TAIL_TEXT,         /* the same for every node of the tail's key: part of the cached text */
+  TAIL_HOLE          /* only the reason names the node: rendered per node into the cached text */
+};
+
+/* The TAIL_* of branch br (won or beaten), given its value: TAIL_TEXT when
+** the value's origin ("input") and the reason depend on nothing finer than
+** the op type and the judge record, TAIL_HOLE when only the reason does. */
+static uint8_t entry_kind(const gr_result *r, const gr_branch *br){
+  if( !(br->value==NULL || br->value->dep <= GR_DEP_TYPE || (r->judge && judge_field(br->value))) ) return TAIL_RENDER;
+  if( br->because.constant || br->because.n==0 || tpl_per_type(&br->because)
+      || (r->judge && tpl_per_type_or_judge(&br->because)) ) return TAIL_TEXT;
+  return TAIL_HOLE;
+}
+
+/* entry_kind per branch, answered once per branch (a per-node walk of the
+** templates was a tenth of the report's per-node work) in one flat array:
+** the lookup of a known branch is two loads, inlined. */
+typedef struct branch_kinds {
+  size_t *branch0;             /* per source, and one past the last: its first branch in kind; NULL until asked */
+  uint8_t *kind;               /* per branch of every source: TAIL_*, 0 not known yet */
+  size_t nsources;
+} branch_kinds;
+
+static uint8_t branch_kind_slow(branch_kinds *bk, const gr_result *r, int32_t source, uint16_t branch){
+  size_t i, at;
+  if( bk->branch0==NULL ){
+    const gr_ruleset *rs = r->rs;
+    bk->nsources = rs->nsources;
+    bk->branch0 = gr_xcalloc(bk->nsources + 1, sizeof *bk->branch0);
+    for(i = 0; i < bk->nsources; i++) bk->branch0[i + 1] = bk->branch0[i] + rs->sources[i].nbranches;
+    bk->kind = gr_xcalloc(bk->branch0[bk->nsources] + 1, 1);
+  }
+  if( source < 0 || (size_t)source >= bk->nsources ) return TAIL_RENDER;
+  at = bk->branch0[source] + branch;
+  if( at >= bk->branch0[source + 1] ) return TAIL_RENDER;
+  if( bk->kind[at]==0 ) bk->kind[at] = entry_kind(r, &r->rs->sources[source].branches[branch]);
+  return bk->kind[at];
+}
+
+static inline uint8_t branch_kind(branch_kinds *bk, const gr_result *r, int32_t source, uint16_t branch){
+  if( bk->branch0 && source >= 0 && (size_t)source < bk->nsources ){
+    size_t at = bk->branch0[source] + branch;
+    if( at < bk->branch0[source + 1] && bk->kind[at] ) return bk->kind[at];
+  }
+  return branch_kind_slow(bk, r, source, branch);
+}
+
+static void branch_kinds_free(branch_kinds *bk){
+  free(bk->branch0);
+  free(bk->kind);
+}
+
+/* A provenance entry that a cached tail leaves out (TAIL_HOLE): at offset at
+** of the tail's text, json_prov_entry renders it for each node. */
+typedef struct tail_hole {
+  size_t at;
+  const char *value;
+  int32_t source;
+  uint16_t slot, branch;
+  int won;
+} tail_hole;
+
+/* The holes of the tails in the cache, in order; json_node_tail adds to it
+** when it renders a tail for the cache. */
+typedef struct tail_holes {
+  branch_kinds *kinds;
+  tail_hole *v; size_t n, cap;
+} tail_holes;
+
+/* One provenance entry of node n's tail, or with th its hole. */
+static void node_prov_entry(gr_out *o, gr_result *r, uint32_t n, size_t s, int32_t source, uint16_t branch,
+                            const char *value, int won, gr_buf *tmp, reason_cache *cache, reason_cache *entries,
+                            tail_holes *th){
+  if( th && branch_kind(th->kinds, r, source, branch)==TAIL_HOLE ){
+    tail_hole *h;
+    if( th->n==th->cap ){
+      th->cap = th->cap ? th->cap * 2 : 64;
+      th->v = gr_xrealloc(th->v, th->cap * sizeof *th->v);
+    }
+    h = &th->v[th->n++];
+    h->at = o->mem->n + o->n;    /* o renders into memory (json_node_tail_cached) */
+    h->value = value; h->source = source; h->slot = (uint16_t)s; h->branch = branch; h->won = won;
+    return;
+  }
+  json_prov_entry(o, r, n, &r->rs->slots[s], source, branch, value, won, tmp, cache, entries);
+}
+
 /* Everything of node n's object after its name: type, graph, the slots and
-** the provenance. */
+** the provenance; with th (and o writing into memory), the provenance
+** entries that are TAIL_HOLE are left out and recorded in th. */
 static void json_node_tail(gr_out *o, gr_result *r, uint32_t n, int prov, gr_buf *tmp, reason_cache *cache,
-                           reason_cache *entries, const json_parts *jp){
+                           reason_cache *entries, const json_parts *jp, tail_holes *th){
   const gr_ruleset *rs = r->rs;
   const gr_graph *g = r->g;
   const gr_node *nd = &gr_graph_nodes(g)[n];
@@ -403,13 +494,13 @@ static void json_node_tail(gr_out *o, gr_result *r, uint32_t n, int prov, gr_buf
       }else{
         if( d->source < 0 ) continue;
         if( nprov++ ) gr_out_putc(o, ',');
-        json_prov_entry(o, r, n, &rs->slots[s], d->source, d->branch, d->value, 1, tmp, cache, entries);
+        node_prov_entry(o, r, n, s, d->source, d->branch, d->value, 1, tmp, cache, entries, th);
       }
       if( r->cand_first[n]==GR_NONE ) continue;
       for(c = r->cand_first[n]; c < r->ncand && r->cand[c].node==n; c++){
         if( r->cand[c].slot!=s ) continue;
         gr_out_putc(o, ',');
-        json_prov_entry(o, r, n, &rs->slots[s], r->cand[c].source, r->cand[c].branch, r->cand[c].value, 0, tmp, cache, entries);
+        node_prov_entry(o, r, n, s, r->cand[c].source, r->cand[c].branch, r->cand[c].value, 0, tmp, cache, entries, th);
       }
     }
     gr_out_putc(o, ']');
@@ -419,15 +510,21 @@ static void json_node_tail(gr_out *o, gr_result *r, uint32_t n, int prov, gr_buf
 
 /* Node tails rendered once and copied. On a big graph most nodes' objects
 ** differ only in their names: the same op type, graph and decisions (source,
-** branch and value per slot, the same "no effect" outcome) give the same
-** bytes after the name, provenance included, whenever each winning entry
-** depends on nothing finer than the op type (the condition json_prov_entry
-** caches entries under) and the node has no beaten candidates and no hook
-** decisions. Such a node's tail is looked up by that key; other nodes are
+** branch and value per slot, the same "no effect" outcome), the same beaten
+** candidates (slot, source, branch and value of each, in order) and the same
+** record of the dtype and engine judge give the same bytes after the name,
+** provenance included, whenever each provenance entry, won or beaten,
+** depends on nothing finer than the op type and that judge record
+** (TAIL_TEXT) and the node has no hook decisions. An entry whose value and
+** input are that fine but whose reason names the node itself (a producer,
+** an input index: TAIL_HOLE) is a hole in the cached text, rendered per
+** node. Such a node's tail is looked up by that key; other nodes are
 ** rendered as before. Measured reason: on the 1M-op graph the writer's own
 ** work (building each node's object from its cached pieces: 36 lookups and
-** copies and as many strlen calls per node) was about 20% of the CPU time of
-** the whole eval. */
+** copies and as many strlen calls per node) was about 20% of the CPU time
+** of the whole eval; the holes: on the 100K-op bench graph about 2% of the
+** nodes (tiling_sink, whose reason names the producer) were rendered whole,
+** at about 28,000 instructions each. */
 #define TAIL_MAX_ENTRIES 65536
 #define TAIL_MAX_BYTES   ((size_t)32 << 20)
 
@@ -435,13 +532,15 @@ typedef struct tail_cache {
   size_t nwords;               /* key words per entry */
   uint64_t *keys;              /* n * nwords */
   const char **text; size_t *len;
+  size_t *hole0;               /* per entry: its first hole in holes (the last entry's end: holes.n) */
   size_t n, cap, bytes;
   gr_idmap index;
   gr_arena arena;
   gr_strpool effects;          /* "no effect" reasons, interned for the keys */
   gr_strpool judge_sigs;       /* the judge's per-node records (tail_key_of) */
-  uint8_t **br_ok;             /* per source, per branch: 0 not known yet, 1 its texts are per type or judge record, 2 not */
-  size_t nsources;
+  gr_strpool cand_sigs;        /* the nodes' beaten candidates (tail_key_of) */
+  branch_kinds kinds;
+  tail_holes holes;
 } tail_cache;
 
 typedef struct tail_key { const tail_cache *c; const uint64_t *key; } tail_key;
@@ -453,68 +552,77 @@ static int tail_eq(const void *ctx, uint32_t id){
 
 static void tail_init(tail_cache *c, size_t nslots){
   memset(c, 0, sizeof *c);
-  c->nwords = 2 + 2 * nslots;
+  c->nwords = 3 + 2 * nslots;   /* type and graph, 2 per slot, the candidates, the judge record */
   gr_arena_init(&c->arena);
   gr_strpool_init(&c->effects);
   gr_strpool_init(&c->judge_sigs);
+  gr_strpool_init(&c->cand_sigs);
+  c->holes.kinds = &c->kinds;
 }
 
 static void tail_free(tail_cache *c){
-  size_t i;
-  for(i = 0; i < c->nsources; i++) free(c->br_ok[i]);
-  free(c->br_ok);
-  free(c->keys); free(c->text); free(c->len);
+  free(c->keys); free(c->text); free(c->len); free(c->hole0);
+  free(c->holes.v);
   gr_idmap_free(&c->index);
   gr_arena_free(&c->arena);
   gr_strpool_free(&c->effects);
   gr_strpool_free(&c->judge_sigs);
+  gr_strpool_free(&c->cand_sigs);
+  branch_kinds_free(&c->kinds);
 }
 
-/* The key of node n's tail into key[c->nwords]; 0 when the tail depends on
-** the node itself (render it). */
-/* Whether a branch's value and reason are the same for every node of a type
-** with one judge record; answered once per branch (a per-node walk of the
-** templates was a tenth of the report's per-node work). */
-static int branch_per_type(tail_cache *c, gr_result *r, int32_t source, uint16_t branch){
-  const gr_source *src = &r->rs->sources[source];
-  const gr_branch *br;
-  uint8_t *ok;
-  if( c->br_ok==NULL ){
-    c->nsources = r->rs->nsources;
-    c->br_ok = gr_xcalloc(c->nsources + 1, sizeof *c->br_ok);
-  }
-  if( (size_t)source >= c->nsources || branch >= src->nbranches ) return 0;
-  if( c->br_ok[source]==NULL ) c->br_ok[source] = gr_xcalloc(src->nbranches + 1, 1);
-  ok = &c->br_ok[source][branch];
-  if( *ok==0 ){
-    br = &src->branches[branch];
-    *ok = (br->value==NULL || br->value->dep <= GR_DEP_TYPE || (r->judge && judge_field(br->value)))
-          && (br->because.constant || br->because.n==0 || tpl_per_type(&br->because)
-              || (r->judge && tpl_per_type_or_judge(&br->because))) ? 1 : 2;
-  }
-  return *ok==1;
-}
-
+/* The key of node n's tail into key[c->nwords]: the op type and graph, per
+** slot the decision (value, source, branch, "no effect" reason), the beaten
+** candidates and the judge record. 0 when the tail depends on the node
+** itself (render it): a hook decision, or with the provenance an entry that
+** is TAIL_RENDER. */
 static int tail_key_of(tail_cache *c, gr_result *r, uint32_t n, int prov, gr_buf *tmp, uint64_t *key){
   const gr_ruleset *rs = r->rs;
   const gr_node *nd = &gr_graph_nodes(r->g)[n];
   size_t s, nslots = rs->nslots;
-  if( prov && r->cand_first[n]!=GR_NONE ) return 0;
   key[0] = (uint64_t)nd->type | (uint64_t)nd->graph << 32;
-  /* the judge's record and the node's tensor dtypes before and after
-  ** (dtype_detail and the judge's reasons are made of nothing else),
-  ** interned so that equal records have one id */
+  /* the beaten candidates (printed with the provenance only): slot, source,
+  ** branch and value of each in order, which with the type and the judge
+  ** record make their entries; interned so that equal lists have one id.
+  ** The count leads so that no list is another's prefix. */
+  key[c->nwords - 2] = 0;
+  if( prov && r->cand_first[n]!=GR_NONE ){
+    uint32_t k, cnt = 0;
+    tmp->n = 0;
+    gr_buf_add(tmp, &cnt, sizeof cnt);
+    for(k = r->cand_first[n]; k < r->ncand && r->cand[k].node==n; k++){
+      const gr_cand *cd = &r->cand[k];
+      uint64_t v = (uint64_t)(uintptr_t)cd->value;
+      if( branch_kind(&c->kinds, r, cd->source, cd->branch)==TAIL_RENDER ) return 0;
+      gr_buf_add(tmp, &cd->slot, sizeof cd->slot);
+      gr_buf_add(tmp, &cd->branch, sizeof cd->branch);
+      gr_buf_add(tmp, &cd->source, sizeof cd->source);
+      gr_buf_add(tmp, &v, sizeof v);
+      cnt++;
+    }
+    memcpy(tmp->p, &cnt, sizeof cnt);
+    key[c->nwords - 2] = (uint64_t)gr_strpool_intern(&c->cand_sigs, tmp->p, tmp->n) + 1;
+  }
+  /* the judge's record with the node's numbers of inputs and outputs and
+  ** its tensor dtypes before and after (dtype_detail and the judge's
+  ** reasons are made of nothing else; one op type can have 2 inputs and 1
+  ** output on one node, 1 and 2 on another): for a node the judge's memo
+  ** covers, its record id (gr_judge_record: one id, all of these equal);
+  ** else all of it, interned so that equal records have one id, the counts
+  ** in front so that no record is another's prefix */
   key[c->nwords - 1] = 0;
   if( r->judge ){
     uint32_t rec = gr_judge_record(r, n);
-    if( rec ) key[c->nwords - 1] = (uint64_t)rec | (uint64_t)1 << 40;   /* the judge's own id: no per-node signature */
+    if( rec ) key[c->nwords - 1] = (uint64_t)rec | (uint64_t)1 << 40;
     else{
       const gr_jnode *jn = gr_judge_node(r, n);
       uint32_t t, nt = (uint32_t)nd->n_in_desc + nd->n_out_desc, id;
-      unsigned char sig[sizeof *jn + 2 * 512];
+      unsigned char sig[sizeof *jn + 2 * sizeof nd->n_in_desc + 2 * 512];
       size_t len = sizeof *jn;
       if( nt > 512 ) return 0;
       memcpy(sig, jn, sizeof *jn);
+      memcpy(sig + len, &nd->n_in_desc, sizeof nd->n_in_desc); len += sizeof nd->n_in_desc;
+      memcpy(sig + len, &nd->n_out_desc, sizeof nd->n_out_desc); len += sizeof nd->n_out_desc;
       for(t = 0; t < nt; t++){ sig[len++] = gr_judge_tensor_before(r, n, t); sig[len++] = gr_judge_tensor_after(r, n, t); }
       id = gr_strpool_intern(&c->judge_sigs, (const char *)sig, len);
       key[c->nwords - 1] = (uint64_t)id + 1;
@@ -524,7 +632,7 @@ static int tail_key_of(tail_cache *c, gr_result *r, uint32_t n, int prov, gr_buf
     const gr_decision *d = &r->dec[(size_t)n * nslots + s];
     uint64_t eff = 0;
     if( d->source==GR_SOURCE_HOOK ) return 0;
-    if( prov && d->source >= 0 && !branch_per_type(c, r, d->source, d->branch) ) return 0;
+    if( prov && d->source >= 0 && branch_kind(&c->kinds, r, d->source, d->branch)==TAIL_RENDER ) return 0;
     if( rs->slots[s].nnoeffect && d->value ){
       tmp->n = 0;
       if( !gr_decision_effect(r, n, s, tmp) ){
@@ -569,6 +677,21 @@ static void nw_free(node_writer *nw){
   rc_free(&nw->entries);
 }
 
+/* Cached tail id for node n: its text with its holes rendered for n. */
+static void tail_write(gr_out *o, gr_result *r, uint32_t n, node_writer *nw, size_t id){
+  const tail_cache *tc = &nw->tc;
+  const char *t = tc->text[id];
+  size_t at = 0, i, end = id + 1 < tc->n ? tc->hole0[id + 1] : tc->holes.n;
+  for(i = tc->hole0[id]; i < end; i++){
+    const tail_hole *h = &tc->holes.v[i];
+    gr_out_write(o, t + at, h->at - at);
+    json_prov_entry(o, r, n, &r->rs->slots[h->slot], h->source, h->branch, h->value, h->won,
+                    nw->tmp, &nw->cache, &nw->entries);
+    at = h->at;
+  }
+  gr_out_write(o, t + at, tc->len[id] - at);
+}
+
 /* Node n's object after its name (json_node_tail), from the tail cache
 ** where its key allows. */
 static void json_node_tail_cached(gr_out *o, gr_result *r, uint32_t n, node_writer *nw){
@@ -580,36 +703,39 @@ static void json_node_tail_cached(gr_out *o, gr_result *r, uint32_t n, node_writ
     tail_key k = { tc, key };
     int64_t id = gr_idmap_find(&tc->index, h, tail_eq, &k);
     if( id >= 0 ){
-      gr_out_write(o, tc->text[id], tc->len[id]);
+      tail_write(o, r, n, nw, (size_t)id);
       return;
     }
     if( tc->n < TAIL_MAX_ENTRIES && tc->bytes < TAIL_MAX_BYTES ){
       gr_buf b;
       gr_out mem;
       char *t;
+      size_t h0 = tc->holes.n;
       gr_buf_init(&b);
       gr_out_init_buf(&mem, &b);
-      json_node_tail(&mem, r, n, prov, nw->tmp, &nw->cache, &nw->entries, &nw->jp);
+      json_node_tail(&mem, r, n, prov, nw->tmp, &nw->cache, &nw->entries, &nw->jp, &tc->holes);
       gr_out_finish_buf(&mem);
       if( tc->n==tc->cap ){
         tc->cap = tc->cap ? tc->cap * 2 : 64;
         tc->keys = gr_xrealloc(tc->keys, tc->cap * tc->nwords * sizeof *tc->keys);
         tc->text = gr_xrealloc(tc->text, tc->cap * sizeof *tc->text);
         tc->len = gr_xrealloc(tc->len, tc->cap * sizeof *tc->len);
+        tc->hole0 = gr_xrealloc(tc->hole0, tc->cap * sizeof *tc->hole0);
       }
       t = gr_arena_strndup(&tc->arena, b.p ? b.p : "", b.n);
       memcpy(tc->keys + tc->n * tc->nwords, key, tc->nwords * sizeof *key);
       tc->text[tc->n] = t;
       tc->len[tc->n] = b.n;
+      tc->hole0[tc->n] = h0;
       gr_idmap_add(&tc->index, h, (uint32_t)tc->n);
       tc->n++;
-      tc->bytes += b.n;
+      tc->bytes += b.n + (tc->holes.n - h0) * sizeof *tc->holes.v;
       gr_buf_free(&b);
-      gr_out_write(o, t, tc->len[tc->n - 1]);
+      tail_write(o, r, n, nw, tc->n - 1);
       return;
     }
   }
-  json_node_tail(o, r, n, prov, nw->tmp, &nw->cache, &nw->entries, &nw->jp);
+  json_node_tail(o, r, n, prov, nw->tmp, &nw->cache, &nw->entries, &nw->jp, NULL);
 }
 
 static void json_node(gr_out *o, gr_result *r, uint32_t n, node_writer *nw){
