@@ -84,7 +84,7 @@ typedef struct plan {
   gr_idmap nh_index;                /* hash of a string id -> its entry in nh */
   name_hit *nh; size_t nnh;
   uint8_t *live;                  /* per branch (flattened): survived the global stage */
-  struct slot_memo *memo;         /* [type * nslots + slot], see run_slot_memo; NULL without a judge */
+  struct slot_memo *memo;         /* [type * nslots + slot]: each one's last decision (run_node_part) */
 } plan;
 
 /* ------------------------------------------------------------------ */
@@ -792,8 +792,6 @@ static void add_cand(gr_result *r, uint32_t node, uint16_t slot, const cand_entr
   r->ncand++;
 }
 
-/* Runs the candidates of one slot (s < nslots) or the node rules (s == nslots)
-** for node n, merging its type list with its name-index hits in order. */
 /* A slot of a type whose candidates read nothing of a node but its judge
 ** record (the judge tests and values: the dtype and engine slots), or
 ** nothing at all (folded to the type), decides alike for nodes with one
@@ -824,6 +822,10 @@ static uint8_t slot_memoisable(const plan *p, size_t t, size_t s){
   return st;
 }
 
+/* Runs the candidates of one slot (s < nslots) or the node rules (s == nslots)
+** for node n, merging its type list with its name-index hits in order; a
+** memoisable slot of a node without name-index hits first looks at its
+** (type, slot)'s last decision (slot_memo). */
 static void run_node_part(gr_result *r, plan *p, gr_env *env, uint32_t n, size_t s,
                           cand_list *hits, int keep, once_state *once){
   const gr_ruleset *rs = r->rs;
