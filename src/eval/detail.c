@@ -136,7 +136,7 @@ static int effect_eval(gr_result *r, uint32_t node, size_t slot, gr_buf *reason)
 struct gr_effect_memo {
   uint8_t *slot_ok;             /* per slot: 0 not known yet, 1 memoisable, 2 not */
   gr_strpool keys;
-  int8_t *res; const char **text; size_t cap;   /* per key id */
+  GR_VEC(struct effect_seen { int res; const char *text; }) seen;   /* per key id - 1 (id 0 is the pool's "") */
 };
 
 /* e reads nothing of the node but the fields above (and nothing of another) */
@@ -212,20 +212,17 @@ int gr_decision_effect(gr_result *r, uint32_t node, size_t slot, gr_buf *reason)
   known = (uint32_t)gr_strpool_count(&m->keys);
   id = gr_strpool_intern(&m->keys, (const char *)key, len);
   if( id < known ){
-    if( reason && m->res[id]==0 ) gr_buf_adds(reason, m->text[id]);
-    return m->res[id];
+    if( reason && m->seen.v[id - 1].res==0 ) gr_buf_adds(reason, m->seen.v[id - 1].text);
+    return m->seen.v[id - 1].res;
   }
-  if( id >= m->cap ){
-    size_t nc = m->cap ? m->cap * 2 : 64;
-    while( nc <= id ) nc *= 2;
-    m->res = gr_xrealloc(m->res, nc * sizeof *m->res);
-    m->text = gr_xrealloc(m->text, nc * sizeof *m->text);
-    m->cap = nc;
+  {
+    struct effect_seen blank = { 1, "" };
+    gr_vec_push(m->seen, blank);        /* id - 1 == its index: ids come in order */
   }
   gr_buf_init(&txt);
   res = effect_eval(r, node, slot, &txt);
-  m->res[id] = (int8_t)res;
-  m->text[id] = res ? "" : gr_arena_strndup(&r->arena, txt.p ? txt.p : "", txt.n);
+  m->seen.v[id - 1].res = res;
+  m->seen.v[id - 1].text = res ? "" : gr_arena_strndup(&r->arena, txt.p ? txt.p : "", txt.n);
   if( reason && res==0 ) gr_buf_add(reason, txt.p ? txt.p : "", txt.n);
   gr_buf_free(&txt);
   return res;
@@ -234,7 +231,8 @@ int gr_decision_effect(gr_result *r, uint32_t node, size_t slot, gr_buf *reason)
 void gr_decision_effect_free(gr_result *r){
   struct gr_effect_memo *m = r->effect_memo;
   if( m==NULL ) return;
-  free(m->slot_ok); free(m->res); free(m->text);
+  free(m->slot_ok);
+  gr_vec_free(m->seen);
   gr_strpool_free(&m->keys);
   free(m);
   r->effect_memo = NULL;

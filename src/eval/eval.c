@@ -779,17 +779,18 @@ conds_hold:
   return value->t==GR_T_STR;
 }
 
-static void add_cand(gr_result *r, uint32_t node, uint16_t slot, const cand_entry *e, const char *value){
+static void push_cand(gr_result *r, gr_cand c){
   if( r->ncand==r->capcand ){
     r->capcand = r->capcand ? r->capcand * 2 : 1024;
     r->cand = gr_xrealloc(r->cand, r->capcand * sizeof *r->cand);
   }
-  r->cand[r->ncand].node = node;
-  r->cand[r->ncand].slot = slot;
-  r->cand[r->ncand].branch = e->bidx;
-  r->cand[r->ncand].source = e->source;
-  r->cand[r->ncand].value = value;
-  r->ncand++;
+  r->cand[r->ncand++] = c;
+}
+
+static void add_cand(gr_result *r, uint32_t node, uint16_t slot, const cand_entry *e, const char *value){
+  gr_cand c;
+  c.node = node; c.slot = slot; c.branch = e->bidx; c.source = e->source; c.value = value;
+  push_cand(r, c);
 }
 
 /* A slot of a type whose candidates read nothing of a node but its judge
@@ -851,14 +852,10 @@ static void run_node_part(gr_result *r, plan *p, gr_env *env, uint32_t n, size_t
       *d = m->d;
       if( keep ){
         for(k = 0; k < m->ncand; k++){
+          gr_cand c = m->cand[k];
           if( r->cand_first[n]==GR_NONE ) r->cand_first[n] = (uint32_t)r->ncand;
-          if( r->ncand==r->capcand ){
-            r->capcand = r->capcand ? r->capcand * 2 : 1024;
-            r->cand = gr_xrealloc(r->cand, r->capcand * sizeof *r->cand);
-          }
-          r->cand[r->ncand] = m->cand[k];
-          r->cand[r->ncand].node = n;
-          r->ncand++;
+          c.node = n;
+          push_cand(r, c);
         }
       }
       return;

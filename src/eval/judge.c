@@ -59,13 +59,13 @@ struct gr_judge {
   gr_cust_dtypes cust; int has_cust;   /* CUSTOMIZE_DTYPES */
   /* the outcomes already judged, by node signature (memo_key) */
   gr_strpool memo;
-  gr_jnode *memo_node;          /* per memo id: the record, ncasts aside */
-  uint32_t *memo_after;         /* per memo id: offset of its tensors' after dtypes in memo_bytes */
-  size_t memo_cap;
+  /* per memo id - 1 (id 0 is the pool's ""): the record, ncasts aside, and
+  ** the offset of its tensors' after dtypes in memo_bytes */
+  GR_VEC(struct memo_entry { gr_jnode node; uint32_t after; }) memo_v;
   gr_buf memo_bytes;
   uint32_t *rec;                /* per node: its record id (gr_judge_record), 0 none */
   gr_strpool why_keys;          /* (what, k, record) of the reasons written so far (why_memo) */
-  struct why_text { const char *text; size_t len; int ret; } *why; size_t capwhy;
+  GR_VEC(struct why_text { const char *text; size_t len; int ret; }) why;   /* per why_keys id - 1 */
   /* the per-node match's scratch, grown to the widest op and node */
   uint32_t *scratch; int64_t *gaps; size_t nscratch;
   gr_arena arena;
@@ -909,16 +909,10 @@ static size_t memo_key(const gr_judge *J, const gr_graph *g, const gr_node *nd, 
   return len;
 }
 
+/* the outcome of memo id (its entry pushed when the id was made) */
 static void memo_store(gr_judge *J, uint32_t id, const gr_jnode *jn, const uint8_t *after, uint32_t nt){
-  if( id >= J->memo_cap ){
-    size_t nc = J->memo_cap ? J->memo_cap * 2 : 256;
-    while( nc <= id ) nc *= 2;
-    J->memo_node = gr_xrealloc(J->memo_node, nc * sizeof *J->memo_node);
-    J->memo_after = gr_xrealloc(J->memo_after, nc * sizeof *J->memo_after);
-    J->memo_cap = nc;
-  }
-  J->memo_node[id] = *jn;
-  J->memo_after[id] = (uint32_t)J->memo_bytes.n;
+  J->memo_v.v[id - 1].node = *jn;
+  J->memo_v.v[id - 1].after = (uint32_t)J->memo_bytes.n;
   gr_buf_add(&J->memo_bytes, after, nt);
 }
 
@@ -984,11 +978,16 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
       size_t known = gr_strpool_count(&J->memo);
       uint32_t id = gr_strpool_intern(&J->memo, (const char *)key, len);
       if( id < known ){
-        *jn = J->memo_node[id];
-        memcpy(&J->after[nd->tensor0], J->memo_bytes.p + J->memo_after[id], (size_t)nd->n_in_desc + nd->n_out_desc);
+        *jn = J->memo_v.v[id - 1].node;
+        memcpy(&J->after[nd->tensor0], J->memo_bytes.p + J->memo_v.v[id - 1].after, (size_t)nd->n_in_desc + nd->n_out_desc);
         count_casts(J, g, nd, jn, NULL);
         set_record(J, n, id, jn);
         return;
+      }
+      {
+        struct memo_entry blank;
+        memset(&blank, 0, sizeof blank);
+        gr_vec_push(J->memo_v, blank);    /* id - 1 == its index: ids come in order */
       }
       memo_id = id;
     }
@@ -1125,10 +1124,10 @@ void gr_judge_free(gr_result *r){
   gr_arena_free(&J->arena);
   gr_strpool_free(&J->memo);
   gr_strpool_free(&J->why_keys);
-  free(J->why);
+  gr_vec_free(J->why);
   if( J->rec ) gr_big_free(J->rec, (size_t)(J->nnodes ? J->nnodes : 1) * sizeof *J->rec);
   gr_buf_free(&J->memo_bytes);
-  free(J->memo_node); free(J->memo_after);
+  gr_vec_free(J->memo_v);
   free(J->scratch); free(J->gaps);
   gr_mixlist_free(&J->mix);
   gr_keep_dtype_free(&J->keepf);
@@ -1475,37 +1474,35 @@ void gr_judge_engine_summary(gr_result *r, uint32_t n, gr_buf *b){
 ** written per node, 14,000 instructions each. */
 enum { WHY_ENGINE = 1, WHY_DTYPE, WHY_REFUSAL };
 
+/* the reason itself, appended to b (the refusal's engine, else 0) */
+static int why_write(gr_result *r, uint32_t n, uint32_t what, uint32_t k, gr_buf *b){
+  if( what==WHY_ENGINE ){ engine_why(r, n, b); return 0; }
+  if( what==WHY_DTYPE ){ dtype_why(r, n, b); return 0; }
+  return refusal(r, n, k, b);
+}
+
 static int why_memo(gr_result *r, uint32_t n, uint32_t what, uint32_t k, gr_buf *b){
   gr_judge *J = r->judge;
   uint32_t rec = gr_judge_record(r, n), key[3], known, id;
   gr_buf t;
-  int ret = 0;
-  if( rec==0 ){
-    if( what==WHY_ENGINE ) engine_why(r, n, b);
-    else if( what==WHY_DTYPE ) dtype_why(r, n, b);
-    else ret = refusal(r, n, k, b);
-    return ret;
-  }
+  int ret;
+  if( rec==0 ) return why_write(r, n, what, k, b);
   key[0] = what; key[1] = k; key[2] = rec;
   known = (uint32_t)gr_strpool_count(&J->why_keys);
   id = gr_strpool_intern(&J->why_keys, (const char *)key, sizeof key);
   if( id < known ){
-    gr_buf_add(b, J->why[id].text, J->why[id].len);
-    return J->why[id].ret;
+    gr_buf_add(b, J->why.v[id - 1].text, J->why.v[id - 1].len);
+    return J->why.v[id - 1].ret;
   }
-  if( id >= J->capwhy ){
-    size_t nc = J->capwhy ? J->capwhy * 2 : 64;
-    while( nc <= id ) nc *= 2;
-    J->why = gr_xrealloc(J->why, nc * sizeof *J->why);
-    J->capwhy = nc;
+  {
+    struct why_text blank = { "", 0, 0 };
+    gr_vec_push(J->why, blank);         /* id - 1 == its index: ids come in order */
   }
   gr_buf_init(&t);
-  if( what==WHY_ENGINE ) engine_why(r, n, &t);
-  else if( what==WHY_DTYPE ) dtype_why(r, n, &t);
-  else ret = refusal(r, n, k, &t);
-  J->why[id].text = gr_arena_strndup(&J->arena, t.p ? t.p : "", t.n);
-  J->why[id].len = t.n;
-  J->why[id].ret = ret;
+  ret = why_write(r, n, what, k, &t);
+  J->why.v[id - 1].text = gr_arena_strndup(&J->arena, t.p ? t.p : "", t.n);
+  J->why.v[id - 1].len = t.n;
+  J->why.v[id - 1].ret = ret;
   gr_buf_add(b, t.p ? t.p : "", t.n);
   gr_buf_free(&t);
   return ret;
