@@ -40,8 +40,13 @@ void cli_input_free(cli_input *in){
 }
 
 int cli_arg_value(const char *cmd, const char *opt, int *i, int argc, char **argv, const char **out){
-  size_t l = strlen(opt);
-  if( strcmp(argv[*i], opt)==0 ){
+  const char *a = argv[*i];
+  size_t l;
+  /* most arguments are some other option, which its first letters tell
+  ** (`gerules atc` asks this of each of up to 100,000 ATC flags) */
+  if( a[0]!=opt[0] || a[1]!=opt[1] || (opt[1] && opt[2] && a[2]!=opt[2]) ) return 0;
+  l = strlen(opt);
+  if( strcmp(a, opt)==0 ){
     if( *i + 1 >= argc ){ cli_usage_error(cmd, "%s needs a value", opt); return -1; }
     *out = argv[++*i];
     return 1;

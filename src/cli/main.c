@@ -222,10 +222,15 @@ void cli_ctx_free(cli_ctx *c){
 
 int main(int argc, char **argv){
   cli_ctx c;
+  /* before the first allocation of the run (base/util.h); GERULES_HUGEPAGES=0
+  ** leaves the heap on ordinary pages, to measure what this is worth */
+  const char *huge = getenv("GERULES_HUGEPAGES");
   /* the arguments of the command, then the --trust paths */
-  char **args = calloc(3 * (size_t)argc + 3, sizeof *args);
+  char **args;
   int nargs = 0, i, rc;
   const char *cmd = NULL;
+  if( huge==NULL || strcmp(huge, "0")!=0 ) gr_heap_hugepages((size_t)64 << 20);
+  args = calloc(3 * (size_t)argc + 3, sizeof *args);
   memset(&c, 0, sizeof c);
   gr_diags_init(&c.diags);
   if( args==NULL ) return EXIT_INPUT;

@@ -194,6 +194,16 @@ static char *normalise(const char *arg){
 static const char *find_flag(const atc_data *d, const char *name, size_t len){
   const char *hit = NULL;
   size_t j;
+  char whole[128];
+  /* the flag spelled out, the usual case, from the table's key map: a
+  ** command line of 100,000 flags spent most of its time in the scan below */
+  if( len + 3 <= sizeof whole ){
+    void *at;
+    whole[0] = whole[1] = '-';
+    memcpy(whole + 2, name, len);
+    whole[len + 2] = 0;
+    if( (at = gr_map_get(&d->flags_t->keymap, whole))!=NULL ) return d->flags_t->keys[(intptr_t)at - 1];
+  }
   for(j = 0; j < d->flags_t->n; j++){
     const char *k = d->flags_t->keys[j] + 2;
     if( strncmp(k, name, len)!=0 ) continue;
