@@ -86,7 +86,7 @@ static void grow_scratch(gr_judge *J, size_t n){
 #define TF_UNPLACED 16
 #define TF_CONST 32
 #define TF_REMOVED_SAME 64     /* deleted before placement when input 0 and output 0 dtypes agree */
-#define TF_NO_MEMO 128         /* some store's op has conditional dtypes blocks: judged per node, never memoised */
+#define TF_WHEN 128            /* some store's op has conditional dtypes blocks: the blocks a node takes join its memo key */
 
 static int in_set(const gr_table *t, const char *k){ return t && k && gr_map_get(&t->keymap, k)!=NULL; }
 
@@ -350,7 +350,7 @@ static void setup(gr_result *r, gr_judge *J){
         J->ops[(size_t)t * J->nstores + i] = o;
         if( op->nwhen > 0 ){
           /* conditional dtypes blocks: each compiled once, chosen per node (node_op) */
-          J->type_flags[t] |= TF_NO_MEMO;
+          J->type_flags[t] |= TF_WHEN;
           o->nwhen = (uint32_t)op->nwhen;
           o->alt = gr_arena_calloc(&J->arena, (size_t)op->nwhen * sizeof *o->alt);
           for(k = 0; k < op->nwhen; k++){
@@ -854,9 +854,12 @@ static uint8_t node_dtype(const gr_judge *J, const gr_node *nd){
 ** model) are judged once: measured on a 100K-node graph, judging was 15% of
 ** the evaluation's instructions, and the memoised lookup a fifth of that.
 ** A dynamic node's key also says whether a dimension is -2 (unknown rank),
-** all the judge reads of shapes (fe_check). KEEP_DTYPE and CUSTOMIZE_DTYPES
-** nodes, ops with conditional dtypes blocks (their conditions read the node)
-** and traced runs (--explain) are judged each time. */
+** all the judge reads of shapes (fe_check). For an op with conditional
+** dtypes blocks (their conditions read the node: its ranks and dims), the
+** block each store takes for the node is part of the key (when_key): the
+** outcome is a function of the lists the node is judged with. KEEP_DTYPE
+** and CUSTOMIZE_DTYPES nodes and traced runs (--explain) are judged each
+** time. */
 #define MEMO_KEY_MAX 4096
 
 static void put16(unsigned char *k, size_t *len, uint32_t v){ k[(*len)++] = (unsigned char)(v & 0xff); k[(*len)++] = (unsigned char)(v >> 8 & 0xff); }
@@ -905,6 +908,24 @@ static size_t memo_key(const gr_judge *J, const gr_graph *g, const gr_node *nd, 
     }
     put16(key, &len, pi);
     key[len++] = flags; key[len++] = dafter; key[len++] = c0; key[len++] = c1; key[len++] = gafter;
+  }
+  return len;
+}
+
+/* The block of its conditional dtypes blocks that each store's op takes for
+** node n (node_op: 0 none, else 1 + the block), appended to key at len; the
+** new length, 0 when it does not fit. The node's conditions are evaluated
+** here once more on a memo miss, which costs less than judging it (the
+** MatMul family on every AI Core family has them: `node.static`, ranks). */
+static size_t when_key(gr_result *r, const gr_judge *J, uint32_t n, const gr_node *nd, unsigned char *key, size_t len){
+  uint32_t s;
+  for(s = 0; s < J->nstores; s++){
+    const jop *o = J->ops[(size_t)nd->type * J->nstores + s];
+    uint8_t when = 0;
+    if( o==NULL || o->nwhen==0 ) continue;
+    if( len + 1 > MEMO_KEY_MAX ) return 0;
+    (void)node_op(r, n, o, &when, NULL);
+    key[len++] = when;
   }
   return len;
 }
@@ -971,9 +992,10 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
     jn->dtype = node_dtype(J, nd);
     return;
   }
-  if( trace==NULL && !keep && ce==NULL && !(J->type_flags[nd->type] & TF_NO_MEMO) ){
+  if( trace==NULL && !keep && ce==NULL ){
     unsigned char key[MEMO_KEY_MAX];
     size_t len = memo_key(J, g, nd, key);
+    if( len && (J->type_flags[nd->type] & TF_WHEN) ) len = when_key(r, J, n, nd, key, len);
     if( len ){
       size_t known = gr_strpool_count(&J->memo);
       uint32_t id = gr_strpool_intern(&J->memo, (const char *)key, len);
