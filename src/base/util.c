@@ -136,23 +136,29 @@ void gr_big_free(void *p, size_t n){
 
 /* The heap: glibc's malloc takes small blocks from one region it grows with
 ** brk, and a region is advised as a whole. So the region is grown once,
-** now, by `reserve` (M_TOP_PAD: the extra it asks the kernel for whenever it
-** grows, and keeps when it trims), and advised MADV_HUGEPAGE: its pages are
-** then faulted in 2 MiB at a time. Measured (doc/performance.md, "The
-** heap"): the 63-node eval touches about 2,300 pages of 4 KiB, which cost
-** more than half its CPU time on these machines; with this, 650 faults. A
-** later growth of the heap is a new region on ordinary pages, as before.
-** M_MMAP_THRESHOLD is set too, because setting M_TOP_PAD turns off malloc's
-** own raising of it: a block under 32 MiB comes from this heap (bigger
-** arrays use gr_big_alloc). */
+** now, by `reserve` (M_TOP_PAD: the extra malloc asks the kernel for when it
+** next grows the heap), and advised MADV_HUGEPAGE: its pages are then
+** faulted in 2 MiB at a time. Measured (doc/performance.md 7.2): the 63-node
+** eval touches about 2,300 pages of 4 KiB, which cost more than half its CPU
+** time on these machines; with this, 650 faults. Then M_TOP_PAD goes back to
+** glibc's default, so that later growths (a new region on ordinary pages)
+** ask for no more than before: under a tight address-space limit (ulimit
+** -v) the reserve may fail, and the run must not. M_TRIM_THRESHOLD keeps
+** free() from handing the reserve back at once (the probes are freed at the
+** top of the heap), and M_MMAP_THRESHOLD is set because setting the others
+** turns off malloc's own raising of it: blocks under 32 MiB come from the
+** heap, bigger arrays use gr_big_alloc. */
 void gr_heap_hugepages(size_t reserve){
 #if defined(__GLIBC__) && defined(M_TOP_PAD) && defined(MADV_HUGEPAGE)
   const uintptr_t huge = (uintptr_t)2 << 20;
+  const int default_pad = 128 << 10;     /* glibc's M_TOP_PAD and M_TRIM_THRESHOLD (mallopt(3)) */
   char *lo = sbrk(0), *hi;
   void *probe[8];
   int n = 0;
-  if( lo==(char*)-1 ) return;
-  if( mallopt(M_TOP_PAD, (int)(reserve < (1u << 30) ? reserve : 1u << 30))==0 ) return;
+  if( lo==(char*)-1 || reserve==0 ) return;
+  if( reserve > (size_t)1 << 30 ) reserve = (size_t)1 << 30;
+  if( mallopt(M_TOP_PAD, (int)reserve)==0 ) return;
+  mallopt(M_TRIM_THRESHOLD, (int)(reserve + (reserve >> 1)));
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   /* the top of the heap may already hold a few hundred KiB free: allocate
   ** until malloc has grown it once (by reserve), then give the blocks back */
@@ -161,10 +167,15 @@ void gr_heap_hugepages(size_t reserve){
     n++;
   }
   while( n > 0 ) free(probe[--n]);
+  mallopt(M_TOP_PAD, default_pad);
   hi = sbrk(0);
+  if( hi==(char*)-1 || hi==lo ){
+    mallopt(M_TRIM_THRESHOLD, default_pad);     /* no reserve: trim as before */
+    return;
+  }
   {
     uintptr_t a = ((uintptr_t)lo + huge - 1) & ~(huge - 1);
-    if( hi!=(char*)-1 && a < (uintptr_t)hi ) (void)madvise((void*)a, (uintptr_t)hi - a, MADV_HUGEPAGE);
+    if( a < (uintptr_t)hi ) (void)madvise((void*)a, (uintptr_t)hi - a, MADV_HUGEPAGE);
   }
 #else
   (void)reserve;

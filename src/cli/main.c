@@ -233,7 +233,7 @@ int main(int argc, char **argv){
   args = calloc(3 * (size_t)argc + 3, sizeof *args);
   memset(&c, 0, sizeof c);
   gr_diags_init(&c.diags);
-  if( args==NULL ) return EXIT_INPUT;
+  if( args==NULL ){ fputs("gerules: out of memory\n", stderr); return EXIT_INPUT; }
   c.trust_paths = (const char **)(args + argc + 1);
   c.rules_paths = (const char **)(args + 2 * argc + 2);
   /* global options may come before or after the command */
