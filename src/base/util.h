@@ -59,7 +59,7 @@ void  gr_big_free(void *p, size_t n);
 
 /* Puts the first `reserve` bytes of malloc's heap on transparent huge pages,
 ** for a program whose run is mostly small allocations (loading the rule set:
-** about 8 MB of syntax trees in some 60,000 blocks). A process-wide setting
+** about 8 MB of syntax trees in some 50,000 blocks). A process-wide setting
 ** (it changes malloc's parameters), so only a program calls it, first thing
 ** in main; the library never does. Does nothing where the C library or the
 ** kernel lacks the means (not glibc, no MADV_HUGEPAGE, a sanitizer's malloc). */
