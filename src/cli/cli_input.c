@@ -51,7 +51,7 @@ int cli_arg_value(const char *cmd, const char *opt, int *i, int argc, char **arg
     *out = argv[++*i];
     return 1;
   }
-  if( strncmp(argv[*i], opt, l)==0 && argv[*i][l]=='=' ){ *out = argv[*i] + l + 1; return 1; }
+  if( strncmp(a, opt, l)==0 && a[l]=='=' ){ *out = a + l + 1; return 1; }
   return 0;
 }
 
