@@ -151,7 +151,7 @@ static int reads_alike(const gr_expr *e){
     case GR_E_FIELD:
       if( e->a && e->a->op==GR_E_NODE ){
         if( e->ref==GR_F_TYPE || e->ref==GR_F_SLOT || e->ref==GR_F_SLOT_SOURCE || e->ref==GR_F_DTYPES ) return 1;
-        return e->ref==GR_F_JUDGE && e->ref2!=GR_JF_REFUSAL_ENGINE && e->ref2!=GR_JF_REFUSAL_WHY && e->ref2!=GR_JF_ENGINE_SUMMARY;
+        return e->ref==GR_F_JUDGE && e->ref2 < GR_JF_REFUSAL_ENGINE && e->ref2!=GR_JF_ENGINE_SUMMARY;
       }
       return e->a && e->a->op==GR_E_CHIP;
     default:

@@ -941,25 +941,27 @@ static void fold_once_rules(gr_result *r, plan *p, once_state *once){
   }
 }
 
-/* Rules `for each refusal`: when no engine takes node n, once per engine
-** that refused it, in the order GE offers the node (dnnengine_manager.cc
-** reports one EZ3002 per refusing kernel, then EZ3003, so they run before
-** the node's own rules). */
+/* Rules `for each refusal`: once per engine whose kernel refused node n,
+** in the order GE offers the node, before the engine that took it (every
+** one when none did). Rule by rule, each over every refusal: GE raises
+** W11001 as each kernel refuses, then one EZ3002 per refusing kernel after
+** the search and EZ3003 (dnnengine_manager.cc:394-428), so the rules run
+** before the node's own rules, in the order the rule files give them. */
 static void run_refusal_rules(gr_result *r, gr_env *env, uint32_t n){
   const gr_ruleset *rs = r->rs;
-  const gr_jnode *jn = gr_judge_node(r, n);
   gr_buf b;
   uint32_t k;
   size_t i;
-  if( jn==NULL || jn->engine_by!=GR_JE_NO_ENGINE ) return;
+  if( !gr_judge_has_refusal(r, n) ) return;
   gr_buf_init(&b);
-  for(k = 0; gr_judge_refusal(r, n, k, &b); k++){
-    for(i = 0; i < rs->nrules; i++){
-      const gr_rule *ru = &rs->rules[i];
-      if( ru->scope!=GR_SCOPE_REFUSAL ) continue;
+  for(i = 0; i < rs->nrules; i++){
+    const gr_rule *ru = &rs->rules[i];
+    if( ru->scope!=GR_SCOPE_REFUSAL ) continue;
+    for(k = 0; gr_judge_refusal(r, n, k, &b, NULL); k++){
       env_at(env, r, n);
       env->refusal = k;
       if( gr_eval_cond(env, ru->br.cond) ) node_rule_diag(r, env, ru, &gr_graph_nodes(r->g)[n]);
+      b.n = 0;
     }
     b.n = 0;
   }

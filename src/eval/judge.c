@@ -1051,7 +1051,7 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
             judged = 1;
           }
         }
-        if( o->ge_op ){ ge_op = 1; break; }
+        if( o->ge_op ){ ge_op = 1; jn->ge_op = 1; break; }
         jn->engine = (uint8_t)(e + 1);
         jn->engine_store = (uint16_t)(J->store_index[s] + 1);
         break;
@@ -1321,45 +1321,58 @@ static void engine_why(gr_result *r, uint32_t n, gr_buf *b){
   gr_buf_printf(b, "%sno engine takes %s", b->n ? "; " : "", type);
 }
 
-/* The k-th engine (from 0, in the order GE offers the node) that refused
-** node n when no engine takes it, re-derived from the judge's record: AI
-** Core with the reason of its first refusing store, each AI CPU engine with
-** the first of its stores that lists the op and refuses a dtype. */
+/* GE's search for an engine (dnnengine_manager.cc:339-400): the engines
+** that have the op type, in cost order, each asked until one takes the
+** node; each that refuses raises W11001 (unless the node is a GE op by
+** then) and, when none takes it, EZ3002. refusal() re-derives the k-th
+** refusing engine (from 0) from the judge's record, as judge_node walked
+** them: AI Core with the reason of its first refusing store, each other
+** engine with the first of its stores that lists the op (all of them refuse
+** it, or the engine took it). The flag REFUSAL_GE_OP in the result: FE had
+** set _is_ge_op by this refusal. */
+#define REFUSAL_GE_OP 0x10000
+
+int gr_judge_has_refusal(const gr_result *r, uint32_t n){
+  const gr_jnode *jn = gr_judge_node(r, n);
+  return jn && (jn->refuse || jn->kernel_refuse || jn->ge_op || jn->engine_by==GR_JE_NO_ENGINE);
+}
+
 static int refusal(gr_result *r, uint32_t n, uint32_t k, gr_buf *why){
   const gr_jnode *jn = gr_judge_node(r, n);
   gr_judge *J = r->judge;
   const gr_graph *g = r->g;
   const char *type;
   uint32_t e, s;
-  if( jn==NULL || jn->engine_by!=GR_JE_NO_ENGINE ) return 0;
+  int ge = 0;
+  if( !gr_judge_has_refusal(r, n) || jn->engine_by==GR_JE_REMOVED || jn->engine_by==GR_JE_UNPLACED ) return 0;
   type = gr_graph_type_name(g, gr_graph_nodes(g)[n].type);
   for(e = 0; e < J->j->nengines; e++){
     const gr_jengine *en = &J->j->engines[e];
     const jop *o = NULL;
-    int rc = 0;
     uint8_t rdt = 0, rout = 0;
     uint16_t rt = 0;
+    if( jn->engine==e + 1 ) return 0;          /* the engine that took it: GE asks no further */
     if( J->excluded[e] || en->off_by_default || en->op_table ) continue;
     for(s = J->est0[e]; s < J->est0[e] + J->estn[e]; s++){
       const jop *x = J->ops[(size_t)gr_graph_nodes(g)[n].type * J->nstores + s];
       if( x==NULL ) continue;
       x = node_op(r, n, x, NULL, NULL);
       if( en->fe ){ o = x; break; }
-      rc = kernel_check(r, J, n, x, &rdt, &rt, &rout);
-      if( rc ){ o = x; break; }
+      if( kernel_check(r, J, n, x, &rdt, &rt, &rout) ){ o = x; break; }
     }
     if( o==NULL ) continue;
+    if( en->fe && jn->ge_op ) ge = 1;          /* FE sets _is_ge_op, then declines (sub_ops_store.cc:1270-1272) */
     if( k-- > 0 ) continue;
     if( en->fe ){
       const gr_oplib_store *fs = store_of(r, jn->fe_store);
-      if( jn->refuse ) fe_refusal_text(r, n, jn, fs, type, why);
+      if( !jn->ge_op && jn->refuse ) fe_refusal_text(r, n, jn, fs, type, why);
       else gr_buf_printf(why, "%s is a GE op in %s (opFile Null): FE leaves it to GE", type, fs ? store_text(fs) : "AI Core's op information library");
     }else{
       const gr_oplib_op *op = gr_oplib_find(r->rs, o->st, type);
       gr_buf_printf(why, "%s lists no %s for ", o->st->name, gr_judge_dtype_name(r, rdt));
       tensor_text(why, op, rout, rt);
     }
-    return (int)e + 1;
+    return ((int)e + 1) | (ge ? REFUSAL_GE_OP : 0);
   }
   return 0;
 }
@@ -1532,4 +1545,8 @@ static int why_memo(gr_result *r, uint32_t n, uint32_t what, uint32_t k, gr_buf 
 
 void gr_judge_engine_why(gr_result *r, uint32_t n, gr_buf *b){ if( gr_judge_node(r, n) ) why_memo(r, n, WHY_ENGINE, 0, b); }
 void gr_judge_dtype_why(gr_result *r, uint32_t n, gr_buf *b){ if( gr_judge_node(r, n) ) why_memo(r, n, WHY_DTYPE, 0, b); }
-int gr_judge_refusal(gr_result *r, uint32_t n, uint32_t k, gr_buf *why){ return gr_judge_node(r, n) ? why_memo(r, n, WHY_REFUSAL, k, why) : 0; }
+int gr_judge_refusal(gr_result *r, uint32_t n, uint32_t k, gr_buf *why, int *ge_op){
+  int ret = gr_judge_has_refusal(r, n) ? why_memo(r, n, WHY_REFUSAL, k, why) : 0;
+  if( ge_op ) *ge_op = (ret & REFUSAL_GE_OP)!=0;
+  return ret & ~REFUSAL_GE_OP;
+}

@@ -50,6 +50,7 @@ typedef struct gr_jnode {
   uint8_t custom_by_name;       /* CUSTOMIZE_DTYPES matched the node by name (else by type, when dtype_by says so) */
   uint8_t unknown_producer;     /* dtype_by GR_JD_UNKNOWN: 1 a producer's dtype is unknown, 2 no descriptor has a dtype, 0 no list */
   uint8_t when;                 /* 1 + the conditional dtypes block (gr_oplib_op.when) of the op that judged it, 0 none */
+  uint8_t ge_op;                /* an AI Core store took it as a GE op (opFile Null): FE set _is_ge_op and declined it */
 } gr_jnode;
 
 typedef struct gr_judge gr_judge;
@@ -80,10 +81,16 @@ const char *gr_judge_strategy(const gr_result *r, uint32_t n);
 /* The reasons, appended to b. */
 void gr_judge_dtype_why(gr_result *r, uint32_t n, gr_buf *b);
 void gr_judge_engine_why(gr_result *r, uint32_t n, gr_buf *b);
-/* When no engine takes node n: the k-th engine (from 0, in the order GE
-** offers the node) whose kernel refused it, as 1 + its index in
-** rs->judge->engines, with the reason appended to why; 0 past the last. */
-int gr_judge_refusal(gr_result *r, uint32_t n, uint32_t k, gr_buf *why);
+/* Whether an engine's kernel refused node n before one took it (or when
+** none did): the node has refusals for gr_judge_refusal. */
+int gr_judge_has_refusal(const gr_result *r, uint32_t n);
+/* The k-th engine (from 0, in the order GE offers the node) whose kernel
+** refused node n before the engine that took it (every refusing engine when
+** none took it), as 1 + its index in rs->judge->engines, with the reason
+** appended to why; 0 past the last. *ge_op (when not NULL) is set to 1 when
+** FE had marked the node a GE op (_is_ge_op) by that refusal: FE's own
+** refusal of an opFile-Null op, or any refusal after it. */
+int gr_judge_refusal(gr_result *r, uint32_t n, uint32_t k, gr_buf *why, int *ge_op);
 /* the id of engine e1 (1 + index), NULL when none */
 const char *gr_judge_engine_id(const gr_result *r, int e1);
 /* Every node placed on node n's engine, counted by op type with the first

@@ -121,7 +121,8 @@ static uint8_t field_type(ck *c, gr_expr *e, uint8_t base){
           {"judge_engine_by", GR_JF_ENGINE_BY, GR_T_STR}, {"judge_engine_why", GR_JF_ENGINE_WHY, GR_T_STR},
           {"judge_strategy", GR_JF_STRATEGY, GR_T_STR}, {"judge_casts", GR_JF_CASTS, GR_T_INT},
           {"judge_engine_summary", GR_JF_ENGINE_SUMMARY, GR_T_STR},
-          {"judge_refusal_engine", GR_JF_REFUSAL_ENGINE, GR_T_STR}, {"judge_refusal_why", GR_JF_REFUSAL_WHY, GR_T_STR} };
+          {"judge_refusal_engine", GR_JF_REFUSAL_ENGINE, GR_T_STR}, {"judge_refusal_why", GR_JF_REFUSAL_WHY, GR_T_STR},
+          {"judge_refusal_ge_op", GR_JF_REFUSAL_GE_OP, GR_T_BOOL} };
         size_t k;
         for(k = 0; k < sizeof J / sizeof *J; k++){
           if( strcmp(f, J[k].n) ) continue;
@@ -130,7 +131,7 @@ static uint8_t field_type(ck *c, gr_expr *e, uint8_t base){
             ck_err(c, e->sloc, "a dtypes block's condition is tested while the judge decides: it cannot read '%s'", f);
             return J[k].t;
           }
-          if( (J[k].f==GR_JF_REFUSAL_ENGINE || J[k].f==GR_JF_REFUSAL_WHY)
+          if( J[k].f >= GR_JF_REFUSAL_ENGINE
               && (c->scope!=GR_SCOPE_REFUSAL || e->a==NULL || e->a->op!=GR_E_NODE) )
             ck_err(c, e->sloc, "'%s' is the refusing engine's: only 'node.%s' in rules 'for each refusal'", f, f);
           return J[k].t;

@@ -67,7 +67,7 @@ enum gr_field {
 ** (src/eval/judge.h) */
 enum gr_judge_field { GR_JF_DTYPE = 1, GR_JF_DTYPE_BY, GR_JF_DTYPE_WHY, GR_JF_ENGINE, GR_JF_ENGINE_BY,
   GR_JF_ENGINE_WHY, GR_JF_STRATEGY, GR_JF_CASTS, GR_JF_ENGINE_SUMMARY,
-  GR_JF_REFUSAL_ENGINE, GR_JF_REFUSAL_WHY };   /* the last two: rules `for each refusal` only */
+  GR_JF_REFUSAL_ENGINE, GR_JF_REFUSAL_WHY, GR_JF_REFUSAL_GE_OP };   /* the last three: rules `for each refusal` only */
 
 /* special names (gr_expr.ref of a GR_E_NAME that is not a table) */
 enum { GR_NAME_TABLE = 1, GR_NAME_VAR, GR_NAME_COUNT, GR_NAME_OTHER };

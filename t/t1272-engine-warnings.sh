@@ -1,0 +1,73 @@
+#!/bin/sh
+# t1272-engine-warnings.sh: the warnings of GE's engine search, in GE's order
+# (hicann/ge @ffdcbc9f7 compiler/engines/manager/engine_manager/
+# dnnengine_manager.cc:339-428): W11001 as each kernel lib refuses a node
+# (GE7007, rules/engines.rules), also when a later engine takes it; one
+# EZ3002 per refusing kernel lib only when none took it (GE7006), then
+# EZ3003 (GE7003). What each engine decides is pinned by the golden cases
+# t/golden/770 and 831-833; this file checks the order and the formats.
+
+test_description='engine search warnings: W11001, EZ3002, EZ3003 in GE order'
+. "${top_srcdir:-..}/t/test-lib.sh"
+
+G=$top_srcdir/t/golden
+PY=${PYTHON3:-python3}
+
+# graph NAME CASE: the inline graph of golden case CASE, as NAME.json
+graph () {
+	sed -n '/^--- graph$/,/^--- /p' "$G/$2" | sed '1d;$d' >"$1.json"
+}
+
+test_expect_success 'Acos int16 on Ascend910B1: W11001 per kernel lib, then EZ3002 per kernel lib, then EZ3003' '
+	graph acos 770-acos-int16-refused-by-every-kernel-ez3002.case &&
+	gerules eval acos.json --chip Ascend910B1 >out &&
+	sed -n "s/.*Ops kernel \[\([a-zA-Z_]*\)\].*\[\(GE70[0-9][0-9]\)\] \[GE \([A-Z0-9]*\)\].*/\2 \3 \1/p;s/.*\[GE7003\] \[GE EZ3003\].*/GE7003 EZ3003/p" out >got &&
+	cat >want <<-\EOF &&
+	GE7007 W11001 AIcoreEngine
+	GE7007 W11001 aicpu_ascend_kernel
+	GE7007 W11001 aicpu_tf_kernel
+	GE7006 EZ3002 AIcoreEngine
+	GE7006 EZ3002 aicpu_ascend_kernel
+	GE7006 EZ3002 aicpu_tf_kernel
+	GE7003 EZ3003
+	EOF
+	test_cmp want got
+'
+
+test_expect_success 'NonZero int64 on Ascend310P3: one W11001 (the AI Core), no EZ3002, the node on the AI CPU' '
+	graph nz 831-w11001-aicore-refuses-aicpu-takes.case &&
+	gerules eval nz.json --chip Ascend310P3 --format json >nz.out &&
+	"$PY" - nz.out <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	codes = [(x["code"], x["ge_code"], x["node"]) for x in d["diagnostics"]]
+	assert codes.count(("GE7007", "W11001", "n")) == 1, codes
+	assert not any(c[0] in ("GE7006", "GE7003") for c in codes), codes
+	n = [x for x in d["nodes"] if x["name"] == "n"][0]
+	assert n["engine"] == "DNN_VM_AICPU_ASCEND", n
+	EOF
+'
+
+test_expect_success 'SARIF and github formats carry W11001 with the node' '
+	gerules eval nz.json --chip Ascend310P3 --format sarif >nz.sarif &&
+	"$PY" - nz.sarif <<-\EOF &&
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	res = [r for r in d["runs"][0]["results"] if r["ruleId"] == "GE7007"]
+	assert len(res) == 1, res
+	assert res[0]["level"] == "warning", res
+	assert "Op [n] does not hit the high-priority operator information library" in res[0]["message"]["text"], res
+	EOF
+	gerules eval nz.json --chip Ascend310P3 --format github >nz.gh &&
+	test_grep "^::warning .*Op \[n\] does not hit the high-priority operator information library" nz.gh
+'
+
+test_expect_success 'a rule layer can read node.judge_refusal_ge_op only for each refusal' '
+	cat >bad.rules <<-\EOF &&
+	rule r for each node when node.judge_refusal_ge_op then note X0001 "x";
+	EOF
+	test_must_fail --exit 2 gerules check bad.rules 2>err &&
+	test_grep "judge_refusal_ge_op. is the refusing engine.s: only .node.judge_refusal_ge_op. in rules .for each refusal." err
+'
+
+test_done
