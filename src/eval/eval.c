@@ -947,16 +947,15 @@ static void fold_once_rules(gr_result *r, plan *p, once_state *once){
 ** W11001 as each kernel refuses, then one EZ3002 per refusing kernel after
 ** the search and EZ3003 (dnnengine_manager.cc:394-428), so the rules run
 ** before the node's own rules, in the order the rule files give them. */
-static void run_refusal_rules(gr_result *r, gr_env *env, uint32_t n){
+static void run_refusal_rules(gr_result *r, gr_env *env, uint32_t n, const uint32_t *refusal_rules, size_t nrefusal){
   const gr_ruleset *rs = r->rs;
   gr_buf b;
   uint32_t k;
   size_t i;
   if( !gr_judge_has_refusal(r, n) ) return;
   gr_buf_init(&b);
-  for(i = 0; i < rs->nrules; i++){
-    const gr_rule *ru = &rs->rules[i];
-    if( ru->scope!=GR_SCOPE_REFUSAL ) continue;
+  for(i = 0; i < nrefusal; i++){
+    const gr_rule *ru = &rs->rules[refusal_rules[i]];
     for(k = 0; gr_judge_refusal(r, n, k, &b, NULL); k++){
       env_at(env, r, n);
       env->refusal = k;
@@ -976,7 +975,8 @@ static void decide_nodes(gr_result *r, int keep){
   uint32_t n, nn = gr_graph_nnodes(g), nt = gr_graph_ntypes(g);
   size_t nslots = rs->nslots, k, s, first_end_ovr;
   uint8_t *hook_types = NULL;
-  int has_refusal;
+  uint32_t *refusal_rules = NULL;   /* indices of the rules `for each refusal` */
+  size_t nrefusal = 0;
   plan p;
   gr_env env;
   once_state *once = gr_xcalloc(rs->nrules + 1, sizeof *once);
@@ -992,8 +992,14 @@ static void decide_nodes(gr_result *r, int keep){
     hook_types = gr_xcalloc(nt + 1, 1);
     for(t = 0; t < nt; t++) hook_types[t] = h->wants_type ? (uint8_t)(h->wants_type(h->ctx, r, t)!=0) : 1;
   }
-  for(k = 0; k < rs->nrules; k++) if( rs->rules[k].scope==GR_SCOPE_REFUSAL ) break;
-  has_refusal = k < rs->nrules && r->judge;
+  /* once, not per node: a site layer may add thousands of rules */
+  if( r->judge ){
+    for(k = 0; k < rs->nrules; k++){
+      if( rs->rules[k].scope!=GR_SCOPE_REFUSAL ) continue;
+      if( refusal_rules==NULL ) refusal_rules = gr_xcalloc(rs->nrules, sizeof *refusal_rules);
+      refusal_rules[nrefusal++] = (uint32_t)k;
+    }
+  }
   gr_env_init(&env, r);
   for(n = 0; n < nn && !r->fatal; n++){
     const gr_node *nd = &gr_graph_nodes(g)[n];
@@ -1007,7 +1013,7 @@ static void decide_nodes(gr_result *r, int keep){
       if( h->node(h->ctx, r, n)!=0 ){ r->fatal = 1; break; }
       env_at(&env, r, n);
     }
-    if( has_refusal ) run_refusal_rules(r, &env, n);
+    if( nrefusal ) run_refusal_rules(r, &env, n, refusal_rules, nrefusal);
     run_node_part(r, &p, &env, n, nslots, hits, keep, once);
   }
   /* `once` rules report now, so end-stage hooks see (and may re-grade) them */
@@ -1036,6 +1042,7 @@ static void decide_nodes(gr_result *r, int keep){
     }
   }
   free(hook_types);
+  free(refusal_rules);
   free(once);
   free_plan(&p, nt);
 }
