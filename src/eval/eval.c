@@ -962,7 +962,6 @@ static void run_refusal_rules(gr_result *r, gr_env *env, uint32_t n, const uint3
       if( gr_eval_cond(env, ru->br.cond) ) node_rule_diag(r, env, ru, &gr_graph_nodes(r->g)[n]);
       b.n = 0;
     }
-    b.n = 0;
   }
   gr_buf_free(&b);
   env_at(env, r, n);

@@ -972,7 +972,7 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
   uint32_t e, s, i;
   int keep = J->keep ? J->keep[n] : 0;
   const gr_cust_entry *ce = J->has_cust ? gr_cust_dtypes_find(&J->cust, gr_graph_str(g, nd->name), gr_graph_type_name(g, nd->type)) : NULL;
-  int fe_absent = 1, fe_excluded = 0, ge_op = 0, judged = 0, refused = 0;
+  int fe_absent = 1, fe_excluded = 0, judged = 0, refused = 0;
   uint32_t memo_id = 0;         /* the signature's memo id to fill, 0 none */
   const gr_tensor *tens = gr_graph_tensors(g, nd);
   memset(jn, 0, sizeof *jn);
@@ -1051,7 +1051,7 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
             judged = 1;
           }
         }
-        if( o->ge_op ){ ge_op = 1; jn->ge_op = 1; break; }
+        if( o->ge_op ){ jn->ge_op = 1; break; }
         jn->engine = (uint8_t)(e + 1);
         jn->engine_store = (uint16_t)(J->store_index[s] + 1);
         break;
@@ -1084,7 +1084,7 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
   }
   if( jn->engine==0 ) jn->engine_by = GR_JE_NO_ENGINE;
   else if( j->engines[jn->engine - 1].fe ) jn->engine_by = GR_JE_FIRST;
-  else if( ge_op ) jn->engine_by = GR_JE_GE_OP;
+  else if( jn->ge_op ) jn->engine_by = GR_JE_GE_OP;
   else if( refused ) jn->engine_by = GR_JE_REFUSED;
   else if( fe_excluded ) jn->engine_by = GR_JE_EXCLUDED;
   else jn->engine_by = GR_JE_ABSENT;
