@@ -736,7 +736,7 @@ static void compile_slot_in(cand_entry *e, size_t c){
 static int part_test(const gr_env *env, const cand_entry *e){
   const gr_part_node *pn;
   int v;
-  if( e->pt_kind==PT_JUDGE_CASTS_GT ) return gr_judge_node(env->r, env->node)->ncasts > e->pt_want;
+  if( e->pt_kind==PT_JUDGE_CASTS_GT ) return gr_judge_casts(env->r, env->node) > e->pt_want;
   if( e->pt_kind==PT_JUDGE_DTYPE_BY || e->pt_kind==PT_JUDGE_ENGINE_BY ){
     const gr_jnode *jn = gr_judge_node(env->r, env->node);
     v = e->pt_kind==PT_JUDGE_DTYPE_BY ? jn->dtype_by : jn->engine_by;
@@ -949,21 +949,17 @@ static void fold_once_rules(gr_result *r, plan *p, once_state *once){
 ** before the node's own rules, in the order the rule files give them. */
 static void run_refusal_rules(gr_result *r, gr_env *env, uint32_t n, const uint32_t *refusal_rules, size_t nrefusal){
   const gr_ruleset *rs = r->rs;
-  gr_buf b;
   uint32_t k;
   size_t i;
   if( !gr_judge_has_refusal(r, n) ) return;
-  gr_buf_init(&b);
   for(i = 0; i < nrefusal; i++){
     const gr_rule *ru = &rs->rules[refusal_rules[i]];
-    for(k = 0; gr_judge_refusal(r, n, k, &b, NULL); k++){
+    for(k = 0; gr_judge_refusal(r, n, k, NULL, NULL); k++){
       env_at(env, r, n);
       env->refusal = k;
       if( gr_eval_cond(env, ru->br.cond) ) node_rule_diag(r, env, ru, &gr_graph_nodes(r->g)[n]);
-      b.n = 0;
     }
   }
-  gr_buf_free(&b);
   env_at(env, r, n);
 }
 

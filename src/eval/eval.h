@@ -133,8 +133,10 @@ typedef struct gr_result {
   uint8_t *noeffect_global;     /* per `no effect` clause (slot-major): 0 not computed, 1 its
                                    node-independent conjuncts hold, 2 they do not (detail.c) */
   struct gr_judge *judge;       /* the dtype and engine judge (judge.h), NULL when it did not run */
-  const struct gr_jnode *jnode; /* its per-node records (owned by judge), read by gr_judge_node */
-  uint32_t njnode;              /* their count, 0 when the judge did not run */
+  const struct gr_jnode *jnode; /* its outcomes, shared by nodes judged alike (owned by judge) */
+  const uint32_t *jnode_of;     /* per node: the index of its outcome in jnode (gr_judge_node) */
+  const uint8_t *jcasts;        /* per node: the Casts GE inserts before it (gr_judge_casts) */
+  uint32_t njnode;              /* the graph's nodes when judged, 0 when the judge did not run */
   struct gr_effect_memo *effect_memo;  /* gr_decision_effect's outcomes by node signature (detail.c), NULL until used */
   const char **noeffect_text;   /* per clause: its reason rendered once when it names no node
                                    (in arena), NULL until then (detail.c) */

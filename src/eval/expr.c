@@ -271,12 +271,12 @@ static gr_val node_field(gr_env *env, uint32_t node, const gr_expr *e){
         case GR_JF_ENGINE: return v_str(gr_judge_engine(r, node));
         case GR_JF_ENGINE_BY: return v_str(gr_judge_engine_by(r, node));
         case GR_JF_STRATEGY: return v_str(gr_judge_strategy(r, node));
-        case GR_JF_CASTS: return v_int(jn->ncasts);
+        case GR_JF_CASTS: return v_int(gr_judge_casts(r, node));
         case GR_JF_REFUSAL_ENGINE: case GR_JF_REFUSAL_WHY: case GR_JF_REFUSAL_GE_OP: {
           gr_buf b;
           int e1, ge = 0;
           gr_buf_init(&b);
-          e1 = gr_judge_refusal(r, node, env->refusal, &b, &ge);
+          e1 = gr_judge_refusal(r, node, env->refusal, e->ref2==GR_JF_REFUSAL_WHY ? &b : NULL, &ge);
           if( e1 ) v = e->ref2==GR_JF_REFUSAL_ENGINE ? v_str(gr_judge_engine_id(r, e1))
                      : e->ref2==GR_JF_REFUSAL_GE_OP ? v_bool(ge)
                      : v_str(gr_arena_strndup(&r->arena, b.p ? b.p : "", b.n));

@@ -35,10 +35,22 @@ typedef struct jop {
   struct jop **alt;             /* nwhen: the op compiled with each block's lists */
 } jop;
 
+#define WHY_HOT 1024            /* entries of gr_judge.why_hot, a power of two */
+
 struct gr_judge {
   const gr_judge_rules *j;
-  gr_jnode *node;
-  uint32_t nnodes;              /* node[0..nnodes): the graph's nodes when judged */
+  /* the outcomes: nodes judged alike (one memo id) share one, so that a
+  ** node costs 5 bytes, not a gr_jnode (measured: on this project's
+  ** machines a fresh MiB costs about 0.7 ms to fault in, and the 1M-op
+  ** graph's per-node outcomes were 30 MB). outs[0] is all zero (a node not
+  ** judged yet); outs[nouts] is the one being judged, made an outcome of
+  ** its own unless the memo has it (judge_node). Mapped for nnodes + 2,
+  ** touched only as far as used. */
+  gr_jnode *outs;
+  uint32_t nouts;
+  uint32_t *out_of;             /* per node: the index of its outcome in outs */
+  uint8_t *casts;               /* per node: the Casts GE inserts before it (count_casts) */
+  uint32_t nnodes;              /* the graph's nodes when judged */
   uint8_t *after;               /* per graph tensor */
   size_t ntensors;
   uint8_t *gdt;                 /* graph dtype id -> dtype id */
@@ -59,17 +71,24 @@ struct gr_judge {
   gr_cust_dtypes cust; int has_cust;   /* CUSTOMIZE_DTYPES */
   /* the outcomes already judged, by node signature (memo_key) */
   gr_strpool memo;
-  /* per memo id - 1 (id 0 is the pool's ""): the record, ncasts aside, and
+  /* per memo id - 1 (id 0 is the pool's ""): the index of its outcome and
   ** the offset of its tensors' after dtypes in memo_bytes */
-  GR_VEC(struct memo_entry { gr_jnode node; uint32_t after; }) memo_v;
+  GR_VEC(struct memo_entry { uint32_t out; uint32_t after; }) memo_v;
   gr_buf memo_bytes;
   uint32_t *rec;                /* per node: its record id (gr_judge_record), 0 none */
   gr_strpool why_keys;          /* (what, k, record) of the reasons written so far (why_memo) */
+  /* in front of why_keys, a direct-mapped cache of its recent ids: the rules
+  ** `for each refusal` and the report ask for a node's reasons several times
+  ** (measured: interning the key was 200 instructions of why_memo's 350) */
+  struct why_hot { uint32_t key[3]; uint32_t id; } why_hot[WHY_HOT];
   GR_VEC(struct why_text { const char *text; size_t len; int ret; }) why;   /* per why_keys id - 1 */
   /* the per-node match's scratch, grown to the widest op and node */
   uint32_t *scratch; int64_t *gaps; size_t nscratch;
   gr_arena arena;
 };
+
+/* node n's outcome */
+#define JN(J, n) (&(J)->outs[(J)->out_of[n]])
 
 /* scratch for n columns (cand + tmp) and n inputs (order) */
 static void grow_scratch(gr_judge *J, size_t n){
@@ -545,7 +564,7 @@ static uint8_t father_dtype(const gr_judge *J, const gr_graph *g, const gr_jstra
                             uint32_t *who, int *unknown){
   const gr_node *nodes = gr_graph_nodes(g);
   const gr_node *pn = &nodes[src];
-  if( s->nsee && (J->type_flags[pn->type] & TF_CAST) && J->node[src].policy!=GR_POLICY_BLACK && pn->n_data > 0 && pn->n_in_desc > 0 && pn->n_out_desc > 0 ){
+  if( s->nsee && (J->type_flags[pn->type] & TF_CAST) && JN(J, src)->policy!=GR_POLICY_BLACK && pn->n_data > 0 && pn->n_in_desc > 0 && pn->n_out_desc > 0 ){
     uint16_t conv = (uint16_t)(J->after[pn->tensor0] << 8 | J->after[pn->tensor0 + pn->n_in_desc]);
     uint32_t k;
     const gr_edge *ce = gr_graph_edges(g, pn);
@@ -553,7 +572,7 @@ static uint8_t father_dtype(const gr_judge *J, const gr_graph *g, const gr_jstra
     if( k < s->nsee && ce[0].src!=GR_NONE ){ src = ce[0].src; idx = ce[0].index; }
   }
   *who = src;
-  *unknown = J->node[src].dtype_by==GR_JD_UNKNOWN;
+  *unknown = JN(J, src)->dtype_by==GR_JD_UNKNOWN;
   return out_after(J, g, src, idx);
 }
 
@@ -620,7 +639,7 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
   const gr_node *nd = &gr_graph_nodes(g)[n];
   const gr_tensor *tens = gr_graph_tensors(g, nd);
   const gr_edge *ed = gr_graph_edges(g, nd);
-  gr_jnode *jn = &J->node[n];
+  gr_jnode *jn = JN(J, n);
   uint32_t nin = nd->n_in_desc, nout = nd->n_out_desc, i, k, pass, nord = 0, nknown = 0;
   uint32_t *order, chosen;
   uint32_t guards_base = 0;
@@ -678,7 +697,7 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
         for(r2 = 0; r2 < m.s->nrows; r2++) if( row_holds(&m.s->rows[r2], guards, father) || row_holds(&m.s->rows[r2], guards, own) ) break;
         if( r2 < m.s->nrows && (m.s->rows[r2].guards & GR_JG_FATHER) ){
           if( trace ) gr_buf_printf(trace, "input %u follows '%s', whose dtype is unknown\n", ti, gr_graph_str(g, gr_graph_nodes(g)[who].name));
-          J->node[n].unknown_producer = 1;
+          JN(J, n)->unknown_producer = 1;
           return GR_JD_UNKNOWN;
         }
       }
@@ -711,7 +730,7 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
     ** leaves them empty): nothing tells the columns apart, and taking the
     ** first would invent a dtype */
     if( trace ) gr_buf_printf(trace, "no input or output of the node has a dtype: %u columns stay, none picked\n", m.ncand);
-    J->node[n].unknown_producer = 2;
+    JN(J, n)->unknown_producer = 2;
     return GR_JD_UNKNOWN;
   }
   chosen = m.ncand ? m.cand[0] : 0;
@@ -896,14 +915,14 @@ static size_t memo_key(const gr_judge *J, const gr_graph *g, const gr_node *nd, 
       flags = 2;
       if( J->type_flags[pn->type] & TF_CONST ) flags |= 1;
       dafter = out_after(J, g, src, ed[pi].index);
-      if( J->node[src].dtype_by==GR_JD_UNKNOWN ) flags |= 8;
-      if( (J->type_flags[pn->type] & TF_CAST) && J->node[src].policy!=GR_POLICY_BLACK && pn->n_data > 0 && pn->n_in_desc > 0
+      if( JN(J, src)->dtype_by==GR_JD_UNKNOWN ) flags |= 8;
+      if( (J->type_flags[pn->type] & TF_CAST) && JN(J, src)->policy!=GR_POLICY_BLACK && pn->n_data > 0 && pn->n_in_desc > 0
           && pn->n_out_desc > 0 && gr_graph_edges(g, pn)[0].src!=GR_NONE ){
         const gr_edge *ce = gr_graph_edges(g, pn);
         flags |= 4;
         c0 = J->after[pn->tensor0]; c1 = J->after[pn->tensor0 + pn->n_in_desc];
         gafter = out_after(J, g, ce[0].src, ce[0].index);
-        if( J->node[ce[0].src].dtype_by==GR_JD_UNKNOWN ) flags |= 16;
+        if( JN(J, ce[0].src)->dtype_by==GR_JD_UNKNOWN ) flags |= 16;
       }
     }
     put16(key, &len, pi);
@@ -930,9 +949,9 @@ static size_t when_key(gr_result *r, const gr_judge *J, uint32_t n, const gr_nod
   return len;
 }
 
-/* the outcome of memo id (its entry pushed when the id was made) */
-static void memo_store(gr_judge *J, uint32_t id, const gr_jnode *jn, const uint8_t *after, uint32_t nt){
-  J->memo_v.v[id - 1].node = *jn;
+/* the outcome of memo id (its entry pushed when the id was made): outs[out] */
+static void memo_store(gr_judge *J, uint32_t id, uint32_t out, const uint8_t *after, uint32_t nt){
+  J->memo_v.v[id - 1].out = out;
   J->memo_v.v[id - 1].after = (uint32_t)J->memo_bytes.n;
   gr_buf_add(&J->memo_bytes, after, nt);
 }
@@ -940,13 +959,14 @@ static void memo_store(gr_judge *J, uint32_t id, const gr_jnode *jn, const uint8
 /* node n's record id: one per (memo id, casts), so that nodes with one id
 ** have one record and tensor dtypes before and after (gr_judge_record); 0
 ** past 2^24 memo ids */
-static void set_record(gr_judge *J, uint32_t n, uint32_t memo_id, const gr_jnode *jn){
-  J->rec[n] = memo_id < (1u << 24) ? memo_id << 8 | jn->ncasts : 0;
+static void set_record(gr_judge *J, uint32_t n, uint32_t memo_id){
+  J->rec[n] = memo_id < (1u << 24) ? memo_id << 8 | J->casts[n] : 0;
 }
 
 /* Casts GE inserts: inputs whose producer's output dtype differs from the
 ** input's dtype after the judge */
-static void count_casts(const gr_judge *J, const gr_graph *g, const gr_node *nd, gr_jnode *jn, gr_buf *trace){
+static void count_casts(gr_judge *J, const gr_graph *g, uint32_t n, gr_buf *trace){
+  const gr_node *nd = &gr_graph_nodes(g)[n];
   const gr_edge *ed = gr_graph_edges(g, nd);
   uint32_t nc = 0, i;
   for(i = 0; i < nd->n_in_desc; i++){
@@ -961,20 +981,23 @@ static void count_casts(const gr_judge *J, const gr_graph *g, const gr_node *nd,
                                 gr_graph_str(g, gr_graph_nodes(g)[ed[pi].src].name), J->j->dt_name[a], J->j->dt_name[b]);
     }
   }
-  jn->ncasts = (uint8_t)(nc > 255 ? 255 : nc);
+  J->casts[n] = (uint8_t)(nc > 255 ? 255 : nc);
 }
 
 static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
   const gr_graph *g = r->g;
   const gr_judge_rules *j = J->j;
   const gr_node *nd = &gr_graph_nodes(g)[n];
-  gr_jnode *jn = &J->node[n];
+  gr_jnode *jn;
   uint32_t e, s, i;
   int keep = J->keep ? J->keep[n] : 0;
   const gr_cust_entry *ce = J->has_cust ? gr_cust_dtypes_find(&J->cust, gr_graph_str(g, nd->name), gr_graph_type_name(g, nd->type)) : NULL;
   int fe_absent = 1, fe_excluded = 0, judged = 0, refused = 0;
   uint32_t memo_id = 0;         /* the signature's memo id to fill, 0 none */
   const gr_tensor *tens = gr_graph_tensors(g, nd);
+  /* judged into the next free outcome, kept unless the memo has the node's */
+  J->out_of[n] = J->nouts;
+  jn = &J->outs[J->nouts++];
   memset(jn, 0, sizeof *jn);
   jn->policy = GR_POLICY_GRAY;
   for(i = 0; i < (uint32_t)nd->n_in_desc + nd->n_out_desc; i++) J->after[nd->tensor0 + i] = J->gdt[tens[i].dtype < J->ngdt ? tens[i].dtype : 0];
@@ -1000,10 +1023,11 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
       size_t known = gr_strpool_count(&J->memo);
       uint32_t id = gr_strpool_intern(&J->memo, (const char *)key, len);
       if( id < known ){
-        *jn = J->memo_v.v[id - 1].node;
+        J->nouts--;
+        J->out_of[n] = J->memo_v.v[id - 1].out;
         memcpy(&J->after[nd->tensor0], J->memo_bytes.p + J->memo_v.v[id - 1].after, (size_t)nd->n_in_desc + nd->n_out_desc);
-        count_casts(J, g, nd, jn, NULL);
-        set_record(J, n, id, jn);
+        count_casts(J, g, n, NULL);
+        set_record(J, n, id);
         return;
       }
       {
@@ -1091,9 +1115,9 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
   (void)fe_absent;
   if( !judged ) jn->dtype_by = GR_JD_GRAPH;
   jn->dtype = jn->dtype_by==GR_JD_UNKNOWN ? 0 : node_dtype(J, nd);
-  if( memo_id ) memo_store(J, memo_id, jn, &J->after[nd->tensor0], (uint32_t)nd->n_in_desc + nd->n_out_desc);
-  count_casts(J, g, nd, jn, trace);
-  if( memo_id ) set_record(J, n, memo_id, jn);
+  if( memo_id ) memo_store(J, memo_id, J->out_of[n], &J->after[nd->tensor0], (uint32_t)nd->n_in_desc + nd->n_out_desc);
+  count_casts(J, g, n, trace);
+  if( memo_id ) set_record(J, n, memo_id);
 }
 
 void gr_judge_run(gr_result *r){
@@ -1127,9 +1151,14 @@ void gr_judge_run(gr_result *r){
     if( end > nt ) nt = end;
   }
   J->ntensors = nt;
-  J->node = gr_big_alloc((size_t)(nn ? nn : 1) * sizeof *J->node);
+  J->outs = gr_big_alloc(((size_t)nn + 2) * sizeof *J->outs);
+  J->nouts = 1;                 /* outs[0]: all zero */
+  J->out_of = gr_big_alloc(((size_t)nn + 1) * sizeof *J->out_of);
+  J->casts = gr_big_alloc((size_t)nn + 1);
   J->nnodes = nn;
-  r->jnode = J->node;
+  r->jnode = J->outs;
+  r->jnode_of = J->out_of;
+  r->jcasts = J->casts;
   r->njnode = nn;
   J->rec = gr_big_alloc((size_t)(nn ? nn : 1) * sizeof *J->rec);
   J->after = gr_big_alloc(nt ? nt : 1);
@@ -1141,7 +1170,9 @@ void gr_judge_run(gr_result *r){
 void gr_judge_free(gr_result *r){
   gr_judge *J = r->judge;
   if( J==NULL ) return;
-  if( J->node ) gr_big_free(J->node, (size_t)(gr_graph_nnodes(r->g) ? gr_graph_nnodes(r->g) : 1) * sizeof *J->node);
+  if( J->outs ) gr_big_free(J->outs, ((size_t)J->nnodes + 2) * sizeof *J->outs);
+  if( J->out_of ) gr_big_free(J->out_of, ((size_t)J->nnodes + 1) * sizeof *J->out_of);
+  if( J->casts ) gr_big_free(J->casts, (size_t)J->nnodes + 1);
   if( J->after ) gr_big_free(J->after, J->ntensors ? J->ntensors : 1);
   gr_arena_free(&J->arena);
   gr_strpool_free(&J->memo);
@@ -1157,6 +1188,8 @@ void gr_judge_free(gr_result *r){
   free(J);
   r->judge = NULL;
   r->jnode = NULL;
+  r->jnode_of = NULL;
+  r->jcasts = NULL;
   r->njnode = 0;
 }
 
@@ -1459,18 +1492,21 @@ static void dtype_why(gr_result *r, uint32_t n, gr_buf *b){
 
 void gr_judge_explain(gr_result *r, uint32_t n, gr_buf *b){
   gr_judge *J = r->judge;
-  gr_jnode save;
+  uint32_t save_out, save_nouts;
+  uint8_t save_casts;
   uint8_t *after_save;
   const gr_node *nd;
   uint32_t nt;
-  if( J==NULL || r->g==NULL || n >= gr_graph_nnodes(r->g) ) return;
+  if( J==NULL || r->g==NULL || n >= gr_graph_nnodes(r->g) || n >= J->nnodes ) return;
   nd = &gr_graph_nodes(r->g)[n];
   nt = (uint32_t)nd->n_in_desc + nd->n_out_desc;
-  save = J->node[n];
+  /* judged again with the trace into the spare outcome (outs[nnodes + 1] at
+  ** most), then put back */
+  save_out = J->out_of[n]; save_nouts = J->nouts; save_casts = J->casts[n];
   after_save = gr_xmalloc(nt + 1);
   memcpy(after_save, J->after + nd->tensor0, nt);
   judge_node(r, J, n, b);
-  J->node[n] = save;
+  J->out_of[n] = save_out; J->nouts = save_nouts; J->casts[n] = save_casts;
   memcpy(J->after + nd->tensor0, after_save, nt);
   free(after_save);
 }
@@ -1486,13 +1522,13 @@ void gr_judge_engine_summary(gr_result *r, uint32_t n, gr_buf *b){
   first = gr_xmalloc((nt + 1) * sizeof *first);
   for(k = 0; k < nn; k++){
     uint32_t t = gr_graph_nodes(g)[k].type;
-    if( r->judge->node[k].engine!=jn->engine ) continue;
+    if( JN(r->judge, k)->engine!=jn->engine ) continue;
     if( count[t]++==0 ){ first[t] = k; ntypes++; }
   }
   /* in the order of each type's first node */
   for(k = 0; k < nn && shown < 8; k++){
     uint32_t t = gr_graph_nodes(g)[k].type;
-    if( r->judge->node[k].engine!=jn->engine || first[t]!=k ) continue;
+    if( JN(r->judge, k)->engine!=jn->engine || first[t]!=k ) continue;
     gr_buf_printf(b, "%s%s x%u (%s'%s')", shown ? ", " : "", gr_graph_type_name(g, t), count[t], shown ? "" : "first ",
                   gr_graph_str(g, gr_graph_nodes(g)[k].name));
     shown++;
@@ -1516,17 +1552,31 @@ static int why_write(gr_result *r, uint32_t n, uint32_t what, uint32_t k, gr_buf
   return refusal(r, n, k, b);
 }
 
+/* b may be NULL: the caller wants the return value alone */
 static int why_memo(gr_result *r, uint32_t n, uint32_t what, uint32_t k, gr_buf *b){
   gr_judge *J = r->judge;
   uint32_t rec = gr_judge_record(r, n), key[3], known, id;
+  struct why_hot *hot;
   gr_buf t;
-  int ret;
-  if( rec==0 ) return why_write(r, n, what, k, b);
+  int ret, fresh = 0;
+  if( rec==0 ){
+    gr_buf_init(&t);
+    ret = why_write(r, n, what, k, b ? b : &t);
+    gr_buf_free(&t);
+    return ret;
+  }
   key[0] = what; key[1] = k; key[2] = rec;
-  known = (uint32_t)gr_strpool_count(&J->why_keys);
-  id = gr_strpool_intern(&J->why_keys, (const char *)key, sizeof key);
-  if( id < known ){
-    gr_buf_add(b, J->why.v[id - 1].text, J->why.v[id - 1].len);
+  hot = &J->why_hot[((rec * 0x9e3779b1u) ^ ((what << 8 | k) * 0x85ebca6bu)) >> 22 & (WHY_HOT - 1)];
+  if( hot->id && hot->key[0]==what && hot->key[1]==k && hot->key[2]==rec ) id = hot->id;
+  else{
+    known = (uint32_t)gr_strpool_count(&J->why_keys);
+    id = gr_strpool_intern(&J->why_keys, (const char *)key, sizeof key);
+    fresh = id >= known;
+    memcpy(hot->key, key, sizeof key);
+    hot->id = id;
+  }
+  if( !fresh ){
+    if( b ) gr_buf_add(b, J->why.v[id - 1].text, J->why.v[id - 1].len);
     return J->why.v[id - 1].ret;
   }
   {
@@ -1538,7 +1588,7 @@ static int why_memo(gr_result *r, uint32_t n, uint32_t what, uint32_t k, gr_buf 
   J->why.v[id - 1].text = gr_arena_strndup(&J->arena, t.p ? t.p : "", t.n);
   J->why.v[id - 1].len = t.n;
   J->why.v[id - 1].ret = ret;
-  gr_buf_add(b, t.p ? t.p : "", t.n);
+  if( b ) gr_buf_add(b, t.p ? t.p : "", t.n);
   gr_buf_free(&t);
   return ret;
 }

@@ -36,7 +36,6 @@ typedef struct gr_jnode {
   uint8_t engine;               /* 1 + index in rs->judge->engines, 0 none */
   uint8_t strategy;             /* 1 + strategy used by the dtype judge, 0 not judged */
   uint8_t policy;               /* GR_POLICY_* of the op that judged it (gray when none) */
-  uint8_t ncasts;               /* inputs whose producer's dtype differs (Casts GE inserts), capped at 255 */
   uint8_t refuse;               /* GR_JR_*: why the first AI Core store refused */
   uint8_t refuse_dt;            /* the refused dtype */
   uint8_t refuse_output;        /* the refused tensor is an output */
@@ -60,11 +59,17 @@ typedef struct gr_judge gr_judge;
 void gr_judge_run(gr_result *r);
 void gr_judge_free(gr_result *r);
 
-/* The outcome of node n, or NULL when the judge did not run. Inline: the
-** rules' judge fields and the report read it about a dozen times a node
-** (callgrind: 3% of a 100K-node eval as a call). */
+/* The outcome of node n, or NULL when the judge did not run. Nodes judged
+** alike share one outcome (the judge's memo), so a node holds only its
+** index. Inline: the rules' judge fields and the report read it about a
+** dozen times a node (callgrind: 3% of a 100K-node eval as a call). */
 static inline const gr_jnode *gr_judge_node(const gr_result *r, uint32_t n){
-  return n < r->njnode ? &r->jnode[n] : NULL;
+  return n < r->njnode ? &r->jnode[r->jnode_of[n]] : NULL;
+}
+/* The Casts GE inserts before node n: its inputs whose producer's dtype
+** differs from the one the node takes, capped at 255; 0 without a judge. */
+static inline unsigned gr_judge_casts(const gr_result *r, uint32_t n){
+  return n < r->njnode ? r->jcasts[n] : 0;
 }
 /* The node's dtype (gerules' spelling) and engine id, NULL when none. */
 const char *gr_judge_dtype(const gr_result *r, uint32_t n);
@@ -87,7 +92,7 @@ int gr_judge_has_refusal(const gr_result *r, uint32_t n);
 /* The k-th engine (from 0, in the order GE offers the node) whose kernel
 ** refused node n before the engine that took it (every refusing engine when
 ** none took it), as 1 + its index in rs->judge->engines, with the reason
-** appended to why; 0 past the last. *ge_op (when not NULL) is set to 1 when
+** appended to why (when not NULL); 0 past the last. *ge_op (when not NULL) is set to 1 when
 ** FE had marked the node a GE op (_is_ge_op) by that refusal: FE's own
 ** refusal of an opFile-Null op, or any refusal after it. */
 int gr_judge_refusal(gr_result *r, uint32_t n, uint32_t k, gr_buf *why, int *ge_op);

@@ -345,7 +345,7 @@ static void json_dtype_detail(gr_out *o, gr_result *r, uint32_t n){
   gr_out_json_str(o, gr_judge_strategy(r, n));
   gr_out_puts(o, ",\"column\":");
   if( jn->column ) gr_out_printf(o, "%u", (unsigned)(jn->column - 1)); else gr_out_puts(o, "null");
-  gr_out_printf(o, ",\"casts\":%u,\"inputs\":[", (unsigned)jn->ncasts);
+  gr_out_printf(o, ",\"casts\":%u,\"inputs\":[", gr_judge_casts(r, n));
   for(t = 0; t < nt; t++){
     if( t==nd->n_in_desc ) gr_out_puts(o, "],\"outputs\":[");
     else if( t ) gr_out_putc(o, ',');
