@@ -201,7 +201,7 @@ static void api(void){
   gr_graph_find_node(g, "conv1", &conv1);
   ov = gr_result_find_override(r, conv1, slot_of("tiling"));
   ok(ov && strcmp(ov->value, "device")==0 && ov->where.line > 0 && strstr(ov->where.file, "api.lua"), "the override is recorded with file:line");
-  is(r->dec[(size_t)conv1 * rs->nslots + (size_t)slot_of("tiling")].source, GR_SOURCE_HOOK, "the decision's source is hook");
+  is(gr_dec(r, conv1, (size_t)slot_of("tiling"))->source, GR_SOURCE_HOOK, "the decision's source is hook");
   d = find_code(r, "API4");
   ok(d && d->sev==GR_SEV_WARNING && d->orig_sev==GR_SEV_ERROR && d->changed_by && strstr(d->changed_by, "known false positive"),
      "a downgraded error says so");
@@ -258,7 +258,7 @@ static char *run_several(const char *const *srcs, int n){
   r = eval_with(h, 1);
   for(k = 0; k < gr_graph_nnodes(g); k++){
     for(s = 0; s < rs->nslots; s++){
-      const gr_decision *d = &r->dec[(size_t)k * rs->nslots + s];
+      const gr_decision *d = gr_dec(r, k, s);
       const gr_override *ov = d->source==GR_SOURCE_HOOK ? gr_result_find_override(r, k, (int)s) : NULL;
       gr_buf_printf(&b, "%u %s=%s %d %s:%u\n", k, rs->slots[s].name, d->value ? d->value : "-", d->source,
                     ov ? ov->where.file : "", ov ? ov->where.line : 0);

@@ -121,9 +121,9 @@ gr_gears *gr_api_gears_run(const gr_ruleset *rs, const gr_eval_config *cfg, gr_r
     diags_add_gear(&ds, r0, rk, k);    /* a gear that failed says why, too */
     if( !rk->fatal )
       for(i = 0; i < nn * ns; i++)
-        if( !same(r0->dec[i].value, rk->dec[i].value) ){
+        if( !same(gr_dec(r0, (uint32_t)(i / ns), i % ns)->value, gr_dec(rk, (uint32_t)(i / ns), i % ns)->value) ){
           differs[i] = 1;
-          gr_vec_push(seen[k], diff_of((uint32_t)(i / ns), (uint32_t)(i % ns), rk->dec[i].value));
+          gr_vec_push(seen[k], diff_of((uint32_t)(i / ns), (uint32_t)(i % ns), gr_dec(rk, (uint32_t)(i / ns), i % ns)->value));
         }
     gr_result_free(rk);
   }
@@ -144,7 +144,7 @@ gr_gears *gr_api_gears_run(const gr_ruleset *rs, const gr_eval_config *cfg, gr_r
         gr_vec_push(gs->v.v[k].diffs, seen[k].v[at]);
         at++;
       }else{
-        gr_vec_push(gs->v.v[k].diffs, diff_of((uint32_t)(i / ns), (uint32_t)(i % ns), r0->dec[i].value));
+        gr_vec_push(gs->v.v[k].diffs, diff_of((uint32_t)(i / ns), (uint32_t)(i % ns), gr_dec(r0, (uint32_t)(i / ns), i % ns)->value));
       }
     }
     free(seen[k].v);

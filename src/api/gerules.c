@@ -686,7 +686,7 @@ int gerules_eval_decision(gerules_eval *ev, size_t node, size_t slot, gerules_de
   gr_buf reason, tmp;
   if( out==NULL || node >= gerules_eval_node_count(ev) || slot >= ev->rules->rs->nslots ) return -1;
   rs = ev->rules->rs;
-  d = &ev->r->dec[node * rs->nslots + slot];
+  d = gr_dec(ev->r, node, slot);
   memset(out, 0, sizeof *out);
   out->slot = rs->slots[slot].name;
   out->value = d->value;

@@ -35,6 +35,7 @@ static void oom(void){
   abort();
 }
 
+void gr_oom(void){ oom(); }
 void *gr_xmalloc(size_t n){ void *p = malloc(n ? n : 1); if( !p ) oom(); return p; }
 void *gr_xcalloc(size_t n, size_t m){ void *p = calloc(n ? n : 1, m ? m : 1); if( !p ) oom(); return p; }
 void *gr_xrealloc(void *p, size_t n){ p = realloc(p, n ? n : 1); if( !p ) oom(); return p; }

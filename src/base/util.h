@@ -34,6 +34,8 @@ void *gr_xcalloc(size_t n, size_t m);
 void *gr_xrealloc(void *p, size_t n);
 char *gr_xstrdup(const char *s);
 char *gr_xstrndup(const char *s, size_t n);
+/* The same abort, for a size whose computation overflows. */
+void gr_oom(void);
 char *gr_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- bump arena ---- */

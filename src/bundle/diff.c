@@ -362,7 +362,7 @@ void gr_diff_rulesets(const gr_ruleset *A, const gr_ruleset *B, gr_diff *out){
 /* outcomes */
 
 static char *decision_text(const gr_result *r, uint32_t node, int slot){
-  const gr_decision *d = &r->dec[(size_t)node * r->rs->nslots + (size_t)slot];
+  const gr_decision *d = gr_dec(r, node, slot);
   const char *src = d->source==GR_SOURCE_HOOK ? "hook" : d->source >= 0 ? r->rs->sources[d->source].name : "none";
   return gr_xasprintf("%s (%s)", d->value ? d->value : "-", src);
 }

@@ -87,7 +87,7 @@ static int effect_eval(gr_result *r, uint32_t node, size_t slot, gr_buf *reason)
   int at_node = 0;
   if( r->g==NULL || r->dec==NULL || slot >= rs->nslots || node >= gr_graph_nnodes(r->g) ) return 1;
   sl = &rs->slots[slot];
-  if( sl->nnoeffect==0 || r->dec[(size_t)node * rs->nslots + slot].value==NULL ) return 1;
+  if( sl->nnoeffect==0 || gr_dec(r, node, slot)->value==NULL ) return 1;
   for(k = 0; k < sl->nnoeffect; k++){
     const gr_branch *br = &sl->noeffect[k];
     int ok = 1;
@@ -188,7 +188,7 @@ int gr_decision_effect(gr_result *r, uint32_t node, size_t slot, gr_buf *reason)
   gr_buf txt;
   int res;
   if( r->g==NULL || r->dec==NULL || slot >= rs->nslots || node >= gr_graph_nnodes(r->g) ) return 1;
-  if( rs->slots[slot].nnoeffect==0 || r->dec[(size_t)node * rs->nslots + slot].value==NULL ) return 1;
+  if( rs->slots[slot].nnoeffect==0 || gr_dec(r, node, slot)->value==NULL ) return 1;
   if( r->effect_memo==NULL ){
     r->effect_memo = gr_xcalloc(1, sizeof *r->effect_memo);
     r->effect_memo->slot_ok = gr_xcalloc(rs->nslots + 1, 1);
@@ -203,7 +203,7 @@ int gr_decision_effect(gr_result *r, uint32_t node, size_t slot, gr_buf *reason)
   memcpy(key + len, &nd->type, sizeof nd->type); len += sizeof nd->type;
   memcpy(key + len, &rec, sizeof rec); len += sizeof rec;
   for(s = 0; s < rs->nslots; s++){
-    const gr_decision *d = &r->dec[(size_t)node * rs->nslots + s];
+    const gr_decision *d = gr_dec(r, node, s);
     memcpy(key + len, &d->value, sizeof d->value); len += sizeof d->value;
     memcpy(key + len, &d->source, sizeof d->source); len += sizeof d->source;
   }

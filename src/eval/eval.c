@@ -755,7 +755,7 @@ static int entry_applies(gr_env *env, cand_entry *e, gr_val *value){
   }
   if( e->sin ){
     const gr_result *r = env->r;
-    const char *sv = r->dec[(size_t)env->node * r->rs->nslots + e->sin_slot].value;
+    const char *sv = gr_dec(r, env->node, e->sin_slot)->value;
     if( !e->sin_valid || sv!=e->sin_last ){
       e->sin_res = (uint8_t)(gr_eval_cond(env, br->conj[e->sin - 1])!=0);
       e->sin_last = sv;
@@ -834,7 +834,7 @@ static void run_node_part(gr_result *r, plan *p, gr_env *env, uint32_t n, size_t
   size_t nslots = rs->nslots;
   cand_list *l = &p->per_type[(size_t)nd->type * (nslots + 1) + s];
   size_t i = 0, j = 0;
-  gr_decision *d = s < nslots ? &r->dec[(size_t)n * nslots + s] : NULL;
+  gr_decision *d = s < nslots ? &r->dec[(size_t)r->dec_row[n] * nslots + s] : NULL;   /* row 1 while n is decided */
   int32_t last_source = -1;
   slot_memo *m = NULL;
   size_t cand0 = r->ncand;
@@ -963,6 +963,69 @@ static void run_refusal_rules(gr_result *r, gr_env *env, uint32_t n, const uint3
   env_at(env, r, n);
 }
 
+/* ---- the decisions' rows (gr_result.dec) ---- */
+
+static size_t row_width(const gr_result *r){ return r->rs->nslots ? r->rs->nslots : 1; }
+
+/* Appends a copy of row `from` (GR_NONE: all zero) owned by `owner`; its index. */
+static uint32_t push_row(gr_result *r, uint32_t from, uint32_t owner){
+  size_t w = row_width(r);
+  if( r->ndec_rows==r->capdec_rows ){
+    size_t nc = r->capdec_rows ? r->capdec_rows * 2 : 64;
+    if( nc > GR_NONE || nc > SIZE_MAX / (w * sizeof *r->dec) ) gr_oom();
+    r->dec = gr_big_realloc(r->dec, r->capdec_rows * w * sizeof *r->dec, nc * w * sizeof *r->dec);
+    r->dec_owner = gr_xrealloc(r->dec_owner, nc * sizeof *r->dec_owner);
+    r->capdec_rows = nc;
+  }
+  if( from==GR_NONE ) memset(&r->dec[r->ndec_rows * w], 0, w * sizeof *r->dec);
+  else memcpy(&r->dec[r->ndec_rows * w], &r->dec[(size_t)from * w], w * sizeof *r->dec);
+  r->dec_owner[r->ndec_rows] = owner;
+  return (uint32_t)r->ndec_rows++;
+}
+
+gr_decision *gr_dec_own(gr_result *r, uint32_t n){
+  uint32_t row = r->dec_row[n];
+  if( row!=1 && r->dec_owner[row]!=n ){     /* row 1, n's while it is decided, is n's */
+    row = push_row(r, row, n);
+    r->dec_row[n] = row;
+  }
+  return &r->dec[(size_t)row * row_width(r)];
+}
+
+/* the rows nodes decided so far, by content: the nodes' pass shares them */
+typedef struct row_index {
+  gr_idmap map;
+  uint32_t *last;               /* per op type: the row of its last node, 0 none */
+} row_index;
+
+static int row_eq(const void *ctx, uint32_t id){
+  const gr_result *r = ctx;
+  size_t w = row_width(r);
+  return memcmp(&r->dec[(size_t)id * w], &r->dec[w], w * sizeof *r->dec)==0;
+}
+
+/* Node n (of type t) has just been decided into row 1: it takes the row
+** with the same decisions, the one its type's last node took or another,
+** else a new one. */
+static void commit_row(gr_result *r, row_index *ix, uint32_t n, uint32_t t){
+  size_t w = row_width(r);
+  uint32_t last = ix->last[t];
+  uint64_t h;
+  int64_t id;
+  if( last && memcmp(&r->dec[(size_t)last * w], &r->dec[w], w * sizeof *r->dec)==0 ){
+    r->dec_row[n] = last;
+    return;
+  }
+  h = gr_hash(&r->dec[w], w * sizeof *r->dec);
+  id = gr_idmap_find(&ix->map, h, row_eq, r);
+  if( id < 0 ){
+    id = push_row(r, 1, GR_NONE);
+    gr_idmap_add(&ix->map, h, (uint32_t)id);
+  }
+  r->dec_row[n] = (uint32_t)id;
+  ix->last[t] = (uint32_t)id;
+}
+
 static void decide_nodes(gr_result *r, int keep){
   const gr_ruleset *rs = r->rs;
   const gr_graph *g = r->g;
@@ -974,13 +1037,18 @@ static void decide_nodes(gr_result *r, int keep){
   size_t nrefusal = 0;
   plan p;
   gr_env env;
+  row_index rows;
   once_state *once = gr_xcalloc(rs->nrules + 1, sizeof *once);
 
   build_plan(r, &p);
   if( nslots ) p.memo = gr_xcalloc((size_t)nt * nslots + 1, sizeof *p.memo);
   for(k = 0; k < rs->nrules; k++) once[k].first = GR_NONE;
   fold_once_rules(r, &p, once);
-  r->dec = gr_big_alloc((size_t)nn * (nslots ? nslots : 1) * sizeof *r->dec);
+  r->dec_row = gr_big_alloc(((size_t)nn + 1) * sizeof *r->dec_row);   /* all row 0 */
+  (void)push_row(r, GR_NONE, GR_NONE);    /* row 0: not decided yet */
+  (void)push_row(r, GR_NONE, GR_NONE);    /* row 1: the node being decided */
+  gr_idmap_init(&rows.map);
+  rows.last = gr_xcalloc((size_t)nt + 1, sizeof *rows.last);
   r->cand_first = gr_big_alloc((size_t)nn * sizeof *r->cand_first);
   if( h && h->node ){
     uint32_t t;
@@ -1003,7 +1071,10 @@ static void decide_nodes(gr_result *r, int keep){
     env.type_name = gr_graph_type_name(g, nd->type);
     r->cand_first[n] = GR_NONE;
     hits = nh_find(&p, nd->name);     /* once per node, for every slot */
+    r->dec_row[n] = 1;
     for(s = 0; s < nslots; s++) run_node_part(r, &p, &env, n, s, hits, keep, once);
+    if( nslots ) commit_row(r, &rows, n, nd->type);
+    else r->dec_row[n] = 0;
     if( hook_types && hook_types[nd->type] ){
       if( h->node(h->ctx, r, n)!=0 ){ r->fatal = 1; break; }
       env_at(&env, r, n);
@@ -1040,6 +1111,8 @@ static void decide_nodes(gr_result *r, int keep){
   free(refusal_rules);
   free(once);
   free_plan(&p, nt);
+  gr_idmap_free(&rows.map);
+  free(rows.last);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1071,7 +1144,8 @@ int gr_result_override(gr_result *r, uint32_t node, int slot, const char *value,
       if( k==sl->nvalues ){ gr_error_set(err, 0, 0, "slot %s never takes the value '%s'", sl->name, value); return -1; }
     }
   }
-  d = &r->dec[(size_t)node * rs->nslots + (size_t)slot];
+  d = gr_dec_own(r, node);
+  d += slot;
   if( d->source==GR_SOURCE_HOOK ){
     /* overriding a hook's decision: keep what the cascade decided */
     const gr_override *prev = gr_result_find_override(r, node, slot);
@@ -1218,7 +1292,8 @@ void gr_result_free(gr_result *r){
   }
   if( r->g ){
     size_t nn = gr_graph_nnodes(r->g);
-    gr_big_free(r->dec, nn * (r->rs->nslots ? r->rs->nslots : 1) * sizeof *r->dec);
+    gr_big_free(r->dec, r->capdec_rows * row_width(r) * sizeof *r->dec);
+    gr_big_free(r->dec_row, (nn + 1) * sizeof *r->dec_row);
     gr_big_free(r->cand_first, nn * sizeof *r->cand_first);
   }
   gr_partition_free(r);

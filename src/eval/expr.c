@@ -301,7 +301,7 @@ static gr_val node_field(gr_env *env, uint32_t node, const gr_expr *e){
       const gr_result *r = env->r;
       const gr_decision *d;
       if( r->dec==NULL ) return v;
-      d = &r->dec[(size_t)node * r->rs->nslots + (size_t)e->ref2];
+      d = gr_dec(r, node, e->ref2);
       if( e->ref==GR_F_SLOT ) return v_str(d->value);
       if( d->source==GR_SOURCE_HOOK ) return v_str("hook");
       return d->source >= 0 ? v_str(r->rs->sources[d->source].name) : v;

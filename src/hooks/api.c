@@ -294,7 +294,7 @@ static int nm_decision(lua_State *L){
   const gr_decision *d;
   need_result(L, "node:decision");
   check_decided(L, n);
-  d = &h->r->dec[(size_t)n * h->rs->nslots + (size_t)s];
+  d = gr_dec(h->r, n, s);
   if( d->value ) lua_pushstring(L, d->value); else lua_pushnil(L);
   if( source_name(h, d->source) ) lua_pushstring(L, source_name(h, d->source)); else lua_pushnil(L);
   return 2;
@@ -308,7 +308,7 @@ static int nm_decisions(lua_State *L){
   check_decided(L, n);
   lua_createtable(L, 0, (int)h->rs->nslots);
   for(s = 0; s < h->rs->nslots; s++){
-    const gr_decision *d = &h->r->dec[(size_t)n * h->rs->nslots + s];
+    const gr_decision *d = gr_dec(h->r, n, s);
     set_str(L, h->rs->slots[s].name, d->value);
   }
   return 1;
@@ -343,7 +343,7 @@ static int nm_provenance(lua_State *L){
   const gr_result *r = need_result(L, "node:provenance");
   const gr_decision *d;
   check_decided(L, n);
-  d = &r->dec[(size_t)n * h->rs->nslots + (size_t)s];
+  d = gr_dec(r, n, s);
   lua_newtable(L);
   if( d->source==GR_SOURCE_HOOK ){
     const gr_override *ov = gr_result_find_override(r, n, s);

@@ -65,7 +65,7 @@ static const char *mark_style(const gr_ruleset *rs, const char *value){
 static int takes_effect(gr_result *r, uint32_t v, size_t s, gr_buf *why){
   gr_buf tmp;
   int eff;
-  if( r->rs->slots[s].nnoeffect==0 || r->dec[(size_t)v * r->rs->nslots + s].value==NULL ) return 1;
+  if( r->rs->slots[s].nnoeffect==0 || gr_dec(r, v, s)->value==NULL ) return 1;
   gr_buf_init(&tmp);
   eff = gr_decision_effect(r, v, s, why ? why : &tmp);
   gr_buf_free(&tmp);
@@ -88,7 +88,7 @@ static void legend(gr_out *o, gr_result *r, size_t s, const char *what, int how)
   dot_str(o, what);
   gr_out_puts(o, "; fontsize=11; style=dashed; color=\"#8a9099\";\n");
   for(v = 0; v < n; v++){
-    const char *val = r->dec[(size_t)v * rs->nslots + s].value;
+    const char *val = gr_dec(r, v, s)->value;
     const char *col = gr_view_colour(rs, s, val);
     int none = how==L_FILL && !takes_effect(r, v, s, NULL);
     key.n = 0;
@@ -126,7 +126,7 @@ static size_t gear_lines(gr_buf *b, const gr_result *r, const gr_gears *gs, uint
     while( lo < hi ){ size_t m = (lo + hi) / 2; if( gk->diffs.v[m].node < v ) lo = m + 1; else hi = m; }
     for(; lo < gk->diffs.n && gk->diffs.v[lo].node==v; lo++){
       const gr_gear_diff *d = &gk->diffs.v[lo];
-      const char *v1 = r->dec[(size_t)v * r->rs->nslots + d->slot].value;
+      const char *v1 = gr_dec(r, v, d->slot)->value;
       if( v1==d->value || (v1 && d->value && strcmp(v1, d->value)==0) ) continue;
       gr_buf_printf(b, "%sgear %zu: %s=%s", sep, k + 1, r->rs->slots[d->slot].name, d->value ? d->value : "-");
       added++;
@@ -183,8 +183,8 @@ void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
   gr_buf_free(&title);
   for(v = 0; v < n; v++){
     const gr_node *nd = &nodes[v];
-    const char *fill = ns ? gr_view_colour(rs, fs, r->dec[(size_t)v * ns + fs].value) : GR_VIEW_NONE;
-    const char *line = ns > 1 ? gr_view_colour(rs, 1, r->dec[(size_t)v * ns + 1].value) : fill;
+    const char *fill = ns ? gr_view_colour(rs, fs, gr_dec(r, v, fs)->value) : GR_VIEW_NONE;
+    const char *line = ns > 1 ? gr_view_colour(rs, 1, gr_dec(r, v, 1)->value) : fill;
     gr_buf lab;
     size_t s;
     int differs;
@@ -200,7 +200,7 @@ void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
     gr_buf_init(&lab);
     gr_buf_printf(&lab, "%s\n%s", gr_graph_str(g, nd->name), gr_graph_type_name(g, nd->type));
     for(s = 0; s < ns; s++){
-      const gr_decision *d = &r->dec[(size_t)v * ns + s];
+      const gr_decision *d = gr_dec(r, v, s);
       if( d->value ) gr_buf_printf(&lab, "\n%s%s", d->value, takes_effect(r, v, s, NULL) ? "" : " (no effect)");
     }
     differs = gear_lines(&lab, r, ro->gears, v, "\n")!=0;
@@ -208,7 +208,7 @@ void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
     dot_strn(o, lab.p, lab.n, "\\n");    /* the label's newlines are DOT's \n */
     gr_out_printf(o, ", fillcolor=\"%s\", color=\"%s\", fontcolor=\"%s\"", fill, line, dark(fill) ? "white" : "black");
     if( ns > GR_VIEW_MARK || void_fill )
-      gr_out_printf(o, ", style=\"%s%s\"", ns > GR_VIEW_MARK ? mark_style(rs, r->dec[(size_t)v * ns + GR_VIEW_MARK].value) : "filled,rounded",
+      gr_out_printf(o, ", style=\"%s%s\"", ns > GR_VIEW_MARK ? mark_style(rs, gr_dec(r, v, GR_VIEW_MARK)->value) : "filled,rounded",
                     void_fill ? ",diagonals" : "");
     if( differs ) gr_out_puts(o, ", peripheries=2");
     gr_out_puts(o, ", tooltip=");
@@ -217,7 +217,7 @@ void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
       gr_buf_init(&tip);
       gr_buf_printf(&tip, "%s (%s)", gr_graph_str(g, nd->name), gr_graph_type_name(g, nd->type));
       for(s = 0; s < ns; s++){
-        const gr_decision *d = &r->dec[(size_t)v * ns + s];
+        const gr_decision *d = gr_dec(r, v, s);
         gr_buf_printf(&tip, "; %s=%s", rs->slots[s].name, d->value ? d->value : "-");
         if( d->source >= 0 ) gr_buf_printf(&tip, " (%s)", rs->sources[d->source].name);
         else if( d->source==GR_SOURCE_HOOK ) gr_buf_adds(&tip, " (hook)");

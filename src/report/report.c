@@ -462,7 +462,7 @@ static void json_node_tail(gr_out *o, gr_result *r, uint32_t n, int prov, gr_buf
   gr_out_puts(o, jp->type_json[nd->type]);
   gr_out_puts(o, jp->graph_json[nd->graph]);
   for(s = 0; s < nslots; s++){
-    const gr_decision *d = &r->dec[(size_t)n * nslots + s];
+    const gr_decision *d = gr_dec(r, n, s);
     gr_out_puts(o, jp->slot_key[s]);
     gr_out_json_str(o, d->value);
     gr_out_puts(o, jp->slot_src[s]);
@@ -482,7 +482,7 @@ static void json_node_tail(gr_out *o, gr_result *r, uint32_t n, int prov, gr_buf
   if( prov ){
     gr_out_puts(o, ",\"provenance\":[");
     for(s = 0; s < nslots; s++){
-      const gr_decision *d = &r->dec[(size_t)n * nslots + s];
+      const gr_decision *d = gr_dec(r, n, s);
       uint32_t c;
       if( d->source==GR_SOURCE_HOOK ){
         const gr_override *ov = gr_result_find_override(r, n, (int)s);
@@ -629,7 +629,7 @@ static int tail_key_of(tail_cache *c, gr_result *r, uint32_t n, int prov, gr_buf
     }
   }
   for(s = 0; s < nslots; s++){
-    const gr_decision *d = &r->dec[(size_t)n * nslots + s];
+    const gr_decision *d = gr_dec(r, n, s);
     uint64_t eff = 0;
     if( d->source==GR_SOURCE_HOOK ) return 0;
     if( prov && d->source >= 0 && branch_kind(&c->kinds, r, d->source, d->branch)==TAIL_RENDER ) return 0;
@@ -916,7 +916,7 @@ void gr_explain_walk(gr_result *r, uint32_t node, void (*fn)(void *ud, const gr_
   env.type_name = gr_graph_type_name(g, nd->type);
   for(s = 0; s < nslots; s++){
     const gr_slot *sl = &rs->slots[s];
-    const gr_decision *d = &r->dec[(size_t)node * nslots + s];
+    const gr_decision *d = gr_dec(r, node, s);
     const gr_override *ov = d->source==GR_SOURCE_HOOK ? gr_result_find_override(r, node, (int)s) : NULL;
     memset(&row, 0, sizeof row);
     row.kind = GR_XR_SLOT;

@@ -203,7 +203,7 @@ static void make_labels(const text_ctx *x, const uint8_t *show, size_t cap, cons
 /* " (no effect: why)" when the decided value does not take effect. */
 static void add_no_effect(gr_buf *b, gr_result *r, uint32_t n, size_t s){
   size_t at;
-  if( !r->rs->slots[s].nnoeffect || r->dec[(size_t)n * r->rs->nslots + s].value==NULL ) return;
+  if( !r->rs->slots[s].nnoeffect || gr_dec(r, n, s)->value==NULL ) return;
   at = b->n;
   gr_buf_adds(b, " (no effect: ");
   if( gr_decision_effect(r, n, s, b) ) b->n = at;
@@ -213,7 +213,7 @@ static void add_no_effect(gr_buf *b, gr_result *r, uint32_t n, size_t s){
 /* A slot's cell of the every-node table: "value (source words)", and
 ** "(no effect: why)"; nothing where the slot does not apply. */
 static void cell_text(gr_buf *b, const text_ctx *x, uint32_t n, size_t s){
-  const gr_decision *d = &x->r->dec[(size_t)n * x->nslots + s];
+  const gr_decision *d = gr_dec(x->r, n, s);
   const char *w;
   if( not_applicable(x, n, s) ) return;
   gr_buf_adds(b, d->value ? d->value : "-");
@@ -222,7 +222,7 @@ static void cell_text(gr_buf *b, const text_ctx *x, uint32_t n, size_t s){
 }
 
 static int slot_changed(const text_ctx *x, uint32_t n, size_t s){
-  const gr_decision *a = &x->r->dec[(size_t)n * x->nslots + s], *b = &x->base->dec[(size_t)n * x->nslots + s];
+  const gr_decision *a = gr_dec(x->r, n, s), *b = gr_dec(x->base, n, s);
   if( not_applicable(x, n, s) ) return 0;
   return (a->value==NULL)!=(b->value==NULL) || (a->value && strcmp(a->value, b->value)) || a->source!=b->source;
 }
@@ -251,7 +251,7 @@ static void lost_because(gr_buf *b, const text_ctx *x, uint32_t n, const gr_deci
 /* "slot: old (words) -> new (words)" for a changed slot; the value alone
 ** (and its "no effect") for an unchanged one. */
 static void change_text(gr_buf *b, const text_ctx *x, uint32_t n, size_t s, int changed){
-  const gr_decision *a = &x->r->dec[(size_t)n * x->nslots + s], *o = &x->base->dec[(size_t)n * x->nslots + s];
+  const gr_decision *a = gr_dec(x->r, n, s), *o = gr_dec(x->base, n, s);
   const char *wa = src_words(x, a->source), *wo = src_words(x, o->source);
   gr_buf_printf(b, "%s: ", x->rs->slots[s].name);
   if( !changed ){
@@ -329,7 +329,7 @@ static void headline(gr_out *o, const text_ctx *x){
     if( s==x->nslots || value==NULL ) continue;
     for(n = 0; n < nn; n++){
       const gr_node *nd = &gr_graph_nodes(g)[n];
-      const char *v = x->r->dec[(size_t)n * x->nslots + s].value;
+      const char *v = gr_dec(x->r, n, s)->value;
       size_t t;
       int skip = set_has(inputs, gr_graph_type_name(g, nd->type));
       for(t = 0; t < x->nslots && !skip; t++) skip = not_applicable(x, n, t);

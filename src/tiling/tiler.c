@@ -202,7 +202,7 @@ const gr_tnode *gr_tiler_node(gr_tiler *t, uint32_t node){
   node_reset(no);
   no->node = node;
   if( t->tr->slot >= 0 && t->r->dec )
-    no->placement = t->r->dec[(size_t)node * t->r->rs->nslots + (size_t)t->tr->slot].value;
+    no->placement = gr_dec(t->r, node, t->tr->slot)->value;
   if( t->o.custom && t->o.custom->has(t->o.custom->ctx, type) ) tile_custom(t, no);
   else if( (no->cls = gr_tiling_class_of(t->tr, type))!=NULL ) tile_builtin(t, no, n);
   /* the summary */
