@@ -72,6 +72,14 @@ typedef struct slot_memo {
   gr_cand *cand; size_t ncand, capcand;   /* its beaten candidates (node field unused) */
 } slot_memo;
 
+/* A type whose every slot is memoisable decides alike for nodes with one
+** judge record (every slot_memo): its last node's record and row. */
+typedef struct type_memo {
+  uint8_t state;                  /* 0 not known yet, 1 memoisable, 2 with the record, 3 not */
+  uint8_t valid;                  /* row and rec are its last node's, and the slot memos hold it */
+  uint32_t rec, row;
+} type_memo;
+
 typedef struct plan {
   size_t nslots;
   uint8_t *type_shapes;           /* per type: TS_STATIC and/or TS_DYNAMIC, the kinds of nodes it has */
@@ -85,6 +93,7 @@ typedef struct plan {
   name_hit *nh; size_t nnh;
   uint8_t *live;                  /* per branch (flattened): survived the global stage */
   struct slot_memo *memo;         /* [type * nslots + slot]: each one's last decision (run_node_part) */
+  struct type_memo *tmemo;        /* [type]: the row of its last node (decide_memoised) */
 } plan;
 
 /* ------------------------------------------------------------------ */
@@ -624,6 +633,7 @@ static void build_plan(gr_result *r, plan *p){
 
 static void free_plan(plan *p, size_t nt){
   size_t i;
+  free(p->tmemo);
   if( p->memo ){
     for(i = 0; i < nt * p->nslots; i++) free(p->memo[i].cand);
     free(p->memo);
@@ -910,6 +920,71 @@ static void run_node_part(gr_result *r, plan *p, gr_env *env, uint32_t n, size_t
   }
 }
 
+/* (type t)'s memo state: whether every slot is memoisable, and on what */
+static uint8_t type_memo_state(plan *p, size_t t){
+  type_memo *tm = &p->tmemo[t];
+  size_t s;
+  if( tm->state ) return tm->state;
+  tm->state = 1;
+  for(s = 0; s < p->nslots; s++){
+    slot_memo *m = &p->memo[t * p->nslots + s];
+    if( m->state==0 ) m->state = slot_memoisable(p, t, s);
+    if( m->state & MEMO_NOT ){ tm->state = 3; break; }
+    if( m->state & MEMO_REC ) tm->state = 2;
+  }
+  return tm->state;
+}
+
+/* The judge record node n is memoised under, for type memo state st; 0 none. */
+static int type_memo_rec(const gr_result *r, uint8_t st, uint32_t n, uint32_t *rec){
+  *rec = 0;
+  if( st==3 ) return 0;
+  if( st==2 && (*rec = gr_judge_record(r, n))==0 ) return 0;
+  return 1;
+}
+
+/* A node whose type's last node had its judge record and whose slots all
+** read nothing else (and no name-index rule names it) takes that node's row
+** and each slot memo's beaten candidates, without a walk of its slots'
+** cascades: what run_node_part's memo gives each slot, at once. Measured:
+** run_node_part was 121M instructions of the 100K-op eval, 600,000 calls,
+** for most nodes each a memo hit. */
+static int decide_memoised(gr_result *r, plan *p, uint32_t n, uint32_t t, const cand_list *hits, int keep){
+  type_memo *tm;
+  uint32_t rec;
+  size_t s, k;
+  if( p->tmemo==NULL || hits ) return 0;
+  tm = &p->tmemo[t];
+  if( !tm->valid || !type_memo_rec(r, type_memo_state(p, t), n, &rec) || rec!=tm->rec ) return 0;
+  r->dec_row[n] = tm->row;
+  if( keep ){
+    for(s = 0; s < p->nslots; s++){
+      const slot_memo *m = &p->memo[(size_t)t * p->nslots + s];
+      for(k = 0; k < m->ncand; k++){
+        gr_cand c = m->cand[k];
+        if( r->cand_first[n]==GR_NONE ) r->cand_first[n] = (uint32_t)r->ncand;
+        c.node = n;
+        push_cand(r, c);
+      }
+    }
+  }
+  return 1;
+}
+
+/* After node n (type t) was decided slot by slot: its record and row for
+** the next node of its type, when every slot went through its memo. */
+static void type_memo_keep(const gr_result *r, plan *p, uint32_t n, uint32_t t, const cand_list *hits){
+  type_memo *tm;
+  uint32_t rec;
+  if( p->tmemo==NULL ) return;
+  tm = &p->tmemo[t];
+  tm->valid = 0;
+  if( hits || !type_memo_rec(r, type_memo_state(p, t), n, &rec) ) return;
+  tm->rec = rec;
+  tm->row = r->dec_row[n];
+  tm->valid = 1;
+}
+
 static void env_at(gr_env *env, gr_result *r, uint32_t n){
   gr_env_init(env, r);
   env->node = n;
@@ -1041,7 +1116,10 @@ static void decide_nodes(gr_result *r, int keep){
   once_state *once = gr_xcalloc(rs->nrules + 1, sizeof *once);
 
   build_plan(r, &p);
-  if( nslots ) p.memo = gr_xcalloc((size_t)nt * nslots + 1, sizeof *p.memo);
+  if( nslots ){
+    p.memo = gr_xcalloc((size_t)nt * nslots + 1, sizeof *p.memo);
+    p.tmemo = gr_xcalloc((size_t)nt + 1, sizeof *p.tmemo);
+  }
   for(k = 0; k < rs->nrules; k++) once[k].first = GR_NONE;
   fold_once_rules(r, &p, once);
   r->dec_row = gr_big_alloc(((size_t)nn + 1) * sizeof *r->dec_row);   /* all row 0 */
@@ -1071,10 +1149,13 @@ static void decide_nodes(gr_result *r, int keep){
     env.type_name = gr_graph_type_name(g, nd->type);
     r->cand_first[n] = GR_NONE;
     hits = nh_find(&p, nd->name);     /* once per node, for every slot */
-    r->dec_row[n] = 1;
-    for(s = 0; s < nslots; s++) run_node_part(r, &p, &env, n, s, hits, keep, once);
-    if( nslots ) commit_row(r, &rows, n, nd->type);
-    else r->dec_row[n] = 0;
+    if( !decide_memoised(r, &p, n, nd->type, hits, keep) ){
+      r->dec_row[n] = 1;
+      for(s = 0; s < nslots; s++) run_node_part(r, &p, &env, n, s, hits, keep, once);
+      if( nslots ) commit_row(r, &rows, n, nd->type);
+      else r->dec_row[n] = 0;
+      type_memo_keep(r, &p, n, nd->type, hits);
+    }
     if( hook_types && hook_types[nd->type] ){
       if( h->node(h->ctx, r, n)!=0 ){ r->fatal = 1; break; }
       env_at(&env, r, n);
