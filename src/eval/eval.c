@@ -1375,6 +1375,7 @@ void gr_result_free(gr_result *r){
     size_t nn = gr_graph_nnodes(r->g);
     gr_big_free(r->dec, r->capdec_rows * row_width(r) * sizeof *r->dec);
     gr_big_free(r->dec_row, (nn + 1) * sizeof *r->dec_row);
+    free(r->dec_owner);
     gr_big_free(r->cand_first, nn * sizeof *r->cand_first);
   }
   gr_partition_free(r);
