@@ -145,4 +145,46 @@ test_expect_success 'a dtypes condition is a boolean over the node, and reads no
 	test_grep "cent.rules:2:36: error: a dtypes block.s condition is tested while the judge decides: it cannot read .judge_dtype." err
 '
 
+# SoftmaxV2 on ascend310p, a whitelisted shape: float16 alone when the node
+# reduces over its last axis alone (softmax_v2.py :185-186, :247-258), else
+# float16 and float32 (:271-282). A Softmax read from ONNX keeps ONNX's axis;
+# GE's plugin makes axes [axis], by default [1] at opsets 8-12 and [-1] at 13
+# and later (ops-nn softmax_onnx_plugin.cpp :63, :71). Under
+# must_keep_origin_dtype a float32 x stays on AI Core only when the list has
+# float32; otherwise the AI CPU takes the node. Models built by python3-onnx.
+test_expect_success ONNX 'SoftmaxV2 on ascend310p, whitelisted shape: ONNX axis and opset decide the list' '
+	cat >softmax.py <<-\EOF &&
+	import sys
+	import onnx
+	from onnx import helper, TensorProto
+	# NAME OPSET AXIS(or none) DIMS
+	name, opset, axis, dims = sys.argv[1], int(sys.argv[2]), sys.argv[3], [int(d) for d in sys.argv[4].split(",")]
+	attrs = {} if axis == "none" else {"axis": int(axis)}
+	node = helper.make_node("Softmax", ["x"], ["y"], name="sm", **attrs)
+	graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, dims)],
+	                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, dims)])
+	model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+	onnx.checker.check_model(model)
+	onnx.save(model, name)
+	EOF
+	cat >cases <<-\EOF &&
+	13 none 96,50,50 DNN_VM_AICPU_ASCEND
+	13 -1 96,50,50 DNN_VM_AICPU_ASCEND
+	13 2 96,50,50 DNN_VM_AICPU_ASCEND
+	13 1 96,50,50 AIcoreEngine
+	11 none 96,50,50 AIcoreEngine
+	11 2 96,50,50 DNN_VM_AICPU_ASCEND
+	11 -1 1024,12,49,49 DNN_VM_AICPU_ASCEND
+	11 2 1024,12,49,49 AIcoreEngine
+	13 none 8,50,50 AIcoreEngine
+	EOF
+	while read opset axis dims engine; do
+		"$PYTHON3" softmax.py m.onnx $opset $axis $dims &&
+		gerules --rules "$R" eval m.onnx --chip Ascend310P3 -o PRECISION_MODE=must_keep_origin_dtype --format json >rep.json &&
+		! grep GE7004 rep.json &&
+		echo "$opset $axis $dims $(json_get rep.json "[n[\"engine\"] for n in d[\"nodes\"] if n[\"name\"] == \"sm\"][0]")" || return 1
+	done <cases >got &&
+	test_cmp cases got
+'
+
 test_done
