@@ -59,6 +59,14 @@ static int minor_capped(gr_diags *d, const char *file){
   return 1;
 }
 
+int gr_diags_drop_minor(gr_diags *d, gr_severity sev, const char *file){
+  size_t i;
+  if( sev==GR_SEV_ERROR || file==NULL ) return 0;
+  for(i = 0; i < d->nfiles; i++) if( strcmp(d->files[i].file, file)==0 ) break;
+  if( i==d->nfiles || d->files[i].n < GR_DIAGS_PER_FILE ) return 0;
+  return minor_capped(d, file);
+}
+
 gr_diag *gr_diags_vadd(gr_diags *d, gr_severity sev, const char *file, uint32_t line, uint32_t col,
                        const char *fmt, va_list ap){
   gr_diag *x;

@@ -75,6 +75,10 @@ void     gr_diag_set(char **field, const char *value);       /* copies value (NU
 ** later ones are only counted in d->dropped. */
 size_t   gr_diags_cap_errors(gr_diags *d, size_t more);
 #define GR_DIAGS_PER_FILE 1000
+/* When a warning or note from file would not be listed (its file is past
+** GR_DIAGS_PER_FILE): counts it as gr_diags_add would and returns 1, so the
+** caller need not build its message; else 0, nothing changed. */
+int      gr_diags_drop_minor(gr_diags *d, gr_severity sev, const char *file);
 void     gr_diags_free(gr_diags *d);
 /* Removes (and frees) the records drop says to, keeping the others in
 ** order and the counts by severity right; returns how many went. */
