@@ -13,6 +13,7 @@
 #define GR_UTIL_H
 
 #include <stddef.h>
+#include <string.h>
 #include <stdint.h>
 #include <stdarg.h>
 #include "base/hashmap.h"
@@ -104,6 +105,12 @@ static inline void gr_strpool_prefetch(const gr_strpool *p, uint64_t h){
 }
 static inline const char *gr_strpool_get(const gr_strpool *p, uint32_t id){ return p->bytes + p->off[id]; }
 static inline size_t gr_strpool_count(const gr_strpool *p){ return p->n; }
+/* Whether string id (of p) is s[0..n): a check against an id the caller
+** expects, cheaper than interning s again. */
+static inline int gr_strpool_is(const gr_strpool *p, uint32_t id, const void *s, size_t n){
+  size_t end = (size_t)id + 1 < p->n ? p->off[id + 1] : p->nbytes;
+  return id < p->n && end - p->off[id]==n + 1 && memcmp(p->bytes + p->off[id], s, n)==0;
+}
 void        gr_strpool_free(gr_strpool *p);
 
 /* ---- a string-keyed map to pointers (small tables: names in a rule set) ----

@@ -1035,11 +1035,16 @@ static int decide_memoised(gr_result *r, plan *p, uint32_t n, uint32_t t, const 
   for(w = 0; w < MEMO_WAYS && !(tm->valid[w] && tm->rec[w]==rec); w++) ;
   if( w==MEMO_WAYS ) return 0;
   if( keep ){
-    /* each slot's beaten candidates for the record (a slot memo may have
-    ** let it go since: then the slots are walked) */
-    for(s = 0; s < p->nslots; s++) if( slot_way_of(p, t, s, rec)==NULL ) return 0;
+    /* each slot's beaten candidates for the record; a slot memo may have let
+    ** it go since: then they are taken back and the slots are walked */
+    size_t cand0 = r->ncand;
     for(s = 0; s < p->nslots; s++){
       const slot_way *x = slot_way_of(p, t, s, rec);
+      if( x==NULL ){
+        r->ncand = cand0;
+        r->cand_first[n] = GR_NONE;
+        return 0;
+      }
       for(k = 0; k < x->ncand; k++){
         gr_cand c = x->cand[k];
         if( r->cand_first[n]==GR_NONE ) r->cand_first[n] = (uint32_t)r->ncand;

@@ -965,13 +965,6 @@ static void memo_store(gr_judge *J, uint32_t id, uint32_t out, const uint8_t *af
   gr_buf_add(&J->memo_bytes, after, nt);
 }
 
-/* whether memo id's key is key[0..len) */
-static int memo_is(const gr_judge *J, uint32_t id, const unsigned char *key, size_t len){
-  const gr_strpool *p = &J->memo;
-  size_t end = (size_t)id + 1 < p->n ? p->off[id + 1] : p->nbytes;
-  return end - p->off[id] == len + 1 && memcmp(p->bytes + p->off[id], key, len)==0;
-}
-
 /* node n's record id: one per (memo id, casts), so that nodes with one id
 ** have one record and tensor dtypes before and after (gr_judge_record); 0
 ** past 2^24 memo ids */
@@ -1038,7 +1031,7 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
     if( len ){
       size_t known = gr_strpool_count(&J->memo);
       uint32_t id = J->type_last[nd->type];
-      if( id==0 || !memo_is(J, id, key, len) ) id = gr_strpool_intern(&J->memo, (const char *)key, len);
+      if( id==0 || !gr_strpool_is(&J->memo, id, key, len) ) id = gr_strpool_intern(&J->memo, (const char *)key, len);
       J->type_last[nd->type] = id;
       if( id < known ){
         J->nouts--;
