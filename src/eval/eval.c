@@ -1178,7 +1178,7 @@ static void commit_row(gr_result *r, row_index *ix, uint32_t n, uint32_t t){
   uint32_t last = ix->last[t];
   uint64_t h;
   int64_t id;
-  if( last && memcmp(&r->dec[(size_t)last * w], &r->dec[w], w * sizeof *r->dec)==0 ){
+  if( last && row_eq(r, last) ){
     r->dec_row[n] = last;
     return;
   }
