@@ -116,7 +116,7 @@ typedef struct plan {
   gr_idmap nh_index;                /* hash of a string id -> its entry in nh */
   name_hit *nh; size_t nnh;
   uint8_t *live;                  /* per branch (flattened): survived the global stage */
-  struct slot_memo *memo;         /* [type * nslots + slot]: each one's last decision (run_node_part) */
+  struct slot_memo *memo;         /* [type * nslots + slot]: its recent records' decisions (run_node_part) */
   struct type_memo *tmemo;        /* [type]: the rows of its recent records (decide_memoised) */
   struct rules_memo *rmemo;       /* [type]: where its node rules held for none (run_node_part) */
 } plan;
@@ -1010,12 +1010,6 @@ static int type_memo_rec(const gr_result *r, uint8_t st, uint32_t n, uint32_t *r
   return 1;
 }
 
-/* A node whose type's last node had its judge record and whose slots all
-** read nothing else (and no name-index rule names it) takes that node's row
-** and each slot memo's beaten candidates, without a walk of its slots'
-** cascades: what run_node_part's memo gives each slot, at once. Measured:
-** run_node_part was 121M instructions of the 100K-op eval, 600,000 calls,
-** for most nodes each a memo hit. */
 /* the way of (type t, slot s)'s memo that holds judge record rec, or NULL */
 static const slot_way *slot_way_of(const plan *p, uint32_t t, size_t s, uint32_t rec){
   const slot_memo *m = &p->memo[(size_t)t * p->nslots + s];
@@ -1025,6 +1019,12 @@ static const slot_way *slot_way_of(const plan *p, uint32_t t, size_t s, uint32_t
   return NULL;
 }
 
+/* A node whose judge record is one of its type's recent ones and whose
+** slots all read nothing else (and no name-index rule names it) takes that
+** record's row and each slot memo's beaten candidates for it, without a
+** walk of its slots' cascades: what run_node_part's memo gives each slot, at
+** once. Measured: run_node_part was 121M instructions of the 100K-op eval,
+** 600,000 calls, for most nodes each a memo hit. */
 static int decide_memoised(gr_result *r, plan *p, uint32_t n, uint32_t t, const cand_list *hits, int keep){
   type_memo *tm;
   uint32_t rec;
