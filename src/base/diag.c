@@ -36,35 +36,46 @@ static gr_diag *new_record(gr_diags *d, gr_severity sev){
   return x;
 }
 
-/* Whether one more warning or note from file is past GR_DIAGS_PER_FILE (the
-** first time, the note that says so is added). The distinct files of one
-** run are few (the rule files, an ini, an options file, the model), so a
-** linear search is enough. */
-static int minor_capped(gr_diags *d, const char *file){
+/* The index of file in d->files, d->nfiles when it has none. The distinct
+** files of one run are few (the rule files, an ini, an options file, the
+** model), so a linear search is enough. */
+static size_t file_index(const gr_diags *d, const char *file){
   size_t i;
   for(i = 0; i < d->nfiles; i++) if( strcmp(d->files[i].file, file)==0 ) break;
-  if( i==d->nfiles ){
-    d->files = gr_xrealloc(d->files, (d->nfiles + 1) * sizeof *d->files);
-    d->files[i].file = gr_xstrdup(file);
-    d->files[i].n = 0;
-    d->nfiles++;
-  }
+  return i;
+}
+
+/* Counts one more warning or note from d->files[i]; whether it is past
+** GR_DIAGS_PER_FILE (the first time, the note that says so is added). */
+static int count_minor(gr_diags *d, size_t i){
   if( d->files[i].n < GR_DIAGS_PER_FILE ){ d->files[i].n++; return 0; }
   if( d->files[i].n++==GR_DIAGS_PER_FILE ){
     gr_diag *x = new_record(d, GR_SEV_NOTE);
-    x->file = gr_xstrdup(file);
+    x->file = gr_xstrdup(d->files[i].file);
     x->msg = gr_xasprintf("too many warnings and notes for this file; only the first %d are listed", GR_DIAGS_PER_FILE);
   }
   d->dropped_minor++;
   return 1;
 }
 
+/* Whether one more warning or note from file is past GR_DIAGS_PER_FILE. */
+static int minor_capped(gr_diags *d, const char *file){
+  size_t i = file_index(d, file);
+  if( i==d->nfiles ){
+    d->files = gr_xrealloc(d->files, (d->nfiles + 1) * sizeof *d->files);
+    d->files[i].file = gr_xstrdup(file);
+    d->files[i].n = 0;
+    d->nfiles++;
+  }
+  return count_minor(d, i);
+}
+
 int gr_diags_drop_minor(gr_diags *d, gr_severity sev, const char *file){
   size_t i;
   if( sev==GR_SEV_ERROR || file==NULL ) return 0;
-  for(i = 0; i < d->nfiles; i++) if( strcmp(d->files[i].file, file)==0 ) break;
+  i = file_index(d, file);
   if( i==d->nfiles || d->files[i].n < GR_DIAGS_PER_FILE ) return 0;
-  return minor_capped(d, file);
+  return count_minor(d, i);
 }
 
 gr_diag *gr_diags_vadd(gr_diags *d, gr_severity sev, const char *file, uint32_t line, uint32_t col,

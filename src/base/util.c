@@ -247,6 +247,13 @@ int gr_strpool_find(const gr_strpool *p, const char *s, size_t n, uint32_t *id){
 
 uint32_t gr_strpool_intern(gr_strpool *p, const char *s, size_t n){ return gr_strpool_intern_h(p, s, n, gr_hash(s, n)); }
 
+uint32_t gr_strpool_intern_hint(gr_strpool *p, const char *s, size_t n, uint32_t *hint){
+  uint32_t id = *hint;
+  size_t end = (size_t)id + 1 < p->n ? p->off[id + 1] : p->nbytes;
+  if( id < p->n && end - p->off[id]==n + 1 && memcmp(p->bytes + p->off[id], s, n)==0 ) return id;
+  return *hint = gr_strpool_intern(p, s, n);
+}
+
 uint32_t gr_strpool_intern_h(gr_strpool *p, const char *s, size_t n, uint64_t h){
   pool_key k = { p, s, n };
   int64_t found = gr_idmap_find(&p->index, h, pool_eq, &k);

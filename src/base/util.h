@@ -13,7 +13,6 @@
 #define GR_UTIL_H
 
 #include <stddef.h>
-#include <string.h>
 #include <stdint.h>
 #include <stdarg.h>
 #include "base/hashmap.h"
@@ -105,12 +104,10 @@ static inline void gr_strpool_prefetch(const gr_strpool *p, uint64_t h){
 }
 static inline const char *gr_strpool_get(const gr_strpool *p, uint32_t id){ return p->bytes + p->off[id]; }
 static inline size_t gr_strpool_count(const gr_strpool *p){ return p->n; }
-/* Whether string id (of p) is s[0..n): a check against an id the caller
-** expects, cheaper than interning s again. */
-static inline int gr_strpool_is(const gr_strpool *p, uint32_t id, const void *s, size_t n){
-  size_t end = (size_t)id + 1 < p->n ? p->off[id + 1] : p->nbytes;
-  return id < p->n && end - p->off[id]==n + 1 && memcmp(p->bytes + p->off[id], s, n)==0;
-}
+/* gr_strpool_intern, first comparing s with the string of id *hint (the
+** id the caller expects, e.g. the last one of a kind), which costs less than
+** hashing and looking s up; *hint becomes s's id. */
+uint32_t    gr_strpool_intern_hint(gr_strpool *p, const char *s, size_t n, uint32_t *hint);
 void        gr_strpool_free(gr_strpool *p);
 
 /* ---- a string-keyed map to pointers (small tables: names in a rule set) ----

@@ -83,26 +83,30 @@ typedef struct slot_memo {
   slot_way way[MEMO_WAYS];
 } slot_memo;
 
-/* A type whose every slot is memoisable decides alike for nodes with one
-** judge record (every slot_memo): the rows of its recent records. */
-typedef struct type_memo {
-  uint8_t state;                  /* 0 not known yet, 1 memoisable, 2 with the record, 3 not */
-  uint8_t next;
+/* Recent (judge record, row) pairs of a type, for two memos:
+** - type_memo: a type whose every slot is memoisable decides alike for
+**   nodes with one judge record (every slot_memo): each record's row;
+**   state 0 not known yet, 1 memoisable, 2 with the record, 3 not;
+** - rules_memo: a type's node rules that read nothing of a node but the
+**   judge's record and the node's own decisions (its row): the pairs for
+**   which none of them held, so a node alike skips them; state MEMO_*.
+**   Measured: the four shipped rules `for each node` cost 378 instructions
+**   per node of a 100K-op eval, where almost every node matches none. */
+typedef struct recent_memo {
+  uint8_t state;
+  uint8_t next;                   /* the way to fill next */
   uint8_t valid[MEMO_WAYS];
   uint32_t rec[MEMO_WAYS], row[MEMO_WAYS];
-} type_memo;
+} recent_memo;
+typedef recent_memo type_memo;
+typedef recent_memo rules_memo;
 
-/* A type's node rules that read nothing of a node but the judge's record
-** and the node's own decisions (its row): the recent (record, row) pairs for
-** which none of them held, so a node alike skips them. Measured: the four
-** shipped rules `for each node` cost 378 instructions per node of a 100K-op
-** eval, where almost every node matches none. */
-typedef struct rules_memo {
-  uint8_t state;                  /* 0 not known yet, else MEMO_* */
-  uint8_t next;
-  uint8_t valid[MEMO_WAYS];
-  uint32_t rec[MEMO_WAYS], row[MEMO_WAYS];
-} rules_memo;
+/* The way to fill next of a memo whose ways are replaced in turn. */
+static size_t next_way(uint8_t *next){
+  size_t w = *next;
+  *next = (uint8_t)((w + 1) % MEMO_WAYS);
+  return w;
+}
 
 typedef struct plan {
   size_t nslots;
@@ -117,8 +121,8 @@ typedef struct plan {
   name_hit *nh; size_t nnh;
   uint8_t *live;                  /* per branch (flattened): survived the global stage */
   struct slot_memo *memo;         /* [type * nslots + slot]: its recent records' decisions (run_node_part) */
-  struct type_memo *tmemo;        /* [type]: the rows of its recent records (decide_memoised) */
-  struct rules_memo *rmemo;       /* [type]: where its node rules held for none (run_node_part) */
+  struct recent_memo *tmemo;      /* [type]: the rows of its recent records (decide_memoised) */
+  struct recent_memo *rmemo;      /* [type]: where its node rules held for none (run_node_part) */
 } plan;
 
 /* ------------------------------------------------------------------ */
@@ -919,8 +923,7 @@ static void run_node_part(gr_result *r, plan *p, gr_env *env, uint32_t n, size_t
         }
         return;
       }
-      m = &sm->way[sm->next];
-      sm->next = (uint8_t)((sm->next + 1) % MEMO_WAYS);
+      m = &sm->way[next_way(&sm->next)];
       m->rec = rec; m->valid = 0;
     }
   }
@@ -967,8 +970,7 @@ static void run_node_part(gr_result *r, plan *p, gr_env *env, uint32_t n, size_t
     }
   }
   if( rm && !held ){
-    w = rm->next;
-    rm->next = (uint8_t)((w + 1) % MEMO_WAYS);
+    w = next_way(&rm->next);
     rm->rec[w] = rrec; rm->row[w] = rrow; rm->valid[w] = 1;
   }
   if( m && keep ){
@@ -1067,10 +1069,7 @@ static void type_memo_keep(const gr_result *r, plan *p, uint32_t n, uint32_t t, 
   tm = &p->tmemo[t];
   if( hits || !type_memo_rec(r, type_memo_state(p, t), n, &rec) ) return;
   for(w = 0; w < MEMO_WAYS && !(tm->valid[w] && tm->rec[w]==rec); w++) ;
-  if( w==MEMO_WAYS ){
-    w = tm->next;
-    tm->next = (uint8_t)((w + 1) % MEMO_WAYS);
-  }
+  if( w==MEMO_WAYS ) w = next_way(&tm->next);
   tm->rec[w] = rec;
   tm->row[w] = r->dec_row[n];
   tm->valid[w] = 1;

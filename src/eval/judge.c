@@ -75,7 +75,7 @@ struct gr_judge {
   ** the offset of its tensors' after dtypes in memo_bytes */
   GR_VEC(struct memo_entry { uint32_t out; uint32_t after; uint8_t casts; }) memo_v;
   gr_buf memo_bytes;
-  /* per op type: the memo id the type's last memoised node had, 0 none. A
+  /* per op type: the memo id the type's last memoised node had (0: none). A
   ** node is most often alike its type's last one (a model's layers repeat),
   ** and comparing its key with that one's costs a tenth of interning it
   ** (measured: interning was 214 instructions per node on a 100K-op graph) */
@@ -1030,9 +1030,7 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
     if( len && (J->type_flags[nd->type] & TF_WHEN) ) len = when_key(r, J, n, nd, key, len);
     if( len ){
       size_t known = gr_strpool_count(&J->memo);
-      uint32_t id = J->type_last[nd->type];
-      if( id==0 || !gr_strpool_is(&J->memo, id, key, len) ) id = gr_strpool_intern(&J->memo, (const char *)key, len);
-      J->type_last[nd->type] = id;
+      uint32_t id = gr_strpool_intern_hint(&J->memo, (const char *)key, len, &J->type_last[nd->type]);
       if( id < known ){
         J->nouts--;
         J->out_of[n] = J->memo_v.v[id - 1].out;

@@ -555,8 +555,10 @@ static int tail_eq(const void *ctx, uint32_t id){
   return memcmp(k->c->keys + (size_t)id * k->c->nwords, k->key, k->c->nwords * sizeof *k->key)==0;
 }
 
-static void tail_init(tail_cache *c, size_t nslots){
+static void tail_init(tail_cache *c, size_t nslots, uint32_t ntypes){
   memset(c, 0, sizeof *c);
+  c->type_sig = gr_xcalloc((size_t)ntypes + 1, sizeof *c->type_sig);
+  c->type_entry = gr_xcalloc((size_t)ntypes + 1, sizeof *c->type_entry);
   c->nwords = 3 + 2 * nslots;   /* type and graph, 2 per slot, the candidates, the judge record */
   gr_arena_init(&c->arena);
   gr_strpool_init(&c->effects);
@@ -607,9 +609,7 @@ static int tail_key_of(tail_cache *c, gr_result *r, uint32_t n, int prov, gr_buf
       cnt++;
     }
     memcpy(tmp->p, &cnt, sizeof cnt);
-    if( !gr_strpool_is(&c->cand_sigs, c->type_sig[nd->type], tmp->p, tmp->n) )
-      c->type_sig[nd->type] = gr_strpool_intern(&c->cand_sigs, tmp->p, tmp->n);
-    key[c->nwords - 2] = (uint64_t)c->type_sig[nd->type] + 1;
+    key[c->nwords - 2] = (uint64_t)gr_strpool_intern_hint(&c->cand_sigs, tmp->p, tmp->n, &c->type_sig[nd->type]) + 1;
   }
   /* the judge's record with the node's numbers of inputs and outputs and
   ** its tensor dtypes before and after (dtype_detail and the judge's
@@ -673,9 +673,7 @@ static void nw_init(node_writer *nw, gr_result *r, int prov, gr_buf *tmp){
   gr_arena_init(&nw->cache.arena);
   gr_arena_init(&nw->entries.arena);
   parts_init(&nw->jp, r);
-  tail_init(&nw->tc, r->rs->nslots);
-  nw->tc.type_sig = gr_xcalloc((size_t)gr_graph_ntypes(r->g) + 1, sizeof *nw->tc.type_sig);
-  nw->tc.type_entry = gr_xcalloc((size_t)gr_graph_ntypes(r->g) + 1, sizeof *nw->tc.type_entry);
+  tail_init(&nw->tc, r->rs->nslots, gr_graph_ntypes(r->g));
   nw->key = gr_xmalloc(nw->tc.nwords * sizeof *nw->key);
 }
 
