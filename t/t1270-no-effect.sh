@@ -83,16 +83,18 @@ test_expect_success 'text: same-type nodes with other dtypes keep their own effe
 	test_cmp want950 got950 &&
 	# the dtype reasons too are written once per judge record (src/eval/judge.c, why_memo);
 	# MatMulV2 columns 0 (float16) and 16 (float32): its ascend910b static-shape block in
-	# rules/oplib/dynamic_format.rules (util_gemm.py:829-884, a conditional block: the reason names it)
+	# rules/oplib/dynamic_format.rules (util_gemm.py:829-884, a conditional block: the reason names its line)
 	gerules eval "$TWO" --chip Ascend910B1 --format json -o ALLOW_HF32=true -o PRECISION_MODE=must_keep_origin_dtype >two.json &&
 	json_py -c "
 import json
 d = json.load(open(\"two.json\"))
 why = {x[\"name\"]: [p[\"reason\"] for p in x[\"provenance\"] if p[\"slot\"] == \"dtype\"] for x in d[\"nodes\"]}
+line = [i for i, l in enumerate(open(\"$GERULES_RULES/oplib/dynamic_format.rules\"), 1) if l.startswith(\"dtypes \") and \"aicore_ascend910b,\" in l and \"\\\"MatMulV2\\\" from\" in l and \"(static shape)\" in l]
+assert len(line) == 1, line
+line = line[0]
 for n, dt in ((\"mm16\", \"float16\"), (\"mm32\", \"float32\"), (\"mm16b\", \"float16\"), (\"mm32b\", \"float32\")):
     assert len(why[n]) == 1, (n, why[n])
-    assert why[n][0].startswith(\"PRECISION_MODE=must_keep_origin_dtype, white op (origin): input 0 stays %s (column %d), from the dtypes block \" % (dt, 0 if dt == \"float16\" else 16)), (n, why[n])
-    assert \"util/util_gemm.py:829-884\" in why[n][0] and why[n][0].endswith(\"whose condition holds for the node\"), (n, why[n])
+    assert why[n][0] == \"PRECISION_MODE=must_keep_origin_dtype, white op (origin): input 0 stays %s (column %d), dtypes from \\\"CANN 8.1.RC1 opp/built-in/op_impl/ai_core/tbe/impl/mat_mul.py:44-65 op_select_format (static shape) -> dynamic/mat_mul.py:96-97 -> util/util_gemm.py:829-884\\\" (dynamic_format.rules:%d)\" % (dt, 0 if dt == \"float16\" else 16, line), (n, why[n])
 "
 '
 

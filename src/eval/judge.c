@@ -627,8 +627,10 @@ static const jop *node_op(gr_result *r, uint32_t n, const jop *o, uint8_t *when,
     if( gr_eval_cond(&env, o->op->when[k].cond) ){
       const gr_oplib_op *a = o->alt[k]->op;
       const char *f = a->file ? strrchr(a->file, '/') : NULL;
-      if( trace ) gr_buf_printf(trace, "%s: the dtypes block at %s:%d holds for the node\n", o->st->name,
-                                f ? f + 1 : a->file ? a->file : "?", a->line);
+      if( trace ) gr_buf_printf(trace, "%s: the dtypes block at %s:%d holds for the node%s%s%s\n", o->st->name,
+                                f ? f + 1 : a->file ? a->file : "?", a->line,
+                                a->lists_from ? " (lists from " : "", a->lists_from ? a->lists_from : "",
+                                a->lists_from ? ")" : "");
       if( when ) *when = (uint8_t)(k + 1 < 255 ? k + 1 : 255);
       return o->alt[k];
     }
@@ -1476,9 +1478,13 @@ static void dtype_why(gr_result *r, uint32_t n, gr_buf *b){
                                                         jn->custom_by_name ? "node" : "op type",
                                                         r->judge->mode_option ? r->judge->mode_option : "precision mode",
                                                         r->judge->mode_value ? r->judge->mode_value : "", st);
-    else gr_buf_printf(b, "%s=%s, %s op (%s)", r->judge->mode_option ? r->judge->mode_option : "precision mode",
-                       r->judge->mode_value ? r->judge->mode_value : "",
-                       jn->policy==GR_POLICY_WHITE ? "white" : jn->policy==GR_POLICY_BLACK ? "black" : "gray", st);
+    else{
+      const char *mv = r->judge->mode_value ? r->judge->mode_value : "";
+      gr_buf_printf(b, "%s=%s, %s op", r->judge->mode_option ? r->judge->mode_option : "precision mode", mv,
+                    jn->policy==GR_POLICY_WHITE ? "white" : jn->policy==GR_POLICY_BLACK ? "black" : "gray");
+      /* the strategy only where its name is not the mode's own (force_fp16) */
+      if( strcmp(st, mv)!=0 ) gr_buf_printf(b, " (%s)", st);
+    }
     for(i = 0; i < nd->n_in_desc; i++){
       uint8_t a = gr_judge_tensor_before(r, n, i), c = gr_judge_tensor_after(r, n, i);
       if( c && a && (r->judge->j->floating >> c & 1) ){
@@ -1489,13 +1495,15 @@ static void dtype_why(gr_result *r, uint32_t n, gr_buf *b){
     }
     if( jn->column ) gr_buf_printf(b, " (column %u)", jn->column - 1);
     if( jn->when ){
+      /* the conditional dtypes block that held: which branch of the impl's
+      ** op_select_format it transcribes, and where */
       const gr_oplib_store *fs = store_of(r, jn->fe_store);
       const gr_oplib_op *op = fs ? gr_oplib_find(r->rs, fs, type) : NULL;
       if( op && jn->when <= op->nwhen ){
         const gr_oplib_op *a = op->when[jn->when - 1].op;
         const char *f = a->file ? strrchr(a->file, '/') : NULL;
-        gr_buf_printf(b, ", from the dtypes block \"%s\" (%s:%d), whose condition holds for the node",
-                      a->lists_from ? a->lists_from : "", f ? f + 1 : a->file ? a->file : "?", a->line);
+        gr_buf_printf(b, ", dtypes from \"%s\" (%s:%d)", a->lists_from ? a->lists_from : "",
+                      f ? f + 1 : a->file ? a->file : "?", a->line);
       }
     }
   }
