@@ -81,4 +81,22 @@ test_expect_success 'a transposition is one edit: force_fp23 suggests force_fp32
 	test_grep "did you mean .force_fp32.?" out
 '
 
+# issue 25: KEEP_DTYPE and CUSTOMIZE_DTYPES lines suggest among this graph's
+# op types and node names (an op library type that is in no node would match
+# nothing either), and never the line's own text
+test_expect_success 'KEEP_DTYPE: a node name and an op type get the closest of this graph' '
+	printf "OpType::MatMulV3\nlayer0/attn/q_prj\n" >keep.cfg &&
+	gerules eval "$LLM" --chip Ascend910B1 -o KEEP_DTYPE=keep.cfg -q >out 2>err &&
+	test_grep "^keep.cfg:1:9: warning: KEEP_DTYPE: op type .MatMulV3. matches no node of the graph; did you mean .MatMulV2.?" out &&
+	test_grep "^keep.cfg:2:1: warning: KEEP_DTYPE: node name .layer0/attn/q_prj. matches no node of the graph; did you mean .layer0/attn/q_proj.?" out &&
+	! grep "did you mean .MatMulV3." out
+'
+
+test_expect_success 'CUSTOMIZE_DTYPES: the same suggestions' '
+	printf "layer0/attn/q_prj::InputDtype:float16,float16\nOpType::MatMulV3:InputDtype:float16,float16\n" >cust.cfg &&
+	gerules eval "$LLM" --chip Ascend910B1 -o CUSTOMIZE_DTYPES=cust.cfg -q >out 2>err &&
+	test_grep "^cust.cfg:1:1: warning: CUSTOMIZE_DTYPES: node name .layer0/attn/q_prj. matches no node of the graph; did you mean .layer0/attn/q_proj.?" out &&
+	test_grep "^cust.cfg:2:9: warning: CUSTOMIZE_DTYPES: op type .MatMulV3. matches no node of the graph; did you mean .MatMulV2.?" out
+'
+
 test_done

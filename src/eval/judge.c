@@ -19,6 +19,7 @@
 #include "eval/judge.h"
 #include "lang/oplib.h"
 #include "options/dtype_files.h"
+#include "base/suggest.h"
 
 /* one op of one store, compiled for the judge */
 typedef struct jop {
@@ -230,7 +231,7 @@ static void take_diags(gr_result *r, gr_diags *d, const char *option){
 
 /* KEEP_DTYPE matching (GE's utils.cc:20-65): a name entry marks the node of
 ** that name, a type entry every node of that type. */
-typedef struct keep_ctx { gr_result *r; gr_judge *J; } keep_ctx;
+typedef struct keep_ctx { gr_result *r; gr_judge *J; unsigned suggested; } keep_ctx;
 static int keep_matches(void *ctx, const gr_keep_entry *e){
   const gr_graph *g = ((keep_ctx *)ctx)->r->g;
   uint32_t id;
@@ -241,6 +242,27 @@ static int cust_matches(void *ctx, const gr_cust_entry *e){
   uint32_t id;
   return e->by_type ? gr_graph_find_type(g, e->key, &id) : gr_graph_find_node(g, e->key, &id);
 }
+
+/* "Did you mean" for a KEEP_DTYPE or CUSTOMIZE_DTYPES line that matches no
+** node: the closest op type or node name of the graph (a name from elsewhere,
+** an op library type say, would match no node either). Each call walks the
+** graph's names, so only the first SUGGEST_MAX unmatched lines of a file get
+** one: a 10,000-line file of stale names must not cost 10,000 walks of a
+** million nodes. */
+#define SUGGEST_MAX 32
+static const char *graph_suggest(keep_ctx *kc, const char *word, int by_type){
+  const gr_graph *g = kc->r->g;
+  gr_suggester sg;
+  uint32_t i, n;
+  if( kc->suggested >= SUGGEST_MAX ) return NULL;
+  kc->suggested++;
+  gr_suggest_begin(&sg, word);
+  if( by_type ) for(i = 0, n = gr_graph_ntypes(g); i < n; i++) gr_suggest_offer(&sg, gr_graph_type_name(g, i));
+  else for(i = 0, n = gr_graph_nnodes(g); i < n; i++) gr_suggest_offer(&sg, gr_graph_str(g, gr_graph_nodes(g)[i].name));
+  return gr_suggest_best(&sg);
+}
+static const char *keep_suggest(void *ctx, const gr_keep_entry *e){ return graph_suggest(ctx, e->text, e->by_type); }
+static const char *cust_suggest(void *ctx, const gr_cust_entry *e){ return graph_suggest(ctx, e->key, e->by_type); }
 
 /* Reads the option files of table dtype_option_files; -1 when one is
 ** malformed (its errors are in r->diags and the evaluation fails). */
@@ -253,7 +275,7 @@ static int load_files(gr_result *r, gr_judge *J){
     const gr_optstate *os;
     gr_diags d;
     int rc;
-    keep_ctx kc = { r, J };
+    keep_ctx kc = { r, J, 0 };
     if( o==NULL ) continue;
     os = gr_option_state(r, o->index);
     if( !os->effective || os->value==NULL || os->value[0]==0 ) continue;
@@ -263,11 +285,11 @@ static int load_files(gr_result *r, gr_judge *J){
       J->has_mix = rc==0;
     }else if( f==GR_JFILE_KEEP ){
       rc = gr_keep_dtype_read(os->value, &J->keepf, &d);
-      if( rc==0 && gr_keep_dtype_check(&J->keepf, r->rs, J->family, keep_matches, NULL, &kc, &d) > 0 ) rc = -1;
+      if( rc==0 && gr_keep_dtype_check(&J->keepf, keep_matches, keep_suggest, &kc, &d) > 0 ) rc = -1;
       J->has_keep = rc==0;
     }else{
       rc = gr_cust_dtypes_read(os->value, &J->cust, r->rs, J->family, &d);
-      if( rc==0 && gr_cust_dtypes_check(&J->cust, cust_matches, NULL, &kc, &d) > 0 ) rc = -1;
+      if( rc==0 && gr_cust_dtypes_check(&J->cust, cust_matches, cust_suggest, &kc, &d) > 0 ) rc = -1;
       J->has_cust = rc==0;
     }
     if( rc!=0 || gr_diags_errors(&d) ) bad = 1;
@@ -1124,6 +1146,7 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
   else if( fe_excluded ) jn->engine_by = GR_JE_EXCLUDED;
   else jn->engine_by = GR_JE_ABSENT;
   (void)fe_absent;
+  jn->fe_excluded = (uint8_t)fe_excluded;
   if( !judged ) jn->dtype_by = GR_JD_GRAPH;
   jn->dtype = jn->dtype_by==GR_JD_UNKNOWN ? 0 : node_dtype(J, nd);
   count_casts(J, g, n, trace);
@@ -1347,7 +1370,9 @@ static void engine_why(gr_result *r, uint32_t n, gr_buf *b){
       break;
     case GR_JE_REFUSED: case GR_JE_NO_ENGINE:
       if( jn->refuse==0 ){
-        if( jn->engine_by==GR_JE_NO_ENGINE ) gr_buf_printf(b, "AI Core's op information library%s%s has no %s",
+        if( jn->engine_by==GR_JE_NO_ENGINE && jn->fe_excluded )
+          gr_buf_printf(b, "EXCLUDE_ENGINES excludes the AI Core, whose op information library has %s", type);
+        else if( jn->engine_by==GR_JE_NO_ENGINE ) gr_buf_printf(b, "AI Core's op information library%s%s has no %s",
                                                            r->judge->family ? " for " : "", r->judge->family ? r->judge->family : "", type);
         break;
       }

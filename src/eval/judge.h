@@ -50,6 +50,7 @@ typedef struct gr_jnode {
   uint8_t unknown_producer;     /* dtype_by GR_JD_UNKNOWN: 1 a producer's dtype is unknown, 2 no descriptor has a dtype, 0 no list */
   uint8_t when;                 /* 1 + the conditional dtypes block (gr_oplib_op.when) of the op that judged it, 0 none */
   uint8_t ge_op;                /* an AI Core store took it as a GE op (opFile Null): FE set _is_ge_op and declined it */
+  uint8_t fe_excluded;          /* an AI Core store has the op, but EXCLUDE_ENGINES excludes the AI Core */
 } gr_jnode;
 
 typedef struct gr_judge gr_judge;

@@ -229,7 +229,7 @@ int gr_cust_dtypes_check(const gr_cust_dtypes *c, int (*matches)(void *ctx, cons
     char tail[200];
     if( matches(ctx, e) ) continue;
     sug = suggest ? suggest(ctx, e) : NULL;
-    if( sug ) snprintf(tail, sizeof tail, "; did you mean '%s'?", sug); else tail[0] = 0;
+    if( sug && strcmp(sug, e->key)!=0 ) snprintf(tail, sizeof tail, "; did you mean '%s'?", sug); else tail[0] = 0;
     gr_diags_add(d, GR_SEV_WARNING, c->path, e->line, e->col, "CUSTOMIZE_DTYPES: %s '%s' matches no node of the graph%s",
                  e->by_type ? "op type" : "node name", e->key, tail);
   }

@@ -68,14 +68,13 @@ typedef struct gr_keep_dtype { gr_keep_entry *v; size_t n; char *path; } gr_keep
 int gr_keep_dtype_read(const char *path, gr_keep_dtype *out, gr_diags *d);
 int gr_keep_dtype_parse(const char *text, size_t len, const char *path, gr_keep_dtype *out, gr_diags *d);
 /* After matching against the graph: matches(ctx, e) says whether entry e
-** marks some node; suggest(ctx, e) the closest node name for an unmatched
-** name (or NULL; suggest may be NULL). An unmatched entry is a warning (GE
-** warns), with a suggestion (node names; op types from the family's op
-** library); an unmatched `OpType::` line whose type is empty or not
+** marks some node; suggest(ctx, e) the closest node name or op type of the
+** graph for an unmatched entry (or NULL; suggest may be NULL). An unmatched
+** entry is a warning (GE warns), with the suggestion unless it is the entry's
+** own text; an unmatched `OpType::` line whose type is empty or not
 ** PascalCase ([A-Z][A-Za-z0-9]*) is error E10003, as GE reports it.
 ** Returns the number of errors. */
-int gr_keep_dtype_check(const gr_keep_dtype *k, const gr_ruleset *rs, const char *family,
-                        int (*matches)(void *ctx, const gr_keep_entry *e),
+int gr_keep_dtype_check(const gr_keep_dtype *k, int (*matches)(void *ctx, const gr_keep_entry *e),
                         const char *(*suggest)(void *ctx, const gr_keep_entry *e), void *ctx, gr_diags *d);
 void gr_keep_dtype_free(gr_keep_dtype *k);
 

@@ -66,8 +66,7 @@ static int pascal(const char *s){
   return 1;
 }
 
-int gr_keep_dtype_check(const gr_keep_dtype *k, const gr_ruleset *rs, const char *family,
-                        int (*matches)(void *ctx, const gr_keep_entry *e),
+int gr_keep_dtype_check(const gr_keep_dtype *k, int (*matches)(void *ctx, const gr_keep_entry *e),
                         const char *(*suggest)(void *ctx, const gr_keep_entry *e), void *ctx, gr_diags *d){
   size_t i;
   int nerr = 0;
@@ -77,8 +76,8 @@ int gr_keep_dtype_check(const gr_keep_dtype *k, const gr_ruleset *rs, const char
     char tail[200];
     gr_diag *g;
     if( matches(ctx, e) ) continue;
-    sug = e->by_type ? gr_oplib_suggest_type(rs, family, e->text) : suggest ? suggest(ctx, e) : NULL;
-    if( sug ) snprintf(tail, sizeof tail, "; did you mean '%s'?", sug); else tail[0] = 0;
+    sug = suggest ? suggest(ctx, e) : NULL;
+    if( sug && strcmp(sug, e->text)!=0 ) snprintf(tail, sizeof tail, "; did you mean '%s'?", sug); else tail[0] = 0;
     if( e->by_type && !pascal(e->text) ){
       g = gr_diags_add(d, GR_SEV_ERROR, k->path, e->line, e->col, "KEEP_DTYPE: op type '%s' matches no node and is not a valid op type "
                        "(a capital letter, then letters and digits)%s", e->text, tail);
