@@ -5,7 +5,9 @@
 # (t/data/report/gen_models.py): the summary by op type with old -> new, the
 # warning when OP_PRECISION_MODE switches off the built-in impl-mode table,
 # the dynamic headline, readable and distinct names, one diagnostic per
-# finding, and DOT's "no effect" marks.
+# finding, DOT's "no effect" marks, and a slot shown by the `column` label
+# its rules give (the shipped precision_mode is impl_mode) while JSON keeps
+# its name.
 test_description='the report a person reads'
 . "$(dirname "$0")/test-lib.sh"
 
@@ -45,6 +47,25 @@ test_expect_success 'DOT marks decisions without effect: label, tooltip reason, 
 	test_grep "label=\"enable_hi_float_32_execution (no effect)\", fillcolor=\"#[0-9a-f]*\", color=\"#555b63\", fontcolor=\"[a-z]*\", style=\"filled,diagonals\"" g.dot &&
 	! grep "label=\"layer0/attn/q_proj\\\\nMatMulV2\\\\nhigh_precision (no effect)" g.dot &&
 	if command -v dot >/dev/null 2>&1; then dot -Tsvg g.dot >g.svg; fi
+'
+
+test_expect_success 'a slot is shown by the column label its rules give (text, --explain); JSON keeps its name' '
+	graph=$top_srcdir/rules/tests/graphs/ops.json &&
+	sed "/^slot precision_mode {/a\\    column \"op_mode\";" "$top_srcdir/t/data/mini.rules" >labelled.rules &&
+	test_grep "^    column \"op_mode\";\$" labelled.rules &&
+	gerules --rules labelled.rules eval "$graph" --chip Ascend910B1 --all-nodes >all &&
+	test_grep "^NODE  *TYPE  *op_mode\$" all &&
+	test_grep "^conv  *Conv2D  *enable_hi_float_32_execution (allow_hf32)\$" all &&
+	gerules --rules labelled.rules eval "$graph" --chip Ascend910B1 -o ALLOW_HF32=01 >changes &&
+	test_grep "^Conv2D x2  op_mode: enable_hi_float_32_execution (allow_hf32) -> enable_float_32_execution (allow_hf32)\$" changes &&
+	test_grep "^conv  *Conv2D  op_mode: enable_hi_float_32_execution (allow_hf32) -> enable_float_32_execution (allow_hf32)\$" changes &&
+	gerules --rules labelled.rules eval "$graph" --chip Ascend910B1 --explain conv >x &&
+	test_grep "^op_mode = enable_hi_float_32_execution   from allow_hf32\$" x &&
+	! grep precision_mode all changes x &&
+	gerules --rules labelled.rules eval "$graph" --chip Ascend910B1 --format json >j &&
+	json_get j "[n[\"precision_mode\"] for n in d[\"nodes\"] if n[\"name\"] == \"conv\"][0]" >actual &&
+	echo enable_hi_float_32_execution >expect && test_cmp expect actual &&
+	! grep op_mode j
 '
 
 # The models are built with python3-onnx; without it these tests are left out
