@@ -85,26 +85,26 @@ test_expect_success 'OP_PRECISION_MODE switching off the built-in table is a war
 	sed -n "/^what GE does/,\$p" out >got &&
 	cat >expect <<-\EOF &&
 	what GE does differently, by op type (old -> new):
-	Sigmoid x6     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
-	ReduceMean x1  precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
-	Sqrt x1        precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
-	RealDiv x1     precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
-	AvgPoolV2 x1   precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
-	SoftmaxV2 x1   precision_mode: high_performance (built-in table) -> high_precision ([ByOpType])  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
+	Sigmoid x6     impl_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
+	ReduceMean x1  impl_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
+	Sqrt x1        impl_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
+	RealDiv x1     impl_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
+	AvgPoolV2 x1   impl_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
+	SoftmaxV2 x1   impl_mode: high_performance (built-in table) -> high_precision ([ByOpType])  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
 
 	11 nodes differ from the defaults (--all-nodes lists every node):
 	NODE                                        TYPE        CHANGES
-	sigmoid_0                                   Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	sigmoid_1                                   Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	sigmoid_2                                   Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	sigmoid_3                                   Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	sigmoid_4                                   Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	sigmoid_5                                   Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	PartitionedCall_reduce_mean_0_ReduceMean_1  ReduceMean  precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	sqrt_0                                      Sqrt        precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	div_0                                       RealDiv     precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	pool2d_0                                    AvgPoolV2   precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	softmax_0                                   SoftmaxV2   precision_mode: high_performance (built-in table) -> high_precision ([ByOpType])
+	sigmoid_0                                   Sigmoid     impl_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	sigmoid_1                                   Sigmoid     impl_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	sigmoid_2                                   Sigmoid     impl_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	sigmoid_3                                   Sigmoid     impl_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	sigmoid_4                                   Sigmoid     impl_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	sigmoid_5                                   Sigmoid     impl_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	PartitionedCall_reduce_mean_0_ReduceMean_1  ReduceMean  impl_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	sqrt_0                                      Sqrt        impl_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	div_0                                       RealDiv     impl_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	pool2d_0                                    AvgPoolV2   impl_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	softmax_0                                   SoftmaxV2   impl_mode: high_performance (built-in table) -> high_precision ([ByOpType])
 	EOF
 	test_cmp expect got
 '
