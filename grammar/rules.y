@@ -168,7 +168,7 @@ void gr_parser_expected(void *parser, char *out, size_t n){
 
 /* Keywords that may also serve as identifiers (a field called `type`, a
 ** source called `default`...). Expression words are not in this list. */
-%fallback ID ALL ALIAS BECAUSE BUNDLE CANN CAPABILITY CAPS CASCADE CONFLICTS DEFAULT
+%fallback ID ALL ALIAS BECAUSE BUNDLE CANN CAPABILITY CAPS CASCADE COLUMN CONFLICTS DEFAULT
   DEPRECATED DESCRIPTION EACH ENTRIES ERROR EXCEPT EXCLUSIVE FOR FORMAT GRAPH HARDWARE HOOK INCLUDE
   INI INITIAL KEY MATCHES MODE NEEDS NOTE ON ONCE OVER PATTERN PRODUCT RANGE REQUIRES RULE
   OVERRIDE EXTEND EXTENDS REPLACE PARTITION SEED NEUTRAL LIMIT SUBGRAPH GROUP THRESHOLD WEAK
@@ -385,6 +385,7 @@ item(A) ::= SOC(K) REGEX(S) LBRACE items(L) RBRACE.
 item(A) ::= ID(N) INT(V) SEMI.
   { A = mk(ps, GR_I_HWVAL, N); A->name = gr_tok_str(N); A->name_loc = LOC(N); A->lo = int_value(ps, V); A->str_loc = LOC(V); }
 item(A) ::= KEY(K) STRING(S) SEMI.          { A = mk(ps, GR_I_KEY, K); A->str = sbody(S); A->str_loc = LOC(S); }
+item(A) ::= COLUMN(K) STRING(S) SEMI.       { A = mk(ps, GR_I_COLUMN, K); A->str = sbody(S); A->str_loc = LOC(S); }
 item(A) ::= ALIAS(K) strlist(L) SEMI.       { A = mk(ps, GR_I_ALIAS, K); A->names = gr_name_reverse(L); }
 item(A) ::= TYPE(K) ID(N) SEMI.             { A = mk(ps, GR_I_TYPE, K); A->name = gr_tok_str(N); A->name_loc = LOC(N); }
 item(A) ::= VALUES(K) strlist(L) SEMI.      { A = mk(ps, GR_I_VALUES, K); A->names = gr_name_reverse(L); }

@@ -277,7 +277,7 @@ static void test_tables_slots_sources(void){
              "table conv_ops \"Conv\" { \"Conv2D\", \"Conv3D\", }\n"
              "table m { \"10\": \"x\", \"n\": 5, \"l\": [5, 6] }\n"
              "table empty { }\n"
-             "slot precision_mode { description \"d\"; values mode; key \"precision_source\"; }\n"
+             "slot precision_mode { description \"d\"; values mode; key \"precision_source\"; column \"impl_mode\"; }\n"
              "slot tiling { values \"host\", \"device\"; }\n");
   ok(it!=NULL, "mode, tables (set, map, empty, trailing comma) and slots parse");
   if( it==NULL ){ diag("%s", errbuf); return; }
@@ -295,6 +295,8 @@ static void test_tables_slots_sources(void){
   ok(x->kind==GR_I_TABLE && x->items==NULL, "empty table");
   x = x->next;
   ok(x->kind==GR_I_SLOT && nth(x->items, 1)->kind==GR_I_VALUES_MODE && nth(x->items, 2)->kind==GR_I_KEY, "slot with values mode and key");
+  ok(nth(x->items, 3)->kind==GR_I_COLUMN && strcmp(nth(x->items, 3)->str, "impl_mode")==0
+     && nth(x->items, 3)->str_loc.line==5 && nth(x->items, 3)->str_loc.col==84, "... and a column label, its string located");
   x = x->next;
   ok(x->kind==GR_I_SLOT && x->items->kind==GR_I_VALUES && strcmp(names(x->items->names), "host,device")==0, "slot with value strings");
 
@@ -416,6 +418,10 @@ static void test_keyword_identifiers(void){
      "a table 'type', an option 'mode' and a slot 'value'");
   it = parse("rule rule when true then error GE1 \"m\";");
   ok(it!=NULL && strcmp(it->name, "rule")==0, "a rule named 'rule'");
+  it = parse("table column { \"a\" }\nslot s { column \"c\"; }\n");
+  ok(it!=NULL && strcmp(it->name, "column")==0 && it->next && it->next->items->kind==GR_I_COLUMN,
+     "a table 'column', and 'column' as a slot item");
+  is_str(cond("node.column == column"), "(== (. node column) column)", "'column' as a field name and a name");
   it = parse("option X { type type; }");
   ok(it!=NULL && strcmp(it->items->name, "type")==0, "'type type;' names the type 'type' (the checker rejects it)");
 }

@@ -82,7 +82,7 @@ static const char *valid_rules =
   "table hf32_mode { \"10\": \"m_hf32\", \"00\": \"m_fp32\", }\n"                                /* 40 */
   "table hot_nodes { \"n1\", \"n2\" }\n"
   "table inputs_of { \"FIA\": [5, 6], \"IFA\": [5] }\n"
-  "slot precision_mode { values mode; key \"precision_source\"; }\n"
+  "slot precision_mode { values mode; key \"precision_source\"; column \"impl_mode\"; }\n"
   "source by_node_name for precision_mode\n"
   "  when option OP_PRECISION_MODE set and node.name in ini(OP_PRECISION_MODE).ByNodeName\n"  /* 45 */
   "  value ini(OP_PRECISION_MODE).ByNodeName[node.name];\n"
@@ -249,6 +249,7 @@ static void test_valid(void){
   ok(src(rs, "by_table")->order==3 && src(rs, "by_node_name")->order==0, "each source knows its place");
   ok(src(rs, "fp16_default")->from_rule && !src(rs, "by_name")->from_rule, "a `then set` rule is a source");
   is_str(sl->report_key, "precision_source", "slot report key");
+  is_str(sl->column, "impl_mode", "slot column label");
 
   /* branches: index keys and dependency levels */
   s = src(rs, "by_name");
@@ -404,6 +405,12 @@ static void test_errors(void){
   rs = load1("warn.rules");
   ok(rs!=NULL && gr_diags_errors(&diags)==0 && diags.count[GR_SEV_WARNING]==3,
      "warnings (no support statement, product without soc) do not fail the load");
+  gr_ruleset_free(rs);
+
+  write_file("column.rules", "slot tiling { values \"host\"; }\n");
+  rs = load1("column.rules");
+  ok(rs!=NULL && rs->nslots==1 && strcmp(rs->slots[0].column, "tiling")==0 && rs->slots[0].column_loc.line==0,
+     "a slot without a column label is labelled by its name");
   gr_ruleset_free(rs);
 }
 

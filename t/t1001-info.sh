@@ -192,6 +192,21 @@ test_expect_success 'explain a slot shows its cascade' '
 	test_grep "^  cascade: by_node_name > allow_hf32 > by_op_type$" out
 '
 
+test_expect_success 'explain finds a slot by its column label too, and says the label' '
+	sed "/^slot precision_mode {/a\\    column \"impl_mode\";" "$MINI" >labelled.rules &&
+	"$GERULES" --rules labelled.rules explain impl_mode >out &&
+	test_grep "^slot precision_mode\$" out &&
+	test_grep "^  column: impl_mode (the label the text report, --explain, HTML and DOT show)\$" out &&
+	"$GERULES" --rules labelled.rules explain precision_mode --format json >out.json &&
+	json_get out.json "[m[\"column\"] for m in d[\"matches\"] if m[\"kind\"] == \"slot\"]" >actual &&
+	echo "[\"impl_mode\"]" >expect && test_cmp expect actual &&
+	g explain precision_mode >plain &&
+	! grep "column:" plain &&
+	g explain precision_mode --format json >plain.json &&
+	json_get plain.json "[m[\"column\"] for m in d[\"matches\"] if m[\"kind\"] == \"slot\"]" >actual &&
+	echo "[\"precision_mode\"]" >expect && test_cmp expect actual
+'
+
 test_expect_success 'explain a table, a product line and socs (exact and by pattern)' '
 	g explain conv_ops >out &&
 	printf "table conv_ops (2 entries)\n  Conv-class operators\n  \"Conv2D\"\n  \"Conv3D\"\n" >expect &&

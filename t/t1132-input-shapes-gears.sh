@@ -60,9 +60,9 @@ test_expect_success 'two gears whose decisions differ: text' '
 	  gear 2 (960,960): --input_shape=x:1,3,960,960
 	the same in every gear: every decision of 2 of 3 nodes; 1 node differs per gear:
 	  gear 1 (640,640):
-	    relu precision_mode=-
+	    relu impl_mode=-
 	  gear 2 (960,960):
-	    relu precision_mode=high_precision
+	    relu impl_mode=high_precision
 	EOF
 	test_cmp expect got
 '

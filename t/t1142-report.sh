@@ -5,7 +5,9 @@
 # (t/data/report/gen_models.py): the summary by op type with old -> new, the
 # warning when OP_PRECISION_MODE switches off the built-in impl-mode table,
 # the dynamic headline, readable and distinct names, one diagnostic per
-# finding, and DOT's "no effect" marks.
+# finding, DOT's "no effect" marks, and a slot shown by the `column` label
+# its rules give (the shipped precision_mode is impl_mode) while JSON keeps
+# its name.
 test_description='the report a person reads'
 . "$(dirname "$0")/test-lib.sh"
 
@@ -47,6 +49,25 @@ test_expect_success 'DOT marks decisions without effect: label, tooltip reason, 
 	if command -v dot >/dev/null 2>&1; then dot -Tsvg g.dot >g.svg; fi
 '
 
+test_expect_success 'a slot is shown by the column label its rules give (text, --explain); JSON keeps its name' '
+	graph=$top_srcdir/rules/tests/graphs/ops.json &&
+	sed "/^slot precision_mode {/a\\    column \"op_mode\";" "$top_srcdir/t/data/mini.rules" >labelled.rules &&
+	test_grep "^    column \"op_mode\";\$" labelled.rules &&
+	gerules --rules labelled.rules eval "$graph" --chip Ascend910B1 --all-nodes >all &&
+	test_grep "^NODE  *TYPE  *op_mode\$" all &&
+	test_grep "^conv  *Conv2D  *enable_hi_float_32_execution (allow_hf32)\$" all &&
+	gerules --rules labelled.rules eval "$graph" --chip Ascend910B1 -o ALLOW_HF32=01 >changes &&
+	test_grep "^Conv2D x2  op_mode: enable_hi_float_32_execution (allow_hf32) -> enable_float_32_execution (allow_hf32)\$" changes &&
+	test_grep "^conv  *Conv2D  op_mode: enable_hi_float_32_execution (allow_hf32) -> enable_float_32_execution (allow_hf32)\$" changes &&
+	gerules --rules labelled.rules eval "$graph" --chip Ascend910B1 --explain conv >x &&
+	test_grep "^op_mode = enable_hi_float_32_execution   from allow_hf32\$" x &&
+	! grep precision_mode all changes x &&
+	gerules --rules labelled.rules eval "$graph" --chip Ascend910B1 --format json >j &&
+	json_get j "[n[\"precision_mode\"] for n in d[\"nodes\"] if n[\"name\"] == \"conv\"][0]" >actual &&
+	echo enable_hi_float_32_execution >expect && test_cmp expect actual &&
+	! grep op_mode j
+'
+
 # The models are built with python3-onnx; without it these tests are left out
 # as one skipped test saying why (a failure under CI).
 if test_have_prereq ONNX; then
@@ -64,26 +85,26 @@ test_expect_success 'OP_PRECISION_MODE switching off the built-in table is a war
 	sed -n "/^what GE does/,\$p" out >got &&
 	cat >expect <<-\EOF &&
 	what GE does differently, by op type (old -> new):
-	Sigmoid x6     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
-	ReduceMean x1  precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
-	Sqrt x1        precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
-	RealDiv x1     precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
-	AvgPoolV2 x1   precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
-	SoftmaxV2 x1   precision_mode: high_performance (built-in table) -> high_precision ([ByOpType])  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
+	Sigmoid x6     impl_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
+	ReduceMean x1  impl_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
+	Sqrt x1        impl_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
+	RealDiv x1     impl_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
+	AvgPoolV2 x1   impl_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
+	SoftmaxV2 x1   impl_mode: high_performance (built-in table) -> high_precision ([ByOpType])  tiling: compile  execution: static  dtype: float16  engine: AIcoreEngine
 
 	11 nodes differ from the defaults (--all-nodes lists every node):
 	NODE                                        TYPE        CHANGES
-	sigmoid_0                                   Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	sigmoid_1                                   Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	sigmoid_2                                   Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	sigmoid_3                                   Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	sigmoid_4                                   Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	sigmoid_5                                   Sigmoid     precision_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	PartitionedCall_reduce_mean_0_ReduceMean_1  ReduceMean  precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	sqrt_0                                      Sqrt        precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	div_0                                       RealDiv     precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	pool2d_0                                    AvgPoolV2   precision_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
-	softmax_0                                   SoftmaxV2   precision_mode: high_performance (built-in table) -> high_precision ([ByOpType])
+	sigmoid_0                                   Sigmoid     impl_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	sigmoid_1                                   Sigmoid     impl_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	sigmoid_2                                   Sigmoid     impl_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	sigmoid_3                                   Sigmoid     impl_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	sigmoid_4                                   Sigmoid     impl_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	sigmoid_5                                   Sigmoid     impl_mode: high_precision (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	PartitionedCall_reduce_mean_0_ReduceMean_1  ReduceMean  impl_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	sqrt_0                                      Sqrt        impl_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	div_0                                       RealDiv     impl_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	pool2d_0                                    AvgPoolV2   impl_mode: high_performance (built-in table) -> - (built-in table needs: not option OP_PRECISION_MODE set)
+	softmax_0                                   SoftmaxV2   impl_mode: high_performance (built-in table) -> high_precision ([ByOpType])
 	EOF
 	test_cmp expect got
 '

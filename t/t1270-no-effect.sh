@@ -147,7 +147,7 @@ for bad in (True, 1):
 
 test_expect_success '--explain: the slot line says (no effect: ...); the JSON form has effect and no_effect_reason' '
 	gerules eval "$LLM" --chip Ascend910B1 -o ALLOW_HF32=true -o PRECISION_MODE=force_fp16 --explain layer0/attn/k_proj >x &&
-	test_grep "^precision_mode = enable_hi_float_32_execution   from allow_hf32   (no effect: the node computes in float16 (precision_mode))\$" x &&
+	test_grep "^impl_mode = enable_hi_float_32_execution   from allow_hf32   (no effect: the node computes in float16 (precision_mode))\$" x &&
 	test_grep "^tiling = compile   from tiling_static\$" x &&
 	gerules eval "$LLM" --chip Ascend910B1 -o ALLOW_HF32=true -o PRECISION_MODE=force_fp16 --explain layer0/attn/k_proj --format json >x.json &&
 	json_py -c "

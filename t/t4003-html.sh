@@ -81,6 +81,8 @@ test_expect_success 'it loads in Chromium and works' '
 	assert ne[0]["text"] == "enable_hi_float_32_execution, no effect (%d)" % sum(1 for x in rep["nodes"] if x.get("precision_mode_effect") is False), ne
 	# the page colours are the rules-declared ones (shared with the DOT report)
 	data = json.loads(re.search(r"<script type=\"application/json\" id=\"gr-data\">(.*?)</script>", page, re.S).group(1))
+	# the page shows a slot by its column label; its name stays the key of the node members
+	assert (data["slots"][0]["name"], data["slots"][0]["column"]) == ("precision_mode", "impl_mode"), data["slots"][0]
 	for c in res["colours"]:
 	    want = data["slots"][0]["colours"].get(c["value"], data["none_colour"])
 	    assert c["colour"] == want, (c, want)
@@ -331,6 +333,7 @@ test_expect_success 'gears: a gear list; each gear recolours the nodes its decis
 	s1, s2, s3 = g["shown"]
 	assert s1["colour"] != s2["colour"] and s2["colour"] == s3["colour"], g["shown"]
 	assert all(s["pixel"] == s["colour"] for s in g["shown"]), g["shown"]
+	assert all(s["label"] == "impl_mode" for s in g["shown"]), g["shown"]
 	assert s1["row"] == "-", s1["row"]
 	assert s2["row"] == "high_precision  (gear 2; gear 1: -)", s2["row"]
 	assert s1["legend"] == ["no decision (3)"], s1["legend"]

@@ -7,7 +7,8 @@
 # diagonals, "(no effect)" in the label, the reason in the tooltip, a
 # legend entry of its own); every edge of the model must be drawn;
 # --colour-by dtype and --colour-by engine fill each node by that slot's
-# colour, an unknown slot is an error. Names that need DOT escaping
+# colour, an unknown slot is an error; slots are named by their column
+# labels (impl_mode) in the title, legends and tooltips. Names that need DOT escaping
 # (quotes, backslashes) must survive. With ATC's gears the picture is gear
 # 1's, a node a later gear decides otherwise has a double outline and a
 # label line per such gear, and a legend lists the gears.
@@ -61,6 +62,9 @@ check_svg () {
 
 test_expect_success 'every node has its precision colour (fill) and tiling colour (outline)' '
 	check_svg g.svg report.json >counts &&
+	grep "; fill: impl_mode; outline: tiling; outline style: execution\"\];\$" g.dot &&
+	grep "^    label=\"impl_mode (fill)\";" g.dot &&
+	grep "tooltip=\"layer0/attn/q_proj (MatMulV2); impl_mode=high_precision (by_node_name); tiling=" g.dot &&
 	cat counts
 '
 
@@ -184,9 +188,9 @@ test_expect_success 'gears: the picture is gear 1'"'"'s; a node that differs in 
 	        "tip": a[0].get("{http://www.w3.org/1999/xlink}title") if a else ""}
 	relu = nodes["n1"]
 	assert relu["outlines"] == 2 and nodes["n0"]["outlines"] == 1 and nodes["n2"]["outlines"] == 1, nodes
-	assert relu["text"][-2:] == ["gear 2: precision_mode=high_precision", "gear 3: precision_mode=high_precision"], relu["text"]
+	assert relu["text"][-2:] == ["gear 2: impl_mode=high_precision", "gear 3: impl_mode=high_precision"], relu["text"]
 	assert not any(t.startswith("gear ") for t in nodes["n0"]["text"] + nodes["n2"]["text"]), nodes
-	assert relu["tip"].endswith("; gear 2: precision_mode=high_precision; gear 3: precision_mode=high_precision"), relu["tip"]
+	assert relu["tip"].endswith("; gear 2: impl_mode=high_precision; gear 3: impl_mode=high_precision"), relu["tip"]
 	assert nodes["legend_gears"]["text"][1:] == ["gear 1 (640,640): x:1,3,640,640", "gear 2 (960,960): x:1,3,960,960",
 	                                            "gear 3 (1280,1280): x:1,3,1280,1280"], nodes["legend_gears"]
 	PYEOF

@@ -3,7 +3,7 @@
 # with a known list of edits must diff to exactly those edits (text and
 # JSON, the JSON parsed by Python's json module), an identical copy to none,
 # and with --graph the nodes and diagnostics whose outcome changes, with both
-# outcomes.
+# outcomes (a node line names the slot by its column label, JSON by name).
 
 test_description='gerules diff: declarations and outcomes'
 . "${top_srcdir:-..}/t/test-lib.sh"
@@ -88,6 +88,19 @@ test_expect_success 'the same graph and options under identical rules: no outcom
 	gerules diff old "$top_srcdir/rules" --graph "$GRAPH" --chip Ascend910B1 >out &&
 	sed -n "/^outcomes for /,\$p" out >outcomes &&
 	test_grep "^(no changes)\$" outcomes
+'
+
+test_expect_success 'a slot'"'"'s column label: a declaration change; node lines say the label, JSON the name' '
+	cp "$top_srcdir/t/data/mini.rules" lab-old.rules &&
+	sed -e "/^slot precision_mode {/a\\    column \"op_mode\";" \
+	    -e "s/\"10\": \"enable_hi_float_32_execution\"/\"10\": \"enable_float_32_execution\"/" lab-old.rules >lab-new.rules &&
+	ops=$top_srcdir/rules/tests/graphs/ops.json &&
+	gerules diff lab-old.rules lab-new.rules --graph "$ops" --chip Ascend910B1 >out &&
+	test_grep "^~ slot precision_mode: column \"precision_mode\" -> \"op_mode\"\$" out &&
+	test_grep "^~ node conv: op_mode: enable_hi_float_32_execution (allow_hf32) -> enable_float_32_execution (allow_hf32)\$" out &&
+	gerules diff --format json lab-old.rules lab-new.rules --graph "$ops" --chip Ascend910B1 >out.json &&
+	json_get out.json "[c[\"slot\"] for c in d[\"outcomes\"][\"changes\"] if c[\"name\"] == \"conv\"]" >actual &&
+	echo "[\"precision_mode\"]" >expect && test_cmp expect actual
 '
 
 test_expect_success 'errors: usage, a broken side, a missing graph' '

@@ -324,6 +324,7 @@ void gr_diff_rulesets(const gr_ruleset *A, const gr_ruleset *B, gr_diff *out){
     cascade_text(&c2, B, &B->slots[ib]);
     if( strcmp(c1.p ? c1.p : "", c2.p ? c2.p : "")!=0 ) pdetail(p, "cascade %s -> %s", c1.p ? c1.p : "", c2.p ? c2.p : "");
     names_list(p, "value", A->slots[ia].values, A->slots[ia].nvalues, B->slots[ib].values, B->slots[ib].nvalues);
+    str_field(p, "column", A->slots[ia].column, B->slots[ib].column);
     gr_buf_free(&c1); gr_buf_free(&c2);
   });
   FOR_NAMES(A, B, sources, nsources, source_map, "source", {
@@ -400,6 +401,7 @@ void gr_diff_results(const gr_result *a, const gr_result *b, gr_diff *out){
         if( strcmp(x, y)!=0 ){
           gr_change *c = add(out, GR_CH_CHANGED, "node", gr_graph_str(a->g, nodes[n].name));
           detail(c, "%s", a->rs->slots[s].name);
+          detail(c, "%s", b->rs->slots[sb].column);    /* the label the text shows, the new rule set's */
           c->old_value = x; c->new_value = y;
         }else{
           free(x); free(y);

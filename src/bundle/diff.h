@@ -2,11 +2,12 @@
 ** diff.h: what changes between two rule sets (`gerules diff OLD NEW`): the
 ** declarations added, removed and changed (product lines, SoCs with their
 ** hardware numbers and capabilities, options with their values, defaults
-** and product support, modes, tables, slots and their cascades, sources and
-** their branches, rules, relations), and, for one evaluation of the same
-** graph and options under both, the node decisions and diagnostics whose
-** outcome changes. Declarations are matched by name, support by product-line
-** name, so two rule sets need not declare things in the same order.
+** and product support, modes, tables, slots (cascades, values, labels),
+** sources and their branches, rules, relations), and, for one evaluation of
+** the same graph and options under both, the node decisions and diagnostics
+** whose outcome changes. Declarations are matched by name, support by
+** product-line name, so two rule sets need not declare things in the same
+** order.
 **
 ** Ownership: a gr_diff owns its changes and every string in them
 ** (gr_diff_free). It keeps no pointer into the rule sets or results.
@@ -26,7 +27,8 @@ typedef struct gr_change {
   const char *kind;           /* "soc", "option", ... "node", "diagnostic" (static) */
   char *name;
   char **details; size_t ndetails;   /* for a change: one line per difference; for a
-                                        node: details[0] is the slot */
+                                        node: details[0] is the slot's name (JSON),
+                                        details[1] its label (text: NEW's `column`) */
   char *old_value, *new_value;       /* node decisions: "value (source)" before and after */
   gr_diags diag;                     /* a diagnostic added or removed: its copy (one record) */
 } gr_change;

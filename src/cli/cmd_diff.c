@@ -98,7 +98,8 @@ static void changes_text(gr_out *o, const gr_diff *d){
     const gr_change *c = &d->v[i];
     na += c->op==GR_CH_ADDED; nr += c->op==GR_CH_REMOVED; nc += c->op==GR_CH_CHANGED;
     if( c->old_value ){
-      gr_out_printf(o, "~ node %s: %s: %s -> %s\n", c->name, c->ndetails ? c->details[0] : "?", c->old_value, c->new_value);
+      gr_out_printf(o, "~ node %s: %s: %s -> %s\n", c->name, c->ndetails > 1 ? c->details[1] : c->ndetails ? c->details[0] : "?",
+                    c->old_value, c->new_value);
       continue;
     }
     if( c->diag.n ){

@@ -603,6 +603,10 @@ static void explain_lookup(const gr_ruleset *rs, const char *name, explain_hits 
   h->op = gr_ruleset_option_by_spelling(rs, name);
   h->mode = gr_ruleset_find(&rs->mode_map, name);
   h->slot = gr_ruleset_find(&rs->slot_map, name);
+  if( h->slot < 0 ){            /* a slot by its label (`column`), as the reports show it */
+    size_t k;
+    for(k = 0; k < rs->nslots && h->slot < 0; k++) if( strcmp(rs->slots[k].column, name)==0 ) h->slot = (int)k;
+  }
   h->source = gr_ruleset_find(&rs->source_map, name);
   h->rule = gr_ruleset_find(&rs->rule_map, name);
   h->table = gr_ruleset_find(&rs->table_map, name);
@@ -661,6 +665,7 @@ static int explain_json(const gr_ruleset *rs, const char *name, const explain_hi
     gr_jw_obj(&w);
     gr_jw_key(&w, "kind"); gr_jw_str(&w, "slot");
     gr_jw_key(&w, "name"); gr_jw_str(&w, sl->name);
+    gr_jw_key(&w, "column"); gr_jw_str(&w, sl->column);
     gr_jw_key(&w, "description"); gr_jw_str(&w, sl->description);
     gr_jw_key(&w, "cascade"); gr_jw_arr(&w);
     for(k = 0; k < sl->ncascade; k++) gr_jw_str(&w, rs->sources[sl->cascade[k]].name);
@@ -846,6 +851,7 @@ static int explain_text(const gr_ruleset *rs, const char *name, const explain_hi
     const gr_slot *s = &rs->slots[i];
     gr_buf_printf(&b, "%sslot %s\n", b.n ? "\n" : "", s->name);
     if( s->description ) gr_buf_printf(&b, "  %s\n", s->description);
+    if( strcmp(s->column, s->name) ) gr_buf_printf(&b, "  column: %s (the label the text report, --explain, HTML and DOT show)\n", s->column);
     gr_buf_adds(&b, "  cascade: ");
     for(k = 0; k < s->ncascade; k++) gr_buf_printf(&b, "%s%s", k ? " > " : "", rs->sources[s->cascade[k]].name);
     gr_buf_adds(&b, "\n");

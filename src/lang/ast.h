@@ -83,6 +83,7 @@ enum gr_item_kind {
   GR_I_PARTITION, GR_I_SEED, GR_I_NEUTRAL, GR_I_LIMIT,
   GR_I_NOEFFECT,
   GR_I_SUBSEED, GR_I_SUBGRAPH, GR_I_GROUP, GR_I_THRESHOLD,   /* partition: subgraph seed / dynamic / inherit, group, threshold */
+  GR_I_COLUMN,               /* a slot's `column "label";`: the label human-facing reports give it */
   GR_I_ONNX, GR_I_ONNX_ROW, GR_I_ONNX_IR, GR_I_ONNX_IN,  /* onnx mappings: statement, row, IR op, input */
   GR_I_CONDITION,            /* condition name(names) = e; */
   /* the op information library (check_oplib.c): `oplib NAME "desc" { ... }`,

@@ -186,7 +186,7 @@ static void bad_item(ck *c, gr_item *it, const char *block){
     "key", "alias", "type", "values", "values mode", "range", "pattern", "separator", "default",
     "support statement", "value block", "deprecated", "format", "section", "initial", "entries",
     "entries mode", "hook", "extends", "partition", "seed", "neutral", "limit", "no effect clause",
-    "subgraph seed", "subgraph clause", "group", "threshold" };
+    "subgraph seed", "subgraph clause", "group", "threshold", "column" };
   const char *n = it->kind > 0 && it->kind < (int)(sizeof names / sizeof *names) ? names[it->kind] : "item";
   if( it->kind==GR_I_HWVAL ) ck_err(c, it->name_loc, "'%s %lld' is not allowed in %s (a hardware value belongs in a soc block)",
                                  it->name, (long long)it->lo, block);
@@ -697,6 +697,15 @@ static void do_table(ck *c, gr_item *st, gr_table *t){
   if( t->vtype==GR_T_NULL ) t->vtype = GR_T_STR;
 }
 
+/* A column label is a plain word: [A-Za-z_][A-Za-z0-9_]*, as a name is. */
+static int plain_word(const char *w){
+  const char *p;
+  if( !((w[0] >= 'a' && w[0] <= 'z') || (w[0] >= 'A' && w[0] <= 'Z') || w[0]=='_') ) return 0;
+  for(p = w + 1; *p; p++)
+    if( !((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p=='_') ) return 0;
+  return 1;
+}
+
 static void do_slot(ck *c, gr_item *st, gr_slot *s){
   gr_ruleset *rs = c->rs;
   gr_item *it;
@@ -706,6 +715,17 @@ static void do_slot(ck *c, gr_item *st, gr_slot *s){
     switch( it->kind ){
       case GR_I_DESCRIPTION: once_str(c, &s->description, it, "the slot description"); break;
       case GR_I_KEY: once_str(c, &s->report_key, it, "the report key"); break;
+      case GR_I_COLUMN: {
+        const char *had = s->column;
+        once_str(c, &s->column, it, "the column label");
+        if( s->column==had ) break;
+        if( s->column[0]==0 ) ck_err(c, it->str_loc, "slot %s: the column label is empty", s->name);
+        else if( !plain_word(s->column) )
+          ck_err(c, it->str_loc, "slot %s: column label '%s' is not a plain word (a letter or '_', then letters, digits and '_')",
+                 s->name, s->column);
+        else s->column_loc = it->str_loc;     /* a valid label: compared with the other slots' below */
+        break;
+      }
       case GR_I_VALUES_MODE:
         if( s->values_mode || s->nvalues ){ ck_err(c, it->loc, "slot values are declared twice"); break; }
         s->values_mode = 1;
@@ -723,6 +743,7 @@ static void do_slot(ck *c, gr_item *st, gr_slot *s){
       default: bad_item(c, it, "a slot block");
     }
   }
+  if( s->column==NULL ) s->column = s->name;
   if( s->report_key==NULL ){
     char *k = gr_xasprintf("%s_source", s->name);
     s->report_key = ck_keep(rs, k);
@@ -760,6 +781,16 @@ static void do_slot(ck *c, gr_item *st, gr_slot *s){
         }
       }
       if( o==s ) continue;
+      /* a label is shown in place of the name: it must name one slot only */
+      if( s->column_loc.line && strcmp(s->column, o->name)==0 )
+        ck_err(c, s->column_loc, "slot %s: column label '%s' is the name of slot %s", s->name, s->column, o->name);
+      else if( s->column_loc.line && o->column_loc.line && strcmp(s->column, o->column)==0 ){
+        char w[512];
+        ck_where(w, sizeof w, o->column_loc);
+        ck_err(c, s->column_loc, "slot %s: column label '%s' is already the column label of slot %s (at %s)", s->name, s->column, o->name, w);
+      }
+      if( o->column_loc.line && strcmp(o->column, s->name)==0 )
+        ck_err(c, o->column_loc, "slot %s: column label '%s' is the name of slot %s", o->name, o->column, s->name);
       if( strcmp(o->name, s->report_key)==0 || strcmp(o->report_key, s->name)==0 || strcmp(o->report_key, s->report_key)==0 ){
         ck_err(c, st->name_loc, "slot %s and slot %s would both write the report field '%s'", s->name, o->name,
             strcmp(o->name, s->report_key)==0 || strcmp(o->report_key, s->report_key)==0 ? s->report_key : s->name);

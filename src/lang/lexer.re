@@ -62,6 +62,7 @@ loop:
     "capability"  { TOK(GR_TK_CAPABILITY); }
     "caps"        { TOK(GR_TK_CAPS); }
     "cascade"     { TOK(GR_TK_CASCADE); }
+    "column"      { TOK(GR_TK_COLUMN); }
     "chip"        { TOK(GR_TK_CHIP); }
     "conflicts"   { TOK(GR_TK_CONFLICTS); }
     "default"     { TOK(GR_TK_DEFAULT); }

@@ -192,6 +192,11 @@ typedef struct gr_slot {
   int index;
   const char *name, *description;
   const char *report_key;         /* report field naming the winning source */
+  const char *column;             /* the label outputs a person reads give the slot (text report
+                                     columns, "slot: old -> new", --explain, gear lines, DOT, HTML,
+                                     diff's node lines): `column "...";`, default the name; machine
+                                     keys (JSON, Lua, case files, --colour-by) stay the name */
+  gr_loc column_loc;              /* the label's string; line 0 when it is the default */
   int values_mode;
   const char **values; size_t nvalues;
   int *cascade; size_t ncascade;   /* source indexes, highest precedence first */

@@ -14,7 +14,7 @@ static const char *const spelling[] = {
   [GR_TK_VERNUM] = "a version number", [GR_TK_REGEX] = "a /pattern/",
   [GR_TK_ALL] = "all", [GR_TK_ALIAS] = "alias", [GR_TK_BECAUSE] = "because", [GR_TK_BUNDLE] = "bundle",
   [GR_TK_CANN] = "cann", [GR_TK_CAPABILITY] = "capability", [GR_TK_CAPS] = "caps", [GR_TK_CASCADE] = "cascade",
-  [GR_TK_CONFLICTS] = "conflicts", [GR_TK_DEFAULT] = "default", [GR_TK_DEPRECATED] = "deprecated",
+  [GR_TK_COLUMN] = "column", [GR_TK_CONFLICTS] = "conflicts", [GR_TK_DEFAULT] = "default", [GR_TK_DEPRECATED] = "deprecated",
   [GR_TK_DESCRIPTION] = "description", [GR_TK_EACH] = "each", [GR_TK_ENTRIES] = "entries", [GR_TK_ERROR] = "error",
   [GR_TK_EXCEPT] = "except", [GR_TK_EXCLUSIVE] = "exclusive", [GR_TK_FOR] = "for", [GR_TK_FORMAT] = "format",
   [GR_TK_GRAPH] = "graph", [GR_TK_HARDWARE] = "hardware", [GR_TK_HOOK] = "hook", [GR_TK_INCLUDE] = "include",

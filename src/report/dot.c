@@ -18,6 +18,8 @@
 ** says: a node whose decisions differ in another gear has a double outline
 ** and, per such gear, a label line "gear K: SLOT=VALUE" (and the same in its
 ** tooltip); a legend cluster lists every gear's profile and input shapes.
+** Slots are named by their label (gr_slot.column: the rules' `column`,
+** default the slot's name) in the title, tooltips, gear lines and legends.
 */
 #include "config.h"
 #include <stdlib.h>
@@ -128,7 +130,7 @@ static size_t gear_lines(gr_buf *b, const gr_result *r, const gr_gears *gs, uint
       const gr_gear_diff *d = &gk->diffs.v[lo];
       const char *v1 = gr_dec(r, v, d->slot)->value;
       if( v1==d->value || (v1 && d->value && strcmp(v1, d->value)==0) ) continue;
-      gr_buf_printf(b, "%sgear %zu: %s=%s", sep, k + 1, r->rs->slots[d->slot].name, d->value ? d->value : "-");
+      gr_buf_printf(b, "%sgear %zu: %s=%s", sep, k + 1, r->rs->slots[d->slot].column, d->value ? d->value : "-");
       added++;
     }
   }
@@ -172,9 +174,9 @@ void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
   gr_buf_init(&title);
   gr_buf_printf(&title, "gerules %s: %s on %s (%s)", PACKAGE_VERSION,
                 g && gr_graph_model_name(g)[0] ? gr_graph_model_name(g) : ro->graph_path, r->soc_name, r->run_mode);
-  if( ns ) gr_buf_printf(&title, "; fill: %s", rs->slots[fs].name);
-  if( ns > 1 ) gr_buf_printf(&title, "; outline: %s", rs->slots[1].name);
-  if( ns > GR_VIEW_MARK ) gr_buf_printf(&title, "; outline style: %s", rs->slots[GR_VIEW_MARK].name);
+  if( ns ) gr_buf_printf(&title, "; fill: %s", rs->slots[fs].column);
+  if( ns > 1 ) gr_buf_printf(&title, "; outline: %s", rs->slots[1].column);
+  if( ns > GR_VIEW_MARK ) gr_buf_printf(&title, "; outline style: %s", rs->slots[GR_VIEW_MARK].column);
   if( ro->gears ) gr_buf_printf(&title, "; gear 1 of %zu (%s=%s)", ro->gears->v.n, ro->gears->flag, ro->gears->value);
   gr_out_puts(o, "digraph gerules {\n  graph [rankdir=TB, fontname=\"Helvetica\", labelloc=t, label=");
   dot_str(o, gr_buf_cstr(&title));
@@ -218,7 +220,7 @@ void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
       gr_buf_printf(&tip, "%s (%s)", gr_graph_str(g, nd->name), gr_graph_type_name(g, nd->type));
       for(s = 0; s < ns; s++){
         const gr_decision *d = gr_dec(r, v, s);
-        gr_buf_printf(&tip, "; %s=%s", rs->slots[s].name, d->value ? d->value : "-");
+        gr_buf_printf(&tip, "; %s=%s", rs->slots[s].column, d->value ? d->value : "-");
         if( d->source >= 0 ) gr_buf_printf(&tip, " (%s)", rs->sources[d->source].name);
         else if( d->source==GR_SOURCE_HOOK ) gr_buf_adds(&tip, " (hook)");
         {
@@ -253,16 +255,16 @@ void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
   if( n && ns ){
     gr_buf w;
     gr_buf_init(&w);
-    gr_buf_printf(&w, "%s (fill)", rs->slots[fs].name);
+    gr_buf_printf(&w, "%s (fill)", rs->slots[fs].column);
     legend(o, r, fs, gr_buf_cstr(&w), L_FILL);
     if( ns > 1 ){
       w.n = 0;
-      gr_buf_printf(&w, "%s (outline)", rs->slots[1].name);
+      gr_buf_printf(&w, "%s (outline)", rs->slots[1].column);
       legend(o, r, 1, gr_buf_cstr(&w), L_OUTLINE);
     }
     if( ns > GR_VIEW_MARK ){
       w.n = 0;
-      gr_buf_printf(&w, "%s (outline style)", rs->slots[GR_VIEW_MARK].name);
+      gr_buf_printf(&w, "%s (outline style)", rs->slots[GR_VIEW_MARK].column);
       legend(o, r, GR_VIEW_MARK, gr_buf_cstr(&w), L_STYLE);
     }
     gr_buf_free(&w);

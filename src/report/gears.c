@@ -64,7 +64,7 @@ void gr_report_gears_text(gr_out *o, const gr_result *r, const gr_gears *gs){
         gr_out_printf(o, "\n    %s", gr_graph_str(r->g, gr_graph_nodes(r->g)[d->node].name));
         last = d->node;
       }
-      gr_out_printf(o, " %s=%s", rs->slots[d->slot].name, d->value ? d->value : "-");
+      gr_out_printf(o, " %s=%s", rs->slots[d->slot].column, d->value ? d->value : "-");
     }
     gr_out_puts(o, "\n");
   }

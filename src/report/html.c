@@ -14,7 +14,9 @@
 **            node back together; nodes of one op type and outcome share
 **            one tail, so a 10,000-node page shrinks from 4.3 MB to about
 **            1 MB and its browser parses a quarter of the bytes)
-**   slots    the decision slots and, per slot, the colour of each value
+**   slots    the decision slots: per slot its name (the key of its node
+**            members), its column label (what the page shows: the rules'
+**            `column`, default the name) and the colour of each value
 **            (view.h: the same colours as the DOT report)
 **   colour_by  the slot the page colours by first (--colour-by; 0: the first)
 **   mark_slot  the slot the page marks by default with a band along each
@@ -135,6 +137,7 @@ static void write_slots(gr_jw *w, const gr_ruleset *rs, const char *colour_by){
     gr_view_values(rs, s, &nv);
     gr_jw_obj(w);
     gr_jw_key(w, "name"); gr_jw_str(w, sl->name);
+    gr_jw_key(w, "column"); gr_jw_str(w, sl->column);
     gr_jw_key(w, "source_key"); gr_jw_str(w, sl->report_key);
     gr_jw_key(w, "description"); gr_jw_str(w, sl->description);
     gr_jw_key(w, "colours"); gr_jw_obj(w);

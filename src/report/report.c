@@ -1065,7 +1065,7 @@ static void explain_json_row(explain_out *x, const gr_explain_row *row){
 
 static void explain_text_row(explain_out *x, const gr_explain_row *row){
   gr_out *o = x->o;
-  const char *slot = x->rs->slots[row->slot].name;
+  const char *slot = x->rs->slots[row->slot].column;    /* the label a person reads; JSON keeps the name */
   switch( row->kind ){
   case GR_XR_SLOT:
     gr_out_printf(o, "\n%s = ", slot);

@@ -11,6 +11,8 @@
 **     with counts;
 **   - the changed nodes, one per row, with old -> new for every slot that
 **     changed ("--all-nodes" lists every node with every slot instead).
+** A slot is shown by its label (its `column "..."` in the rules, default its
+** name) in every header and cell; the rule tables below are keyed by name.
 ** Source ids become plain words (rules table report_source_words; the JSON
 ** report keeps the ids); a slot that does not apply to an op type
 ** (report_not_applicable: no tiling for a Data node) shows nothing. Node
@@ -253,7 +255,7 @@ static void lost_because(gr_buf *b, const text_ctx *x, uint32_t n, const gr_deci
 static void change_text(gr_buf *b, const text_ctx *x, uint32_t n, size_t s, int changed){
   const gr_decision *a = gr_dec(x->r, n, s), *o = gr_dec(x->base, n, s);
   const char *wa = src_words(x, a->source), *wo = src_words(x, o->source);
-  gr_buf_printf(b, "%s: ", x->rs->slots[s].name);
+  gr_buf_printf(b, "%s: ", x->rs->slots[s].column);
   if( !changed ){
     gr_buf_adds(b, a->value ? a->value : "-");
     add_no_effect(b, x->r, n, s);
@@ -338,7 +340,7 @@ static void headline(gr_out *o, const text_ctx *x){
       if( v && strcmp(v, value)==0 ) hit++;
     }
     if( total==0 || (uint64_t)hit * 2 <= total ) continue;
-    gr_out_printf(o, "\nmostly %s: %u of %u nodes run with %s %s", value, hit, total, m->keys[k], value);
+    gr_out_printf(o, "\nmostly %s: %u of %u nodes run with %s %s", value, hit, total, x->rs->slots[s].column, value);
     for(n = 0; n < nn; n++){
       const gr_node *nd = &gr_graph_nodes(g)[n];
       if( !(nd->flags & GR_NODE_DYNAMIC) || !set_has(inputs, gr_graph_type_name(g, nd->type)) || nd->graph!=0 ) continue;
@@ -444,7 +446,7 @@ static void node_table(gr_out *o, text_ctx *x, const uint8_t *show, int changes,
   gr_buf_init(&b);
   make_labels(x, show, name_cap(ro), labels, &arena);
   if( changes ) wv[0] = 7;
-  else for(s = 0; s < ncols; s++) wv[s] = strlen(x->rs->slots[s].name);
+  else for(s = 0; s < ncols; s++) wv[s] = strlen(x->rs->slots[s].column);
   for(n = 0; n < nn; n++){
     const gr_node *nd = &gr_graph_nodes(g)[n];
     if( !show[n] ) continue;
@@ -459,7 +461,7 @@ static void node_table(gr_out *o, text_ctx *x, const uint8_t *show, int changes,
   }
   gr_out_printf(o, "%-*s  %-*s", (int)wname, "NODE", (int)wtype, "TYPE");
   if( changes ) gr_out_puts(o, "  CHANGES");
-  else for(s = 0; s < ncols; s++) gr_out_printf(o, "  %-*s", s + 1 < ncols ? (int)wv[s] : 0, x->rs->slots[s].name);
+  else for(s = 0; s < ncols; s++) gr_out_printf(o, "  %-*s", s + 1 < ncols ? (int)wv[s] : 0, x->rs->slots[s].column);
   gr_out_puts(o, "\n");
   for(n = 0; n < nn; n++){
     const gr_node *nd = &gr_graph_nodes(g)[n];

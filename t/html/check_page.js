@@ -27,7 +27,7 @@
 //   with --gear NODE_NAME, `gears`: the gear list (its options' texts) and,
 //   for each gear chosen in it, the gear the page says it shows, NODE_NAME's
 //   colour, its fill pixel on the canvas, its panel row of the colour-by
-//   field, the legend, and the diagnostics shown dimmed (not of this gear).
+//   field (found by the field's label, which the panel shows), the legend, and the diagnostics shown dimmed (not of this gear).
 //   A screenshot per gear (-gearK) goes beside SCREENSHOT.
 // usage: node check_page.js PAGE.html SCREENSHOT.png [--interact NODE_NAME | --views NODE_NAME | --gear NODE_NAME]
 'use strict';
@@ -163,7 +163,7 @@ async function gears(page, probe, shot) {
       document.querySelectorAll('#details > table:not(.io) tr').forEach(tr => { rows[tr.children[0].textContent] = tr.children[1].textContent; });
       return { gear: window.gr.gear(), colour: window.gr.colourOf(i),
                pixel: '#' + [d[0], d[1], d[2]].map(v => v.toString(16).padStart(2, '0')).join(''),
-               row: rows[window.gr.field()],
+               label: window.gr.fieldLabel(), row: rows[window.gr.fieldLabel()],
                legend: Array.from(document.querySelectorAll('#legend span')).map(s => s.textContent),
                dimmed: Array.from(document.querySelectorAll('#diag-list li.gear-other')).map(li => li.textContent) };
     }, idx);
