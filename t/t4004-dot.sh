@@ -196,6 +196,15 @@ test_expect_success 'gears: the picture is gear 1'"'"'s; a node that differs in 
 	PYEOF
 '
 
+test_expect_success '--colour-by takes a slot by the label the reports show (impl_mode) as by its name' '
+	gerules eval "$ex/llm_decoder.json" --chip Ascend910B1 --colour-by precision_mode --format dot >by-name.dot &&
+	gerules eval "$ex/llm_decoder.json" --chip Ascend910B1 --colour-by impl_mode --format dot >by-label.dot &&
+	grep "fill: impl_mode;" by-label.dot &&
+	test_cmp by-name.dot by-label.dot &&
+	gerules eval "$ex/llm_decoder.json" --chip Ascend910B1 --colour-by engine --format dot >by-engine.dot &&
+	! cmp -s by-name.dot by-engine.dot
+'
+
 test_expect_success '--colour-by names a slot of the rule set' '
 	test_must_fail --exit 2 gerules eval "$ex/llm_decoder.json" --chip Ascend910B1 --colour-by dtypes --format dot >out 2>err &&
 	test_grep "no slot .dtypes. (its slots: precision_mode, tiling, execution, dtype, engine)" err

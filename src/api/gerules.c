@@ -246,7 +246,7 @@ const char *gerules_rules_slot_name(const gerules_rules *rules, size_t slot){
 }
 
 long gerules_rules_find_slot(const gerules_rules *rules, const char *name){
-  return rules && name ? gr_ruleset_find(&rules->rs->slot_map, name) : -1;
+  return rules && name ? gr_ruleset_find_slot(rules->rs, name) : -1;
 }
 
 const char *gerules_rules_suggest_slot(const gerules_rules *rules, const char *name){
@@ -254,7 +254,10 @@ const char *gerules_rules_suggest_slot(const gerules_rules *rules, const char *n
   size_t i;
   if( rules==NULL || name==NULL ) return NULL;
   gr_suggest_begin(&s, name);
-  for(i = 0; i < rules->rs->nslots; i++) gr_suggest_offer(&s, rules->rs->slots[i].name);
+  for(i = 0; i < rules->rs->nslots; i++){
+    gr_suggest_offer(&s, rules->rs->slots[i].name);
+    gr_suggest_offer(&s, rules->rs->slots[i].column);
+  }
   return gr_suggest_best(&s);
 }
 

@@ -139,9 +139,10 @@ const char *gerules_rules_version(const gerules_rules *rules);   /* the bundle v
 /* The decision slots every node gets (e.g. "precision_mode", "tiling"). */
 size_t      gerules_rules_slot_count(const gerules_rules *rules);
 const char *gerules_rules_slot_name(const gerules_rules *rules, size_t slot);   /* NULL when out of range */
-/* The index of a slot by name, or -1. */
+/* The index of a slot by name, or by the label the text report shows for
+** it (its `column`: "impl_mode" for precision_mode), or -1. */
 long        gerules_rules_find_slot(const gerules_rules *rules, const char *name);
-/* (v4) "Did you mean": the slot name of rules closest to name (see
+/* (v4) "Did you mean": the slot name or label of rules closest to name (see
 ** gerules_suggest), borrowed from rules; NULL when none is close enough. */
 const char *gerules_rules_suggest_slot(const gerules_rules *rules, const char *name);
 /* (v4) The one "did you mean" of gerules over any list of names: the name closest
@@ -189,7 +190,7 @@ int gerules_request_set_provenance(gerules_request *req, int on);
 ** -1: never cut (--wide). -1 returned for a value below -1. */
 int gerules_request_set_text_width(gerules_request *req, int columns);
 /* (v4) The slot the graph pictures fill their boxes by (html: the first
-** "colour by" choice; dot: the fill), by name (gerules_rules_find_slot);
+** "colour by" choice; dot: the fill), by name or label (gerules_rules_find_slot);
 ** NULL (the default): the rule set's first slot. A name the rule set does
 ** not know falls back to the first slot; the CLI checks it first. */
 int gerules_request_set_colour_by(gerules_request *req, const char *slot);

@@ -602,11 +602,7 @@ typedef struct explain_hits {
 static void explain_lookup(const gr_ruleset *rs, const char *name, explain_hits *h){
   h->op = gr_ruleset_option_by_spelling(rs, name);
   h->mode = gr_ruleset_find(&rs->mode_map, name);
-  h->slot = gr_ruleset_find(&rs->slot_map, name);
-  if( h->slot < 0 ){            /* a slot by its label (`column`), as the reports show it */
-    size_t k;
-    for(k = 0; k < rs->nslots && h->slot < 0; k++) if( strcmp(rs->slots[k].column, name)==0 ) h->slot = (int)k;
-  }
+  h->slot = gr_ruleset_find_slot(rs, name);    /* by its label (`column`) too, as the reports show it */
   h->source = gr_ruleset_find(&rs->source_map, name);
   h->rule = gr_ruleset_find(&rs->rule_map, name);
   h->table = gr_ruleset_find(&rs->table_map, name);

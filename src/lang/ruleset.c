@@ -28,6 +28,13 @@ int gr_ruleset_find(const gr_map *m, const char *name){
   return v ? (int)(intptr_t)v - 1 : -1;
 }
 
+int gr_ruleset_find_slot(const gr_ruleset *rs, const char *name){
+  int k = gr_ruleset_find(&rs->slot_map, name);
+  size_t i;
+  for(i = 0; k < 0 && i < rs->nslots; i++) if( rs->slots[i].column && strcmp(rs->slots[i].column, name)==0 ) k = (int)i;
+  return k;
+}
+
 const gr_table *gr_ruleset_table(const gr_ruleset *rs, const char *name){
   int k = gr_ruleset_find(&rs->table_map, name);
   return k >= 0 ? &rs->tables[k] : NULL;

@@ -402,6 +402,10 @@ size_t gr_ruleset_layer_of(const gr_ruleset *rs, const char *file);
 /* Lookups (NULL / -1 when absent). */
 int  gr_ruleset_find(const gr_map *m, const char *name);
 int  gr_ruleset_find_soc(const gr_ruleset *rs, const char *soc);     /* exact first, then patterns */
+/* A slot by its name, else by its column label (what the reports a person
+** reads call it: `impl_mode` for precision_mode), so a user may name it as
+** the text report shows it. */
+int  gr_ruleset_find_slot(const gr_ruleset *rs, const char *name);
 const gr_table *gr_ruleset_table(const gr_ruleset *rs, const char *name);
 const gr_expr *gr_table_value(const gr_table *t, const char *key);  /* a map table's value; NULL for a set */
 const gr_option *gr_ruleset_option_by_spelling(const gr_ruleset *rs, const char *spelling);

@@ -168,7 +168,7 @@ void gr_report_dot(gr_out *o, gr_result *r, const gr_report_opts *ro){
   uint32_t *mark;
   gr_buf title;
   /* the fill slot: --colour-by, else the first */
-  int fk = ro->colour_by && ns ? gr_ruleset_find(&rs->slot_map, ro->colour_by) : -1;
+  int fk = ro->colour_by && ns ? gr_ruleset_find_slot(rs, ro->colour_by) : -1;
   size_t fs = fk >= 0 ? (size_t)fk : 0;
 
   gr_buf_init(&title);

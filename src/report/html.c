@@ -129,7 +129,7 @@ static void jw_column(gr_jw *w, double x){
 
 static void write_slots(gr_jw *w, const gr_ruleset *rs, const char *colour_by){
   size_t s, k;
-  int ck = colour_by ? gr_ruleset_find(&rs->slot_map, colour_by) : -1;
+  int ck = colour_by ? gr_ruleset_find_slot(rs, colour_by) : -1;
   gr_jw_key(w, "slots"); gr_jw_arr(w);
   for(s = 0; s < rs->nslots; s++){
     const gr_slot *sl = &rs->slots[s];
