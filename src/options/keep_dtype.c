@@ -14,7 +14,6 @@
 #include <string.h>
 #include "options/dtype_files.h"
 #include "base/lineidx.h"
-#include "base/suggest.h"
 #include "options/file_diag.h"
 
 static int is_blank(char c){ return c==' ' || c=='\t' || c=='\r' || c=='\v' || c=='\f'; }
