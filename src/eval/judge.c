@@ -763,6 +763,33 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
     JN(J, n)->unknown_producer = 2;
     return GR_JD_UNKNOWN;
   }
+  if( !ce && m.ncand > 1 ){
+    /* a tensor FE would match has no dtype in the model (a reader that could
+    ** not infer it): when the columns left give it different dtypes, FE's
+    ** match of the real one could pick any of them, and taking the first
+    ** would invent the node's dtype. Only a tensor with a producer or an
+    ** output counts: an absent optional input is not matched. */
+    for(k = 0; k < nord + nout; k++){
+      int isout = k >= nord;
+      uint32_t ti = isout ? nin + (k - nord) : order[k];
+      uint32_t pi = isout ? 0 : desc_pos(g, nd, ti), c;
+      int opt = isout ? ((k - nord) < o->nout ? (int)(o->nin + (k - nord)) : -1) : op_input(o, pi, nd->n_data > nin ? nd->n_data : nin);
+      const uint8_t *cd;
+      if( opt < 0 || J->gdt[tens[ti].dtype < J->ngdt ? tens[ti].dtype : 0] ) continue;
+      if( !isout && (pi >= nd->n_data || ed[pi].src==GR_NONE) ) continue;
+      cd = o->col + (size_t)opt * o->ncol;
+      for(c = 1; c < m.ncand && cd[m.cand[c]]==cd[m.cand[0]]; c++) ;
+      if( c < m.ncand ){
+        if( trace ) gr_buf_printf(trace, "%s %u has no dtype, and the %u column(s) left differ on it: none picked\n",
+                                  isout ? "output" : "input", isout ? ti - nin : ti, m.ncand);
+        jn->unknown_producer = 3;
+        jn->unknown_output = (uint8_t)isout;
+        jn->unknown_tensor = (uint16_t)(isout ? (uint32_t)opt - o->nin : (uint32_t)opt);
+        jn->unknown_ncol = (uint16_t)(m.ncand > 65535 ? 65535 : m.ncand);
+        return GR_JD_UNKNOWN;
+      }
+    }
+  }
   chosen = m.ncand ? m.cand[0] : 0;
   if( m.ncand==0 && ce ){ uint32_t first; if( custom_columns(J, o, ce, &first) ) chosen = first; }
   jn->column = (uint16_t)(chosen + 1);
@@ -1468,6 +1495,15 @@ static void dtype_why(gr_result *r, uint32_t n, gr_buf *b){
       else gr_buf_printf(b, "not judged by FE (no engine takes it): the model's dtype stays");
       return;
     case GR_JD_UNKNOWN: {
+      if( jn->unknown_producer==3 ){
+        const gr_oplib_store *fs = store_of(r, jn->fe_store);
+        const gr_oplib_op *op = fs ? gr_oplib_find(r->rs, fs, type) : NULL;
+        gr_buf_printf(b, "the model gives no dtype for ");
+        tensor_text(b, op, jn->unknown_output, jn->unknown_tensor);
+        gr_buf_printf(b, " of this %s, and the %u op information column(s) its other tensors leave "
+                      "differ on it: FE matches the real dtype, gerules does not guess", type, jn->unknown_ncol);
+        return;
+      }
       if( jn->unknown_producer==2 ){
         gr_buf_printf(b, "the model gives no dtype for any input or output of this %s, so none of its op information columns can be picked", type);
         return;
