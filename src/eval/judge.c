@@ -1176,7 +1176,9 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
   jn->fe_excluded = (uint8_t)fe_excluded;
   if( !judged ) jn->dtype_by = GR_JD_GRAPH;
   jn->dtype = jn->dtype_by==GR_JD_UNKNOWN ? 0 : node_dtype(J, nd);
-  count_casts(J, g, n, trace);
+  /* a node whose dtype is unknown takes unknown dtypes: no Cast is claimed */
+  if( jn->dtype_by==GR_JD_UNKNOWN ) J->casts[n] = 0;
+  else count_casts(J, g, n, trace);
   if( memo_id ){
     memo_store(J, memo_id, J->out_of[n], &J->after[nd->tensor0], (uint32_t)nd->n_in_desc + nd->n_out_desc, J->casts[n]);
     set_record(J, n, memo_id);
