@@ -70,4 +70,34 @@ test_expect_success 'a rule layer can read node.judge_refusal_ge_op only for eac
 	test_grep "judge_refusal_ge_op. is the refusing engine.s: only .node.judge_refusal_ge_op. in rules .for each refusal." err
 '
 
+# table engine_fused_ops (rules/engines.rules): a type FE's fusion pass
+# replaces before the judge is judged and placed as the type it becomes
+test_expect_success 'GlobalAveragePool is judged as ReduceMeanD, and both reasons name Globalavgpoolpass' '
+	graph gap 845-fused-globalaveragepool-judged-as-reducemeand.case &&
+	gerules eval gap.json --chip Ascend910B1 --format json --all-nodes >gap.out &&
+	"$PY" - gap.out <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	n = [x for x in d["nodes"] if x["name"] == "gap"][0]
+	why = {p["slot"]: p["reason"] for p in n["provenance"] if p["won"]}
+	pre = "FE\x27s fusion pass Globalavgpoolpass makes this GlobalAveragePool a ReduceMeanD before it judges it (table engine_fused_ops); "
+	assert n["type"] == "GlobalAveragePool", n["type"]
+	assert why["engine"] == pre + "op store aicore_ascend910b takes ReduceMeanD", why["engine"]
+	assert why["dtype"].startswith(pre + "PRECISION_MODE=force_fp16, black op: input 0 float32 -> float16"), why["dtype"]
+	assert not [x for x in d["diagnostics"] if x["code"] == "GE7003"], d["diagnostics"]
+	EOF
+'
+
+test_expect_success 'engine_fused_ops: a value that is not [type, pass], or an op fused into itself, is an error with a caret' '
+	cp -R "$top_srcdir/rules" fused &&
+	sed -i "s/\"GlobalAveragePool\": \[\"ReduceMeanD\", \"Globalavgpoolpass\"\]/\"GlobalAveragePool\": \"ReduceMeanD\"/" fused/engines.rules &&
+	test_must_fail --exit 2 gerules --rules fused check >out 2>err &&
+	grep "engines.rules:[0-9]*:[0-9]*: error: engine_fused_ops\[\"GlobalAveragePool\"\]: expected \[\"TYPE\", \"PASS\"\]" err &&
+	grep "^ *\^" err &&
+	cp -R "$top_srcdir/rules" self &&
+	sed -i "s/\"GlobalAveragePool\": \[\"ReduceMeanD\",/\"GlobalAveragePool\": [\"GlobalAveragePool\",/" self/engines.rules &&
+	test_must_fail --exit 2 gerules --rules self check >out 2>err &&
+	grep "error: engine_fused_ops\[\"GlobalAveragePool\"\]: an op fused into its own type" err
+'
+
 test_done

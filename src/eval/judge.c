@@ -57,6 +57,9 @@ struct gr_judge {
   uint8_t *gdt;                 /* graph dtype id -> dtype id */
   uint32_t ngdt;
   uint8_t *type_flags;          /* per graph type: 1 cube, 2 unjudged, 4 sensitive, 8 cast, 16 unplaced, 32 const */
+  const char **judged_as;       /* per graph type: the type FE's fusion gives it before the judge (table
+                                ** engine_fused_ops), NULL none */
+  const char **fused_by;        /* per graph type: the pass that does it */
   /* the chip's stores, by engine */
   uint32_t *est0, *estn;        /* per engine: first index in stores[], count */
   const gr_oplib_store **stores; uint32_t nstores;
@@ -129,6 +132,11 @@ static const char *table_str(const gr_table *t, const char *k){
 ** strings (check_oplib.c split_list), repeated along the columns, so a few
 ** pointers remembered per op spare most lookups */
 typedef struct dt_memo { const char *name[16]; uint8_t id[16]; } dt_memo;
+
+/* the type graph type t is judged as: the fused one (engine_fused_ops) or its own */
+static const char *judged_type(const gr_judge *J, const gr_graph *g, uint32_t t){
+  return J->judged_as[t] ? J->judged_as[t] : gr_graph_type_name(g, t);
+}
 
 static uint32_t dt_id(const gr_judge_rules *j, dt_memo *m, const char *name){
   unsigned k = (unsigned)(((uintptr_t)name >> 3) & 15);
@@ -374,11 +382,23 @@ static void setup(gr_result *r, gr_judge *J){
   }
   /* per type: flags and the op of every store */
   J->type_flags = gr_arena_calloc(&J->arena, nt + 1);
+  J->judged_as = gr_arena_calloc(&J->arena, (nt + 1) * sizeof *J->judged_as);
+  J->fused_by = gr_arena_calloc(&J->arena, (nt + 1) * sizeof *J->fused_by);
   J->type_last = gr_arena_calloc(&J->arena, (nt + 1) * sizeof *J->type_last);
   J->ops = gr_arena_calloc(&J->arena, ((size_t)nt * J->nstores + 1) * sizeof *J->ops);
   for(t = 0; t < nt; t++){
     const char *tn = gr_graph_type_name(g, t);
     uint8_t f = 0;
+    /* a type a fusion pass of FE replaces before the judge: judged and
+    ** placed as the type it becomes (the node keeps its name) */
+    void *at = j->fused_ops ? gr_map_get(&j->fused_ops->keymap, tn) : NULL;
+    if( at ){
+      /* [type, pass] (check_judge.c checks the shape) */
+      const gr_expr *v = j->fused_ops->vals[(size_t)(intptr_t)at - 1];
+      J->judged_as[t] = v->a->s;
+      J->fused_by[t] = v->a->next->s;
+      tn = v->a->s;
+    }
     if( in_set(j->fp16_ops, tn) ) f |= TF_CUBE;
     if( in_set(j->unjudged_ops, tn) ) f |= TF_UNJUDGED;
     if( in_set(j->sensitive_ops, tn) ) f |= TF_SENSITIVE;
@@ -1144,7 +1164,7 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
     }
     if( skip ) continue;
     if( en->op_table ){
-      if( in_set(en->op_table, gr_graph_type_name(g, nd->type)) ) jn->engine = (uint8_t)(e + 1);
+      if( in_set(en->op_table, judged_type(J, g, nd->type)) ) jn->engine = (uint8_t)(e + 1);
       continue;
     }
     for(s = J->est0[e]; s < J->est0[e] + J->estn[e]; s++){
@@ -1362,14 +1382,24 @@ static void fe_refusal_text(gr_result *r, uint32_t n, const gr_jnode *jn, const 
   }
 }
 
+/* "FE's PASS makes this TYPE a TYPE2 first: " for a node of a fused type */
+static void fused_text(gr_result *r, uint32_t n, gr_buf *b){
+  const gr_graph *g = r->g;
+  uint32_t t = gr_graph_nodes(g)[n].type;
+  if( r->judge->judged_as[t] )
+    gr_buf_printf(b, "FE's fusion pass %s makes this %s a %s before it judges it (table engine_fused_ops); ", r->judge->fused_by[t],
+                  gr_graph_type_name(g, t), r->judge->judged_as[t]);
+}
+
 static void engine_why(gr_result *r, uint32_t n, gr_buf *b){
   const gr_jnode *jn = gr_judge_node(r, n);
   const gr_graph *g = r->g;
   const char *type, *eng;
   const gr_oplib_store *fs, *es, *ks;
   if( jn==NULL ) return;
-  type = gr_graph_type_name(g, gr_graph_nodes(g)[n].type);
+  type = judged_type(r->judge, g, gr_graph_nodes(g)[n].type);
   eng = gr_judge_engine(r, n);
+  fused_text(r, n, b);
   fs = store_of(r, jn->fe_store); es = store_of(r, jn->engine_store); ks = store_of(r, jn->kernel_store);
   /* why AI Core did not take it */
   switch( jn->engine_by ){
@@ -1445,7 +1475,7 @@ static int refusal(gr_result *r, uint32_t n, uint32_t k, gr_buf *why){
   uint32_t e, s;
   int ge = 0;
   if( !gr_judge_has_refusal(r, n) || jn->engine_by==GR_JE_REMOVED || jn->engine_by==GR_JE_UNPLACED ) return 0;
-  type = gr_graph_type_name(g, gr_graph_nodes(g)[n].type);
+  type = judged_type(J, g, gr_graph_nodes(g)[n].type);
   for(e = 0; e < J->j->nengines; e++){
     const gr_jengine *en = &J->j->engines[e];
     const jop *o = NULL;
@@ -1488,7 +1518,8 @@ static void dtype_why(gr_result *r, uint32_t n, gr_buf *b){
   const char *type;
   if( jn==NULL ) return;
   nd = &gr_graph_nodes(g)[n];
-  type = gr_graph_type_name(g, nd->type);
+  type = judged_type(r->judge, g, nd->type);
+  if( jn->dtype_by!=GR_JD_GRAPH || !(r->judge->type_flags[nd->type] & TF_UNJUDGED) ) fused_text(r, n, b);
   switch( jn->dtype_by ){
     case GR_JD_GRAPH:
       if( r->judge->type_flags[nd->type] & TF_UNJUDGED ) gr_buf_printf(b, "FE does not judge %s: the model's dtype", type);

@@ -97,6 +97,7 @@ typedef struct gr_judge_rules {
   /* optional: op types whose node GE deletes before engine placement when its
   ** input 0 and output 0 have the same dtype (table engine_removed_same_dtype_ops) */
   const struct gr_table *removed_same_dtype_ops;
+  const struct gr_table *fused_ops;       /* op type -> [the type a fusion pass of FE makes it before the judge, the pass] */
   /* optional: option keys (as given: ATC flags, GE keys) and the values under
   ** which the removing pass does not run, so those ops are judged like any
   ** other (table engine_removed_same_dtype_kept_by; a map of string lists) */
