@@ -64,7 +64,10 @@ struct gr_judge {
   uint32_t *est0, *estn;        /* per engine: first index in stores[], count */
   const gr_oplib_store **stores; uint32_t nstores;
   uint16_t *store_index;        /* stores[i] is gr_oplib_store_at(store_index[i]) */
-  jop **ops;                    /* ntypes * nstores, NULL when absent */
+  jop **ops;                    /* ntypes * nstores, NULL when absent; then as many again for the
+                                ** types a fusion pass makes something else when the node is dynamic */
+  uint32_t ntypes;              /* the graph's types */
+  uint8_t *fused_dyn;           /* per graph type: its dynamic nodes are judged as judged_as[ntypes + t] */
   uint8_t *excluded;            /* per engine */
   int removal_off;              /* the input that switches off the deleting of same-dtype ops, else -1 */
   int strategy;                 /* the mode's strategy, -1 none */
@@ -133,9 +136,20 @@ static const char *table_str(const gr_table *t, const char *k){
 ** pointers remembered per op spare most lookups */
 typedef struct dt_memo { const char *name[16]; uint8_t id[16]; } dt_memo;
 
-/* the type graph type t is judged as: the fused one (engine_fused_ops) or its own */
-static const char *judged_type(const gr_judge *J, const gr_graph *g, uint32_t t){
-  return J->judged_as[t] ? J->judged_as[t] : gr_graph_type_name(g, t);
+/* the row of J->ops, J->judged_as for node nd: its type's, or for a
+** dynamic node of a type a fusion pass makes another type when dynamic,
+** that one's */
+static uint32_t judge_row(const gr_judge *J, const gr_node *nd){
+  return (nd->flags & GR_NODE_DYNAMIC) && J->fused_dyn[nd->type] ? J->ntypes + nd->type : nd->type;
+}
+/* node nd's ops, one per store */
+static jop *const *node_ops(const gr_judge *J, const gr_node *nd){
+  return J->ops + (size_t)judge_row(J, nd) * J->nstores;
+}
+/* the type node nd is judged as: the fused one (engine_fused_ops) or its own */
+static const char *judged_type(const gr_judge *J, const gr_graph *g, const gr_node *nd){
+  const char *as = J->judged_as[judge_row(J, nd)];
+  return as ? as : gr_graph_type_name(g, nd->type);
 }
 
 static uint32_t dt_id(const gr_judge_rules *j, dt_memo *m, const char *name){
@@ -382,23 +396,31 @@ static void setup(gr_result *r, gr_judge *J){
   }
   /* per type: flags and the op of every store */
   J->type_flags = gr_arena_calloc(&J->arena, nt + 1);
-  J->judged_as = gr_arena_calloc(&J->arena, (nt + 1) * sizeof *J->judged_as);
+  J->ntypes = nt;
+  J->judged_as = gr_arena_calloc(&J->arena, (2 * (size_t)nt + 1) * sizeof *J->judged_as);
   J->fused_by = gr_arena_calloc(&J->arena, (nt + 1) * sizeof *J->fused_by);
+  J->fused_dyn = gr_arena_calloc(&J->arena, nt + 1);
   J->type_last = gr_arena_calloc(&J->arena, (nt + 1) * sizeof *J->type_last);
-  J->ops = gr_arena_calloc(&J->arena, ((size_t)nt * J->nstores + 1) * sizeof *J->ops);
-  for(t = 0; t < nt; t++){
-    const char *tn = gr_graph_type_name(g, t);
+  J->ops = gr_arena_calloc(&J->arena, (2 * (size_t)nt * J->nstores + 1) * sizeof *J->ops);
+  /* t < nt: graph type t; nt + t: graph type t's dynamic nodes, where a
+  ** fusion pass makes them another type than the static ones */
+  for(t = 0; t < 2 * nt; t++){
+    uint32_t gt = t < nt ? t : t - nt;
+    const char *tn = gr_graph_type_name(g, gt);
     uint8_t f = 0;
     /* a type a fusion pass of FE replaces before the judge: judged and
     ** placed as the type it becomes (the node keeps its name) */
     void *at = j->fused_ops ? gr_map_get(&j->fused_ops->keymap, tn) : NULL;
     if( at ){
-      /* [type, pass] (check_judge.c checks the shape) */
+      /* [type, pass] or [type, pass, type when dynamic] (check_judge.c checks the shape) */
       const gr_expr *v = j->fused_ops->vals[(size_t)(intptr_t)at - 1];
-      J->judged_as[t] = v->a->s;
-      J->fused_by[t] = v->a->next->s;
-      tn = v->a->s;
-    }
+      const gr_expr *dyn = v->a->next->next;
+      if( t >= nt && dyn==NULL ) continue;
+      if( t >= nt ) J->fused_dyn[gt] = 1;
+      J->judged_as[t] = t < nt ? v->a->s : dyn->s;
+      J->fused_by[gt] = v->a->next->s;
+      tn = J->judged_as[t];
+    }else if( t >= nt ) continue;
     if( in_set(j->fp16_ops, tn) ) f |= TF_CUBE;
     if( in_set(j->unjudged_ops, tn) ) f |= TF_UNJUDGED;
     if( in_set(j->sensitive_ops, tn) ) f |= TF_SENSITIVE;
@@ -406,7 +428,7 @@ static void setup(gr_result *r, gr_judge *J){
     if( in_set(j->unplaced_ops, tn) ) f |= TF_UNPLACED;
     if( in_set(j->const_ops, tn) ) f |= TF_CONST;
     if( J->removal_off < 0 && in_set(j->removed_same_dtype_ops, tn) ) f |= TF_REMOVED_SAME;
-    J->type_flags[t] = f;
+    if( t < nt ) J->type_flags[t] = f;
     for(i = 0; i < J->nstores; i++){
       const gr_oplib_op *op = gr_oplib_find(rs, J->stores[i], tn);
       if( op ){
@@ -417,7 +439,7 @@ static void setup(gr_result *r, gr_judge *J){
         J->ops[(size_t)t * J->nstores + i] = o;
         if( op->nwhen > 0 ){
           /* conditional dtypes blocks: each compiled once, chosen per node (node_op) */
-          J->type_flags[t] |= TF_WHEN;
+          J->type_flags[gt] |= TF_WHEN;
           o->nwhen = (uint32_t)op->nwhen;
           o->alt = gr_arena_calloc(&J->arena, (size_t)op->nwhen * sizeof *o->alt);
           for(k = 0; k < op->nwhen; k++){
@@ -784,27 +806,25 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
     return GR_JD_UNKNOWN;
   }
   if( !ce && m.ncand > 1 ){
-    /* a tensor FE would match has no dtype in the model (a reader that could
+    /* an input FE would match has no dtype in the model (a reader that could
     ** not infer it): when the columns left give it different dtypes, FE's
     ** match of the real one could pick any of them, and taking the first
-    ** would invent the node's dtype. Only a tensor with a producer or an
-    ** output counts: an absent optional input is not matched. */
-    for(k = 0; k < nord + nout; k++){
-      int isout = k >= nord;
-      uint32_t ti = isout ? nin + (k - nord) : order[k];
-      uint32_t pi = isout ? 0 : desc_pos(g, nd, ti), c;
-      int opt = isout ? ((k - nord) < o->nout ? (int)(o->nin + (k - nord)) : -1) : op_input(o, pi, nd->n_data > nin ? nd->n_data : nin);
+    ** would invent the node's dtype. Only an input with a producer counts (an
+    ** absent optional input is not matched). Outputs do not: the node's dtype
+    ** is its inputs', and a graph dumped before infershape has no output
+    ** dtypes, which GE infers from the inputs before the judge. */
+    for(k = 0; k < nord; k++){
+      uint32_t ti = order[k], pi = desc_pos(g, nd, ti), c;
+      int opt = op_input(o, pi, nd->n_data > nin ? nd->n_data : nin);
       const uint8_t *cd;
       if( opt < 0 || J->gdt[tens[ti].dtype < J->ngdt ? tens[ti].dtype : 0] ) continue;
-      if( !isout && (pi >= nd->n_data || ed[pi].src==GR_NONE) ) continue;
+      if( pi >= nd->n_data || ed[pi].src==GR_NONE ) continue;
       cd = o->col + (size_t)opt * o->ncol;
       for(c = 1; c < m.ncand && cd[m.cand[c]]==cd[m.cand[0]]; c++) ;
       if( c < m.ncand ){
-        if( trace ) gr_buf_printf(trace, "%s %u has no dtype, and the %u column(s) left differ on it: none picked\n",
-                                  isout ? "output" : "input", isout ? ti - nin : ti, m.ncand);
+        if( trace ) gr_buf_printf(trace, "input %u has no dtype, and the %u column(s) left differ on it: none picked\n", ti, m.ncand);
         jn->unknown_producer = 3;
-        jn->unknown_output = (uint8_t)isout;
-        jn->unknown_tensor = (uint16_t)(isout ? (uint32_t)opt - o->nin : (uint32_t)opt);
+        jn->unknown_tensor = (uint16_t)opt;
         jn->unknown_ncol = (uint16_t)(m.ncand > 65535 ? 65535 : m.ncand);
         return GR_JD_UNKNOWN;
       }
@@ -1016,7 +1036,7 @@ static size_t memo_key(const gr_judge *J, const gr_graph *g, const gr_node *nd, 
 static size_t when_key(gr_result *r, const gr_judge *J, uint32_t n, const gr_node *nd, unsigned char *key, size_t len){
   uint32_t s;
   for(s = 0; s < J->nstores; s++){
-    const jop *o = J->ops[(size_t)nd->type * J->nstores + s];
+    const jop *o = node_ops(J, nd)[s];
     uint8_t when = 0;
     if( o==NULL || o->nwhen==0 ) continue;
     if( len + 1 > MEMO_KEY_MAX ) return 0;
@@ -1123,7 +1143,7 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
     int skip = J->excluded[e] || en->off_by_default;
     if( en->fe ){
       for(s = J->est0[e]; s < J->est0[e] + J->estn[e]; s++){
-        const jop *o = J->ops[(size_t)nd->type * J->nstores + s];
+        const jop *o = node_ops(J, nd)[s];
         int rc;
         uint8_t rdt = 0, rout = 0;
         uint16_t rt = 0;
@@ -1164,11 +1184,11 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
     }
     if( skip ) continue;
     if( en->op_table ){
-      if( in_set(en->op_table, judged_type(J, g, nd->type)) ) jn->engine = (uint8_t)(e + 1);
+      if( in_set(en->op_table, judged_type(J, g, nd)) ) jn->engine = (uint8_t)(e + 1);
       continue;
     }
     for(s = J->est0[e]; s < J->est0[e] + J->estn[e]; s++){
-      const jop *o = J->ops[(size_t)nd->type * J->nstores + s];
+      const jop *o = node_ops(J, nd)[s];
       uint8_t rdt = 0, rout = 0;
       uint16_t rt = 0;
       int rc;
@@ -1385,10 +1405,12 @@ static void fe_refusal_text(gr_result *r, uint32_t n, const gr_jnode *jn, const 
 /* "FE's PASS makes this TYPE a TYPE2 first: " for a node of a fused type */
 static void fused_text(gr_result *r, uint32_t n, gr_buf *b){
   const gr_graph *g = r->g;
-  uint32_t t = gr_graph_nodes(g)[n].type;
-  if( r->judge->judged_as[t] )
-    gr_buf_printf(b, "FE's fusion pass %s makes this %s a %s before it judges it (table engine_fused_ops); ", r->judge->fused_by[t],
-                  gr_graph_type_name(g, t), r->judge->judged_as[t]);
+  const gr_node *nd = &gr_graph_nodes(g)[n];
+  const char *as = r->judge->judged_as[judge_row(r->judge, nd)];
+  if( as )
+    gr_buf_printf(b, "FE's fusion pass %s makes this %s%s a %s before it judges it (table engine_fused_ops); ", r->judge->fused_by[nd->type],
+                  r->judge->fused_dyn[nd->type] ? (nd->flags & GR_NODE_DYNAMIC ? "dynamic " : "static ") : "",
+                  gr_graph_type_name(g, nd->type), as);
 }
 
 static void engine_why(gr_result *r, uint32_t n, gr_buf *b){
@@ -1397,7 +1419,7 @@ static void engine_why(gr_result *r, uint32_t n, gr_buf *b){
   const char *type, *eng;
   const gr_oplib_store *fs, *es, *ks;
   if( jn==NULL ) return;
-  type = judged_type(r->judge, g, gr_graph_nodes(g)[n].type);
+  type = judged_type(r->judge, g, &gr_graph_nodes(g)[n]);
   eng = gr_judge_engine(r, n);
   fused_text(r, n, b);
   fs = store_of(r, jn->fe_store); es = store_of(r, jn->engine_store); ks = store_of(r, jn->kernel_store);
@@ -1475,7 +1497,7 @@ static int refusal(gr_result *r, uint32_t n, uint32_t k, gr_buf *why){
   uint32_t e, s;
   int ge = 0;
   if( !gr_judge_has_refusal(r, n) || jn->engine_by==GR_JE_REMOVED || jn->engine_by==GR_JE_UNPLACED ) return 0;
-  type = judged_type(J, g, gr_graph_nodes(g)[n].type);
+  type = judged_type(J, g, &gr_graph_nodes(g)[n]);
   for(e = 0; e < J->j->nengines; e++){
     const gr_jengine *en = &J->j->engines[e];
     const jop *o = NULL;
@@ -1484,7 +1506,7 @@ static int refusal(gr_result *r, uint32_t n, uint32_t k, gr_buf *why){
     if( jn->engine==e + 1 ) return 0;          /* the engine that took it: GE asks no further */
     if( J->excluded[e] || en->off_by_default || en->op_table ) continue;
     for(s = J->est0[e]; s < J->est0[e] + J->estn[e]; s++){
-      const jop *x = J->ops[(size_t)gr_graph_nodes(g)[n].type * J->nstores + s];
+      const jop *x = node_ops(J, &gr_graph_nodes(g)[n])[s];
       if( x==NULL ) continue;
       x = node_op(r, n, x, NULL, NULL);
       if( en->fe ){ o = x; break; }
@@ -1518,7 +1540,7 @@ static void dtype_why(gr_result *r, uint32_t n, gr_buf *b){
   const char *type;
   if( jn==NULL ) return;
   nd = &gr_graph_nodes(g)[n];
-  type = judged_type(r->judge, g, nd->type);
+  type = judged_type(r->judge, g, nd);
   if( jn->dtype_by!=GR_JD_GRAPH || !(r->judge->type_flags[nd->type] & TF_UNJUDGED) ) fused_text(r, n, b);
   switch( jn->dtype_by ){
     case GR_JD_GRAPH:
@@ -1532,7 +1554,7 @@ static void dtype_why(gr_result *r, uint32_t n, gr_buf *b){
         const gr_oplib_store *fs = store_of(r, jn->fe_store);
         const gr_oplib_op *op = fs ? gr_oplib_find(r->rs, fs, type) : NULL;
         gr_buf_printf(b, "the model gives no dtype for ");
-        tensor_text(b, op, jn->unknown_output, jn->unknown_tensor);
+        tensor_text(b, op, 0, jn->unknown_tensor);
         gr_buf_printf(b, " of this %s, and the %u op information column(s) its other tensors leave "
                       "differ on it: FE matches the real dtype, gerules does not guess", type, jn->unknown_ncol);
         return;

@@ -48,9 +48,8 @@ typedef struct gr_jnode {
   uint8_t kernel_refuse_output;
   uint8_t custom_by_name;       /* CUSTOMIZE_DTYPES matched the node by name (else by type, when dtype_by says so) */
   uint8_t unknown_producer;     /* dtype_by GR_JD_UNKNOWN: 1 a producer's dtype is unknown, 2 no descriptor has a dtype,
-                                ** 3 one tensor has none and the columns left differ on it, 0 no list */
-  uint8_t unknown_output;       /* 3: that tensor is an output */
-  uint16_t unknown_tensor;      /* 3: its index among the op's inputs or outputs */
+                                ** 3 one input has none and the columns left differ on it, 0 no list */
+  uint16_t unknown_tensor;      /* 3: that input's index among the op's inputs */
   uint16_t unknown_ncol;        /* 3: the columns left */
   uint8_t when;                 /* 1 + the conditional dtypes block (gr_oplib_op.when) of the op that judged it, 0 none */
   uint8_t ge_op;                /* an AI Core store took it as a GE op (opFile Null): FE set _is_ge_op and declined it */

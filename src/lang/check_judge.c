@@ -460,18 +460,26 @@ static void judge_engines(jck *k, const gr_table *names){
   }
   j->unplaced_ops = need(c, names, "engine_unplaced_ops", 0);
   if( (t = tab(c, "engine_fused_ops")) ){
-    /* op type -> [the type it becomes, the fusion pass]: both plain strings */
+    /* op type -> [the type it becomes, the fusion pass(, the type it
+    ** becomes when the node is dynamic)]: plain strings */
     int ok = 1;
     if( !t->is_map ){ ck_err(c, t->loc, "table engine_fused_ops must map op types to [type, pass] lists"); ok = 0; }
     for(i = 0; ok && i < t->n; i++){
-      const gr_expr *v = t->vals[i];
-      if( v==NULL || v->op!=GR_E_LIST || v->a==NULL || v->a->op!=GR_E_STR || v->a->next==NULL || v->a->next->op!=GR_E_STR
-          || v->a->next->next!=NULL || !v->a->s[0] || !v->a->next->s[0] ){
-        ck_err(c, v ? v->loc : t->locs[i], "engine_fused_ops[\"%s\"]: expected [\"TYPE\", \"PASS\"] (the type a fusion pass makes the op, and the pass)", t->keys[i]);
+      const gr_expr *v = t->vals[i], *x;
+      size_t n = 0;
+      int strs = v && v->op==GR_E_LIST;
+      for(x = strs ? v->a : NULL; x; x = x->next, n++) if( x->op!=GR_E_STR || !x->s[0] ) strs = 0;
+      if( !strs || n < 2 || n > 3 ){
+        ck_err(c, v ? v->loc : t->locs[i], "engine_fused_ops[\"%s\"]: expected [\"TYPE\", \"PASS\"] or [\"TYPE\", \"PASS\", \"DYNAMIC_TYPE\"] "
+               "(the type a fusion pass makes the op, the pass, and the type it makes a dynamic node if another)", t->keys[i]);
         ok = 0;
-      }else if( strcmp(v->a->s, t->keys[i])==0 ){
-        ck_err(c, v->a->loc, "engine_fused_ops[\"%s\"]: an op fused into its own type", t->keys[i]);
-        ok = 0;
+        continue;
+      }
+      for(x = v->a; x; x = x==v->a ? x->next->next : NULL){
+        if( strcmp(x->s, t->keys[i])==0 ){
+          ck_err(c, x->loc, "engine_fused_ops[\"%s\"]: an op fused into its own type", t->keys[i]);
+          ok = 0;
+        }
       }
     }
     if( ok ) j->fused_ops = t;
