@@ -100,4 +100,45 @@ test_expect_success 'engine_fused_ops: a value that is not [type, pass], or an o
 	grep "error: engine_fused_ops\[\"GlobalAveragePool\"\]: an op fused into its own type" err
 '
 
+# table engine_removed_identity_ops (rules/engines.rules): GE's IdentityPass
+# deletes an Identity before placement unless it is next to a subgraph's
+# boundary (hicann/ge compiler/graph/passes/memory_conflict/identity_pass.cc)
+test_expect_success 'Identity: deleted between two Relus, kept after an If and inside its branch' '
+	"$PY" - <<-\EOF &&
+	import onnx
+	from onnx import helper as h, TensorProto as T
+	x = h.make_tensor_value_info("x", T.FLOAT, [2, 8])
+	y = h.make_tensor_value_info("y", T.FLOAT, [2, 8])
+	then_g = h.make_graph([h.make_node("Identity", ["r2"], ["t"], name="then_id")], "then", [],
+	                      [h.make_tensor_value_info("t", T.FLOAT, [2, 8])])
+	else_g = h.make_graph([h.make_node("Neg", ["r2"], ["e"], name="else_neg")], "else", [],
+	                      [h.make_tensor_value_info("e", T.FLOAT, [2, 8])])
+	g = h.make_graph([h.make_node("Relu", ["x"], ["r1"], name="r1"),
+	                  h.make_node("Identity", ["r1"], ["i1"], name="id_mid"),
+	                  h.make_node("Relu", ["i1"], ["r2"], name="r2"),
+	                  h.make_node("ReduceSum", ["r2"], ["s"], name="sum", keepdims=0),
+	                  h.make_node("Greater", ["s", "zero"], ["c"], name="gt"),
+	                  h.make_node("If", ["c"], ["o"], name="branch", then_branch=then_g, else_branch=else_g),
+	                  h.make_node("Identity", ["o"], ["y"], name="id_out")],
+	                 "g", [x], [y], [h.make_tensor("zero", T.FLOAT, [], [0.0])])
+	onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 17)]), "ids.onnx")
+	EOF
+	gerules eval ids.onnx --chip Ascend910B1 --format json --all-nodes >ids.out &&
+	"$PY" - ids.out <<-\EOF &&
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	n = {x["name"].rsplit("/", 1)[-1]: x for x in d["nodes"]}
+	mid = n["id_mid"]
+	assert mid["engine"] is None and mid["engine_source"] is None, mid
+	why = [p["reason"] for p in mid["provenance"] if p["slot"] == "dtype"]
+	assert why == ["GE deletes this Identity before it places engines: the model\x27s dtype"], why
+	for k in ("id_out", "then_id"):
+	    assert n[k]["engine"] is not None, n[k]
+	EOF
+	gerules eval ids.onnx --chip Ascend910B1 --explain id_mid >ex &&
+	test_grep "no subgraph.s input or output is next to it, and it has none of the attributes that keep it (table engine_removed_identity_ops)" ex &&
+	gerules atc --model=ids.onnx --framework=5 --soc_version=Ascend910B1 --output=o1 --oo_level=O1 --format json --all-nodes >o1.out &&
+	test "$(json_get o1.out "[x[\"engine\"] is not None for x in d[\"nodes\"] if x[\"name\"] == \"id_mid\"]")" = "[true]"
+'
+
 test_done

@@ -68,6 +68,8 @@ struct gr_judge {
                                 ** types a fusion pass makes something else when the node is dynamic */
   uint32_t ntypes;              /* the graph's types */
   uint8_t *fused_dyn;           /* per graph type: its dynamic nodes are judged as judged_as[ntypes + t] */
+  uint8_t *id_type;             /* per graph type: 1 + its entry of engine_removed_identity_ops, 0 none */
+  uint8_t *id_removed;          /* per node: GE's pass deletes it (engine_removed_identity_ops), NULL none */
   uint8_t *excluded;            /* per engine */
   int removal_off;              /* the input that switches off the deleting of same-dtype ops, else -1 */
   int strategy;                 /* the mode's strategy, -1 none */
@@ -367,7 +369,7 @@ static void setup(gr_result *r, gr_judge *J){
   /* the pass that deletes same-dtype ops is off when a given option says so
   ** (table engine_removed_same_dtype_kept_by: the last input of a key wins) */
   J->removal_off = -1;
-  if( j->removed_same_dtype_ops && j->removed_kept_by ){
+  if( (j->removed_same_dtype_ops || j->removed_identity_ops) && j->removed_kept_by ){
     for(i = 0; i < r->ninputs; i++){
       const gr_input *in = &r->inputs[i];
       void *at = in->key ? gr_map_get(&j->removed_kept_by->keymap, in->key) : NULL;
@@ -400,6 +402,7 @@ static void setup(gr_result *r, gr_judge *J){
   J->judged_as = gr_arena_calloc(&J->arena, (2 * (size_t)nt + 1) * sizeof *J->judged_as);
   J->fused_by = gr_arena_calloc(&J->arena, (nt + 1) * sizeof *J->fused_by);
   J->fused_dyn = gr_arena_calloc(&J->arena, nt + 1);
+  J->id_type = gr_arena_calloc(&J->arena, nt + 1);
   J->type_last = gr_arena_calloc(&J->arena, (nt + 1) * sizeof *J->type_last);
   J->ops = gr_arena_calloc(&J->arena, (2 * (size_t)nt * J->nstores + 1) * sizeof *J->ops);
   /* t < nt: graph type t; nt + t: graph type t's dynamic nodes, where a
@@ -429,6 +432,10 @@ static void setup(gr_result *r, gr_judge *J){
     if( in_set(j->const_ops, tn) ) f |= TF_CONST;
     if( J->removal_off < 0 && in_set(j->removed_same_dtype_ops, tn) ) f |= TF_REMOVED_SAME;
     if( t < nt ) J->type_flags[t] = f;
+    if( t < nt && J->removal_off < 0 && j->removed_identity_ops ){
+      void *k = gr_map_get(&j->removed_identity_ops->keymap, tn);
+      if( k ) J->id_type[t] = (uint8_t)(uintptr_t)k;
+    }
     for(i = 0; i < J->nstores; i++){
       const gr_oplib_op *op = gr_oplib_find(rs, J->stores[i], tn);
       if( op ){
@@ -1084,6 +1091,53 @@ static void count_casts(gr_judge *J, const gr_graph *g, uint32_t n, gr_buf *trac
   J->casts[n] = (uint8_t)(nc > 255 ? 255 : nc);
 }
 
+/* Which nodes of an engine_removed_identity_ops type GE's pass deletes
+** before placing engines: all but those it keeps, a node with one of the
+** entry's attributes, or next to a subgraph's boundary: a producer of a
+** subgraph_boundary_ops type inside a subgraph (a subgraph's input), or a
+** consumer of such a type (its output), or a neighbour that owns a subgraph.
+** One pass over the edges, only when the graph has such a node. */
+static void mark_removed_identities(gr_judge *J, const gr_graph *g){
+  const gr_judge_rules *j = J->j;
+  const gr_node *nodes = gr_graph_nodes(g);
+  uint32_t nn = gr_graph_nnodes(g), n, i, ng = gr_graph_ngraphs(g), any = 0;
+  uint8_t *owner;
+  for(n = 0; n < nn && !any; n++) any = J->id_type[nodes[n].type]!=0;
+  if( !any ) return;
+  J->id_removed = gr_arena_calloc(&J->arena, nn);
+  owner = gr_xcalloc(nn ? nn : 1, 1);
+  for(i = 1; i < ng; i++){
+    uint32_t p = gr_graph_graph_parent(g, i);
+    if( p < nn ) owner[p] = 1;
+  }
+  for(n = 0; n < nn; n++) if( J->id_type[nodes[n].type] ) J->id_removed[n] = 1;
+  for(n = 0; n < nn; n++){
+    const gr_node *nd = &nodes[n];
+    const gr_edge *ed = gr_graph_edges(g, nd);
+    int here_id = J->id_type[nd->type]!=0;
+    int boundary_out = nd->graph!=0 && in_set(j->subgraph_boundary_ops, gr_graph_type_name(g, nd->type));
+    if( here_id ){
+      const gr_attr *a = gr_graph_attrs(g, nd);
+      const gr_expr *x = j->removed_identity_ops->vals[J->id_type[nd->type] - 1];
+      for(i = 0; i < nd->n_attr && J->id_removed[n]; i++){
+        const gr_expr *y;
+        for(y = x ? x->a : NULL; y; y = y->next)
+          if( strcmp(gr_graph_str(g, a[i].key), y->s)==0 ){ J->id_removed[n] = 0; break; }
+      }
+    }
+    for(i = 0; i < nd->n_data; i++){
+      uint32_t src = ed[i].src;
+      if( src==GR_NONE || src >= nn ) continue;
+      /* an identity fed by a subgraph's input or by a node owning a subgraph */
+      if( here_id && (owner[src] || (nodes[src].graph!=0 && in_set(j->subgraph_boundary_ops, gr_graph_type_name(g, nodes[src].type)))) )
+        J->id_removed[n] = 0;
+      /* an identity feeding a subgraph's output or a node owning a subgraph */
+      if( J->id_type[nodes[src].type] && (boundary_out || owner[n]) ) J->id_removed[src] = 0;
+    }
+  }
+  free(owner);
+}
+
 static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
   const gr_graph *g = r->g;
   const gr_judge_rules *j = J->j;
@@ -1104,6 +1158,18 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
   if( (J->type_flags[nd->type] & TF_REMOVED_SAME) && nd->n_in_desc && nd->n_out_desc
       && J->after[nd->tensor0] && J->after[nd->tensor0]==J->after[nd->tensor0 + nd->n_in_desc] ){
     /* GE deletes the node before it places engines (table engine_removed_same_dtype_ops) */
+    if( trace ) gr_buf_printf(trace, "GE deletes this %s before it places engines: its input and output are both %s (table engine_removed_same_dtype_ops)\n",
+                              gr_graph_type_name(g, nd->type), J->j->dt_name[J->after[nd->tensor0]]);
+    jn->engine_by = GR_JE_REMOVED;
+    jn->dtype_by = GR_JD_GRAPH;
+    jn->dtype = node_dtype(J, nd);
+    return;
+  }
+  if( J->id_removed && J->id_removed[n] ){
+    /* GE's pass deletes it before placing engines (table engine_removed_identity_ops) */
+    if( trace ) gr_buf_printf(trace, "GE deletes this %s before it places engines: no subgraph's input or output is next to it, "
+                              "and it has none of the attributes that keep it (table engine_removed_identity_ops)\n",
+                              gr_graph_type_name(g, nd->type));
     jn->engine_by = GR_JE_REMOVED;
     jn->dtype_by = GR_JD_GRAPH;
     jn->dtype = node_dtype(J, nd);
@@ -1267,6 +1333,7 @@ void gr_judge_run(gr_result *r){
   r->njnode = nn;
   J->rec = gr_big_alloc((size_t)(nn ? nn : 1) * sizeof *J->rec);
   J->after = gr_big_alloc(nt ? nt : 1);
+  mark_removed_identities(J, g);
   order = topo_order(g);
   for(k = 0; k < nn; k++) judge_node(r, J, order[k], NULL);
   gr_big_free(order, (size_t)(nn ? nn : 1) * sizeof *order);
@@ -1434,8 +1501,12 @@ static void engine_why(gr_result *r, uint32_t n, gr_buf *b){
       return;
     case GR_JE_REMOVED: {
       const gr_node *nd = &gr_graph_nodes(g)[n];
-      gr_buf_printf(b, "GE deletes this %s before it places engines: its input and output are both %s "
-                    "(table engine_removed_same_dtype_ops)", type, gr_judge_dtype_name(r, r->judge->after[nd->tensor0]));
+      if( r->judge->id_removed && r->judge->id_removed[n] )
+        gr_buf_printf(b, "GE deletes this %s before it places engines: no subgraph's input or output is next to it, and it has "
+                      "none of the attributes that keep it (table engine_removed_identity_ops)", type);
+      else
+        gr_buf_printf(b, "GE deletes this %s before it places engines: its input and output are both %s "
+                      "(table engine_removed_same_dtype_ops)", type, gr_judge_dtype_name(r, r->judge->after[nd->tensor0]));
       return;
     }
     case GR_JE_GE_OP:
@@ -1545,7 +1616,9 @@ static void dtype_why(gr_result *r, uint32_t n, gr_buf *b){
   switch( jn->dtype_by ){
     case GR_JD_GRAPH:
       if( r->judge->type_flags[nd->type] & TF_UNJUDGED ) gr_buf_printf(b, "FE does not judge %s: the model's dtype", type);
-      else if( jn->engine_by==GR_JE_REMOVED ) gr_buf_printf(b, "GE deletes this %s before it places engines (its dtypes agree): the model's dtype", type);
+      else if( jn->engine_by==GR_JE_REMOVED )
+        gr_buf_printf(b, "GE deletes this %s before it places engines%s: the model's dtype", type,
+                      r->judge->id_removed && r->judge->id_removed[n] ? "" : " (its dtypes agree)");
       else if( jn->engine ) gr_buf_printf(b, "not judged by FE (runs on %s): the model's dtype stays", gr_judge_engine(r, n));
       else gr_buf_printf(b, "not judged by FE (no engine takes it): the model's dtype stays");
       return;

@@ -459,6 +459,25 @@ static void judge_engines(jck *k, const gr_table *names){
     }
   }
   j->unplaced_ops = need(c, names, "engine_unplaced_ops", 0);
+  if( (t = tab(c, "engine_removed_identity_ops")) ){
+    /* op type -> [attribute names that keep the node]; needs the boundary set */
+    int ok = 1;
+    if( !t->is_map ){ ck_err(c, t->loc, "table engine_removed_identity_ops must map op types to lists of attribute names"); ok = 0; }
+    for(i = 0; ok && i < t->n; i++){
+      const gr_expr *v = t->vals[i], *x;
+      if( v==NULL || v->op!=GR_E_LIST ){
+        ck_err(c, v ? v->loc : t->locs[i], "engine_removed_identity_ops[\"%s\"]: expected a list of attribute names (those that keep the node)", t->keys[i]);
+        ok = 0;
+        continue;
+      }
+      for(x = v->a; x; x = x->next)
+        if( x->op!=GR_E_STR || !x->s[0] ){ ck_err(c, x->loc, "engine_removed_identity_ops[\"%s\"]: expected an attribute name", t->keys[i]); ok = 0; }
+    }
+    if( ok ){
+      j->subgraph_boundary_ops = need(c, names, "subgraph_boundary_ops", 0);
+      if( j->subgraph_boundary_ops ) j->removed_identity_ops = t;
+    }
+  }
   if( (t = tab(c, "engine_fused_ops")) ){
     /* op type -> [the type it becomes, the fusion pass(, the type it
     ** becomes when the node is dynamic)]: plain strings */

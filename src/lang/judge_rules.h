@@ -97,6 +97,11 @@ typedef struct gr_judge_rules {
   /* optional: op types whose node GE deletes before engine placement when its
   ** input 0 and output 0 have the same dtype (table engine_removed_same_dtype_ops) */
   const struct gr_table *removed_same_dtype_ops;
+  /* optional: op types (-> the attributes that keep one) whose node GE's
+  ** identity pass deletes before placement unless next to a subgraph's
+  ** boundary: a node of subgraph_boundary_ops inside a subgraph, or a node
+  ** owning a subgraph (table engine_removed_identity_ops) */
+  const struct gr_table *removed_identity_ops, *subgraph_boundary_ops;
   const struct gr_table *fused_ops;       /* op type -> [the type a fusion pass of FE makes it before the judge, the pass] */
   /* optional: option keys (as given: ATC flags, GE keys) and the values under
   ** which the removing pass does not run, so those ops are judged like any
