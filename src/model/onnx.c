@@ -731,7 +731,8 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
         }
       }else{
         d0 = opdt[k - 1];
-        if( !gr_build_edge_id(b, prev, 0) || !gr_build_tensor_ids(b, 0, d0, 0, dyn ? x->sh_dyn : 0) ){ free(cap.v); return 0; }
+        if( !gr_build_edge_id(b, prev, 0)
+            || !gr_build_tensor_ids(b, 0, d0, 0, opsh[k - 1]!=NO_SHAPE ? opsh[k - 1] : dyn ? x->sh_dyn : 0) ){ free(cap.v); return 0; }
       }
       opdt[k] = d0;
       opsh[k] = NO_SHAPE;
