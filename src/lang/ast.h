@@ -93,7 +93,8 @@ enum gr_item_kind {
   GR_I_OL_OP,                /* name = op type, names = policy and flag words, items = tensors;
                              */
   GR_I_OL_INPUT, GR_I_OL_OUTPUT,
-  GR_I_OL_OPS                /* the ops of a big file, not parsed: lo, hi = byte offset and length */
+  GR_I_OL_OPS,               /* the ops of a big file, not parsed: lo, hi = byte offset and length */
+  GR_I_ONNX_OUT              /* an onnx mapping IR op's `output "DTYPE" [DIMS]` (in the op's items2) */
 };
 
 /* how a layer's statement changes an earlier layer's declaration (gr_item.mod) */

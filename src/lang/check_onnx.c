@@ -13,12 +13,17 @@
 ** reach (an earlier row matches first at every one of its opsets), an empty
 ** IR list, two IR ops of a row that would both keep the node's name or get
 ** the same name, and an input @K that does not name an earlier op of its
-** row.
+** row. A Const's `output "DTYPE" [DIMS]` (the TensorDesc the plugin gives
+** its tensor) is compiled to the dtype, its model spelling (through table
+** graph_dtype_names) and the dims; `output` on another op, twice, with a
+** dtype not in table dtypes or a negative dim is refused.
 */
 #include "config.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include "base/suggest.h"
 #include "lang/check.h"
 
 /* An input index or output number written in a row: small enough for an
@@ -194,6 +199,74 @@ static int covers(const gr_onnx_row *q, const gr_onnx_row *r){
   return 1;
 }
 
+/* An IR op's `output "DTYPE" [DIMS]` clauses (x->items2) into ir: only a
+** Const takes one (the dtype and shape of the tensor the plugin gives it),
+** once; the dtype is a key of table dtypes, spelled in the model as the key
+** of table graph_dtype_names whose value it is; each dim 0 or more. 0 when
+** something was reported. */
+static int do_output(ck *c, const gr_item *x, gr_onnx_ir *ir){
+  gr_ruleset *rs = c->rs;
+  const gr_item *o = x->items2, *d;
+  const gr_table *dt, *gn;
+  int t;
+  size_t i, nd = 0;
+  if( o==NULL ) return 1;
+  if( strcmp(x->name, "Const")!=0 ){
+    ck_err(c, o->loc, "output \"%s\": only a Const a row creates is given its output's dtype (the %s's follows its inputs)", o->str, x->name);
+    return 0;
+  }
+  if( o->next ){
+    char w[256];
+    ck_where(w, sizeof w, o->loc);
+    ck_err(c, o->next->loc, "the Const's output is given twice (first at %s)", w);
+    return 0;
+  }
+  t = gr_ruleset_find(&rs->table_map, "dtypes");
+  if( t < 0 ){
+    ck_err(c, o->str_loc, "output \"%s\": dtype names are the keys of table dtypes, which is not declared", o->str);
+    return 0;
+  }
+  dt = &rs->tables[t];
+  if( gr_map_get(&dt->keymap, o->str)==NULL ){
+    const char *sug = gr_suggest(o->str, dt->keys, dt->n);
+    ck_err(c, o->str_loc, "unknown dtype '%s' (not in table dtypes)%s%s%s", o->str,
+           sug ? "; did you mean '" : "", sug ? sug : "", sug ? "'?" : "");
+    return 0;
+  }
+  ir->dtype = ck_keep(rs, o->str);
+  ir->model_dtype = ir->dtype;
+  t = gr_ruleset_find(&rs->table_map, "graph_dtype_names");
+  if( t >= 0 && (gn = &rs->tables[t])->is_map ){
+    for(i = 0; i < gn->n; i++)
+      if( gn->vals[i] && gn->vals[i]->op==GR_E_STR && strcmp(gn->vals[i]->s, o->str)==0 ) break;
+    if( i==gn->n ){
+      ck_err(c, o->str_loc, "dtype '%s' has no spelling in the model: it is not a value of table graph_dtype_names", o->str);
+      return 0;
+    }
+    ir->model_dtype = gn->keys[i];
+  }
+  ir->ndims = -1;
+  if( !o->flag ) return 1;
+  for(d = o->items; d; d = d->next) nd++;
+  if( nd > GR_ONNX_MAX_DIMS ){
+    ck_err(c, o->str2_loc, "a shape of %zu dims: a Const's shape in a row has at most %d", nd, GR_ONNX_MAX_DIMS);
+    return 0;
+  }
+  {
+    int64_t *dims = gr_arena_calloc(&rs->arena, (nd + 1) * sizeof *dims);
+    for(nd = 0, d = o->items; d; d = d->next){
+      if( d->lo < 0 || d->lo > INT32_MAX ){
+        ck_err(c, d->str_loc, "dim %lld: a dim of a Const's shape is 0 to %ld", (long long)d->lo, (long)INT32_MAX);
+        return 0;
+      }
+      dims[nd++] = d->lo;
+    }
+    ir->dims = dims;
+    ir->ndims = (int)nd;
+  }
+  return 1;
+}
+
 static int do_row(ck *c, const gr_onnx_op *op, gr_item *it, gr_onnx_row *r){
   gr_ruleset *rs = c->rs;
   gr_item *x, *y;
@@ -253,6 +326,8 @@ static int do_row(ck *c, const gr_onnx_op *op, gr_item *it, gr_onnx_row *r){
     ir->type = ck_keep(rs, x->name);
     ir->suffix = ck_keep(rs, x->str ? x->str : "");
     ir->pos = -1;
+    ir->ndims = -1;
+    if( !do_output(c, x, ir) ) ok = 0;
     if( x->flag2 ){
       if( !it->flag2 ){ ck_err(c, x->str2_loc, "@%lld places an op in GE's plugin subgraph: the row must end with `in N` (the subgraph's node count)", (long long)x->lo); ok = 0; }
       else if( x->lo < 0 || x->lo >= it->hi ){ ck_err(c, x->str2_loc, "place @%lld is outside the row's subgraph of %lld nodes (@0 to @%lld)", (long long)x->lo, (long long)it->hi, (long long)it->hi - 1); ok = 0; }

@@ -101,6 +101,14 @@ void gr_onnx_row_print(gr_buf *b, const gr_onnx_row *r){
       }
       gr_buf_adds(b, ")");
     }
+    if( ir->dtype ){
+      gr_buf_printf(b, " output \"%s\"", ir->dtype);
+      if( ir->ndims >= 0 ){
+        gr_buf_adds(b, " [");
+        for(k = 0; k < (size_t)ir->ndims; k++) gr_buf_printf(b, "%s%lld", k ? ", " : "", (long long)ir->dims[k]);
+        gr_buf_adds(b, "]");
+      }
+    }
   }
   if( r->nsub ) gr_buf_printf(b, " in %d", r->nsub);
   gr_buf_adds(b, ";");

@@ -298,7 +298,15 @@ typedef struct gr_onnx_ir {
   const char *type; const char *suffix;   /* suffix "" keeps the ONNX node's name */
   int explicit_inputs; size_t nin; gr_onnx_in *in;
   int pos;                                /* a subgraph row: the op's place in GE's subgraph (-1: none) */
+  /* a Const's `output "DTYPE" [DIMS]` (the TensorDesc the plugin gives the
+  ** tensor it holds): dtype as written (a key of table dtypes) or NULL;
+  ** model_dtype its spelling in the model (the key of table
+  ** graph_dtype_names whose value it is; without that table, dtype itself);
+  ** ndims -1 without a shape, else dims[0..ndims) */
+  const char *dtype, *model_dtype;
+  int ndims; const int64_t *dims;
 } gr_onnx_ir;
+#define GR_ONNX_MAX_DIMS 16         /* dims of a Const's shape in a row */
 #define GR_ONNX_MAX_IR 32           /* IR ops of one row */
 typedef struct gr_onnx_row {
   int64_t *lo, *hi; size_t nranges;       /* the opsets: lo[i]..hi[i] */

@@ -16,7 +16,9 @@
 **     whose key is not registered keeps its ONNX op type and gets attribute
 **     _onnx_unregistered = the key (the rule set's E13010 check reports it),
 **     and one registered whose rows' conditions all fail gets
-**     _onnx_unparsable; the rest of the model is still read;
+**     _onnx_unparsable; the rest of the model is still read; a Const a
+**     plugin row creates has the dtype (and shape) its row's `output`
+**     states, the TensorDesc the plugin gives it, else none;
 **   - If branches become subgraphs named <graph>/<node>_<i>_<then|else>_branch
 **     whose nodes are named <subgraph>/<node>; values a branch captures from
 **     the enclosing graph become Data nodes of the branch and extra inputs
@@ -664,6 +666,8 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
     ** GE's plugins (MatMulV2, Muls, Unsqueeze, ...) keep it; an approximation
     ** for those that do not (Shape, ArgMaxV2: integers) */
     uint16_t opdt[GR_OPMAP_MAX_IR], d0;
+    /* a Const's shape when its row gives one (`output "DTYPE" [DIMS]`), else NO_SHAPE */
+    uint32_t opsh[GR_OPMAP_MAX_IR];
     size_t base = x->name.n;
     int renamed = row->nsub > 0 && nir > 1;
     uint64_t first = x->node_base;
@@ -709,8 +713,9 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
           if( w->from_op ){
             /* an inner op's output has its first input's dtype (below) */
             uint16_t dt = w->index==0 ? opdt[w->src] : 0;
+            uint32_t sh = w->index==0 && opsh[w->src]!=NO_SHAPE ? opsh[w->src] : dyn ? x->sh_dyn : 0;
             if( j==0 ) d0 = dt;
-            if( !gr_build_edge_id(b, opnames[w->src], w->index) || !gr_build_tensor_ids(b, 0, dt, 0, dyn ? x->sh_dyn : 0) ){ free(cap.v); return 0; }
+            if( !gr_build_edge_id(b, opnames[w->src], w->index) || !gr_build_tensor_ids(b, 0, dt, 0, sh) ){ free(cap.v); return 0; }
           }else if( (size_t)w->src < o->in.n && o->in.v[w->src].n ){
             if( j==0 && x->inok.v[w->src] ) d0 = x->ins.v[w->src].dtype;
             if( !connect(x, (size_t)w->src, 1) ){ free(cap.v); return 0; }
@@ -726,9 +731,17 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
         }
       }else{
         d0 = opdt[k - 1];
-        if( !gr_build_edge_id(b, prev, 0) || !gr_build_tensor_ids(b, 0, d0, 0, dyn ? x->sh_dyn : 0) ){ free(cap.v); return 0; }
+        if( !gr_build_edge_id(b, prev, 0)
+            || !gr_build_tensor_ids(b, 0, d0, 0, opsh[k - 1]!=NO_SHAPE ? opsh[k - 1] : dyn ? x->sh_dyn : 0) ){ free(cap.v); return 0; }
       }
       opdt[k] = d0;
+      opsh[k] = NO_SHAPE;
+      /* a Const whose row states its tensor's dtype (and shape), as the
+      ** plugin's TensorDesc gives it: its output has them */
+      if( ir[k].model_dtype && type==x->t_const ){
+        if( !gr_build_dtype(b, ir[k].model_dtype, strlen(ir[k].model_dtype), &opdt[k])
+            || (ir[k].ndims >= 0 && !gr_build_shape(b, ir[k].dims, (uint32_t)ir[k].ndims, &opsh[k])) ){ free(cap.v); return 0; }
+      }
       /* the ONNX node's attributes: on the op that keeps its name and the
       ** last; in a plugin subgraph on every op but the Consts it adds */
       if( row->nsub > 0 ? type!=x->t_const : (k==nir - 1 || ir[k].suffix[0]==0) ){
@@ -756,7 +769,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
         /* an inner op shaped like the node's output (onnx_inner_shapes) */
         opdt[k] = is.dtype;
         if( !gr_build_tensor_ids(b, 1, is.dtype, 0, ish) ){ free(cap.v); return 0; }
-      }else if( !gr_build_tensor_ids(b, 1, d0, 0, dyn ? x->sh_dyn : 0) ){ free(cap.v); return 0; }
+      }else if( !gr_build_tensor_ids(b, 1, opdt[k], 0, opsh[k]!=NO_SHAPE ? opsh[k] : dyn ? x->sh_dyn : 0) ){ free(cap.v); return 0; }
       prev = opname;
     }
   }

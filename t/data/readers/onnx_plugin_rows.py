@@ -68,3 +68,24 @@ for op in ("ReduceLogSumExp", "ReduceMax", "ReduceMin", "ReduceProd"):
     save("reduce%s12" % low, h.make_node(op, ["x"], ["y"], name="rd", axes=[1]), ["x"], 12)
     save("reduce%s13_attr" % low, h.make_node(op, ["x"], ["y"], name="rd", axes=[1]), ["x"], 13)
     save("reduce%s18_input" % low, h.make_node(op, ["x", "ax"], ["y"], name="rd"), ["x"], 18, [i64("ax", [1])])
+# the plugins whose Consts rules/onnx.rules gives a dtype (`output "DTYPE" [DIMS]`) that the
+# models above do not cover: Clip 9 (bounds attributes), GlobalMaxPool, Gather, TopK 9,
+# Transpose, Split 11 with split, ConvTranspose 2-D, LayerNormalization without beta, and
+# ConstantOfShape (whose _data1 gets no dtype: the plugin takes it from the value attribute)
+def const_dtypes():
+    save("clip9", h.make_node("Clip", ["x"], ["y"], name="cl", min=0.0, max=6.0), ["x"], 9)
+    save("globalmaxpool", h.make_node("GlobalMaxPool", ["x"], ["y"], name="gm"), ["x"], 13)
+    save("gather13", h.make_node("Gather", ["x", "ix"], ["y"], name="ga", axis=1), ["x"], 13, [i64("ix", [0, 2])])
+    save("topk9", h.make_node("TopK", ["x"], ["y", "i"], name="tk", k=2), ["x"], 9)
+    save("transpose13", h.make_node("Transpose", ["x"], ["y"], name="tp", perm=[0, 2, 3, 1]), ["x"], 13)
+    save("split11", h.make_node("Split", ["x"], ["y", "z"], name="sp", axis=1, split=[1, 2]), ["x"], 11)
+    w = h.make_tensor("w", T.FLOAT, [3, 4, 3, 3], [0.0] * 108)
+    save("convtranspose13", h.make_node("ConvTranspose", ["x", "w"], ["y"], name="ct", kernel_shape=[3, 3]), ["x"], 13, [w])
+    g = h.make_tensor("g", T.FLOAT, [32], [1.0] * 32)
+    save("layernorm17", h.make_node("LayerNormalization", ["x", "g"], ["y"], name="ln", axis=-1), ["x"], 17, [g])
+    v = h.make_tensor("v", T.INT32, [1], [7])
+    sh = i64("sh", [2, 3])
+    g2 = h.make_graph([h.make_node("ConstantOfShape", ["sh"], ["y"], name="cs", value=v)], "constantofshape",
+                      [], [vi("y", None)], initializer=[sh])
+    onnx.save(h.make_model(g2, opset_imports=[h.make_opsetid("", 13)]), "constantofshape13.onnx")
+const_dtypes()
