@@ -299,7 +299,12 @@ assert space(\"relu_concat\") == [20], space(\"relu_concat\")           # Concat
 assert space(\"mm_gather\") == [1, 6, 7], space(\"mm_gather\")          # Gather [512,10] by [2,3]: [2,3,10], rows 2*3
 assert space(\"relu_cast\") == [512], space(\"relu_cast\")
 assert n[\"mm_dyn\"][\"skipped\"] and n[\"mm_dyn\"][\"tiling\"] == \"host\", n[\"mm_dyn\"]          # [n,16] x [16,4]
-assert n[\"relu_expand\"].get(\"plan\") is None, n[\"relu_expand\"]          # Expand: no shape function, no shape
+r = n[\"relu_expand\"]                                            # Expand: no shape function, no shape: not a scalar
+assert r[\"plan\"] is None and r[\"skipped\"] and not r[\"valid\"], r
+assert [p[\"severity\"] for p in r[\"problems\"]] == [\"note\"], r
+assert r[\"problems\"][0][\"message\"].startswith(\"input 0 has no shape gerules knows: the ONNX reader did not infer it\"), r
+assert \"onnx-simplifier\" in r[\"problems\"][0][\"message\"], r
+assert d[\"summary\"][\"skipped\"] == 2, d[\"summary\"]                   # mm_dyn, relu_expand
 " &&
 	gerules eval shapes.onnx --chip Ascend910B1 --format json >rep.json &&
 	test "$(json_get rep.json "[n[\"tiling_source\"] for n in d[\"nodes\"] if n[\"name\"] in (\"mm\", \"mm_dyn\", \"relu_expand\")]")" = "[\"tiling_static\", \"tiling_dynamic_shape\", \"tiling_static\"]"
