@@ -29,8 +29,8 @@
 **     an output that cannot be inferred has GR_SHAPE_UNKNOWN (graph.h: not
 **     known to gerules, distinct from a scalar [], and not dynamic: GE's
 **     InferShape knows it), or [-2] (unknown rank, dynamic) when an input
-**     is dynamic: never a guess. Its dtype may still be known (value_info's
-**     elem_type).
+**     is dynamic: never a guess. Its dtype may still be known (the "dtype"
+**     shape function, and value_info's elem_type).
 **
 ** Hand-written wire walk, with the measured reason: protobuf-c's unpack
 ** copies every bytes field (raw_data of every initializer) into the
