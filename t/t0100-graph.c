@@ -9,11 +9,13 @@
 ** same results whatever the chunking (tiny test chunks, a pipe fed one byte
 ** per write, a mapped file scanned in tiny windows); a mapped file that grows
 ** or shrinks while it is scanned; input-descriptor attributes and subgraph
-** parents (subgraph_name).
+** parents (subgraph_name); the two reserved shapes, a scalar and a shape
+** not known, and what --input_shape's propagation (input_dims.h) leaves.
 */
 #include "config.h"
 #include "model/graph.h"
 #include "model/json_scan.h"
+#include "model/input_dims.h"
 #include "tap.h"
 
 #include <fcntl.h>
@@ -1170,7 +1172,71 @@ static void test_desc_attrs_and_parents(void){
        "expected an integer for \"i\"", "wrong type: input desc attr value");
 }
 
+/* GR_SHAPE_SCALAR ([]) and GR_SHAPE_UNKNOWN (not known) are distinct ids with
+** no dims; only the scalar is what interning [] gives, and neither is dynamic. */
+static void test_scalar_vs_unknown(void){
+  gr_graph *g = gr_graph_new();
+  const int64_t d2[2] = { 2, 3 }, dneg[1] = { -1 };
+  uint32_t nd = 9, s2, sneg;
+  ok(GR_SHAPE_SCALAR!=GR_SHAPE_UNKNOWN, "scalar and unknown are two ids");
+  is(gr_graph_intern_shape(g, NULL, 0), GR_SHAPE_SCALAR, "interning [] gives the scalar");
+  is(gr_graph_intern_shape(g, d2, 0), GR_SHAPE_SCALAR, "interning 0 dims from any pointer gives the scalar");
+  ok(gr_graph_shape(g, GR_SHAPE_SCALAR, &nd)!=NULL && nd==0, "the scalar has no dims");
+  nd = 9;
+  ok(gr_graph_shape(g, GR_SHAPE_UNKNOWN, &nd)!=NULL && nd==0, "the unknown shape has no dims either (never read as dims)");
+  ok(gr_graph_shape_known(g, GR_SHAPE_SCALAR), "the scalar is known");
+  ok(!gr_graph_shape_known(g, GR_SHAPE_UNKNOWN), "the unknown shape is not");
+  ok(!gr_graph_shape_known(g, 12345), "an id out of range is not known");
+  ok(!g->shapes[GR_SHAPE_UNKNOWN].neg && !g->shapes[GR_SHAPE_SCALAR].neg, "neither is dynamic");
+  s2 = gr_graph_intern_shape(g, d2, 2);
+  sneg = gr_graph_intern_shape(g, dneg, 1);
+  ok(s2!=GR_SHAPE_SCALAR && s2!=GR_SHAPE_UNKNOWN && sneg!=s2, "other shapes get ids of their own");
+  ok(gr_graph_shape_known(g, s2) && gr_graph_shape_known(g, sneg) && g->shapes[sneg].neg, "they are known; [-1] is dynamic");
+  is(gr_graph_intern_shape(g, d2, 2), s2, "re-interning finds the same id");
+  is(gr_graph_intern_shape(g, NULL, 0), GR_SHAPE_SCALAR, "[] is still the scalar after other shapes");
+  gr_graph_free(g);
+}
+
+/* --input_shape: an input made static leaves the outputs downstream that
+** were dynamic not known (GR_SHAPE_UNKNOWN), not scalars; a dynamic input
+** makes them [-2]. A scalar input given as [] stays a scalar. */
+static void test_input_dims_unknown(void){
+  gr_graph *g = load(
+    "{\"graph\": [{\"name\": \"main\", \"op\": ["
+    "  {\"name\": \"x\", \"type\": \"Data\", \"output_desc\": [{\"dtype\": \"DT_FLOAT\", \"shape\": {\"dim\": [-1, 4]}}]},"
+    "  {\"name\": \"r\", \"type\": \"Relu\", \"input\": [\"x:0\"],"
+    "   \"input_desc\": [{\"dtype\": \"DT_FLOAT\", \"shape\": {\"dim\": [-1, 4]}}],"
+    "   \"output_desc\": [{\"dtype\": \"DT_FLOAT\", \"shape\": {\"dim\": [-1, 4]}}]}]}]}");
+  uint32_t x, r, nd;
+  const int64_t d[2] = { 2, 4 }, dyn[2] = { -1, 4 };
+  const gr_tensor *t;
+  ok(g!=NULL, "dynamic graph loads");
+  if( g==NULL ) return;
+  x = node_of(g, "x"); r = node_of(g, "r");
+  ok(gr_graph_nodes(g)[r].flags & GR_NODE_DYNAMIC, "r starts dynamic");
+  gr_graph_set_node_dims(g, x, d, 2);
+  gr_graph_propagate_dims(g, &x, 1);
+  t = gr_graph_tensors(g, &gr_graph_nodes(g)[r]);
+  ok(!(gr_graph_nodes(g)[r].flags & GR_NODE_DYNAMIC), "a static input makes r static");
+  gr_graph_shape(g, t[0].shape, &nd);
+  ok(gr_graph_shape_known(g, t[0].shape) && nd==2, "r's input takes x's new dims [2,4]");
+  is(t[1].shape, GR_SHAPE_UNKNOWN, "r's output: static, dims not inferred: unknown, not the scalar");
+  gr_graph_set_node_dims(g, x, dyn, 2);
+  gr_graph_propagate_dims(g, &x, 1);
+  t = gr_graph_tensors(g, &gr_graph_nodes(g)[r]);
+  ok((gr_graph_nodes(g)[r].flags & GR_NODE_DYNAMIC) && gr_graph_shape_known(g, t[1].shape) && g->shapes[t[1].shape].neg,
+     "a dynamic input again: r's output is [-2], dynamic");
+  gr_graph_set_node_dims(g, x, NULL, 0);
+  gr_graph_propagate_dims(g, &x, 1);
+  t = gr_graph_tensors(g, &gr_graph_nodes(g)[r]);
+  is(t[0].shape, GR_SHAPE_SCALAR, "x given [] is a scalar, and r's input takes it");
+  is(t[1].shape, GR_SHAPE_UNKNOWN, "r's output is not known, not a scalar");
+  gr_graph_free(g);
+}
+
 int main(void){
+  test_scalar_vs_unknown();
+  test_input_dims_unknown();
   test_main_graph();
   test_desc_attrs_and_parents();
   test_errors();

@@ -299,10 +299,70 @@ assert space(\"relu_concat\") == [20], space(\"relu_concat\")           # Concat
 assert space(\"mm_gather\") == [1, 6, 7], space(\"mm_gather\")          # Gather [512,10] by [2,3]: [2,3,10], rows 2*3
 assert space(\"relu_cast\") == [512], space(\"relu_cast\")
 assert n[\"mm_dyn\"][\"skipped\"] and n[\"mm_dyn\"][\"tiling\"] == \"host\", n[\"mm_dyn\"]          # [n,16] x [16,4]
-assert n[\"relu_expand\"].get(\"plan\") is None, n[\"relu_expand\"]          # Expand: no shape function, no shape
+r = n[\"relu_expand\"]                                            # Expand: its dtype, no shape: not a scalar
+assert r[\"plan\"] is None and r[\"skipped\"] and not r[\"valid\"], r
+assert [p[\"severity\"] for p in r[\"problems\"]] == [\"note\"], r
+assert r[\"problems\"][0][\"message\"].startswith(\"input 0 has no shape gerules knows: the ONNX reader did not infer it\"), r
+assert \"onnx-simplifier\" in r[\"problems\"][0][\"message\"], r
+assert d[\"summary\"][\"skipped\"] == 2, d[\"summary\"]                   # mm_dyn, relu_expand
 " &&
 	gerules eval shapes.onnx --chip Ascend910B1 --format json >rep.json &&
 	test "$(json_get rep.json "[n[\"tiling_source\"] for n in d[\"nodes\"] if n[\"name\"] in (\"mm\", \"mm_dyn\", \"relu_expand\")]")" = "[\"tiling_static\", \"tiling_dynamic_shape\", \"tiling_static\"]"
+'
+
+# GE infers every tensor's dtype before FE judges dtypes; an export without
+# value_info (PaddleOCR's) must not leave the nodes after a Reshape by a
+# computed shape, or after a Slice, without one (GE7004)
+test_expect_success 'dtypes: known through ops whose output shape is not inferred' '
+	gerules eval dtypes.onnx --chip Ascend910B1 -o PRECISION_MODE=must_keep_origin_dtype --format json >dt.json; test $? -le 1 &&
+	"$PY" -c "
+import json; d = json.load(open(\"dt.json\"))
+n = {x[\"name\"]: x for x in d[\"nodes\"]}
+n[\"transpose\"] = n[\"PartitionedCall_transpose_Transpose_1\"]          # its perm became a Const (GE transpose plugin)
+for k in (\"reshape\", \"transpose\", \"slice\", \"squeeze\", \"mul\", \"expand\", \"relu\"):
+    assert n[k][\"dtype\"] == \"float32\", (k, n[k][\"dtype\"], n[k].get(\"dtype_detail\"))
+for k in (\"reshape\", \"transpose\", \"mul\", \"expand\", \"relu\"):       # slice, squeeze: AI CPU, FE judges no dtype
+    assert n[k][\"dtype_detail\"][\"inputs\"][0] == [\"float32\", \"float32\"], (k, n[k][\"dtype_detail\"])
+assert n[\"shape\"][\"dtype_detail\"][\"outputs\"][0][0] == \"int64\", n[\"shape\"]
+assert not [x for x in d[\"diagnostics\"] if x[\"code\"] == \"GE7004\"], [x[\"message\"] for x in d[\"diagnostics\"]]
+"
+'
+
+# a dtype without a shape is not a scalar: the tiler must not plan the Relu
+# after the Expand as one element; a real scalar still is one
+test_expect_success 'tiling: a shape not inferred gets a note, not a plan; a 0-d input or initializer plans one element' '
+	gerules tile dtypes.onnx --chip Ascend910B1 --format json >tdt.json; test $? -le 1 &&
+	gerules tile dtypes.onnx --chip Ascend910B1 --node relu >tdt.txt; test $? -le 1 &&
+	"$PY" -c "
+import json; d = json.load(open(\"tdt.json\"))
+n = {x[\"name\"]: x for x in d[\"nodes\"]}
+for k in (\"mul\", \"relu\"):
+    assert n[k][\"plan\"] is None and n[k][\"skipped\"], n[k]
+    assert [p[\"severity\"] for p in n[k][\"problems\"]] == [\"note\"], n[k]
+    assert \"input 0 has no shape gerules knows\" in n[k][\"problems\"][0][\"message\"], n[k]
+for k in (\"relu_scalar_in\", \"relu_scalar_init\"):
+    assert n[k][\"valid\"] and n[k][\"plan\"][\"index_space\"] == [1], n[k]
+" &&
+	test_grep "note:  shape: input 0 has no shape gerules knows" tdt.txt &&
+	test_grep "skipped (shape unknown)" tdt.txt &&
+	test_grep "1 skipped (0 dynamic shapes, 1 shapes unknown)" tdt.txt &&
+	gerules eval dtypes.onnx --chip Ascend910B1 --format html >dt.html; test $? -le 1 &&
+	grep -F "float32\\tfloat32\\tunknown\\t" dt.html >/dev/null
+'
+
+test_expect_success 'a shape not inferred: a hook reads a nil shape; a scalar is {}' '
+	cat >sh.lua <<-\EOF &&
+	gr.on_node({type_pattern = "Relu"}, function(node)
+	  local s = node:input(0).shape
+	  node:note("SITE1", node.name .. " " .. (s == nil and "nil" or ("#" .. #s)))
+	end)
+	EOF
+	gerules eval dtypes.onnx --chip Ascend910B1 --hook sh.lua --format json >hk.json; test $? -le 1 &&
+	"$PY" -c "
+import json; d = json.load(open(\"hk.json\"))
+m = sorted(x[\"message\"] for x in d[\"diagnostics\"] if x[\"code\"] == \"SITE1\")
+assert m == [\"relu nil\", \"relu_scalar_in #0\", \"relu_scalar_init #0\"], m
+"
 '
 
 test_expect_success 'a truncated ONNX model is a located error' '

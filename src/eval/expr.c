@@ -588,13 +588,15 @@ gr_val gr_eval_expr(gr_env *env, const gr_expr *e){
               v.t = GR_T_ATTRS; v.aux = a.aux; v.n = (uint32_t)a.u.i + 1; return v;
             case GR_F_RANK: case GR_F_DIMS: {
               /* the input descriptor's shape as the model gives it (no
-              ** descriptor: null; no shape field: [], rank 0) */
+              ** descriptor, or a shape the reader could not tell, graph.h
+              ** GR_SHAPE_UNKNOWN: null; no shape field: [], rank 0) */
               const gr_node *nd;
               const int64_t *dims;
               uint32_t nd2;
               if( r->g==NULL || a.aux==GR_NONE || a.u.i < 0 ) return v;
               nd = &gr_graph_nodes(r->g)[a.aux];
               if( a.u.i >= nd->n_in_desc ) return v;
+              if( !gr_graph_shape_known(r->g, gr_graph_tensors(r->g, nd)[a.u.i].shape) ) return v;
               dims = gr_graph_shape(r->g, gr_graph_tensors(r->g, nd)[a.u.i].shape, &nd2);
               if( e->ref==GR_F_RANK ) return v_int(nd2);
               v.t = GR_T_LIST; v.lk = GR_LK_I64; v.n = nd2; v.u.p = dims;

@@ -116,9 +116,12 @@ static const char *origin_str(gr_buf *b, const gr_origin *og){
 /* ------------------------------------------------------------------ */
 /* node objects */
 
+/* A shape as a list of dims ({} a scalar); nil when the model reader could
+** not tell it (graph.h GR_SHAPE_UNKNOWN; doc/lua-api.md). */
 static void push_shape(lua_State *L, gr_hooks *h, uint32_t shape){
   uint32_t nd, k;
   const int64_t *dims = gr_graph_shape(h->r->g, shape, &nd);
+  if( !gr_graph_shape_known(h->r->g, shape) ){ lua_pushnil(L); return; }
   lua_createtable(L, (int)nd, 0);
   for(k = 0; k < nd; k++){
     lua_pushinteger(L, dims[k]);

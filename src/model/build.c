@@ -215,7 +215,7 @@ bad:
 int gr_build_tensor(gr_build *b, int output, const char *dtype, size_t dn, const char *layout, size_t ln,
                     const int64_t *dims, uint32_t ndim){
   uint16_t dt = 0, ly = 0;
-  uint32_t sh = 0;
+  uint32_t sh = GR_SHAPE_SCALAR;   /* GE formats: no dims is a scalar (graph.h; ge_pb.c says where GE says so) */
   if( b->failed || !b->in_op ) return 0;
   if( dn && !intern16(b, &b->g->dtypes, dtype, dn, &dt) ) return 0;
   if( ln && !intern16(b, &b->g->layouts, layout, ln, &ly) ) return 0;
@@ -229,7 +229,7 @@ int gr_build_shape(gr_build *b, const int64_t *dims, uint32_t ndim, uint32_t *id
     const gr_node *nd = b->in_op ? &b->g->nodes[b->cur] : NULL;
     return gr_build_fail(b, nd ? nd->line : 0, nd ? nd->col : 0, "shape has more than %u dims", GR_MAX_DIMS);
   }
-  *id = ndim ? gr_graph_intern_shape(b->g, dims, ndim) : 0;
+  *id = ndim ? gr_graph_intern_shape(b->g, dims, ndim) : GR_SHAPE_SCALAR;   /* [] is a scalar, never "not known" */
   return 1;
 }
 

@@ -194,6 +194,10 @@ static int add_tensor(rd *r, int out, const Ge__Proto__TensorDescriptor *t){
   const char *dt = dtype_name(t->dtype, buf, sizeof buf, &dn);
   const char *layout = t->layout ? t->layout : "";
   const Ge__Proto__ShapeDef *s = t->shape;
+  /* an absent or empty ShapeDef is a scalar, not an unknown shape: GE builds
+  ** the GeShape from the proto's dims and calls a shape without dims a scalar
+  ** (hicann/ge graph_metadef/graph/normal_graph/ge_tensor.cc, AssembleGeShapeFromProto and GeShapeImpl::IsScalar;
+  ** commit ffdcbc9f7) */
   if( s && s->n_dim > 0xffffffffu ) return FAIL_AT(r, "shape too large (%zu dims)", s->n_dim);
   return gr_build_tensor(r->b, out, dt, dn, layout, strlen(layout), s ? s->dim : NULL, s ? (uint32_t)s->n_dim : 0);
 }

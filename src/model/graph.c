@@ -21,7 +21,14 @@ gr_graph *gr_graph_new(void){
   gr_strpool_init(&g->types);
   gr_strpool_init(&g->dtypes);
   gr_strpool_init(&g->layouts);
-  gr_graph_intern_shape(g, NULL, 0);      /* shape 0 = [] */
+  gr_graph_intern_shape(g, NULL, 0);      /* GR_SHAPE_SCALAR = [] */
+  /* GR_SHAPE_UNKNOWN: no dims, and not in shape_index, so interning []
+  ** never finds it */
+  g->shapes[g->nshapes].off = g->ndims;
+  g->shapes[g->nshapes].ndim = 0;
+  g->shapes[g->nshapes].neg = 0;
+  g->shapes[g->nshapes].unknown = 1;
+  g->nshapes++;
   return g;
 }
 
@@ -170,7 +177,8 @@ uint32_t gr_graph_intern_shape(gr_graph *g, const int64_t *dims, uint32_t ndim){
   id = (uint32_t)g->nshapes++;
   g->shapes[id].off = g->ndims;
   g->shapes[id].ndim = ndim;
-  g->shapes[id].neg = neg;
+  g->shapes[id].neg = (uint16_t)neg;
+  g->shapes[id].unknown = 0;
   g->ndims += ndim;
   gr_idmap_add(&g->shape_index, h, id);
   return id;
@@ -180,6 +188,10 @@ const int64_t *gr_graph_shape(const gr_graph *g, uint32_t shape, uint32_t *ndim)
   if( shape >= g->nshapes ){ if( ndim ) *ndim = 0; return NULL; }
   if( ndim ) *ndim = g->shapes[shape].ndim;
   return g->shapes[shape].ndim ? g->dims + g->shapes[shape].off : no_dims;
+}
+
+int gr_graph_shape_known(const gr_graph *g, uint32_t shape){
+  return shape < g->nshapes && !g->shapes[shape].unknown;
 }
 
 /* ---- whole graph ---- */

@@ -22,7 +22,7 @@
 
 /* One input_desc / output_desc entry. */
 typedef struct gr_tensor {
-  uint32_t shape;     /* shape id, see gr_graph_shape(); 0 = no shape field (scalar/unknown: dims []) */
+  uint32_t shape;     /* shape id, see gr_graph_shape(); GR_SHAPE_SCALAR (0) = dims [], GR_SHAPE_UNKNOWN = not known */
   uint16_t dtype;     /* dtype id, see gr_graph_dtype_name(); 0 = absent (DT_UNDEFINED) */
   uint16_t layout;    /* layout id, see gr_graph_layout_name(); 0 = absent ("") */
 } gr_tensor;
@@ -118,8 +118,18 @@ const gr_attr   *gr_graph_attr(const gr_graph *g, const gr_node *n, const char *
 ** per node. When a key occurs twice in one op, both lookups return the last. */
 const gr_attr   *gr_graph_attr_id(const gr_graph *g, const gr_node *n, uint32_t key);
 
-/* Tensor details. dims of shape 0 is empty (ndim 0). */
+/* Tensor details. Two shape ids are reserved, both with ndim 0 and empty
+** dims: GR_SHAPE_SCALAR, a scalar (dims [], one element: what GE's formats
+** mean by a descriptor without dims), and GR_SHAPE_UNKNOWN, a shape the
+** reader could not tell (an ONNX tensor whose shape gerules did not infer;
+** GE's own InferShape knows it, so it is not dynamic). Interning dims []
+** gives GR_SHAPE_SCALAR, never GR_SHAPE_UNKNOWN; a reader writes
+** GR_SHAPE_UNKNOWN itself. Every consumer of dims asks gr_graph_shape_known
+** first: an unknown shape must not be read as one element. */
+#define GR_SHAPE_SCALAR  0u
+#define GR_SHAPE_UNKNOWN 1u
 const int64_t *gr_graph_shape(const gr_graph *g, uint32_t shape, uint32_t *ndim);
+int            gr_graph_shape_known(const gr_graph *g, uint32_t shape);   /* 0 for GR_SHAPE_UNKNOWN (and an id out of range) */
 const char    *gr_graph_dtype_name(const gr_graph *g, uint16_t dtype);   /* "DT_FLOAT16"; "" for 0 */
 const char    *gr_graph_layout_name(const gr_graph *g, uint16_t layout); /* "ND"; "" for 0 */
 
@@ -159,7 +169,8 @@ size_t gr_graph_memory(const gr_graph *g);   /* bytes held */
 typedef struct gr_shape_info {
   uint64_t off;       /* first dim in dims[] */
   uint32_t ndim;
-  uint32_t neg;       /* 1 when some dim is below 0 */
+  uint16_t neg;       /* 1 when some dim is below 0 */
+  uint16_t unknown;   /* 1 for GR_SHAPE_UNKNOWN only: not known (ndim 0, neg 0) */
 } gr_shape_info;
 
 typedef struct gr_graph_info {
@@ -204,7 +215,7 @@ struct gr_graph {
   gr_subg   *subg;    size_t nsubg, cap_subg;   /* subgraph_name entries */
 };
 
-gr_graph *gr_graph_new(void);      /* empty graph: pools initialised, shape 0 = [] */
+gr_graph *gr_graph_new(void);      /* empty graph: pools initialised, shapes GR_SHAPE_SCALAR and GR_SHAPE_UNKNOWN */
 uint32_t  gr_graph_intern_shape(gr_graph *g, const int64_t *dims, uint32_t ndim);
 /* Records a model string attribute (ids in strs); 0 past GR_MAX_MODEL_ATTRS. */
 #define GR_MAX_MODEL_ATTRS 4096

@@ -507,7 +507,9 @@ static int parse_desc(loader *l, int out){
   gr_js_mark mark;
   if( *cnt==GR_MAX_PER_OP ) return fail_tok(l, "op has more than %u %s entries", GR_MAX_PER_OP, out ? "output_desc" : "input_desc");
   if( !GROW(l, g->tensors, g->ntensors, g->cap_tensors) ) return 0;
-  g->tensors[g->ntensors].shape = 0;
+  /* no "shape" (or no "dim"): a scalar, as GE reads the ShapeDef the JSON
+  ** dumps (hicann/ge graph_metadef/graph/normal_graph/ge_tensor.cc, AssembleGeShapeFromProto and GeShapeImpl::IsScalar) */
+  g->tensors[g->ntensors].shape = GR_SHAPE_SCALAR;
   g->tensors[g->ntensors].dtype = 0;
   g->tensors[g->ntensors].layout = 0;
   l->tkind[g->ntensors - n->tensor0] = (unsigned char)out;
@@ -537,7 +539,7 @@ static int parse_desc(loader *l, int out){
     }else if( r==K_DESC_SHAPE ){
       k = next(l);
       if( k==GR_JS_OBJECT ){
-        g->tensors[l->cur_tensor].shape = 0;
+        g->tensors[l->cur_tensor].shape = GR_SHAPE_SCALAR;
         if( !parse_shape(l) ) return 0;
       }else if( k!=GR_JS_NULL ) return bad_type(l, &W_DESC_SHAPE);
     }else if( r==K_DESC_LAYOUT ){

@@ -46,7 +46,7 @@ static int derive(gr_graph *g, gr_node *n, uint32_t unknown){
   for(i = 0; i < n->n_out_desc; i++){
     gr_tensor *o = &t[n->n_in_desc + i];
     if( dyn && !g->shapes[o->shape].neg ){ o->shape = unknown; changed = 1; }
-    else if( !dyn && g->shapes[o->shape].neg ){ o->shape = 0; changed = 1; }
+    else if( !dyn && g->shapes[o->shape].neg ){ o->shape = GR_SHAPE_UNKNOWN; changed = 1; }   /* static, dims not inferred */
   }
   node_flags(g, n);
   return (int)changed;

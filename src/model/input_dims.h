@@ -7,8 +7,9 @@
 ** a node's input descriptors take their producers' output shapes; when one of
 ** them is dynamic, each of the node's static outputs becomes unknown ([-2],
 ** what GE's inference gives for an op whose input has unknown dims, and what
-** the ONNX reader writes); when none is, each dynamic output becomes a shape
-** without dims ([], static). The walk stops at nodes whose outputs did not
+** the ONNX reader writes); when none is, each dynamic output becomes
+** GR_SHAPE_UNKNOWN (graph.h: static, its dims not known to gerules; never
+** [], which would read as a scalar). The walk stops at nodes whose outputs did not
 ** change, stays inside the input's graph, and visits a node a bounded number
 ** of times (graphs with loops).
 **

@@ -28,8 +28,11 @@
 **     functions are ONNX operator semantics, onnx_infer.c): output 0 of the node
 **     from its inputs' shapes, its attributes and small integer constants
 **     (a Reshape's shape, axes inputs; never weights); an unknown dim is -1;
-**     an output that cannot be inferred has no shape, or [-2] (unknown
-**     rank, dynamic) when an input is dynamic: never a guess.
+**     an output that cannot be inferred has GR_SHAPE_UNKNOWN (graph.h: not
+**     known to gerules, distinct from a scalar [], and not dynamic: GE's
+**     InferShape knows it), or [-2] (unknown rank, dynamic) when an input
+**     is dynamic: never a guess. Its dtype may still be known (the "dtype"
+**     shape function, and value_info's elem_type).
 **
 ** Hand-written wire walk, with the measured reason: protobuf-c's unpack
 ** copies every bytes field (raw_data of every initializer) into the
@@ -467,7 +470,7 @@ static int connect(ox *x, size_t from, size_t n){
   }
   for(i = from; i < from + n && i < x->ins.n; i++){
     const prod *p = &x->ins.v[i];
-    if( x->inok.v[i] && !gr_build_tensor_ids(x->b, 0, p->dtype, 0, p->shape==NO_SHAPE ? 0 : p->shape) ) return 0;
+    if( x->inok.v[i] && !gr_build_tensor_ids(x->b, 0, p->dtype, 0, p->shape==NO_SHAPE ? GR_SHAPE_UNKNOWN : p->shape) ) return 0;
   }
   return 1;
 }
@@ -576,9 +579,9 @@ static int is_constant_op(const onode *o){
   return (o->domain.n==0 || (o->domain.n==7 && memcmp(o->domain.p, "ai.onnx", 7)==0)) && o->op.n==8 && memcmp(o->op.p, "Constant", 8)==0;
 }
 
-/* An output desc of the current op: dynamic [-2] when an input is, else no
-** shape. */
-static int out_desc(ox *x, int dyn){ return gr_build_tensor_ids(x->b, 1, 0, 0, dyn ? x->sh_dyn : 0); }
+/* An output desc of the current op: dynamic [-2] when an input is, else a
+** shape not known (GR_SHAPE_UNKNOWN). */
+static int out_desc(ox *x, int dyn){ return gr_build_tensor_ids(x->b, 1, 0, 0, dyn ? x->sh_dyn : GR_SHAPE_UNKNOWN); }
 
 /* What the mapping's conditions see of a node. */
 static void node_view(ox *x, const onode *o, gr_onnx_node_view *nv){
@@ -611,7 +614,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
   if( !node_name(x, prefix, o, &name) ) return 0;
   /* Constant: the parser maps it itself */
   if( is_constant_op(o) ){
-    span tn; int64_t dt = 0; uint32_t sh = 0; int ext = 0;
+    span tn; int64_t dt = 0; uint32_t sh = GR_SHAPE_UNKNOWN; int ext = 0;   /* no value: shape not known */
     uint16_t did;
     if( o->has_value && !tensor_head(x, o->value_tensor, &tn, &dt, &sh, &ext) ) return 0;
     did = dtype_id(x, dt);
@@ -713,7 +716,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
           if( w->from_op ){
             /* an inner op's output has its first input's dtype (below) */
             uint16_t dt = w->index==0 ? opdt[w->src] : 0;
-            uint32_t sh = w->index==0 && opsh[w->src]!=NO_SHAPE ? opsh[w->src] : dyn ? x->sh_dyn : 0;
+            uint32_t sh = w->index==0 && opsh[w->src]!=NO_SHAPE ? opsh[w->src] : dyn ? x->sh_dyn : GR_SHAPE_UNKNOWN;
             if( j==0 ) d0 = dt;
             if( !gr_build_edge_id(b, opnames[w->src], w->index) || !gr_build_tensor_ids(b, 0, dt, 0, sh) ){ free(cap.v); return 0; }
           }else if( (size_t)w->src < o->in.n && o->in.v[w->src].n ){
@@ -732,7 +735,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
       }else{
         d0 = opdt[k - 1];
         if( !gr_build_edge_id(b, prev, 0)
-            || !gr_build_tensor_ids(b, 0, d0, 0, opsh[k - 1]!=NO_SHAPE ? opsh[k - 1] : dyn ? x->sh_dyn : 0) ){ free(cap.v); return 0; }
+            || !gr_build_tensor_ids(b, 0, d0, 0, opsh[k - 1]!=NO_SHAPE ? opsh[k - 1] : dyn ? x->sh_dyn : GR_SHAPE_UNKNOWN) ){ free(cap.v); return 0; }
       }
       opdt[k] = d0;
       opsh[k] = NO_SHAPE;
@@ -760,7 +763,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
             const prod *vi = o->out.v[i].n ? lookup(x, x->vi_scope, o->out.v[i].p, o->out.v[i].n) : NULL;
             if( vi ) p.dtype = vi->dtype;
             else if( i==0 ) p.dtype = is.dtype;   /* a shape function that knew the dtype only */
-            if( !gr_build_tensor_ids(b, 1, p.dtype, 0, dyn ? x->sh_dyn : 0) ){ free(cap.v); return 0; }
+            if( !gr_build_tensor_ids(b, 1, p.dtype, 0, dyn ? x->sh_dyn : GR_SHAPE_UNKNOWN) ){ free(cap.v); return 0; }
           }
           if( hh ) define_h(x, s, o->out.v[i].p, o->out.v[i].n, &p, hh->out.v[i]);
           else define(x, s, o->out.v[i].p, o->out.v[i].n, &p);
@@ -769,7 +772,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
         /* an inner op shaped like the node's output (onnx_inner_shapes) */
         opdt[k] = is.dtype;
         if( !gr_build_tensor_ids(b, 1, is.dtype, 0, ish) ){ free(cap.v); return 0; }
-      }else if( !gr_build_tensor_ids(b, 1, opdt[k], 0, opsh[k]!=NO_SHAPE ? opsh[k] : dyn ? x->sh_dyn : 0) ){ free(cap.v); return 0; }
+      }else if( !gr_build_tensor_ids(b, 1, opdt[k], 0, opsh[k]!=NO_SHAPE ? opsh[k] : dyn ? x->sh_dyn : GR_SHAPE_UNKNOWN) ){ free(cap.v); return 0; }
       prev = opname;
     }
   }
@@ -996,7 +999,7 @@ static int read_graph(ox *x, span g, const char *gname_in, uint32_t parent, int 
     const prod *pp = lookup(x, parent, captured[i].p, captured[i].n);
     prod outer = pp ? *pp : mkprod(0, 0, 0, NO_SHAPE, 0), p;
     gr_buf *t = &x->tmp;
-    uint32_t nm, sh = outer.shape==NO_SHAPE ? 0 : outer.shape;
+    uint32_t nm, sh = outer.shape==NO_SHAPE ? GR_SHAPE_UNKNOWN : outer.shape;
     t->n = 0;
     gr_buf_adds(t, prefix); gr_buf_addc(t, '/'); gr_buf_add(t, captured[i].p, captured[i].n);
     if( !gr_build_str(b, t->p, t->n, &nm) || !gr_build_op_ids(b, nm, x->t_data, 0, 0) || !gr_build_attr_i_id(b, x->k_index, index++)

@@ -393,27 +393,52 @@ static int sf_axes(const gr_oinfer *x, int fn, const onode *o, ishape *out){
   }
 }
 
+/* The output's dtype where its shape is not known (a Reshape whose shape
+** input is computed, an input of unknown rank): ONNX's type constraints fix
+** it all the same. Shape gives int64, a comparison bool, Where its second
+** input's, Cast `to`'s; every other op of the table has one type variable
+** for its data inputs and output 0 (Operators.md): input 0's, or for the
+** element-wise ops and Concat, whose inputs all share it, the first known. */
+static uint16_t dtype_only(const gr_oinfer *x, int fn, const onode *o){
+  size_t i, n = fn==GR_SF_BCAST || fn==GR_SF_CONCAT ? x->nin : 1;
+  switch( fn ){
+  case GR_SF_SHAPE: return dt_of(x, 7);
+  case GR_SF_BCAST_BOOL: return dt_of(x, 9);
+  case GR_SF_CAST: return dt_of(x, attr_i(o, "to", 0));
+  case GR_SF_WHERE: return x->nin > 1 && x->inok[1] ? x->ins[1].dtype : 0;
+  default:
+    for(i = 0; i < n && i < x->nin; i++) if( x->inok[i] && x->ins[i].dtype ) return x->ins[i].dtype;
+    return 0;
+  }
+}
+
 int gr_onnx_infer(const gr_oinfer *x, int fn, const onode *o, ishape *out){
   ishape a;
+  int ok;
   memset(out, 0, sizeof *out);
   switch( fn ){
   case GR_SF_SAME: case GR_SF_CAST: case GR_SF_BCAST: case GR_SF_BCAST_BOOL: case GR_SF_WHERE:
-    return sf_elementwise(x, fn, o, out);
+    ok = sf_elementwise(x, fn, o, out); break;
   case GR_SF_MATMUL: case GR_SF_GEMM:
-    return sf_matmul(x, fn, o, out);
+    ok = sf_matmul(x, fn, o, out); break;
   case GR_SF_CONV: case GR_SF_POOL: case GR_SF_GPOOL:
-    return sf_window(x, fn, o, out);
+    ok = sf_window(x, fn, o, out); break;
   case GR_SF_RESHAPE: case GR_SF_FLATTEN:
-    return sf_reshape(x, fn, o, out);
+    ok = sf_reshape(x, fn, o, out); break;
   case GR_SF_TRANSPOSE: case GR_SF_CONCAT: case GR_SF_GATHER:
-    return sf_rearrange(x, fn, o, out);
+    ok = sf_rearrange(x, fn, o, out); break;
   case GR_SF_REDUCE: case GR_SF_UNSQUEEZE: case GR_SF_SQUEEZE:
-    return sf_axes(x, fn, o, out);
+    ok = sf_axes(x, fn, o, out); break;
+  case GR_SF_DTYPE:                    /* the dtype alone, below */
+    ok = 0; break;
   case GR_SF_SHAPE:
-    if( attr(o, "start") || attr(o, "end") || !in_shape(x, 0, &a) ) return 0;
+    if( attr(o, "start") || attr(o, "end") || !in_shape(x, 0, &a) ){ ok = 0; break; }
     out->known = 1; out->dtype = dt_of(x, 7); out->nd = 1; out->d[0] = a.nd;
     return 1;
   default:
     return 0;
   }
+  /* no shape: the caller still takes the dtype (onnx.c, "knew the dtype only") */
+  if( !ok ) out->dtype = dtype_only(x, fn, o);
+  return ok;
 }

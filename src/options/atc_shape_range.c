@@ -316,7 +316,10 @@ static int is_input_op(const gr_atc_cmdline *c, const gr_graph *g, const gr_node
 }
 
 /* The shape GE checks: the op's input descriptor 0 (a Data op's output
-** descriptor when the file gives it no input descriptor). */
+** descriptor when the file gives it no input descriptor). A shape the
+** reader could not tell (graph.h GR_SHAPE_UNKNOWN; no reader writes it for
+** an input op of the root graph) has no dims, so nothing is checked against
+** it, as for a scalar: the range then sets the dims. */
 static const int64_t *op_shape(const gr_graph *g, const gr_node *n, uint32_t *nd){
   const gr_tensor *t = gr_graph_tensors(g, n);
   *nd = 0;

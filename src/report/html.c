@@ -31,7 +31,8 @@
 **   io       per node its tensors and attributes, deduplicated: strs[] are
 **            strings, node[i] = [inputs, outputs, attributes, producers]:
 **            inputs and outputs are indexes of "before\tafter\tshape\t
-**            layout" strings (the dtype before and after GE's precision
+**            layout" strings (shape "[d0,d1]", "[]" a scalar, "unknown"
+**            when the reader could not tell it) (the dtype before and after GE's precision
 **            conversion as the dtype judge decided; before only when the
 **            judge did not run), attributes of "key\tvalue", producers the
 **            node index feeding each data input (-1: none); and the
@@ -274,10 +275,13 @@ static void tensor_text(gr_buf *b, gr_result *r, uint32_t v, uint32_t t, const g
     raw_dtype(b, gr_graph_dtype_name(g, tn->dtype));
     gr_buf_addc(b, '\t');
   }
-  gr_buf_adds(b, "\t[");
-  for(i = 0; i < nd && i < 64; i++) gr_buf_printf(b, i ? ",%lld" : "%lld", (long long)dims[i]);
-  if( nd > 64 ) gr_buf_adds(b, ",...");
-  gr_buf_addc(b, ']');
+  if( !gr_graph_shape_known(g, tn->shape) ) gr_buf_adds(b, "\tunknown");   /* not a scalar's [] (graph.h) */
+  else{
+    gr_buf_adds(b, "\t[");
+    for(i = 0; i < nd && i < 64; i++) gr_buf_printf(b, i ? ",%lld" : "%lld", (long long)dims[i]);
+    if( nd > 64 ) gr_buf_adds(b, ",...");
+    gr_buf_addc(b, ']');
+  }
   gr_buf_addc(b, '\t');
   gr_buf_adds(b, gr_graph_layout_name(g, tn->layout));
 }

@@ -146,6 +146,7 @@ static void tile_custom(gr_tiler *t, gr_tnode *no){
   }
   no->custom_prm.strategy = GR_TS_CUSTOM;
   if( gr_tiling_spec_custom(t->tr, t->r->g, no->node, &no->custom_spec, &no->notes) ) return;
+  if( no->custom_spec.strategy==GR_TS_NONE ){ no->skipped = 2; return; }   /* no shape known (the note says why) */
   no->strategy = GR_TS_CUSTOM;
   memset(&ct, 0, sizeof ct);
   if( src->run(src->ctx, no->node, &ct, &err) ){

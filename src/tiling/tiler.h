@@ -64,7 +64,7 @@ typedef struct gr_tnode {
   uint32_t node;
   const char *cls;            /* the tiling class; NULL: the node has no strategy */
   int strategy;               /* GR_TS_* (GR_TS_NONE when the spec failed early) */
-  int skipped;                /* 1 dynamic shapes: no static plan exists; 2 no shape known (unknown rank) */
+  int skipped;                /* 1 dynamic shapes: no static plan exists; 2 no shape known (the reader could not tell it, graph.h GR_SHAPE_UNKNOWN; or no dims for a convolution) */
   const char *placement;      /* where GE runs the tiling (the placement slot), or NULL */
   gr_diags notes;             /* the node's own findings (spec, rules, hook) */
   const gr_tshared *shared;   /* the shared plan of built-in classes, or NULL */
@@ -89,7 +89,7 @@ typedef struct gr_tsummary {
   size_t planned;             /* with a class, not skipped */
   size_t invalid;             /* of those, not valid */
   size_t skipped;             /* dynamic shapes, or no shape known */
-  size_t skipped_unknown;     /* ... of which no shape known (unknown rank) */
+  size_t skipped_unknown;     /* ... of which no shape known (tnode.skipped 2) */
   size_t no_strategy;         /* without a class */
   size_t executed, mismatched;   /* nodes whose plan ran; whose execution did not match */
   size_t distinct;            /* distinct (class, spec) planned */

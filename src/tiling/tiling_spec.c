@@ -11,9 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tiling/tiling_int.h"
+#include "model/model.h"
 
 /* ------------------------------------------------------------------ node -> spec */
 
+/* A known shape's dims (the callers asked shape_unknown first). */
 static const int64_t *tensor_dims(const gr_graph *g, const gr_tensor *t, uint32_t *nd){
   static const int64_t one = 1;
   const int64_t *d = gr_graph_shape(g, t->shape, nd);
@@ -30,6 +32,35 @@ static int tensor_fmt(const gr_tiling_rules *tr, const gr_graph *g, const gr_ten
     else gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "%s has dtype '%s', which %s does not list", what, *dt ? dt : "(none)", tr->dtypes->name);
   }
   return fmt;
+}
+
+/* Whether descriptor k of node n (an input below n_in_desc, else an output)
+** has a shape the model reader could not tell (graph.h, GR_SHAPE_UNKNOWN):
+** then the spec is GR_TS_NONE with a note saying why and what gives the
+** reader the shape, and 1 is returned. An unknown shape is not a scalar:
+** planning it as one element would be a false plan. */
+static int shape_unknown(const gr_graph *g, const gr_node *n, uint32_t k, gr_tspec *s, gr_diags *notes){
+  const gr_tensor *t = gr_graph_tensors(g, n);
+  char what[48];
+  if( k >= (uint32_t)n->n_in_desc + n->n_out_desc || gr_graph_shape_known(g, t[k].shape) ) return 0;
+  if( k < n->n_in_desc ) snprintf(what, sizeof what, "input %u", k);
+  else snprintf(what, sizeof what, "output %u", k - n->n_in_desc);
+  if( strcmp(gr_model_format_name(gr_graph_format(g)), "onnx")==0 )
+    gr_tnote(notes, GR_SEV_NOTE, GR_TC_SHAPE, "%s has no shape gerules knows: the ONNX reader did not infer it (table onnx_shapes gives the op "
+             "that makes it no shape function, or its shape is computed from other tensors; GE infers it when it compiles), so there is "
+             "no static plan to check; folding the model's shape computations to constants (onnx-simplifier, static input shapes) gives one", what);
+  else
+    gr_tnote(notes, GR_SEV_NOTE, GR_TC_SHAPE, "%s has no shape gerules knows: the model gives it only as dynamic and --input_shape made its inputs static, "
+             "but gerules does not infer the new dims, so there is no static plan to check; a graph dumped after GE's shape inference with those input shapes gets one", what);
+  s->strategy = GR_TS_NONE;
+  return 1;
+}
+
+/* The same for the descriptors ks[0 .. nk-1]; the first unknown one is noted. */
+static int any_unknown(const gr_graph *g, const gr_node *n, const uint32_t *ks, uint32_t nk, gr_tspec *s, gr_diags *notes){
+  uint32_t i;
+  for(i = 0; i < nk; i++) if( shape_unknown(g, n, ks[i], s, notes) ) return 1;
+  return 0;
 }
 
 static int static_dims(const int64_t *d, uint32_t nd, const char *what, gr_diags *notes){
@@ -142,6 +173,7 @@ static int spec_elementwise(const gr_tiling_rules *tr, const gr_graph *g, const 
                   p->cls, p->buffers, n->n_in_desc, n->n_in_desc==1 ? "" : "s");
     return -1;
   }
+  for(i = 0; i <= n->n_in_desc; i++) if( shape_unknown(g, n, i, s, notes) ) return 0;   /* the inputs, output 0 */
   d = tensor_dims(g, &t[n->n_in_desc], &nd);
   if( static_dims(d, nd, "output 0", notes) ) return -1;
   s->ndim = nd;
@@ -178,6 +210,13 @@ static int spec_reduce(const gr_tiling_rules *tr, const gr_graph *g, const gr_no
   const gr_attr *a;
   char what[64];
   if( n->n_in_desc < 1 || n->n_out_desc < 1 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "the node needs an input and an output descriptor"); return -1; }
+  {                        /* input 0, every output, the resident inputs */
+    uint32_t k0[2] = { 0, n->n_in_desc };
+    if( any_unknown(g, n, k0, 2, s, notes) ) return 0;
+    for(i = 1; i < n->n_out_desc; i++) if( shape_unknown(g, n, n->n_in_desc + i, s, notes) ) return 0;
+    for(i = 0; i < p->nresident; i++)
+      if( p->resident[i] >= 0 && p->resident[i] < n->n_in_desc && shape_unknown(g, n, (uint32_t)p->resident[i], s, notes) ) return 0;
+  }
   d = tensor_dims(g, &t[0], &nd);
   if( static_dims(d, nd, "input 0", notes) ) return -1;
   y = tensor_dims(g, &t[n->n_in_desc], &ny);
@@ -253,6 +292,10 @@ static int spec_matmul(const gr_tiling_rules *tr, const gr_graph *g, const gr_no
     gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "class %s reads inputs %lld and %lld, but the node has %u input descriptors",
                   p->cls, (long long)p->in_a, (long long)p->in_b, n->n_in_desc);
     return -1;
+  }
+  {
+    uint32_t ks[3] = { (uint32_t)p->in_a, (uint32_t)p->in_b, n->n_in_desc };
+    if( any_unknown(g, n, ks, 3, s, notes) ) return 0;
   }
   a = tensor_dims(g, &t[p->in_a], &na);
   b = tensor_dims(g, &t[p->in_b], &nb);
@@ -344,7 +387,11 @@ static int spec_conv2d(const gr_tiling_rules *tr, const gr_graph *g, const gr_no
              p->cls, (long long)p->in_a, (long long)p->in_b, n->n_in_desc);
     return -1;
   }
-  {                        /* no shape at all: inference stopped upstream, not a wrong node */
+  {
+    uint32_t ks[3] = { (uint32_t)p->in_a, (uint32_t)p->in_b, n->n_in_desc };
+    if( any_unknown(g, n, ks, 3, s, notes) ) return 0;
+  }
+  {                        /* no dims at all (a scalar descriptor): no convolution's, nothing to check */
     uint32_t rx, ry;
     gr_graph_shape(g, t[p->in_a].shape, &rx);
     gr_graph_shape(g, t[n->n_in_desc].shape, &ry);
@@ -478,6 +525,10 @@ static int spec_attention(const gr_tiling_rules *tr, const gr_graph *g, const gr
                   p->cls, (long long)p->in_q, (long long)p->in_k, (long long)p->in_v, n->n_in_desc);
     return -1;
   }
+  {
+    uint32_t ks[4] = { (uint32_t)p->in_q, (uint32_t)p->in_k, (uint32_t)p->in_v, n->n_in_desc };
+    if( any_unknown(g, n, ks, 4, s, notes) ) return 0;
+  }
   q = tensor_dims(g, &t[p->in_q], &nq);
   k = tensor_dims(g, &t[p->in_k], &nk);
   v = tensor_dims(g, &t[p->in_v], &nv);
@@ -553,6 +604,7 @@ int gr_tiling_spec_custom(const gr_tiling_rules *tr, const gr_graph *g, uint32_t
   size_t before = notes->count[GR_SEV_ERROR];
   spec->strategy = GR_TS_CUSTOM;
   if( n->n_out_desc < 1 ){ gr_tnote(notes, GR_SEV_ERROR, GR_TC_SHAPE, "the node has no output descriptor"); return -1; }
+  if( shape_unknown(g, n, n->n_in_desc, spec, notes) ) return 0;    /* GR_TS_NONE, noted */
   d = tensor_dims(g, &t[n->n_in_desc], &nd);
   if( static_dims(d, nd, "output 0", notes) ) return -1;
   spec->ndim = nd;

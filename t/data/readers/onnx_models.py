@@ -26,6 +26,11 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
   shapes.onnx        shape inference: Conv, MaxPool, Reshape by a constant, MatMul, Transpose,
                      ReduceMean, Flatten, Concat, Gather, Cast, a dynamic MatMul, and an op with
                      no shape function (Expand), each ending in a tiled op whose plan shows it
+  dtypes.onnx        float32 through ops whose shape is not inferred (no value_info, as a
+                     PaddleOCR export): a Reshape by a computed shape, then Transpose, Slice,
+                     Squeeze, Mul and Expand; each must keep the dtype, and the Relu after them
+                     gets no tiling plan (its shape is not known, not a scalar); two Relus of
+                     real scalars (a 0-d graph input, a 0-d initializer) plan one element
 
 With --corpus, also corpus/*.onnx: one model per operator schema the onnx library knows,
 with the schema's minimal inputs and outputs, at opsets 11, 17 and 19 (where the schema
@@ -162,6 +167,24 @@ def main():
                 const("w4", [8, 6]), const("w5", [10, 7]), const("w6", [16, 4]),
                 h.make_tensor("idx", T.INT64, [2, 3], [0, 1, 2, 3, 4, 5]), i64("eshape", [1, 3, 32, 32])]),
          out, "shapes.onnx")
+    # opset 13 (Squeeze's axes an input); shp -> cat is a computed shape, so the
+    # Reshape's output shape is unknown while its dtype is x's
+    save(model([N("Shape", ["x"], ["shp"], name="shape"),
+                N("Slice", ["shp", "s0", "s2"], ["lead"], name="shape_lead"),
+                N("Concat", ["lead", "minus1"], ["cat"], name="concat", axis=0),
+                N("Reshape", ["x", "cat"], ["r"], name="reshape"),
+                N("Transpose", ["r"], ["rt"], name="transpose", perm=[1, 0, 2]),
+                N("Slice", ["rt", "s0", "s1"], ["sl"], name="slice"),
+                N("Squeeze", ["sl", "ax0"], ["sq"], name="squeeze"),
+                N("Mul", ["sq", "two"], ["m"], name="mul"),
+                N("Expand", ["m", "eshape"], ["e"], name="expand"),
+                N("Relu", ["e"], ["y"], name="relu"),
+                N("Relu", ["xs"], ["ys"], name="relu_scalar_in"),
+                N("Relu", ["two"], ["yt"], name="relu_scalar_init")],
+               [vi("x", [2, 3, 4, 5]), vi("xs", [])], [vi("y", None), vi("ys", []), vi("yt", [])],
+               [i64("s0", [0]), i64("s1", [1]), i64("s2", [2]), i64("minus1", [-1]), i64("ax0", [0]),
+                const("two", []), i64("eshape", [2, 1, 20])], opset=13),
+         out, "dtypes.onnx")
     N = h.make_node
     save(model([N("Gemm", ["x", "w1", "b1"], ["g"], name="/fc1/Gemm", alpha=1.0, beta=1.0, transB=1),
                 N("Relu", ["g"], ["r"], name="/relu/Relu"),
