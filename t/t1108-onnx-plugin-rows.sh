@@ -300,4 +300,31 @@ assert len(n) == 899 and not c and len(u) <= 44, (len(n), c[:5], len(u))
 "
 '
 
+test_expect_success 'Resize-11 nearest with scales: the plugin chain has its dtypes (Shape int32, Cast0 float32, Cast1 int32) and the AI Core takes the resize' '
+	"$PY" - <<-\EOF &&
+	import onnx
+	from onnx import helper as h, TensorProto as T
+	x = h.make_tensor_value_info("x", T.FLOAT, [1, 3, 8, 8])
+	y = h.make_tensor_value_info("y", T.FLOAT, [1, 3, 16, 16])
+	g = h.make_graph([h.make_node("Resize", ["x", "roi", "scales"], ["y"], name="up", mode="nearest")], "g", [x], [y],
+	                 [h.make_tensor("roi", T.FLOAT, [0], []), h.make_tensor("scales", T.FLOAT, [4], [1, 1, 2, 2])])
+	onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 13)]), "resize.onnx")
+	EOF
+	gerules eval resize.onnx --chip Ascend910B1 --format json --all-nodes >resize.out &&
+	"$PY" - resize.out <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	out = {}
+	for n in d["nodes"]:
+	    det = n.get("dtype_detail") or {}
+	    outs = det.get("outputs") or []
+	    out[n["type"] + (n["name"].split("_")[-2] if n["type"] == "Cast" else "")] = (outs[0][0] if outs else None, n["engine"])
+	assert out["Shape"][0] == "int32", out
+	assert out["CastCast0"][0] == "float32", out
+	assert out["CastCast1"][0] == "int32", out
+	assert out["ResizeNearestNeighborV2"][1] == "AIcoreEngine", out
+	assert not [x for x in d["diagnostics"] if x["code"] in ("GE7003", "GE7006")], d["diagnostics"]
+	EOF
+'
+
 test_done

@@ -199,26 +199,33 @@ static int covers(const gr_onnx_row *q, const gr_onnx_row *r){
   return 1;
 }
 
-/* An IR op's `output "DTYPE" [DIMS]` clauses (x->items2) into ir: only a
-** Const takes one (the dtype and shape of the tensor the plugin gives it),
-** once; the dtype is a key of table dtypes, spelled in the model as the key
-** of table graph_dtype_names whose value it is; each dim 0 or more. 0 when
+/* An IR op's `output "DTYPE" [DIMS]` clauses (x->items2) into ir: the
+** dtype of the tensor the plugin gives a Const it creates (and its shape),
+** or of output 0 of an inner op whose dtype the plugin fixes (a Shape's, a
+** Cast's dst_type), once; not on the row's last op (`last`), whose outputs
+** are the ONNX node's, inferred from the model; a shape only on a Const. The
+** dtype is a key of table dtypes, spelled in the model as the key of table
+** graph_dtype_names whose value it is; each dim 0 or more. 0 when
 ** something was reported. */
-static int do_output(ck *c, const gr_item *x, gr_onnx_ir *ir){
+static int do_output(ck *c, const gr_item *x, gr_onnx_ir *ir, int last){
   gr_ruleset *rs = c->rs;
   const gr_item *o = x->items2, *d;
   const gr_table *dt, *gn;
   int t;
   size_t i, nd = 0;
   if( o==NULL ) return 1;
-  if( strcmp(x->name, "Const")!=0 ){
-    ck_err(c, o->loc, "output \"%s\": only a Const a row creates is given its output's dtype (the %s's follows its inputs)", o->str, x->name);
+  if( last && strcmp(x->name, "Const")!=0 ){
+    ck_err(c, o->loc, "output \"%s\": the row's last op (%s) gives the ONNX node's outputs, whose dtypes come from the model", o->str, x->name);
+    return 0;
+  }
+  if( o->flag && strcmp(x->name, "Const")!=0 ){
+    ck_err(c, o->str2_loc, "a shape for the %s's output: only a Const a row creates is given its shape (an op's follows its inputs)", x->name);
     return 0;
   }
   if( o->next ){
     char w[256];
     ck_where(w, sizeof w, o->loc);
-    ck_err(c, o->next->loc, "the Const's output is given twice (first at %s)", w);
+    ck_err(c, o->next->loc, "the %s's output is given twice (first at %s)", x->name, w);
     return 0;
   }
   t = gr_ruleset_find(&rs->table_map, "dtypes");
@@ -327,7 +334,7 @@ static int do_row(ck *c, const gr_onnx_op *op, gr_item *it, gr_onnx_row *r){
     ir->suffix = ck_keep(rs, x->str ? x->str : "");
     ir->pos = -1;
     ir->ndims = -1;
-    if( !do_output(c, x, ir) ) ok = 0;
+    if( !do_output(c, x, ir, x->next==NULL) ) ok = 0;
     if( x->flag2 ){
       if( !it->flag2 ){ ck_err(c, x->str2_loc, "@%lld places an op in GE's plugin subgraph: the row must end with `in N` (the subgraph's node count)", (long long)x->lo); ok = 0; }
       else if( x->lo < 0 || x->lo >= it->hi ){ ck_err(c, x->str2_loc, "place @%lld is outside the row's subgraph of %lld nodes (@0 to @%lld)", (long long)x->lo, (long long)it->hi, (long long)it->hi - 1); ok = 0; }

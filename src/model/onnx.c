@@ -18,7 +18,9 @@
 **     and one registered whose rows' conditions all fail gets
 **     _onnx_unparsable; the rest of the model is still read; a Const a
 **     plugin row creates has the dtype (and shape) its row's `output`
-**     states, the TensorDesc the plugin gives it, else none;
+**     states, the TensorDesc the plugin gives it, else none; an inner op
+**     whose row states its output's dtype (a Shape's, a Cast's dst_type)
+**     has it, any other its first input's;
 **   - If branches become subgraphs named <graph>/<node>_<i>_<then|else>_branch
 **     whose nodes are named <subgraph>/<node>; values a branch captures from
 **     the enclosing graph become Data nodes of the branch and extra inputs
@@ -665,9 +667,9 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
   ** (Data included; parser_utils.cc ExpandNodeToSubgraph) */
   {
     uint32_t prev = 0, k, opnames[GR_OPMAP_MAX_IR];
-    /* an inner op's output dtype: its first input's, as the inner compute ops of
-    ** GE's plugins (MatMulV2, Muls, Unsqueeze, ...) keep it; an approximation
-    ** for those that do not (Shape, ArgMaxV2: integers) */
+    /* an inner op's output dtype: the one its row states (`output "DTYPE"`:
+    ** a Shape's, a Cast's dst_type), else its first input's, as the inner
+    ** compute ops of GE's plugins (MatMulV2, Muls, Unsqueeze, ...) keep it */
     uint16_t opdt[GR_OPMAP_MAX_IR], d0;
     /* a Const's shape when its row gives one (`output "DTYPE" [DIMS]`), else NO_SHAPE */
     uint32_t opsh[GR_OPMAP_MAX_IR];
@@ -739,9 +741,10 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
       }
       opdt[k] = d0;
       opsh[k] = NO_SHAPE;
-      /* a Const whose row states its tensor's dtype (and shape), as the
-      ** plugin's TensorDesc gives it: its output has them */
-      if( ir[k].model_dtype && type==x->t_const ){
+      /* an op whose row states its output's dtype (a Const's TensorDesc and
+      ** shape, a Cast's dst_type, a Shape's dtype, as the plugin sets them):
+      ** its output has them; the checker allows no shape but a Const's */
+      if( ir[k].model_dtype ){
         if( !gr_build_dtype(b, ir[k].model_dtype, strlen(ir[k].model_dtype), &opdt[k])
             || (ir[k].ndims >= 0 && !gr_build_shape(b, ir[k].dims, (uint32_t)ir[k].ndims, &opsh[k])) ){ free(cap.v); return 0; }
       }
@@ -769,9 +772,10 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
           else define(x, s, o->out.v[i].p, o->out.v[i].n, &p);
         }
       }else if( known && gr_opmap_inner_shaped(oi->e, ir[k].type) ){
-        /* an inner op shaped like the node's output (onnx_inner_shapes) */
-        opdt[k] = is.dtype;
-        if( !gr_build_tensor_ids(b, 1, is.dtype, 0, ish) ){ free(cap.v); return 0; }
+        /* an inner op shaped like the node's output (onnx_inner_shapes);
+        ** a dtype the row states stays */
+        if( !ir[k].model_dtype ) opdt[k] = is.dtype;
+        if( !gr_build_tensor_ids(b, 1, opdt[k], 0, ish) ){ free(cap.v); return 0; }
       }else if( !gr_build_tensor_ids(b, 1, opdt[k], 0, opsh[k]!=NO_SHAPE ? opsh[k] : dyn ? x->sh_dyn : GR_SHAPE_UNKNOWN) ){ free(cap.v); return 0; }
       prev = opname;
     }
