@@ -26,6 +26,26 @@ static const gr_table *tab(ck *c, const char *name){
   return k >= 0 ? &c->rs->tables[k] : NULL;
 }
 
+/* table t maps keys to lists of strings: 1, else each fault reported
+** ("table T must map WHAT", "T[\"K\"]: expected LIST", "...: expected ITEM";
+** nonempty: an empty string is a fault too) and 0 */
+static int string_lists(ck *c, const gr_table *t, const char *what, const char *list, const char *item, int nonempty){
+  int ok = 1;
+  size_t i;
+  if( !t->is_map ){ ck_err(c, t->loc, "table %s must map %s", t->name, what); return 0; }
+  for(i = 0; i < t->n; i++){
+    const gr_expr *v = t->vals[i], *x;
+    if( v==NULL || v->op!=GR_E_LIST ){
+      ck_err(c, v ? v->loc : t->locs[i], "%s[\"%s\"]: expected %s", t->name, t->keys[i], list);
+      ok = 0;
+      continue;
+    }
+    for(x = v->a; x; x = x->next)
+      if( x->op!=GR_E_STR || (nonempty && !x->s[0]) ){ ck_err(c, x->loc, "%s[\"%s\"]: expected %s", t->name, t->keys[i], item); ok = 0; }
+  }
+  return ok;
+}
+
 /* a table that must exist once the judge is declared */
 static const gr_table *need(ck *c, const gr_table *anchor, const char *name, int map){
   const gr_table *t = tab(c, name);
@@ -461,18 +481,8 @@ static void judge_engines(jck *k, const gr_table *names){
   j->unplaced_ops = need(c, names, "engine_unplaced_ops", 0);
   if( (t = tab(c, "engine_removed_identity_ops")) ){
     /* op type -> [attribute names that keep the node]; needs the boundary set */
-    int ok = 1;
-    if( !t->is_map ){ ck_err(c, t->loc, "table engine_removed_identity_ops must map op types to lists of attribute names"); ok = 0; }
-    for(i = 0; ok && i < t->n; i++){
-      const gr_expr *v = t->vals[i], *x;
-      if( v==NULL || v->op!=GR_E_LIST ){
-        ck_err(c, v ? v->loc : t->locs[i], "engine_removed_identity_ops[\"%s\"]: expected a list of attribute names (those that keep the node)", t->keys[i]);
-        ok = 0;
-        continue;
-      }
-      for(x = v->a; x; x = x->next)
-        if( x->op!=GR_E_STR || !x->s[0] ){ ck_err(c, x->loc, "engine_removed_identity_ops[\"%s\"]: expected an attribute name", t->keys[i]); ok = 0; }
-    }
+    int ok = string_lists(c, t, "op types to lists of attribute names", "a list of attribute names (those that keep the node)",
+                          "an attribute name", 1);
     if( ok ){
       j->subgraph_boundary_ops = need(c, names, "subgraph_boundary_ops", 0);
       if( j->subgraph_boundary_ops ) j->removed_identity_ops = t;
@@ -508,21 +518,7 @@ static void judge_engines(jck *k, const gr_table *names){
     else j->removed_same_dtype_ops = t;
   }
   if( (t = tab(c, "engine_removed_same_dtype_kept_by")) ){
-    if( !t->is_map ) ck_err(c, t->loc, "table engine_removed_same_dtype_kept_by must map option keys to lists of values");
-    else{
-      int ok = 1;
-      for(i = 0; i < t->n; i++){
-        const gr_expr *v = t->vals[i], *x;
-        if( v==NULL || v->op!=GR_E_LIST ){
-          ck_err(c, v ? v->loc : t->locs[i], "engine_removed_same_dtype_kept_by[\"%s\"]: expected a list of values", t->keys[i]);
-          ok = 0;
-          continue;
-        }
-        for(x = v->a; x; x = x->next)
-          if( x->op!=GR_E_STR ){ ck_err(c, x->loc, "engine_removed_same_dtype_kept_by[\"%s\"]: expected a string", t->keys[i]); ok = 0; }
-      }
-      if( ok ) j->removed_kept_by = t;
-    }
+    if( string_lists(c, t, "option keys to lists of values", "a list of values", "a string", 0) ) j->removed_kept_by = t;
   }
   if( (t = need(c, names, "aicore_dtype_conversions", 1)) ){
     for(i = 0; i < t->n; i++){
