@@ -1102,7 +1102,7 @@ static void mark_removed_identities(gr_judge *J, const gr_graph *g){
   const gr_node *nodes = gr_graph_nodes(g);
   uint32_t nn = gr_graph_nnodes(g), n, i, ng = gr_graph_ngraphs(g), any = 0;
   uint8_t *owner;
-  for(n = 0; n < nn && !any; n++) any = J->id_type[nodes[n].type]!=0;
+  for(n = 0; n < J->ntypes && !any; n++) any = J->id_type[n]!=0;   /* a type no node has costs one pass */
   if( !any ) return;
   J->id_removed = gr_arena_calloc(&J->arena, nn);
   owner = gr_xcalloc(nn ? nn : 1, 1);
