@@ -24,6 +24,11 @@ test_expect_success 'eval reports (clean, errors and hooks, stdin, subgraphs)' '
 		--hook "$EX/hooks/softmax_high_precision.lua" --format json >e2.json &&
 	gerules eval - --chip Ascend910B1 --run-mode training --no-provenance --format json <"$LLM" >e3.json &&
 	gerules eval "$top_srcdir/t/data/if_two_mm.json" --chip Ascend910B1 --format json >e4.json &&
+	gerules eval "$LLM" --chip Ascend910B1 -o OP_PRECISION_MODE="$EX/op_precision.ini" -o ALLOW_HF32=true --format json \
+		--provenance-table >e5.json &&
+	gerules eval "$EX/convnet.json" --chip Ascend910B1 --hook "$EX/hooks/softmax_high_precision.lua" --format json \
+		--provenance-table >e6.json &&
+	gerules eval "$EX/convnet.json" --chip Ascend910B1 --hook "$EX/hooks/softmax_high_precision.lua" --format json >e7.json &&
 	gerules eval "$LLM" --chip Ascend910B1 --explain layer0/attn/q_proj --format json >x1.json
 '
 
@@ -57,7 +62,7 @@ test_expect_success 'check (clean and broken), diff, test' '
 '
 
 test_expect_success 'every document validates against its schema; every schema is exercised' '
-	set -- eval=e1.json eval=e2.json eval=e3.json eval=e4.json eval-explain=x1.json tile=t1.json tile=t2.json \
+	set -- eval=e1.json eval=e2.json eval=e3.json eval=e4.json eval=e5.json eval=e6.json eval=e7.json eval-explain=x1.json tile=t1.json tile=t2.json \
 		chips=c1.json options=o1.json options=o2.json check=k1.json check=k2.json diff=d1.json diff=d2.json test=s1.json \
 		eval-failure=f1.json suppressions=b1.json &&
 	for f in n*.json; do set -- "$@" explain=$f; done &&
@@ -70,6 +75,32 @@ test_expect_success 'the documents say something: sanity of what was validated' 
 	test "$(json_get d2.json "d[\"outcomes\"][\"changes\"][0][\"kind\"]")" = diagnostic &&
 	test "$(json_get s1.json "d[\"summary\"][\"failed\"]")" = 0 &&
 	test "$(json_get n10.json "d[\"matches\"][0][\"kind\"]")" = code
+'
+
+# what the schema cannot say: with --provenance-table a node's provenance
+# indexes the table (src/report/report.c, json_prov_table), which holds each
+# entry once and nothing no node uses, and resolved it is the inline form
+# entry for entry (a hook's entries included); without the flag there is
+# no table, and without the provenance neither
+test_expect_success 'the provenance table: every index in range, every entry used, none twice, the inline entries' '
+	"$PY" - e1.json e5.json e7.json e6.json <<-\EOF &&
+	import json, sys
+	a = sys.argv[1:]
+	for inline, table in zip(a[0::2], a[1::2]):
+	    i, d = json.load(open(inline)), json.load(open(table))
+	    assert "provenance_entries" not in i, inline
+	    t = d["provenance_entries"]
+	    used = {k for n in d["nodes"] for k in n["provenance"]}
+	    assert used == set(range(len(t))), (table, used, len(t))
+	    assert len({json.dumps(e, sort_keys=True) for e in t}) == len(t), table
+	    assert len(t) < sum(len(n["provenance"]) for n in d["nodes"]), table
+	    for x, y in zip(i["nodes"], d["nodes"]):
+	        assert [t[k] for k in y.pop("provenance")] == x.pop("provenance"), x["name"]
+	        assert x == y, x["name"]
+	    assert i["diagnostics"] == d["diagnostics"], table
+	    assert any(e["source"] == "hook" for e in t) == (table == "e6.json"), table
+	EOF
+	test "$(json_get e3.json "\"provenance_entries\" in d or any(\"provenance\" in n for n in d[\"nodes\"])")" = false
 '
 
 test_expect_success 'a schema catches a wrong document (the validator is not vacuous)' '

@@ -731,7 +731,7 @@ int gerules_eval_decision(gerules_eval *ev, size_t node, size_t slot, gerules_de
 
 static void report_opts(const gerules_eval *ev, unsigned flags, gr_report_opts *ro){
   memset(ro, 0, sizeof *ro);
-  ro->provenance = ev->provenance;
+  ro->provenance = !ev->provenance ? 0 : (flags & GERULES_REPORT_PROVENANCE_TABLE) ? GR_PROV_TABLE : GR_PROV_INLINE;
   ro->width = ev->text_width;
   ro->colour_by = ev->colour_by;
   ro->rules_path = ev->rules->path;

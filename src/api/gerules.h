@@ -291,6 +291,10 @@ char *gerules_eval_explain(gerules_eval *ev, size_t node, int json, size_t *len)
 #define GERULES_REPORT_QUIET     2   /* text: the diagnostics and the summary only */
 #define GERULES_REPORT_COLOR     4   /* text: gcc-style colours */
 #define GERULES_REPORT_WARNINGS_FAIL 8   /* junit: a warning is a failing case (--fail-on warning) */
+/* (v4) json, with the provenance: each node's "provenance" lists indices
+** into one table of the distinct entries, "provenance_entries", instead of
+** the entries (--provenance-table; doc/json-schema.md 3.4.1) */
+#define GERULES_REPORT_PROVENANCE_TABLE 16
 /* gerules_eval_write writes to fd (not closed). gerules_eval_write_file
 ** replaces path atomically (a temporary beside it, renamed at the end): it
 ** refuses a path that is one of the files the evaluation read (the model,

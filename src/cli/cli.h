@@ -166,7 +166,7 @@ void cli_codegates_free(cli_codegates *cg);
 enum { CLI_FMT_JUNIT = CLI_FMT_DOT + 1 };
 typedef struct cli_eval_args {
   const char *explain, *output;
-  int format, fail_on, quiet, all_nodes, provenance;
+  int format, fail_on, quiet, all_nodes, provenance, provenance_table;
   int wide;                   /* --wide: never cut node names in the text report */
   const char *colour_by;      /* --colour-by SLOT: html, dot */
   cli_codegates cg;

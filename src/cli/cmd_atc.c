@@ -50,6 +50,8 @@ static const char atc_usage[] =
   "  --wide                     text: never cut node names (default: cut in the middle to fit the terminal)\n"
   "  --explain NODE             print the full decision chain of one node\n"
   "  --no-provenance            json: leave out the per-node provenance arrays\n"
+  "  --provenance-table         json: each distinct provenance entry once, in provenance_entries,\n"
+  "                             the nodes listing indices (a third of the size on a big graph)\n"
   "\n"
   "example:\n"
   "  gerules atc --model=llm.onnx --framework=5 --soc_version=SOC --output=llm \\\n"

@@ -64,6 +64,8 @@ static const char eval_usage[] =
   "  --colour-by SLOT           html, dot: fill the boxes by this slot (e.g. dtype, engine; default: the first)\n"
   "  --explain NODE             print the full decision chain of one node\n"
   "  --no-provenance            json: leave out the per-node provenance arrays\n"
+  "  --provenance-table         json: each distinct provenance entry once, in provenance_entries,\n"
+  "                             the nodes listing indices (a third of the size on a big graph)\n"
   "  --output FILE              write the report to FILE (atomically) instead of stdout\n"
   "  --hook FILE.lua            run a Lua site policy (repeatable, in order; see doc/lua-api.md)\n"
   "  --hook-memory MIB          memory cap of each hook script (default 64)\n"
@@ -109,6 +111,7 @@ int cli_eval_arg(const char *cmd, cli_eval_args *a, int *i, int argc, char **arg
   if( strcmp(argv[*i], "--all-nodes")==0 ){ a->all_nodes = 1; return 1; }
   if( strcmp(argv[*i], "--wide")==0 ){ a->wide = 1; return 1; }
   if( strcmp(argv[*i], "--no-provenance")==0 ){ a->provenance = 0; return 1; }
+  if( strcmp(argv[*i], "--provenance-table")==0 ){ a->provenance_table = 1; return 1; }
   return 0;
 }
 
@@ -260,6 +263,7 @@ int cli_eval_run(cli_ctx *c, cli_input *in, const cli_eval_args *ap){
 
   if( a.all_nodes ) flags |= GERULES_REPORT_ALL_NODES;
   if( a.quiet ) flags |= GERULES_REPORT_QUIET;
+  if( a.provenance_table ) flags |= GERULES_REPORT_PROVENANCE_TABLE;
   if( a.fail_on==CLI_FAIL_WARNING ) flags |= GERULES_REPORT_WARNINGS_FAIL;
   if( a.output==NULL && a.format==CLI_FMT_TEXT && cli_color(1) ) flags |= GERULES_REPORT_COLOR;
   fflush(stdout);

@@ -231,13 +231,21 @@ static void render_prov_entry(gr_buf *b, gr_result *r, uint32_t n, const gr_slot
   gr_out_finish_buf(&mem);
 }
 
-/* Writes one provenance entry. When everything in it depends on nothing
-** finer than the op type (the usual default decisions), the rendered text is
-** cached per (source, branch, type, won) and copied: on a million-node graph
-** this is most entries. */
+/* Writes provenance entry s[0..n): the entry itself, or with tab (the
+** table form, GR_PROV_TABLE) its index in the table, adding it there when
+** it is new. */
+static void put_entry(gr_out *o, gr_strpool *tab, const char *s, size_t n){
+  if( tab ) gr_out_int(o, (int64_t)gr_strpool_intern(tab, s, n) - 1);   /* id 0 is the pool's empty string */
+  else gr_out_write(o, s, n);
+}
+
+/* Writes one provenance entry (put_entry). When everything in it depends on
+** nothing finer than the op type (the usual default decisions), what it
+** writes is cached per (source, branch, type, won) and copied: on a
+** million-node graph this is most entries. */
 static void json_prov_entry(gr_out *o, gr_result *r, uint32_t n, const gr_slot *sl, int32_t source,
                             uint16_t branch, const char *value, int won, gr_buf *tmp, reason_cache *cache,
-                            reason_cache *entries){
+                            reason_cache *entries, gr_strpool *tab){
   const gr_branch *br = &r->rs->sources[source].branches[branch];
   gr_buf b;
   if( entries && (br->value==NULL || br->value->dep <= GR_DEP_TYPE)
@@ -246,9 +254,16 @@ static void json_prov_entry(gr_out *o, gr_result *r, uint32_t n, const gr_slot *
     const char **slot = rc_slot(entries, ((uint64_t)(uint32_t)source << 40) | ((uint64_t)branch << 24)
                                          | (uint64_t)type | (uint64_t)(won ? 1 : 0) << 62 | 1ULL << 63);
     if( *slot==NULL ){
+      gr_buf ib;
+      gr_out mem;
       gr_buf_init(&b);
       render_prov_entry(&b, r, n, sl, source, branch, value, won, tmp, cache);
-      *slot = gr_arena_strndup(&entries->arena, b.p ? b.p : "", b.n);
+      gr_buf_init(&ib);   /* what put_entry writes for it */
+      gr_out_init_buf(&mem, &ib);
+      put_entry(&mem, tab, b.p ? b.p : "", b.n);
+      gr_out_finish_buf(&mem);
+      *slot = gr_arena_strndup(&entries->arena, ib.p ? ib.p : "", ib.n);
+      gr_buf_free(&ib);
       gr_buf_free(&b);
     }
     gr_out_puts(o, *slot);
@@ -256,25 +271,32 @@ static void json_prov_entry(gr_out *o, gr_result *r, uint32_t n, const gr_slot *
   }
   gr_buf_init(&b);
   render_prov_entry(&b, r, n, sl, source, branch, value, won, tmp, cache);
-  gr_out_write(o, b.p, b.n);
+  put_entry(o, tab, b.p ? b.p : "", b.n);
   gr_buf_free(&b);
 }
 
-static void json_hook_entry(gr_out *o, const gr_slot *sl, const gr_override *ov){
-  gr_buf b;
+/* Writes the provenance entry of a hook's decision (put_entry). */
+static void json_hook_entry(gr_out *o, const gr_slot *sl, const gr_override *ov, gr_strpool *tab){
+  gr_buf b, e;
+  gr_out mem;
   gr_buf_init(&b);
+  gr_buf_init(&e);
   origin_text(&b, &ov->where);
-  gr_out_puts(o, "{\"slot\":");
-  gr_out_json_str(o, sl->name);
-  gr_out_puts(o, ",\"source\":\"hook\",\"value\":");
-  gr_out_json_str(o, ov->value);
-  gr_out_puts(o, ",\"won\":true,\"rule\":");
-  gr_out_json_str(o, gr_buf_cstr(&b));
+  gr_out_init_buf(&mem, &e);
+  gr_out_puts(&mem, "{\"slot\":");
+  gr_out_json_str(&mem, sl->name);
+  gr_out_puts(&mem, ",\"source\":\"hook\",\"value\":");
+  gr_out_json_str(&mem, ov->value);
+  gr_out_puts(&mem, ",\"won\":true,\"rule\":");
+  gr_out_json_str(&mem, gr_buf_cstr(&b));
   if( ov->reason ){
-    gr_out_puts(o, ",\"reason\":");
-    gr_out_json_str(o, ov->reason);
+    gr_out_puts(&mem, ",\"reason\":");
+    gr_out_json_str(&mem, ov->reason);
   }
-  gr_out_putc(o, '}');
+  gr_out_putc(&mem, '}');
+  gr_out_finish_buf(&mem);
+  put_entry(o, tab, e.p ? e.p : "", e.n);
+  gr_buf_free(&e);
   gr_buf_free(&b);
 }
 
@@ -434,7 +456,7 @@ typedef struct tail_holes {
 /* One provenance entry of node n's tail, or with th its hole. */
 static void node_prov_entry(gr_out *o, gr_result *r, uint32_t n, size_t s, int32_t source, uint16_t branch,
                             const char *value, int won, gr_buf *tmp, reason_cache *cache, reason_cache *entries,
-                            tail_holes *th){
+                            gr_strpool *tab, tail_holes *th){
   if( th && branch_kind(th->kinds, r, source, branch)==TAIL_HOLE ){
     tail_hole *h;
     if( th->n==th->cap ){
@@ -446,14 +468,14 @@ static void node_prov_entry(gr_out *o, gr_result *r, uint32_t n, size_t s, int32
     h->value = value; h->source = source; h->slot = (uint16_t)s; h->branch = branch; h->won = won;
     return;
   }
-  json_prov_entry(o, r, n, &r->rs->slots[s], source, branch, value, won, tmp, cache, entries);
+  json_prov_entry(o, r, n, &r->rs->slots[s], source, branch, value, won, tmp, cache, entries, tab);
 }
 
 /* Everything of node n's object after its name: type, graph, the slots and
 ** the provenance; with th (and o writing into memory), the provenance
 ** entries that are TAIL_HOLE are left out and recorded in th. */
 static void json_node_tail(gr_out *o, gr_result *r, uint32_t n, int prov, gr_buf *tmp, reason_cache *cache,
-                           reason_cache *entries, const json_parts *jp, tail_holes *th){
+                           reason_cache *entries, gr_strpool *tab, const json_parts *jp, tail_holes *th){
   const gr_ruleset *rs = r->rs;
   const gr_graph *g = r->g;
   const gr_node *nd = &gr_graph_nodes(g)[n];
@@ -487,20 +509,20 @@ static void json_node_tail(gr_out *o, gr_result *r, uint32_t n, int prov, gr_buf
       if( d->source==GR_SOURCE_HOOK ){
         const gr_override *ov = gr_result_find_override(r, n, (int)s);
         if( nprov++ ) gr_out_putc(o, ',');
-        json_hook_entry(o, &rs->slots[s], ov);
+        json_hook_entry(o, &rs->slots[s], ov, tab);
         if( ov->prev_source < 0 ) continue;
         gr_out_putc(o, ',');
-        json_prov_entry(o, r, n, &rs->slots[s], ov->prev_source, ov->prev_branch, ov->prev_value, 0, tmp, cache, NULL);
+        json_prov_entry(o, r, n, &rs->slots[s], ov->prev_source, ov->prev_branch, ov->prev_value, 0, tmp, cache, NULL, tab);
       }else{
         if( d->source < 0 ) continue;
         if( nprov++ ) gr_out_putc(o, ',');
-        node_prov_entry(o, r, n, s, d->source, d->branch, d->value, 1, tmp, cache, entries, th);
+        node_prov_entry(o, r, n, s, d->source, d->branch, d->value, 1, tmp, cache, entries, tab, th);
       }
       if( r->cand_first[n]==GR_NONE ) continue;
       for(c = r->cand_first[n]; c < r->ncand && r->cand[c].node==n; c++){
         if( r->cand[c].slot!=s ) continue;
         gr_out_putc(o, ',');
-        node_prov_entry(o, r, n, s, r->cand[c].source, r->cand[c].branch, r->cand[c].value, 0, tmp, cache, entries, th);
+        node_prov_entry(o, r, n, s, r->cand[c].source, r->cand[c].branch, r->cand[c].value, 0, tmp, cache, entries, tab, th);
       }
     }
     gr_out_putc(o, ']');
@@ -661,6 +683,8 @@ typedef struct node_writer {
   int prov;                    /* with provenance */
   gr_buf *tmp;                 /* scratch, the caller's */
   reason_cache cache, entries;
+  gr_strpool tab;              /* GR_PROV_TABLE: the provenance entries, in the order of their first use */
+  gr_strpool *ptab;            /* &tab in the table form, else NULL */
   json_parts jp;
   tail_cache tc;
   uint64_t *key;               /* tc.nwords */
@@ -669,9 +693,11 @@ typedef struct node_writer {
 static void nw_init(node_writer *nw, gr_result *r, int prov, gr_buf *tmp){
   memset(nw, 0, sizeof *nw);
   nw->prov = prov;
+  nw->ptab = prov==GR_PROV_TABLE ? &nw->tab : NULL;
   nw->tmp = tmp;
   gr_arena_init(&nw->cache.arena);
   gr_arena_init(&nw->entries.arena);
+  gr_strpool_init(&nw->tab);
   parts_init(&nw->jp, r);
   tail_init(&nw->tc, r->rs->nslots, gr_graph_ntypes(r->g));
   nw->key = gr_xmalloc(nw->tc.nwords * sizeof *nw->key);
@@ -683,6 +709,7 @@ static void nw_free(node_writer *nw){
   parts_free(&nw->jp);
   rc_free(&nw->cache);
   rc_free(&nw->entries);
+  gr_strpool_free(&nw->tab);
 }
 
 /* Cached tail id for node n: its text with its holes rendered for n. */
@@ -694,7 +721,7 @@ static void tail_write(gr_out *o, gr_result *r, uint32_t n, node_writer *nw, siz
     const tail_hole *h = &tc->holes.v[i];
     gr_out_write(o, t + at, h->at - at);
     json_prov_entry(o, r, n, &r->rs->slots[h->slot], h->source, h->branch, h->value, h->won,
-                    nw->tmp, &nw->cache, &nw->entries);
+                    nw->tmp, &nw->cache, &nw->entries, nw->ptab);
     at = h->at;
   }
   gr_out_write(o, t + at, tc->len[id] - at);
@@ -729,7 +756,7 @@ static void json_node_tail_cached(gr_out *o, gr_result *r, uint32_t n, node_writ
       size_t h0 = tc->holes.n;
       gr_buf_init(&b);
       gr_out_init_buf(&mem, &b);
-      json_node_tail(&mem, r, n, prov, nw->tmp, &nw->cache, &nw->entries, &nw->jp, &tc->holes);
+      json_node_tail(&mem, r, n, prov, nw->tmp, &nw->cache, &nw->entries, nw->ptab, &nw->jp, &tc->holes);
       gr_out_finish_buf(&mem);
       if( tc->n==tc->cap ){
         tc->cap = tc->cap ? tc->cap * 2 : 64;
@@ -752,7 +779,7 @@ static void json_node_tail_cached(gr_out *o, gr_result *r, uint32_t n, node_writ
       return;
     }
   }
-  json_node_tail(o, r, n, prov, nw->tmp, &nw->cache, &nw->entries, &nw->jp, NULL);
+  json_node_tail(o, r, n, prov, nw->tmp, &nw->cache, &nw->entries, nw->ptab, &nw->jp, NULL);
 }
 
 static void json_node(gr_out *o, gr_result *r, uint32_t n, node_writer *nw){
@@ -802,6 +829,23 @@ static void json_nodes_shared(gr_jw *w, gr_out *o, gr_result *r, node_writer *nw
   gr_strpool_free(&tails);
   gr_buf_free(&tb);
   free(tid);
+}
+
+/* The table form's provenance entries, which the nodes' "provenance"
+** arrays index, one per line: each distinct entry once. Measured reason
+** for the form: inline, the entries are 60% of the 1M-op bench graph's
+** 1.3 GB report (38 distinct ones; the table form's report is 490 MB), and
+** the kernel's copy of a report's bytes into its file was about a fifth
+** of the whole process's CPU time (doc/performance.md). */
+static void json_prov_table(gr_jw *w, gr_out *o, const gr_strpool *tab){
+  size_t k, n = gr_strpool_count(tab);
+  gr_jw_key(w, "provenance_entries"); gr_jw_arr(w);
+  for(k = 1; k < n; k++){
+    gr_out_write(o, k > 1 ? ",\n" : "\n", k > 1 ? 2 : 1);
+    gr_out_puts(o, gr_strpool_get(tab, (uint32_t)k));
+  }
+  if( n > 1 ){ w->first[w->depth] = 0; }
+  gr_jw_end_arr(w);
 }
 
 void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro){
@@ -866,6 +910,7 @@ void gr_report_json(gr_out *o, gr_result *r, const gr_report_opts *ro){
       }
       if( nn ){ w.first[w.depth] = 0; }
       gr_jw_end_arr(&w);
+      if( nw.ptab ) json_prov_table(&w, o, nw.ptab);
     }
     nw_free(&nw);
   }else{

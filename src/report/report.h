@@ -13,9 +13,15 @@
 #include "eval/eval.h"
 #include "report/out.h"
 
+/* The forms of the JSON report's provenance: each node's entries in its
+** object, or each node's indices into one table of the distinct entries,
+** "provenance_entries" (--provenance-table; doc/json-schema.md 3.4.1). */
+#define GR_PROV_INLINE 1
+#define GR_PROV_TABLE  2
+
 typedef struct gr_report_opts {
   int all_nodes;              /* text: every node, not only the changed ones */
-  int provenance;             /* JSON: per-node provenance arrays */
+  int provenance;             /* JSON: per-node provenance arrays: 0 none, GR_PROV_INLINE, GR_PROV_TABLE */
   const char *rules_path;     /* shown in headers */
   const char *graph_path;
   int quiet;                  /* text: diagnostics and the summary only */
