@@ -29,7 +29,7 @@
 **     ops the rule set gives a shape function (table onnx_shapes; the
 **     functions are ONNX operator semantics, onnx_infer.c): output 0 of the node
 **     from its inputs' shapes, its attributes and small integer constants
-**     (a Reshape's shape, axes inputs; never weights); an unknown dim is -1;
+**     (a Reshape's shape, axes inputs, a Resize's scales; never weights); an unknown dim is -1;
 **     an output that cannot be inferred has GR_SHAPE_UNKNOWN (graph.h: not
 **     known to gerules, distinct from a scalar [], and not dynamic: GE's
 **     InferShape knows it), or [-2] (unknown rank, dynamic) when an input
@@ -678,7 +678,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
     uint64_t first = x->node_base;
     ishape is;
     uint32_t ish = 0;
-    gr_oinfer in = { b, x->ins.v, x->inok.v, x->ins.n, x->dt };
+    gr_oinfer in = { b, x->ins.v, x->inok.v, x->ins.n, x->dt, oi->ver };
     int known = o->out.n && gr_onnx_infer(&in, gr_opmap_shape(oi->e), o, &is) && gr_build_shape(b, is.d, is.nd, &ish);
     if( gr_build_failed(b) ){ free(cap.v); return 0; }
     for(k = 0; k < nir; k++){
