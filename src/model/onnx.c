@@ -306,10 +306,12 @@ static int is_dynamic(ox *x, const prod *p){
 ** +-2^62, far above any kernel or stride a test compares with. */
 static void int_elem(gr_onnx_attr_view *v, int64_t e){
   const int64_t cap = (int64_t)1 << 62;
+  /* |e|, with INT64_MIN (whose negation overflows) as INT64_MAX: it saturates all the same */
+  int64_t m = e < 0 ? (e==INT64_MIN ? INT64_MAX : -e) : e;
   if( v->nints==0 ){ v->iprod = e; v->imax = e; }
   else{
     if( e > v->imax ) v->imax = e;
-    if( e!=0 && (v->iprod > cap / (e < 0 ? -e : e) || v->iprod < -cap / (e < 0 ? -e : e)) ) v->iprod = (v->iprod < 0)!=(e < 0) ? -cap : cap;
+    if( e!=0 && (v->iprod > cap / m || v->iprod < -cap / m) ) v->iprod = (v->iprod < 0)!=(e < 0) ? -cap : cap;
     else v->iprod *= e;
   }
   v->nints++;
