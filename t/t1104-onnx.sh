@@ -365,6 +365,40 @@ assert m == [\"relu nil\", \"relu_scalar_in #0\", \"relu_scalar_init #0\"], m
 "
 '
 
+# a Resize to sizes computed at run time (PaddleOCR det's FPN) gives X's rank
+# with unknown dims, not an unknown rank [-2]: the ops after it keep a rank,
+# so the AI Core takes GlobalAveragePool (ReduceMeanD) and BatchNorm, which
+# do not set dynamicRankSupport (no EZ3003, no AI CPU)
+test_expect_success 'Resize by computed sizes of a dynamic input: a known rank with dims -1, the ops after it stay on the AI Core' '
+	cat >rk.lua <<-\EOF &&
+	gr.on_node({}, function(node)
+	  local i = node:input(0)
+	  local s = i and i.shape
+	  if s then node:note("RANK1", node.name .. " " .. table.concat(s, ",")) end
+	end)
+	EOF
+	gerules eval resize_rank.onnx --chip Ascend910B1 --hook rk.lua --format json >rr.json; test $? -le 1 &&
+	gerules eval resize_rank.onnx --chip Ascend910B1 --input_shape x:2,8,16,16 --format json >rri.json; test $? -le 1 &&
+	"$PY" -c "
+import json; d = json.load(open(\"rr.json\"))
+sh = dict(x[\"message\"].split(\" \", 1) for x in d[\"diagnostics\"] if x[\"code\"] == \"RANK1\")
+want = {\"conv\": \"-1,-1,-1,-1\",                # Resize by computed sizes: X rank, every dim -1
+        \"bn\": \"-1,-1,-1,-1\",
+        \"gap\": \"-1,8,-1,-1\",                  # Conv: C from W
+        \"relu_gap\": \"-1,8,1,1\",               # GlobalAveragePool: rank kept, spatial dims 1
+        \"relu_scales\": \"-1,8,32,-1\",          # constant scales 1,1,2,0.5 on n,8,16,w
+        \"relu_deconv\": \"-1,4,32,-1\"}          # ConvTranspose 2x2 stride 2, W 8,4,2,2
+for k, v in want.items():
+    assert sh.get(k) == v, (k, sh.get(k))
+for f in (\"rr.json\", \"rri.json\"):
+    d = json.load(open(f))
+    e = {x[\"name\"]: x[\"engine\"] for x in d[\"nodes\"]}
+    assert e[\"gap\"] == \"AIcoreEngine\" and e[\"bn\"] == \"AIcoreEngine\", (f, e[\"gap\"], e[\"bn\"])
+    assert not [k for k, v in e.items() if (v or \"\").startswith(\"DNN_VM_AICPU\")], (f, e)
+    assert not [x for x in d[\"diagnostics\"] if x.get(\"ge_code\") == \"EZ3003\"], (f, [x[\"message\"] for x in d[\"diagnostics\"]])
+"
+'
+
 test_expect_success 'a truncated ONNX model is a located error' '
 	head -c 60 conditional.onnx >trunc.onnx &&
 	gerules eval trunc.onnx --chip Ascend910B1 >out 2>err; test $? = 2 &&

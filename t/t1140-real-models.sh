@@ -60,6 +60,30 @@ test_expect_success 'PaddleOCR det and rec, Silero VAD v5 (If subgraphs) load an
 	test "$(json_get v.json "len([x for x in d[\"diagnostics\"] if x[\"severity\"] == \"error\"])")" = 0
 '
 
+# det's FPN Resizes (sizes computed at run time) give X's rank with dims -1,
+# not [-2]: the GlobalAveragePools (ReduceMeanD) and BatchNorms after them
+# keep a rank, so the AI Core takes them (neither sets dynamicRankSupport);
+# on main they were 3 EZ3003 and 2 AI CPU nodes. --input_shape re-derives
+# only which nodes are dynamic: the same there.
+test_expect_success 'PaddleOCR det: no node on the AI CPU, no EZ3003 (the Resize outputs have a rank), with or without --input_shape' '
+	gerules eval "$DET" --chip Ascend910B1 --precision_mode=allow_mix_precision --format json --all-nodes >det.json &&
+	gerules eval "$DET" --chip Ascend910B1 --precision_mode=allow_mix_precision --format json --all-nodes \
+		--input_shape x:1,3,640,640 >deti.json &&
+	"$PY" -c "
+import json
+for f in (\"det.json\", \"deti.json\"):
+    d = json.load(open(f))
+    e = {n[\"name\"]: n[\"engine\"] for n in d[\"nodes\"]}
+    cpu = [k for k, v in e.items() if v in (\"DNN_VM_AICPU\", \"DNN_VM_AICPU_ASCEND\")]
+    assert cpu == [], (f, cpu)
+    ez = [x[\"node\"] for x in d[\"diagnostics\"] if x.get(\"ge_code\") == \"EZ3003\"]
+    assert ez == [], (f, ez)
+    for k in (\"p2o.GlobalAveragePool.14\", \"p2o.GlobalAveragePool.16\", \"p2o.GlobalAveragePool.18\",
+              \"p2o.BatchNormalization.1\", \"p2o.BatchNormalization.2\"):
+        assert e[k] == \"AIcoreEngine\", (f, k, e[k])
+"
+'
+
 test_expect_success 'PaddleOCR rec: the Clip-9 float32->float32 Casts get no engine (CastRemovePass deletes them), none on the AI CPU' '
 	gerules eval "$REC" --chip Ascend910B1 --format json >r.json &&
 	"$PY" -c "

@@ -29,7 +29,7 @@
 **     ops the rule set gives a shape function (table onnx_shapes; the
 **     functions are ONNX operator semantics, onnx_infer.c): output 0 of the node
 **     from its inputs' shapes, its attributes and small integer constants
-**     (a Reshape's shape, axes inputs; never weights); an unknown dim is -1;
+**     (a Reshape's shape, axes inputs, a Resize's scales; never weights); an unknown dim is -1;
 **     an output that cannot be inferred has GR_SHAPE_UNKNOWN (graph.h: not
 **     known to gerules, distinct from a scalar [], and not dynamic: GE's
 **     InferShape knows it), or [-2] (unknown rank, dynamic) when an input
@@ -306,10 +306,12 @@ static int is_dynamic(ox *x, const prod *p){
 ** +-2^62, far above any kernel or stride a test compares with. */
 static void int_elem(gr_onnx_attr_view *v, int64_t e){
   const int64_t cap = (int64_t)1 << 62;
+  /* |e|, with INT64_MIN (whose negation overflows) as INT64_MAX: it saturates all the same */
+  int64_t m = e < 0 ? (e==INT64_MIN ? INT64_MAX : -e) : e;
   if( v->nints==0 ){ v->iprod = e; v->imax = e; }
   else{
     if( e > v->imax ) v->imax = e;
-    if( e!=0 && (v->iprod > cap / (e < 0 ? -e : e) || v->iprod < -cap / (e < 0 ? -e : e)) ) v->iprod = (v->iprod < 0)!=(e < 0) ? -cap : cap;
+    if( e!=0 && (v->iprod > cap / m || v->iprod < -cap / m) ) v->iprod = (v->iprod < 0)!=(e < 0) ? -cap : cap;
     else v->iprod *= e;
   }
   v->nints++;
@@ -678,7 +680,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
     uint64_t first = x->node_base;
     ishape is;
     uint32_t ish = 0;
-    gr_oinfer in = { b, x->ins.v, x->inok.v, x->ins.n, x->dt };
+    gr_oinfer in = { b, x->ins.v, x->inok.v, x->ins.n, x->dt, oi->ver };
     int known = o->out.n && gr_onnx_infer(&in, gr_opmap_shape(oi->e), o, &is) && gr_build_shape(b, is.d, is.nd, &ish);
     if( gr_build_failed(b) ){ free(cap.v); return 0; }
     for(k = 0; k < nir; k++){

@@ -5,9 +5,12 @@
 ** ONNX op's class; the functions are ONNX operator semantics, onnx/docs/
 ** Operators.md), one function per family: element-wise, MatMul/Gemm,
 ** Conv/pools, Reshape/Flatten, Transpose/Concat/Gather, reductions and
-** (Un)Squeeze, Shape. Each gives the output shape and dtype from the inputs'
-** shapes, the node's attributes and small integer constants (a Reshape's
-** shape, axes inputs; never weights), or leaves them unknown: never a guess.
+** (Un)Squeeze, Shape, Resize/Upsample, ConvTranspose. Each gives the output
+** shape and dtype from the inputs' shapes, the node's attributes and small
+** integer constants (a Reshape's shape, axes inputs; a Resize's FLOAT scales;
+** never weights), or leaves them unknown: never a guess. A dim that cannot be
+** known is -1 while the rank still is (a Resize to sizes computed at run
+** time has X's rank): an unknown rank is only for what ONNX does not fix.
 */
 #include "config.h"
 #include "model/onnx_int.h"
@@ -393,6 +396,201 @@ static int sf_axes(const gr_oinfer *x, int fn, const onode *o, ishape *out){
   }
 }
 
+/* The values of a small FLOAT constant (as const_ints: an initializer or a
+** Constant's value, float_data or raw_data, at most max values; -1 when the
+** input is no such constant). Only a Resize's or Upsample's scales are read. */
+static int const_floats(const gr_oinfer *x, size_t i, float *v, size_t max){
+  const prod *p;
+  pb_field f;
+  pb_cur c;
+  int64_t dt = 0;
+  size_t k = 0, j;
+  const unsigned char *raw = NULL;
+  size_t rawn = 0;
+  int typed = 0;
+  if( i >= x->nin || !x->inok[i] ) return -1;
+  p = &x->ins[i];
+  if( !p->value.p ) return -1;
+  c.p = p->value.p; c.end = c.p + p->value.n;
+  while( pb_next(&c, &f) > 0 ){
+    if( f.num==2 && f.wt==PB_VARINT ) dt = (int64_t)f.v;
+    else if( f.num==14 && f.wt==PB_VARINT && f.v==1 ) return -1;     /* external */
+    else if( f.num==9 && f.wt==PB_LEN ){ raw = f.data; rawn = f.len; }
+  }
+  if( dt!=1 ) return -1;
+  c.p = p->value.p; c.end = c.p + p->value.n;
+  while( pb_next(&c, &f) > 0 ){
+    uint32_t u;
+    if( f.num!=4 ) continue;
+    typed = 1;
+    if( f.wt==PB_I32 ){ if( k==max ) return -1; u = (uint32_t)f.v; memcpy(&v[k++], &u, 4); }
+    else if( f.wt==PB_LEN ){
+      if( f.len % 4 || f.len / 4 > max - k ) return -1;
+      for(j = 0; j < f.len; j += 4){
+        u = (uint32_t)f.data[j] | (uint32_t)f.data[j+1] << 8 | (uint32_t)f.data[j+2] << 16 | (uint32_t)f.data[j+3] << 24;
+        memcpy(&v[k++], &u, 4);
+      }
+    }
+  }
+  if( !typed && raw ){
+    if( rawn % 4 || rawn / 4 > max ) return -1;
+    for(j = 0; j < rawn; j += 4){
+      uint32_t u = (uint32_t)raw[j] | (uint32_t)raw[j+1] << 8 | (uint32_t)raw[j+2] << 16 | (uint32_t)raw[j+3] << 24;
+      memcpy(&v[k++], &u, 4);
+    }
+  }
+  return (int)k;
+}
+
+/* The floats of a list attribute (Upsample-7's scales; at most max); -1 when
+** absent or not floats. */
+static int attr_floats(const onode *o, const char *name, float *v, size_t max){
+  size_t i, n = strlen(name), k = 0, j;
+  for(i = 0; i < o->attrs.n; i++){
+    const gr_onnx_attr_view *a = &o->attrs.v[i];
+    pb_field f;
+    pb_cur c;
+    if( a->nlen!=n || memcmp(a->name, name, n)!=0 || a->kind!=4 ) continue;
+    c.p = o->attr_raw.v[i].p; c.end = c.p + o->attr_raw.v[i].n;
+    while( pb_next(&c, &f) > 0 ){
+      uint32_t u;
+      if( f.num!=7 ) continue;
+      if( f.wt==PB_I32 ){ if( k==max ) return -1; u = (uint32_t)f.v; memcpy(&v[k++], &u, 4); }
+      else if( f.wt==PB_LEN ){
+        if( f.len % 4 || f.len / 4 > max - k ) return -1;
+        for(j = 0; j < f.len; j += 4){
+          u = (uint32_t)f.data[j] | (uint32_t)f.data[j+1] << 8 | (uint32_t)f.data[j+2] << 16 | (uint32_t)f.data[j+3] << 24;
+          memcpy(&v[k++], &u, 4);
+        }
+      }
+    }
+    return (int)k;
+  }
+  return -1;
+}
+
+static int attr_is(const onode *o, const char *name, const char *val){
+  const gr_onnx_attr_view *a = attr(o, name);
+  size_t n = strlen(val);
+  return a && a->kind==3 && a->slen==n && memcmp(a->s, val, n)==0;
+}
+
+/* floor(d * s), ONNX's output dim of a scaled Resize, only where it is
+** certain: d known, s finite in [0, 2^20], and the product in float32 (what
+** GE's Cast(Mul(Cast(Shape), scales)) and the runtimes compute) and in
+** double give the same floor; else -1. */
+static int64_t scaled_dim(int64_t d, float s){
+  double r;
+  float rf;
+  if( d < 0 || d > ((int64_t)1 << 40) || !(s >= 0.0f && s <= 1048576.0f) ) return -1;
+  r = (double)d * (double)s;
+  rf = (float)d * s;
+  if( (int64_t)r!=(int64_t)rf ) return -1;
+  return (int64_t)r;
+}
+
+/* Resize and Upsample (Operators.md): the output has X's rank whatever the
+** sizes or scales, which only resize the dims (with Resize-18's `axes`, the
+** dims it names; the others are X's). A dim is known from a constant
+** `sizes` (policy stretch), or from constant `scales` and X's dim (not for
+** tf_crop_and_resize, whose roi scales it too); else -1. Inputs: Resize-10
+** (X, scales), 11 and later (X, roi, scales, sizes); Upsample-9 (X,
+** scales), Upsample-7 the `scales` attribute. */
+static int sf_resize(const gr_oinfer *x, const onode *o, ishape *out){
+  ishape a;
+  int64_t ax[GR_INFER_MAX_DIMS], sz[GR_INFER_MAX_DIMS];
+  float sc[GR_INFER_MAX_DIMS];
+  int sel[GR_INFER_MAX_DIMS] = { 0 }, nax, nsz = -1, nsc = -1, is_resize;
+  int has_sizes = 0, has_scales = 0;
+  uint32_t k, j, ai = 0;
+  if( !in_shape(x, 0, &a) ) return 0;
+  is_resize = o->op.n==6 && memcmp(o->op.p, "Resize", 6)==0;
+  nax = attr_ints(o, "axes", ax, GR_INFER_MAX_DIMS);
+  if( nax > 0 ){
+    if( !is_resize ) return 0;
+    for(k = 0; k < (uint32_t)nax; k++){ if( !norm_axis(ax[k], a.nd, &ai) || sel[ai]++ ) return 0; }
+  }else{
+    if( nax==0 || attr(o, "axes") ) return 0;  /* empty, or not a list of at most 16 ints */
+    for(k = 0; k < a.nd; k++) sel[k] = 1;
+    nax = (int)a.nd;
+  }
+  if( is_resize && x->ver >= 11 ){
+    if( o->in.n >= 4 && o->in.v[3].n ){
+      nsz = const_ints(x, 3, sz, GR_INFER_MAX_DIMS);
+      has_sizes = nsz!=0;                    /* an empty constant: not given */
+    }
+    if( !has_sizes && o->in.n >= 3 && o->in.v[2].n ){
+      nsc = const_floats(x, 2, sc, GR_INFER_MAX_DIMS);
+      has_scales = nsc!=0;
+    }
+  }else if( is_resize || x->ver >= 9 ){
+    if( o->in.n >= 2 && o->in.v[1].n ){ nsc = const_floats(x, 1, sc, GR_INFER_MAX_DIMS); has_scales = nsc!=0; }
+  }else{
+    nsc = attr_floats(o, "scales", sc, GR_INFER_MAX_DIMS);
+    has_scales = nsc > 0;
+  }
+  if( !has_sizes && !has_scales ) return 0;  /* neither: not a valid node */
+  *out = a;
+  for(k = 0, j = 0; k < a.nd; k++){
+    if( !sel[k] ) continue;
+    if( has_sizes ){
+      if( nsz < 0 || (attr(o, "keep_aspect_ratio_policy") && !attr_is(o, "keep_aspect_ratio_policy", "stretch")) ) out->d[k] = -1;
+      else if( nsz!=nax || sz[j] < 0 ) return 0;
+      else out->d[k] = sz[j];
+    }else{
+      if( nsc < 0 || attr_is(o, "coordinate_transformation_mode", "tf_crop_and_resize") ) out->d[k] = -1;
+      else if( nsc!=nax ) return 0;
+      else out->d[k] = scaled_dim(a.d[k], sc[j]);
+    }
+    j++;
+  }
+  return 1;
+}
+
+/* ConvTranspose (Operators.md): N, W's dim 1 times `group`, then each
+** spatial dim from `output_shape`, or stride * (in - 1) + output_padding +
+** (kernel - 1) * dilation + 1 - pads (SAME_*: in * stride). */
+static int sf_conv_transpose(const gr_oinfer *x, const onode *o, ishape *out){
+  ishape a, w;
+  int64_t ks[GR_INFER_MAX_DIMS], st[GR_INFER_MAX_DIMS], dl[GR_INFER_MAX_DIMS], op[GR_INFER_MAX_DIMS];
+  int64_t pd[2 * GR_INFER_MAX_DIMS], os[GR_INFER_MAX_DIMS], group = attr_i(o, "group", 1);
+  const int64_t big = (int64_t)1 << 40, small = (int64_t)1 << 20;
+  int nk, ns, ndl, nop, np, nos, same = 0, valid = 0, wok;
+  uint32_t sp, k;
+  const gr_onnx_attr_view *ap = attr(o, "auto_pad");
+  if( !in_shape(x, 0, &a) || a.nd < 3 ) return 0;
+  sp = a.nd - 2;
+  wok = in_shape(x, 1, &w) && w.nd==a.nd;
+  nk = attr_ints(o, "kernel_shape", ks, GR_INFER_MAX_DIMS);
+  if( nk < 0 && wok ){ for(k = 0; k < sp; k++) ks[k] = w.d[k + 2]; nk = (int)sp; }
+  ns = attr_ints(o, "strides", st, GR_INFER_MAX_DIMS);
+  ndl = attr_ints(o, "dilations", dl, GR_INFER_MAX_DIMS);
+  nop = attr_ints(o, "output_padding", op, GR_INFER_MAX_DIMS);
+  np = attr_ints(o, "pads", pd, 2 * GR_INFER_MAX_DIMS);
+  nos = attr_ints(o, "output_shape", os, GR_INFER_MAX_DIMS);
+  if( (nk >= 0 && nk!=(int)sp) || (ns >= 0 && ns!=(int)sp) || (ndl >= 0 && ndl!=(int)sp)
+      || (nop >= 0 && nop!=(int)sp) || (np >= 0 && np!=2 * (int)sp) || (nos >= 0 && nos!=(int)sp) ) return 0;
+  if( ap && ap->kind==3 ){
+    if( ap->slen==10 && (memcmp(ap->s, "SAME_UPPER", 10)==0 || memcmp(ap->s, "SAME_LOWER", 10)==0) ) same = 1;
+    else if( ap->slen==5 && memcmp(ap->s, "VALID", 5)==0 ) valid = 1;
+    else if( !(ap->slen==6 && memcmp(ap->s, "NOTSET", 6)==0) ) return 0;
+  }
+  *out = a;
+  out->d[1] = wok && w.d[1] >= 0 && group > 0 && group <= small && w.d[1] <= big ? w.d[1] * group : -1;
+  for(k = 0; k < sp; k++){
+    int64_t in = a.d[k + 2], s = ns >= 0 ? st[k] : 1, dil = ndl >= 0 ? dl[k] : 1, opad = nop >= 0 ? op[k] : 0;
+    int64_t p0 = np >= 0 && !same && !valid ? pd[k] : 0, p1 = np >= 0 && !same && !valid ? pd[k + sp] : 0, r;
+    if( nos >= 0 ){ out->d[k + 2] = os[k] >= 0 && os[k] <= big ? os[k] : -1; continue; }
+    if( in < 0 || in > big || s <= 0 || s > small || dil <= 0 || dil > small || nk < 0 || ks[k] <= 0 || ks[k] > small
+        || opad < 0 || opad > small || p0 < 0 || p0 > big || p1 < 0 || p1 > big ){ out->d[k + 2] = -1; continue; }
+    if( same ){ out->d[k + 2] = in * s; continue; }
+    r = s * (in - 1) + opad + (ks[k] - 1) * dil + 1 - p0 - p1;
+    if( r < 0 ) return 0;
+    out->d[k + 2] = r;
+  }
+  return 1;
+}
+
 /* The output's dtype where its shape is not known (a Reshape whose shape
 ** input is computed, an input of unknown rank): ONNX's type constraints fix
 ** it all the same. Shape gives int64, a comparison bool, Where its second
@@ -429,6 +627,10 @@ int gr_onnx_infer(const gr_oinfer *x, int fn, const onode *o, ishape *out){
     ok = sf_rearrange(x, fn, o, out); break;
   case GR_SF_REDUCE: case GR_SF_UNSQUEEZE: case GR_SF_SQUEEZE:
     ok = sf_axes(x, fn, o, out); break;
+  case GR_SF_RESIZE:
+    ok = sf_resize(x, o, out); break;
+  case GR_SF_CONVT:
+    ok = sf_conv_transpose(x, o, out); break;
   case GR_SF_DTYPE:                    /* the dtype alone, below */
     ok = 0; break;
   case GR_SF_SHAPE:

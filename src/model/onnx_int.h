@@ -56,6 +56,7 @@ typedef struct gr_oinfer {
   const unsigned char *inok;
   size_t nin;
   uint16_t *dt;                    /* 23 entries, 0xffff = not yet interned */
+  int64_t ver;                     /* the model's opset of the node's domain (Resize's inputs differ by it) */
 } gr_oinfer;
 
 /* The dtype id of an ONNX elem type (0 when GE has none), interned in the

@@ -31,6 +31,9 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
                      Squeeze, Mul and Expand; each must keep the dtype, and the Relu after them
                      gets no tiling plan (its shape is not known, not a scalar); two Relus of
                      real scalars (a 0-d graph input, a 0-d initializer) plan one element
+  resize_rank.onnx   a dynamic input Resized to sizes computed at run time, then Conv,
+                     GlobalAveragePool and BatchNormalization; a Resize by constant scales;
+                     a ConvTranspose: each output has a known rank (dims -1 where unknown)
 
 With --corpus, also corpus/*.onnx: one model per operator schema the onnx library knows,
 with the schema's minimal inputs and outputs, at opsets 11, 17 and 19 (where the schema
@@ -211,6 +214,30 @@ def main():
                 h.make_tensor("sizes", T.INT64, [2], [32, 32]), h.make_tensor("axes", T.INT64, [1], [1]),
                 h.make_tensor("idx", T.INT64, [2], [0, 1]), h.make_tensor("shp", T.INT64, [2], [2, 2])],
                opset=13), out, "plugins.onnx")
+    # a dynamic input resized to sizes computed at run time (as PaddleOCR det's
+    # FPN): the output's rank is X's, its dims -1, and the ops after it keep
+    # the rank (GE's InferShape knows it); a Resize by constant scales has
+    # dims where X's are known
+    f32 = lambda name, vals: h.make_tensor(name, T.FLOAT, [len(vals)], vals)
+    save(model([N("Shape", ["x"], ["shp"], name="shape"),
+                N("Slice", ["shp", "s0", "s2"], ["nc"], name="shape_nc"),
+                N("Slice", ["shp", "s2", "s4"], ["hw"], name="shape_hw"),
+                N("Mul", ["hw", "two"], ["hw2"], name="hw_twice"),
+                N("Concat", ["nc", "hw2"], ["sizes"], name="sizes", axis=0),
+                N("Resize", ["x", "", "", "sizes"], ["r"], name="resize", mode="nearest"),
+                N("Conv", ["r", "cw"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+                N("GlobalAveragePool", ["c"], ["g"], name="gap"),
+                N("Relu", ["g"], ["gr"], name="relu_gap"),
+                N("BatchNormalization", ["r", "bs", "bb", "bm", "bv"], ["bn"], name="bn"),
+                N("Resize", ["x", "", "scales"], ["rs"], name="resize_scales", mode="nearest"),
+                N("Relu", ["rs"], ["rsr"], name="relu_scales"),
+                N("ConvTranspose", ["x", "kt"], ["ct"], name="deconv", kernel_shape=[2, 2], strides=[2, 2]),
+                N("Relu", ["ct"], ["ctr"], name="relu_deconv")],
+               [vi("x", ["n", 8, 16, "w"])], [vi(o, None) for o in ("gr", "bn", "rsr", "ctr")],
+               [i64("s0", [0]), i64("s2", [2]), i64("s4", [4]), i64("two", [2]), const("cw", [8, 8, 3, 3]),
+                const("bs", [8]), const("bb", [8]), const("bm", [8]), const("bv", [8]),
+                f32("scales", [1.0, 1.0, 2.0, 0.5]), const("kt", [8, 4, 2, 2])], opset=13),
+         out, "resize_rank.onnx")
     save(model([N("LayerNormalization", ["x", "gamma", "beta"], ["y1"], name="/ln", axis=-1, epsilon=1e-5),
                 N("LayerNormalization", ["x", "gamma"], ["y2"], name="/ln_nobeta", axis=-1)],
                [vi("x", ["batch", 4])], [vi("y1", None), vi("y2", None)], [const("gamma", [4]), const("beta", [4])]),
