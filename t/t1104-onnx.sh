@@ -139,6 +139,15 @@ test_expect_success 'If branches become subgraphs with the captured value as Dat
 	test "$(json_get rep.json "[n[\"name\"] + \":\" + n[\"type\"] for n in d[\"nodes\"] if n[\"graph\"] != \"g\"]")" = "[\"g/branch_0_then_branch/x:Data\", \"g/branch_0_then_branch/then_relu:Relu\", \"g/branch_1_else_branch/x:Data\", \"g/branch_1_else_branch/else_neg:Neg\"]"
 '
 
+# ONNX gives an If's outputs the types its branches declare (onnx
+# Operators.md, If): the Relu after it reads float16 although the model has
+# no value_info for the If's output
+test_expect_success 'an If output takes the dtype its branch graphs declare' '
+	gerules eval if_out.onnx --chip Ascend910B1 --format json >ifo.json &&
+	test "$(json_get ifo.json "[n[\"dtype_detail\"][\"inputs\"] for n in d[\"nodes\"] if n[\"name\"] == \"after\"][0]")" = "[[\"float16\", \"float16\"]]" &&
+	test "$(json_get ifo.json "[n[\"dtype\"] for n in d[\"nodes\"] if n[\"name\"] == \"after\"][0]")" = float16
+'
+
 test_expect_success 'the If is the parent of its branches (node.parent, read by a layer'"'"'s rule)' '
 	mkdir -p site &&
 	cat >site/site.rules <<-\EOF &&

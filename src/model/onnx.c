@@ -210,6 +210,27 @@ static int value_info(ox *x, span vi, span *name, int64_t *elem, uint32_t *shape
   return 1;
 }
 
+/* The elem_type an If branch graph g declares for its output i (GraphProto
+** field 12, ValueInfoProto; ONNX gives an If's outputs its branches' output
+** types, Operators.md If): 1 with it in *elem, 0 when g is absent or does
+** not declare a known one. */
+static int branch_out_elem(ox *x, span g, size_t i, int64_t *elem){
+  pb_cur c;
+  pb_field f;
+  size_t k = 0;
+  if( g.p==NULL ) return 0;
+  c.p = g.p; c.end = g.p + g.n;
+  while( pb_next(&c, &f) > 0 ){
+    span nm, vi;
+    uint32_t sh;
+    if( f.num!=12 || f.wt!=PB_LEN || k++!=i ) continue;
+    vi.p = f.data; vi.n = f.len;
+    if( !value_info(x, vi, &nm, elem, &sh) ) return 0;
+    return *elem > 0 && *elem < 23;
+  }
+  return 0;
+}
+
 /* TensorProto header: name, dims, data_type, whether external. The data
 ** (raw_data, the typed fields) is stepped over, never read or copied. */
 static int tensor_head(ox *x, span t, span *name, int64_t *dtype, uint32_t *shape, int *external){
@@ -766,8 +787,13 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
             ** outputs declare for the tensor, if any (its shape is not
             ** taken: GE re-infers it) */
             const prod *vi = o->out.v[i].n ? lookup(x, x->vi_scope, o->out.v[i].p, o->out.v[i].n) : NULL;
+            int64_t elem = 0;
             if( vi ) p.dtype = vi->dtype;
-            else if( i==0 ) p.dtype = is.dtype;   /* a shape function that knew the dtype only */
+            else if( i==0 && is.dtype ) p.dtype = is.dtype;   /* a shape function that knew the dtype only */
+            else if( o->nbranch_attrs && (branch_out_elem(x, o->then_g, i, &elem) || branch_out_elem(x, o->else_g, i, &elem)) ){
+              p.dtype = dtype_id(x, elem);
+              if( gr_build_failed(b) ){ free(cap.v); return 0; }
+            }
             if( !gr_build_tensor_ids(b, 1, p.dtype, 0, dyn ? x->sh_dyn : GR_SHAPE_UNKNOWN) ){ free(cap.v); return 0; }
           }
           if( hh ) define_h(x, s, o->out.v[i].p, o->out.v[i].n, &p, hh->out.v[i]);

@@ -15,6 +15,7 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
   init.onnx          initializers (Const, sorted-name numbering), one graph input backed by one
   external.onnx      an initializer with external data (FileConstant; the data file is absent)
   if.onnx            If with then/else branches capturing an outer value (subgraphs)
+  if_out.onnx        an If whose output dtype only its branches declare, read by a Relu
   matmul.onnx        a MatMul (BatchMatMulV2) next to a Gemm (MatMulV2), for the advice test
   plugins.onnx       one-to-many plugins as a PyTorch export writes them (opset 13, a dim by
                      name, Gemm with alpha=1.0 and beta=1.0 explicit): GE's PartitionedCall_
@@ -140,6 +141,16 @@ def main():
                 h.make_node("Greater", ["s", "zero"], ["c"], name="gt"),
                 h.make_node("If", ["c"], ["y"], name="branch", then_branch=then_g, else_branch=else_g)],
                [x], [vi("y", None)], [const("zero", [])]), out, "if.onnx")
+    # the If's output is no graph output and has no value_info: its dtype is the branches' (float16)
+    then_h = h.make_graph([h.make_node("Cast", ["x"], ["t"], name="then_cast", to=T.FLOAT16)], "then", [],
+                          [vi("t", None, T.FLOAT16)])
+    else_h = h.make_graph([h.make_node("Cast", ["x"], ["e"], name="else_cast", to=T.FLOAT16)], "else", [],
+                          [vi("e", None, T.FLOAT16)])
+    save(model([h.make_node("ReduceSum", ["x"], ["s"], name="sum", keepdims=0),
+                h.make_node("Greater", ["s", "zero"], ["c"], name="gt"),
+                h.make_node("If", ["c"], ["y"], name="branch", then_branch=then_h, else_branch=else_h),
+                h.make_node("Relu", ["y"], ["r"], name="after")],
+               [x], [vi("r", None, T.FLOAT16)], [const("zero", [])]), out, "if_out.onnx")
     save(model([h.make_node("MatMul", ["x", "w"], ["m"], name="attn_q"),
                 h.make_node("Gemm", ["m", "w"], ["y"], name="fc")],
                [x], [vi("y", None)], [const("w", [4, 4])]), out, "matmul.onnx")
