@@ -71,26 +71,40 @@ static int attr_ints(const onode *o, const char *name, int64_t *v, size_t max){
 ** node's value: INT64 or INT32, in raw_data or the typed field); -1 when the
 ** input is no such constant or holds more than max values. Only such
 ** shape-like tensors are ever read, never weights. */
-static int const_ints(const gr_oinfer *x, size_t i, int64_t *v, size_t max){
-  const prod *p;
+/* The TensorProto of input i when it is a constant held in the model (not
+** external data): its bytes in *t, data_type in *dt, raw_data in *raw
+** (NULL when absent); 0 when the input is no such constant. */
+static int const_head(const gr_oinfer *x, size_t i, span *t, int64_t *dt, const unsigned char **raw, size_t *rawn){
   pb_field f;
   pb_cur c;
-  int64_t dt = 0;
-  size_t k = 0;
-  const unsigned char *raw = NULL;
-  size_t rawn = 0;
-  int typed = 0;
-  if( i >= x->nin || !x->inok[i] ) return -1;
-  p = &x->ins[i];
-  if( !p->value.p ) return -1;
-  c.p = p->value.p; c.end = c.p + p->value.n;
+  *dt = 0; *raw = NULL; *rawn = 0;
+  if( i >= x->nin || !x->inok[i] || !x->ins[i].value.p ) return 0;
+  *t = x->ins[i].value;
+  c.p = t->p; c.end = c.p + t->n;
   while( pb_next(&c, &f) > 0 ){
-    if( f.num==2 && f.wt==PB_VARINT ) dt = (int64_t)f.v;
-    else if( f.num==14 && f.wt==PB_VARINT && f.v==1 ) return -1;     /* external */
-    else if( f.num==9 && f.wt==PB_LEN ){ raw = f.data; rawn = f.len; }
+    if( f.num==2 && f.wt==PB_VARINT ) *dt = (int64_t)f.v;
+    else if( f.num==14 && f.wt==PB_VARINT && f.v==1 ) return 0;     /* external */
+    else if( f.num==9 && f.wt==PB_LEN ){ *raw = f.data; *rawn = f.len; }
   }
-  if( dt!=7 && dt!=6 ) return -1;
-  c.p = p->value.p; c.end = c.p + p->value.n;
+  return 1;
+}
+
+/* The little-endian 4 bytes at p (TensorProto's raw_data, packed fixed32). */
+static uint32_t le32(const unsigned char *p){
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static int const_ints(const gr_oinfer *x, size_t i, int64_t *v, size_t max){
+  pb_field f;
+  pb_cur c;
+  int64_t dt;
+  size_t k = 0;
+  const unsigned char *raw;
+  size_t rawn;
+  int typed = 0;
+  span t;
+  if( !const_head(x, i, &t, &dt, &raw, &rawn) || (dt!=7 && dt!=6) ) return -1;
+  c.p = t.p; c.end = c.p + t.n;
   while( pb_next(&c, &f) > 0 ){
     if( !((dt==7 && f.num==7) || (dt==6 && f.num==5)) ) continue;
     typed = 1;
@@ -106,7 +120,7 @@ static int const_ints(const gr_oinfer *x, size_t i, int64_t *v, size_t max){
     if( rawn % w || rawn / w > max ) return -1;
     for(j = 0; j < rawn / w; j++){
       if( w==8 ){ uint64_t u = 0; int b; for(b = 7; b >= 0; b--) u = u << 8 | raw[j * 8 + (size_t)b]; v[k++] = (int64_t)u; }
-      else { uint32_t u = (uint32_t)raw[j*4] | (uint32_t)raw[j*4+1] << 8 | (uint32_t)raw[j*4+2] << 16 | (uint32_t)raw[j*4+3] << 24; v[k++] = (int32_t)u; }
+      else v[k++] = (int32_t)le32(raw + j * 4);
     }
   }
   return (int)k;
@@ -399,45 +413,38 @@ static int sf_axes(const gr_oinfer *x, int fn, const onode *o, ishape *out){
 /* The values of a small FLOAT constant (as const_ints: an initializer or a
 ** Constant's value, float_data or raw_data, at most max values; -1 when the
 ** input is no such constant). Only a Resize's or Upsample's scales are read. */
+/* Appends the floats of f (a fixed32 field, or a packed run of them) to
+** v[*k..max): 0 when they do not fit or the run is not whole floats. */
+static int add_floats(const pb_field *f, float *v, size_t *k, size_t max){
+  uint32_t u;
+  size_t j;
+  if( f->wt==PB_I32 ){ if( *k==max ) return 0; u = (uint32_t)f->v; memcpy(&v[(*k)++], &u, 4); return 1; }
+  if( f->wt!=PB_LEN ) return 1;
+  if( f->len % 4 || f->len / 4 > max - *k ) return 0;
+  for(j = 0; j < f->len; j += 4){ u = le32(f->data + j); memcpy(&v[(*k)++], &u, 4); }
+  return 1;
+}
+
 static int const_floats(const gr_oinfer *x, size_t i, float *v, size_t max){
-  const prod *p;
   pb_field f;
   pb_cur c;
-  int64_t dt = 0;
-  size_t k = 0, j;
-  const unsigned char *raw = NULL;
-  size_t rawn = 0;
+  int64_t dt;
+  size_t k = 0;
+  const unsigned char *raw;
+  size_t rawn;
   int typed = 0;
-  if( i >= x->nin || !x->inok[i] ) return -1;
-  p = &x->ins[i];
-  if( !p->value.p ) return -1;
-  c.p = p->value.p; c.end = c.p + p->value.n;
+  span t;
+  if( !const_head(x, i, &t, &dt, &raw, &rawn) || dt!=1 ) return -1;
+  c.p = t.p; c.end = c.p + t.n;
   while( pb_next(&c, &f) > 0 ){
-    if( f.num==2 && f.wt==PB_VARINT ) dt = (int64_t)f.v;
-    else if( f.num==14 && f.wt==PB_VARINT && f.v==1 ) return -1;     /* external */
-    else if( f.num==9 && f.wt==PB_LEN ){ raw = f.data; rawn = f.len; }
-  }
-  if( dt!=1 ) return -1;
-  c.p = p->value.p; c.end = c.p + p->value.n;
-  while( pb_next(&c, &f) > 0 ){
-    uint32_t u;
     if( f.num!=4 ) continue;
     typed = 1;
-    if( f.wt==PB_I32 ){ if( k==max ) return -1; u = (uint32_t)f.v; memcpy(&v[k++], &u, 4); }
-    else if( f.wt==PB_LEN ){
-      if( f.len % 4 || f.len / 4 > max - k ) return -1;
-      for(j = 0; j < f.len; j += 4){
-        u = (uint32_t)f.data[j] | (uint32_t)f.data[j+1] << 8 | (uint32_t)f.data[j+2] << 16 | (uint32_t)f.data[j+3] << 24;
-        memcpy(&v[k++], &u, 4);
-      }
-    }
+    if( !add_floats(&f, v, &k, max) ) return -1;
   }
   if( !typed && raw ){
-    if( rawn % 4 || rawn / 4 > max ) return -1;
-    for(j = 0; j < rawn; j += 4){
-      uint32_t u = (uint32_t)raw[j] | (uint32_t)raw[j+1] << 8 | (uint32_t)raw[j+2] << 16 | (uint32_t)raw[j+3] << 24;
-      memcpy(&v[k++], &u, 4);
-    }
+    /* raw_data: the packed run of float_data's encoding */
+    f.wt = PB_LEN; f.data = raw; f.len = rawn;
+    if( !add_floats(&f, v, &k, max) ) return -1;
   }
   return (int)k;
 }
@@ -445,25 +452,14 @@ static int const_floats(const gr_oinfer *x, size_t i, float *v, size_t max){
 /* The floats of a list attribute (Upsample-7's scales; at most max); -1 when
 ** absent or not floats. */
 static int attr_floats(const onode *o, const char *name, float *v, size_t max){
-  size_t i, n = strlen(name), k = 0, j;
+  size_t i, n = strlen(name), k = 0;
   for(i = 0; i < o->attrs.n; i++){
     const gr_onnx_attr_view *a = &o->attrs.v[i];
     pb_field f;
     pb_cur c;
     if( a->nlen!=n || memcmp(a->name, name, n)!=0 || a->kind!=4 ) continue;
     c.p = o->attr_raw.v[i].p; c.end = c.p + o->attr_raw.v[i].n;
-    while( pb_next(&c, &f) > 0 ){
-      uint32_t u;
-      if( f.num!=7 ) continue;
-      if( f.wt==PB_I32 ){ if( k==max ) return -1; u = (uint32_t)f.v; memcpy(&v[k++], &u, 4); }
-      else if( f.wt==PB_LEN ){
-        if( f.len % 4 || f.len / 4 > max - k ) return -1;
-        for(j = 0; j < f.len; j += 4){
-          u = (uint32_t)f.data[j] | (uint32_t)f.data[j+1] << 8 | (uint32_t)f.data[j+2] << 16 | (uint32_t)f.data[j+3] << 24;
-          memcpy(&v[k++], &u, 4);
-        }
-      }
-    }
+    while( pb_next(&c, &f) > 0 ) if( f.num==7 && !add_floats(&f, v, &k, max) ) return -1;
     return (int)k;
   }
   return -1;
