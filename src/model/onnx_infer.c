@@ -67,10 +67,6 @@ static int attr_ints(const onode *o, const char *name, int64_t *v, size_t max){
   return -1;
 }
 
-/* The values of a small integer constant (an initializer or a Constant
-** node's value: INT64 or INT32, in raw_data or the typed field); -1 when the
-** input is no such constant or holds more than max values. Only such
-** shape-like tensors are ever read, never weights. */
 /* The TensorProto of input i when it is a constant held in the model (not
 ** external data): its bytes in *t, data_type in *dt, raw_data in *raw
 ** (NULL when absent); 0 when the input is no such constant. */
@@ -94,6 +90,10 @@ static uint32_t le32(const unsigned char *p){
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* The values of a small integer constant (an initializer or a Constant
+** node's value: INT64 or INT32, in raw_data or the typed field); -1 when the
+** input is no such constant or holds more than max values. Only such
+** shape-like tensors are ever read, never weights. */
 static int const_ints(const gr_oinfer *x, size_t i, int64_t *v, size_t max){
   pb_field f;
   pb_cur c;
