@@ -969,6 +969,23 @@ static uint8_t node_dtype(const gr_judge *J, const gr_node *nd){
   return 0;
 }
 
+/* The dtype of a node FE does not judge: the model's (node_dtype), except
+** that when input 0, the data, has none and no tensor of the node is
+** floating, a later input's dtype (a Squeeze's axes, a Gather's indices)
+** says nothing of it: then the dtype is unknown (unknown_producer 4). */
+static void graph_dtype(const gr_judge *J, const gr_node *nd, gr_jnode *jn){
+  uint32_t i;
+  jn->dtype_by = GR_JD_GRAPH;
+  jn->dtype = node_dtype(J, nd);
+  if( nd->n_in_desc==0 || J->after[nd->tensor0] || jn->dtype==0 || (J->j->floating >> jn->dtype & 1) ) return;
+  for(i = 1; i < nd->n_in_desc; i++) if( J->after[nd->tensor0 + i] ) break;
+  if( i==nd->n_in_desc ) return;           /* it came from an output: the model's dtype of the node's result */
+  jn->dtype_by = GR_JD_UNKNOWN;
+  jn->unknown_producer = 4;
+  jn->unknown_tensor = 0;
+  jn->dtype = 0;
+}
+
 /* ---- the memo ----
 ** A node's outcome is a function of its type, its tensors' dtypes and, per
 ** input, the input's position, whether a constant or nothing feeds it, and
@@ -1161,8 +1178,7 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
     if( trace ) gr_buf_printf(trace, "GE deletes this %s before it places engines: its input and output are both %s (table engine_removed_same_dtype_ops)\n",
                               gr_graph_type_name(g, nd->type), J->j->dt_name[J->after[nd->tensor0]]);
     jn->engine_by = GR_JE_REMOVED;
-    jn->dtype_by = GR_JD_GRAPH;
-    jn->dtype = node_dtype(J, nd);
+    graph_dtype(J, nd, jn);
     return;
   }
   if( J->id_removed && J->id_removed[n] ){
@@ -1171,14 +1187,12 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
                               "and it has none of the attributes that keep it (table engine_removed_identity_ops)\n",
                               gr_graph_type_name(g, nd->type));
     jn->engine_by = GR_JE_REMOVED;
-    jn->dtype_by = GR_JD_GRAPH;
-    jn->dtype = node_dtype(J, nd);
+    graph_dtype(J, nd, jn);
     return;
   }
   if( J->type_flags[nd->type] & TF_UNPLACED ){
     jn->engine_by = GR_JE_UNPLACED;
-    jn->dtype_by = GR_JD_GRAPH;
-    jn->dtype = node_dtype(J, nd);
+    graph_dtype(J, nd, jn);
     return;
   }
   if( trace==NULL && !keep && ce==NULL ){
@@ -1280,8 +1294,8 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
   else jn->engine_by = GR_JE_ABSENT;
   (void)fe_absent;
   jn->fe_excluded = (uint8_t)fe_excluded;
-  if( !judged ) jn->dtype_by = GR_JD_GRAPH;
-  jn->dtype = jn->dtype_by==GR_JD_UNKNOWN ? 0 : node_dtype(J, nd);
+  if( !judged ) graph_dtype(J, nd, jn);
+  else jn->dtype = jn->dtype_by==GR_JD_UNKNOWN ? 0 : node_dtype(J, nd);
   /* a node whose dtype is unknown takes unknown dtypes: no Cast is claimed */
   if( jn->dtype_by==GR_JD_UNKNOWN ) J->casts[n] = 0;
   else count_casts(J, g, n, trace);
@@ -1630,6 +1644,12 @@ static void dtype_why(gr_result *r, uint32_t n, gr_buf *b){
         tensor_text(b, op, 0, jn->unknown_tensor);
         gr_buf_printf(b, " of this %s, and the %u op information column(s) its other tensors leave "
                       "differ on it: FE matches the real dtype, gerules does not guess", type, jn->unknown_ncol);
+        return;
+      }
+      if( jn->unknown_producer==4 ){
+        gr_buf_printf(b, "the model gives no dtype for input 0 of this %s, which FE does not judge (%s), and a later input's "
+                      "dtype says nothing of its data: gerules does not guess", type,
+                      jn->engine_by==GR_JE_REMOVED ? "GE deletes it first" : jn->engine ? gr_judge_engine(r, n) : "no engine takes it");
         return;
       }
       if( jn->unknown_producer==2 ){
