@@ -148,6 +148,13 @@ test_expect_success 'an If output takes the dtype its branch graphs declare' '
 	test "$(json_get ifo.json "[n[\"dtype\"] for n in d[\"nodes\"] if n[\"name\"] == \"after\"][0]")" = float16
 '
 
+# ONNX's LSTM gives Y, Y_h and Y_c one type T, x's (Operators.md, LSTM):
+# table onnx_shapes "dtype_outputs"; the Relu reading Y_h sees float32
+test_expect_success 'every output of an LSTM has the dtype of its x' '
+	gerules eval lstm_out.onnx --chip Ascend910B1 --format json >lo.json &&
+	test "$(json_get lo.json "[n[\"dtype_detail\"][\"inputs\"][0][0] for n in d[\"nodes\"] if n[\"name\"] == \"after_h\"][0]")" = float32
+'
+
 test_expect_success 'the If is the parent of its branches (node.parent, read by a layer'"'"'s rule)' '
 	mkdir -p site &&
 	cat >site/site.rules <<-\EOF &&

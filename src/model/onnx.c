@@ -789,7 +789,8 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
             const prod *vi = o->out.v[i].n ? lookup(x, x->vi_scope, o->out.v[i].p, o->out.v[i].n) : NULL;
             int64_t elem = 0;
             if( vi ) p.dtype = vi->dtype;
-            else if( i==0 && is.dtype ) p.dtype = is.dtype;   /* a shape function that knew the dtype only */
+            else if( is.dtype && (i==0 || gr_opmap_shape(oi->e)==GR_SF_DTYPE_OUTPUTS) )
+              p.dtype = is.dtype;   /* a shape function that knew the dtype only (of every output: dtype_outputs) */
             else if( o->nbranch_attrs && (branch_out_elem(x, o->then_g, i, &elem) || branch_out_elem(x, o->else_g, i, &elem)) ){
               p.dtype = dtype_id(x, elem);
               if( gr_build_failed(b) ){ free(cap.v); return 0; }

@@ -627,7 +627,7 @@ int gr_onnx_infer(const gr_oinfer *x, int fn, const onode *o, ishape *out){
     ok = sf_resize(x, o, out); break;
   case GR_SF_CONVT:
     ok = sf_conv_transpose(x, o, out); break;
-  case GR_SF_DTYPE:                    /* the dtype alone, below */
+  case GR_SF_DTYPE: case GR_SF_DTYPE_OUTPUTS:   /* the dtype alone, below */
     ok = 0; break;
   case GR_SF_SHAPE:
     if( attr(o, "start") || attr(o, "end") || !in_shape(x, 0, &a) ){ ok = 0; break; }

@@ -16,6 +16,7 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
   external.onnx      an initializer with external data (FileConstant; the data file is absent)
   if.onnx            If with then/else branches capturing an outer value (subgraphs)
   if_out.onnx        an If whose output dtype only its branches declare, read by a Relu
+  lstm_out.onnx      an LSTM whose Y_h (output 1) is read by a Relu, without value_info
   matmul.onnx        a MatMul (BatchMatMulV2) next to a Gemm (MatMulV2), for the advice test
   plugins.onnx       one-to-many plugins as a PyTorch export writes them (opset 13, a dim by
                      name, Gemm with alpha=1.0 and beta=1.0 explicit): GE's PartitionedCall_
@@ -151,6 +152,11 @@ def main():
                 h.make_node("If", ["c"], ["y"], name="branch", then_branch=then_h, else_branch=else_h),
                 h.make_node("Relu", ["y"], ["r"], name="after")],
                [x], [vi("r", None, T.FLOAT16)], [const("zero", [])]), out, "if_out.onnx")
+    # an LSTM's Y_h (output 1) read by a Relu, without value_info: every output of an LSTM is of x's type T
+    xs = vi("xs", [3, 1, 4])
+    save(model([h.make_node("LSTM", ["xs", "lw", "lr"], ["ly", "lh"], name="lstm", hidden_size=2),
+                h.make_node("Relu", ["lh"], ["r"], name="after_h")],
+               [xs], [vi("r", None)], [const("lw", [1, 8, 4]), const("lr", [1, 8, 2])]), out, "lstm_out.onnx")
     save(model([h.make_node("MatMul", ["x", "w"], ["m"], name="attn_q"),
                 h.make_node("Gemm", ["m", "w"], ["y"], name="fc")],
                [x], [vi("y", None)], [const("w", [4, 4])]), out, "matmul.onnx")
