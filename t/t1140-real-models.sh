@@ -109,4 +109,21 @@ test_expect_success 'gerules atc on the det model: ATC'"'"'s required flags (E10
 	test_grep "^summary: " ok.out
 '
 
+# Silero VAD v5: the dtypes of what the LSTMs give (every output of an
+# ONNX LSTM is of x's type T: table onnx_shapes "dtype_outputs") and of the
+# If outputs (its branches' declared types) reach the Squeezes after them:
+# float32, never the int64 of their axes; 134 nodes had no dtype before
+# (46 now: Data nodes of nested branches whose captured values stay untyped)
+test_expect_success 'Silero VAD v5: the Squeezes of the LSTM outputs compute in float32, at most 46 nodes without a dtype' '
+	gerules eval "$VAD" --chip Ascend910B1 --precision_mode=allow_mix_precision --format json --all-nodes >vad.json &&
+	"$PY" - vad.json <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	sq = [n for n in d["nodes"] if n["type"] == "SqueezeV3" and "/rnn/Squeeze" in n["name"]]
+	assert len(sq) >= 8 and all(n["dtype"] == "float32" for n in sq), [(n["name"], n["dtype"]) for n in sq]
+	none = [n for n in d["nodes"] if n["dtype"] is None]
+	assert len(none) <= 46, len(none)
+	EOF
+'
+
 test_done
