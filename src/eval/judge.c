@@ -1649,7 +1649,8 @@ static void dtype_why(gr_result *r, uint32_t n, gr_buf *b){
       if( jn->unknown_producer==4 ){
         gr_buf_printf(b, "the model gives no dtype for input 0 of this %s, which FE does not judge (%s), and a later input's "
                       "dtype says nothing of its data: gerules does not guess", type,
-                      jn->engine_by==GR_JE_REMOVED ? "GE deletes it first" : jn->engine ? gr_judge_engine(r, n) : "no engine takes it");
+                      jn->engine_by==GR_JE_REMOVED ? "GE deletes it first" : jn->engine_by==GR_JE_UNPLACED ? "gerules places it on no engine"
+                      : jn->engine ? gr_judge_engine(r, n) : "no engine takes it");
         return;
       }
       if( jn->unknown_producer==2 ){
