@@ -537,7 +537,7 @@ irlist(A) ::= irlist(B) COMMA irop(C).   { C->next = B; A = C; }
 %destructor irop { (void)ps; gr_item_free($$); }
 irop(A) ::= irop0(A).
 irop(A) ::= irop0(B) irouts(O).      { B->items2 = gr_item_reverse(O); A = B; }
-/* `output "DTYPE"` [ `[` [ N ( `,` N )* ] `]` ]: str the dtype; flag 1 with
+/* `output DT` [ `[` [ N ( `,` N )* ] `]` ]: DT (irdt) the dtype; flag 1 with
 ** a shape, its dims GR_I_RANGE items (lo) in items; str2_loc at `[` */
 %type irouts {gr_item*}
 %destructor irouts { (void)ps; gr_item_free($$); }
@@ -545,13 +545,21 @@ irouts(A) ::= irout(A).
 irouts(A) ::= irouts(B) irout(C).    { C->next = B; A = C; }
 %type irout {gr_item*}
 %destructor irout { (void)ps; gr_item_free($$); }
-irout(A) ::= OUTPUT(K) STRING(S).
+irout(A) ::= irdt(A).
+irout(A) ::= irdt(A) LBRACKET(L) RBRACKET.          { A->flag = 1; A->str2_loc = LOC(L); }
+irout(A) ::= irdt(A) LBRACKET(L) irdims(D) RBRACKET.
+  { A->flag = 1; A->str2_loc = LOC(L); A->items = gr_item_reverse(D); }
+/* the dtype: `output "DTYPE"` (str), or `output node.attr["A"] default
+** "DTYPE"`, the dtype of the ONNX node's tensor attribute A, DTYPE without
+** it: flag2 1, name the field after `node.` (the checker wants `attr`), str2
+** the attribute */
+%type irdt {gr_item*}
+%destructor irdt { (void)ps; gr_item_free($$); }
+irdt(A) ::= OUTPUT(K) STRING(S).
   { A = mk(ps, GR_I_ONNX_OUT, K); A->str = sbody(S); A->str_loc = LOC(S); }
-irout(A) ::= OUTPUT(K) STRING(S) LBRACKET(L) RBRACKET.
-  { A = mk(ps, GR_I_ONNX_OUT, K); A->str = sbody(S); A->str_loc = LOC(S); A->flag = 1; A->str2_loc = LOC(L); }
-irout(A) ::= OUTPUT(K) STRING(S) LBRACKET(L) irdims(D) RBRACKET.
-  { A = mk(ps, GR_I_ONNX_OUT, K); A->str = sbody(S); A->str_loc = LOC(S); A->flag = 1; A->str2_loc = LOC(L);
-    A->items = gr_item_reverse(D); }
+irdt(A) ::= OUTPUT(K) NODE DOT ID(F) LBRACKET STRING(N) RBRACKET DEFAULT STRING(S).
+  { A = mk(ps, GR_I_ONNX_OUT, K); A->str = sbody(S); A->str_loc = LOC(S); A->flag2 = 1;
+    A->name = gr_tok_str(F); A->name_loc = LOC(F); A->str2 = sbody(N); A->code_loc = LOC(N); }
 %type irdims {gr_item*}
 %destructor irdims { (void)ps; gr_item_free($$); }
 irdims(A) ::= irdim(A).

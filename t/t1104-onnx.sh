@@ -155,6 +155,33 @@ test_expect_success 'every output of an LSTM has the dtype of its x' '
 	test "$(json_get lo.json "[n[\"dtype_detail\"][\"inputs\"][0][0] for n in d[\"nodes\"] if n[\"name\"] == \"after_h\"][0]")" = float32
 '
 
+# GE's ConstantOfShape plugin makes a Const of the `value` attribute's type
+# (DT_FLOAT without one; hicann/ops-nn constantofshape_onnx_plugin.cpp
+# 87-111); ONNX gives the output that type and input 0's values as dims
+# (Operators.md): without value_info, the ops reading it still see both
+test_expect_success 'ConstantOfShape: the value attribute gives the dtype, the shape input the dims' '
+	gerules eval fill.onnx --chip Ascend910B1 --format json >fill.json &&
+	"$PY" -c "
+import json; d = json.load(open(\"fill.json\"))
+c = {n[\"name\"].split(\"_data1_\")[0]: n[\"dtype\"] for n in d[\"nodes\"] if \"_data1_\" in n[\"name\"]}
+assert c == {\"PartitionedCall_cos_i\": \"int64\", \"PartitionedCall_cos_f\": \"float32\", \"PartitionedCall_cos_d\": \"float16\"}, c
+n = {x[\"name\"]: x for x in d[\"nodes\"]}
+assert n[\"add_i\"][\"dtype_detail\"][\"inputs\"] == [[\"int64\", \"int64\"], [\"int64\", \"int64\"]], n[\"add_i\"]
+assert n[\"mul_f\"][\"dtype_detail\"][\"inputs\"][0][0] == \"float32\", n[\"mul_f\"]
+assert n[\"relu_d\"][\"dtype_detail\"][\"inputs\"] == [[\"float16\", \"float16\"]], n[\"relu_d\"]
+" &&
+	cat >fill.lua <<-\EOF &&
+	gr.on_node({}, function(node)
+	  if node.type ~= "Add" and node.type ~= "Mul" and node.type ~= "Relu" then return end
+	  local i = node:input(0)
+	  local s = i.shape
+	  node:note("SITE1", node.name .. " " .. tostring(i.dtype) .. " " .. (s == nil and "nil" or ("[" .. table.concat(s, ",") .. "]")))
+	end)
+	EOF
+	gerules eval fill.onnx --chip Ascend910B1 --hook fill.lua --format json >fillh.json &&
+	test "$(json_get fillh.json "sorted(x[\"message\"] for x in d[\"diagnostics\"] if x[\"code\"] == \"SITE1\")")" = "[\"add_i DT_INT64 [2,3]\", \"mul_f DT_FLOAT [2,3]\", \"relu_d DT_FLOAT16 [-1,-1]\"]"
+'
+
 test_expect_success 'the If is the parent of its branches (node.parent, read by a layer'"'"'s rule)' '
 	mkdir -p site &&
 	cat >site/site.rules <<-\EOF &&

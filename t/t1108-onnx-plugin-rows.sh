@@ -242,7 +242,7 @@ test_expect_success 'plugin Consts have the dtype their plugin TensorDesc gives 
 	resize13_linear_scales PartitionedCall_rs_roi_1:float32
 	resize13_nearest_sizes PartitionedCall_rs_data_offsets_4:int32 PartitionedCall_rs_data_size_5:int32
 	upsample9_nearest PartitionedCall_up_const_data_1:float32
-	constantofshape13 PartitionedCall_cs_data1_2:none
+	constantofshape13 PartitionedCall_cs_data1_2:int32
 	resize10_linear PartitionedCall_rs_data2_2:none PartitionedCall_rs_data3_3:none
 	EOT
 	consts $(sed "s/ .*//" expect) >got &&

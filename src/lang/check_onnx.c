@@ -201,6 +201,8 @@ static int covers(const gr_onnx_row *q, const gr_onnx_row *r){
 
 /* An IR op's `output "DTYPE" [DIMS]` clauses (x->items2) into ir: the
 ** dtype of the tensor the plugin gives a Const it creates (and its shape),
+** or `output node.attr["A"] default "DTYPE"`, the dtype of the ONNX node's
+** tensor attribute A (ConstantOfShape's `value`), DTYPE without one,
 ** or of output 0 of an inner op whose dtype the plugin fixes (a Shape's, a
 ** Cast's dst_type), once; not on the row's last op (`last`), whose outputs
 ** are the ONNX node's, inferred from the model; a shape only on a Const. The
@@ -239,6 +241,18 @@ static int do_output(ck *c, const gr_item *x, gr_onnx_ir *ir, int last){
     ck_err(c, o->str_loc, "unknown dtype '%s' (not in table dtypes)%s%s%s", o->str,
            sug ? "; did you mean '" : "", sug ? sug : "", sug ? "'?" : "");
     return 0;
+  }
+  if( o->flag2 ){
+    /* `output node.attr["A"] default "DTYPE"` */
+    if( strcmp(o->name, "attr")!=0 ){
+      ck_err(c, o->name_loc, "node.%s: an output's dtype is read from node.attr[\"NAME\"], a tensor attribute of the ONNX node", o->name);
+      return 0;
+    }
+    if( o->str2[0]==0 ){
+      ck_err(c, o->code_loc, "node.attr[\"\"]: the attribute needs a name");
+      return 0;
+    }
+    ir->dtype_attr = ck_keep(rs, o->str2);
   }
   ir->dtype = ck_keep(rs, o->str);
   ir->model_dtype = ir->dtype;

@@ -102,7 +102,8 @@ void gr_onnx_row_print(gr_buf *b, const gr_onnx_row *r){
       gr_buf_adds(b, ")");
     }
     if( ir->dtype ){
-      gr_buf_printf(b, " output \"%s\"", ir->dtype);
+      if( ir->dtype_attr ) gr_buf_printf(b, " output node.attr[\"%s\"] default \"%s\"", ir->dtype_attr, ir->dtype);
+      else gr_buf_printf(b, " output \"%s\"", ir->dtype);
       if( ir->ndims >= 0 ){
         gr_buf_adds(b, " [");
         for(k = 0; k < (size_t)ir->ndims; k++) gr_buf_printf(b, "%s%lld", k ? ", " : "", (long long)ir->dims[k]);

@@ -302,8 +302,10 @@ typedef struct gr_onnx_ir {
   ** tensor it holds): dtype as written (a key of table dtypes) or NULL;
   ** model_dtype its spelling in the model (the key of table
   ** graph_dtype_names whose value it is; without that table, dtype itself);
-  ** ndims -1 without a shape, else dims[0..ndims) */
-  const char *dtype, *model_dtype;
+  ** ndims -1 without a shape, else dims[0..ndims); with dtype_attr
+  ** (`output node.attr["A"] default "DTYPE"`) the dtype is the ONNX node's
+  ** tensor attribute A's, dtype only where the node has no such attribute */
+  const char *dtype, *model_dtype, *dtype_attr;
   int ndims; const int64_t *dims;
 } gr_onnx_ir;
 #define GR_ONNX_MAX_DIMS 16         /* dims of a Const's shape in a row */

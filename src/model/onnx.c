@@ -410,6 +410,31 @@ static int parse_node(ox *x, span np, onode *o){
   return 1;
 }
 
+/* Node o's tensor attribute `name` (a row's `output node.attr["A"] default
+** "DTYPE"`): *found 1 when o has it as a TENSOR (AttributeProto type 4, or
+** untyped with field t), with its TensorProto's data_type (0 when it gives
+** none) in *elem. 0 when the tensor is malformed (reported). */
+static int attr_tensor_elem(ox *x, const onode *o, const char *name, int *found, int64_t *elem){
+  size_t i, n = strlen(name);
+  *found = 0; *elem = 0;
+  for(i = 0; i < o->attrs.n; i++){
+    const gr_onnx_attr_view *a = &o->attrs.v[i];
+    pb_field f;
+    span t = { NULL, 0 };
+    int64_t type = 0;
+    if( a->nlen!=n || memcmp(a->name, name, n)!=0 ) continue;
+    FOR_FIELDS(x, o->attr_raw.v[i], f, {
+      if( f.num==20 && f.wt==PB_VARINT ) type = (int64_t)f.v;
+      else if( f.num==5 && f.wt==PB_LEN ){ t.p = f.data; t.n = f.len; }
+    });
+    if( t.p==NULL || (type!=0 && type!=4) ) continue;
+    FOR_FIELDS(x, t, f, { if( f.num==2 && f.wt==PB_VARINT ) *elem = (int64_t)f.v; });
+    *found = 1;
+    return 1;
+  }
+  return 1;
+}
+
 /* The ONNX node's own attributes, copied onto an IR op; an int attribute
 ** the plugin passes on under an IR name (table onnx_ir_attrs) also under
 ** that name. */
@@ -768,8 +793,12 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
       ** shape, a Cast's dst_type, a Shape's dtype, as the plugin sets them):
       ** its output has them; the checker allows no shape but a Const's */
       if( ir[k].model_dtype ){
-        if( !gr_build_dtype(b, ir[k].model_dtype, strlen(ir[k].model_dtype), &opdt[k])
-            || (ir[k].ndims >= 0 && !gr_build_shape(b, ir[k].dims, (uint32_t)ir[k].ndims, &opsh[k])) ){ free(cap.v); return 0; }
+        int found = 0;
+        int64_t elem = 0;
+        if( ir[k].dtype_attr && !attr_tensor_elem(x, o, ir[k].dtype_attr, &found, &elem) ){ free(cap.v); return 0; }
+        if( found ) opdt[k] = dtype_id(x, elem);   /* the attribute's type (0: one GE has no DataType for) */
+        else if( !gr_build_dtype(b, ir[k].model_dtype, strlen(ir[k].model_dtype), &opdt[k]) ){ free(cap.v); return 0; }
+        if( gr_build_failed(b) || (ir[k].ndims >= 0 && !gr_build_shape(b, ir[k].dims, (uint32_t)ir[k].ndims, &opsh[k])) ){ free(cap.v); return 0; }
       }
       /* the ONNX node's attributes: on the op that keeps its name and the
       ** last; in a plugin subgraph on every op but the Consts it adds */

@@ -543,6 +543,37 @@ static int sf_resize(const gr_oinfer *x, const onode *o, ishape *out){
   return 1;
 }
 
+/* The dtype of ConstantOfShape's output (Operators.md): its `value` tensor
+** attribute's data_type, float without one. */
+static uint16_t fill_dtype(const gr_oinfer *x, const onode *o){
+  pb_cur c;
+  pb_field f;
+  int64_t dt = 0;
+  if( !o->has_value ) return dt_of(x, 1);
+  c.p = o->value_tensor.p; c.end = c.p + o->value_tensor.n;
+  while( pb_next(&c, &f) > 0 ) if( f.num==2 && f.wt==PB_VARINT ) dt = (int64_t)f.v;
+  return dt_of(x, dt);
+}
+
+/* ConstantOfShape: the values of input 0 as dims when it is a constant, else
+** as many -1 dims as input 0 has elements when its shape says so; the dtype
+** fill_dtype's. */
+static int sf_const_of_shape(const gr_oinfer *x, const onode *o, ishape *out){
+  int64_t v[GR_INFER_MAX_DIMS];
+  int n = const_ints(x, 0, v, GR_INFER_MAX_DIMS), i;
+  ishape a;
+  if( n >= 0 ){
+    for(i = 0; i < n; i++) if( v[i] < 0 ) return 0;     /* no such tensor: not inferred */
+  }else{
+    if( !in_shape(x, 0, &a) || a.nd!=1 || a.d[0] < 0 || a.d[0] > GR_INFER_MAX_DIMS ) return 0;
+    n = (int)a.d[0];
+    for(i = 0; i < n; i++) v[i] = -1;
+  }
+  for(i = 0; i < n; i++) out->d[i] = v[i];
+  out->known = 1; out->nd = (uint32_t)n; out->dtype = fill_dtype(x, o);
+  return 1;
+}
+
 /* ConvTranspose (Operators.md): N, W's dim 1 times `group`, then each
 ** spatial dim from `output_shape`, or stride * (in - 1) + output_padding +
 ** (kernel - 1) * dilation + 1 - pads (SAME_*: in * stride). */
@@ -599,6 +630,7 @@ static uint16_t dtype_only(const gr_oinfer *x, int fn, const onode *o){
   case GR_SF_SHAPE: return dt_of(x, 7);
   case GR_SF_BCAST_BOOL: return dt_of(x, 9);
   case GR_SF_CAST: return dt_of(x, attr_i(o, "to", 0));
+  case GR_SF_CONST_OF_SHAPE: return fill_dtype(x, o);
   case GR_SF_WHERE: return x->nin > 1 && x->inok[1] ? x->ins[1].dtype : 0;
   default:
     for(i = 0; i < n && i < x->nin; i++) if( x->inok[i] && x->ins[i].dtype ) return x->ins[i].dtype;
@@ -627,6 +659,8 @@ int gr_onnx_infer(const gr_oinfer *x, int fn, const onode *o, ishape *out){
     ok = sf_resize(x, o, out); break;
   case GR_SF_CONVT:
     ok = sf_conv_transpose(x, o, out); break;
+  case GR_SF_CONST_OF_SHAPE:
+    ok = sf_const_of_shape(x, o, out); break;
   case GR_SF_DTYPE: case GR_SF_DTYPE_OUTPUTS:   /* the dtype alone, below */
     ok = 0; break;
   case GR_SF_SHAPE:

@@ -17,6 +17,8 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
   if.onnx            If with then/else branches capturing an outer value (subgraphs)
   if_out.onnx        an If whose output dtype only its branches declare, read by a Relu
   lstm_out.onnx      an LSTM whose Y_h (output 1) is read by a Relu, without value_info
+  fill.onnx          ConstantOfShape without value_info: with an int64 value, without a value,
+                     and of a computed shape with a float16 value, each read by an op
   matmul.onnx        a MatMul (BatchMatMulV2) next to a Gemm (MatMulV2), for the advice test
   plugins.onnx       one-to-many plugins as a PyTorch export writes them (opset 13, a dim by
                      name, Gemm with alpha=1.0 and beta=1.0 explicit): GE's PartitionedCall_
@@ -157,6 +159,21 @@ def main():
     save(model([h.make_node("LSTM", ["xs", "lw", "lr"], ["ly", "lh"], name="lstm", hidden_size=2),
                 h.make_node("Relu", ["lh"], ["r"], name="after_h")],
                [xs], [vi("r", None)], [const("lw", [1, 8, 4]), const("lr", [1, 8, 2])]), out, "lstm_out.onnx")
+    # ConstantOfShape with no value_info: the Const GE's plugin makes holds the
+    # `value` attribute's type (float32 without one), the output has that type
+    # and the dims of the shape input (unknown dims of a computed one)
+    x23 = vi("x", [2, 3])
+    save(model([h.make_node("ConstantOfShape", ["shp"], ["ci"], name="cos_i",
+                            value=h.make_tensor("v", T.INT64, [1], [7])),
+                h.make_node("Add", ["ci", "ci"], ["ai"], name="add_i"),
+                h.make_node("ConstantOfShape", ["shp"], ["cf"], name="cos_f"),
+                h.make_node("Mul", ["cf", "x"], ["y"], name="mul_f"),
+                h.make_node("Shape", ["x"], ["xs"], name="shape_x"),
+                h.make_node("ConstantOfShape", ["xs"], ["cd"], name="cos_d",
+                            value=h.make_tensor("v", T.FLOAT16, [1], [1.0])),
+                h.make_node("Relu", ["cd"], ["rd"], name="relu_d")],
+               [x23], [vi("ai", None, T.INT64), vi("y", None), vi("rd", None, T.FLOAT16)],
+               [h.make_tensor("shp", T.INT64, [2], [2, 3])]), out, "fill.onnx")
     save(model([h.make_node("MatMul", ["x", "w"], ["m"], name="attn_q"),
                 h.make_node("Gemm", ["m", "w"], ["y"], name="fc")],
                [x], [vi("y", None)], [const("w", [4, 4])]), out, "matmul.onnx")
