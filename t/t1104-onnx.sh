@@ -148,6 +148,16 @@ test_expect_success 'an If output takes the dtype its branch graphs declare' '
 	test "$(json_get ifo.json "[n[\"dtype\"] for n in d[\"nodes\"] if n[\"name\"] == \"after\"][0]")" = float16
 '
 
+# where no branch declares it (elem_type 0), an If's output has the type its
+# branch's output gets; an If in a branch is typed the same way first, so
+# the Relu after the outer If reads the float16 of the inner Casts
+test_expect_success 'an If output takes the dtype its branch computes, through a nested If' '
+	gerules eval if_nested.onnx --chip Ascend910B1 --format json >ifn.json &&
+	test "$(json_get ifn.json "[n[\"dtype_detail\"][\"inputs\"] for n in d[\"nodes\"] if n[\"name\"] == \"after\"][0]")" = "[[\"float16\", \"float16\"]]" &&
+	test "$(json_get ifn.json "[n[\"dtype\"] for n in d[\"nodes\"] if n[\"name\"] == \"after\"][0]")" = float16 &&
+	test "$(json_get ifn.json "d[\"graph\"][\"graphs\"]")" = "[\"g\", \"g/outer_0_then_branch\", \"g/outer_1_else_branch\", \"g/outer_0_then_branch/inner_a_0_then_branch\", \"g/outer_0_then_branch/inner_a_1_else_branch\", \"g/outer_1_else_branch/inner_b_0_then_branch\", \"g/outer_1_else_branch/inner_b_1_else_branch\"]"
+'
+
 # ONNX's LSTM gives Y, Y_h and Y_c one type T, x's (Operators.md, LSTM):
 # table onnx_shapes "dtype_outputs"; the Relu reading Y_h sees float32
 test_expect_success 'every output of an LSTM has the dtype of its x' '

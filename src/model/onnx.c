@@ -68,8 +68,21 @@ typedef struct pending {           /* a branch graph waiting to be read */
   char *name;                      /* subgraph instance name */
   uint32_t parent;                 /* scope of the enclosing graph */
   span *captured; size_t ncaptured;
+  span *outs; size_t nouts;        /* the If's outputs, in scope parent */
   int depth;
 } pending;
+
+/* The dtype of an If's output that neither value_info nor its branches'
+** declarations give, taken from what a read of its branch found for the
+** branch's output (ONNX gives an If's outputs its branches' types,
+** Operators.md If). A branch is read after the graph holding the If, so
+** the reader reads the model again with these (gr_read_onnx): each read
+** types one more level of nested Ifs. */
+typedef struct if_hint { uint32_t scope; span name; int64_t elem; } if_hint;
+typedef struct if_hints {
+  GR_VEC(if_hint) v;
+  size_t nsorted;                  /* v[0..nsorted): from earlier reads, sorted; the rest this read's */
+} if_hints;
 
 /* An op type met before: its key and its mapping rows, looked up once. */
 typedef struct opinfo {
@@ -110,6 +123,7 @@ typedef struct ox {
   uint32_t t_const, t_fileconst, t_data;
   uint32_t sh_dyn;                 /* [-2] */
   uint16_t dt[23];                 /* ONNX elem type -> dtype id, 0xffff = not yet */
+  if_hints *hints;                 /* kept from read to read (gr_read_onnx) */
 } ox;
 
 static size_t off(ox *x, const unsigned char *p){ return (size_t)(p - x->base); }
@@ -302,6 +316,38 @@ static int define(ox *x, uint32_t scope, const unsigned char *p, size_t n, const
 static const struct nhash *cur_hashes(ox *x, size_t nin, size_t nout){
   const struct nhash *h = &x->hs[x->cur];
   return h->valid && h->in.n==nin && h->out.n==nout ? h : NULL;
+}
+
+static int cmp_hint(const void *a, const void *b){
+  const if_hint *p = a, *q = b;
+  size_t n = p->name.n < q->name.n ? p->name.n : q->name.n;
+  int c;
+  if( p->scope!=q->scope ) return p->scope < q->scope ? -1 : 1;
+  c = n ? memcmp(p->name.p, q->name.p, n) : 0;
+  return c ? c : (p->name.n > q->name.n) - (p->name.n < q->name.n);
+}
+
+/* As cmp_hint, then by elem type (merge_hints' order). */
+static int cmp_hint_elem(const void *a, const void *b){
+  int c = cmp_hint(a, b);
+  return c ? c : (((const if_hint*)a)->elem > ((const if_hint*)b)->elem) - (((const if_hint*)a)->elem < ((const if_hint*)b)->elem);
+}
+
+/* The ONNX elem type an earlier read found for the If output `name` of
+** scope s, or 0. */
+static int64_t hint_elem(ox *x, uint32_t s, span name){
+  if_hint k, *h;
+  if( x->hints->nsorted==0 ) return 0;
+  k.scope = s; k.name = name; k.elem = 0;
+  h = bsearch(&k, x->hints->v.v, x->hints->nsorted, sizeof k, cmp_hint);
+  return h ? h->elem : 0;
+}
+
+/* The ONNX elem type of dtype id d (0 when none maps to it). */
+static int64_t elem_of(ox *x, uint16_t d){
+  int64_t e;
+  for(e = 1; d && e < 23; e++) if( dtype_id(x, e)==d ) return e;
+  return 0;
 }
 
 static prod mkprod(uint32_t op, int32_t index, uint16_t dtype, uint32_t shape, int is_init){
@@ -543,13 +589,16 @@ static int node_name(ox *x, const char *prefix, const onode *o, uint32_t *id){
 ** current op: an If maps to one IR op) as the branch's parent, so that a
 ** branch Data's _parent_node_index can be followed (gr_graph_graph_parent). */
 static int queue_branch(ox *x, span g, const char *gname, const char *node, size_t nn, int idx, const char *which,
-                        uint32_t parent, span *cap, size_t ncap, int depth){
+                        uint32_t parent, span *cap, size_t ncap, const spans *outs, int depth){
   pending pd;
   pd.g = g;
   pd.name = gr_xasprintf("%s/%.*s_%d_%s", gname, (int)nn, node, idx, which);
   if( !gr_build_subgraph(x->b, pd.name, strlen(pd.name)) ){ free(pd.name); free(cap); return 0; }
   pd.parent = parent;
   pd.captured = cap; pd.ncaptured = ncap;
+  pd.nouts = outs->n;
+  pd.outs = outs->n ? gr_xmalloc(outs->n * sizeof *pd.outs) : NULL;
+  if( outs->n ) memcpy(pd.outs, outs->v, outs->n * sizeof *pd.outs);
   pd.depth = depth;
   gr_vec_push(x->queue, pd);
   return 1;
@@ -820,7 +869,8 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
             if( vi ) p.dtype = vi->dtype;
             else if( is.dtype && (i==0 || gr_opmap_shape(oi->e)==GR_SF_DTYPE_OUTPUTS) )
               p.dtype = is.dtype;   /* a shape function that knew the dtype only (of every output: dtype_outputs) */
-            else if( o->nbranch_attrs && (branch_out_elem(x, o->then_g, i, &elem) || branch_out_elem(x, o->else_g, i, &elem)) ){
+            else if( o->nbranch_attrs && (branch_out_elem(x, o->then_g, i, &elem) || branch_out_elem(x, o->else_g, i, &elem)
+                                          || (elem = hint_elem(x, s, o->out.v[i])) > 0) ){
               p.dtype = dtype_id(x, elem);
               if( gr_build_failed(b) ){ free(cap.v); return 0; }
             }
@@ -845,12 +895,12 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
     if( o->then_g.p ){
       span *c = cap.n ? gr_xmalloc(cap.n * sizeof *c) : NULL;
       if( cap.n ) memcpy(c, cap.v, cap.n * sizeof *c);
-      if( !queue_branch(x, o->then_g, gname, nm, nn, 0, "then_branch", s, c, cap.n, depth + 1) ){ free(cap.v); return 0; }
+      if( !queue_branch(x, o->then_g, gname, nm, nn, 0, "then_branch", s, c, cap.n, &o->out, depth + 1) ){ free(cap.v); return 0; }
     }
     if( o->else_g.p ){
       span *c = cap.n ? gr_xmalloc(cap.n * sizeof *c) : NULL;
       if( cap.n ) memcpy(c, cap.v, cap.n * sizeof *c);
-      if( !queue_branch(x, o->else_g, gname, nm, nn, 1, "else_branch", s, c, cap.n, depth + 1) ){ free(cap.v); return 0; }
+      if( !queue_branch(x, o->else_g, gname, nm, nn, 1, "else_branch", s, c, cap.n, &o->out, depth + 1) ){ free(cap.v); return 0; }
     }
   }
   free(cap.v);
@@ -992,10 +1042,27 @@ out:
   return ok;
 }
 
-static int read_graph(ox *x, span g, const char *gname_in, uint32_t parent, int has_parent, span *captured, size_t ncaptured, int depth){
+/* After branch graph g (scope s) is read: for each output of the If (outs,
+** in scope parent) still without a dtype, the dtype of the branch's output
+** at the same place, for the next read (if_hints). */
+static void record_hints(ox *x, uint32_t s, const spans *gouts, uint32_t parent, const span *outs, size_t nouts){
+  size_t i;
+  for(i = 0; i < nouts && i < gouts->n; i++){
+    const prod *q = outs[i].n ? lookup(x, parent, outs[i].p, outs[i].n) : NULL;
+    span nm = vi_name(gouts->v[i]);
+    const prod *r = nm.n ? lookup(x, s, nm.p, nm.n) : NULL;
+    if_hint h;
+    if( q==NULL || q->dtype || r==NULL || r->dtype==0 ) continue;
+    h.scope = parent; h.name = outs[i]; h.elem = elem_of(x, r->dtype);
+    if( h.elem ) gr_vec_push(x->hints->v, h);
+  }
+}
+
+static int read_graph(ox *x, span g, const char *gname_in, uint32_t parent, int has_parent, span *captured, size_t ncaptured,
+                      const span *outs, size_t nouts, int depth){
   gr_build *b = x->b;
   pb_field f;
-  spans nodes = { 0 }, inputs = { 0 }, vinfo = { 0 };
+  spans nodes = { 0 }, inputs = { 0 }, vinfo = { 0 }, gouts = { 0 };
   GR_VEC(init) inits = { 0 };
   span gname = { NULL, 0 };
   uint32_t s = scope_new(x);
@@ -1016,7 +1083,11 @@ static int read_graph(ox *x, span g, const char *gname_in, uint32_t parent, int 
       else if( f.num==2 ){ gname.p = f.data; gname.n = f.len; }
       else if( f.num==5 ){ init in; memset(&in, 0, sizeof in); in.t.p = f.data; in.t.n = f.len; gr_vec_push(inits, in); }
       else if( f.num==11 ){ span sp = { f.data, f.len }; gr_vec_push(inputs, sp); }
-      else if( f.num==10 || f.num==12 ){ span sp = { f.data, f.len }; gr_vec_push(vinfo, sp); }
+      else if( f.num==10 || f.num==12 ){
+        span sp = { f.data, f.len };
+        gr_vec_push(vinfo, sp);
+        if( f.num==12 ) gr_vec_push(gouts, sp);
+      }
     }
     if( r < 0 ){ bad(x, c.p, "a field's tag or length is invalid or runs past the end"); goto out; }
   }
@@ -1127,9 +1198,10 @@ static int read_graph(ox *x, span g, const char *gname_in, uint32_t parent, int 
     if( !parse_node(x, nodes.v[i], &o) ) goto out;
     if( !add_node(x, s, prefix, gn, &o, depth) ) goto out;
   }
+  if( has_parent ) record_hints(x, s, &gouts, parent, outs, nouts);
 out:
   free(base);
-  free(nodes.v); free(inputs.v); free(inits.v); free(vinfo.v);
+  free(nodes.v); free(inputs.v); free(inits.v); free(vinfo.v); free(gouts.v);
   free(o.in.v); free(o.out.v); free(o.attrs.v); free(o.attr_raw.v);
   return !gr_build_failed(b);
 }
@@ -1147,7 +1219,9 @@ static int common_ids(ox *x){
       && gr_build_type(b, "Data", 4, &x->t_data) && gr_build_shape(b, dyn, 1, &x->sh_dyn);
 }
 
-gr_graph *gr_read_onnx(const unsigned char *p, size_t n, const struct gr_opmap *map, const uint8_t *caps, gr_error *err){
+/* One read of the model, with the If output dtypes earlier reads found. */
+static gr_graph *read_once(const unsigned char *p, size_t n, const struct gr_opmap *map, const uint8_t *caps,
+                           if_hints *hints, gr_error *err){
   ox x;
   pb_field f, h;
   span graph = { NULL, 0 };
@@ -1157,6 +1231,7 @@ gr_graph *gr_read_onnx(const unsigned char *p, size_t n, const struct gr_opmap *
   int ok = 1;
   memset(&x, 0, sizeof x);
   x.b = gr_build_new();
+  x.hints = hints;
   x.map = map;
   x.caps = caps;
   x.base = p;
@@ -1186,12 +1261,12 @@ gr_graph *gr_read_onnx(const unsigned char *p, size_t n, const struct gr_opmap *
     if( ok && r < 0 ){ bad(&x, c.p, "a field's tag or length is invalid or runs past the end"); ok = 0; }
   }
   if( ok && graph.p==NULL ){ gr_build_fail(x.b, 0, 0, "at byte %zu (the end): the ONNX model has no graph (GE: E16004 \"ONNX model has no graph.\")", n); ok = 0; }
-  if( ok ) ok = read_graph(&x, graph, NULL, 0, 0, NULL, 0, 0);
+  if( ok ) ok = read_graph(&x, graph, NULL, 0, 0, NULL, 0, NULL, 0, 0);
   for(i = 0; ok && i < x.queue.n; i++){
     pending pd = x.queue.v[i];
-    ok = read_graph(&x, pd.g, pd.name, pd.parent, 1, pd.captured, pd.ncaptured, pd.depth);
+    ok = read_graph(&x, pd.g, pd.name, pd.parent, 1, pd.captured, pd.ncaptured, pd.outs, pd.nouts, pd.depth);
   }
-  for(i = 0; i < x.queue.n; i++){ free(x.queue.v[i].name); free(x.queue.v[i].captured); }
+  for(i = 0; i < x.queue.n; i++){ free(x.queue.v[i].name); free(x.queue.v[i].captured); free(x.queue.v[i].outs); }
   gr_vec_free(x.queue);
   gr_idmap_free(&x.tn_index); gr_vec_free(x.tn);
   gr_idmap_free(&x.op_index); gr_vec_free(x.ops);
@@ -1201,5 +1276,37 @@ gr_graph *gr_read_onnx(const unsigned char *p, size_t n, const struct gr_opmap *
   g = gr_build_finish(x.b, err);
   gr_arena_free(&x.arena);
   if( g ) gr_graph_set_format(g, GR_FMT_ONNX, ai_onnx);
+  return g;
+}
+
+/* Sorts this read's hints in with the earlier ones; of two for one output
+** (its two branches), the one of the lower elem type, whatever the order
+** they came in. */
+static void merge_hints(if_hints *h){
+  size_t i, k = 0;
+  qsort(h->v.v, h->v.n, sizeof *h->v.v, cmp_hint_elem);
+  for(i = 0; i < h->v.n; i++)
+    if( k==0 || cmp_hint(&h->v.v[k - 1], &h->v.v[i])!=0 ) h->v.v[k++] = h->v.v[i];
+  h->v.n = h->nsorted = k;
+}
+
+/* Reads are repeated while one finds a dtype for an If output that the
+** read before it left without one (if_hints), each read typing the outputs
+** of one more level of nested Ifs, at most MAX_READS times. A model whose
+** If outputs are typed (or that has no If) is read once. */
+#define MAX_READS 16
+
+gr_graph *gr_read_onnx(const unsigned char *p, size_t n, const struct gr_opmap *map, const uint8_t *caps, gr_error *err){
+  if_hints h;
+  gr_graph *g;
+  int k;
+  memset(&h, 0, sizeof h);
+  for(k = 1; ; k++){
+    g = read_once(p, n, map, caps, &h, err);
+    if( g==NULL || h.v.n==h.nsorted || k==MAX_READS ) break;
+    merge_hints(&h);
+    gr_graph_free(g);
+  }
+  gr_vec_free(h.v);
   return g;
 }

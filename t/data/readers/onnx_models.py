@@ -17,6 +17,8 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
   if.onnx            If with then/else branches capturing an outer value (subgraphs)
   if_out.onnx        an If whose output dtype only its branches declare, read by a Relu
   lstm_out.onnx      an LSTM whose Y_h (output 1) is read by a Relu, without value_info
+  if_nested.onnx     an If inside an If's branch, no branch declaring its output's type, the
+                     outer If read by a Relu
   fill.onnx          ConstantOfShape without value_info: with an int64 value, without a value,
                      and of a computed shape with a float16 value, each read by an op
   matmul.onnx        a MatMul (BatchMatMulV2) next to a Gemm (MatMulV2), for the advice test
@@ -154,6 +156,21 @@ def main():
                 h.make_node("If", ["c"], ["y"], name="branch", then_branch=then_h, else_branch=else_h),
                 h.make_node("Relu", ["y"], ["r"], name="after")],
                [x], [vi("r", None, T.FLOAT16)], [const("zero", [])]), out, "if_out.onnx")
+    # no branch declares a type (elem_type 0): the outer If's output has the
+    # type the inner branches' Casts give, known only once the inner If's is
+    untyped = lambda name: h.make_tensor_value_info(name, T.UNDEFINED, None)
+    inner = lambda tag: h.make_node("If", ["c"], ["i" + tag], name="inner_" + tag,
+                                    then_branch=h.make_graph([h.make_node("Cast", ["x"], ["t" + tag], name="t_cast_" + tag, to=T.FLOAT16)],
+                                                             "t", [], [untyped("t" + tag)]),
+                                    else_branch=h.make_graph([h.make_node("Cast", ["x"], ["e" + tag], name="e_cast_" + tag, to=T.FLOAT16)],
+                                                             "e", [], [untyped("e" + tag)]))
+    save(model([h.make_node("ReduceSum", ["x"], ["s"], name="sum", keepdims=0),
+                h.make_node("Greater", ["s", "zero"], ["c"], name="gt"),
+                h.make_node("If", ["c"], ["y"], name="outer",
+                            then_branch=h.make_graph([inner("a")], "then", [], [untyped("ia")]),
+                            else_branch=h.make_graph([inner("b")], "else", [], [untyped("ib")])),
+                h.make_node("Relu", ["y"], ["r"], name="after")],
+               [x], [untyped("r")], [const("zero", [])]), out, "if_nested.onnx")
     # an LSTM's Y_h (output 1) read by a Relu, without value_info: every output of an LSTM is of x's type T
     xs = vi("xs", [3, 1, 4])
     save(model([h.make_node("LSTM", ["xs", "lw", "lr"], ["ly", "lh"], name="lstm", hidden_size=2),
