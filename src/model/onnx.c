@@ -22,9 +22,14 @@
 **     whose row states its output's dtype (a Shape's, a Cast's dst_type)
 **     has it, any other its first input's;
 **   - If branches become subgraphs named <graph>/<node>_<i>_<then|else>_branch
-**     whose nodes are named <subgraph>/<node>; values a branch captures from
-**     the enclosing graph become Data nodes of the branch and extra inputs
-**     of the If; value_info is ignored, as GE ignores it;
+**     whose nodes are named <subgraph>/<node>; the names a branch's own
+**     nodes read and no node of it produces become Data nodes of both
+**     branches and extra inputs of the If (GE's IfSubgraphAdapter), an
+**     input the enclosing graph does not define being unconnected; a node
+**     input naming no tensor gets attribute _onnx_unknown_input (GE leaves it
+**     unconnected, "maybe option input"); an If output no value_info or
+**     branch declaration types takes what its branch computes (if_hints:
+**     the model is read again); value_info is otherwise ignored, as GE ignores it;
 **   - output shapes are inferred as GE's InferShape would give them, for the
 **     ops the rule set gives a shape function (table onnx_shapes; the
 **     functions are ONNX operator semantics, onnx_infer.c): output 0 of the node
@@ -119,7 +124,7 @@ typedef struct ox {
   GR_VEC(unsigned char) named;     /* the current node's input slots: named or empty */
   spans used;                      /* scratch: the names a branch consumes */
   /* ids interned once */
-  uint32_t k_node, k_op, k_index, k_parent, k_unreg, k_unparse, v_init, v_constant;
+  uint32_t k_node, k_op, k_index, k_parent, k_unreg, k_unparse, k_unknown, v_init, v_constant;
   uint32_t t_const, t_fileconst, t_data;
   uint32_t sh_dyn;                 /* [-2] */
   uint16_t dt[23];                 /* ONNX elem type -> dtype id, 0xffff = not yet */
@@ -555,6 +560,20 @@ static void gather(ox *x, uint32_t s, const onode *o, const struct nhash *hh, in
   }
 }
 
+/* Records on the op being built the first input name of node o (or of the
+** values its branches capture, cap) that names no tensor in scope s: GE's
+** parser leaves it unconnected ("Unknown input ... which maybe option
+** input", a warning); the rule set reports attribute _onnx_unknown_input. */
+static int mark_unknown_input(ox *x, uint32_t s, const onode *o, const spans *cap){
+  const span *u = NULL;
+  uint32_t id;
+  size_t i;
+  for(i = 0; i < o->in.n && u==NULL; i++) if( o->in.v[i].n && !x->inok.v[i] && !has_nul(o->in.v[i].p, o->in.v[i].n) ) u = &o->in.v[i];
+  for(i = 0; cap && i < cap->n && u==NULL; i++) if( !lookup(x, s, cap->v[i].p, cap->v[i].n) ) u = &cap->v[i];
+  if( u==NULL ) return 1;
+  return gr_build_str(x->b, (const char*)u->p, u->n, &id) && gr_build_attr_s_ids(x->b, x->k_unknown, id);
+}
+
 /* Node inputs from .. from+n of the current op: the edges, then the input
 ** descs from the producers (a name nobody produces is, as GE says, "maybe
 ** option input": unconnected). */
@@ -611,10 +630,13 @@ static int cmpspan(const void *a, const void *b){
   return c ? c : (p->n > q->n) - (p->n < q->n);
 }
 
-/* Adds the names a branch graph consumes that it neither produces nor
-** declares, and that the enclosing scope defines, to *cap (once each, via
-** the set scope `seen`). */
-static int captures(ox *x, span g, uint32_t outer, uint32_t seen, spans *cap){
+/* Adds the names a branch graph's own nodes consume that it neither
+** produces nor declares to *cap (once each, via the set scope `seen`), as
+** GE's IfSubgraphAdapter gathers them (GetSubgraphsAllInputs): whether the
+** enclosing graph defines them or not (an unconnected input of the If
+** then), and not the names a branch nested in it reads (the adapter
+** adapts graph after graph, breadth first). */
+static int captures(ox *x, span g, uint32_t seen, spans *cap){
   pb_field f, h;
   uint32_t own = scope_new(x);
   prod one = mkprod(0, 0, 0, NO_SHAPE, 0);
@@ -635,7 +657,7 @@ static int captures(ox *x, span g, uint32_t outer, uint32_t seen, spans *cap){
   });
   for(i = 0; i < x->used.n; i++){
     span u = x->used.v[i];
-    if( has_nul(u.p, u.n) || lookup(x, own, u.p, u.n) || !lookup(x, outer, u.p, u.n) ) continue;
+    if( has_nul(u.p, u.n) || lookup(x, own, u.p, u.n) ) continue;
     if( define(x, seen, u.p, u.n, &one) ) gr_vec_push(*cap, u);
   }
   return 1;
@@ -737,7 +759,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
     uint32_t seen = scope_new(x);
     if( depth >= MAX_NESTING )
       return gr_build_fail(b, 0, 0, "at byte %zu: If branches nested more than %d deep", off(x, o->then_g.p ? o->then_g.p : o->else_g.p), MAX_NESTING);
-    if( (o->then_g.p && !captures(x, o->then_g, s, seen, &cap)) || (o->else_g.p && !captures(x, o->else_g, s, seen, &cap)) ){
+    if( (o->then_g.p && !captures(x, o->then_g, seen, &cap)) || (o->else_g.p && !captures(x, o->else_g, seen, &cap)) ){
       free(cap.v);
       return 0;
     }
@@ -750,7 +772,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
         || !gr_build_op_ids(b, name, type, 0, 0)
         || !gr_build_attr_s_ids(b, x->k_node, name)
         || !gr_build_attr_s_ids(b, r==0 ? x->k_unreg : x->k_unparse, oi->key)
-        || !connect(x, 0, o->in.n) ) return 0;
+        || !mark_unknown_input(x, s, o, NULL) || !connect(x, 0, o->in.n) ) return 0;
     for(i = 0; i < o->out.n; i++){
       prod p = mkprod(name, (int32_t)i, 0, dyn ? x->sh_dyn : NO_SHAPE, 0);
       if( !out_desc(x, dyn) ) return 0;
@@ -799,7 +821,8 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
       if( !gr_build_type(b, ir[k].type, strlen(ir[k].type), &type)
           || !gr_build_op_ids(b, opname, type, 0, 0)
           || !gr_build_attr_s_ids(b, x->k_node, name)
-          || !gr_build_attr_s_ids(b, x->k_op, oi->key) ){ free(cap.v); return 0; }
+          || !gr_build_attr_s_ids(b, x->k_op, oi->key)
+          || (k==0 && !mark_unknown_input(x, s, o, &cap)) ){ free(cap.v); return 0; }
       /* GE records the ONNX node on every node of a plugin subgraph */
       if( row->nsub > 0 ){
         if( !gr_build_list(b, "_datadump_original_op_names", 27, GR_ATTR_LIST_S)
@@ -828,7 +851,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
         if( !connect(x, 0, o->in.n) ){ free(cap.v); return 0; }
         for(i = 0; i < cap.n; i++){
           const prod *p = lookup(x, s, cap.v[i].p, cap.v[i].n);
-          if( p && !gr_build_edge_id(b, p->op, p->index) ){ free(cap.v); return 0; }
+          if( !gr_build_edge_id(b, p ? p->op : GR_NONE, p ? p->index : 0) ){ free(cap.v); return 0; }
           if( p && is_dynamic(x, p) ) dyn = 1;
         }
       }else{
@@ -1214,6 +1237,7 @@ static int common_ids(ox *x){
   return gr_build_str(b, "_onnx_node", 10, &x->k_node) && gr_build_str(b, "_onnx_op", 8, &x->k_op)
       && gr_build_str(b, "index", 5, &x->k_index) && gr_build_str(b, "_parent_node_index", 18, &x->k_parent)
       && gr_build_str(b, "_onnx_unregistered", 18, &x->k_unreg) && gr_build_str(b, "_onnx_unparsable", 16, &x->k_unparse)
+      && gr_build_str(b, "_onnx_unknown_input", 19, &x->k_unknown)
       && gr_build_str(b, "initializer", 11, &x->v_init) && gr_build_str(b, "Constant", 8, &x->v_constant)
       && gr_build_type(b, "Const", 5, &x->t_const) && gr_build_type(b, "FileConstant", 12, &x->t_fileconst)
       && gr_build_type(b, "Data", 4, &x->t_data) && gr_build_shape(b, dyn, 1, &x->sh_dyn);

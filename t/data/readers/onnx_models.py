@@ -17,6 +17,8 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
   if.onnx            If with then/else branches capturing an outer value (subgraphs)
   if_out.onnx        an If whose output dtype only its branches declare, read by a Relu
   lstm_out.onnx      an LSTM whose Y_h (output 1) is read by a Relu, without value_info
+  deep_capture.onnx  an If in an If's branch whose branches read a graph input that the outer
+                     branch's own nodes do not, and a Relu of a name nothing produces
   if_nested.onnx     an If inside an If's branch, no branch declaring its output's type, the
                      outer If read by a Relu
   fill.onnx          ConstantOfShape without value_info: with an int64 value, without a value,
@@ -171,6 +173,20 @@ def main():
                             else_branch=h.make_graph([inner("b")], "else", [], [untyped("ib")])),
                 h.make_node("Relu", ["y"], ["r"], name="after")],
                [x], [untyped("r")], [const("zero", [])]), out, "if_nested.onnx")
+    # GE passes into a branch only what its own nodes read: the outer
+    # branch reads c (for the inner If's condition) but not x, which only the
+    # inner branches read; "ghost" names no tensor at all
+    inner_x = h.make_node("If", ["c"], ["ix"], name="inner",
+                          then_branch=h.make_graph([h.make_node("Relu", ["x"], ["tr"], name="t_relu")], "t", [], [vi("tr", None)]),
+                          else_branch=h.make_graph([h.make_node("Neg", ["x"], ["en"], name="e_neg")], "e", [], [vi("en", None)]))
+    save(model([h.make_node("ReduceSum", ["x"], ["s"], name="sum", keepdims=0),
+                h.make_node("Greater", ["s", "zero"], ["c"], name="gt"),
+                h.make_node("If", ["c"], ["y"], name="outer",
+                            then_branch=h.make_graph([inner_x], "then", [], [vi("ix", None)]),
+                            else_branch=h.make_graph([h.make_node("Identity", ["s"], ["es"], name="e_id")], "else", [],
+                                                     [vi("es", None)])),
+                h.make_node("Relu", ["ghost"], ["g"], name="ghost_relu")],
+               [x], [vi("y", None), vi("g", None)], [const("zero", [])]), out, "deep_capture.onnx")
     # an LSTM's Y_h (output 1) read by a Relu, without value_info: every output of an LSTM is of x's type T
     xs = vi("xs", [3, 1, 4])
     save(model([h.make_node("LSTM", ["xs", "lw", "lr"], ["ly", "lh"], name="lstm", hidden_size=2),
