@@ -170,6 +170,17 @@ test_expect_success 'a value captured from two graphs up, and an input naming no
 	test_grep "warning: Unknown input: x for node: g/outer_0_then_branch/inner, which maybe option input: GE.s ONNX parser leaves this input unconnected" dc.txt
 '
 
+# ONNX requires nodes in topological order and each name produced once;
+# GE's parser links inputs by name regardless of order, to the last producer
+# of a name: where gerules' file-order reading differs, it says so
+test_expect_success 'an input produced by a later node (GE8002), a name produced twice (GE8003)' '
+	gerules eval unsorted.onnx --chip Ascend910B1 --format json >uns.json &&
+	test "$(json_get uns.json "[(x[\"code\"], x[\"node\"]) for x in d[\"diagnostics\"] if x[\"code\"].startswith(\"GE800\")]")" = "[[\"GE8002\", \"r2\"]]" &&
+	gerules eval twice.onnx --chip Ascend910B1 --format json >tw.json &&
+	test "$(json_get tw.json "[(x[\"code\"], x[\"node\"]) for x in d[\"diagnostics\"] if x[\"code\"].startswith(\"GE800\")]")" = "[[\"GE8003\", \"second\"]]" &&
+	test "$(json_get tw.json "[x[\"message\"] for x in d[\"diagnostics\"] if x[\"code\"] == \"GE8003\"][0]")" = "output y of node second is produced by an earlier node too: ONNX names every tensor once; GE'"'"'s parser links each reader of it to the last producer, gerules to the producer before the reader, so what it reports for the readers may differ from GE'"'"'s"
+'
+
 # ONNX's LSTM gives Y, Y_h and Y_c one type T, x's (Operators.md, LSTM):
 # table onnx_shapes "dtype_outputs"; the Relu reading Y_h sees float32
 test_expect_success 'every output of an LSTM has the dtype of its x' '

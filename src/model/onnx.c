@@ -27,7 +27,10 @@
 **     branches and extra inputs of the If (GE's IfSubgraphAdapter), an
 **     input the enclosing graph does not define being unconnected; a node
 **     input naming no tensor gets attribute _onnx_unknown_input (GE leaves it
-**     unconnected, "maybe option input"); an If output no value_info or
+**     unconnected, "maybe option input"), one a later node produces
+**     _onnx_input_later (nodes are read in file order, GE links by name), an
+**     output an earlier node produces _onnx_output_again (and
+**     _onnx_reads_own_output when the node reads it: GE's cycle); an If output no value_info or
 **     branch declaration types takes what its branch computes (if_hints:
 **     the model is read again); value_info is otherwise ignored, as GE ignores it;
 **   - output shapes are inferred as GE's InferShape would give them, for the
@@ -113,6 +116,9 @@ typedef struct ox {
   uint64_t pc_counter;             /* GE's global PartitionedCall_ counter */
   uint64_t node_base;              /* the counter's value at the node being added */
   uint32_t vi_scope;               /* the graph's value_info and output dtypes, by tensor name */
+  /* the graph being read: its nodes, and (built when a node input names a
+  ** tensor not yet produced) the scope of every name they produce */
+  const spans *gnodes; uint32_t produced; int has_produced;
   /* hashes of a node's name and tensor names, computed when it was
   ** prefetched (hs[cur]: the node being added; the other: the next one) */
   struct nhash { int valid; uint64_t name; GR_VEC(uint64_t) in, out; } hs[2];
@@ -124,7 +130,7 @@ typedef struct ox {
   GR_VEC(unsigned char) named;     /* the current node's input slots: named or empty */
   spans used;                      /* scratch: the names a branch consumes */
   /* ids interned once */
-  uint32_t k_node, k_op, k_index, k_parent, k_unreg, k_unparse, k_unknown, v_init, v_constant;
+  uint32_t k_node, k_op, k_index, k_parent, k_unreg, k_unparse, k_unknown, k_later, k_again, k_self, v_init, v_constant;
   uint32_t t_const, t_fileconst, t_data;
   uint32_t sh_dyn;                 /* [-2] */
   uint16_t dt[23];                 /* ONNX elem type -> dtype id, 0xffff = not yet */
@@ -560,10 +566,31 @@ static void gather(ox *x, uint32_t s, const onode *o, const struct nhash *hh, in
   }
 }
 
+/* Whether a node of the graph being read produces tensor u: the first
+** such question of a graph collects every output name of its nodes (a
+** valid model never asks: its nodes are topologically sorted). */
+static int produced_later(ox *x, span u){
+  size_t i;
+  if( !x->has_produced ){
+    x->produced = scope_new(x);
+    x->has_produced = 1;
+    for(i = 0; x->gnodes && i < x->gnodes->n; i++){
+      prod one = mkprod(0, 0, 0, NO_SHAPE, 0);
+      pb_cur c = { x->gnodes->v[i].p, x->gnodes->v[i].p + x->gnodes->v[i].n };
+      pb_field f;
+      while( pb_next(&c, &f) > 0 ) if( f.num==2 && f.wt==PB_LEN && f.len ) define(x, x->produced, f.data, f.len, &one);
+    }
+  }
+  return lookup(x, x->produced, u.p, u.n)!=NULL;
+}
+
 /* Records on the op being built the first input name of node o (or of the
-** values its branches capture, cap) that names no tensor in scope s: GE's
-** parser leaves it unconnected ("Unknown input ... which maybe option
-** input", a warning); the rule set reports attribute _onnx_unknown_input. */
+** values its branches capture, cap) that names no tensor in scope s. One no
+** node of the graph produces: GE's parser leaves it unconnected ("Unknown
+** input ... which maybe option input", a warning), _onnx_unknown_input;
+** one a later node produces (nodes out of topological order, which ONNX
+** forbids): GE's parser connects it, the reader, reading in file order,
+** cannot, _onnx_input_later. The rule set reports both. */
 static int mark_unknown_input(ox *x, uint32_t s, const onode *o, const spans *cap){
   const span *u = NULL;
   uint32_t id;
@@ -571,7 +598,29 @@ static int mark_unknown_input(ox *x, uint32_t s, const onode *o, const spans *ca
   for(i = 0; i < o->in.n && u==NULL; i++) if( o->in.v[i].n && !x->inok.v[i] && !has_nul(o->in.v[i].p, o->in.v[i].n) ) u = &o->in.v[i];
   for(i = 0; cap && i < cap->n && u==NULL; i++) if( !lookup(x, s, cap->v[i].p, cap->v[i].n) ) u = &cap->v[i];
   if( u==NULL ) return 1;
-  return gr_build_str(x->b, (const char*)u->p, u->n, &id) && gr_build_attr_s_ids(x->b, x->k_unknown, id);
+  return gr_build_str(x->b, (const char*)u->p, u->n, &id)
+      && gr_build_attr_s_ids(x->b, produced_later(x, *u) ? x->k_later : x->k_unknown, id);
+}
+
+/* Records on the op being built the first output name of node o that an
+** earlier node of scope s already produces (ONNX names each tensor once):
+** GE's parser links every reader of the name to the last producer in node
+** order (onnx_parser.cc SetOperatorInputs: SetInput, once per producer),
+** the reader to the first, _onnx_output_again; when o itself reads the name,
+** GE's graph has a cycle through o, _onnx_reads_own_output. The rule set
+** reports both. */
+static int mark_output_again(ox *x, uint32_t s, const onode *o){
+  uint32_t id;
+  size_t i, j;
+  for(i = 0; i < o->out.n; i++){
+    const span *u = &o->out.v[i];
+    int self = 0;
+    if( u->n==0 || has_nul(u->p, u->n) || !lookup(x, s, u->p, u->n) ) continue;
+    for(j = 0; j < o->in.n && !self; j++) self = o->in.v[j].n==u->n && memcmp(o->in.v[j].p, u->p, u->n)==0;
+    return gr_build_str(x->b, (const char*)u->p, u->n, &id) && gr_build_attr_s_ids(x->b, x->k_again, id)
+        && (!self || gr_build_attr_s_ids(x->b, x->k_self, id));
+  }
+  return 1;
 }
 
 /* Node inputs from .. from+n of the current op: the edges, then the input
@@ -772,7 +821,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
         || !gr_build_op_ids(b, name, type, 0, 0)
         || !gr_build_attr_s_ids(b, x->k_node, name)
         || !gr_build_attr_s_ids(b, r==0 ? x->k_unreg : x->k_unparse, oi->key)
-        || !mark_unknown_input(x, s, o, NULL) || !connect(x, 0, o->in.n) ) return 0;
+        || !mark_unknown_input(x, s, o, NULL) || !mark_output_again(x, s, o) || !connect(x, 0, o->in.n) ) return 0;
     for(i = 0; i < o->out.n; i++){
       prod p = mkprod(name, (int32_t)i, 0, dyn ? x->sh_dyn : NO_SHAPE, 0);
       if( !out_desc(x, dyn) ) return 0;
@@ -822,7 +871,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
           || !gr_build_op_ids(b, opname, type, 0, 0)
           || !gr_build_attr_s_ids(b, x->k_node, name)
           || !gr_build_attr_s_ids(b, x->k_op, oi->key)
-          || (k==0 && !mark_unknown_input(x, s, o, &cap)) ){ free(cap.v); return 0; }
+          || (k==0 && (!mark_unknown_input(x, s, o, &cap) || !mark_output_again(x, s, o))) ){ free(cap.v); return 0; }
       /* GE records the ONNX node on every node of a plugin subgraph */
       if( row->nsub > 0 ){
         if( !gr_build_list(b, "_datadump_original_op_names", 27, GR_ATTR_LIST_S)
@@ -1191,6 +1240,7 @@ static int read_graph(ox *x, span g, const char *gname_in, uint32_t parent, int 
   }
   /* the dtypes value_info and the graph's outputs declare */
   x->vi_scope = scope_new(x);
+  x->gnodes = &nodes; x->has_produced = 0;
   for(i = 0; i < vinfo.n; i++){
     span nm; int64_t elem = 0;
     pb_cur c = { vinfo.v[i].p, vinfo.v[i].p + vinfo.v[i].n }, c2, c3;
@@ -1223,6 +1273,7 @@ static int read_graph(ox *x, span g, const char *gname_in, uint32_t parent, int 
   }
   if( has_parent ) record_hints(x, s, &gouts, parent, outs, nouts);
 out:
+  x->gnodes = NULL;
   free(base);
   free(nodes.v); free(inputs.v); free(inits.v); free(vinfo.v); free(gouts.v);
   free(o.in.v); free(o.out.v); free(o.attrs.v); free(o.attr_raw.v);
@@ -1237,7 +1288,8 @@ static int common_ids(ox *x){
   return gr_build_str(b, "_onnx_node", 10, &x->k_node) && gr_build_str(b, "_onnx_op", 8, &x->k_op)
       && gr_build_str(b, "index", 5, &x->k_index) && gr_build_str(b, "_parent_node_index", 18, &x->k_parent)
       && gr_build_str(b, "_onnx_unregistered", 18, &x->k_unreg) && gr_build_str(b, "_onnx_unparsable", 16, &x->k_unparse)
-      && gr_build_str(b, "_onnx_unknown_input", 19, &x->k_unknown)
+      && gr_build_str(b, "_onnx_unknown_input", 19, &x->k_unknown) && gr_build_str(b, "_onnx_input_later", 17, &x->k_later)
+      && gr_build_str(b, "_onnx_output_again", 18, &x->k_again) && gr_build_str(b, "_onnx_reads_own_output", 22, &x->k_self)
       && gr_build_str(b, "initializer", 11, &x->v_init) && gr_build_str(b, "Constant", 8, &x->v_constant)
       && gr_build_type(b, "Const", 5, &x->t_const) && gr_build_type(b, "FileConstant", 12, &x->t_fileconst)
       && gr_build_type(b, "Data", 4, &x->t_data) && gr_build_shape(b, dyn, 1, &x->sh_dyn);

@@ -19,6 +19,8 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
   lstm_out.onnx      an LSTM whose Y_h (output 1) is read by a Relu, without value_info
   deep_capture.onnx  an If in an If's branch whose branches read a graph input that the outer
                      branch's own nodes do not, and a Relu of a name nothing produces
+  unsorted.onnx      a Relu before the Relu producing its input (nodes out of order)
+  twice.onnx         two Relus producing the same name, read by a Neg after both
   if_nested.onnx     an If inside an If's branch, no branch declaring its output's type, the
                      outer If read by a Relu
   fill.onnx          ConstantOfShape without value_info: with an int64 value, without a value,
@@ -187,6 +189,11 @@ def main():
                                                      [vi("es", None)])),
                 h.make_node("Relu", ["ghost"], ["g"], name="ghost_relu")],
                [x], [vi("y", None), vi("g", None)], [const("zero", [])]), out, "deep_capture.onnx")
+    # ONNX forbids both: a node before the producer of its input, a name produced twice
+    save(model([h.make_node("Relu", ["a"], ["b"], name="r2"), h.make_node("Relu", ["x"], ["a"], name="r1")],
+               [x], [vi("b", None)]), out, "unsorted.onnx")
+    save(model([h.make_node("Relu", ["x"], ["y"], name="first"), h.make_node("Sigmoid", ["x"], ["y"], name="second"),
+                h.make_node("Neg", ["y"], ["n"], name="reader")], [x], [vi("n", None)]), out, "twice.onnx")
     # an LSTM's Y_h (output 1) read by a Relu, without value_info: every output of an LSTM is of x's type T
     xs = vi("xs", [3, 1, 4])
     save(model([h.make_node("LSTM", ["xs", "lw", "lr"], ["ly", "lh"], name="lstm", hidden_size=2),
