@@ -178,7 +178,7 @@ test_expect_success 'an input produced by a later node (GE8002), a name produced
 	test "$(json_get uns.json "[(x[\"code\"], x[\"node\"]) for x in d[\"diagnostics\"] if x[\"code\"].startswith(\"GE800\")]")" = "[[\"GE8002\", \"r2\"]]" &&
 	gerules eval twice.onnx --chip Ascend910B1 --format json >tw.json &&
 	test "$(json_get tw.json "[(x[\"code\"], x[\"node\"]) for x in d[\"diagnostics\"] if x[\"code\"].startswith(\"GE800\")]")" = "[[\"GE8003\", \"second\"]]" &&
-	test "$(json_get tw.json "[x[\"message\"] for x in d[\"diagnostics\"] if x[\"code\"] == \"GE8003\"][0]")" = "output y of node second is produced by an earlier node too: ONNX names every tensor once; GE'"'"'s parser links each reader of it to the last producer, gerules to the producer before the reader, so what it reports for the readers may differ from GE'"'"'s"
+	test "$(json_get tw.json "[x[\"message\"] for x in d[\"diagnostics\"] if x[\"code\"] == \"GE8003\"][0]")" = "output y of node second is produced by an earlier node too: ONNX names every tensor once; GE'"'"'s parser links each reader of it to the last producer, gerules to the first, so what it reports for the readers may differ from GE'"'"'s"
 '
 
 # ONNX's LSTM gives Y, Y_h and Y_c one type T, x's (Operators.md, LSTM):

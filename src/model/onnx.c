@@ -602,25 +602,26 @@ static int mark_unknown_input(ox *x, uint32_t s, const onode *o, const spans *ca
       && gr_build_attr_s_ids(x->b, produced_later(x, *u) ? x->k_later : x->k_unknown, id);
 }
 
-/* Records on the op being built the first output name of node o that an
-** earlier node of scope s already produces (ONNX names each tensor once):
-** GE's parser links every reader of the name to the last producer in node
-** order (onnx_parser.cc SetOperatorInputs: SetInput, once per producer),
-** the reader to the first, _onnx_output_again; when o itself reads the name,
-** GE's graph has a cycle through o, _onnx_reads_own_output. The rule set
-** reports both. */
-static int mark_output_again(ox *x, uint32_t s, const onode *o){
+/* Defines output i of node o in scope s (with hh, by its prefetched hash).
+** A name an earlier node of the scope already produces keeps that producer
+** (ONNX names every tensor once), and the first such name of the node is
+** recorded on the op being built (*again set): GE's parser links each reader
+** of a name to the last producer in node order (onnx_parser.cc
+** SetOperatorInputs: SetInput, once per producer), so its readers may differ,
+** _onnx_output_again; when o itself reads the name, GE's graph has a cycle
+** through o, _onnx_reads_own_output. The rule set reports both. 0 on a
+** builder failure. */
+static int define_out(ox *x, uint32_t s, const onode *o, size_t i, const prod *p, const struct nhash *hh, int *again){
+  const span *u = &o->out.v[i];
   uint32_t id;
-  size_t i, j;
-  for(i = 0; i < o->out.n; i++){
-    const span *u = &o->out.v[i];
-    int self = 0;
-    if( u->n==0 || has_nul(u->p, u->n) || !lookup(x, s, u->p, u->n) ) continue;
-    for(j = 0; j < o->in.n && !self; j++) self = o->in.v[j].n==u->n && memcmp(o->in.v[j].p, u->p, u->n)==0;
-    return gr_build_str(x->b, (const char*)u->p, u->n, &id) && gr_build_attr_s_ids(x->b, x->k_again, id)
-        && (!self || gr_build_attr_s_ids(x->b, x->k_self, id));
-  }
-  return 1;
+  size_t j;
+  int self = 0;
+  if( hh ? define_h(x, s, u->p, u->n, p, hh->out.v[i]) : define(x, s, u->p, u->n, p) ) return 1;
+  if( u->n==0 || has_nul(u->p, u->n) || *again ) return 1;
+  *again = 1;
+  for(j = 0; j < o->in.n && !self; j++) self = o->in.v[j].n==u->n && memcmp(o->in.v[j].p, u->p, u->n)==0;
+  return gr_build_str(x->b, (const char*)u->p, u->n, &id) && gr_build_attr_s_ids(x->b, x->k_again, id)
+      && (!self || gr_build_attr_s_ids(x->b, x->k_self, id));
 }
 
 /* Node inputs from .. from+n of the current op: the edges, then the input
@@ -772,7 +773,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
   gr_build *b = x->b;
   size_t i;
   uint32_t name;
-  int dyn = 0, r;
+  int dyn = 0, r, again = 0;
   const gr_onnx_ir *ir = NULL;
   const gr_onnx_row *row = NULL;
   size_t nir = 0;
@@ -794,7 +795,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
     for(i = 0; i < o->out.n; i++){
       prod p = mkprod(name, (int32_t)i, did, o->has_value ? sh : NO_SHAPE, 0);
       if( o->has_value && !ext ) p.value = o->value_tensor;
-      define(x, s, o->out.v[i].p, o->out.v[i].n, &p);
+      if( !define_out(x, s, o, i, &p, NULL, &again) ) return 0;
     }
     return 1;
   }
@@ -821,11 +822,10 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
         || !gr_build_op_ids(b, name, type, 0, 0)
         || !gr_build_attr_s_ids(b, x->k_node, name)
         || !gr_build_attr_s_ids(b, r==0 ? x->k_unreg : x->k_unparse, oi->key)
-        || !mark_unknown_input(x, s, o, NULL) || !mark_output_again(x, s, o) || !connect(x, 0, o->in.n) ) return 0;
+        || !mark_unknown_input(x, s, o, NULL) || !connect(x, 0, o->in.n) ) return 0;
     for(i = 0; i < o->out.n; i++){
       prod p = mkprod(name, (int32_t)i, 0, dyn ? x->sh_dyn : NO_SHAPE, 0);
-      if( !out_desc(x, dyn) ) return 0;
-      define(x, s, o->out.v[i].p, o->out.v[i].n, &p);
+      if( !out_desc(x, dyn) || !define_out(x, s, o, i, &p, NULL, &again) ) return 0;
     }
     return 1;
   }
@@ -871,7 +871,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
           || !gr_build_op_ids(b, opname, type, 0, 0)
           || !gr_build_attr_s_ids(b, x->k_node, name)
           || !gr_build_attr_s_ids(b, x->k_op, oi->key)
-          || (k==0 && (!mark_unknown_input(x, s, o, &cap) || !mark_output_again(x, s, o))) ){ free(cap.v); return 0; }
+          || (k==0 && !mark_unknown_input(x, s, o, &cap)) ){ free(cap.v); return 0; }
       /* GE records the ONNX node on every node of a plugin subgraph */
       if( row->nsub > 0 ){
         if( !gr_build_list(b, "_datadump_original_op_names", 27, GR_ATTR_LIST_S)
@@ -948,8 +948,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
             }
             if( !gr_build_tensor_ids(b, 1, p.dtype, 0, dyn ? x->sh_dyn : GR_SHAPE_UNKNOWN) ){ free(cap.v); return 0; }
           }
-          if( hh ) define_h(x, s, o->out.v[i].p, o->out.v[i].n, &p, hh->out.v[i]);
-          else define(x, s, o->out.v[i].p, o->out.v[i].n, &p);
+          if( !define_out(x, s, o, i, &p, hh, &again) ){ free(cap.v); return 0; }
         }
       }else if( known && gr_opmap_inner_shaped(oi->e, ir[k].type) ){
         /* an inner op shaped like the node's output (onnx_inner_shapes);
