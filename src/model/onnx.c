@@ -85,7 +85,7 @@ typedef struct pending {           /* a branch graph waiting to be read */
 ** branch's output (ONNX gives an If's outputs its branches' types,
 ** Operators.md If). A branch is read after the graph holding the If, so
 ** the reader reads the model again with these (gr_read_onnx): each read
-** types one more level of nested Ifs. */
+** types at least one more level of nested Ifs. */
 typedef struct if_hint { uint32_t scope; span name; int64_t elem; } if_hint;
 typedef struct if_hints {
   GR_VEC(if_hint) v;
@@ -1367,7 +1367,7 @@ static void merge_hints(if_hints *h){
 
 /* Reads are repeated while one finds a dtype for an If output that the
 ** read before it left without one (if_hints), each read typing the outputs
-** of one more level of nested Ifs, at most MAX_READS times. A model whose
+** of at least one more level of nested Ifs, at most MAX_READS times. A model whose
 ** If outputs are typed (or that has no If) is read once. */
 #define MAX_READS 16
 
