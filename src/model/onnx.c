@@ -130,7 +130,10 @@ typedef struct ox {
   GR_VEC(unsigned char) named;     /* the current node's input slots: named or empty */
   spans used;                      /* scratch: the names a branch consumes */
   /* ids interned once */
-  uint32_t k_node, k_op, k_index, k_parent, k_unreg, k_unparse, k_unknown, k_later, k_again, k_self, v_init, v_constant;
+  uint32_t k_node, k_op, k_index, k_parent, v_init, v_constant;
+  /* the keys of the attributes that report a problem, interned on first use
+  ** (key_id): NO_KEY until then */
+  uint32_t k_unreg, k_unparse, k_unknown, k_later, k_again, k_self;
   uint32_t t_const, t_fileconst, t_data;
   uint32_t sh_dyn;                 /* [-2] */
   uint16_t dt[23];                 /* ONNX elem type -> dtype id, 0xffff = not yet */
@@ -584,6 +587,17 @@ static int produced_later(ox *x, span u){
   return lookup(x, x->produced, u.p, u.n)!=NULL;
 }
 
+#define NO_KEY 0xffffffffu
+
+/* The id of attribute key s (*k), interned on first use. A key no op of
+** the model carries stays out of the graph's strings, and then the rule
+** set's rules that test it are skipped for every node instead of tried on
+** each (src/eval/eval.c absent_attr): most models have none of these. */
+static uint32_t key_id(ox *x, uint32_t *k, const char *s){
+  if( *k==NO_KEY && !gr_build_str(x->b, s, strlen(s), k) ) *k = NO_KEY;
+  return *k;
+}
+
 /* Records on the op being built the first input name of node o (or of the
 ** values its branches capture, cap) that names no tensor in scope s. One no
 ** node of the graph produces: GE's parser leaves it unconnected ("Unknown
@@ -599,7 +613,8 @@ static int mark_unknown_input(ox *x, uint32_t s, const onode *o, const spans *ca
   for(i = 0; cap && i < cap->n && u==NULL; i++) if( !lookup(x, s, cap->v[i].p, cap->v[i].n) ) u = &cap->v[i];
   if( u==NULL ) return 1;
   return gr_build_str(x->b, (const char*)u->p, u->n, &id)
-      && gr_build_attr_s_ids(x->b, produced_later(x, *u) ? x->k_later : x->k_unknown, id);
+      && gr_build_attr_s_ids(x->b, produced_later(x, *u) ? key_id(x, &x->k_later, "_onnx_input_later")
+                                                         : key_id(x, &x->k_unknown, "_onnx_unknown_input"), id);
 }
 
 /* Defines output i of node o in scope s (with hh, by its prefetched hash).
@@ -620,8 +635,9 @@ static int define_out(ox *x, uint32_t s, const onode *o, size_t i, const prod *p
   if( u->n==0 || has_nul(u->p, u->n) || *again ) return 1;
   *again = 1;
   for(j = 0; j < o->in.n && !self; j++) self = o->in.v[j].n==u->n && memcmp(o->in.v[j].p, u->p, u->n)==0;
-  return gr_build_str(x->b, (const char*)u->p, u->n, &id) && gr_build_attr_s_ids(x->b, x->k_again, id)
-      && (!self || gr_build_attr_s_ids(x->b, x->k_self, id));
+  return gr_build_str(x->b, (const char*)u->p, u->n, &id)
+      && gr_build_attr_s_ids(x->b, key_id(x, &x->k_again, "_onnx_output_again"), id)
+      && (!self || gr_build_attr_s_ids(x->b, key_id(x, &x->k_self, "_onnx_reads_own_output"), id));
 }
 
 /* Node inputs from .. from+n of the current op: the edges, then the input
@@ -821,7 +837,8 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
     if( !gr_build_type(b, (const char*)o->op.p, o->op.n, &type)
         || !gr_build_op_ids(b, name, type, 0, 0)
         || !gr_build_attr_s_ids(b, x->k_node, name)
-        || !gr_build_attr_s_ids(b, r==0 ? x->k_unreg : x->k_unparse, oi->key)
+        || !gr_build_attr_s_ids(b, r==0 ? key_id(x, &x->k_unreg, "_onnx_unregistered") : key_id(x, &x->k_unparse, "_onnx_unparsable"),
+                                oi->key)
         || !mark_unknown_input(x, s, o, NULL) || !connect(x, 0, o->in.n) ) return 0;
     for(i = 0; i < o->out.n; i++){
       prod p = mkprod(name, (int32_t)i, 0, dyn ? x->sh_dyn : NO_SHAPE, 0);
@@ -1284,11 +1301,9 @@ static int common_ids(ox *x){
   gr_build *b = x->b;
   static const int64_t dyn[1] = { -2 };
   memset(x->dt, 0xff, sizeof x->dt);
+  x->k_unreg = x->k_unparse = x->k_unknown = x->k_later = x->k_again = x->k_self = NO_KEY;
   return gr_build_str(b, "_onnx_node", 10, &x->k_node) && gr_build_str(b, "_onnx_op", 8, &x->k_op)
       && gr_build_str(b, "index", 5, &x->k_index) && gr_build_str(b, "_parent_node_index", 18, &x->k_parent)
-      && gr_build_str(b, "_onnx_unregistered", 18, &x->k_unreg) && gr_build_str(b, "_onnx_unparsable", 16, &x->k_unparse)
-      && gr_build_str(b, "_onnx_unknown_input", 19, &x->k_unknown) && gr_build_str(b, "_onnx_input_later", 17, &x->k_later)
-      && gr_build_str(b, "_onnx_output_again", 18, &x->k_again) && gr_build_str(b, "_onnx_reads_own_output", 22, &x->k_self)
       && gr_build_str(b, "initializer", 11, &x->v_init) && gr_build_str(b, "Constant", 8, &x->v_constant)
       && gr_build_type(b, "Const", 5, &x->t_const) && gr_build_type(b, "FileConstant", 12, &x->t_fileconst)
       && gr_build_type(b, "Data", 4, &x->t_data) && gr_build_shape(b, dyn, 1, &x->sh_dyn);
