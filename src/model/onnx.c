@@ -30,7 +30,9 @@
 **     unconnected, "maybe option input"), one a later node produces
 **     _onnx_input_later (nodes are read in file order, GE links by name), an
 **     output an earlier node produces _onnx_output_again (and
-**     _onnx_reads_own_output when the node reads it: GE's cycle); an If output no value_info or
+**     _onnx_reads_own_output when the node reads it: GE's cycle; any other
+**     loop GE's links by name would close, _onnx_ge_cycle on its last node,
+**     ge_cycles); an If output no value_info or
 **     branch declaration types takes what its branch computes (if_hints:
 **     the model is read again); value_info is otherwise ignored, as GE ignores it;
 **   - output shapes are inferred as GE's InferShape would give them, for the
@@ -119,6 +121,11 @@ typedef struct ox {
   /* the graph being read: its nodes, and (built when a node input names a
   ** tensor not yet produced) the scope of every name they produce */
   const spans *gnodes; uint32_t produced; int has_produced;
+  /* the cycles of the graph GE's parser would link (ge_cycles: run once a
+  ** node input is unresolved or a name produced twice): per node of the
+  ** graph, the cycle to report on it, or NULL; gi is the node being added,
+  ** self_marked whether it got _onnx_reads_own_output */
+  char **cyc; int cyc_done; size_t gi; int self_marked; const char *gprefix;
   /* hashes of a node's name and tensor names, computed when it was
   ** prefetched (hs[cur]: the node being added; the other: the next one) */
   struct nhash { int valid; uint64_t name; GR_VEC(uint64_t) in, out; } hs[2];
@@ -133,7 +140,7 @@ typedef struct ox {
   uint32_t k_node, k_op, k_index, k_parent, v_init, v_constant;
   /* the keys of the attributes that report a problem, interned on first use
   ** (key_id): NO_KEY until then */
-  uint32_t k_unreg, k_unparse, k_unknown, k_later, k_again, k_self;
+  uint32_t k_unreg, k_unparse, k_unknown, k_later, k_again, k_self, k_cycle;
   uint32_t t_const, t_fileconst, t_data;
   uint32_t sh_dyn;                 /* [-2] */
   uint16_t dt[23];                 /* ONNX elem type -> dtype id, 0xffff = not yet */
@@ -598,6 +605,182 @@ static uint32_t key_id(ox *x, uint32_t *k, const char *s){
   return *k;
 }
 
+/* The nodes of a cycle named in its description; a longer one names this
+** many and says how many more. */
+#define CYCLE_SHOWN 8
+
+/* One node of the graph being read, for ge_cycles: its ONNX name and
+** op_type, and its number among the unnamed nodes. */
+typedef struct cnode { span name, op; uint64_t unnamed; } cnode;
+
+/* The name node i has in the report (node_name's rule: prefix/name, or
+** <op_type>_<n> with n the reader's running count of unnamed nodes). */
+static void cycle_node_name(gr_buf *t, const char *prefix, const cnode *c){
+  if( prefix ){ gr_buf_adds(t, prefix); gr_buf_addc(t, '/'); }
+  if( c->name.n && !has_nul(c->name.p, c->name.n) ) gr_buf_add(t, c->name.p, c->name.n);
+  else{ gr_buf_add(t, c->op.p, c->op.n); gr_buf_addc(t, '_'); add_u64(t, c->unnamed); }
+}
+
+/* One cycle of the strongly connected component mem[0..nm) (nodes of the
+** component have comp[] == id), through its last node m in the node list:
+** the breadth-first shortest way from m back to m, written "m -> a -> ...
+** -> m" into x->cyc[m]. Each component is searched once, so the whole
+** costs O(nodes + edges). */
+static void describe_cycle(ox *x, const char *prefix, const cnode *c, const size_t *eoff, const size_t *edst,
+                           const size_t *mem, size_t nm, const size_t *comp, size_t id,
+                           size_t *parent, size_t *queue, size_t *seen){
+  size_t m = mem[0], i, qh = 0, qt = 0, last = SIZE_MAX, path[CYCLE_SHOWN], len = 0, more = 0, v;
+  gr_buf t;
+  for(i = 1; i < nm; i++) if( mem[i] > m ) m = mem[i];
+  queue[qt++] = m; seen[m] = id;
+  while( qh < qt && last==SIZE_MAX ){
+    size_t u = queue[qh++], e;
+    for(e = eoff[u]; e < eoff[u + 1]; e++){
+      size_t w = edst[e];
+      if( w==m ){ last = u; break; }
+      if( comp[w]!=id || seen[w]==id ) continue;
+      seen[w] = id; parent[w] = u; queue[qt++] = w;
+    }
+  }
+  if( last==SIZE_MAX ) return;           /* a single node without a self edge: no cycle */
+  /* the way back from last to m, reversed: m's successor first */
+  for(v = last; v!=m; v = parent[v]) len++;
+  gr_buf_init(&t);
+  cycle_node_name(&t, prefix, &c[m]);
+  {
+    size_t shown = len < CYCLE_SHOWN ? len : CYCLE_SHOWN - 1, k = len;
+    more = len - shown;
+    for(v = last; v!=m; v = parent[v]){ k--; if( k < shown ) path[k] = v; }
+    for(k = 0; k < shown; k++){ gr_buf_adds(&t, " -> "); cycle_node_name(&t, prefix, &c[path[k]]); }
+  }
+  if( more ){ gr_buf_adds(&t, " -> ... ("); add_u64(&t, more); gr_buf_adds(&t, more==1 ? " more node)" : " more nodes)"); }
+  gr_buf_adds(&t, " -> ");
+  cycle_node_name(&t, prefix, &c[m]);
+  x->cyc[m] = gr_buf_detach(&t);
+}
+
+/* The cycles of the graph GE's parser would build from the graph being
+** read. GE links every node input to the node producing that name, the
+** last one when several do, wherever it is in the node list (onnx_parser.cc
+** SetOperatorInputs), then sorts the graph topologically, which fails on a
+** cycle. A valid ONNX graph has none (its nodes are sorted and name every
+** tensor once), so this runs only once per graph that has an unresolved
+** input or a name produced twice. Every strongly connected component with
+** a cycle (Tarjan's algorithm, without recursion) gets one cycle, reported
+** on its last node in the node list: that node has not been added yet when
+** this runs (a cycle needs an edge to an earlier node, from a producer at
+** or after the node that made this run). Edges are node inputs only, not
+** the values an If's branches capture. */
+static void ge_cycles(ox *x, const char *prefix){
+  const spans *g = x->gnodes;
+  size_t n = g ? g->n : 0, i, e, r, ne = 0, unnamed_upto = 0;
+  GR_VEC(size_t) srcs = { 0 }, dsts = { 0 };
+  cnode *c;
+  size_t *eoff, *edst, *idx, *low, *stk, *cs_node, *cs_edge, *comp, *parent, *queue, *seen;
+  size_t counter = 0, sp = 0, ncomp = 0;
+  unsigned char *on;
+  uint32_t sc;
+  uint64_t unnamed;
+  x->cyc_done = 1;
+  if( n==0 || n > UINT32_MAX ) return;
+  c = gr_xcalloc(n, sizeof *c);
+  /* names and outputs; the producer of each name, the last in the list */
+  sc = scope_new(x);
+  for(i = 0; i < n; i++){
+    pb_cur cur = { g->v[i].p, g->v[i].p + g->v[i].n };
+    pb_field f;
+    while( pb_next(&cur, &f) > 0 ){
+      if( f.wt!=PB_LEN ) continue;
+      if( f.num==2 && f.len && !has_nul(f.data, f.len) ){
+        const prod *p = lookup(x, sc, f.data, f.len);
+        prod one = mkprod((uint32_t)i, 0, 0, NO_SHAPE, 0);
+        if( p ) ((prod*)p)->op = (uint32_t)i;
+        else define(x, sc, f.data, f.len, &one);
+      }else if( f.num==3 ){ c[i].name.p = f.data; c[i].name.n = f.len; }
+      else if( f.num==4 ){ c[i].op.p = f.data; c[i].op.n = f.len; }
+    }
+  }
+  /* unnamed nodes' numbers: node gi has had its name already */
+  for(i = 0; i <= x->gi && i < n; i++) if( !(c[i].name.n && !has_nul(c[i].name.p, c[i].name.n)) ) unnamed_upto++;
+  unnamed = x->unnamed - unnamed_upto;
+  for(i = 0; i < n; i++) if( !(c[i].name.n && !has_nul(c[i].name.p, c[i].name.n)) ) c[i].unnamed = unnamed++;
+  /* edges producer -> reader, by producer (counting sort) */
+  for(i = 0; i < n; i++){
+    pb_cur cur = { g->v[i].p, g->v[i].p + g->v[i].n };
+    pb_field f;
+    while( pb_next(&cur, &f) > 0 ){
+      const prod *p;
+      if( f.num!=1 || f.wt!=PB_LEN || f.len==0 || has_nul(f.data, f.len) ) continue;
+      if( (p = lookup(x, sc, f.data, f.len))==NULL ) continue;
+      gr_vec_push(srcs, (size_t)p->op);
+      gr_vec_push(dsts, i);
+    }
+  }
+  ne = srcs.n;
+  eoff = gr_xcalloc(n + 1, sizeof *eoff);
+  edst = gr_xcalloc(ne ? ne : 1, sizeof *edst);
+  for(e = 0; e < ne; e++) eoff[srcs.v[e] + 1]++;
+  for(i = 0; i < n; i++) eoff[i + 1] += eoff[i];
+  {
+    size_t *fill = gr_xcalloc(n, sizeof *fill);
+    for(e = 0; e < ne; e++) edst[eoff[srcs.v[e]] + fill[srcs.v[e]]++] = dsts.v[e];
+    free(fill);
+  }
+  gr_vec_free(srcs); gr_vec_free(dsts);
+  idx = gr_xcalloc(n, sizeof *idx); low = gr_xcalloc(n, sizeof *low); stk = gr_xcalloc(n, sizeof *stk);
+  cs_node = gr_xcalloc(n, sizeof *cs_node); cs_edge = gr_xcalloc(n, sizeof *cs_edge);
+  comp = gr_xcalloc(n, sizeof *comp); parent = gr_xcalloc(n, sizeof *parent);
+  queue = gr_xcalloc(n, sizeof *queue); seen = gr_xcalloc(n, sizeof *seen);
+  on = gr_xcalloc(n, 1);
+  x->cyc = gr_xcalloc(n, sizeof *x->cyc);
+  for(i = 0; i < n; i++){ idx[i] = SIZE_MAX; comp[i] = seen[i] = SIZE_MAX; }
+  for(r = 0; r < n; r++){
+    size_t csp = 0;
+    if( idx[r]!=SIZE_MAX ) continue;
+    idx[r] = low[r] = counter++; stk[sp++] = r; on[r] = 1;
+    cs_node[csp] = r; cs_edge[csp++] = eoff[r];
+    while( csp ){
+      size_t v = cs_node[csp - 1];
+      if( cs_edge[csp - 1] < eoff[v + 1] ){
+        size_t w = edst[cs_edge[csp - 1]++];
+        if( idx[w]==SIZE_MAX ){
+          idx[w] = low[w] = counter++; stk[sp++] = w; on[w] = 1;
+          cs_node[csp] = w; cs_edge[csp++] = eoff[w];
+        }else if( on[w] && idx[w] < low[v] ) low[v] = idx[w];
+        continue;
+      }
+      csp--;
+      if( csp && low[v] < low[cs_node[csp - 1]] ) low[cs_node[csp - 1]] = low[v];
+      if( low[v]==idx[v] ){
+        size_t start = sp, k;
+        do start--; while( stk[start]!=v );
+        for(k = start; k < sp; k++){ on[stk[k]] = 0; comp[stk[k]] = ncomp; }
+        describe_cycle(x, prefix, c, eoff, edst, stk + start, sp - start, comp, ncomp, parent, queue, seen);
+        ncomp++;
+        sp = start;
+      }
+    }
+  }
+  free(c); free(eoff); free(edst); free(idx); free(low); free(stk); free(cs_node); free(cs_edge);
+  free(comp); free(parent); free(queue); free(seen); free(on);
+}
+
+/* Runs ge_cycles once for the graph being read. */
+static void need_cycles(ox *x){
+  if( !x->cyc_done && x->gnodes ) ge_cycles(x, x->gprefix);
+}
+
+/* Records on the op being built the cycle ge_cycles found through the node
+** being added (_onnx_ge_cycle), unless it is the node reading its own
+** output that define_out already reported. 0 on a builder failure. */
+static int mark_cycle(ox *x){
+  uint32_t id;
+  const char *d = x->cyc && x->gi < x->gnodes->n ? x->cyc[x->gi] : NULL;
+  if( d==NULL || x->self_marked ) return 1;
+  return gr_build_str(x->b, d, strlen(d), &id)
+      && gr_build_attr_s_ids(x->b, key_id(x, &x->k_cycle, "_onnx_ge_cycle"), id);
+}
+
 /* Records on the op being built the first input name of node o (or of the
 ** values its branches capture, cap) that names no tensor in scope s. One no
 ** node of the graph produces: GE's parser leaves it unconnected ("Unknown
@@ -612,6 +795,7 @@ static int mark_unknown_input(ox *x, uint32_t s, const onode *o, const spans *ca
   for(i = 0; i < o->in.n && u==NULL; i++) if( o->in.v[i].n && !x->inok.v[i] && !has_nul(o->in.v[i].p, o->in.v[i].n) ) u = &o->in.v[i];
   for(i = 0; cap && i < cap->n && u==NULL; i++) if( !lookup(x, s, cap->v[i].p, cap->v[i].n) ) u = &cap->v[i];
   if( u==NULL ) return 1;
+  need_cycles(x);
   return gr_build_str(x->b, (const char*)u->p, u->n, &id)
       && gr_build_attr_s_ids(x->b, produced_later(x, *u) ? key_id(x, &x->k_later, "_onnx_input_later")
                                                          : key_id(x, &x->k_unknown, "_onnx_unknown_input"), id);
@@ -634,7 +818,9 @@ static int define_out(ox *x, uint32_t s, const onode *o, size_t i, const prod *p
   if( hh ? define_h(x, s, u->p, u->n, p, hh->out.v[i]) : define(x, s, u->p, u->n, p) ) return 1;
   if( u->n==0 || has_nul(u->p, u->n) || *again ) return 1;
   *again = 1;
+  need_cycles(x);
   for(j = 0; j < o->in.n && !self; j++) self = o->in.v[j].n==u->n && memcmp(o->in.v[j].p, u->p, u->n)==0;
+  x->self_marked |= self;
   return gr_build_str(x->b, (const char*)u->p, u->n, &id)
       && gr_build_attr_s_ids(x->b, key_id(x, &x->k_again, "_onnx_output_again"), id)
       && (!self || gr_build_attr_s_ids(x->b, key_id(x, &x->k_self, "_onnx_reads_own_output"), id));
@@ -798,6 +984,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
   spans cap = { 0 };
   const struct nhash *hh = cur_hashes(x, o->in.n, o->out.n);
 
+  x->self_marked = 0;
   if( !node_name(x, prefix, o, &name) ) return 0;
   /* Constant: the parser maps it itself */
   if( is_constant_op(o) ){
@@ -813,7 +1000,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
       if( o->has_value && !ext ) p.value = o->value_tensor;
       if( !define_out(x, s, o, i, &p, NULL, &again) ) return 0;
     }
-    return 1;
+    return mark_cycle(x);
   }
   if( (oi = op_info(x, o))==NULL ) return 0;
   gather(x, s, o, hh, &dyn);
@@ -844,7 +1031,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
       prod p = mkprod(name, (int32_t)i, 0, dyn ? x->sh_dyn : NO_SHAPE, 0);
       if( !out_desc(x, dyn) || !define_out(x, s, o, i, &p, NULL, &again) ) return 0;
     }
-    return 1;
+    return mark_cycle(x);
   }
   /* mapped: the chain of IR ops; a plugin subgraph of more than one node
   ** besides Data has every node renamed PartitionedCall_<sub node>_<n>, n
@@ -967,6 +1154,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
           }
           if( !define_out(x, s, o, i, &p, hh, &again) ){ free(cap.v); return 0; }
         }
+        if( !mark_cycle(x) ){ free(cap.v); return 0; }
       }else if( known && gr_opmap_inner_shaped(oi->e, ir[k].type) ){
         /* an inner op shaped like the node's output (onnx_inner_shapes);
         ** a dtype the row states stays */
@@ -1257,6 +1445,7 @@ static int read_graph(ox *x, span g, const char *gname_in, uint32_t parent, int 
   /* the dtypes value_info and the graph's outputs declare */
   x->vi_scope = scope_new(x);
   x->gnodes = &nodes; x->has_produced = 0;
+  x->cyc = NULL; x->cyc_done = 0; x->gprefix = prefix;
   for(i = 0; i < vinfo.n; i++){
     span nm; int64_t elem = 0;
     pb_cur c = { vinfo.v[i].p, vinfo.v[i].p + vinfo.v[i].n }, c2, c3;
@@ -1285,10 +1474,16 @@ static int read_graph(ox *x, span g, const char *gname_in, uint32_t parent, int 
     x->hs[!x->cur].valid = 0;
     if( i + 1 < nodes.n ) prefetch_node(x, s, prefix, nodes.v[i + 1]);
     if( !parse_node(x, nodes.v[i], &o) ) goto out;
+    x->gi = i;
     if( !add_node(x, s, prefix, gn, &o, depth) ) goto out;
   }
   if( has_parent ) record_hints(x, s, &gouts, parent, outs, nouts);
 out:
+  if( x->cyc ){
+    for(i = 0; i < nodes.n; i++) free(x->cyc[i]);
+    free(x->cyc);
+    x->cyc = NULL;
+  }
   x->gnodes = NULL;
   free(base);
   free(nodes.v); free(inputs.v); free(inits.v); free(vinfo.v); free(gouts.v);
@@ -1301,7 +1496,7 @@ static int common_ids(ox *x){
   gr_build *b = x->b;
   static const int64_t dyn[1] = { -2 };
   memset(x->dt, 0xff, sizeof x->dt);
-  x->k_unreg = x->k_unparse = x->k_unknown = x->k_later = x->k_again = x->k_self = NO_KEY;
+  x->k_unreg = x->k_unparse = x->k_unknown = x->k_later = x->k_again = x->k_self = x->k_cycle = NO_KEY;
   return gr_build_str(b, "_onnx_node", 10, &x->k_node) && gr_build_str(b, "_onnx_op", 8, &x->k_op)
       && gr_build_str(b, "index", 5, &x->k_index) && gr_build_str(b, "_parent_node_index", 18, &x->k_parent)
       && gr_build_str(b, "initializer", 11, &x->v_init) && gr_build_str(b, "Constant", 8, &x->v_constant)

@@ -21,6 +21,11 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
                      branch's own nodes do not, and a Relu of a name nothing produces
   unsorted.onnx      a Relu before the Relu producing its input (nodes out of order)
   twice.onnx         two Relus producing the same name, read by a Neg after both
+  cycle_twice.onnx   y produced by Relu 'a', read by an unnamed Neg, whose output an Add 'c'
+                     reads to produce y again: GE links the Neg to 'c', a cycle of two nodes
+  cycle_unsorted.onnx  two Relus, each reading the other's output (nodes out of order, a cycle)
+  cycle_long.onnx    y produced by Relu 'first', read by a chain of 11 Relus whose end 'close'
+                     produces y again: a cycle of 12 nodes
   if_nested.onnx     an If inside an If's branch, no branch declaring its output's type, the
                      outer If read by a Relu
   fill.onnx          ConstantOfShape without value_info: with an int64 value, without a value,
@@ -194,6 +199,15 @@ def main():
                [x], [vi("b", None)]), out, "unsorted.onnx")
     save(model([h.make_node("Relu", ["x"], ["y"], name="first"), h.make_node("Sigmoid", ["x"], ["y"], name="second"),
                 h.make_node("Neg", ["y"], ["n"], name="reader")], [x], [vi("n", None)]), out, "twice.onnx")
+    # GE links every reader to a name's last producer, wherever it is: cycles ONNX forbids
+    save(model([h.make_node("Relu", ["x"], ["y"], name="a"), h.make_node("Neg", ["y"], ["z"]),
+                h.make_node("Add", ["z", "x"], ["y"], name="c")], [x], [vi("y", None)]), out, "cycle_twice.onnx")
+    save(model([h.make_node("Relu", ["a"], ["b"], name="r2"), h.make_node("Relu", ["b"], ["a"], name="r1")],
+               [x], [vi("b", None)]), out, "cycle_unsorted.onnx")
+    chain = [h.make_node("Relu", ["x"], ["y"], name="first"), h.make_node("Relu", ["y"], ["t0"], name="r0")]
+    chain += [h.make_node("Relu", ["t%d" % (i - 1)], ["t%d" % i], name="r%d" % i) for i in range(1, 11)]
+    chain.append(h.make_node("Relu", ["t10"], ["y"], name="close"))
+    save(model(chain, [x], [vi("y", None)]), out, "cycle_long.onnx")
     # an LSTM's Y_h (output 1) read by a Relu, without value_info: every output of an LSTM is of x's type T
     xs = vi("xs", [3, 1, 4])
     save(model([h.make_node("LSTM", ["xs", "lw", "lr"], ["ly", "lh"], name="lstm", hidden_size=2),
