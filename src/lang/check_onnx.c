@@ -216,6 +216,42 @@ static int do_output(ck *c, const gr_item *x, gr_onnx_ir *ir, int last){
   int t;
   size_t i, nd = 0;
   if( o==NULL ) return 1;
+  if( o->flag2==2 ){
+    /* `output node.attr["A"] default input N`: no dtype of its own */
+    if( last ){
+      ck_err(c, o->loc, "output node.attr[...]: the row's last op (%s) gives the ONNX node's outputs, whose dtypes come from the model", x->name);
+      return 0;
+    }
+    if( strcmp(x->name, "Const")==0 ){
+      ck_err(c, o->str_loc, "default input %lld: a Const has no input to take its dtype from (write default \"DTYPE\")", (long long)o->lo);
+      return 0;
+    }
+    if( strcmp(o->name, "attr")!=0 ){
+      ck_err(c, o->name_loc, "node.%s: an output's dtype is read from node.attr[\"NAME\"], an attribute of the ONNX node", o->name);
+      return 0;
+    }
+    if( o->str2[0]==0 ){
+      ck_err(c, o->code_loc, "node.attr[\"\"]: the attribute needs a name");
+      return 0;
+    }
+    if( o->lo < 0 || o->lo > 65535 ){
+      ck_err(c, o->str_loc, "input %lld: an ONNX node has inputs 0 to 65535", (long long)o->lo);
+      return 0;
+    }
+    if( o->flag ){
+      ck_err(c, o->str2_loc, "a shape for the %s's output: only a Const a row creates is given its shape (an op's follows its inputs)", x->name);
+      return 0;
+    }
+    if( o->next ){
+      char w[256];
+      ck_where(w, sizeof w, o->loc);
+      ck_err(c, o->next->loc, "the %s's output is given twice (first at %s)", x->name, w);
+      return 0;
+    }
+    ir->dtype_attr = ck_keep(rs, o->str2);
+    ir->dtype_input = (int)o->lo;
+    return 1;
+  }
   if( last && strcmp(x->name, "Const")!=0 ){
     ck_err(c, o->loc, "output \"%s\": the row's last op (%s) gives the ONNX node's outputs, whose dtypes come from the model", o->str, x->name);
     return 0;
@@ -245,7 +281,7 @@ static int do_output(ck *c, const gr_item *x, gr_onnx_ir *ir, int last){
   if( o->flag2 ){
     /* `output node.attr["A"] default "DTYPE"` */
     if( strcmp(o->name, "attr")!=0 ){
-      ck_err(c, o->name_loc, "node.%s: an output's dtype is read from node.attr[\"NAME\"], a tensor attribute of the ONNX node", o->name);
+      ck_err(c, o->name_loc, "node.%s: an output's dtype is read from node.attr[\"NAME\"], an attribute of the ONNX node", o->name);
       return 0;
     }
     if( o->str2[0]==0 ){
@@ -348,6 +384,7 @@ static int do_row(ck *c, const gr_onnx_op *op, gr_item *it, gr_onnx_row *r){
     ir->suffix = ck_keep(rs, x->str ? x->str : "");
     ir->pos = -1;
     ir->ndims = -1;
+    ir->dtype_input = -1;
     if( !do_output(c, x, ir, x->next==NULL) ) ok = 0;
     if( x->flag2 ){
       if( !it->flag2 ){ ck_err(c, x->str2_loc, "@%lld places an op in GE's plugin subgraph: the row must end with `in N` (the subgraph's node count)", (long long)x->lo); ok = 0; }

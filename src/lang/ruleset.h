@@ -304,8 +304,11 @@ typedef struct gr_onnx_ir {
   ** graph_dtype_names whose value it is; without that table, dtype itself);
   ** ndims -1 without a shape, else dims[0..ndims); with dtype_attr
   ** (`output node.attr["A"] default "DTYPE"`) the dtype is the ONNX node's
-  ** tensor attribute A's, dtype only where the node has no such attribute */
+  ** tensor attribute A's, dtype only where the node has no such attribute;
+  ** dtype_input >= 0 (`output node.attr["A"] default input N`, dtype NULL):
+  ** without attribute A, the dtype of the ONNX node's input N */
   const char *dtype, *model_dtype, *dtype_attr;
+  int dtype_input;
   int ndims; const int64_t *dims;
 } gr_onnx_ir;
 #define GR_ONNX_MAX_DIMS 16         /* dims of a Const's shape in a row */

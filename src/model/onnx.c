@@ -477,23 +477,28 @@ static int parse_node(ox *x, span np, onode *o){
   return 1;
 }
 
-/* Node o's tensor attribute `name` (a row's `output node.attr["A"] default
-** "DTYPE"`): *found 1 when o has it as a TENSOR (AttributeProto type 4, or
-** untyped with field t), with its TensorProto's data_type (0 when it gives
-** none) in *elem. 0 when the tensor is malformed (reported). */
-static int attr_tensor_elem(ox *x, const onode *o, const char *name, int *found, int64_t *elem){
+/* The ONNX type node o's attribute `name` gives (a row's `output
+** node.attr["A"] default "DTYPE"`): *found 1 when o has it as a TENSOR
+** (AttributeProto type 4, or untyped with field t), with its TensorProto's
+** data_type (0 when it gives none) in *elem, or as an INT (type 2), whose
+** value names a TensorProto.DataType (the `dtype` attribute of RandomNormal
+** and RandomUniform). 0 when the tensor is malformed (reported). */
+static int attr_elem_type(ox *x, const onode *o, const char *name, int *found, int64_t *elem){
   size_t i, n = strlen(name);
   *found = 0; *elem = 0;
   for(i = 0; i < o->attrs.n; i++){
     const gr_onnx_attr_view *a = &o->attrs.v[i];
     pb_field f;
     span t = { NULL, 0 };
-    int64_t type = 0;
+    int64_t type = 0, iv = 0;
+    int has_i = 0;
     if( a->nlen!=n || memcmp(a->name, name, n)!=0 ) continue;
     FOR_FIELDS(x, o->attr_raw.v[i], f, {
       if( f.num==20 && f.wt==PB_VARINT ) type = (int64_t)f.v;
       else if( f.num==5 && f.wt==PB_LEN ){ t.p = f.data; t.n = f.len; }
+      else if( f.num==3 && f.wt==PB_VARINT ){ iv = (int64_t)f.v; has_i = 1; }
     });
+    if( type==2 && has_i ){ *elem = iv; *found = 1; return 1; }
     if( t.p==NULL || (type!=0 && type!=4) ) continue;
     FOR_FIELDS(x, t, f, { if( f.num==2 && f.wt==PB_VARINT ) *elem = (int64_t)f.v; });
     *found = 1;
@@ -1120,10 +1125,19 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
       if( ir[k].model_dtype ){
         int found = 0;
         int64_t elem = 0;
-        if( ir[k].dtype_attr && !attr_tensor_elem(x, o, ir[k].dtype_attr, &found, &elem) ){ free(cap.v); return 0; }
+        if( ir[k].dtype_attr && !attr_elem_type(x, o, ir[k].dtype_attr, &found, &elem) ){ free(cap.v); return 0; }
         if( found ) opdt[k] = dtype_id(x, elem);   /* the attribute's type (0: one GE has no DataType for) */
         else if( !gr_build_dtype(b, ir[k].model_dtype, strlen(ir[k].model_dtype), &opdt[k]) ){ free(cap.v); return 0; }
         if( gr_build_failed(b) || (ir[k].ndims >= 0 && !gr_build_shape(b, ir[k].dims, (uint32_t)ir[k].ndims, &opsh[k])) ){ free(cap.v); return 0; }
+      }else if( ir[k].dtype_input >= 0 && ir[k].dtype_attr ){
+        /* `output node.attr["A"] default input N`: A's type, else input N's */
+        int found = 0;
+        int64_t elem = 0;
+        size_t n = (size_t)ir[k].dtype_input;
+        if( !attr_elem_type(x, o, ir[k].dtype_attr, &found, &elem) ){ free(cap.v); return 0; }
+        if( found ) opdt[k] = dtype_id(x, elem);
+        else opdt[k] = n < x->ins.n && x->inok.v[n] ? x->ins.v[n].dtype : 0;
+        if( gr_build_failed(b) ){ free(cap.v); return 0; }
       }
       /* the ONNX node's attributes: on the op that keeps its name and the
       ** last; in a plugin subgraph on every op but the Consts it adds */
@@ -1158,7 +1172,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
       }else if( known && gr_opmap_inner_shaped(oi->e, ir[k].type) ){
         /* an inner op shaped like the node's output (onnx_inner_shapes);
         ** a dtype the row states stays */
-        if( !ir[k].model_dtype ) opdt[k] = is.dtype;
+        if( !ir[k].model_dtype && ir[k].dtype_input < 0 ) opdt[k] = is.dtype;
         if( !gr_build_tensor_ids(b, 1, opdt[k], 0, ish) ){ free(cap.v); return 0; }
       }else if( !gr_build_tensor_ids(b, 1, opdt[k], 0, opsh[k]!=NO_SHAPE ? opsh[k] : dyn ? x->sh_dyn : GR_SHAPE_UNKNOWN) ){ free(cap.v); return 0; }
       prev = opname;

@@ -574,6 +574,32 @@ static int sf_const_of_shape(const gr_oinfer *x, const onode *o, ishape *out){
   return 1;
 }
 
+/* RandomNormal and RandomUniform (Operators.md): the dims of attribute
+** `shape`, the type attribute `dtype` names (float by default);
+** RandomNormalLike and RandomUniformLike: input 0's dims, and `dtype`'s
+** type, input 0's without it. */
+static uint16_t random_dtype(const gr_oinfer *x, int fn, const onode *o){
+  const gr_onnx_attr_view *a = attr(o, "dtype");
+  if( a && a->kind==1 ) return dt_of(x, a->i);
+  if( fn==GR_SF_RANDOM ) return dt_of(x, 1);
+  return x->nin > 0 && x->inok[0] ? x->ins[0].dtype : 0;
+}
+static int sf_random(const gr_oinfer *x, int fn, const onode *o, ishape *out){
+  int64_t v[GR_INFER_MAX_DIMS];
+  ishape a;
+  int n, i;
+  if( fn==GR_SF_RANDOM_LIKE ){
+    if( !in_shape(x, 0, &a) ) return 0;
+    *out = a;
+  }else{
+    if( (n = attr_ints(o, "shape", v, GR_INFER_MAX_DIMS)) < 0 ) return 0;
+    for(i = 0; i < n; i++){ if( v[i] < 0 ) return 0; out->d[i] = v[i]; }
+    out->known = 1; out->nd = (uint32_t)n;
+  }
+  out->dtype = random_dtype(x, fn, o);
+  return 1;
+}
+
 /* ConvTranspose (Operators.md): N, W's dim 1 times `group`, then each
 ** spatial dim from `output_shape`, or stride * (in - 1) + output_padding +
 ** (kernel - 1) * dilation + 1 - pads (SAME_*: in * stride). */
@@ -631,6 +657,7 @@ static uint16_t dtype_only(const gr_oinfer *x, int fn, const onode *o){
   case GR_SF_BCAST_BOOL: return dt_of(x, 9);
   case GR_SF_CAST: return dt_of(x, attr_i(o, "to", 0));
   case GR_SF_CONST_OF_SHAPE: return fill_dtype(x, o);
+  case GR_SF_RANDOM: case GR_SF_RANDOM_LIKE: return random_dtype(x, fn, o);
   case GR_SF_WHERE: return x->nin > 1 && x->inok[1] ? x->ins[1].dtype : 0;
   default:
     for(i = 0; i < n && i < x->nin; i++) if( x->inok[i] && x->ins[i].dtype ) return x->ins[i].dtype;
@@ -661,6 +688,8 @@ int gr_onnx_infer(const gr_oinfer *x, int fn, const onode *o, ishape *out){
     ok = sf_conv_transpose(x, o, out); break;
   case GR_SF_CONST_OF_SHAPE:
     ok = sf_const_of_shape(x, o, out); break;
+  case GR_SF_RANDOM: case GR_SF_RANDOM_LIKE:
+    ok = sf_random(x, fn, o, out); break;
   case GR_SF_DTYPE: case GR_SF_DTYPE_OUTPUTS:   /* the dtype alone, below */
     ok = 0; break;
   case GR_SF_SHAPE:

@@ -89,3 +89,22 @@ def const_dtypes():
                       [], [vi("y", None)], initializer=[sh])
     onnx.save(h.make_model(g2, opset_imports=[h.make_opsetid("", 13)]), "constantofshape13.onnx")
 const_dtypes()
+# the random ops (ops-math random_normal, random_uniform, random_normal_like and
+# random_uniform_like plugins): RandomNormal by dtype (none, float16, and int32, which the plugin
+# refuses) and without shape (refused), RandomUniform by dtype (none: floats; int32: the int
+# branch), the Like ops with and without dtype, each node's output read by nothing else
+def random_ops():
+    def save0(name, node, out_type):
+        g = h.make_graph([node], name, [], [h.make_tensor_value_info(node.output[0], out_type, None)])
+        onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 13)]), name + ".onnx")
+    RN = lambda **a: h.make_node("RandomNormal", [], ["y"], name="rn", **a)
+    save0("randomnormal", RN(shape=[2, 3]), T.FLOAT)
+    save0("randomnormal_f16", RN(shape=[2, 3], dtype=10), T.FLOAT16)
+    save0("randomnormal_i32", RN(shape=[2, 3], dtype=6), T.INT32)
+    save0("randomnormal_noshape", RN(), T.FLOAT)
+    RU = lambda **a: h.make_node("RandomUniform", [], ["y"], name="ru", **a)
+    save0("randomuniform", RU(shape=[2, 3]), T.FLOAT)
+    save0("randomuniform_i32", RU(shape=[2, 3], dtype=6, low=0.0, high=10.0), T.INT32)
+    save("randomnormallike", h.make_node("RandomNormalLike", ["x"], ["y"], name="rl"), ["x"], 13)
+    save("randomuniformlike_f16", h.make_node("RandomUniformLike", ["x"], ["y"], name="rl", dtype=10), ["x"], 13)
+random_ops()
