@@ -199,6 +199,19 @@ static int covers(const gr_onnx_row *q, const gr_onnx_row *r){
   return 1;
 }
 
+/* An output's `node.attr["A"]`: the field is attr and A has a name. */
+static int attr_field_ok(ck *c, const gr_item *o){
+  if( strcmp(o->name, "attr")!=0 ){
+    ck_err(c, o->name_loc, "node.%s: an output's dtype is read from node.attr[\"NAME\"], an attribute of the ONNX node", o->name);
+    return 0;
+  }
+  if( o->str2[0]==0 ){
+    ck_err(c, o->code_loc, "node.attr[\"\"]: the attribute needs a name");
+    return 0;
+  }
+  return 1;
+}
+
 /* An IR op's `output "DTYPE" [DIMS]` clauses (x->items2) into ir: the
 ** dtype of the tensor the plugin gives a Const it creates (and its shape),
 ** or `output node.attr["A"] default "DTYPE"`, the dtype of the ONNX node's
@@ -216,44 +229,15 @@ static int do_output(ck *c, const gr_item *x, gr_onnx_ir *ir, int last){
   int t;
   size_t i, nd = 0;
   if( o==NULL ) return 1;
-  if( o->flag2==2 ){
-    /* `output node.attr["A"] default input N`: no dtype of its own */
-    if( last ){
-      ck_err(c, o->loc, "output node.attr[...]: the row's last op (%s) gives the ONNX node's outputs, whose dtypes come from the model", x->name);
-      return 0;
-    }
-    if( strcmp(x->name, "Const")==0 ){
-      ck_err(c, o->str_loc, "default input %lld: a Const has no input to take its dtype from (write default \"DTYPE\")", (long long)o->lo);
-      return 0;
-    }
-    if( strcmp(o->name, "attr")!=0 ){
-      ck_err(c, o->name_loc, "node.%s: an output's dtype is read from node.attr[\"NAME\"], an attribute of the ONNX node", o->name);
-      return 0;
-    }
-    if( o->str2[0]==0 ){
-      ck_err(c, o->code_loc, "node.attr[\"\"]: the attribute needs a name");
-      return 0;
-    }
-    if( o->lo < 0 || o->lo > 65535 ){
-      ck_err(c, o->str_loc, "input %lld: an ONNX node has inputs 0 to 65535", (long long)o->lo);
-      return 0;
-    }
-    if( o->flag ){
-      ck_err(c, o->str2_loc, "a shape for the %s's output: only a Const a row creates is given its shape (an op's follows its inputs)", x->name);
-      return 0;
-    }
-    if( o->next ){
-      char w[256];
-      ck_where(w, sizeof w, o->loc);
-      ck_err(c, o->next->loc, "the %s's output is given twice (first at %s)", x->name, w);
-      return 0;
-    }
-    ir->dtype_attr = ck_keep(rs, o->str2);
-    ir->dtype_input = (int)o->lo;
-    return 1;
+  if( o->flag2==2 && strcmp(x->name, "Const")==0 ){
+    ck_err(c, o->str_loc, "default input %lld: a Const has no input to take its dtype from (write default \"DTYPE\")", (long long)o->lo);
+    return 0;
   }
-  if( last && strcmp(x->name, "Const")!=0 ){
-    ck_err(c, o->loc, "output \"%s\": the row's last op (%s) gives the ONNX node's outputs, whose dtypes come from the model", o->str, x->name);
+  if( last && (o->flag2==2 || strcmp(x->name, "Const")!=0) ){
+    if( o->flag2==2 )
+      ck_err(c, o->loc, "output node.attr[\"%s\"] default input %lld: the row's last op (%s) gives the ONNX node's outputs, whose dtypes come from the model",
+             o->str2, (long long)o->lo, x->name);
+    else ck_err(c, o->loc, "output \"%s\": the row's last op (%s) gives the ONNX node's outputs, whose dtypes come from the model", o->str, x->name);
     return 0;
   }
   if( o->flag && strcmp(x->name, "Const")!=0 ){
@@ -265,6 +249,17 @@ static int do_output(ck *c, const gr_item *x, gr_onnx_ir *ir, int last){
     ck_where(w, sizeof w, o->loc);
     ck_err(c, o->next->loc, "the %s's output is given twice (first at %s)", x->name, w);
     return 0;
+  }
+  if( o->flag2==2 ){
+    /* `output node.attr["A"] default input N`: no dtype of its own */
+    if( !attr_field_ok(c, o) ) return 0;
+    if( o->lo < 0 || o->lo > 65535 ){
+      ck_err(c, o->str_loc, "input %lld: an ONNX node has inputs 0 to 65535", (long long)o->lo);
+      return 0;
+    }
+    ir->dtype_attr = ck_keep(rs, o->str2);
+    ir->dtype_input = (int)o->lo;
+    return 1;
   }
   t = gr_ruleset_find(&rs->table_map, "dtypes");
   if( t < 0 ){
@@ -280,14 +275,7 @@ static int do_output(ck *c, const gr_item *x, gr_onnx_ir *ir, int last){
   }
   if( o->flag2 ){
     /* `output node.attr["A"] default "DTYPE"` */
-    if( strcmp(o->name, "attr")!=0 ){
-      ck_err(c, o->name_loc, "node.%s: an output's dtype is read from node.attr[\"NAME\"], an attribute of the ONNX node", o->name);
-      return 0;
-    }
-    if( o->str2[0]==0 ){
-      ck_err(c, o->code_loc, "node.attr[\"\"]: the attribute needs a name");
-      return 0;
-    }
+    if( !attr_field_ok(c, o) ) return 0;
     ir->dtype_attr = ck_keep(rs, o->str2);
   }
   ir->dtype = ck_keep(rs, o->str);
