@@ -165,6 +165,8 @@ static int bad(ox *x, const unsigned char *at, const char *what){
 }while(0)
 
 static int has_nul(const unsigned char *p, size_t n){ return n && memchr(p, 0, n)!=NULL; }
+/* Whether a node's name field names it (else GE names it <op_type>_<n>). */
+static int has_name(span nm){ return nm.n && !has_nul(nm.p, nm.n); }
 
 /* Appends a decimal number (no printf on the per-node path). */
 static void add_u64(gr_buf *b, uint64_t v){
@@ -622,7 +624,7 @@ typedef struct cnode { span name, op; uint64_t unnamed; } cnode;
 ** <op_type>_<n> with n the reader's running count of unnamed nodes). */
 static void cycle_node_name(gr_buf *t, const char *prefix, const cnode *c){
   if( prefix ){ gr_buf_adds(t, prefix); gr_buf_addc(t, '/'); }
-  if( c->name.n && !has_nul(c->name.p, c->name.n) ) gr_buf_add(t, c->name.p, c->name.n);
+  if( has_name(c->name) ) gr_buf_add(t, c->name.p, c->name.n);
   else{ gr_buf_add(t, c->op.p, c->op.n); gr_buf_addc(t, '_'); add_u64(t, c->unnamed); }
 }
 
@@ -706,9 +708,9 @@ static void ge_cycles(ox *x, const char *prefix){
     }
   }
   /* unnamed nodes' numbers: node gi has had its name already */
-  for(i = 0; i <= x->gi && i < n; i++) if( !(c[i].name.n && !has_nul(c[i].name.p, c[i].name.n)) ) unnamed_upto++;
+  for(i = 0; i <= x->gi && i < n; i++) if( !has_name(c[i].name) ) unnamed_upto++;
   unnamed = x->unnamed - unnamed_upto;
-  for(i = 0; i < n; i++) if( !(c[i].name.n && !has_nul(c[i].name.p, c[i].name.n)) ) c[i].unnamed = unnamed++;
+  for(i = 0; i < n; i++) if( !has_name(c[i].name) ) c[i].unnamed = unnamed++;
   /* edges producer -> reader, by producer (counting sort) */
   for(i = 0; i < n; i++){
     pb_cur cur = { g->v[i].p, g->v[i].p + g->v[i].n };
@@ -800,7 +802,9 @@ static int mark_unknown_input(ox *x, uint32_t s, const onode *o, const spans *ca
   for(i = 0; i < o->in.n && u==NULL; i++) if( o->in.v[i].n && !x->inok.v[i] && !has_nul(o->in.v[i].p, o->in.v[i].n) ) u = &o->in.v[i];
   for(i = 0; cap && i < cap->n && u==NULL; i++) if( !lookup(x, s, cap->v[i].p, cap->v[i].n) ) u = &cap->v[i];
   if( u==NULL ) return 1;
-  need_cycles(x);
+  /* an input a later node produces links backwards: GE's graph may loop */
+  for(i = 0; i < o->in.n; i++)
+    if( o->in.v[i].n && !x->inok.v[i] && !has_nul(o->in.v[i].p, o->in.v[i].n) && produced_later(x, o->in.v[i]) ){ need_cycles(x); break; }
   return gr_build_str(x->b, (const char*)u->p, u->n, &id)
       && gr_build_attr_s_ids(x->b, produced_later(x, *u) ? key_id(x, &x->k_later, "_onnx_input_later")
                                                          : key_id(x, &x->k_unknown, "_onnx_unknown_input"), id);
@@ -853,7 +857,7 @@ static int node_name(ox *x, const char *prefix, const onode *o, uint32_t *id){
   gr_buf *t = &x->name;
   t->n = 0;
   if( prefix ){ gr_buf_adds(t, prefix); gr_buf_addc(t, '/'); }
-  if( o->name.n && !has_nul(o->name.p, o->name.n) ){
+  if( has_name(o->name) ){
     const struct nhash *h = &x->hs[x->cur];
     gr_buf_add(t, o->name.p, o->name.n);
     if( !prefix && h->valid ) return gr_build_str_h(x->b, t->p, t->n, h->name, id);
@@ -1122,22 +1126,17 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
       /* an op whose row states its output's dtype (a Const's TensorDesc and
       ** shape, a Cast's dst_type, a Shape's dtype, as the plugin sets them):
       ** its output has them; the checker allows no shape but a Const's */
-      if( ir[k].model_dtype ){
-        int found = 0;
-        int64_t elem = 0;
-        if( ir[k].dtype_attr && !attr_elem_type(x, o, ir[k].dtype_attr, &found, &elem) ){ free(cap.v); return 0; }
-        if( found ) opdt[k] = dtype_id(x, elem);   /* the attribute's type (0: one GE has no DataType for) */
-        else if( !gr_build_dtype(b, ir[k].model_dtype, strlen(ir[k].model_dtype), &opdt[k]) ){ free(cap.v); return 0; }
-        if( gr_build_failed(b) || (ir[k].ndims >= 0 && !gr_build_shape(b, ir[k].dims, (uint32_t)ir[k].ndims, &opsh[k])) ){ free(cap.v); return 0; }
-      }else if( ir[k].dtype_input >= 0 && ir[k].dtype_attr ){
-        /* `output node.attr["A"] default input N`: A's type, else input N's */
+      if( ir[k].model_dtype || ir[k].dtype_input >= 0 ){
+        /* `output "DTYPE"`, or attribute A's type (`output node.attr["A"]
+        ** default ...`), else DTYPE or input N's (`default input N`) */
         int found = 0;
         int64_t elem = 0;
         size_t n = (size_t)ir[k].dtype_input;
-        if( !attr_elem_type(x, o, ir[k].dtype_attr, &found, &elem) ){ free(cap.v); return 0; }
-        if( found ) opdt[k] = dtype_id(x, elem);
-        else opdt[k] = n < x->ins.n && x->inok.v[n] ? x->ins.v[n].dtype : 0;
-        if( gr_build_failed(b) ){ free(cap.v); return 0; }
+        if( ir[k].dtype_attr && !attr_elem_type(x, o, ir[k].dtype_attr, &found, &elem) ){ free(cap.v); return 0; }
+        if( found ) opdt[k] = dtype_id(x, elem);   /* the attribute's type (0: one GE has no DataType for) */
+        else if( !ir[k].model_dtype ) opdt[k] = n < x->ins.n && x->inok.v[n] ? x->ins.v[n].dtype : 0;
+        else if( !gr_build_dtype(b, ir[k].model_dtype, strlen(ir[k].model_dtype), &opdt[k]) ){ free(cap.v); return 0; }
+        if( gr_build_failed(b) || (ir[k].ndims >= 0 && !gr_build_shape(b, ir[k].dims, (uint32_t)ir[k].ndims, &opsh[k])) ){ free(cap.v); return 0; }
       }
       /* the ONNX node's attributes: on the op that keeps its name and the
       ** last; in a plugin subgraph on every op but the Consts it adds */
