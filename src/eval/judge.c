@@ -964,6 +964,12 @@ static uint8_t node_dtype(const gr_judge *J, const gr_node *nd){
     uint8_t d = J->after[nd->tensor0 + i];
     if( d && (J->j->floating >> d & 1) ) return d;
   }
+  /* no floating input: a floating result says what the node computes in (a
+  ** random or fill op reads an integer shape and makes floats) */
+  for(i = 0; i < nd->n_out_desc; i++){
+    uint8_t d = J->after[nd->tensor0 + nd->n_in_desc + i];
+    if( d && (J->j->floating >> d & 1) ) return d;
+  }
   for(i = 0; i < nd->n_in_desc; i++) if( J->after[nd->tensor0 + i] ) return J->after[nd->tensor0 + i];
   for(i = 0; i < nd->n_out_desc; i++) if( J->after[nd->tensor0 + nd->n_in_desc + i] ) return J->after[nd->tensor0 + nd->n_in_desc + i];
   return 0;
