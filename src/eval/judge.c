@@ -978,11 +978,21 @@ static uint8_t node_dtype(const gr_judge *J, const gr_node *nd){
 /* The dtype of a node FE does not judge: the model's (node_dtype), except
 ** that when input 0, the data, has none and no tensor of the node is
 ** floating, a later input's dtype (a Squeeze's axes, a Gather's indices)
-** says nothing of it: then the dtype is unknown (unknown_producer 4). */
+** says nothing of it: then the dtype is unknown (unknown_producer 4). A
+** node whose tensors all lack a dtype is unknown too (unknown_producer 5). */
 static void graph_dtype(const gr_judge *J, const gr_node *nd, gr_jnode *jn){
   uint32_t i;
   jn->dtype_by = GR_JD_GRAPH;
   jn->dtype = node_dtype(J, nd);
+  if( jn->dtype==0 && (uint32_t)nd->n_in_desc + nd->n_out_desc > 0 ){
+    /* tensors, none with a dtype (a subgraph's Data for an input GE's
+    ** parser leaves unconnected): unknown, and said so (unknown_producer 5);
+    ** a node with no tensor at all (a NoOp) computes in nothing */
+    jn->dtype_by = GR_JD_UNKNOWN;
+    jn->unknown_producer = 5;
+    jn->unknown_tensor = 0;
+    return;
+  }
   if( nd->n_in_desc==0 || J->after[nd->tensor0] || jn->dtype==0 || (J->j->floating >> jn->dtype & 1) ) return;
   for(i = 1; i < nd->n_in_desc; i++) if( J->after[nd->tensor0 + i] ) break;
   if( i==nd->n_in_desc ) return;           /* it came from an output: the model's dtype of the node's result */
@@ -1657,6 +1667,10 @@ static void dtype_why(gr_result *r, uint32_t n, gr_buf *b){
                       "dtype says nothing of its data: gerules does not guess", type,
                       jn->engine_by==GR_JE_REMOVED ? "GE deletes it first" : jn->engine_by==GR_JE_UNPLACED ? "gerules places it on no engine"
                       : jn->engine ? gr_judge_engine(r, n) : "no engine takes it");
+        return;
+      }
+      if( jn->unknown_producer==5 ){
+        gr_buf_printf(b, "the model gives no dtype for any input or output of this %s, which FE does not judge: gerules does not guess", type);
         return;
       }
       if( jn->unknown_producer==2 ){

@@ -49,7 +49,8 @@ typedef struct gr_jnode {
   uint8_t custom_by_name;       /* CUSTOMIZE_DTYPES matched the node by name (else by type, when dtype_by says so) */
   uint8_t unknown_producer;     /* dtype_by GR_JD_UNKNOWN: 1 a producer's dtype is unknown, 2 no descriptor has a dtype,
                                 ** 3 one input has none and the columns left differ on it, 4 a node FE does
-                                ** not judge whose input 0 has none and no tensor is floating, 0 no list */
+                                ** not judge whose input 0 has none and no tensor is floating, 5 a node FE
+                                ** does not judge none of whose tensors has a dtype, 0 no list */
   uint16_t unknown_tensor;      /* 3: that input's index among the op's inputs */
   uint16_t unknown_ncol;        /* 3: the columns left */
   uint8_t when;                 /* 1 + the conditional dtypes block (gr_oplib_op.when) of the op that judged it, 0 none */
