@@ -184,7 +184,7 @@ test_expect_success 'an input produced by a later node (GE8002), a name produced
 # Any loop those links close fails GE's topological sort: error GE8005 on the
 # loop's last node in the node list, naming the nodes on it (an unnamed one as
 # gerules names it; a long loop shortened); a graph with no loop gets none
-test_expect_success 'a cycle GE links through a name produced twice or inputs produced later is error GE8005' '
+test_expect_success 'a cycle GE links through a name produced twice, inputs produced later or an If capture is error GE8005' '
 	test_must_fail --exit 1 gerules eval cycle_twice.onnx --chip Ascend910B1 --format json >ct.json &&
 	test "$(json_get ct.json "[(x[\"code\"], x[\"severity\"], x[\"node\"]) for x in d[\"diagnostics\"] if x[\"code\"].startswith(\"GE800\")]")" = "[[\"GE8003\", \"warning\", \"c\"], [\"GE8005\", \"error\", \"c\"]]" &&
 	test "$(json_get ct.json "[x[\"message\"] for x in d[\"diagnostics\"] if x[\"code\"] == \"GE8005\"][0]")" = "node c is on a cycle of the graph GE'"'"'s parser builds: c -> Neg_0 -> c. GE links every input to the node that produces the name, the last one when several do, wherever it is in the node list, so its topological sort fails" &&
@@ -194,7 +194,10 @@ test_expect_success 'a cycle GE links through a name produced twice or inputs pr
 	test_grep "node r1 is on a cycle of the graph GE.s parser builds: r1 -> r2 -> r1\." cu.json &&
 	test_must_fail --exit 1 gerules eval cycle_long.onnx --chip Ascend910B1 --format json >cl.json &&
 	test_grep "node close is on a cycle of the graph GE.s parser builds: close -> r0 -> r1 -> r2 -> r3 -> r4 -> r5 -> r6 -> \.\.\. (4 more nodes) -> close\." cl.json &&
-	for m in twice unsorted deep_capture if_nested; do
+	test_must_fail --exit 1 gerules eval cycle_capture.onnx --chip Ascend910B1 --format json >cc.json &&
+	test "$(json_get cc.json "[(x[\"code\"], x[\"node\"]) for x in d[\"diagnostics\"] if x[\"code\"].startswith(\"GE800\")]")" = "[[\"GE8002\", \"branch\"], [\"GE8005\", \"late\"]]" &&
+	test_grep "node late is on a cycle of the graph GE.s parser builds: late -> branch -> late\." cc.json &&
+	for m in twice unsorted deep_capture if_nested if if_out; do
 		gerules eval $m.onnx --chip Ascend910B1 --format json >nc.json &&
 		test "$(json_get nc.json "[x[\"code\"] for x in d[\"diagnostics\"] if x[\"code\"] == \"GE8005\"]")" = "[]" || return 1
 	done

@@ -618,7 +618,16 @@ static uint32_t key_id(ox *x, uint32_t *k, const char *s){
 
 /* One node of the graph being read, for ge_cycles: its ONNX name and
 ** op_type, and its number among the unnamed nodes. */
-typedef struct cnode { span name, op; uint64_t unnamed; } cnode;
+typedef struct cnode { span name, op, dom; uint64_t unnamed; } cnode;
+
+static int captures(ox *x, span g, uint32_t seen, spans *cap);
+
+/* Whether c is an If of the default domain, whose branches' captures GE's
+** parser makes inputs of the If (IfSubgraphAdapter). */
+static int cnode_is_if(const cnode *c){
+  return c->op.n==2 && memcmp(c->op.p, "If", 2)==0
+      && (c->dom.n==0 || (c->dom.n==7 && memcmp(c->dom.p, "ai.onnx", 7)==0));
+}
 
 /* The name node i has in the report (node_name's rule: prefix/name, or
 ** <op_type>_<n> with n the reader's running count of unnamed nodes). */
@@ -676,8 +685,9 @@ static void describe_cycle(ox *x, const char *prefix, const cnode *c, const size
 ** a cycle (Tarjan's algorithm, without recursion) gets one cycle, reported
 ** on its last node in the node list: that node has not been added yet when
 ** this runs (a cycle needs an edge to an earlier node, from a producer at
-** or after the node that made this run). Edges are node inputs only, not
-** the values an If's branches capture. */
+** or after the node that made this run). Edges are node inputs and the
+** values an If's branches capture (one level: a value a nested branch reads
+** two graphs up is left unconnected, GE8001). */
 static void ge_cycles(ox *x, const char *prefix){
   const spans *g = x->gnodes;
   size_t n = g ? g->n : 0, i, e, r, ne = 0, unnamed_upto = 0;
@@ -705,23 +715,44 @@ static void ge_cycles(ox *x, const char *prefix){
         else define(x, sc, f.data, f.len, &one);
       }else if( f.num==3 ){ c[i].name.p = f.data; c[i].name.n = f.len; }
       else if( f.num==4 ){ c[i].op.p = f.data; c[i].op.n = f.len; }
+      else if( f.num==7 ){ c[i].dom.p = f.data; c[i].dom.n = f.len; }
     }
   }
   /* unnamed nodes' numbers: node gi has had its name already */
   for(i = 0; i <= x->gi && i < n; i++) if( !has_name(c[i].name) ) unnamed_upto++;
   unnamed = x->unnamed - unnamed_upto;
   for(i = 0; i < n; i++) if( !has_name(c[i].name) ) c[i].unnamed = unnamed++;
-  /* edges producer -> reader, by producer (counting sort) */
+  /* edges producer -> reader, by producer (counting sort); an If also
+  ** reads the values its branches capture (captures: GE's parser adds them
+  ** as the If's inputs, linked like any other) */
   for(i = 0; i < n; i++){
     pb_cur cur = { g->v[i].p, g->v[i].p + g->v[i].n };
     pb_field f;
+    int is_if = cnode_is_if(&c[i]);
+    spans cap = { 0 };
+    uint32_t capseen = is_if ? scope_new(x) : 0;
     while( pb_next(&cur, &f) > 0 ){
       const prod *p;
+      if( is_if && f.num==5 && f.wt==PB_LEN ){
+        span a = { f.data, f.len }, bg, t;
+        gr_onnx_attr_view v;
+        if( parse_attr(x, a, &v, &bg, &t) && bg.p && v.nlen==11
+            && (memcmp(v.name, "then_branch", 11)==0 || memcmp(v.name, "else_branch", 11)==0) )
+          captures(x, bg, capseen, &cap);
+        continue;
+      }
       if( f.num!=1 || f.wt!=PB_LEN || f.len==0 || has_nul(f.data, f.len) ) continue;
       if( (p = lookup(x, sc, f.data, f.len))==NULL ) continue;
       gr_vec_push(srcs, (size_t)p->op);
       gr_vec_push(dsts, i);
     }
+    for(e = 0; e < cap.n; e++){
+      const prod *p = lookup(x, sc, cap.v[e].p, cap.v[e].n);
+      if( p==NULL ) continue;
+      gr_vec_push(srcs, (size_t)p->op);
+      gr_vec_push(dsts, i);
+    }
+    free(cap.v);
   }
   ne = srcs.n;
   eoff = gr_xcalloc(n + 1, sizeof *eoff);
@@ -805,6 +836,8 @@ static int mark_unknown_input(ox *x, uint32_t s, const onode *o, const spans *ca
   /* an input a later node produces links backwards: GE's graph may loop */
   for(i = 0; i < o->in.n; i++)
     if( o->in.v[i].n && !x->inok.v[i] && !has_nul(o->in.v[i].p, o->in.v[i].n) && produced_later(x, o->in.v[i]) ){ need_cycles(x); break; }
+  for(i = 0; cap && i < cap->n; i++)
+    if( !lookup(x, s, cap->v[i].p, cap->v[i].n) && produced_later(x, cap->v[i]) ){ need_cycles(x); break; }
   return gr_build_str(x->b, (const char*)u->p, u->n, &id)
       && gr_build_attr_s_ids(x->b, produced_later(x, *u) ? key_id(x, &x->k_later, "_onnx_input_later")
                                                          : key_id(x, &x->k_unknown, "_onnx_unknown_input"), id);

@@ -26,6 +26,8 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
   cycle_unsorted.onnx  two Relus, each reading the other's output (nodes out of order, a cycle)
   cycle_long.onnx    y produced by Relu 'first', read by a chain of 11 Relus whose end 'close'
                      produces y again: a cycle of 12 nodes
+  cycle_capture.onnx an If whose then-branch reads v, which a later Sigmoid 'late' makes from
+                     the If's output: GE makes v an input of the If, a cycle of two nodes
   if_nested.onnx     an If inside an If's branch, no branch declaring its output's type, the
                      outer If read by a Relu
   fill.onnx          ConstantOfShape without value_info: with an int64 value, without a value,
@@ -208,6 +210,15 @@ def main():
     chain += [h.make_node("Relu", ["t%d" % (i - 1)], ["t%d" % i], name="r%d" % i) for i in range(1, 11)]
     chain.append(h.make_node("Relu", ["t10"], ["y"], name="close"))
     save(model(chain, [x], [vi("y", None)]), out, "cycle_long.onnx")
+    # an If's branch reads v, which a later node makes from the If's output:
+    # GE's parser makes v an input of the If (its captures), a cycle of two
+    save(model([h.make_node("ReduceSum", ["x"], ["s"], name="sum", keepdims=0),
+                h.make_node("Greater", ["s", "zero"], ["c"], name="gt"),
+                h.make_node("If", ["c"], ["y"], name="branch",
+                            then_branch=h.make_graph([h.make_node("Relu", ["v"], ["tr"], name="t_relu")], "t", [], [vi("tr", None)]),
+                            else_branch=h.make_graph([h.make_node("Neg", ["x"], ["en"], name="e_neg")], "e", [], [vi("en", None)])),
+                h.make_node("Sigmoid", ["y"], ["v"], name="late")],
+               [x], [vi("v", None)], [const("zero", [])]), out, "cycle_capture.onnx")
     # an LSTM's Y_h (output 1) read by a Relu, without value_info: every output of an LSTM is of x's type T
     xs = vi("xs", [3, 1, 4])
     save(model([h.make_node("LSTM", ["xs", "lw", "lr"], ["ly", "lh"], name="lstm", hidden_size=2),
