@@ -993,7 +993,7 @@ static void graph_dtype(const gr_judge *J, const gr_node *nd, gr_jnode *jn){
     jn->unknown_tensor = 0;
     return;
   }
-  if( nd->n_in_desc==0 || J->after[nd->tensor0] || jn->dtype==0 || (J->j->floating >> jn->dtype & 1) ) return;
+  if( nd->n_in_desc==0 || J->after[nd->tensor0] || (J->j->floating >> jn->dtype & 1) ) return;
   for(i = 1; i < nd->n_in_desc; i++) if( J->after[nd->tensor0 + i] ) break;
   if( i==nd->n_in_desc ) return;           /* it came from an output: the model's dtype of the node's result */
   jn->dtype_by = GR_JD_UNKNOWN;

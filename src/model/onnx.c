@@ -167,6 +167,13 @@ static int bad(ox *x, const unsigned char *at, const char *what){
 static int has_nul(const unsigned char *p, size_t n){ return n && memchr(p, 0, n)!=NULL; }
 /* Whether a node's name field names it (else GE names it <op_type>_<n>). */
 static int has_name(span nm){ return nm.n && !has_nul(nm.p, nm.n); }
+/* Whether a node's domain field names ONNX's default domain. */
+static int default_domain(span d){ return d.n==0 || (d.n==7 && memcmp(d.p, "ai.onnx", 7)==0); }
+/* Which If branch attribute v (with graph g) is: 1 then_branch, 2 else_branch, 0 neither. */
+static int branch_attr(const gr_onnx_attr_view *v, span g){
+  if( g.p==NULL || v->nlen!=11 ) return 0;
+  return memcmp(v->name, "then_branch", 11)==0 ? 1 : memcmp(v->name, "else_branch", 11)==0 ? 2 : 0;
+}
 
 /* Appends a decimal number (no printf on the per-node path). */
 static void add_u64(gr_buf *b, uint64_t v){
@@ -465,8 +472,11 @@ static int parse_node(ox *x, span np, onode *o){
       gr_onnx_attr_view v;
       if( !parse_attr(x, a, &v, &g, &t) ) return 0;
       o->nattrs_total++;
-      if( g.p && v.nlen==11 && memcmp(v.name, "then_branch", 11)==0 ){ o->then_g = g; o->nbranch_attrs++; }
-      else if( g.p && v.nlen==11 && memcmp(v.name, "else_branch", 11)==0 ){ o->else_g = g; o->nbranch_attrs++; }
+      switch( branch_attr(&v, g) ){
+      case 1: o->then_g = g; o->nbranch_attrs++; break;
+      case 2: o->else_g = g; o->nbranch_attrs++; break;
+      default: break;
+      }
       if( t.p && v.nlen==5 && memcmp(v.name, "value", 5)==0 ){ o->value_tensor = t; o->has_value = 1; }
       gr_vec_push(o->attrs, v);
       gr_vec_push(o->attr_raw, a);
@@ -625,8 +635,7 @@ static int captures(ox *x, span g, uint32_t seen, spans *cap);
 /* Whether c is an If of the default domain, whose branches' captures GE's
 ** parser makes inputs of the If (IfSubgraphAdapter). */
 static int cnode_is_if(const cnode *c){
-  return c->op.n==2 && memcmp(c->op.p, "If", 2)==0
-      && (c->dom.n==0 || (c->dom.n==7 && memcmp(c->dom.p, "ai.onnx", 7)==0));
+  return c->op.n==2 && memcmp(c->op.p, "If", 2)==0 && default_domain(c->dom);
 }
 
 /* The name node i has in the report (node_name's rule: prefix/name, or
@@ -736,9 +745,7 @@ static void ge_cycles(ox *x, const char *prefix){
       if( is_if && f.num==5 && f.wt==PB_LEN ){
         span a = { f.data, f.len }, bg, t;
         gr_onnx_attr_view v;
-        if( parse_attr(x, a, &v, &bg, &t) && bg.p && v.nlen==11
-            && (memcmp(v.name, "then_branch", 11)==0 || memcmp(v.name, "else_branch", 11)==0) )
-          captures(x, bg, capseen, &cap);
+        if( parse_attr(x, a, &v, &bg, &t) && branch_attr(&v, bg) ) captures(x, bg, capseen, &cap);
         continue;
       }
       if( f.num!=1 || f.wt!=PB_LEN || f.len==0 || has_nul(f.data, f.len) ) continue;
@@ -829,15 +836,18 @@ static int mark_cycle(ox *x){
 static int mark_unknown_input(ox *x, uint32_t s, const onode *o, const spans *cap){
   const span *u = NULL;
   uint32_t id;
-  size_t i;
-  for(i = 0; i < o->in.n && u==NULL; i++) if( o->in.v[i].n && !x->inok.v[i] && !has_nul(o->in.v[i].p, o->in.v[i].n) ) u = &o->in.v[i];
-  for(i = 0; cap && i < cap->n && u==NULL; i++) if( !lookup(x, s, cap->v[i].p, cap->v[i].n) ) u = &cap->v[i];
+  size_t i, ncap = cap ? cap->n : 0;
+  int later = 0;
+  /* the unresolved names: inputs, then captured values; one a later node
+  ** produces links backwards, so GE's graph may loop (need_cycles) */
+  for(i = 0; i < o->in.n + ncap; i++){
+    const span *v = i < o->in.n ? &o->in.v[i] : &cap->v[i - o->in.n];
+    if( i < o->in.n ? !v->n || x->inok.v[i] || has_nul(v->p, v->n) : lookup(x, s, v->p, v->n)!=NULL ) continue;
+    if( u==NULL ) u = v;
+    if( !later ) later = produced_later(x, *v);
+  }
   if( u==NULL ) return 1;
-  /* an input a later node produces links backwards: GE's graph may loop */
-  for(i = 0; i < o->in.n; i++)
-    if( o->in.v[i].n && !x->inok.v[i] && !has_nul(o->in.v[i].p, o->in.v[i].n) && produced_later(x, o->in.v[i]) ){ need_cycles(x); break; }
-  for(i = 0; cap && i < cap->n; i++)
-    if( !lookup(x, s, cap->v[i].p, cap->v[i].n) && produced_later(x, cap->v[i]) ){ need_cycles(x); break; }
+  if( later ) need_cycles(x);
   return gr_build_str(x->b, (const char*)u->p, u->n, &id)
       && gr_build_attr_s_ids(x->b, produced_later(x, *u) ? key_id(x, &x->k_later, "_onnx_input_later")
                                                          : key_id(x, &x->k_unknown, "_onnx_unknown_input"), id);
@@ -991,7 +1001,7 @@ static const opinfo *op_info(ox *x, const onode *o){
 }
 
 static int is_constant_op(const onode *o){
-  return (o->domain.n==0 || (o->domain.n==7 && memcmp(o->domain.p, "ai.onnx", 7)==0)) && o->op.n==8 && memcmp(o->op.p, "Constant", 8)==0;
+  return default_domain(o->domain) && o->op.n==8 && memcmp(o->op.p, "Constant", 8)==0;
 }
 
 /* An output desc of the current op: dynamic [-2] when an input is, else a
