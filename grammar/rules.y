@@ -174,7 +174,7 @@ void gr_parser_expected(void *parser, char *out, size_t n){
   OVERRIDE EXTEND EXTENDS REPLACE PARTITION SEED NEUTRAL LIMIT SUBGRAPH GROUP THRESHOLD WEAK
   SECTION SEPARATOR SET SLOT SOC SOURCE SUPPORTED TABLE THEN TYPE UNSUPPORTED VALUE GE_CODE
   VALUES VERSION WARNING WHEN NO EFFECT ONNX OPSET BECOMES LEN CONDITION
-  OPLIB DTYPES OP ENGINE KIND PRIORITY FAMILY FROM SHA256 INPUT OUTPUT.
+  OPLIB DTYPES OP ENGINE KIND PRIORITY FAMILY FROM SHA256 INPUT OUTPUT REJECTED ELSEWHERE.
 
 %right COLON.
 %left OR.
@@ -403,6 +403,9 @@ item(A) ::= SUPPORTED(K) ON ALL EXCEPT idlist(L) SEMI.
   { A = mk(ps, GR_I_SUPPORT, K); A->flag = GR_SUP_ALL_EXCEPT; A->names = gr_name_reverse(L); }
 item(A) ::= UNSUPPORTED(K) STRING(S) SEMI.
   { A = mk(ps, GR_I_SUPPORT, K); A->flag = GR_SUP_NONE; A->str = sbody(S); A->str_loc = LOC(S); }
+/* `rejected elsewhere;` in an option's value block: GE refuses the value on
+** a product line outside the block's `supported on` list */
+item(A) ::= REJECTED(K) ELSEWHERE SEMI.     { A = mk(ps, GR_I_REJECTED, K); }
 item(A) ::= VALUE(K) strlist(L) LBRACE items(I) RBRACE.
   { A = mk(ps, GR_I_VALUE_BLOCK, K); A->names = gr_name_reverse(L); A->items = gr_item_reverse(I); }
 item(A) ::= DEPRECATED(K) STRING(S) SEMI.   { A = mk(ps, GR_I_DEPRECATED, K); A->str = sbody(S); A->str_loc = LOC(S); }

@@ -514,7 +514,8 @@ static void options_text(gr_out *o, const gr_ruleset *rs){
     for(v = 0; v < op->nvalues; v++){
       if( !op->value_support[v].stated ) continue;
       b.n = 0; support_names(rs, &op->value_support[v], &b);
-      gr_out_printf(o, "    \"%s\" supported: %s\n", op->values[v], gr_buf_cstr(&b));
+      gr_out_printf(o, "    \"%s\" supported: %s%s\n", op->values[v], gr_buf_cstr(&b),
+                    op->value_support[v].rejected ? " (rejected elsewhere: the option then reads as its default)" : "");
     }
     if( op->deprecated ) gr_out_printf(o, "  deprecated: %s\n", op->deprecated);
     gr_out_puts(o, "\n");

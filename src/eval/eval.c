@@ -222,6 +222,30 @@ static void resolve_inputs(gr_result *r){
   }
 }
 
+/* A value the rule set marks `rejected elsewhere;` given on a product line
+** outside its `supported on` list: GE refuses it before it compiles anything
+** (the rule set's check says so), so the option is not effective and reads
+** as its default, as an invalid value does, and what the nodes show is the
+** build without it. */
+static void apply_rejections(gr_result *r){
+  const gr_ruleset *rs = r->rs;
+  size_t i, v;
+  for(i = 0; i < rs->noptions; i++){
+    const gr_option *o = &rs->options[i];
+    gr_optstate *st = &r->opts[i];
+    if( !st->given || !st->effective || st->value==NULL ) continue;
+    for(v = 0; v < o->nvalues; v++){
+      const gr_support *s = &o->value_support[v];
+      if( !s->rejected || strcmp(o->values[v], st->value) ) continue;
+      if( gr_support_on(s, r->product) ) break;
+      st->effective = 0;
+      st->value = NULL; st->origin = NULL;
+      r->inputs[st->input].effective = 0;
+      break;
+    }
+  }
+}
+
 static void relation_diag(gr_result *r, const gr_relation *rel, int option, int other){
   gr_env env;
   gr_buf b;
@@ -1440,6 +1464,7 @@ gr_result *gr_eval(const gr_ruleset *rs, const gr_eval_config *cfg){
   r->product = rs->socs[r->soc].product;
   r->soc_name = gr_arena_strndup(&r->arena, chip, strlen(chip));
 
+  apply_rejections(r);
   apply_relations(r);
   load_ini_files(r);
   if( r->fatal ) return r;

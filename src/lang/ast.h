@@ -94,7 +94,8 @@ enum gr_item_kind {
                              */
   GR_I_OL_INPUT, GR_I_OL_OUTPUT,
   GR_I_OL_OPS,               /* the ops of a big file, not parsed: lo, hi = byte offset and length */
-  GR_I_ONNX_OUT              /* an onnx mapping IR op's `output "DTYPE" [DIMS]` (in the op's items2) */
+  GR_I_ONNX_OUT,             /* an onnx mapping IR op's `output "DTYPE" [DIMS]` (in the op's items2) */
+  GR_I_REJECTED              /* `rejected elsewhere;` in an option's value block */
 };
 
 /* how a layer's statement changes an earlier layer's declaration (gr_item.mod) */

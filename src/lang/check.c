@@ -187,7 +187,8 @@ static void bad_item(ck *c, gr_item *it, const char *block){
     "support statement", "value block", "deprecated", "format", "section", "initial", "entries",
     "entries mode", "hook", "extends", "partition", "seed", "neutral", "limit", "no effect clause",
     "subgraph seed", "subgraph clause", "group", "threshold", "column" };
-  const char *n = it->kind > 0 && it->kind < (int)(sizeof names / sizeof *names) ? names[it->kind] : "item";
+  const char *n = it->kind > 0 && it->kind < (int)(sizeof names / sizeof *names) ? names[it->kind]
+                : it->kind==GR_I_REJECTED ? "rejected elsewhere" : "item";
   if( it->kind==GR_I_HWVAL ) ck_err(c, it->name_loc, "'%s %lld' is not allowed in %s (a hardware value belongs in a soc block)",
                                  it->name, (long long)it->lo, block);
   else ck_err(c, it->loc, "'%s' is not allowed in %s", n, block);
@@ -576,13 +577,21 @@ static void do_option_body(ck *c, gr_item *st, gr_option *o){
         gr_item *x;
         for(nm = it->names; nm; nm = nm->next){
           int vi = -1;
+          gr_item *rej = NULL;
           for(k = 0; k < o->nvalues; k++) if( strcmp(o->values[k], nm->s)==0 ) vi = (int)k;
           if( vi < 0 ){ ck_err(c, nm->loc, "'%s' is not a value of option %s", nm->s, o->name); continue; }
           for(x = it->items; x; x = x->next){
             if( x->kind==GR_I_SUPPORT ) check_support(c, &o->value_support[vi], x);
             else if( x->kind==GR_I_DESCRIPTION ) o->value_desc[vi] = ck_keep(rs, x->str);
-            else if( nm==it->names ) bad_item(c, x, "a value block");
+            else if( x->kind==GR_I_REJECTED ){
+              if( rej && nm==it->names ) ck_err(c, x->loc, "'rejected elsewhere' is given twice in this value block");
+              rej = x;
+            }else if( nm==it->names ) bad_item(c, x, "a value block");
           }
+          /* `rejected elsewhere;` needs the product lines it is rejected off */
+          if( rej && !o->value_support[vi].stated && nm==it->names )
+            ck_err(c, rej->loc, "'rejected elsewhere' needs a 'supported on' list in the same value block");
+          if( rej ) o->value_support[vi].rejected = 1;
         }
         break;
       }

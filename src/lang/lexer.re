@@ -126,6 +126,8 @@ loop:
     "threshold"   { TOK(GR_TK_THRESHOLD); }
     "weak"        { TOK(GR_TK_WEAK); }
     "separator"   { TOK(GR_TK_SEPARATOR); }
+    "rejected"    { TOK(GR_TK_REJECTED); }
+    "elsewhere"   { TOK(GR_TK_ELSEWHERE); }
     "set"         { TOK(GR_TK_SET); }
     "slot"        { TOK(GR_TK_SLOT); }
     "soc"         { TOK(GR_TK_SOC); }

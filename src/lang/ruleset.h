@@ -81,6 +81,8 @@ typedef struct gr_support {
   uint8_t *on;            /* one byte per product: 1 = supported */
   const char *reason;     /* text of `unsupported "..."`, or NULL */
   int stated;             /* a support statement was written */
+  int rejected;           /* a value's `rejected elsewhere;`: off its product lines GE refuses it,
+                          ** and the option reads as its default (not effective) */
   gr_loc loc;
 } gr_support;
 

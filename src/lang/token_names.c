@@ -25,6 +25,7 @@ static const char *const spelling[] = {
   [GR_TK_EXTENDS] = "extends", [GR_TK_REPLACE] = "replace", [GR_TK_PARTITION] = "partition", [GR_TK_SEED] = "seed",
   [GR_TK_NEUTRAL] = "neutral", [GR_TK_LIMIT] = "limit", [GR_TK_SUBGRAPH] = "subgraph", [GR_TK_GROUP] = "group",
   [GR_TK_THRESHOLD] = "threshold", [GR_TK_WEAK] = "weak", [GR_TK_SECTION] = "section",
+  [GR_TK_REJECTED] = "rejected", [GR_TK_ELSEWHERE] = "elsewhere",
   [GR_TK_SEPARATOR] = "separator", [GR_TK_SET] = "set", [GR_TK_SLOT] = "slot", [GR_TK_SOC] = "soc",
   [GR_TK_SOURCE] = "source", [GR_TK_SUPPORTED] = "supported", [GR_TK_TABLE] = "table", [GR_TK_THEN] = "then",
   [GR_TK_TYPE] = "type", [GR_TK_UNSUPPORTED] = "unsupported", [GR_TK_VALUE] = "value", [GR_TK_GE_CODE] = "ge_code",
