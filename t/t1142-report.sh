@@ -21,6 +21,21 @@ test_expect_success 'explain CODE works from the build tree, without GERULES_RUL
 	test_grep "GE.s message: Op name {opname} specified in" ge.txt
 '
 
+test_expect_success 'the header lists the options the user set that are not in effect, and a refused value is judged as its default' '
+	cat >conv.json <<-\EOF &&
+	{"name": "m", "graph": [{"name": "main", "op": [{"name": "x", "type": "Data", "attr": [{"key": "index", "value": {"i": 0}}], "output_desc": [{"dtype": "DT_FLOAT", "shape": {"dim": [1, 16, 8, 8]}, "layout": "NCHW"}]}, {"name": "w", "type": "Const", "output_desc": [{"dtype": "DT_FLOAT", "shape": {"dim": [16, 16, 3, 3]}, "layout": "NCHW"}]}, {"name": "conv", "type": "Conv2D", "input": ["x:0", "w:0"], "attr": [{"key": "strides", "value": {"list": {"i": [1, 1, 1, 1]}}}, {"key": "pads", "value": {"list": {"i": [1, 1, 1, 1]}}}, {"key": "dilations", "value": {"list": {"i": [1, 1, 1, 1]}}}], "input_desc": [{"dtype": "DT_FLOAT", "shape": {"dim": [1, 16, 8, 8]}, "layout": "NCHW"}, {"dtype": "DT_FLOAT", "shape": {"dim": [16, 16, 3, 3]}, "layout": "NCHW"}], "output_desc": [{"dtype": "DT_FLOAT", "shape": {"dim": [1, 16, 8, 8]}, "layout": "NCHW"}]}, {"name": "out", "type": "NetOutput", "input": ["conv:0"], "input_desc": [{"dtype": "DT_FLOAT", "shape": {"dim": [1, 16, 8, 8]}, "layout": "NCHW"}]}]}]}
+	EOF
+	test_must_fail --exit 1 gerules eval conv.json --chip Ascend310P3 --precision_mode=allow_mix_precision_bf16 --all-nodes \
+		-o ALLOW_HF32=true -o ALLOW_HF32=false -o OP_SELECT_IMPL_MODE=bogus -o NO_SUCH_OPTION=1 >out.txt 2>err.txt &&
+	grep "^options: " out.txt >header &&
+	echo "options: 1 given (ALLOW_HF32=false); not in effect: PRECISION_MODE=allow_mix_precision_bf16, ALLOW_HF32=true, OP_SELECT_IMPL_MODE=bogus" >expect &&
+	test_cmp expect header &&
+	test_grep "GE2001" out.txt &&
+	test_grep "the nodes show the build without it (PRECISION_MODE reads as its default)" out.txt &&
+	! grep -E "GE700[367]" out.txt &&
+	test_grep "^conv  *Conv2D .* float16 (precision mode)  *AIcoreEngine (AI Core)$" out.txt
+'
+
 test_expect_success 'explain knows every GE code gerules can print (rules ge_code, ATC checks, rule codes)' '
 	{ grep -ho "ge_code \"[A-Z0-9]*\"" "$top_srcdir"/rules/*.rules | sed "s/ge_code //" &&
 	  grep -ho "\"E[0-9]\{5\}\"" "$top_srcdir"/src/options/*.c "$top_srcdir"/src/cli/*.c &&

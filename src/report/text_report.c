@@ -278,6 +278,14 @@ static void change_text(gr_buf *b, const text_ctx *x, uint32_t n, size_t s, int 
 
 /* ------------------------------------------------------------------ sections */
 
+/* One option input of the header: NAME=VALUE, the option's name for a
+** known spelling. */
+static void put_input(gr_out *o, const gr_ruleset *rs, const gr_input *in){
+  gr_out_text(o, in->option >= 0 ? rs->options[in->option].name : in->key, 0, TEXT_CAP);
+  gr_out_putc(o, '=');
+  gr_out_text(o, in->value, 0, TEXT_CAP);
+}
+
 static void header(gr_out *o, gr_result *r, const gr_report_opts *ro, int baseline){
   const gr_ruleset *rs = r->rs;
   const gr_graph *g = r->g;
@@ -308,11 +316,22 @@ static void header(gr_out *o, gr_result *r, const gr_report_opts *ro, int baseli
     const gr_input *in = &r->inputs[i];
     if( !(in->effective && in->valid) ) continue;
     gr_out_puts(o, shown++ ? ", " : " (");
-    gr_out_text(o, in->option >= 0 ? rs->options[in->option].name : in->key, 0, TEXT_CAP);
-    gr_out_putc(o, '=');
-    gr_out_text(o, in->value, 0, TEXT_CAP);
+    put_input(o, rs, in);
   }
-  gr_out_puts(o, ngiven ? ")\n" : "\n");
+  gr_out_puts(o, ngiven ? ")" : "");
+  /* the other options the user set (an invalid value, a value GE refuses
+  ** on this chip, a later repeat's earlier value, an option another one
+  ** excludes): each has its diagnostic, and the header says they are not
+  ** used. Names no option models (a typo, an ATC flag such as --output)
+  ** have their own diagnostics and are not listed. */
+  shown = 0;
+  for(i = 0; i < r->ninputs; i++){
+    const gr_input *in = &r->inputs[i];
+    if( (in->effective && in->valid) || in->option < 0 ) continue;
+    gr_out_puts(o, shown++ ? ", " : "; not in effect: ");
+    put_input(o, rs, in);
+  }
+  gr_out_putc(o, '\n');
   if( baseline )
     gr_out_puts(o, "defaults: the same model, chip, run mode and entry point with no option given; \"old -> new\" compares with them\n");
 }
