@@ -226,10 +226,15 @@ static void resolve_inputs(gr_result *r){
 ** outside its `supported on` list: GE refuses it before it compiles anything
 ** (the rule set's check says so), so the option is not effective and reads
 ** as its default, as an invalid value does, and what the nodes show is the
-** build without it. */
+** build without it. Called after the option checks (run_scoped_rules): GE's
+** own checks of the option strings run before the one that refuses the
+** value, and see it as given (MODIFY_MIXLIST's check accepts a rejected
+** mixed bf16 mode); then every option's state is worked out again, since a
+** default may read the rejected option (`not option PRECISION_MODE set`). */
 static void apply_rejections(gr_result *r){
   const gr_ruleset *rs = r->rs;
   size_t i, v;
+  int any = 0;
   for(i = 0; i < rs->noptions; i++){
     const gr_option *o = &rs->options[i];
     gr_optstate *st = &r->opts[i];
@@ -241,9 +246,13 @@ static void apply_rejections(gr_result *r){
       st->effective = 0;
       st->value = NULL; st->origin = NULL;
       r->inputs[st->input].effective = 0;
+      any = 1;
       break;
     }
   }
+  if( !any ) return;
+  for(i = 0; i < rs->noptions; i++) if( r->opts[i].state==2 ) r->opts[i].state = 0;
+  for(i = 0; i < rs->noptions; i++) gr_option_state(r, (int)i);
 }
 
 static void relation_diag(gr_result *r, const gr_relation *rel, int option, int other){
@@ -1464,12 +1473,12 @@ gr_result *gr_eval(const gr_ruleset *rs, const gr_eval_config *cfg){
   r->product = rs->socs[r->soc].product;
   r->soc_name = gr_arena_strndup(&r->arena, chip, strlen(chip));
 
-  apply_rejections(r);
   apply_relations(r);
   load_ini_files(r);
   if( r->fatal ) return r;
   for(i = 0; i < rs->noptions; i++) gr_option_state(r, (int)i);
   run_scoped_rules(r);
+  apply_rejections(r);
   if( r->hooks && r->hooks->begin && r->hooks->begin(r->hooks->ctx, r)!=0 ){ r->fatal = 1; return r; }
   /* the judge first: the nodes it marks removed (GE deletes them before it
   ** partitions the graph) are not in the graph the partition clusters */
