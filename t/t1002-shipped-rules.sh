@@ -96,4 +96,15 @@ test_expect_success 'no chip, option or operator name is written in C' '
 	! grep -rn "Ascend\|MatMul\|Conv2D\|FusedInfer\|ALLOW_HF32\|ByNodeName" "$top_srcdir"/src/*.c "$top_srcdir"/src/*.h "$top_srcdir"/src/*.re "$top_srcdir"/grammar/*.y
 '
 
+test_expect_success 'the bf16 precision values are rejected off their product lines; the HiFloat8 ones are not' '
+	"$GERULES" --rules "$R" options >out &&
+	test_grep "^    \"allow_mix_precision_bf16\" supported: p950,p350,a3,a2,p310b (rejected elsewhere: the option then reads as its default)$" out &&
+	test_grep "^    \"allow_fp32_to_bf16\" supported: p950,p350,a3,a2,p310b (rejected elsewhere" out &&
+	test_grep "^    \"mixed_bfloat16\" supported: p950,p350,a3,a2,p310b (rejected elsewhere" out &&
+	test_grep "^    \"mixed_hif8\" supported: p950,p350$" out &&
+	"$GERULES" --rules "$R" explain PRECISION_MODE_V2 >ex &&
+	test_grep "^  value \"mixed_bfloat16\": .* \[supported on p950,p350,a3,a2,p310b; rejected elsewhere\]$" ex &&
+	test_grep "^  value \"cube_hif8\": .* \[supported on p950,p350\]$" ex
+'
+
 test_done

@@ -800,7 +800,10 @@ static int explain_text(const gr_ruleset *rs, const char *name, const explain_hi
     for(v = 0; v < op->nvalues; v++){
       gr_buf_printf(&b, "  value \"%s\"", op->values[v]);
       if( op->value_desc[v] ) gr_buf_printf(&b, ": %s", op->value_desc[v]);
-      if( op->value_support[v].stated ){ gr_buf_adds(&b, " [supported on "); support_names(rs, &op->value_support[v], &b); gr_buf_adds(&b, "]"); }
+      if( op->value_support[v].stated ){
+        gr_buf_adds(&b, " [supported on "); support_names(rs, &op->value_support[v], &b);
+        gr_buf_adds(&b, op->value_support[v].rejected ? "; rejected elsewhere]" : "]");
+      }
       gr_buf_adds(&b, "\n");
     }
     for(v = 0; v < op->ndefaults; v++){
