@@ -40,6 +40,15 @@ test_expect_success 'diff lists exactly the edits' '
 	test_cmp want out
 '
 
+test_expect_success 'a value that stops being rejected elsewhere is a change' '
+	cp -R "$top_srcdir/rules" rej && chmod -R u+w rej &&
+	sed -i "/value \"mixed_bfloat16\"/s/ rejected elsewhere;//" rej/options.rules &&
+	! cmp -s "$top_srcdir/rules/options.rules" rej/options.rules &&
+	gerules diff "$top_srcdir/rules" rej >out &&
+	test_grep "^~ option PRECISION_MODE_V2: value \"mixed_bfloat16\" rejected elsewhere: yes -> no\$" out &&
+	test_grep "^0 added, 0 removed, 1 changed\$" out
+'
+
 test_expect_success 'identical rule sets: no changes' '
 	gerules diff old "$top_srcdir/rules" >out &&
 	test_grep "^(no changes)\$" out

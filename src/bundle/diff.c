@@ -121,6 +121,8 @@ static void support_field(pending *p, const char *what, const gr_ruleset *ra, co
                        x ? "supported" : "unsupported", y ? "supported" : "unsupported");
   }
   if( !streq(a->reason, b->reason) ) pdetail(p, "%s%sreason \"%s\" -> \"%s\"", what, *what ? " " : "", nz(a->reason), nz(b->reason));
+  if( a->rejected!=b->rejected ) pdetail(p, "%s%srejected elsewhere: %s -> %s", what, *what ? " " : "",
+                                         a->rejected ? "yes" : "no", b->rejected ? "yes" : "no");
 }
 
 static void caps_field(pending *p, const gr_ruleset *ra, const uint8_t *a, const gr_ruleset *rb, const uint8_t *b){
