@@ -38,6 +38,7 @@ typedef struct cand_entry {       /* one branch that may apply to nodes of a typ
   ** that test, compiled (see compile_part_test) */
   uint8_t pt_kind;                /* 0 none, PT_CAUSE, PT_SEED */
   uint8_t pt_eq;                  /* 1 for ==, 0 for != */
+  uint8_t pt_null;                /* PT_JUDGE_*_BY against null: the node has no such outcome */
   uint16_t pt_part;               /* the partition */
   uint16_t pt_want;               /* cause value or 1-based seed; 0 = no such name (never equal) */
   /* the value is the node's judge_dtype or judge_engine: read from the judge
@@ -756,14 +757,17 @@ static void compile_part_test(const gr_result *r, cand_entry *e, size_t c){
     return;
   }
   if( (x->op!=GR_E_EQ && x->op!=GR_E_NE) || e->item_mask!=conj_bit(c) || c >= 63 ) return;
-  f = x->a->op==GR_E_STR ? x->b : x->a;
-  lit = x->a->op==GR_E_STR ? x->a : x->b;
-  if( lit->op==GR_E_STR && f->op==GR_E_FIELD && f->ref==GR_F_JUDGE && f->a && f->a->op==GR_E_NODE
+  f = x->a->op==GR_E_STR || x->a->op==GR_E_NULL ? x->b : x->a;
+  lit = x->a->op==GR_E_STR || x->a->op==GR_E_NULL ? x->a : x->b;
+  if( (lit->op==GR_E_STR || lit->op==GR_E_NULL) && f->op==GR_E_FIELD && f->ref==GR_F_JUDGE && f->a && f->a->op==GR_E_NODE
       && (f->ref2==GR_JF_DTYPE_BY || f->ref2==GR_JF_ENGINE_BY) && r->judge ){
-    /* node.judge_dtype_by / judge_engine_by == "lit": one byte of the judge's record */
-    int code = gr_judge_by_code(f->ref2==GR_JF_DTYPE_BY, lit->s);
+    /* node.judge_dtype_by / judge_engine_by == "lit" or null: one byte of the
+    ** judge's record (rule dtype_no_oplib's null test walked the evaluator
+    ** on every node: 573 instructions a node of the 10K-op graph) */
+    int code = lit->op==GR_E_STR ? gr_judge_by_code(f->ref2==GR_JF_DTYPE_BY, lit->s) : 0;
     e->pt_kind = f->ref2==GR_JF_DTYPE_BY ? PT_JUDGE_DTYPE_BY : PT_JUDGE_ENGINE_BY;
     e->pt_want = (uint16_t)(code > 0 ? code : 0);
+    e->pt_null = lit->op==GR_E_NULL;
     e->pt_eq = x->op==GR_E_EQ;
     return;
   }
@@ -818,6 +822,7 @@ static int part_test(const gr_env *env, const cand_entry *e){
   if( e->pt_kind==PT_JUDGE_DTYPE_BY || e->pt_kind==PT_JUDGE_ENGINE_BY ){
     const gr_jnode *jn = gr_judge_node(env->r, env->node);
     v = e->pt_kind==PT_JUDGE_DTYPE_BY ? jn->dtype_by : jn->engine_by;
+    if( e->pt_null ) return (v==0)==e->pt_eq;
     return (e->pt_want!=0 && v==e->pt_want)==e->pt_eq;
   }
   pn = &env->r->part[e->pt_part].v[env->node];
