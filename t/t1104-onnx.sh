@@ -237,6 +237,40 @@ assert n[\"relu_d\"][\"dtype_detail\"][\"inputs\"] == [[\"float16\", \"float16\"
 	test "$(json_get fillh.json "sorted(x[\"message\"] for x in d[\"diagnostics\"] if x[\"code\"] == \"SITE1\")")" = "[\"add_i DT_INT64 [2,3]\", \"mul_f DT_FLOAT [2,3]\", \"relu_d DT_FLOAT16 [-1,-1]\"]"
 '
 
+# ONNX's Size gives an int64 scalar whatever its input (Operators.md, Size;
+# GE's plugin sets its dtype attribute to DT_INT64: hicann/ops-nn @e5c3fa932
+# common/src/framework/size_onnx_plugin.cpp:22-24; rules/onnx.rules, table
+# onnx_shapes "size"): the Equal after it sees int64 and a static input where
+# the model has no value_info. On Ascend035 AI Core's Equal lists no int64
+# (aic-ascend035-ops-info.json), so the node runs on AI CPU in the model's
+# dtype; before the size function its input 0 had no dtype and the node none.
+test_expect_success 'Size: an int64 scalar, so the Equal after it has a dtype' '
+	gerules eval size.onnx --chip Ascend910B1 --format json >size.json &&
+	"$PY" -c "
+import json; d = json.load(open(\"size.json\"))
+n = {x[\"name\"]: x for x in d[\"nodes\"]}
+assert n[\"size_x\"][\"dtype\"] == \"float32\", n[\"size_x\"]
+assert n[\"eq_six\"][\"dtype_detail\"][\"inputs\"] == [[\"int64\", \"int64\"], [\"int64\", \"int64\"]], n[\"eq_six\"]
+assert n[\"eq_six\"][\"engine\"] == \"AIcoreEngine\", n[\"eq_six\"]
+" &&
+	gerules eval size.onnx --chip Ascend035 --format json >size035.json &&
+	"$PY" -c "
+import json; d = json.load(open(\"size035.json\"))
+n = {x[\"name\"]: x for x in d[\"nodes\"]}
+assert (n[\"eq_six\"][\"dtype\"], n[\"eq_six\"][\"engine\"]) == (\"int64\", \"DNN_VM_AICPU_ASCEND\"), n[\"eq_six\"]
+assert not [x for x in d[\"diagnostics\"] if x[\"code\"] == \"GE7004\"], d[\"diagnostics\"]
+" &&
+	cat >size.lua <<-\EOF &&
+	gr.on_node({}, function(node)
+	  if node.type ~= "Equal" then return end
+	  local i = node:input(0)
+	  node:note("SITE1", tostring(i.dtype) .. " [" .. table.concat(i.shape, ",") .. "]")
+	end)
+	EOF
+	gerules eval size.onnx --chip Ascend910B1 --hook size.lua --format json >sizeh.json &&
+	test "$(json_get sizeh.json "[x[\"message\"] for x in d[\"diagnostics\"] if x[\"code\"] == \"SITE1\"]")" = "[\"DT_INT64 []\"]"
+'
+
 test_expect_success 'the If is the parent of its branches (node.parent, read by a layer'"'"'s rule)' '
 	mkdir -p site &&
 	cat >site/site.rules <<-\EOF &&

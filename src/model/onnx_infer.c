@@ -653,7 +653,7 @@ static int sf_conv_transpose(const gr_oinfer *x, const onode *o, ishape *out){
 static uint16_t dtype_only(const gr_oinfer *x, int fn, const onode *o){
   size_t i, n = fn==GR_SF_BCAST || fn==GR_SF_CONCAT ? x->nin : 1;
   switch( fn ){
-  case GR_SF_SHAPE: return dt_of(x, 7);
+  case GR_SF_SHAPE: case GR_SF_SIZE: return dt_of(x, 7);
   case GR_SF_BCAST_BOOL: return dt_of(x, 9);
   case GR_SF_CAST: return dt_of(x, attr_i(o, "to", 0));
   case GR_SF_CONST_OF_SHAPE: return fill_dtype(x, o);
@@ -695,6 +695,11 @@ int gr_onnx_infer(const gr_oinfer *x, int fn, const onode *o, ishape *out){
   case GR_SF_SHAPE:
     if( attr(o, "start") || attr(o, "end") || !in_shape(x, 0, &a) ){ ok = 0; break; }
     out->known = 1; out->dtype = dt_of(x, 7); out->nd = 1; out->d[0] = a.nd;
+    return 1;
+  case GR_SF_SIZE:
+    /* the number of input 0's elements, a scalar of type int64 whatever
+    ** the input's shape, known or not (Operators.md, Size) */
+    out->known = 1; out->dtype = dt_of(x, 7); out->nd = 0;
     return 1;
   default:
     return 0;

@@ -32,6 +32,7 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
                      outer If read by a Relu
   fill.onnx          ConstantOfShape without value_info: with an int64 value, without a value,
                      and of a computed shape with a float16 value, each read by an op
+  size.onnx          a Size of a dynamic input read by an Equal with an int64 constant
   matmul.onnx        a MatMul (BatchMatMulV2) next to a Gemm (MatMulV2), for the advice test
   plugins.onnx       one-to-many plugins as a PyTorch export writes them (opset 13, a dim by
                      name, Gemm with alpha=1.0 and beta=1.0 explicit): GE's PartitionedCall_
@@ -239,6 +240,13 @@ def main():
                 h.make_node("Relu", ["cd"], ["rd"], name="relu_d")],
                [x23], [vi("ai", None, T.INT64), vi("y", None), vi("rd", None, T.FLOAT16)],
                [h.make_tensor("shp", T.INT64, [2], [2, 3])]), out, "fill.onnx")
+    # Size of an input with a dim by name, compared with an int64 constant
+    # (Silero VAD's rnn/Equal), no value_info: the Size is an int64 scalar
+    xd = h.make_tensor_value_info("x", T.FLOAT, ["n", 3])
+    save(model([h.make_node("Size", ["x"], ["sz"], name="size_x"),
+                h.make_node("Equal", ["sz", "six"], ["eq"], name="eq_six"),
+                h.make_node("Not", ["eq"], ["ne"], name="not_eq")],
+               [xd], [vi("ne", None, T.BOOL)], [h.make_tensor("six", T.INT64, [], [6])]), out, "size.onnx")
     save(model([h.make_node("MatMul", ["x", "w"], ["m"], name="attn_q"),
                 h.make_node("Gemm", ["m", "w"], ["y"], name="fc")],
                [x], [vi("y", None)], [const("w", [4, 4])]), out, "matmul.onnx")
