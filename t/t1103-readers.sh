@@ -42,7 +42,7 @@ done
 # field 5, GE's _value) in the JSON, binary and .om forms (the text reader
 # skips them).
 D=$top_srcdir/t/data/readers
-for m in const_subgraph_parent const_subgraph_while const_input_desc_value; do
+for m in const_subgraph_parent const_subgraph_while const_input_desc_value input_names; do
 	test_expect_success "$m: subgraph parents and input-desc attributes survive the conversion" "
 		$CONV $D/$m.json --binary $m.pb --text $m.txt --om $m.om &&
 		gerules eval $D/$m.json --chip Ascend910B1 --format json >$m.json.out &&
@@ -57,6 +57,16 @@ test_expect_success 'the binary form resolves the subgraph Data and reads _value
 	test "$(json_get const_subgraph_parent.pb.out "[n[\"tiling\"] for n in d[\"nodes\"] if n[\"name\"] == \"ifa\"][0]")" = compile &&
 	test "$(json_get const_subgraph_while.pb.out "[n[\"tiling\"] for n in d[\"nodes\"] if n[\"name\"] == \"ifa\"][0]")" = host &&
 	test "$(json_get const_input_desc_value.om.out "[n[\"tiling\"] for n in d[\"nodes\"] if n[\"name\"] == \"ifa_value\"][0]")" = compile
+'
+
+# GE's serializer names an op's inputs in the list attributes
+# _input_name_key/_input_name_value (model_serialize.cc); every form keeps
+# them, and the judge matches the op information's inputs by them
+# (t/golden/867-input-names-fia-newer-ir.case)
+test_expect_success 'input names reach the judge from every GE form' '
+	for f in json pb om txt; do
+		test "$(json_get input_names.$f.out "[n[\"engine\"] for n in d[\"nodes\"] if n[\"name\"] == \"fia\"][0]")" = AIcoreEngine || return 1
+	done
 '
 
 test_expect_success 'the committed .om and ge_proto dump are the decoder example' '

@@ -72,6 +72,9 @@ struct gr_judge {
   uint8_t *id_removed;          /* per node: GE's pass deletes it (engine_removed_identity_ops), NULL none */
   uint8_t *excluded;            /* per engine */
   int removal_off;              /* the input that switches off the deleting of same-dtype ops, else -1 */
+  /* the string ids of the attributes that name a node's inputs
+  ** (gr_graph_input_names); has_names 0: the model names none */
+  uint32_t in_name_key, in_name_value; int has_names;
   int strategy;                 /* the mode's strategy, -1 none */
   const char *mode_option, *mode_value, *family;
   uint8_t *keep;                /* per node: KEEP_DTYPE, or NULL */
@@ -236,6 +239,32 @@ static int op_input(const jop *o, uint32_t i, uint32_t ngraph){
   return i < o->nin ? (int)i : -1;
 }
 
+/* The op tensor input `slot` of node nd maps to: by the IR name the model
+** gives the slot (GE matches an op's tensors by name: a dynamic input's
+** instances are named `key0`, `key1`...), else by position (op_input). A
+** name the op's inputs do not have falls back to the position too. */
+static int slot_input(const gr_judge *J, const gr_graph *g, const gr_node *nd, const jop *o, uint32_t slot){
+  uint32_t nin = nd->n_in_desc;
+  if( J->has_names ){
+    uint32_t id = gr_graph_input_name(g, nd, J->in_name_key, J->in_name_value, slot);
+    if( id!=GR_NONE ){
+      const char *nm = gr_graph_str(g, id);
+      size_t len = strlen(nm);
+      uint32_t t;
+      for(t = 0; t < o->nin && (int)t < o->op->ninputs; t++){
+        const gr_oplib_tensor *ts = &o->op->inputs[t];
+        size_t tl = strlen(ts->name), d;
+        if( len < tl || memcmp(nm, ts->name, tl)!=0 ) continue;
+        if( len==tl ) return (int)t;
+        if( ts->param!=GR_PARAM_DYNAMIC ) continue;
+        for(d = tl; d < len && nm[d] >= '0' && nm[d] <= '9'; d++) ;
+        if( d==len ) return (int)t;
+      }
+    }
+  }
+  return op_input(o, slot, nd->n_data > nin ? nd->n_data : nin);
+}
+
 /* ---- setup ---- */
 
 /* Moves the readers' diagnostics into the result's, with their codes. */
@@ -346,6 +375,7 @@ static void setup(gr_result *r, gr_judge *J){
   const gr_graph *g = r->g;
   uint32_t e, i, ns = (uint32_t)gr_oplib_nstores(rs), nt = gr_graph_ntypes(g), t;
   J->family = r->soc_name ? gr_oplib_family(rs, r->soc_name) : NULL;
+  J->has_names = gr_graph_input_names(g, &J->in_name_key, &J->in_name_value);
   if( load_files(r, J)!=0 ) r->fatal = 1;
   /* the mode's strategy: the first of precision_mode_options with a value */
   J->strategy = -1;
@@ -760,7 +790,7 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
     int isout = k >= nord;
     uint32_t ti = isout ? nin + (k - nord) : order[k];
     uint32_t pi = isout ? 0 : desc_pos(g, nd, ti);
-    int opt = isout ? ((k - nord) < o->nout ? (int)(o->nin + (k - nord)) : -1) : op_input(o, pi, nd->n_data > nin ? nd->n_data : nin);
+    int opt = isout ? ((k - nord) < o->nout ? (int)(o->nin + (k - nord)) : -1) : slot_input(J, g, nd, o, pi);
     uint32_t own = J->gdt[tens[ti].dtype < J->ngdt ? tens[ti].dtype : 0], father = 0, who = GR_NONE, guards = guards_base, r2;
     const uint8_t *cd;
     if( opt < 0 ) continue;
@@ -822,7 +852,7 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
     ** dtypes, which GE infers from the inputs before the judge. */
     for(k = 0; k < nord; k++){
       uint32_t ti = order[k], pi = desc_pos(g, nd, ti), c;
-      int opt = op_input(o, pi, nd->n_data > nin ? nd->n_data : nin);
+      int opt = slot_input(J, g, nd, o, pi);
       const uint8_t *cd;
       if( opt < 0 || J->gdt[tens[ti].dtype < J->ngdt ? tens[ti].dtype : 0] ) continue;
       if( pi >= nd->n_data || ed[pi].src==GR_NONE ) continue;
@@ -842,7 +872,7 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
   jn->column = (uint16_t)(chosen + 1);
   if( trace ) gr_buf_printf(trace, "column %u wins%s\n", chosen, m.ncand ? "" : " (no column left: the first)");
   for(i = 0; i < nin; i++){
-    int opt = op_input(o, desc_pos(g, nd, i), nd->n_data > nin ? nd->n_data : nin);
+    int opt = slot_input(J, g, nd, o, desc_pos(g, nd, i));
     if( opt >= 0 && o->col[(size_t)opt * o->ncol + chosen] ) J->after[nd->tensor0 + i] = o->col[(size_t)opt * o->ncol + chosen];
   }
   for(i = 0; i < nout && i < o->nout; i++){
@@ -884,7 +914,7 @@ static int fe_check(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int kee
     if( o->ncol==0 ) return 0;
     for(c = 0; c < o->ncol; c++){
       for(i = 0; i < nin + nout; i++){
-        int opt = i < nin ? op_input(o, desc_pos(g, nd, i), nd->n_data > nin ? nd->n_data : nin) : (i - nin < o->nout ? (int)(o->nin + i - nin) : -1);
+        int opt = i < nin ? slot_input(J, g, nd, o, desc_pos(g, nd, i)) : (i - nin < o->nout ? (int)(o->nin + i - nin) : -1);
         uint8_t d = J->gdt[tens[i].dtype < J->ngdt ? tens[i].dtype : 0];
         if( opt < 0 || d==0 ) continue;
         if( o->col[(size_t)opt * o->ncol + c]!=d ) break;
@@ -898,7 +928,7 @@ static int fe_check(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int kee
   else if( J->strategy >= 0 ) cs = &j->strategies[J->strategy];
   for(i = 0; i < nin + nout; i++){
     int isout = i >= nin;
-    int opt = isout ? (i - nin < o->nout ? (int)(o->nin + i - nin) : -1) : op_input(o, desc_pos(g, nd, i), nd->n_data > nin ? nd->n_data : nin);
+    int opt = isout ? (i - nin < o->nout ? (int)(o->nin + i - nin) : -1) : slot_input(J, g, nd, o, desc_pos(g, nd, i));
     uint32_t d = J->gdt[tens[i].dtype < J->ngdt ? tens[i].dtype : 0], c;
     uint64_t mask;
     int ok = 0;
@@ -927,7 +957,7 @@ static int kernel_check(gr_result *r, gr_judge *J, uint32_t n, const jop *o, uin
   uint32_t i, nin = nd->n_in_desc, nout = nd->n_out_desc;
   for(i = 0; i < nin + nout; i++){
     int isout = i >= nin;
-    int opt = isout ? (i - nin < o->nout ? (int)(o->nin + i - nin) : -1) : op_input(o, desc_pos(g, nd, i), nd->n_data > nin ? nd->n_data : nin);
+    int opt = isout ? (i - nin < o->nout ? (int)(o->nin + i - nin) : -1) : slot_input(J, g, nd, o, desc_pos(g, nd, i));
     uint8_t d = J->after[nd->tensor0 + i];
     if( opt < 0 || d==0 || o->mask[opt]==0 ) continue;
     if( !(o->mask[opt] >> d & 1) ){ *rdt = d; *rt = (uint16_t)(isout ? i - nin : (uint32_t)opt); *rout = (uint8_t)isout; return GR_JR_DTYPE; }
@@ -1015,7 +1045,8 @@ static void graph_dtype(const gr_judge *J, const gr_node *nd, gr_jnode *jn){
 ** block each store takes for the node is part of the key (when_key): the
 ** outcome is a function of the lists the node is judged with. KEEP_DTYPE
 ** and CUSTOMIZE_DTYPES nodes and traced runs (--explain) are judged each
-** time. */
+** time. Where the model names a node's inputs, each input's name is part of
+** the key too: the op's tensors are matched by it (slot_input). */
 #define MEMO_KEY_MAX 4096
 
 static void put16(unsigned char *k, size_t *len, uint32_t v){ k[(*len)++] = (unsigned char)(v & 0xff); k[(*len)++] = (unsigned char)(v >> 8 & 0xff); }
@@ -1027,7 +1058,7 @@ static size_t memo_key(const gr_judge *J, const gr_graph *g, const gr_node *nd, 
   uint32_t nin = nd->n_in_desc, nt = nin + nd->n_out_desc, i;
   size_t len = 0;
   unsigned char shape = 0;
-  if( 11 + (size_t)nt + 7 * (size_t)nin > MEMO_KEY_MAX ) return 0;
+  if( 11 + (size_t)nt + (J->has_names ? 11 : 7) * (size_t)nin > MEMO_KEY_MAX ) return 0;
   if( nd->flags & GR_NODE_DYNAMIC ){
     /* all AI Core's check reads of the shapes (fe_check): dynamic, and an unknown rank */
     const gr_tensor *tens = gr_graph_tensors(g, nd);
@@ -1064,6 +1095,11 @@ static size_t memo_key(const gr_judge *J, const gr_graph *g, const gr_node *nd, 
     }
     put16(key, &len, pi);
     key[len++] = flags; key[len++] = dafter; key[len++] = c0; key[len++] = c1; key[len++] = gafter;
+    if( J->has_names ){
+      /* the input's IR name, which the op's tensor is matched by (slot_input) */
+      uint32_t nm = gr_graph_input_name(g, nd, J->in_name_key, J->in_name_value, pi);
+      put16(key, &len, nm); put16(key, &len, nm >> 16);
+    }
   }
   return len;
 }

@@ -274,6 +274,24 @@ const gr_attr *gr_graph_attr(const gr_graph *g, const gr_node *n, const char *ke
   return gr_graph_attr_id(g, n, id);
 }
 
+int gr_graph_input_names(const gr_graph *g, uint32_t *key_id, uint32_t *value_id){
+  if( !gr_strpool_find(&g->strs, "_input_name_key", 15, key_id) ) return 0;
+  if( !gr_strpool_find(&g->strs, "_input_name_value", 17, value_id) ) return 0;
+  return 1;
+}
+
+uint32_t gr_graph_input_name(const gr_graph *g, const gr_node *n, uint32_t key_id, uint32_t value_id, uint32_t slot){
+  const gr_attr *k = gr_graph_attr_id(g, n, key_id), *v = gr_graph_attr_id(g, n, value_id);
+  const uint32_t *names;
+  const int64_t *idx;
+  uint32_t i;
+  if( k==NULL || v==NULL || k->kind!=GR_ATTR_LIST_S || v->kind!=GR_ATTR_LIST_I || k->n!=v->n ) return GR_NONE;
+  names = gr_graph_list_u32(g, k->u.list);
+  idx = gr_graph_list_i64(g, v->u.list);
+  for(i = 0; i < k->n; i++) if( idx[i]==(int64_t)slot ) return names[i];
+  return GR_NONE;
+}
+
 /* ---- input-descriptor attributes and subgraph parents ---- */
 static const gr_dattr_ix *find_dix(const gr_graph *g, uint32_t node, uint32_t in){
   size_t lo = 0, hi = g->ndix;

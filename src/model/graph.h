@@ -118,6 +118,17 @@ const gr_attr   *gr_graph_attr(const gr_graph *g, const gr_node *n, const char *
 ** per node. When a key occurs twice in one op, both lookups return the last. */
 const gr_attr   *gr_graph_attr_id(const gr_graph *g, const gr_node *n, uint32_t key);
 
+/* The IR names of a node's inputs, where the model keeps them: GE's model
+** serializer writes an op's input names and their input indices as the
+** list attributes _input_name_key and _input_name_value (GE JSON dumps, .om
+** files). gr_graph_input_names gives the two keys' string ids, 0 when no op
+** of the graph has both (then no node has names: callers skip the lookup);
+** gr_graph_input_name the string id of the name of input `slot` (an index
+** into the node's data edges, which follow the op's inputs), GR_NONE when
+** the node names none there. */
+int      gr_graph_input_names(const gr_graph *g, uint32_t *key_id, uint32_t *value_id);
+uint32_t gr_graph_input_name(const gr_graph *g, const gr_node *n, uint32_t key_id, uint32_t value_id, uint32_t slot);
+
 /* Tensor details. Two shape ids are reserved, both with ndim 0 and empty
 ** dims: GR_SHAPE_SCALAR, a scalar (dims [], one element: what GE's formats
 ** mean by a descriptor without dims), and GR_SHAPE_UNKNOWN, a shape the
