@@ -237,6 +237,31 @@ assert n[\"relu_d\"][\"dtype_detail\"][\"inputs\"] == [[\"float16\", \"float16\"
 	test "$(json_get fillh.json "sorted(x[\"message\"] for x in d[\"diagnostics\"] if x[\"code\"] == \"SITE1\")")" = "[\"add_i DT_INT64 [2,3]\", \"mul_f DT_FLOAT [2,3]\", \"relu_d DT_FLOAT16 [-1,-1]\"]"
 '
 
+# The ops whose output type ONNX's type constraints fix (Operators.md) get a
+# shape function (rules/onnx.rules, table onnx_shapes): without value_info the
+# op reading each output still sees its dtype (IsInf and IsNan output
+# DT_BOOL: CANN 8.1.RC1 opp/built-in/op_proto/inc/math_ops.h:754, 813)
+test_expect_success 'Mish, MVN, IsNaN, IsInf, Range, BitShift and Scatter give their outputs a dtype' '
+	gerules eval typed.onnx --chip Ascend910B1 --format json >typed.json &&
+	gerules eval scatter.onnx --chip Ascend910B1 --format json >scatter.json &&
+	"$PY" -c "
+import json
+n = {x[\"name\"]: x for f in (\"typed.json\", \"scatter.json\") for x in json.load(open(f))[\"nodes\"]}
+got = {k: n[k][\"dtype_detail\"][\"inputs\"][0][0] for k in (\"relu_m\", \"relu_mv\", \"not_nan\", \"not_inf\", \"add_r\", \"add_s\", \"relu_s\")}
+assert got == {\"relu_m\": \"float32\", \"relu_mv\": \"float32\", \"not_nan\": \"bool\", \"not_inf\": \"bool\",
+               \"add_r\": \"int64\", \"add_s\": \"uint8\", \"relu_s\": \"float32\"}, got
+" &&
+	cat >typed.lua <<-\EOF &&
+	gr.on_node({}, function(node)
+	  if node.type ~= "LogicalNot" then return end
+	  local i = node:input(0)
+	  node:note("SITE1", node.name .. " " .. tostring(i.dtype) .. " [" .. table.concat(i.shape, ",") .. "]")
+	end)
+	EOF
+	gerules eval typed.onnx --chip Ascend910B1 --hook typed.lua --format json >typedh.json &&
+	test "$(json_get typedh.json "sorted(x[\"message\"] for x in d[\"diagnostics\"] if x[\"code\"] == \"SITE1\")")" = "[\"not_inf DT_BOOL [1,2,3,3]\", \"not_nan DT_BOOL [1,2,3,3]\"]"
+'
+
 # ONNX's Size gives an int64 scalar whatever its input (Operators.md, Size;
 # GE's plugin sets its dtype attribute to DT_INT64: hicann/ops-nn @e5c3fa932
 # common/src/framework/size_onnx_plugin.cpp:22-24; rules/onnx.rules, table

@@ -32,6 +32,8 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
                      outer If read by a Relu
   fill.onnx          ConstantOfShape without value_info: with an int64 value, without a value,
                      and of a computed shape with a float16 value, each read by an op
+  typed.onnx         Mish, MeanVarianceNormalization, IsNaN, IsInf, Range and BitShift, each read by an op
+  scatter.onnx       a Scatter (opset 10) read by a Relu
   size.onnx          a Size of a dynamic input read by an Equal with an int64 constant
   matmul.onnx        a MatMul (BatchMatMulV2) next to a Gemm (MatMulV2), for the advice test
   plugins.onnx       one-to-many plugins as a PyTorch export writes them (opset 13, a dim by
@@ -240,6 +242,32 @@ def main():
                 h.make_node("Relu", ["cd"], ["rd"], name="relu_d")],
                [x23], [vi("ai", None, T.INT64), vi("y", None), vi("rd", None, T.FLOAT16)],
                [h.make_tensor("shp", T.INT64, [2], [2, 3])]), out, "fill.onnx")
+    # ops whose output ONNX's types fix, each read by an op, no value_info
+    # (table onnx_shapes): Mish and MeanVarianceNormalization keep x's dtype,
+    # IsNaN and IsInf give bool, Range start's dtype, BitShift x's
+    x4 = vi("x", [1, 2, 3, 3])
+    save(model([h.make_node("Mish", ["x"], ["m"], name="mish"),
+                h.make_node("Relu", ["m"], ["rm"], name="relu_m"),
+                h.make_node("MeanVarianceNormalization", ["x"], ["mv"], name="mvn"),
+                h.make_node("Relu", ["mv"], ["rmv"], name="relu_mv"),
+                h.make_node("IsNaN", ["x"], ["nan"], name="isnan"),
+                h.make_node("Not", ["nan"], ["nnan"], name="not_nan"),
+                h.make_node("IsInf", ["x"], ["inf"], name="isinf"),
+                h.make_node("Not", ["inf"], ["ninf"], name="not_inf"),
+                h.make_node("Range", ["r0", "r9", "r1"], ["rg"], name="range"),
+                h.make_node("Add", ["rg", "rg"], ["ar"], name="add_r"),
+                h.make_node("BitShift", ["u", "u"], ["sh"], name="shift", direction="RIGHT"),
+                h.make_node("Add", ["sh", "sh"], ["as_"], name="add_s")],
+               [x4, vi("u", [4], T.UINT8)],
+               [vi("rm", None), vi("rmv", None), vi("nnan", None, T.BOOL), vi("ninf", None, T.BOOL),
+                vi("ar", None, T.INT64), vi("as_", None, T.UINT8)],
+               [h.make_tensor(n, T.INT64, [], [v]) for n, v in (("r0", 0), ("r9", 9), ("r1", 1))], opset=18),
+         out, "typed.onnx")
+    # Scatter (opset 9-10; ScatterElements since 11): data's dtype
+    save(model([h.make_node("Scatter", ["x", "ix", "x"], ["sc"], name="scatter"),
+                h.make_node("Relu", ["sc"], ["rs"], name="relu_s")],
+               [vi("x", [2, 3])], [vi("rs", None)], [h.make_tensor("ix", T.INT64, [2, 3], [0] * 6)], opset=10),
+         out, "scatter.onnx")
     # Size of an input with a dim by name, compared with an int64 constant
     # (Silero VAD's rnn/Equal), no value_info: the Size is an int64 scalar
     xd = h.make_tensor_value_info("x", T.FLOAT, ["n", 3])
