@@ -262,6 +262,31 @@ assert got == {\"relu_m\": \"float32\", \"relu_mv\": \"float32\", \"not_nan\": \
 	test "$(json_get typedh.json "sorted(x[\"message\"] for x in d[\"diagnostics\"] if x[\"code\"] == \"SITE1\")")" = "[\"not_inf DT_BOOL [1,2,3,3]\", \"not_nan DT_BOOL [1,2,3,3]\"]"
 '
 
+# NonZero's output is int64 [rank, count], the count known only at run time
+# (Operators.md, NonZero; rules/onnx.rules, table onnx_shapes "nonzero"): GE's
+# InferShape leaves it -1, so the NonZero and what reads it are dynamic even
+# where the input is static. The build before read the shape as one GE knows
+# (static) and tiled both at compile time.
+test_expect_success 'NonZero: int64 [rank, -1], so the graph is dynamic' '
+	gerules eval nonzero.onnx --chip Ascend910B1 --format json >nz.json &&
+	"$PY" -c "
+import json; d = json.load(open(\"nz.json\"))
+n = {x[\"name\"]: x for x in d[\"nodes\"]}
+t = [x for x in d[\"nodes\"] if x[\"type\"] == \"Transpose\"][0]
+assert (n[\"nonzero\"][\"execution\"], n[\"nonzero\"][\"tiling\"]) == (\"dynamic\", \"host\"), n[\"nonzero\"]
+assert (t[\"execution\"], t[\"dtype_detail\"][\"inputs\"][0][0]) == (\"dynamic\", \"int64\"), t
+" &&
+	cat >nz.lua <<-\EOF &&
+	gr.on_node({}, function(node)
+	  if node.type ~= "Transpose" then return end
+	  local i = node:input(0)
+	  node:note("SITE1", tostring(i.dtype) .. " [" .. table.concat(i.shape, ",") .. "]")
+	end)
+	EOF
+	gerules eval nonzero.onnx --chip Ascend910B1 --hook nz.lua --format json >nzh.json &&
+	test "$(json_get nzh.json "[x[\"message\"] for x in d[\"diagnostics\"] if x[\"code\"] == \"SITE1\"]")" = "[\"DT_INT64 [2,-1]\"]"
+'
+
 # ONNX's Size gives an int64 scalar whatever its input (Operators.md, Size;
 # GE's plugin sets its dtype attribute to DT_INT64: hicann/ops-nn @e5c3fa932
 # common/src/framework/size_onnx_plugin.cpp:22-24; rules/onnx.rules, table

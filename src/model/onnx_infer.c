@@ -653,7 +653,7 @@ static int sf_conv_transpose(const gr_oinfer *x, const onode *o, ishape *out){
 static uint16_t dtype_only(const gr_oinfer *x, int fn, const onode *o){
   size_t i, n = fn==GR_SF_BCAST || fn==GR_SF_CONCAT ? x->nin : 1;
   switch( fn ){
-  case GR_SF_SHAPE: case GR_SF_SIZE: return dt_of(x, 7);
+  case GR_SF_SHAPE: case GR_SF_SIZE: case GR_SF_NONZERO: return dt_of(x, 7);
   case GR_SF_BCAST_BOOL: return dt_of(x, 9);
   case GR_SF_CAST: return dt_of(x, attr_i(o, "to", 0));
   case GR_SF_CONST_OF_SHAPE: return fill_dtype(x, o);
@@ -700,6 +700,15 @@ int gr_onnx_infer(const gr_oinfer *x, int fn, const onode *o, ishape *out){
     /* the number of input 0's elements, a scalar of type int64 whatever
     ** the input's shape, known or not (Operators.md, Size) */
     out->known = 1; out->dtype = dt_of(x, 7); out->nd = 0;
+    return 1;
+  case GR_SF_NONZERO:
+    /* the indices of input 0's nonzero elements, one row per dim: how many
+    ** there are depends on the values, so the second dim is unknown (and a
+    ** node reading it dynamic) even where input 0 is static (Operators.md,
+    ** NonZero) */
+    out->known = 1; out->dtype = dt_of(x, 7); out->nd = 2;
+    out->d[0] = in_shape(x, 0, &a) ? (int64_t)a.nd : -1;
+    out->d[1] = -1;
     return 1;
   default:
     return 0;

@@ -34,6 +34,7 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
                      and of a computed shape with a float16 value, each read by an op
   typed.onnx         Mish, MeanVarianceNormalization, IsNaN, IsInf, Range and BitShift, each read by an op
   scatter.onnx       a Scatter (opset 10) read by a Relu
+  nonzero.onnx       a NonZero of a static input read by a Transpose
   size.onnx          a Size of a dynamic input read by an Equal with an int64 constant
   matmul.onnx        a MatMul (BatchMatMulV2) next to a Gemm (MatMulV2), for the advice test
   plugins.onnx       one-to-many plugins as a PyTorch export writes them (opset 13, a dim by
@@ -268,6 +269,11 @@ def main():
                 h.make_node("Relu", ["sc"], ["rs"], name="relu_s")],
                [vi("x", [2, 3])], [vi("rs", None)], [h.make_tensor("ix", T.INT64, [2, 3], [0] * 6)], opset=10),
          out, "scatter.onnx")
+    # NonZero of a static input, read by a Transpose: the indices' count is
+    # known only at run time
+    save(model([h.make_node("NonZero", ["x"], ["nz"], name="nonzero"),
+                h.make_node("Transpose", ["nz"], ["t"], name="tr", perm=[1, 0])],
+               [vi("x", [4, 4])], [vi("t", None, T.INT64)], opset=13), out, "nonzero.onnx")
     # Size of an input with a dim by name, compared with an int64 constant
     # (Silero VAD's rnn/Equal), no value_info: the Size is an int64 scalar
     xd = h.make_tensor_value_info("x", T.FLOAT, ["n", 3])
