@@ -250,13 +250,13 @@ static int slot_input(const gr_judge *J, const gr_graph *g, const gr_node *nd, c
     if( id!=GR_NONE ){
       const char *nm = gr_graph_str(g, id);
       size_t len = strlen(nm);
-      uint32_t t;
-      for(t = 0; t < o->nin && (int)t < o->op->ninputs; t++){
+      uint32_t t, n = o->nin < (uint32_t)o->op->ninputs ? o->nin : (uint32_t)o->op->ninputs;
+      for(t = 0; t < n; t++) if( strcmp(nm, o->op->inputs[t].name)==0 ) return (int)t;
+      for(t = 0; t < n; t++){
+        /* an instance of a dynamic input: its name and a number */
         const gr_oplib_tensor *ts = &o->op->inputs[t];
         size_t tl = strlen(ts->name), d;
-        if( len < tl || memcmp(nm, ts->name, tl)!=0 ) continue;
-        if( len==tl ) return (int)t;
-        if( ts->param!=GR_PARAM_DYNAMIC ) continue;
+        if( ts->param!=GR_PARAM_DYNAMIC || len <= tl || memcmp(nm, ts->name, tl)!=0 ) continue;
         for(d = tl; d < len && nm[d] >= '0' && nm[d] <= '9'; d++) ;
         if( d==len ) return (int)t;
       }
