@@ -121,8 +121,9 @@ const gr_attr   *gr_graph_attr_id(const gr_graph *g, const gr_node *n, uint32_t 
 /* The IR names of a node's inputs, where the model keeps them: GE's model
 ** serializer writes an op's input names and their input indices as the
 ** list attributes _input_name_key and _input_name_value (GE JSON dumps, .om
-** files). gr_graph_input_names gives the two keys' string ids, 0 when no op
-** of the graph has both (then no node has names: callers skip the lookup);
+** files). gr_graph_input_names gives the two keys' string ids, 0 when the
+** model holds not both strings (then no node has names: callers skip the
+** lookup);
 ** gr_graph_input_name the string id of the name of input `slot` (an index
 ** into the node's data edges, which follow the op's inputs), GR_NONE when
 ** the node names none there. */
