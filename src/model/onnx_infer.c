@@ -653,7 +653,7 @@ static int sf_conv_transpose(const gr_oinfer *x, const onode *o, ishape *out){
 static uint16_t dtype_only(const gr_oinfer *x, int fn, const onode *o){
   size_t i, n = fn==GR_SF_BCAST || fn==GR_SF_CONCAT ? x->nin : 1;
   switch( fn ){
-  case GR_SF_SHAPE: case GR_SF_SIZE: case GR_SF_NONZERO: return dt_of(x, 7);
+  case GR_SF_SHAPE: return dt_of(x, 7);
   case GR_SF_BCAST_BOOL: return dt_of(x, 9);
   case GR_SF_CAST: return dt_of(x, attr_i(o, "to", 0));
   case GR_SF_CONST_OF_SHAPE: return fill_dtype(x, o);
