@@ -1055,10 +1055,13 @@ static void put16(unsigned char *k, size_t *len, uint32_t v){ k[(*len)++] = (uns
 static size_t memo_key(const gr_judge *J, const gr_graph *g, const gr_node *nd, unsigned char *key){
   const gr_edge *ed = gr_graph_edges(g, nd);
   const gr_node *nodes = gr_graph_nodes(g);
-  uint32_t nin = nd->n_in_desc, nt = nin + nd->n_out_desc, i;
+  uint32_t nin = nd->n_in_desc, nt = nin + nd->n_out_desc, i, nnames = 0;
+  const uint32_t *names = NULL;
+  const int64_t *slots = NULL;
   size_t len = 0;
   unsigned char shape = 0;
   if( 11 + (size_t)nt + (J->has_names ? 11 : 7) * (size_t)nin > MEMO_KEY_MAX ) return 0;
+  if( J->has_names ) nnames = gr_graph_input_name_list(g, nd, J->in_name_key, J->in_name_value, &names, &slots);
   if( nd->flags & GR_NODE_DYNAMIC ){
     /* all AI Core's check reads of the shapes (fe_check): dynamic, and an unknown rank */
     const gr_tensor *tens = gr_graph_tensors(g, nd);
@@ -1097,7 +1100,8 @@ static size_t memo_key(const gr_judge *J, const gr_graph *g, const gr_node *nd, 
     key[len++] = flags; key[len++] = dafter; key[len++] = c0; key[len++] = c1; key[len++] = gafter;
     if( J->has_names ){
       /* the input's IR name, which the op's tensor is matched by (slot_input) */
-      uint32_t nm = gr_graph_input_name(g, nd, J->in_name_key, J->in_name_value, pi);
+      uint32_t nm = GR_NONE, k;
+      for(k = 0; k < nnames; k++) if( slots[k]==(int64_t)pi ){ nm = names[k]; break; }
       put16(key, &len, nm); put16(key, &len, nm >> 16);
     }
   }

@@ -280,15 +280,20 @@ int gr_graph_input_names(const gr_graph *g, uint32_t *key_id, uint32_t *value_id
   return 1;
 }
 
-uint32_t gr_graph_input_name(const gr_graph *g, const gr_node *n, uint32_t key_id, uint32_t value_id, uint32_t slot){
+uint32_t gr_graph_input_name_list(const gr_graph *g, const gr_node *n, uint32_t key_id, uint32_t value_id,
+                                  const uint32_t **names, const int64_t **slots){
   const gr_attr *k = gr_graph_attr_id(g, n, key_id), *v = gr_graph_attr_id(g, n, value_id);
+  if( k==NULL || v==NULL || k->kind!=GR_ATTR_LIST_S || v->kind!=GR_ATTR_LIST_I || k->n!=v->n || k->n==0 ) return 0;
+  *names = gr_graph_list_u32(g, k->u.list);
+  *slots = gr_graph_list_i64(g, v->u.list);
+  return k->n;
+}
+
+uint32_t gr_graph_input_name(const gr_graph *g, const gr_node *n, uint32_t key_id, uint32_t value_id, uint32_t slot){
   const uint32_t *names;
   const int64_t *idx;
-  uint32_t i;
-  if( k==NULL || v==NULL || k->kind!=GR_ATTR_LIST_S || v->kind!=GR_ATTR_LIST_I || k->n!=v->n ) return GR_NONE;
-  names = gr_graph_list_u32(g, k->u.list);
-  idx = gr_graph_list_i64(g, v->u.list);
-  for(i = 0; i < k->n; i++) if( idx[i]==(int64_t)slot ) return names[i];
+  uint32_t i, cnt = gr_graph_input_name_list(g, n, key_id, value_id, &names, &idx);
+  for(i = 0; i < cnt; i++) if( idx[i]==(int64_t)slot ) return names[i];
   return GR_NONE;
 }
 

@@ -129,6 +129,12 @@ const gr_attr   *gr_graph_attr_id(const gr_graph *g, const gr_node *n, uint32_t 
 ** the node names none there. */
 int      gr_graph_input_names(const gr_graph *g, uint32_t *key_id, uint32_t *value_id);
 uint32_t gr_graph_input_name(const gr_graph *g, const gr_node *n, uint32_t key_id, uint32_t value_id, uint32_t slot);
+/* The same for every input of a node at once: the node's names (string ids)
+** and their input indices, *names and *slots pointing into the graph; their
+** count, 0 when the node names none. A caller that asks for several inputs
+** of one node reads its attributes once. */
+uint32_t gr_graph_input_name_list(const gr_graph *g, const gr_node *n, uint32_t key_id, uint32_t value_id,
+                                  const uint32_t **names, const int64_t **slots);
 
 /* Tensor details. Two shape ids are reserved, both with ndim 0 and empty
 ** dims: GR_SHAPE_SCALAR, a scalar (dims [], one element: what GE's formats
