@@ -218,15 +218,16 @@ static int attr_field_ok(ck *c, const gr_item *o){
 ** tensor attribute A (ConstantOfShape's `value`), DTYPE without one,
 ** or of output 0 of an inner op whose dtype the plugin fixes (a Shape's, a
 ** Cast's dst_type), once; not on the row's last op (`last`), whose outputs
-** are the ONNX node's, inferred from the model; a shape only on a Const. The
+** are the ONNX node's, inferred from the model; a shape on a Const, or on
+** an op whose output has a dim GE's InferShape leaves to the values (-1). The
 ** dtype is a key of table dtypes, spelled in the model as the key of table
-** graph_dtype_names whose value it is; each dim 0 or more. 0 when
-** something was reported. */
+** graph_dtype_names whose value it is; each dim 0 or more (or -1, not on a
+** Const). 0 when something was reported. */
 static int do_output(ck *c, const gr_item *x, gr_onnx_ir *ir, int last){
   gr_ruleset *rs = c->rs;
   const gr_item *o = x->items2, *d;
   const gr_table *dt, *gn;
-  int t;
+  int t, is_const = strcmp(x->name, "Const")==0;
   size_t i, nd = 0;
   if( o==NULL ) return 1;
   if( o->flag2==2 && strcmp(x->name, "Const")==0 ){
@@ -240,9 +241,14 @@ static int do_output(ck *c, const gr_item *x, gr_onnx_ir *ir, int last){
     else ck_err(c, o->loc, "output \"%s\": the row's last op (%s) gives the ONNX node's outputs, whose dtypes come from the model", o->str, x->name);
     return 0;
   }
-  if( o->flag && strcmp(x->name, "Const")!=0 ){
-    ck_err(c, o->str2_loc, "a shape for the %s's output: only a Const a row creates is given its shape (an op's follows its inputs)", x->name);
-    return 0;
+  if( o->flag && !is_const ){
+    /* an op's shape follows its inputs, but where GE's InferShape leaves a
+    ** dim to the values (a Where's count of true elements) the row says so */
+    for(d = o->items; d && d->lo!=-1; d = d->next) ;
+    if( d==NULL ){
+      ck_err(c, o->str2_loc, "a shape for the %s's output without a -1 dim: a row states the shape of a Const it creates, or of an op's output with a dim known only when it runs (-1); an op's shape otherwise follows its inputs", x->name);
+      return 0;
+    }
   }
   if( o->next ){
     char w[256];
@@ -294,14 +300,15 @@ static int do_output(ck *c, const gr_item *x, gr_onnx_ir *ir, int last){
   if( !o->flag ) return 1;
   for(d = o->items; d; d = d->next) nd++;
   if( nd > GR_ONNX_MAX_DIMS ){
-    ck_err(c, o->str2_loc, "a shape of %zu dims: a Const's shape in a row has at most %d", nd, GR_ONNX_MAX_DIMS);
+    ck_err(c, o->str2_loc, "a shape of %zu dims: a shape in a row has at most %d", nd, GR_ONNX_MAX_DIMS);
     return 0;
   }
   {
     int64_t *dims = gr_arena_calloc(&rs->arena, (nd + 1) * sizeof *dims);
     for(nd = 0, d = o->items; d; d = d->next){
-      if( d->lo < 0 || d->lo > INT32_MAX ){
-        ck_err(c, d->str_loc, "dim %lld: a dim of a Const's shape is 0 to %ld", (long long)d->lo, (long)INT32_MAX);
+      if( d->lo < (is_const ? 0 : -1) || d->lo > INT32_MAX ){
+        if( is_const ) ck_err(c, d->str_loc, "dim %lld: a dim of a Const's shape is 0 to %ld", (long long)d->lo, (long)INT32_MAX);
+        else ck_err(c, d->str_loc, "dim %lld: a dim of an op's shape in a row is -1 (known only when it runs) or 0 to %ld", (long long)d->lo, (long)INT32_MAX);
         return 0;
       }
       dims[nd++] = d->lo;
