@@ -282,6 +282,59 @@ assert (t[\"execution\"], t[\"dtype_detail\"][\"inputs\"][0][0]) == (\"dynamic\"
 	test "$(input0_seen nonzero.onnx Transpose)" = "[\"PartitionedCall_tr_Transpose_1 DT_INT64 [2,-1]\"]"
 '
 
+# NonMaxSuppression is GE's plugin subgraph (hicann/ops-cv @6ae876534
+# objdetect/non_max_suppression_v6/framework/non_max_suppression_onnx_plugin.cpp):
+# one Data per input, NonMaxSuppressionV6, whose selected_indices is int32
+# (CANN 8.1.RC1 op_proto/inc/nn_detect_ops.h:1880-1889), and a Cast to int64;
+# renamed, the counter advancing by 7 and 4. A row per box kept: [-1, 3]
+# (Operators.md, NonMaxSuppression), so the NMS and the Transpose reading it
+# run dynamic. The build before mapped the node to a NonMaxSuppressionV6 alone
+# under the ONNX name, its output without a shape, and the Transpose static.
+test_expect_success 'NonMaxSuppression: GE'"'"'s subgraph and names, int32 then int64 [-1, 3], dynamic' '
+	types nms.onnx | grep -v "Initializer\|:Data$" >got; test $? -le 1 &&
+	printf "%s\n" PartitionedCall_nms_NonMaxSuppressionV6_5:NonMaxSuppressionV6 PartitionedCall_nms_Cast_6:Cast \
+		PartitionedCall_tr_Const_13:Const PartitionedCall_tr_Transpose_12:Transpose \
+		PartitionedCall_nms2_NonMaxSuppressionV6_9:NonMaxSuppressionV6 PartitionedCall_nms2_Cast_10:Cast >expect &&
+	test_cmp expect got &&
+	gerules eval nms.onnx --chip Ascend910B1 --format json >nms.json &&
+	"$PY" -c "
+import json; d = json.load(open(\"nms.json\"))
+n = {x[\"name\"]: x for x in d[\"nodes\"]}
+for k in (\"PartitionedCall_nms_NonMaxSuppressionV6_5\", \"PartitionedCall_nms_Cast_6\", \"PartitionedCall_tr_Transpose_12\"):
+    assert (n[k][\"execution\"], n[k][\"tiling\"]) == (\"dynamic\", \"host\"), n[k]
+assert n[\"PartitionedCall_nms_Cast_6\"][\"dtype_detail\"][\"inputs\"][0][0] == \"int32\", n[\"PartitionedCall_nms_Cast_6\"]
+" &&
+	test "$(input0_seen nms.onnx Transpose Cast)" = "[\"PartitionedCall_nms2_Cast_10 DT_INT32 [-1,3]\", \"PartitionedCall_nms_Cast_6 DT_INT32 [-1,3]\", \"PartitionedCall_tr_Transpose_12 DT_INT64 [-1,3]\"]"
+'
+
+# Compress is GE's plugin subgraph (hicann/ops-nn @e5c3fa932
+# index/gather_v2/framework/compress_onnx_plugin.cpp): Where of the condition,
+# Squeeze, GatherV2 along a Const axis, the data flattened first without
+# `axis`. Where's output is int64 (CANN 8.1.RC1 op_proto/inc/array_ops.h:
+# 1198-1201), a row per true element: [-1, 1]; the Compress's output has the
+# count in dim `axis` (all of it flattened). The build before mapped the node
+# to Where, Flatten and GatherV2 named <node>/flatten, <node>/gather_v2, all
+# static.
+test_expect_success 'Compress: GE'"'"'s subgraph and names, the count of true conditions -1' '
+	types compress.onnx | grep -v "Initializer\|:Data$" >got; test $? -le 1 &&
+	printf "%s\n" PartitionedCall_cmp_axis_axis_data_2:Const PartitionedCall_cmp_axis_compress_condition_4:Where \
+		PartitionedCall_cmp_axis_squeeze_where_5:Squeeze PartitionedCall_cmp_axis_compress_3:GatherV2 relu_axis:Relu \
+		PartitionedCall_cmp_flat_axis_data_8:Const PartitionedCall_cmp_flat_compress_flatten_9:Flatten \
+		PartitionedCall_cmp_flat_compress_condition_10:Where PartitionedCall_cmp_flat_squeeze_12:Squeeze \
+		PartitionedCall_cmp_flat_squeeze_where_13:Squeeze PartitionedCall_cmp_flat_compress_11:GatherV2 relu_flat:Relu >expect &&
+	test_cmp expect got &&
+	gerules eval compress.onnx --chip Ascend910B1 --format json >cmp.json &&
+	"$PY" -c "
+import json; d = json.load(open(\"cmp.json\"))
+n = {x[\"name\"]: x for x in d[\"nodes\"]}
+for k in (\"PartitionedCall_cmp_axis_compress_condition_4\", \"PartitionedCall_cmp_axis_squeeze_where_5\",
+          \"PartitionedCall_cmp_axis_compress_3\", \"relu_axis\", \"PartitionedCall_cmp_flat_compress_11\", \"relu_flat\"):
+    assert (n[k][\"execution\"], n[k][\"tiling\"]) == (\"dynamic\", \"host\"), n[k]
+assert n[\"PartitionedCall_cmp_flat_compress_flatten_9\"][\"tiling\"] == \"compile\", n[\"PartitionedCall_cmp_flat_compress_flatten_9\"]
+" &&
+	test "$(input0_seen compress.onnx Relu Squeeze GatherV2)" = "[\"PartitionedCall_cmp_axis_compress_3 DT_FLOAT [4,6]\", \"PartitionedCall_cmp_axis_squeeze_where_5 DT_INT64 [-1,1]\", \"PartitionedCall_cmp_flat_compress_11 DT_FLOAT nil\", \"PartitionedCall_cmp_flat_squeeze_12 DT_FLOAT nil\", \"PartitionedCall_cmp_flat_squeeze_where_13 DT_INT64 [-1,1]\", \"relu_axis DT_FLOAT [4,-1]\", \"relu_flat DT_FLOAT [-1]\"]"
+'
+
 # ONNX's Size gives an int64 scalar whatever its input (Operators.md, Size;
 # GE's plugin sets its dtype attribute to DT_INT64: hicann/ops-nn @e5c3fa932
 # common/src/framework/size_onnx_plugin.cpp:22-24; rules/onnx.rules, table

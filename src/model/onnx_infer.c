@@ -644,6 +644,27 @@ static int sf_conv_transpose(const gr_oinfer *x, const onode *o, ishape *out){
   return 1;
 }
 
+/* Compress (Operators.md): the slices of input 0 along `axis` whose
+** condition is true, or without `axis` the true elements of input 0
+** flattened; how many depends on the condition's values, so that dim is -1
+** and what reads it dynamic. Input 0's dtype. */
+static int sf_compress(const gr_oinfer *x, const onode *o, ishape *out){
+  ishape a;
+  const gr_onnx_attr_view *ax = attr(o, "axis");
+  int64_t k;
+  if( ax==NULL ){
+    out->known = 1; out->dtype = x->nin && x->inok[0] ? x->ins[0].dtype : 0; out->nd = 1; out->d[0] = -1;
+    return 1;
+  }
+  if( !in_shape(x, 0, &a) || a.nd==0 ) return 0;
+  k = attr_i(o, "axis", 0);
+  if( k < 0 ) k += (int64_t)a.nd;
+  if( k < 0 || k >= (int64_t)a.nd ) return 0;
+  *out = a;
+  out->d[k] = -1;
+  return 1;
+}
+
 /* The output's dtype where its shape is not known (a Reshape whose shape
 ** input is computed, an input of unknown rank): ONNX's type constraints fix
 ** it all the same. Shape gives int64, a comparison bool, Where its second
@@ -710,6 +731,14 @@ int gr_onnx_infer(const gr_oinfer *x, int fn, const onode *o, ishape *out){
     out->d[0] = in_shape(x, 0, &a) ? (int64_t)a.nd : -1;
     out->d[1] = -1;
     return 1;
+  case GR_SF_NMS:
+    /* [batch index, class index, box index] of each box kept: how many are
+    ** kept depends on the scores (Operators.md, NonMaxSuppression) */
+    out->known = 1; out->dtype = dt_of(x, 7); out->nd = 2;
+    out->d[0] = -1; out->d[1] = 3;
+    return 1;
+  case GR_SF_COMPRESS:
+    ok = sf_compress(x, o, out); break;
   default:
     return 0;
   }

@@ -35,6 +35,8 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
   typed.onnx         Mish, MeanVarianceNormalization, IsNaN, IsInf, Range and BitShift, each read by an op
   scatter.onnx       a Scatter (opset 10) read by a Relu
   nonzero.onnx       a NonZero of a static input read by a Transpose
+  nms.onnx           NonMaxSuppression with five inputs read by a Transpose, and with two
+  compress.onnx      Compress along an axis and of the flattened data, each read by a Relu
   size.onnx          a Size of a dynamic input read by an Equal with an int64 constant
   matmul.onnx        a MatMul (BatchMatMulV2) next to a Gemm (MatMulV2), for the advice test
   plugins.onnx       one-to-many plugins as a PyTorch export writes them (opset 13, a dim by
@@ -274,6 +276,23 @@ def main():
     save(model([h.make_node("NonZero", ["x"], ["nz"], name="nonzero"),
                 h.make_node("Transpose", ["nz"], ["t"], name="tr", perm=[1, 0])],
                [vi("x", [4, 4])], [vi("t", None, T.INT64)], opset=13), out, "nonzero.onnx")
+    # NonMaxSuppression with all five inputs (a torchvision export), read by a
+    # Transpose, and with boxes and scores only: GE's plugin subgraph, the
+    # kept boxes' count known only at run time
+    save(model([h.make_node("NonMaxSuppression", ["boxes", "scores", "maxk", "iou", "thr"], ["sel"], name="nms"),
+                h.make_node("Transpose", ["sel"], ["t"], name="tr", perm=[1, 0]),
+                h.make_node("NonMaxSuppression", ["boxes", "scores"], ["sel2"], name="nms2")],
+               [vi("boxes", [1, 100, 4]), vi("scores", [1, 1, 100])], [vi("t", None, T.INT64), vi("sel2", None, T.INT64)],
+               [h.make_tensor("maxk", T.INT64, [1], [10]), h.make_tensor("iou", T.FLOAT, [1], [0.5]),
+                h.make_tensor("thr", T.FLOAT, [1], [0.2])], opset=13), out, "nms.onnx")
+    # Compress along an axis and of the flattened data, each read by a Relu:
+    # as many elements as the condition's true values
+    save(model([h.make_node("Compress", ["x", "cond"], ["ca"], name="cmp_axis", axis=1),
+                h.make_node("Relu", ["ca"], ["ra"], name="relu_axis"),
+                h.make_node("Compress", ["x", "cond"], ["cf"], name="cmp_flat"),
+                h.make_node("Relu", ["cf"], ["rf"], name="relu_flat")],
+               [vi("x", [4, 6]), vi("cond", [6], T.BOOL)], [vi("ra", None), vi("rf", None)], opset=13),
+         out, "compress.onnx")
     # Size of an input with a dim by name, compared with an int64 constant
     # (Silero VAD's rnn/Equal), no value_info: the Size is an int64 scalar
     xd = h.make_tensor_value_info("x", T.FLOAT, ["n", 3])
