@@ -226,7 +226,7 @@ input0_seen () {
 	  node:note("SITE1", node.name .. " " .. tostring(i.dtype) .. " " .. (s == nil and "nil" or ("[" .. table.concat(s, ",") .. "]")))
 	end)
 	EOF
-	gerules eval "$model" --chip Ascend910B1 --hook seen.lua --format json >seen.json &&
+	gerules eval "$model" --chip "${seen_chip:-Ascend910B1}" --hook seen.lua --format json >seen.json &&
 	json_get seen.json "sorted(x[\"message\"] for x in d[\"diagnostics\"] if x[\"code\"] == \"SITE1\")"
 }
 
@@ -333,6 +333,20 @@ for k in (\"PartitionedCall_cmp_axis_compress_condition_4\", \"PartitionedCall_c
 assert n[\"PartitionedCall_cmp_flat_compress_flatten_9\"][\"tiling\"] == \"compile\", n[\"PartitionedCall_cmp_flat_compress_flatten_9\"]
 " &&
 	test "$(input0_seen compress.onnx Relu Squeeze GatherV2)" = "[\"PartitionedCall_cmp_axis_compress_3 DT_FLOAT [4,6]\", \"PartitionedCall_cmp_axis_squeeze_where_5 DT_INT64 [-1,1]\", \"PartitionedCall_cmp_flat_compress_11 DT_FLOAT nil\", \"PartitionedCall_cmp_flat_squeeze_12 DT_FLOAT nil\", \"PartitionedCall_cmp_flat_squeeze_where_13 DT_INT64 [-1,1]\", \"relu_axis DT_FLOAT [4,-1]\", \"relu_flat DT_FLOAT [-1]\"]"
+'
+
+# ArgMax gives int64 (ONNX's, and the DT_INT64 GE's plugin sets on ArgMaxV2:
+# hicann/ops-math @c41933244 math/arg_max_v2/framework/argmax_onnx_plugin.cpp:82),
+# its axis kept as 1 or dropped (Operators.md, ArgMax; rules/onnx.rules, table
+# onnx_shapes "argmax"): without value_info the Adds after it had no input
+# dtype and no shape. GE's ArgMin before an ExpandDims gives int32, int64 on a
+# regbase SoC (argmin_onnx_plugin.cpp:105-108); the build before gave both
+# inner ops the input's float32.
+test_expect_success 'ArgMax: int64, the axis kept or dropped; the inner ArgMax and ArgMin give GE'"'"'s index dtype' '
+	test "$(input0_seen argmax.onnx Add ExpandDims)" = "[\"PartitionedCall_am_keep_ExpandDims_2 DT_INT64 nil\", \"PartitionedCall_amin_keep_ExpandDims_10 DT_INT32 nil\", \"add_drop DT_INT64 [2,5]\", \"add_keep DT_INT64 [2,1,7]\"]" &&
+	seen_chip=Ascend950PR_9599 &&
+	test "$(input0_seen argmax.onnx ExpandDims)" = "[\"PartitionedCall_am_keep_ExpandDims_2 DT_INT64 nil\", \"PartitionedCall_amin_keep_ExpandDims_10 DT_INT64 nil\"]" &&
+	seen_chip=
 '
 
 # ONNX's Size gives an int64 scalar whatever its input (Operators.md, Size;

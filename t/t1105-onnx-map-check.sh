@@ -261,7 +261,7 @@ test_expect_success 'gerules explain shows a key'"'"'s rows as written, first ma
 	cat >expect <<-\EOF &&
 	onnx "ai.onnx::ArgMax" (2 rows, first match wins)
 	  opset 8..18 when node.attr["keepdims"] == 0 becomes Const "_const_data" @2 () output "int32" [], ArgMaxV2 "_ArgMaxV2" @1 (0, @0) in 3;    # RULES
-	  opset 8..18 becomes Const "_const_data" @3 () output "int32" [], ArgMaxV2 "_ArgMaxV2" @1 (0, @0), Const "_data1" @4 () output "int32" [], ExpandDims "_ExpandDims" @2 (@1, @2) in 5;    # RULES
+	  opset 8..18 becomes Const "_const_data" @3 () output "int32" [], ArgMaxV2 "_ArgMaxV2" @1 (0, @0) output "int64", Const "_data1" @4 () output "int32" [], ExpandDims "_ExpandDims" @2 (@1, @2) in 5;    # RULES
 	EOF
 	sed "s|# .*onnx.rules:[0-9]*\$|# RULES|" out >got &&
 	test_cmp expect got &&

@@ -739,6 +739,22 @@ int gr_onnx_infer(const gr_oinfer *x, int fn, const onode *o, ishape *out){
     return 1;
   case GR_SF_COMPRESS:
     ok = sf_compress(x, o, out); break;
+  case GR_SF_ARGMAX: {
+    /* the index along `axis` (default 0) of each maximum, int64; that dim
+    ** 1, or dropped where keepdims is 0 (Operators.md, ArgMax) */
+    uint32_t ax, k;
+    int keep = attr_i(o, "keepdims", 1)!=0;
+    if( !in_shape(x, 0, &a) || !norm_axis(attr_i(o, "axis", 0), a.nd, &ax) ){
+      out->dtype = dt_of(x, 7);
+      return 0;
+    }
+    out->known = 1; out->dtype = dt_of(x, 7); out->nd = 0;
+    for(k = 0; k < a.nd; k++){
+      if( k!=ax ) out->d[out->nd++] = a.d[k];
+      else if( keep ) out->d[out->nd++] = 1;
+    }
+    return 1;
+  }
   default:
     return 0;
   }

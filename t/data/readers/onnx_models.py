@@ -37,6 +37,7 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
   nonzero.onnx       a NonZero of a static input read by a Transpose
   nms.onnx           NonMaxSuppression with five inputs read by a Transpose, and with two
   compress.onnx      Compress along an axis and of the flattened data, each read by a Relu
+  argmax.onnx        ArgMax keeping and dropping its axis, each read by an Add; an ArgMin
   size.onnx          a Size of a dynamic input read by an Equal with an int64 constant
   matmul.onnx        a MatMul (BatchMatMulV2) next to a Gemm (MatMulV2), for the advice test
   plugins.onnx       one-to-many plugins as a PyTorch export writes them (opset 13, a dim by
@@ -293,6 +294,15 @@ def main():
                 h.make_node("Relu", ["cf"], ["rf"], name="relu_flat")],
                [vi("x", [4, 6]), vi("cond", [6], T.BOOL)], [vi("ra", None), vi("rf", None)], opset=13),
          out, "compress.onnx")
+    # ArgMax keeping its axis and dropping it, each read by an Add; an ArgMin
+    # keeping it: the inner op's index dtype, GE's plugin's
+    save(model([h.make_node("ArgMax", ["x"], ["ak"], name="am_keep", axis=1),
+                h.make_node("Add", ["ak", "ak"], ["sk"], name="add_keep"),
+                h.make_node("ArgMax", ["x"], ["ad"], name="am_drop", axis=-1, keepdims=0),
+                h.make_node("Add", ["ad", "ad"], ["sd"], name="add_drop"),
+                h.make_node("ArgMin", ["x"], ["an"], name="amin_keep", axis=2)],
+               [vi("x", [2, 5, 7])], [vi("sk", None, T.INT64), vi("sd", None, T.INT64), vi("an", None, T.INT64)],
+               opset=13), out, "argmax.onnx")
     # Size of an input with a dim by name, compared with an int64 constant
     # (Silero VAD's rnn/Equal), no value_info: the Size is an int64 scalar
     xd = h.make_tensor_value_info("x", T.FLOAT, ["n", 3])
