@@ -349,6 +349,22 @@ test_expect_success 'ArgMax: int64, the axis kept or dropped; the inner ArgMax a
 	seen_chip=
 '
 
+# An output whose dtype the IR op's prototype fixes has it in GE's graph,
+# whatever the model declares (rules/onnx.rules, table onnx_ir_output_dtypes):
+# TopK's indices are DT_INT32 (CANN 8.1.RC1 op_proto/inc/selection_ops.h:
+# 1207-1215) where the model's value_info says int64, so the Cast and the
+# Gather reading them see int32. The build before took the model's int64...
+# and lost even that: the Cast'"'"'s input had no dtype.
+test_expect_success 'TopK: its indices are int32, as its prototype fixes, whatever the model declares' '
+	test "$(input0_seen topk.onnx Cast)" = "[\"cast_i DT_INT32 nil\"]" &&
+	gerules eval topk.onnx --chip Ascend910B1 --format json >topk.json &&
+	"$PY" -c "
+import json; d = json.load(open(\"topk.json\"))
+g = [x for x in d[\"nodes\"] if x[\"type\"] == \"GatherV2\"][0]
+assert g[\"dtype_detail\"][\"inputs\"][1] == [\"int32\", \"int32\"], g
+"
+'
+
 # ONNX's Size gives an int64 scalar whatever its input (Operators.md, Size;
 # GE's plugin sets its dtype attribute to DT_INT64: hicann/ops-nn @e5c3fa932
 # common/src/framework/size_onnx_plugin.cpp:22-24; rules/onnx.rules, table

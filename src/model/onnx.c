@@ -1107,6 +1107,8 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
     if( gr_build_failed(b) ){ free(cap.v); return 0; }
     for(k = 0; k < nir; k++){
       uint32_t opname, type;
+      const char *fixed;
+      int fixed_dt = 0;
       if( renamed ){
         gr_buf *t = &x->tmp;
         t->n = 0;
@@ -1180,6 +1182,11 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
         else if( !ir[k].model_dtype ) opdt[k] = n < x->ins.n && x->inok.v[n] ? x->ins.v[n].dtype : 0;
         else if( !gr_build_dtype(b, ir[k].model_dtype, strlen(ir[k].model_dtype), &opdt[k]) ){ free(cap.v); return 0; }
         if( gr_build_failed(b) || (ir[k].ndims >= 0 && !gr_build_shape(b, ir[k].dims, (uint32_t)ir[k].ndims, &opsh[k])) ){ free(cap.v); return 0; }
+      }else if( k < nir - 1 && (fixed = gr_opmap_output_dtype(x->map, ir[k].type, 0))!=NULL ){
+        /* an inner op whose prototype fixes its output's dtype (table
+        ** onnx_ir_output_dtypes): GE's InferShape gives it that one */
+        if( !gr_build_dtype(b, fixed, strlen(fixed), &opdt[k]) ){ free(cap.v); return 0; }
+        fixed_dt = 1;
       }
       /* the ONNX node's attributes: on the op that keeps its name and the
       ** last; in a plugin subgraph on every op but the Consts it adds */
@@ -1189,9 +1196,14 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
       if( k==nir - 1 ){
         for(i = 0; i < o->out.n; i++){
           prod p = mkprod(opname, (int32_t)i, 0, dyn ? x->sh_dyn : NO_SHAPE, 0);
+          /* an output whose dtype the IR op's prototype fixes (table
+          ** onnx_ir_output_dtypes) has it in GE's graph, whatever the model
+          ** declares or ONNX's semantics give (TopK's indices: int32) */
+          uint16_t fdt = 0;
+          if( (fixed = gr_opmap_output_dtype(x->map, ir[k].type, i))!=NULL && !gr_build_dtype(b, fixed, strlen(fixed), &fdt) ){ free(cap.v); return 0; }
           if( i==0 && known ){
-            p.dtype = is.dtype; p.shape = ish;
-            if( !gr_build_tensor_ids(b, 1, is.dtype, 0, ish) ){ free(cap.v); return 0; }
+            p.dtype = fdt ? fdt : is.dtype; p.shape = ish;
+            if( !gr_build_tensor_ids(b, 1, p.dtype, 0, ish) ){ free(cap.v); return 0; }
           }else{
             /* not inferred: the dtype the model's value_info or graph
             ** outputs declare for the tensor, if any (its shape is not
@@ -1206,6 +1218,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
               p.dtype = dtype_id(x, elem);
               if( gr_build_failed(b) ){ free(cap.v); return 0; }
             }
+            if( fdt ) p.dtype = fdt;
             if( !gr_build_tensor_ids(b, 1, p.dtype, 0, dyn ? x->sh_dyn : GR_SHAPE_UNKNOWN) ){ free(cap.v); return 0; }
           }
           if( !define_out(x, s, o, i, &p, hh, &again) ){ free(cap.v); return 0; }
@@ -1214,7 +1227,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
       }else if( known && gr_opmap_inner_shaped(oi->e, ir[k].type) ){
         /* an inner op shaped like the node's output (onnx_inner_shapes);
         ** a dtype the row states stays */
-        if( !ir[k].model_dtype && ir[k].dtype_input < 0 ) opdt[k] = is.dtype;
+        if( !ir[k].model_dtype && ir[k].dtype_input < 0 && !fixed_dt ) opdt[k] = is.dtype;
         if( !gr_build_tensor_ids(b, 1, opdt[k], 0, ish) ){ free(cap.v); return 0; }
       }else if( !gr_build_tensor_ids(b, 1, opdt[k], 0, opsh[k]!=NO_SHAPE ? opsh[k] : dyn ? x->sh_dyn : GR_SHAPE_UNKNOWN) ){ free(cap.v); return 0; }
       prev = opname;

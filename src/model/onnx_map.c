@@ -21,9 +21,14 @@ typedef struct gr_opmap_entry {
   const char *const *same; size_t nsame;     /* onnx_inner_shapes */
 } entry;
 
+/* table onnx_ir_output_dtypes: an IR op type's outputs whose dtype its
+** prototype fixes, as the model spells it (NULL: not fixed) */
+typedef struct out_dtypes { const char **dt; size_t n; } out_dtypes;
+
 struct gr_opmap {
   const gr_ruleset *rs;
   entry *e;             /* one per rs->onnx_ops, same order */
+  gr_map outdt;         /* IR op type -> out_dtypes (owned) */
 };
 
 gr_opmap *gr_opmap_new(const gr_ruleset *rs){
@@ -32,6 +37,7 @@ gr_opmap *gr_opmap_new(const gr_ruleset *rs){
   m->rs = rs;
   m->e = gr_xcalloc(rs->nonnx_ops + 1, sizeof *m->e);
   for(i = 0; i < rs->nonnx_ops; i++) m->e[i].op = &rs->onnx_ops[i];
+  gr_map_init(&m->outdt);
   return m;
 }
 
@@ -39,6 +45,12 @@ void gr_opmap_free(gr_opmap *m){
   size_t i;
   if( !m ) return;
   for(i = 0; i < m->rs->nonnx_ops; i++){ free((void*)m->e[i].ren); free((void*)m->e[i].same); }
+  for(i = 0; i < m->outdt.n; i++){
+    out_dtypes *o = m->outdt.e[i].val;
+    free((void*)o->dt);
+    free(o);
+  }
+  gr_map_free(&m->outdt);
   free(m->e);
   free(m);
 }
@@ -189,4 +201,33 @@ int gr_opmap_inner_shaped(const gr_opmap_entry *e, const char *ir_type){
   if( !e ) return 0;
   for(i = 0; i < e->nsame; i++) if( strcmp(e->same[i], ir_type)==0 ) return 1;
   return 0;
+}
+
+int gr_opmap_set_output_dtype(gr_opmap *m, const char *ir_type, size_t index, const char *model_dtype, char *err, size_t errlen){
+  out_dtypes *o = gr_map_get(&m->outdt, ir_type);
+  if( index >= GR_OPMAP_MAX_OUTDT ){
+    snprintf(err, errlen, "output %zu: an IR op's outputs here are 0 to %d", index, GR_OPMAP_MAX_OUTDT - 1);
+    return -1;
+  }
+  if( o==NULL ){
+    o = gr_xcalloc(1, sizeof *o);
+    gr_map_put(&m->outdt, ir_type, o);
+  }
+  if( index >= o->n ){
+    const char **v = gr_xcalloc(index + 1, sizeof *v);
+    if( o->n ) memcpy(v, o->dt, o->n * sizeof *v);
+    free((void*)o->dt);
+    o->dt = v; o->n = index + 1;
+  }
+  if( o->dt[index] ){
+    snprintf(err, errlen, "output %zu is given twice", index);
+    return -1;
+  }
+  o->dt[index] = model_dtype;
+  return 0;
+}
+
+const char *gr_opmap_output_dtype(const gr_opmap *m, const char *ir_type, size_t index){
+  const out_dtypes *o = m ? gr_map_get(&m->outdt, ir_type) : NULL;
+  return o && index < o->n ? o->dt[index] : NULL;
 }

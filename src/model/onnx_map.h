@@ -103,6 +103,15 @@ int gr_opmap_set_attr_names(gr_opmap *m, const char *key, const char *const *nam
 ** (table onnx_inner_shapes: Gemm's MatMulV2 and Muls); n names. */
 int gr_opmap_set_inner_shapes(gr_opmap *m, const char *key, const char *const *names, size_t n, char *err, size_t errlen);
 int gr_opmap_inner_shaped(const gr_opmap_entry *e, const char *ir_type);
+/* The outputs of an IR op type whose dtype its prototype fixes (table
+** onnx_ir_output_dtypes: TopK's indices are DT_INT32), which GE's InferShape
+** gives them whatever the model declares: sets output `index` (below
+** GR_OPMAP_MAX_OUTDT) of ir_type to model_dtype, the model's spelling (both
+** strings borrowed from the rule set); 0, or -1 with a message. The lookup
+** gives that spelling, or NULL where the output is not fixed. */
+#define GR_OPMAP_MAX_OUTDT 64
+int gr_opmap_set_output_dtype(gr_opmap *m, const char *ir_type, size_t index, const char *model_dtype, char *err, size_t errlen);
+const char *gr_opmap_output_dtype(const gr_opmap *m, const char *ir_type, size_t index);
 /* The IR name of an ONNX attribute of e's op, or NULL. */
 const char *gr_opmap_ir_attr(const gr_opmap_entry *e, const char *name, size_t nlen);
 

@@ -4,7 +4,8 @@
 ** compiled by the rule-set checker, become the op mapping of onnx_map.h;
 ** the table onnx_shapes names each key's shape function, onnx_ir_attrs
 ** the attributes a plugin passes on under an IR name and onnx_inner_shapes
-** the inner IR ops shaped like the node's output (onnx_map.h), all
+** the inner IR ops shaped like the node's output, onnx_ir_output_dtypes the
+** outputs whose dtype an IR op's prototype fixes (onnx_map.h), all
 ** checked here, each bad entry an error located at its table entry, so
 ** `gerules check` and every command that loads the rule set report it like
 ** any other rule-file error.
@@ -12,11 +13,28 @@
 #include "config.h"
 #include "model/onnx_rules.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define SHAPES "onnx_shapes"
 #define ATTRS "onnx_ir_attrs"
 #define INNER "onnx_inner_shapes"
+#define OUTDT "onnx_ir_output_dtypes"
+
+/* The model's spelling of dtype name dt (a key of table dtypes): the key of
+** table graph_dtype_names whose value it is, dt itself without that table;
+** NULL when dt is not a dtype or has no spelling. */
+static const char *model_dtype(const gr_ruleset *rs, const char *dt){
+  int k = gr_ruleset_find(&rs->table_map, "dtypes"), g;
+  size_t i;
+  if( k < 0 || gr_map_get(&rs->tables[k].keymap, dt)==NULL ) return NULL;
+  if( (g = gr_ruleset_find(&rs->table_map, "graph_dtype_names")) < 0 || !rs->tables[g].is_map ) return dt;
+  for(i = 0; i < rs->tables[g].n; i++){
+    const gr_expr *v = rs->tables[g].vals[i];
+    if( v && v->op==GR_E_STR && strcmp(v->s, dt)==0 ) return rs->tables[g].keys[i];
+  }
+  return NULL;
+}
 
 gr_opmap *gr_onnx_map_from_rules(const gr_ruleset *rs, gr_diags *d){
   const gr_table *t;
@@ -77,6 +95,37 @@ gr_opmap *gr_onnx_map_from_rules(const gr_ruleset *rs, gr_diags *d){
       if( r!=0 ){
         gr_diags_add(d, GR_SEV_ERROR, loc->file, loc->line, loc->col, "%s[\"%s\"]: %s", tn, t->keys[i], msg);
         bad++;
+      }
+    }
+  }
+  if( (k = gr_ruleset_find(&rs->table_map, OUTDT)) >= 0 ){
+    /* "IR op type": [output index, "dtype", ...] */
+    t = &rs->tables[k];
+    for(i = 0; i < t->n; i++){
+      const gr_expr *v = t->is_map ? t->vals[i] : NULL, *x;
+      const gr_loc *loc = t->is_map ? &t->locs[i] : &t->loc;
+      int ok = v && v->op==GR_E_LIST && v->a;
+      for(x = ok ? v->a : NULL; x && ok; x = x->next ? x->next->next : NULL){
+        const char *md;
+        char msg[400];
+        if( x->op!=GR_E_INT || x->next==NULL || x->next->op!=GR_E_STR ){ ok = 0; break; }
+        if( (md = model_dtype(rs, x->next->s))==NULL ){
+          int dk = gr_ruleset_find(&rs->table_map, "dtypes");
+          const char *sug = dk >= 0 ? gr_suggest(x->next->s, rs->tables[dk].keys, rs->tables[dk].n) : NULL;
+          gr_diags_add(d, GR_SEV_ERROR, x->next->loc.file, x->next->loc.line, x->next->loc.col,
+                       "%s[\"%s\"]: '%s' is not a dtype with a spelling in the model (tables dtypes, graph_dtype_names)%s%s%s",
+                       OUTDT, t->keys[i], x->next->s, sug ? "; did you mean '" : "", sug ? sug : "", sug ? "'?" : "");
+          bad++;
+        }else if( x->i < 0 || gr_opmap_set_output_dtype(m, t->keys[i], (size_t)x->i, md, msg, sizeof msg)!=0 ){
+          if( x->i < 0 ) snprintf(msg, sizeof msg, "output %lld: an output index is 0 or more", (long long)x->i);
+          gr_diags_add(d, GR_SEV_ERROR, x->loc.file, x->loc.line, x->loc.col, "%s[\"%s\"]: %s", OUTDT, t->keys[i], msg);
+          bad++;
+        }
+      }
+      if( !ok ){
+        gr_diags_add(d, GR_SEV_ERROR, loc->file, loc->line, loc->col, "%s: each entry maps an IR op type to [output index, \"dtype\", ...]", OUTDT);
+        bad++;
+        if( !t->is_map ) break;
       }
     }
   }

@@ -38,6 +38,7 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
   nms.onnx           NonMaxSuppression with five inputs read by a Transpose, and with two
   compress.onnx      Compress along an axis and of the flattened data, each read by a Relu
   argmax.onnx        ArgMax keeping and dropping its axis, each read by an Add; an ArgMin
+  topk.onnx          TopK whose indices the model declares int64, read by a Cast and a Gather
   size.onnx          a Size of a dynamic input read by an Equal with an int64 constant
   matmul.onnx        a MatMul (BatchMatMulV2) next to a Gemm (MatMulV2), for the advice test
   plugins.onnx       one-to-many plugins as a PyTorch export writes them (opset 13, a dim by
@@ -303,6 +304,14 @@ def main():
                 h.make_node("ArgMin", ["x"], ["an"], name="amin_keep", axis=2)],
                [vi("x", [2, 5, 7])], [vi("sk", None, T.INT64), vi("sd", None, T.INT64), vi("an", None, T.INT64)],
                opset=13), out, "argmax.onnx")
+    # TopK's indices, declared int64 by the model, read by a Cast and a
+    # Gather; and an Equal's output read by a Not (no value_info)
+    m = model([h.make_node("TopK", ["x", "k"], ["v", "ti"], name="topk", axis=1),
+               h.make_node("Cast", ["ti"], ["ci"], name="cast_i", to=T.FLOAT),
+               h.make_node("Gather", ["x", "ti"], ["gi"], name="gather_i", axis=1)],
+              [vi("x", [2, 10])], [vi("ci", None), vi("gi", None)], [h.make_tensor("k", T.INT64, [1], [3])], opset=13)
+    m.graph.value_info.extend([vi("ti", [2, 3], T.INT64), vi("v", [2, 3])])
+    save(m, out, "topk.onnx")
     # Size of an input with a dim by name, compared with an int64 constant
     # (Silero VAD's rnn/Equal), no value_info: the Size is an int64 scalar
     xd = h.make_tensor_value_info("x", T.FLOAT, ["n", 3])
