@@ -365,6 +365,14 @@ assert g[\"dtype_detail\"][\"inputs\"][1] == [\"int32\", \"int32\"], g
 "
 '
 
+# GraphProto's value_info is field 13 (onnx/onnx onnx/onnx.proto; field 10 is
+# doc_string): the dtype it declares for an output no shape function infers
+# reaches the op reading it. The build before read field 10, so value_info
+# was never taken and the Relu had no input dtype.
+test_expect_success 'value_info: the dtype it declares for an output not inferred reaches its reader' '
+	test "$(input0_seen value_info.onnx Relu)" = "[\"relu_d DT_FLOAT nil\"]"
+'
+
 # ONNX's Size gives an int64 scalar whatever its input (Operators.md, Size;
 # GE's plugin sets its dtype attribute to DT_INT64: hicann/ops-nn @e5c3fa932
 # common/src/framework/size_onnx_plugin.cpp:22-24; rules/onnx.rules, table

@@ -1428,7 +1428,7 @@ static int read_graph(ox *x, span g, const char *gname_in, uint32_t parent, int 
       else if( f.num==2 ){ gname.p = f.data; gname.n = f.len; }
       else if( f.num==5 ){ init in; memset(&in, 0, sizeof in); in.t.p = f.data; in.t.n = f.len; gr_vec_push(inits, in); }
       else if( f.num==11 ){ span sp = { f.data, f.len }; gr_vec_push(inputs, sp); }
-      else if( f.num==10 || f.num==12 ){
+      else if( f.num==13 || f.num==12 ){   /* value_info, output (onnx.proto GraphProto) */
         span sp = { f.data, f.len };
         gr_vec_push(vinfo, sp);
         if( f.num==12 ) gr_vec_push(gouts, sp);

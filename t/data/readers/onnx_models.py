@@ -39,6 +39,7 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
   compress.onnx      Compress along an axis and of the flattened data, each read by a Relu
   argmax.onnx        ArgMax keeping and dropping its axis, each read by an Add; an ArgMin
   topk.onnx          TopK whose indices the model declares int64, read by a Cast and a Gather
+  value_info.onnx    a Det whose output only value_info types, read by a Relu
   size.onnx          a Size of a dynamic input read by an Equal with an int64 constant
   matmul.onnx        a MatMul (BatchMatMulV2) next to a Gemm (MatMulV2), for the advice test
   plugins.onnx       one-to-many plugins as a PyTorch export writes them (opset 13, a dim by
@@ -312,6 +313,13 @@ def main():
               [vi("x", [2, 10])], [vi("ci", None), vi("gi", None)], [h.make_tensor("k", T.INT64, [1], [3])], opset=13)
     m.graph.value_info.extend([vi("ti", [2, 3], T.INT64), vi("v", [2, 3])])
     save(m, out, "topk.onnx")
+    # value_info declares the dtype of an output no shape function infers (a
+    # Det's): the Relu reading it has that dtype
+    m = model([h.make_node("Det", ["x"], ["d"], name="det"),
+               h.make_node("Relu", ["d"], ["r"], name="relu_d")],
+              [vi("x", [2, 3, 3])], [vi("r", None)], opset=13)
+    m.graph.value_info.extend([vi("d", [2])])
+    save(m, out, "value_info.onnx")
     # Size of an input with a dim by name, compared with an int64 constant
     # (Silero VAD's rnn/Equal), no value_info: the Size is an int64 scalar
     xd = h.make_tensor_value_info("x", T.FLOAT, ["n", 3])
