@@ -163,6 +163,26 @@ test_expect_success 'ReduceLogSumExp, ReduceMax, ReduceMin, ReduceProd: the axes
 	check_rows "$(sed "s/ .*//" expect | tr "\n" " ")"
 '
 
+# Plugins spelled out node by node (the build before mapped each to one IR op
+# under the ONNX name, or a chain named <node>/<sub>): hicann/ops-nn
+# @e5c3fa932 norm/lp_norm_v2/framework/lp_normalization_onnx_plugin.cpp and
+# activation/threshold/framework/threshold_relu_onnx_plugin.cpp (an Identity
+# whose consumers are walked in link order), hicann/ops-math @c41933244
+# math/bitwise_xor/framework/xor_onnx_plugin.cpp,
+# math/one_hot/framework/onehot_onnx_plugin.cpp (the Split's producers by port
+# name: split_dim before x, so its Const comes last) and
+# random/stateless_sample_multinomial/framework/multinomial_onnx_plugin.cpp.
+test_expect_success 'LpNormalization, ThresholdedRelu, Xor, OneHot, Multinomial: GE'"'"'s subgraphs, renamed in its walk order' '
+	cat >expect <<-\EOT &&
+	lpnorm PartitionedCall_lp_Identity_1:Identity PartitionedCall_lp_LpNormV2_2:LpNormV2 PartitionedCall_lp_Div_3:Div
+	multinomial PartitionedCall_mu_data1_2:Const PartitionedCall_mu_Muti_1:Multinomial
+	onehot PartitionedCall_oh_identity_1_3:Identity PartitionedCall_oh_identity_2_4:Identity PartitionedCall_oh_split_dim_9:Const PartitionedCall_oh_Split_5:Split PartitionedCall_oh_Add_6:Add PartitionedCall_oh_Mod_7:Mod PartitionedCall_oh_OneHot_8:OneHot
+	thresholdedrelu PartitionedCall_tr_identity_1:Identity PartitionedCall_tr_threshold_2:Threshold PartitionedCall_tr_mul_3:Mul
+	xor PartitionedCall_xo_Cast_a_2:Cast PartitionedCall_xo_Cast_b_3:Cast PartitionedCall_xo_Xor_4:BitwiseXor PartitionedCall_xo_Cast_out_5:Cast
+	EOT
+	check_rows "lpnorm multinomial onehot thresholdedrelu xor"
+'
+
 # Every op whose rows in rules/onnx.rules depend on an attribute or the
 # inputs (a `when`) has a model in this script's generator or in t1104's.
 test_expect_success 'every conditional row of rules/onnx.rules has a test model' '
