@@ -556,7 +556,8 @@ irout(A) ::= irdt(A) LBRACKET(L) irdims(D) RBRACKET.
 ** "DTYPE"`, the dtype of the ONNX node's tensor attribute A, DTYPE without
 ** it: flag2 1, name the field after `node.` (the checker wants `attr`), str2
 ** the attribute; or `output node.attr["A"] default input N`, input N's
-** dtype without it: flag2 2, lo = N, str NULL, str_loc at N */
+** dtype without it: flag2 2, lo = N, str NULL, str_loc at N; or `output
+** input N`, input N's dtype: the same without name and str2 */
 %type irdt {gr_item*}
 %destructor irdt { (void)ps; gr_item_free($$); }
 irdt(A) ::= OUTPUT(K) STRING(S).
@@ -564,6 +565,8 @@ irdt(A) ::= OUTPUT(K) STRING(S).
 irdt(A) ::= OUTPUT(K) NODE DOT ID(F) LBRACKET STRING(N) RBRACKET DEFAULT STRING(S).
   { A = mk(ps, GR_I_ONNX_OUT, K); A->str = sbody(S); A->str_loc = LOC(S); A->flag2 = 1;
     A->name = gr_tok_str(F); A->name_loc = LOC(F); A->str2 = sbody(N); A->code_loc = LOC(N); }
+irdt(A) ::= OUTPUT(K) INPUT INT(X).
+  { A = mk(ps, GR_I_ONNX_OUT, K); A->str_loc = LOC(X); A->flag2 = 2; A->lo = int_value(ps, X); }
 irdt(A) ::= OUTPUT(K) NODE DOT ID(F) LBRACKET STRING(N) RBRACKET DEFAULT INPUT INT(X).
   { A = mk(ps, GR_I_ONNX_OUT, K); A->str_loc = LOC(X); A->flag2 = 2; A->lo = int_value(ps, X);
     A->name = gr_tok_str(F); A->name_loc = LOC(F); A->str2 = sbody(N); A->code_loc = LOC(N); }

@@ -180,7 +180,13 @@ test_expect_success 'LpNormalization, ThresholdedRelu, Xor, OneHot, Multinomial:
 	thresholdedrelu PartitionedCall_tr_identity_1:Identity PartitionedCall_tr_threshold_2:Threshold PartitionedCall_tr_mul_3:Mul
 	xor PartitionedCall_xo_Cast_a_2:Cast PartitionedCall_xo_Cast_b_3:Cast PartitionedCall_xo_Xor_4:BitwiseXor PartitionedCall_xo_Cast_out_5:Cast
 	EOT
-	check_rows "lpnorm multinomial onehot thresholdedrelu xor"
+	check_rows "lpnorm multinomial onehot thresholdedrelu xor" &&
+	"$PY" -c "
+import json
+d = json.load(open(\"onehot.json\"))
+o = [n for n in d[\"nodes\"] if n[\"type\"] == \"OneHot\"][0]
+assert o[\"dtype_detail\"][\"inputs\"][3][0] == \"float32\", o    # the Split'"'"'s output 0: the values'"'"', output input 2
+"
 '
 
 # Every op whose rows in rules/onnx.rules depend on an attribute or the

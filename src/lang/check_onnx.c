@@ -231,11 +231,15 @@ static int do_output(ck *c, const gr_item *x, gr_onnx_ir *ir, int last){
   size_t i, nd = 0;
   if( o==NULL ) return 1;
   if( o->flag2==2 && strcmp(x->name, "Const")==0 ){
-    ck_err(c, o->str_loc, "default input %lld: a Const has no input to take its dtype from (write default \"DTYPE\")", (long long)o->lo);
+    if( o->str2 ) ck_err(c, o->str_loc, "default input %lld: a Const has no input to take its dtype from (write default \"DTYPE\")", (long long)o->lo);
+    else ck_err(c, o->str_loc, "output input %lld: a Const has no input to take its dtype from (write output \"DTYPE\")", (long long)o->lo);
     return 0;
   }
   if( last && (o->flag2==2 || strcmp(x->name, "Const")!=0) ){
-    if( o->flag2==2 )
+    if( o->flag2==2 && o->str2==NULL )
+      ck_err(c, o->loc, "output input %lld: the row's last op (%s) gives the ONNX node's outputs, whose dtypes come from the model",
+             (long long)o->lo, x->name);
+    else if( o->flag2==2 )
       ck_err(c, o->loc, "output node.attr[\"%s\"] default input %lld: the row's last op (%s) gives the ONNX node's outputs, whose dtypes come from the model",
              o->str2, (long long)o->lo, x->name);
     else ck_err(c, o->loc, "output \"%s\": the row's last op (%s) gives the ONNX node's outputs, whose dtypes come from the model", o->str, x->name);
@@ -257,13 +261,17 @@ static int do_output(ck *c, const gr_item *x, gr_onnx_ir *ir, int last){
     return 0;
   }
   if( o->flag2==2 ){
-    /* `output node.attr["A"] default input N`: no dtype of its own */
-    if( !attr_field_ok(c, o) ) return 0;
+    /* `output node.attr["A"] default input N`, `output input N`: no dtype of its own */
+    if( o->str2 && !attr_field_ok(c, o) ) return 0;
+    if( o->flag ){
+      ck_err(c, o->str2_loc, "a shape after input %lld's dtype: a row states a shape only with a dtype of its own (output \"DTYPE\" [DIMS])", (long long)o->lo);
+      return 0;
+    }
     if( o->lo < 0 || o->lo > 65535 ){
       ck_err(c, o->str_loc, "input %lld: an ONNX node has inputs 0 to 65535", (long long)o->lo);
       return 0;
     }
-    ir->dtype_attr = ck_keep(rs, o->str2);
+    ir->dtype_attr = o->str2 ? ck_keep(rs, o->str2) : NULL;
     ir->dtype_input = (int)o->lo;
     return 1;
   }

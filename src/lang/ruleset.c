@@ -103,6 +103,7 @@ void gr_onnx_row_print(gr_buf *b, const gr_onnx_row *r){
     }
     if( ir->dtype_input >= 0 && ir->dtype_attr )
       gr_buf_printf(b, " output node.attr[\"%s\"] default input %d", ir->dtype_attr, ir->dtype_input);
+    else if( ir->dtype_input >= 0 ) gr_buf_printf(b, " output input %d", ir->dtype_input);
     if( ir->dtype ){
       if( ir->dtype_attr ) gr_buf_printf(b, " output node.attr[\"%s\"] default \"%s\"", ir->dtype_attr, ir->dtype);
       else gr_buf_printf(b, " output \"%s\"", ir->dtype);
