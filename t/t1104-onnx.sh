@@ -373,6 +373,29 @@ test_expect_success 'value_info: the dtype it declares for an output not inferre
 	test "$(input0_seen value_info.onnx Relu)" = "[\"relu_d DT_FLOAT nil\"]"
 '
 
+# RoiAlign is GE's plugin subgraph (hicann/ops-cv @6ae876534
+# objdetect/roi_align/framework/roi_align_onnx_plugin.cpp): the batch indices
+# unsqueezed and both them and the rois cast to float32, concatenated along a
+# Const axis, then ROIAlign; renamed in GE's walk (the Concat reached as
+# ROIAlign's producer). Its output is [num_rois, C, output_height,
+# output_width] of X's type (Operators.md, RoiAlign; table onnx_shapes
+# "roi_align"). The build before made a Concat and a ROIAlign named
+# <node>/r_o_i_align, and the Relu after it had no input shape.
+test_expect_success 'RoiAlign: GE'"'"'s subgraph and names; [num_rois, C, h, w] of X'"'"'s type' '
+	types roialign.onnx | grep -v "Initializer\|:Data$" >got; test $? -le 1 &&
+	printf "%s\n" PartitionedCall_roi_concat_dim_8:Const PartitionedCall_roi_unsqueeze_5:Unsqueeze PartitionedCall_roi_cast_7:Cast \
+		PartitionedCall_roi_cast1_4:Cast PartitionedCall_roi_concat_6:Concat PartitionedCall_roi_roialign_3:ROIAlign relu_roi:Relu >expect &&
+	test_cmp expect got &&
+	test "$(input0_seen roialign.onnx Relu ROIAlign)" = "[\"PartitionedCall_roi_roialign_3 DT_FLOAT [2,16,32,32]\", \"relu_roi DT_FLOAT [5,16,7,7]\"]" &&
+	gerules eval roialign.onnx --chip Ascend910B1 --format json >roi.json &&
+	"$PY" -c "
+import json; d = json.load(open(\"roi.json\"))
+n = {x[\"name\"]: x for x in d[\"nodes\"]}
+r = n[\"PartitionedCall_roi_roialign_3\"]
+assert r[\"engine\"] == \"AIcoreEngine\" and r[\"dtype_detail\"][\"inputs\"][1][0] == \"float32\", r
+"
+'
+
 # ONNX's Size gives an int64 scalar whatever its input (Operators.md, Size;
 # GE's plugin sets its dtype attribute to DT_INT64: hicann/ops-nn @e5c3fa932
 # common/src/framework/size_onnx_plugin.cpp:22-24; rules/onnx.rules, table

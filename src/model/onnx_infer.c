@@ -739,6 +739,17 @@ int gr_onnx_infer(const gr_oinfer *x, int fn, const onode *o, ishape *out){
     return 1;
   case GR_SF_COMPRESS:
     ok = sf_compress(x, o, out); break;
+  case GR_SF_ROI_ALIGN: {
+    /* one pooled [C, output_height, output_width] map per roi, of X's
+    ** type (Operators.md, RoiAlign; both sizes 1 by default) */
+    ishape r;
+    int64_t oh = attr_i(o, "output_height", 1), ow = attr_i(o, "output_width", 1);
+    const int64_t big = (int64_t)1 << 40;
+    if( !in_shape(x, 0, &a) || a.nd!=4 || !in_shape(x, 1, &r) || r.nd!=2 || oh < 1 || oh > big || ow < 1 || ow > big ){ ok = 0; break; }
+    out->known = 1; out->dtype = a.dtype; out->nd = 4;
+    out->d[0] = r.d[0]; out->d[1] = a.d[1]; out->d[2] = oh; out->d[3] = ow;
+    return 1;
+  }
   case GR_SF_ARGMAX: {
     /* the index along `axis` (default 0) of each maximum, int64; that dim
     ** 1, or dropped where keepdims is 0 (Operators.md, ArgMax) */
