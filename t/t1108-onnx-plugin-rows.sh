@@ -170,17 +170,20 @@ test_expect_success 'ReduceLogSumExp, ReduceMax, ReduceMin, ReduceProd: the axes
 # whose consumers are walked in link order), hicann/ops-math @c41933244
 # math/bitwise_xor/framework/xor_onnx_plugin.cpp,
 # math/one_hot/framework/onehot_onnx_plugin.cpp (the Split's producers by port
-# name: split_dim before x, so its Const comes last) and
-# random/stateless_sample_multinomial/framework/multinomial_onnx_plugin.cpp.
-test_expect_success 'LpNormalization, ThresholdedRelu, Xor, OneHot, Multinomial: GE'"'"'s subgraphs, renamed in its walk order' '
+# name: split_dim before x, so its Const comes last),
+# random/stateless_sample_multinomial/framework/multinomial_onnx_plugin.cpp and
+# random/stateless_bernoulli/framework/bernoulli_onnx_plugin.cpp (sub-node
+# names without an underscore).
+test_expect_success 'LpNormalization, ThresholdedRelu, Xor, OneHot, Multinomial, Bernoulli: GE'"'"'s subgraphs, renamed in its walk order' '
 	cat >expect <<-\EOT &&
+	bernoulli PartitionedCall_bedata1_3:Const PartitionedCall_bedata2_2:Const PartitionedCall_beStatelessBernoulliV2_1:StatelessBernoulliV2
 	lpnorm PartitionedCall_lp_Identity_1:Identity PartitionedCall_lp_LpNormV2_2:LpNormV2 PartitionedCall_lp_Div_3:Div
 	multinomial PartitionedCall_mu_data1_2:Const PartitionedCall_mu_Muti_1:Multinomial
 	onehot PartitionedCall_oh_identity_1_3:Identity PartitionedCall_oh_identity_2_4:Identity PartitionedCall_oh_split_dim_9:Const PartitionedCall_oh_Split_5:Split PartitionedCall_oh_Add_6:Add PartitionedCall_oh_Mod_7:Mod PartitionedCall_oh_OneHot_8:OneHot
 	thresholdedrelu PartitionedCall_tr_identity_1:Identity PartitionedCall_tr_threshold_2:Threshold PartitionedCall_tr_mul_3:Mul
 	xor PartitionedCall_xo_Cast_a_2:Cast PartitionedCall_xo_Cast_b_3:Cast PartitionedCall_xo_Xor_4:BitwiseXor PartitionedCall_xo_Cast_out_5:Cast
 	EOT
-	check_rows "lpnorm multinomial onehot thresholdedrelu xor" &&
+	check_rows "bernoulli lpnorm multinomial onehot thresholdedrelu xor" &&
 	"$PY" -c "
 import json
 d = json.load(open(\"onehot.json\"))
