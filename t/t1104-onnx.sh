@@ -396,6 +396,16 @@ assert r[\"engine\"] == \"AIcoreEngine\" and r[\"dtype_detail\"][\"inputs\"][1][
 "
 '
 
+# A Unique's output 0 has as many elements as the input has distinct values,
+# known only at run time (Operators.md, Unique; table onnx_shapes "unique"):
+# [-1] without axis, so the Relu reading it is dynamic. The build before read
+# the output as a shape GE's InferShape knows (static).
+test_expect_success 'Unique: output 0 is [-1], so what reads it is dynamic' '
+	test "$(input0_seen unique.onnx Relu)" = "[\"relu_u DT_FLOAT [-1]\"]" &&
+	gerules eval unique.onnx --chip Ascend910B1 --format json >uq.json &&
+	test "$(json_get uq.json "[x[\"execution\"] for x in d[\"nodes\"] if x[\"name\"] == \"relu_u\"][0]")" = dynamic
+'
+
 # ONNX's Size gives an int64 scalar whatever its input (Operators.md, Size;
 # GE's plugin sets its dtype attribute to DT_INT64: hicann/ops-nn @e5c3fa932
 # common/src/framework/size_onnx_plugin.cpp:22-24; rules/onnx.rules, table

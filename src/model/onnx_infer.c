@@ -647,7 +647,8 @@ static int sf_conv_transpose(const gr_oinfer *x, const onode *o, ishape *out){
 /* Compress (Operators.md): the slices of input 0 along `axis` whose
 ** condition is true, or without `axis` the true elements of input 0
 ** flattened; how many depends on the condition's values, so that dim is -1
-** and what reads it dynamic. Input 0's dtype. */
+** and what reads it dynamic. Input 0's dtype. Unique's output 0 likewise:
+** the distinct slices along `axis`, or the distinct elements flattened. */
 static int sf_compress(const gr_oinfer *x, const onode *o, ishape *out){
   ishape a;
   const gr_onnx_attr_view *ax = attr(o, "axis");
@@ -737,7 +738,7 @@ int gr_onnx_infer(const gr_oinfer *x, int fn, const onode *o, ishape *out){
     out->known = 1; out->dtype = dt_of(x, 7); out->nd = 2;
     out->d[0] = -1; out->d[1] = 3;
     return 1;
-  case GR_SF_COMPRESS:
+  case GR_SF_COMPRESS: case GR_SF_UNIQUE:
     ok = sf_compress(x, o, out); break;
   case GR_SF_ROI_ALIGN: {
     /* one pooled [C, output_height, output_width] map per roi, of X's

@@ -41,6 +41,7 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
   topk.onnx          TopK whose indices the model declares int64, read by a Cast and a Gather
   value_info.onnx    a Det whose output only value_info types, read by a Relu
   roialign.onnx      RoiAlign of a feature map by 5 rois, read by a Relu
+  unique.onnx        Unique of a static input, its output 0 read by a Relu
   size.onnx          a Size of a dynamic input read by an Equal with an int64 constant
   matmul.onnx        a MatMul (BatchMatMulV2) next to a Gemm (MatMulV2), for the advice test
   plugins.onnx       one-to-many plugins as a PyTorch export writes them (opset 13, a dim by
@@ -326,6 +327,10 @@ def main():
                 h.make_node("Relu", ["ra"], ["r"], name="relu_roi")],
                [vi("fm", [2, 16, 32, 32]), vi("rois", [5, 4]), vi("bi", [5], T.INT64)], [vi("r", None)], opset=13),
          out, "roialign.onnx")
+    # Unique of a static input, its distinct values read by a Relu
+    save(model([h.make_node("Unique", ["x"], ["u"], name="uniq"),
+                h.make_node("Relu", ["u"], ["r"], name="relu_u")],
+               [vi("x", [4, 6])], [vi("r", None)], opset=13), out, "unique.onnx")
     # Size of an input with a dim by name, compared with an int64 constant
     # (Silero VAD's rnn/Equal), no value_info: the Size is an int64 scalar
     xd = h.make_tensor_value_info("x", T.FLOAT, ["n", 3])
