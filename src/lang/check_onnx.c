@@ -217,8 +217,9 @@ static int attr_field_ok(ck *c, const gr_item *o){
 ** or `output node.attr["A"] default "DTYPE"`, the dtype of the ONNX node's
 ** tensor attribute A (ConstantOfShape's `value`), DTYPE without one,
 ** or of output 0 of an inner op whose dtype the plugin fixes (a Shape's, a
-** Cast's dst_type), once; not on the row's last op (`last`), whose outputs
-** are the ONNX node's, inferred from the model; a shape on a Const, or on
+** Cast's dst_type), once; on the row's last op (`last`), whose outputs are
+** the ONNX node's, only a plain dtype the plugin fixes for output 0 (ArgMin's
+** dtype attribute), without a shape; a shape on a Const, or on
 ** an op whose output has a dim GE's InferShape leaves to the values (-1). The
 ** dtype is a key of table dtypes, spelled in the model as the key of table
 ** graph_dtype_names whose value it is; each dim 0 or more (or -1, not on a
@@ -235,14 +236,22 @@ static int do_output(ck *c, const gr_item *x, gr_onnx_ir *ir, int last){
     else ck_err(c, o->str_loc, "output input %lld: a Const has no input to take its dtype from (write output \"DTYPE\")", (long long)o->lo);
     return 0;
   }
-  if( last && (o->flag2==2 || strcmp(x->name, "Const")!=0) ){
+  if( last && o->flag2==0 && o->flag && !is_const ){
+    ck_err(c, o->str2_loc, "a shape for the %s's output: the row's last op gives the ONNX node's outputs, whose shapes come from the model (table onnx_shapes)", x->name);
+    return 0;
+  }
+  if( last && o->flag2!=0 && !is_const ){
+    /* the last op's `output "DTYPE"`: the dtype the plugin fixes for the
+    ** node's output 0 (ArgMin's dtype attribute); its other forms read the
+    ** node, whose outputs the model types */
     if( o->flag2==2 && o->str2==NULL )
       ck_err(c, o->loc, "output input %lld: the row's last op (%s) gives the ONNX node's outputs, whose dtypes come from the model",
              (long long)o->lo, x->name);
     else if( o->flag2==2 )
       ck_err(c, o->loc, "output node.attr[\"%s\"] default input %lld: the row's last op (%s) gives the ONNX node's outputs, whose dtypes come from the model",
              o->str2, (long long)o->lo, x->name);
-    else ck_err(c, o->loc, "output \"%s\": the row's last op (%s) gives the ONNX node's outputs, whose dtypes come from the model", o->str, x->name);
+    else ck_err(c, o->loc, "output node.attr[\"%s\"] default \"%s\": the row's last op (%s) gives the ONNX node's outputs, whose dtypes come from the model (write output \"DTYPE\" where the plugin fixes it)",
+                o->str2, o->str, x->name);
     return 0;
   }
   if( o->flag && !is_const ){

@@ -1196,11 +1196,13 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
       if( k==nir - 1 ){
         for(i = 0; i < o->out.n; i++){
           prod p = mkprod(opname, (int32_t)i, 0, dyn ? x->sh_dyn : NO_SHAPE, 0);
-          /* an output whose dtype the IR op's prototype fixes (table
-          ** onnx_ir_output_dtypes) has it in GE's graph, whatever the model
-          ** declares or ONNX's semantics give (TopK's indices: int32) */
+          /* an output whose dtype the plugin (the row's output "DTYPE") or
+          ** the IR op's prototype (table onnx_ir_output_dtypes) fixes has
+          ** it in GE's graph, whatever the model declares or ONNX's
+          ** semantics give (TopK's indices: int32) */
           uint16_t fdt = 0;
-          if( (fixed = gr_opmap_output_dtype(x->map, ir[k].type, i))!=NULL && !gr_build_dtype(b, fixed, strlen(fixed), &fdt) ){ free(cap.v); return 0; }
+          if( i==0 && ir[k].model_dtype ) fdt = opdt[k];   /* the row's own output "DTYPE" (ArgMin's dtype attribute) */
+          else if( (fixed = gr_opmap_output_dtype(x->map, ir[k].type, i))!=NULL && !gr_build_dtype(b, fixed, strlen(fixed), &fdt) ){ free(cap.v); return 0; }
           if( i==0 && known ){
             p.dtype = fdt ? fdt : is.dtype; p.shape = ish;
             if( !gr_build_tensor_ids(b, 1, p.dtype, 0, ish) ){ free(cap.v); return 0; }

@@ -37,7 +37,7 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
   nonzero.onnx       a NonZero of a static input read by a Transpose
   nms.onnx           NonMaxSuppression with five inputs read by a Transpose, and with two
   compress.onnx      Compress along an axis and of the flattened data, each read by a Relu
-  argmax.onnx        ArgMax keeping and dropping its axis, each read by an Add; an ArgMin
+  argmax.onnx        ArgMax keeping and dropping its axis, and an ArgMin, each read by an Add
   topk.onnx          TopK whose indices the model declares int64, read by a Cast and a Gather
   value_info.onnx    a Det whose output only value_info types, read by a Relu
   roialign.onnx      RoiAlign of a feature map by 5 rois, read by a Relu
@@ -299,13 +299,16 @@ def main():
                [vi("x", [4, 6]), vi("cond", [6], T.BOOL)], [vi("ra", None), vi("rf", None)], opset=13),
          out, "compress.onnx")
     # ArgMax keeping its axis and dropping it, each read by an Add; an ArgMin
-    # keeping it: the inner op's index dtype, GE's plugin's
+    # keeping it, read by an Add, whose output the model declares int64 (the
+    # dtype GE's plugin gives it is int32 on most SoCs)
     save(model([h.make_node("ArgMax", ["x"], ["ak"], name="am_keep", axis=1),
                 h.make_node("Add", ["ak", "ak"], ["sk"], name="add_keep"),
                 h.make_node("ArgMax", ["x"], ["ad"], name="am_drop", axis=-1, keepdims=0),
                 h.make_node("Add", ["ad", "ad"], ["sd"], name="add_drop"),
-                h.make_node("ArgMin", ["x"], ["an"], name="amin_keep", axis=2)],
-               [vi("x", [2, 5, 7])], [vi("sk", None, T.INT64), vi("sd", None, T.INT64), vi("an", None, T.INT64)],
+                h.make_node("ArgMin", ["x"], ["an"], name="amin_keep", axis=2),
+                h.make_node("Add", ["an", "an"], ["sn"], name="add_min")],
+               [vi("x", [2, 5, 7])], [vi("sk", None, T.INT64), vi("sd", None, T.INT64), vi("an", None, T.INT64),
+                                      vi("sn", None, T.INT64)],
                opset=13), out, "argmax.onnx")
     # TopK's indices, declared int64 by the model, read by a Cast and a
     # Gather; and an Equal's output read by a Not (no value_info)
