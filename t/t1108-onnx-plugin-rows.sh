@@ -192,6 +192,19 @@ assert o[\"dtype_detail\"][\"inputs\"][3][0] == \"float32\", o    # the Split'"'
 "
 '
 
+# ReduceLogSum (hicann/ops-math @c41933244
+# math/reduce_sum/framework/reduce_log_sum_onnx_plugin.cpp): ReduceSum then
+# Log, the axes a Const walked after both (ReduceSum's producer) or input 1;
+# the build before named them <node> and <node>/log and had no Const.
+test_expect_success 'ReduceLogSum: ReduceSum and Log, the axes a Const (12, 13 attribute) or input 1, renamed' '
+	cat >expect <<-\EOT &&
+	reducelogsum12 PartitionedCall_rd_data1_3:Const PartitionedCall_rd_ReduceSum_1:ReduceSum PartitionedCall_rd_Log_2:Log
+	reducelogsum13_attr PartitionedCall_rd_data1_3:Const PartitionedCall_rd_ReduceSum_1:ReduceSum PartitionedCall_rd_Log_2:Log
+	reducelogsum18_input PartitionedCall_rd_ReduceSum_2:ReduceSum PartitionedCall_rd_Log_3:Log
+	EOT
+	check_rows "reducelogsum12 reducelogsum13_attr reducelogsum18_input"
+'
+
 # Every op whose rows in rules/onnx.rules depend on an attribute or the
 # inputs (a `when`) has a model in this script's generator or in t1104's.
 test_expect_success 'every conditional row of rules/onnx.rules has a test model' '

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """onnx_plugin_rows.py: one single-node ONNX model per attribute- or input-dependent row of the
 one-to-many plugins of rules/onnx.rules (Resize 10 and 11-18, Upsample, Slice 8-9, MaxPool
-big kernel / 1-D / storage_order, ArgMin, BitShift, Min, Pad, ReduceLogSumExp/Max/Min/Prod),
+big kernel / 1-D / storage_order, ArgMin, BitShift, Min, Pad, ReduceLogSumExp/Max/Min/Prod/LogSum),
 and the plugins spelled out node by node (LpNormalization, ThresholdedRelu, Xor, OneHot, Multinomial, Bernoulli),
 written with python3-onnx into the current directory for t/t1108-onnx-plugin-rows.sh. Each
 node is named as the test expects (rs, up, sl, mp, am, bs, mn, pd, rd)."""
@@ -47,7 +47,7 @@ save("maxpool_1d", M(kernel_shape=[3]), ["x"], 13)
 save("maxpool_storage", M(kernel_shape=[3, 3], storage_order=1), ["x"], 13)
 # the rest of the attribute- and input-dependent rows: ArgMin by keepdims, BitShift by
 # direction (int inputs), Min by input count, Pad 10 by mode and 11+, the Reduce ops
-# (LogSumExp, Max, Min, Prod) at opset 12 and at 13 with the axes as attribute or input
+# (LogSumExp, Max, Min, Prod, LogSum) at opset 12 and at 13 with the axes as attribute or input
 AM = lambda **a: h.make_node("ArgMin", ["x"], ["y"], name="am", **a)
 save("argmin_keep0", AM(axis=1, keepdims=0), ["x"], 13)
 save("argmin_keep1", AM(axis=1), ["x"], 13)
@@ -64,7 +64,7 @@ P = lambda **a: h.make_node("Pad", ["x"], ["y"], name="pd", pads=[0, 0, 1, 1, 0,
 save("pad10_reflect", P(mode="reflect"), ["x"], 10)
 save("pad10_constant", P(), ["x"], 10)
 save("pad11", h.make_node("Pad", ["x", "p"], ["y"], name="pd"), ["x"], 11, [i64("p", [0, 0, 1, 1, 0, 0, 1, 1])])
-for op in ("ReduceLogSumExp", "ReduceMax", "ReduceMin", "ReduceProd"):
+for op in ("ReduceLogSumExp", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceLogSum"):
     low = op[6:].lower()
     save("reduce%s12" % low, h.make_node(op, ["x"], ["y"], name="rd", axes=[1]), ["x"], 12)
     save("reduce%s13_attr" % low, h.make_node(op, ["x"], ["y"], name="rd", axes=[1]), ["x"], 13)
