@@ -173,9 +173,11 @@ test_expect_success 'ReduceLogSumExp, ReduceMax, ReduceMin, ReduceProd: the axes
 # name: split_dim before x, so its Const comes last),
 # random/stateless_sample_multinomial/framework/multinomial_onnx_plugin.cpp and
 # random/stateless_bernoulli/framework/bernoulli_onnx_plugin.cpp (sub-node
-# names without an underscore).
-test_expect_success 'LpNormalization, ThresholdedRelu, Xor, OneHot, Multinomial, Bernoulli: GE'"'"'s subgraphs, renamed in its walk order' '
+# names without an underscore), hicann/ops-cv @6ae876534
+# common/src/framework/col2imv2_onnx_plugin.cpp.
+test_expect_success 'LpNormalization, ThresholdedRelu, Xor, OneHot, Multinomial, Bernoulli, Col2Im: GE'"'"'s subgraphs, renamed in its walk order' '
 	cat >expect <<-\EOT &&
+	col2im PartitionedCall_ci_cast_4:Cast PartitionedCall_ci_Col2ImV2_3:Col2ImV2
 	bernoulli PartitionedCall_bedata1_3:Const PartitionedCall_bedata2_2:Const PartitionedCall_beStatelessBernoulliV2_1:StatelessBernoulliV2
 	lpnorm PartitionedCall_lp_Identity_1:Identity PartitionedCall_lp_LpNormV2_2:LpNormV2 PartitionedCall_lp_Div_3:Div
 	multinomial PartitionedCall_mu_data1_2:Const PartitionedCall_mu_Muti_1:Multinomial
@@ -183,7 +185,7 @@ test_expect_success 'LpNormalization, ThresholdedRelu, Xor, OneHot, Multinomial,
 	thresholdedrelu PartitionedCall_tr_identity_1:Identity PartitionedCall_tr_threshold_2:Threshold PartitionedCall_tr_mul_3:Mul
 	xor PartitionedCall_xo_Cast_a_2:Cast PartitionedCall_xo_Cast_b_3:Cast PartitionedCall_xo_Xor_4:BitwiseXor PartitionedCall_xo_Cast_out_5:Cast
 	EOT
-	check_rows "bernoulli lpnorm multinomial onehot thresholdedrelu xor" &&
+	check_rows "col2im bernoulli lpnorm multinomial onehot thresholdedrelu xor" &&
 	"$PY" -c "
 import json
 d = json.load(open(\"onehot.json\"))

@@ -2,7 +2,7 @@
 """onnx_plugin_rows.py: one single-node ONNX model per attribute- or input-dependent row of the
 one-to-many plugins of rules/onnx.rules (Resize 10 and 11-18, Upsample, Slice 8-9, MaxPool
 big kernel / 1-D / storage_order, ArgMin, BitShift, Min, Pad, ReduceLogSumExp/Max/Min/Prod/LogSum),
-and the plugins spelled out node by node (LpNormalization, ThresholdedRelu, Xor, OneHot, Multinomial, Bernoulli),
+and the plugins spelled out node by node (LpNormalization, ThresholdedRelu, Xor, OneHot, Multinomial, Bernoulli, Col2Im),
 written with python3-onnx into the current directory for t/t1108-onnx-plugin-rows.sh. Each
 node is named as the test expects (rs, up, sl, mp, am, bs, mn, pd, rd)."""
 import sys, onnx
@@ -112,7 +112,7 @@ random_ops()
 # plugins spelled out node by node whose rows take no condition: LpNormalization and
 # ThresholdedRelu (an Identity feeding two ops), Xor (Casts to int32 and back to bool), OneHot
 # (Identities, Add, Mod, a Split of the values along a Const), Multinomial (a Const sample size),
-# Bernoulli (Const seed and offset)
+# Bernoulli (Const seed and offset), Col2Im (a Cast of the image shape to int32)
 def spelled_out():
     save("lpnorm", h.make_node("LpNormalization", ["x"], ["y"], name="lp", axis=1), ["x"], 13)
     save("thresholdedrelu", h.make_node("ThresholdedRelu", ["x"], ["y"], name="tr", alpha=0.5), ["x"], 13)
@@ -128,4 +128,7 @@ def spelled_out():
                      [vi("x", [2, 5])], [h.make_tensor_value_info("y", T.INT32, None)])
     onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 13)]), "multinomial.onnx")
     save("bernoulli", h.make_node("Bernoulli", ["x"], ["y"], name="be", seed=3.0), ["x"], 15)
+    g = h.make_graph([h.make_node("Col2Im", ["x", "img", "blk"], ["y"], name="ci")], "col2im", [vi("x", [1, 4, 9])],
+                     [vi("y", None)], initializer=[i64("img", [4, 4]), i64("blk", [2, 2])])
+    onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 18)]), "col2im.onnx")
 spelled_out()
