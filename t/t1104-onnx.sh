@@ -354,8 +354,8 @@ test_expect_success 'ArgMax: int64, the axis kept or dropped; ArgMin gives GE'"'
 # whatever the model declares (rules/onnx.rules, table onnx_ir_output_dtypes):
 # TopK's indices are DT_INT32 (CANN 8.1.RC1 op_proto/inc/selection_ops.h:
 # 1207-1215) where the model's value_info says int64, so the Cast and the
-# Gather reading them see int32. The build before took the model's int64...
-# and lost even that: the Cast'"'"'s input had no dtype.
+# Gather reading them see int32. The build before gave them no dtype at all
+# (it never read value_info, and no shape function gives output 1).
 test_expect_success 'TopK: its indices are int32, as its prototype fixes, whatever the model declares' '
 	test "$(input0_seen topk.onnx Cast)" = "[\"cast_i DT_INT32 nil\"]" &&
 	gerules eval topk.onnx --chip Ascend910B1 --format json >topk.json &&
