@@ -227,11 +227,11 @@ static int attr_field_ok(ck *c, const gr_item *o){
 static int do_output(ck *c, const gr_item *x, gr_onnx_ir *ir, int last){
   gr_ruleset *rs = c->rs;
   const gr_item *o = x->items2, *d;
-  const gr_table *dt, *gn;
+  const gr_table *dt;
   int t, is_const = strcmp(x->name, "Const")==0;
-  size_t i, nd = 0;
+  size_t nd = 0;
   if( o==NULL ) return 1;
-  if( o->flag2==2 && strcmp(x->name, "Const")==0 ){
+  if( o->flag2==2 && is_const ){
     if( o->str2 ) ck_err(c, o->str_loc, "default input %lld: a Const has no input to take its dtype from (write default \"DTYPE\")", (long long)o->lo);
     else ck_err(c, o->str_loc, "output input %lld: a Const has no input to take its dtype from (write output \"DTYPE\")", (long long)o->lo);
     return 0;
@@ -302,16 +302,9 @@ static int do_output(ck *c, const gr_item *x, gr_onnx_ir *ir, int last){
     ir->dtype_attr = ck_keep(rs, o->str2);
   }
   ir->dtype = ck_keep(rs, o->str);
-  ir->model_dtype = ir->dtype;
-  t = gr_ruleset_find(&rs->table_map, "graph_dtype_names");
-  if( t >= 0 && (gn = &rs->tables[t])->is_map ){
-    for(i = 0; i < gn->n; i++)
-      if( gn->vals[i] && gn->vals[i]->op==GR_E_STR && strcmp(gn->vals[i]->s, o->str)==0 ) break;
-    if( i==gn->n ){
-      ck_err(c, o->str_loc, "dtype '%s' has no spelling in the model: it is not a value of table graph_dtype_names", o->str);
-      return 0;
-    }
-    ir->model_dtype = gn->keys[i];
+  if( (ir->model_dtype = gr_ruleset_dtype_spelling(rs, ir->dtype))==NULL ){
+    ck_err(c, o->str_loc, "dtype '%s' has no spelling in the model: it is not a value of table graph_dtype_names", o->str);
+    return 0;
   }
   ir->ndims = -1;
   if( !o->flag ) return 1;

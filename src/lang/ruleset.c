@@ -40,6 +40,15 @@ const gr_table *gr_ruleset_table(const gr_ruleset *rs, const char *name){
   return k >= 0 ? &rs->tables[k] : NULL;
 }
 
+const char *gr_ruleset_dtype_spelling(const gr_ruleset *rs, const char *dt){
+  const gr_table *gn = gr_ruleset_table(rs, "graph_dtype_names");
+  size_t i;
+  if( gn==NULL || !gn->is_map ) return dt;
+  for(i = 0; i < gn->n; i++)
+    if( gn->vals[i] && gn->vals[i]->op==GR_E_STR && strcmp(gn->vals[i]->s, dt)==0 ) return gn->keys[i];
+  return NULL;
+}
+
 const gr_expr *gr_table_value(const gr_table *t, const char *key){
   void *i;
   if( t==NULL || !t->is_map || (i = gr_map_get(&t->keymap, key))==NULL ) return NULL;

@@ -424,6 +424,10 @@ int  gr_ruleset_find_slot(const gr_ruleset *rs, const char *name);
 const gr_table *gr_ruleset_table(const gr_ruleset *rs, const char *name);
 const gr_expr *gr_table_value(const gr_table *t, const char *key);  /* a map table's value; NULL for a set */
 const gr_option *gr_ruleset_option_by_spelling(const gr_ruleset *rs, const char *spelling);
+/* How a model spells dtype dt (gerules' name, a key of table dtypes): the
+** key of table graph_dtype_names whose value it is; dt itself when the rule
+** set has no such map; NULL when the map has no spelling for it. */
+const char *gr_ruleset_dtype_spelling(const gr_ruleset *rs, const char *dt);
 int  gr_support_on(const gr_support *s, int product);
 /* The GE entry points an evaluation can model (`entry_point` in the rule
 ** language, --entry on the command line): ATC, the aclgrph IR build API and

@@ -651,16 +651,12 @@ static int sf_conv_transpose(const gr_oinfer *x, const onode *o, ishape *out){
 ** the distinct slices along `axis`, or the distinct elements flattened. */
 static int sf_compress(const gr_oinfer *x, const onode *o, ishape *out){
   ishape a;
-  const gr_onnx_attr_view *ax = attr(o, "axis");
-  int64_t k;
-  if( ax==NULL ){
+  uint32_t k;
+  if( attr(o, "axis")==NULL ){
     out->known = 1; out->dtype = x->nin && x->inok[0] ? x->ins[0].dtype : 0; out->nd = 1; out->d[0] = -1;
     return 1;
   }
-  if( !in_shape(x, 0, &a) || a.nd==0 ) return 0;
-  k = attr_i(o, "axis", 0);
-  if( k < 0 ) k += (int64_t)a.nd;
-  if( k < 0 || k >= (int64_t)a.nd ) return 0;
+  if( !in_shape(x, 0, &a) || !norm_axis(attr_i(o, "axis", 0), a.nd, &k) ) return 0;
   *out = a;
   out->d[k] = -1;
   return 1;

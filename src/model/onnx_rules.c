@@ -25,15 +25,8 @@
 ** table graph_dtype_names whose value it is, dt itself without that table;
 ** NULL when dt is not a dtype or has no spelling. */
 static const char *model_dtype(const gr_ruleset *rs, const char *dt){
-  int k = gr_ruleset_find(&rs->table_map, "dtypes"), g;
-  size_t i;
-  if( k < 0 || gr_map_get(&rs->tables[k].keymap, dt)==NULL ) return NULL;
-  if( (g = gr_ruleset_find(&rs->table_map, "graph_dtype_names")) < 0 || !rs->tables[g].is_map ) return dt;
-  for(i = 0; i < rs->tables[g].n; i++){
-    const gr_expr *v = rs->tables[g].vals[i];
-    if( v && v->op==GR_E_STR && strcmp(v->s, dt)==0 ) return rs->tables[g].keys[i];
-  }
-  return NULL;
+  const gr_table *k = gr_ruleset_table(rs, "dtypes");
+  return k && gr_map_get(&k->keymap, dt) ? gr_ruleset_dtype_spelling(rs, dt) : NULL;
 }
 
 gr_opmap *gr_onnx_map_from_rules(const gr_ruleset *rs, gr_diags *d){
@@ -110,8 +103,8 @@ gr_opmap *gr_onnx_map_from_rules(const gr_ruleset *rs, gr_diags *d){
         char msg[400];
         if( x->op!=GR_E_INT || x->next==NULL || x->next->op!=GR_E_STR ){ ok = 0; break; }
         if( (md = model_dtype(rs, x->next->s))==NULL ){
-          int dk = gr_ruleset_find(&rs->table_map, "dtypes");
-          const char *sug = dk >= 0 ? gr_suggest(x->next->s, rs->tables[dk].keys, rs->tables[dk].n) : NULL;
+          const gr_table *dk = gr_ruleset_table(rs, "dtypes");
+          const char *sug = dk ? gr_suggest(x->next->s, dk->keys, dk->n) : NULL;
           gr_diags_add(d, GR_SEV_ERROR, x->next->loc.file, x->next->loc.line, x->next->loc.col,
                        "%s[\"%s\"]: '%s' is not a dtype with a spelling in the model (tables dtypes, graph_dtype_names)%s%s%s",
                        OUTDT, t->keys[i], x->next->s, sug ? "; did you mean '" : "", sug ? sug : "", sug ? "'?" : "");
