@@ -100,6 +100,78 @@ test_expect_success 'engine_fused_ops: a value that is not [type, pass], or an o
 	grep "error: engine_fused_ops\[\"GlobalAveragePool\"\]: an op fused into its own type" err
 '
 
+# ONNX LSTM becomes CommonLSTM (hicann/ops-nn common/src/framework/
+# lstm_onnx_plugin.cpp), which no op store of CANN 8.1.RC1 has: FE's
+# CommonLSTMFusionPass makes it a DynamicRNN (rules/engines.rules,
+# engine_fused_ops), whose inputs take the node's as table
+# engine_fused_inputs says: x 0, W 1 (R folded into it), B 2, initial_h 4,
+# initial_c 5, and sequence_lens none (the pass feeds seq_length a float16
+# mask made from it). Ascend910B1: DynamicRNN's lists are float32 and
+# float16 for every input (hicann/ops-nn rnn/dynamic_rnn/op_host/
+# dynamic_rnn_def.cpp:34-76; rules/oplib/dynamic_format.rules), white: the
+# default force_fp16 takes column 1 (float16), must_keep_origin_dtype column
+# 0; an int32 sequence_lens checked against seq_length would refuse both.
+# Ascend310P3: x lists float16 only (aic-ascend310p-ops-info.json
+# DynamicRNN input0), so must_keep_origin_dtype refuses a float32 LSTM and,
+# with no AI CPU kernel for DynamicRNN, no engine takes it (EZ3003). An int32
+# tensor at initial_h's position (5, after an empty sequence_lens) is checked
+# against init_h's float16 list and refused: positions are GE's, not the
+# count of the inputs given (counted, it would be sequence_lens, which no
+# column checks). The build before placed no LSTM:
+# "AI Core's op information library for ascend910b has no CommonLSTM".
+test_expect_success 'CommonLSTM: judged and placed as the DynamicRNN CommonLSTMFusionPass makes it' '
+	"$PY" "$top_srcdir/t/data/readers/onnx_models.py" . >/dev/null &&
+	"$PY" - <<-\EOF &&
+	import numpy as np, onnx
+	from onnx import helper as h, TensorProto as T
+	vi = h.make_tensor_value_info
+	def const(n, s):
+	    return h.make_tensor(n, T.FLOAT, s, np.zeros(int(np.prod(s)), dtype=np.float32).tobytes(), raw=True)
+	g = h.make_graph([h.make_node("LSTM", ["xs", "lw", "lr", "lb", "", "h0"], ["ly"], name="lstm_i32h", hidden_size=2)], "g",
+	                 [vi("xs", T.FLOAT, [3, 1, 4]), vi("h0", T.INT32, [1, 1, 2])], [vi("ly", T.FLOAT, None)],
+	                 [const("lw", [1, 8, 4]), const("lr", [1, 8, 2]), const("lb", [1, 16])])
+	m = h.make_model(g, opset_imports=[h.make_opsetid("", 17)]); m.ir_version = 8
+	onnx.save(m, "lstm_i32h.onnx")
+	EOF
+	for pm in force_fp16 must_keep_origin_dtype; do
+		gerules eval lstm_fused.onnx --chip Ascend910B1 -o PRECISION_MODE=$pm --format json >b-$pm.json &&
+		gerules eval lstm_fused.onnx --chip Ascend310P3 -o PRECISION_MODE=$pm --format json >p-$pm.json || return 1
+	done &&
+	gerules eval lstm_i32h.onnx --chip Ascend310P3 --format json >i32.json &&
+	"$PY" - <<-\EOF
+	import json
+	def nodes(f):
+	    d = json.load(open(f))
+	    return {x["name"]: x for x in d["nodes"]}, d["diagnostics"]
+	pre = "FE\x27s fusion pass CommonLSTMFusionPass makes this CommonLSTM a DynamicRNN before it judges it (table engine_fused_ops); "
+	for pm, dt, col in (("force_fp16", "float16", 1), ("must_keep_origin_dtype", "float32", 0)):
+	    n, diags = nodes("b-%s.json" % pm)
+	    for name in ("lstm_seq", "lstm_gap"):
+	        x = n[name]
+	        why = {p["slot"]: p["reason"] for p in x["provenance"] if p["won"]}
+	        assert x["type"] == "CommonLSTM" and x["engine"] == "AIcoreEngine" and x["dtype"] == dt, (pm, x)
+	        assert x["dtype_detail"]["column"] == col, (pm, x["dtype_detail"])
+	        assert why["engine"] == pre + "op store aicore_ascend910b takes DynamicRNN", why["engine"]
+	    assert not [d for d in diags if d["code"] in ("GE7003", "GE7006")], diags
+	n, diags = nodes("p-force_fp16.json")
+	assert n["lstm_seq"]["engine"] == "AIcoreEngine" and n["lstm_seq"]["dtype"] == "float16", n["lstm_seq"]
+	n, diags = nodes("p-must_keep_origin_dtype.json")
+	assert n["lstm_seq"]["engine"] is None and n["lstm_gap"]["engine"] is None, n
+	assert [d for d in diags if d["code"] == "GE7003" and d.get("node") == "lstm_seq" and "no engine takes DynamicRNN" in d["message"]], diags
+	n, diags = nodes("i32.json")
+	assert n["lstm_i32h"]["engine"] is None, n["lstm_i32h"]
+	EOF
+'
+
+test_expect_success 'engine_fused_inputs: a type not in engine_fused_ops, or an index below -1, is an error with a caret' '
+	cp -R "$top_srcdir/rules" fin &&
+	sed -i "s/\"CommonLSTM\": \[0, 1, -1, 2, -1, 4, 5, -1\]/\"CommonGRU\": [0], \"CommonLSTM\": [0, 1, -2, 2]/" fin/engines.rules &&
+	test_must_fail --exit 2 gerules --rules fin check >out 2>err &&
+	grep "engines.rules:[0-9]*:[0-9]*: error: engine_fused_inputs\[\"CommonGRU\"\]: not an op type of table engine_fused_ops" err &&
+	grep "engines.rules:[0-9]*:[0-9]*: error: engine_fused_inputs\[\"CommonLSTM\"\]: entry 2: expected an input index from 0 to 254, or -1" err &&
+	grep "^ *\^" err
+'
+
 # table engine_removed_identity_ops (rules/engines.rules): GE's IdentityPass
 # deletes an Identity before placement unless it is next to a subgraph's
 # boundary (hicann/ge compiler/graph/passes/memory_conflict/identity_pass.cc)

@@ -68,6 +68,10 @@ struct gr_judge {
                                 ** types a fusion pass makes something else when the node is dynamic */
   uint32_t ntypes;              /* the graph's types */
   uint8_t *fused_dyn;           /* per graph type: its dynamic nodes are judged as judged_as[ntypes + t] */
+  /* per graph type: for a fused type with an entry of engine_fused_inputs,
+  ** per input of the node the fused op's input that takes it (FUSED_NONE:
+  ** none), fused_nin[t] of them; NULL: matched as any node's */
+  uint8_t **fused_in; uint8_t *fused_nin;
   uint8_t *id_type;             /* per graph type: 1 + its entry of engine_removed_identity_ops, 0 none */
   uint8_t *id_removed;          /* per node: GE's pass deletes it (engine_removed_identity_ops), NULL none */
   uint8_t *excluded;            /* per engine */
@@ -106,6 +110,8 @@ struct gr_judge {
 
 /* node n's outcome */
 #define JN(J, n) (&(J)->outs[(J)->out_of[n]])
+/* an input of a fused node that no input of the fused op takes */
+#define FUSED_NONE 255
 
 /* scratch for n columns (cand + tmp) and n inputs (order) */
 static void grow_scratch(gr_judge *J, size_t n){
@@ -245,6 +251,11 @@ static int op_input(const jop *o, uint32_t i, uint32_t ngraph){
 ** name the op's inputs do not have falls back to the position too. */
 static int slot_input(const gr_judge *J, const gr_graph *g, const gr_node *nd, const jop *o, uint32_t slot){
   uint32_t nin = nd->n_in_desc;
+  if( J->fused_in[nd->type] ){
+    /* a fusion pass rewires the node's inputs (table engine_fused_inputs) */
+    uint8_t k = slot < J->fused_nin[nd->type] ? J->fused_in[nd->type][slot] : FUSED_NONE;
+    return k!=FUSED_NONE && k < o->nin ? (int)k : -1;
+  }
   if( J->has_names ){
     uint32_t id = gr_graph_input_name(g, nd, J->in_name_key, J->in_name_value, slot);
     if( id!=GR_NONE ){
@@ -432,6 +443,8 @@ static void setup(gr_result *r, gr_judge *J){
   J->judged_as = gr_arena_calloc(&J->arena, (2 * (size_t)nt + 1) * sizeof *J->judged_as);
   J->fused_by = gr_arena_calloc(&J->arena, (nt + 1) * sizeof *J->fused_by);
   J->fused_dyn = gr_arena_calloc(&J->arena, nt + 1);
+  J->fused_in = gr_arena_calloc(&J->arena, (nt + 1) * sizeof *J->fused_in);
+  J->fused_nin = gr_arena_calloc(&J->arena, nt + 1);
   J->id_type = gr_arena_calloc(&J->arena, nt + 1);
   J->type_last = gr_arena_calloc(&J->arena, (nt + 1) * sizeof *J->type_last);
   J->ops = gr_arena_calloc(&J->arena, (2 * (size_t)nt * J->nstores + 1) * sizeof *J->ops);
@@ -452,6 +465,19 @@ static void setup(gr_result *r, gr_judge *J){
       if( t >= nt ) J->fused_dyn[gt] = 1;
       J->judged_as[t] = t < nt ? v->a->s : dyn->s;
       J->fused_by[gt] = v->a->next->s;
+      if( t < nt && j->fused_inputs ){
+        void *fi = gr_map_get(&j->fused_inputs->keymap, gr_graph_type_name(g, gt));
+        if( fi ){
+          /* check_judge.c: a list of ints -1..254, at most 254 */
+          const gr_expr *x = j->fused_inputs->vals[(size_t)(intptr_t)fi - 1]->a;
+          uint32_t k = 0;
+          for(; x; x = x->next) k++;
+          J->fused_in[gt] = gr_arena_calloc(&J->arena, k ? k : 1);
+          J->fused_nin[gt] = (uint8_t)k;
+          for(k = 0, x = j->fused_inputs->vals[(size_t)(intptr_t)fi - 1]->a; x; x = x->next, k++)
+            J->fused_in[gt][k] = x->i >= 0 ? (uint8_t)x->i : FUSED_NONE;
+        }
+      }
       tn = J->judged_as[t];
     }else if( t >= nt ) continue;
     if( in_set(j->fp16_ops, tn) ) f |= TF_CUBE;

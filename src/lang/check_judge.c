@@ -513,6 +513,35 @@ static void judge_engines(jck *k, const gr_table *names){
     }
     if( ok ) j->fused_ops = t;
   }
+  if( (t = tab(c, "engine_fused_inputs")) ){
+    /* op type of engine_fused_ops -> per input of the node, the index of the
+    ** fused op's input that takes it, or -1 */
+    int ok = 1;
+    if( !t->is_map ){ ck_err(c, t->loc, "table engine_fused_inputs must map op types to lists of input indices"); ok = 0; }
+    for(i = 0; t->is_map && i < t->n; i++){
+      const gr_expr *v = t->vals[i], *x;
+      size_t n = 0;
+      if( j->fused_ops==NULL || gr_map_get(&j->fused_ops->keymap, t->keys[i])==NULL ){
+        ck_err(c, t->locs[i], "engine_fused_inputs[\"%s\"]: not an op type of table engine_fused_ops (which says what it becomes)", t->keys[i]);
+        ok = 0;
+        continue;
+      }
+      if( v==NULL || v->op!=GR_E_LIST ){
+        ck_err(c, v ? v->loc : t->locs[i], "engine_fused_inputs[\"%s\"]: expected a list, per input of the node, of the fused op's "
+               "input that takes it (0 the first) or -1 (none: the pass folds it into another)", t->keys[i]);
+        ok = 0;
+        continue;
+      }
+      for(x = v->a; x; x = x->next, n++){
+        if( x->op!=GR_E_INT || x->i < -1 || x->i > 254 ){
+          ck_err(c, x->loc, "engine_fused_inputs[\"%s\"]: entry %zu: expected an input index from 0 to 254, or -1", t->keys[i], n);
+          ok = 0;
+        }
+      }
+      if( n > 254 ){ ck_err(c, v->loc, "engine_fused_inputs[\"%s\"]: more than 254 inputs", t->keys[i]); ok = 0; }
+    }
+    if( ok ) j->fused_inputs = t;
+  }
   if( (t = tab(c, "engine_removed_same_dtype_ops")) ){
     if( t->is_map ) ck_err(c, t->loc, "table engine_removed_same_dtype_ops must be a set of strings");
     else j->removed_same_dtype_ops = t;

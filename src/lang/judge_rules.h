@@ -103,6 +103,10 @@ typedef struct gr_judge_rules {
   ** owning a subgraph (table engine_removed_identity_ops) */
   const struct gr_table *removed_identity_ops, *subgraph_boundary_ops;
   const struct gr_table *fused_ops;       /* op type -> [the type a fusion pass of FE makes it before the judge, the pass] */
+  /* optional, for some of fused_ops' types: per input of the node, the input
+  ** of the op it becomes that takes its tensor (-1: none, the pass folds it
+  ** into another); without an entry the inputs are matched as any node's */
+  const struct gr_table *fused_inputs;
   /* optional: option keys (as given: ATC flags, GE keys) and the values under
   ** which the removing pass does not run, so those ops are judged like any
   ** other (table engine_removed_same_dtype_kept_by; a map of string lists) */

@@ -17,6 +17,7 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
   if.onnx            If with then/else branches capturing an outer value (subgraphs)
   if_out.onnx        an If whose output dtype only its branches declare, read by a Relu
   lstm_out.onnx      an LSTM whose Y_h (output 1) is read by a Relu, without value_info
+  lstm_fused.onnx    two LSTMs with bias and initial states: one with sequence lengths, one without
   deep_capture.onnx  an If in an If's branch whose branches read a graph input that the outer
                      branch's own nodes do not, and a Relu of a name nothing produces
   unsorted.onnx      a Relu before the Relu producing its input (nodes out of order)
@@ -235,6 +236,14 @@ def main():
     save(model([h.make_node("LSTM", ["xs", "lw", "lr"], ["ly", "lh"], name="lstm", hidden_size=2),
                 h.make_node("Relu", ["lh"], ["r"], name="after_h")],
                [xs], [vi("r", None)], [const("lw", [1, 8, 4]), const("lr", [1, 8, 2])]), out, "lstm_out.onnx")
+    # LSTMs that FE's CommonLSTMFusionPass makes DynamicRNNs: one with a bias,
+    # per-batch sequence lengths (int32) and initial states, one with an empty
+    # sequence_lens between its bias and its initial states (an unconnected
+    # position in GE's graph)
+    save(model([h.make_node("LSTM", ["xs", "lw", "lr", "lb", "sl", "h0", "c0"], ["ly"], name="lstm_seq", hidden_size=2),
+                h.make_node("LSTM", ["xs", "lw", "lr", "lb", "", "h0", "c0"], ["ly2"], name="lstm_gap", hidden_size=2)],
+               [xs, vi("sl", [1], T.INT32), vi("h0", [1, 1, 2]), vi("c0", [1, 1, 2])], [vi("ly", None), vi("ly2", None)],
+               [const("lw", [1, 8, 4]), const("lr", [1, 8, 2]), const("lb", [1, 16])]), out, "lstm_fused.onnx")
     # ConstantOfShape with no value_info: the Const GE's plugin makes holds the
     # `value` attribute's type (float32 without one), the output has that type
     # and the dims of the shape input (unknown dims of a computed one)
