@@ -247,8 +247,10 @@ static int op_input(const jop *o, uint32_t i, uint32_t ngraph){
 
 /* The op tensor input `slot` of node nd maps to: by the IR name the model
 ** gives the slot (GE matches an op's tensors by name: a dynamic input's
-** instances are named `key0`, `key1`...), else by position (op_input). A
-** name the op's inputs do not have falls back to the position too. */
+** instances are named `key0`, `key1`...), else by position (op_input), a
+** dynamic input taking the positions the op's inputs do not have, up to the
+** last connected one. A name the op's inputs do not have falls back to the
+** position too. */
 static int slot_input(const gr_judge *J, const gr_graph *g, const gr_node *nd, const jop *o, uint32_t slot){
   uint32_t nin = nd->n_in_desc;
   if( J->fused_in[nd->type] ){
@@ -273,7 +275,15 @@ static int slot_input(const gr_judge *J, const gr_graph *g, const gr_node *nd, c
       }
     }
   }
-  return op_input(o, slot, nd->n_data > nin ? nd->n_data : nin);
+  {
+    /* the positions up to the last connected one: trailing unconnected
+    ** positions are optional inputs of the model's IR (a newer IR than the
+    ** op library's has more, at the end), not instances of a dynamic input */
+    const gr_edge *ed = gr_graph_edges(g, nd);
+    uint32_t used = nd->n_data;
+    while( used > 0 && ed[used - 1].src==GR_NONE ) used--;
+    return op_input(o, slot, used > nin ? used : nin);
+  }
 }
 
 /* ---- setup ---- */
