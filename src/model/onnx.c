@@ -387,14 +387,15 @@ static prod mkprod(uint32_t op, int32_t index, uint16_t dtype, uint32_t shape, i
   return p;
 }
 
-static int is_dynamic(ox *x, const prod *p){
+static int shape_neg(ox *x, uint32_t shape){
   uint32_t i, nd;
   const int64_t *d;
-  if( p->shape==NO_SHAPE ) return 0;
-  d = gr_build_shape_dims(x->b, p->shape, &nd);
+  if( shape==NO_SHAPE ) return 0;
+  d = gr_build_shape_dims(x->b, shape, &nd);
   for(i = 0; i < nd; i++) if( d[i] < 0 ) return 1;
   return 0;
 }
+static int is_dynamic(ox *x, const prod *p){ return shape_neg(x, p->shape); }
 
 /* ---- nodes ---- */
 
@@ -1097,6 +1098,11 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
     uint16_t opdt[GR_OPMAP_MAX_IR], d0;
     /* a Const's shape when its row gives one (`output "DTYPE" [DIMS]`), else NO_SHAPE */
     uint32_t opsh[GR_OPMAP_MAX_IR];
+    /* whether an inner op's output is dynamic: one of its own inputs is (an
+    ** ONNX input or an inner op's output), not any input of the node: GE's
+    ** InferShape gives an op of a plugin subgraph fed only by constants (a
+    ** Resize's scales through an Identity) a static shape */
+    unsigned char opdyn[GR_OPMAP_MAX_IR];
     size_t base = x->name.n;
     int renamed = row->nsub > 0 && nir > 1;
     uint64_t first = x->node_base;
@@ -1138,6 +1144,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
       }
       opnames[k] = opname;
       d0 = 0;
+      opdyn[k] = 0;
       if( ir[k].explicit_inputs ){
         size_t j;
         for(j = 0; j < ir[k].nin; j++){
@@ -1145,11 +1152,14 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
           if( w->from_op ){
             /* an inner op's output has its first input's dtype (below) */
             uint16_t dt = w->index==0 ? opdt[w->src] : 0;
-            uint32_t sh = w->index==0 && opsh[w->src]!=NO_SHAPE ? opsh[w->src] : dyn ? x->sh_dyn : GR_SHAPE_UNKNOWN;
+            int wd = w->index==0 && opsh[w->src]!=NO_SHAPE ? shape_neg(x, opsh[w->src]) : opdyn[w->src];
+            uint32_t sh = w->index==0 && opsh[w->src]!=NO_SHAPE ? opsh[w->src] : wd ? x->sh_dyn : GR_SHAPE_UNKNOWN;
             if( j==0 ) d0 = dt;
+            if( wd ) opdyn[k] = 1;
             if( !gr_build_edge_id(b, opnames[w->src], w->index) || !gr_build_tensor_ids(b, 0, dt, 0, sh) ){ free(cap.v); return 0; }
           }else if( (size_t)w->src < o->in.n && o->in.v[w->src].n ){
             if( j==0 && x->inok.v[w->src] ) d0 = x->ins.v[w->src].dtype;
+            if( x->inok.v[w->src] && is_dynamic(x, &x->ins.v[w->src]) ) opdyn[k] = 1;
             if( !connect(x, (size_t)w->src, 1) ){ free(cap.v); return 0; }
           }
         }
@@ -1161,10 +1171,12 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
           if( !gr_build_edge_id(b, p ? p->op : GR_NONE, p ? p->index : 0) ){ free(cap.v); return 0; }
           if( p && is_dynamic(x, p) ) dyn = 1;
         }
+        opdyn[k] = (unsigned char)dyn;
       }else{
         d0 = opdt[k - 1];
+        opdyn[k] = (unsigned char)(opsh[k - 1]!=NO_SHAPE ? shape_neg(x, opsh[k - 1]) : opdyn[k - 1]);
         if( !gr_build_edge_id(b, prev, 0)
-            || !gr_build_tensor_ids(b, 0, d0, 0, opsh[k - 1]!=NO_SHAPE ? opsh[k - 1] : dyn ? x->sh_dyn : GR_SHAPE_UNKNOWN) ){ free(cap.v); return 0; }
+            || !gr_build_tensor_ids(b, 0, d0, 0, opsh[k - 1]!=NO_SHAPE ? opsh[k - 1] : opdyn[k] ? x->sh_dyn : GR_SHAPE_UNKNOWN) ){ free(cap.v); return 0; }
       }
       opdt[k] = d0;
       opsh[k] = NO_SHAPE;
@@ -1195,7 +1207,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
       }
       if( k==nir - 1 ){
         for(i = 0; i < o->out.n; i++){
-          prod p = mkprod(opname, (int32_t)i, 0, dyn ? x->sh_dyn : NO_SHAPE, 0);
+          prod p = mkprod(opname, (int32_t)i, 0, opdyn[k] ? x->sh_dyn : NO_SHAPE, 0);
           /* an output whose dtype the plugin (the row's output "DTYPE") or
           ** the IR op's prototype (table onnx_ir_output_dtypes) fixes has
           ** it in GE's graph, whatever the model declares or ONNX's
@@ -1221,7 +1233,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
               if( gr_build_failed(b) ){ free(cap.v); return 0; }
             }
             if( fdt ) p.dtype = fdt;
-            if( !gr_build_tensor_ids(b, 1, p.dtype, 0, dyn ? x->sh_dyn : GR_SHAPE_UNKNOWN) ){ free(cap.v); return 0; }
+            if( !gr_build_tensor_ids(b, 1, p.dtype, 0, opdyn[k] ? x->sh_dyn : GR_SHAPE_UNKNOWN) ){ free(cap.v); return 0; }
           }
           if( !define_out(x, s, o, i, &p, hh, &again) ){ free(cap.v); return 0; }
         }
@@ -1231,7 +1243,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
         ** a dtype the row states stays */
         if( !ir[k].model_dtype && ir[k].dtype_input < 0 && !fixed_dt ) opdt[k] = is.dtype;
         if( !gr_build_tensor_ids(b, 1, opdt[k], 0, ish) ){ free(cap.v); return 0; }
-      }else if( !gr_build_tensor_ids(b, 1, opdt[k], 0, opsh[k]!=NO_SHAPE ? opsh[k] : dyn ? x->sh_dyn : GR_SHAPE_UNKNOWN) ){ free(cap.v); return 0; }
+      }else if( !gr_build_tensor_ids(b, 1, opdt[k], 0, opsh[k]!=NO_SHAPE ? opsh[k] : opdyn[k] ? x->sh_dyn : GR_SHAPE_UNKNOWN) ){ free(cap.v); return 0; }
       prev = opname;
     }
   }
