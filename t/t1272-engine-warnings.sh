@@ -138,6 +138,10 @@ test_expect_success 'CommonLSTM: judged and placed as the DynamicRNN CommonLSTMF
 		gerules eval lstm_fused.onnx --chip Ascend310P3 -o PRECISION_MODE=$pm --format json >p-$pm.json || return 1
 	done &&
 	gerules eval lstm_i32h.onnx --chip Ascend310P3 --format json >i32.json &&
+	gerules eval lstm_fused.onnx --chip Ascend910B1 --explain lstm_seq >ex.out &&
+	test_grep "^  input 2: no input of DynamicRNN takes it (table engine_fused_inputs)" ex.out &&
+	test_grep "^  input 4: no input of DynamicRNN takes it (table engine_fused_inputs)" ex.out &&
+	test_grep "^  input 5 float32: row .* -> column 1" ex.out &&
 	"$PY" - <<-\EOF
 	import json
 	def nodes(f):

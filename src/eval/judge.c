@@ -829,7 +829,11 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
     int opt = isout ? ((k - nord) < o->nout ? (int)(o->nin + (k - nord)) : -1) : slot_input(J, g, nd, o, pi);
     uint32_t own = J->gdt[tens[ti].dtype < J->ngdt ? tens[ti].dtype : 0], father = 0, who = GR_NONE, guards = guards_base, r2;
     const uint8_t *cd;
-    if( opt < 0 ) continue;
+    if( opt < 0 ){
+      if( trace && !isout && J->fused_in[nd->type] )
+        gr_buf_printf(trace, "input %u: no input of %s takes it (table engine_fused_inputs)\n", ti, judged_type(J, g, nd));
+      continue;
+    }
     cd = o->col + (size_t)opt * o->ncol;
     if( !isout && pi==0 ) guards |= GR_JG_FIRST;
     if( reduced ) guards |= GR_JG_REDUCED;
