@@ -167,11 +167,45 @@ test_expect_success 'CommonLSTM: judged and placed as the DynamicRNN CommonLSTMF
 	EOF
 '
 
+# ONNX GRU becomes CommonGRU (hicann/ops-nn common/src/framework/
+# gru_onnx_plugin.cpp), in no op store of CANN 8.1.RC1: CommonGRUFusionPass
+# makes it a DynamicGRUV2 (fusion_config.json:100), whose inputs take x, W, R,
+# B, sequence_lens and initial_h at 0, 1, 2, 3 (bias_input), 5 (seq_length)
+# and 6 (init_h) (engine_fused_inputs; GRUFusionPass::Fusion). A static
+# DynamicGRUV2 gets impl/dynamic_gru_v2.py's op_select_format lists
+# (dynamic_format.rules): x float16 only, seq_length float16 or int32 (columns
+# 2 and 3), bias float32 or float16. Ascend910B1, force_fp16: x rises to
+# float16, the int32 sequence lengths keep columns 2 and 3, and force_fp16's
+# float16 for the bias leaves column 3 (dynamic_gru_v2.py:66-68): AI Core,
+# float16. must_keep_origin_dtype keeps x float32, which no column lists, and
+# no other store has DynamicGRUV2: no engine (EZ3003). Positionally the int32
+# sequence lengths would meet bias_hidden's float lists and the node would be
+# refused under force_fp16 too. The build before placed no GRU.
+test_expect_success 'CommonGRU: judged and placed as the DynamicGRUV2 CommonGRUFusionPass makes it' '
+	"$PY" "$top_srcdir/t/data/readers/onnx_models.py" . >/dev/null &&
+	gerules eval gru_fused.onnx --chip Ascend910B1 --format json >g16.json &&
+	gerules eval gru_fused.onnx --chip Ascend910B1 -o PRECISION_MODE=must_keep_origin_dtype --format json >g32.json &&
+	"$PY" - <<-\EOF
+	import json
+	pre = "FE\x27s fusion pass CommonGRUFusionPass makes this CommonGRU a DynamicGRUV2 before it judges it (table engine_fused_ops); "
+	d = json.load(open("g16.json"))
+	x = [n for n in d["nodes"] if n["name"] == "gru_seq"][0]
+	why = {p["slot"]: p["reason"] for p in x["provenance"] if p["won"]}
+	assert x["type"] == "CommonGRU" and x["engine"] == "AIcoreEngine" and x["dtype"] == "float16", x
+	assert x["dtype_detail"]["column"] == 3, x["dtype_detail"]
+	assert why["engine"] == pre + "op store aicore_ascend910b takes DynamicGRUV2", why["engine"]
+	d = json.load(open("g32.json"))
+	x = [n for n in d["nodes"] if n["name"] == "gru_seq"][0]
+	assert x["engine"] is None, x
+	assert [g for g in d["diagnostics"] if g["code"] == "GE7003" and g.get("node") == "gru_seq"], d["diagnostics"]
+	EOF
+'
+
 test_expect_success 'engine_fused_inputs: a type not in engine_fused_ops, or an index below -1, is an error with a caret' '
 	cp -R "$top_srcdir/rules" fin &&
-	sed -i "s/\"CommonLSTM\": \[0, 1, -1, 2, -1, 4, 5, -1\]/\"CommonGRU\": [0], \"CommonLSTM\": [0, 1, -2, 2]/" fin/engines.rules &&
+	sed -i "s/\"CommonLSTM\": \[0, 1, -1, 2, -1, 4, 5, -1\]/\"CommonRNN\": [0], \"CommonLSTM\": [0, 1, -2, 2]/" fin/engines.rules &&
 	test_must_fail --exit 2 gerules --rules fin check >out 2>err &&
-	grep "engines.rules:[0-9]*:[0-9]*: error: engine_fused_inputs\[\"CommonGRU\"\]: not an op type of table engine_fused_ops" err &&
+	grep "engines.rules:[0-9]*:[0-9]*: error: engine_fused_inputs\[\"CommonRNN\"\]: not an op type of table engine_fused_ops" err &&
 	grep "engines.rules:[0-9]*:[0-9]*: error: engine_fused_inputs\[\"CommonLSTM\"\]: entry 2: expected an input index from 0 to 254, or -1" err &&
 	grep "^ *\^" err
 '

@@ -18,6 +18,7 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
   if_out.onnx        an If whose output dtype only its branches declare, read by a Relu
   lstm_out.onnx      an LSTM whose Y_h (output 1) is read by a Relu, without value_info
   lstm_fused.onnx    two LSTMs with bias and initial states: one with sequence lengths, one without
+  gru_fused.onnx     a GRU with bias, sequence lengths and an initial state
   deep_capture.onnx  an If in an If's branch whose branches read a graph input that the outer
                      branch's own nodes do not, and a Relu of a name nothing produces
   unsorted.onnx      a Relu before the Relu producing its input (nodes out of order)
@@ -244,6 +245,11 @@ def main():
                 h.make_node("LSTM", ["xs", "lw", "lr", "lb", "", "h0", "c0"], ["ly2"], name="lstm_gap", hidden_size=2)],
                [xs, vi("sl", [1], T.INT32), vi("h0", [1, 1, 2]), vi("c0", [1, 1, 2])], [vi("ly", None), vi("ly2", None)],
                [const("lw", [1, 8, 4]), const("lr", [1, 8, 2]), const("lb", [1, 16])]), out, "lstm_fused.onnx")
+    # a GRU with bias, sequence lengths (int32) and an initial state, which
+    # CommonGRUFusionPass makes a DynamicGRUV2
+    save(model([h.make_node("GRU", ["xs", "gw", "gr", "gb", "sl", "h0"], ["gy"], name="gru_seq", hidden_size=2)],
+               [xs, vi("sl", [1], T.INT32), vi("h0", [1, 1, 2])], [vi("gy", None)],
+               [const("gw", [1, 6, 4]), const("gr", [1, 6, 2]), const("gb", [1, 12])]), out, "gru_fused.onnx")
     # ConstantOfShape with no value_info: the Const GE's plugin makes holds the
     # `value` attribute's type (float32 without one), the output has that type
     # and the dims of the shape input (unknown dims of a computed one)
