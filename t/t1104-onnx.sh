@@ -699,6 +699,23 @@ assert dyn == [], dyn
 "
 '
 
+# --input_shape reaches into subgraphs as GE's InferShape does: a branch's
+# Data (_parent_node_index K) takes the shape of what feeds its If's input
+# K (src/model/input_dims.c). The build before stopped at the If: the
+# branches' Data, Relu and Neg kept [-1, 4], so the If, owning dynamic
+# nodes, ran dynamic.
+test_expect_success 'If: --input_shape reaches the branches through the values they capture' '
+	gerules eval if_dynamic.onnx --chip Ascend910B1 --format json >ifd.json; test $? -le 1 &&
+	gerules eval if_dynamic.onnx --chip Ascend910B1 --input_shape xd:2,4 --format json >ifs.json; test $? -le 1 &&
+	"$PY" -c "
+import json
+ex = lambda f: {x[\"name\"].split(\"/\")[-1]: x[\"execution\"] for x in json.load(open(f))[\"nodes\"]}
+d, s = ex(\"ifd.json\"), ex(\"ifs.json\")
+assert d[\"branch_d\"] == \"dynamic\" and d[\"t_relu\"] == \"dynamic\" and d[\"e_neg\"] == \"dynamic\", d
+assert [k for k, v in s.items() if v == \"dynamic\"] == [], s
+"
+'
+
 test_expect_success 'a truncated ONNX model is a located error' '
 	head -c 60 conditional.onnx >trunc.onnx &&
 	gerules eval trunc.onnx --chip Ascend910B1 >out 2>err; test $? = 2 &&

@@ -23,8 +23,10 @@ void gr_graph_set_node_dims(gr_graph *g, uint32_t node, const int64_t *dims, uin
   node_flags(g, n);
 }
 
-/* One node from its producers; 1 when one of its outputs changed. */
-static int derive(gr_graph *g, gr_node *n, uint32_t unknown){
+/* One node from its producers; 1 when one of its outputs changed, or, for a
+** node owning subgraphs (owner), one of its inputs: its subgraphs' Data
+** nodes stand for them. */
+static int derive(gr_graph *g, gr_node *n, uint32_t unknown, int owner){
   const gr_edge *e = g->edges + n->edge0;
   gr_tensor *t = g->tensors + n->tensor0;
   uint32_t i, dyn = 0, changed = 0;
@@ -37,7 +39,10 @@ static int derive(gr_graph *g, gr_node *n, uint32_t unknown){
     p = &g->nodes[e[i].src];
     if( (uint32_t)e[i].index < p->n_out_desc ){
       uint32_t s = g->tensors[p->tensor0 + p->n_in_desc + (uint32_t)e[i].index].shape;
-      if( i < n->n_in_desc ) t[i].shape = s;
+      if( i < n->n_in_desc ){
+        if( owner && t[i].shape!=s ) changed = 1;
+        t[i].shape = s;
+      }
       if( g->shapes[s].neg ) dyn = 1;
     }else if( i < n->n_in_desc && g->shapes[t[i].shape].neg ){
       dyn = 1;
@@ -52,9 +57,33 @@ static int derive(gr_graph *g, gr_node *n, uint32_t unknown){
   return (int)changed;
 }
 
+/* A subgraph's Data node from its parent's data input `in` (the Data's
+** _parent_node_index): every descriptor takes the shape of what feeds that
+** input (an input without a descriptor of its own, as the values an ONNX
+** If's branches capture, included); 1 when its output changed. */
+static int derive_sub(gr_graph *g, gr_node *d, const gr_node *parent, uint32_t in){
+  gr_tensor *t = g->tensors + d->tensor0;
+  uint32_t k, s, nt = (uint32_t)d->n_in_desc + d->n_out_desc;
+  const gr_edge *e;
+  const gr_node *p;
+  int changed = 0;
+  if( in >= parent->n_data ) return 0;
+  e = g->edges + parent->edge0 + in;
+  if( e->src==GR_NONE || e->index < 0 ) return 0;
+  p = &g->nodes[e->src];
+  if( (uint32_t)e->index >= p->n_out_desc ) return 0;
+  s = g->tensors[p->tensor0 + p->n_in_desc + (uint32_t)e->index].shape;
+  for(k = 0; k < nt; k++){
+    if( k >= d->n_in_desc && t[k].shape!=s ) changed = 1;
+    t[k].shape = s;
+  }
+  node_flags(g, d);
+  return changed;
+}
+
 void gr_graph_propagate_dims(gr_graph *g, const uint32_t *changed, size_t n){
   size_t nn = g->nnodes, i, ne = 0, head = 0, tail = 0, cap;
-  uint32_t *first, *cons, *queue;
+  uint32_t *first, *cons, *queue, *sfirst, *sub, *subin, pkey;
   unsigned char *visits;
   int64_t unknown_dims[1] = { -2 };
   uint32_t unknown = gr_graph_intern_shape(g, unknown_dims, 1);
@@ -84,6 +113,35 @@ void gr_graph_propagate_dims(gr_graph *g, const uint32_t *changed, size_t n){
     for(i = 0; i < nn; i++){ size_t k; for(k = fill[i]; k < first[i + 1]; k++) cons[k] = GR_NONE; }
     free(fill);
   }
+  /* the Data nodes of each node's subgraphs (GE's IR: a subgraph's Data with
+  ** _parent_node_index K stands for its parent node's input K), as one array
+  ** indexed by sfirst[], with the input each stands for */
+  sfirst = gr_xcalloc(nn + 1, sizeof *sfirst);
+  sub = NULL; subin = NULL;
+  if( gr_graph_find_str(g, "_parent_node_index", &pkey) ){
+    uint32_t *fill;
+    for(i = 0; i < nn; i++){
+      const gr_node *d = &g->nodes[i];
+      const gr_attr *a = d->graph ? gr_graph_attr_id(g, d, pkey) : NULL;
+      uint32_t par = a ? gr_graph_graph_parent(g, d->graph) : GR_NONE;
+      if( a && a->kind==GR_ATTR_I && a->u.i >= 0 && par < nn ) sfirst[par + 1]++;
+    }
+    for(i = 0; i < nn; i++) sfirst[i + 1] += sfirst[i];
+    sub = gr_xmalloc((sfirst[nn] ? sfirst[nn] : 1) * sizeof *sub);
+    subin = gr_xmalloc((sfirst[nn] ? sfirst[nn] : 1) * sizeof *subin);
+    fill = gr_xmalloc((nn ? nn : 1) * sizeof *fill);
+    memcpy(fill, sfirst, nn * sizeof *fill);
+    for(i = 0; i < nn; i++){
+      const gr_node *d = &g->nodes[i];
+      const gr_attr *a = d->graph ? gr_graph_attr_id(g, d, pkey) : NULL;
+      uint32_t par = a ? gr_graph_graph_parent(g, d->graph) : GR_NONE;
+      if( a && a->kind==GR_ATTR_I && a->u.i >= 0 && par < nn ){
+        sub[fill[par]] = (uint32_t)i;
+        subin[fill[par]++] = a->u.i > (int64_t)UINT32_MAX - 1 ? UINT32_MAX : (uint32_t)a->u.i;
+      }
+    }
+    free(fill);
+  }
   /* every node enters the queue at most MAX_VISITS times */
   cap = nn * MAX_VISITS + n;
   queue = gr_xmalloc(cap * sizeof *queue);
@@ -96,9 +154,16 @@ void gr_graph_propagate_dims(gr_graph *g, const uint32_t *changed, size_t n){
       uint32_t c = cons[k];
       if( c==GR_NONE || visits[c] >= MAX_VISITS ) continue;
       visits[c]++;
-      if( derive(g, &g->nodes[c], unknown) && tail < cap ) queue[tail++] = c;
+      if( derive(g, &g->nodes[c], unknown, sfirst[c] < sfirst[c + 1]) && tail < cap ) queue[tail++] = c;
+    }
+    for(k = sfirst[v]; k < sfirst[v + 1]; k++){
+      uint32_t d = sub[k];
+      if( visits[d] >= MAX_VISITS ) continue;
+      visits[d]++;
+      if( derive_sub(g, &g->nodes[d], &g->nodes[v], subin[k]) && tail < cap ) queue[tail++] = d;
     }
   }
+  free(sfirst); free(sub); free(subin);
   free(visits);
   free(queue);
   free(cons);

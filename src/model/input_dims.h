@@ -9,9 +9,12 @@
 ** what GE's inference gives for an op whose input has unknown dims, and what
 ** the ONNX reader writes); when none is, each dynamic output becomes
 ** GR_SHAPE_UNKNOWN (graph.h: static, its dims not known to gerules; never
-** [], which would read as a scalar). The walk stops at nodes whose outputs did not
-** change, stays inside the input's graph, and visits a node a bounded number
-** of times (graphs with loops).
+** [], which would read as a scalar). A subgraph's Data node with
+** _parent_node_index K (GE's IR: it stands for its parent node's input K)
+** takes the shape of what feeds the parent's input K, so the walk enters
+** the subgraphs of a node whose inputs changed. The walk stops at nodes whose
+** outputs did not change and visits a node a bounded number of times (graphs
+** with loops).
 **
 ** Ownership: these functions modify the graph they are given (its tensor
 ** descriptors and node flags) and keep no pointer to their arguments.

@@ -19,6 +19,7 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
   lstm_out.onnx      an LSTM whose Y_h (output 1) is read by a Relu, without value_info
   lstm_fused.onnx    two LSTMs with bias and initial states: one with sequence lengths, one without
   gru_fused.onnx     a GRU with bias, sequence lengths and an initial state
+  if_dynamic.onnx    an If whose branches capture a dynamic input
   deep_capture.onnx  an If in an If's branch whose branches read a graph input that the outer
                      branch's own nodes do not, and a Relu of a name nothing produces
   unsorted.onnx      a Relu before the Relu producing its input (nodes out of order)
@@ -245,6 +246,14 @@ def main():
                 h.make_node("LSTM", ["xs", "lw", "lr", "lb", "", "h0", "c0"], ["ly2"], name="lstm_gap", hidden_size=2)],
                [xs, vi("sl", [1], T.INT32), vi("h0", [1, 1, 2]), vi("c0", [1, 1, 2])], [vi("ly", None), vi("ly2", None)],
                [const("lw", [1, 8, 4]), const("lr", [1, 8, 2]), const("lb", [1, 16])]), out, "lstm_fused.onnx")
+    # an If whose branches read a dynamic input they capture (GE's parser makes
+    # it an input of the If, a Data with _parent_node_index in each branch)
+    save(model([h.make_node("ReduceSum", ["xd"], ["sd"], name="sum_d", keepdims=0),
+                h.make_node("Greater", ["sd", "zero"], ["cd"], name="gt_d"),
+                h.make_node("If", ["cd"], ["yd"], name="branch_d",
+                            then_branch=h.make_graph([h.make_node("Relu", ["xd"], ["tr"], name="t_relu")], "t", [], [vi("tr", None)]),
+                            else_branch=h.make_graph([h.make_node("Neg", ["xd"], ["en"], name="e_neg")], "e", [], [vi("en", None)]))],
+               [vi("xd", ["n", 4])], [vi("yd", None)], [const("zero", [])]), out, "if_dynamic.onnx")
     # a GRU with bias, sequence lengths (int32) and an initial state, which
     # CommonGRUFusionPass makes a DynamicGRUV2
     save(model([h.make_node("GRU", ["xs", "gw", "gr", "gb", "sl", "h0"], ["gy"], name="gru_seq", hidden_size=2)],
