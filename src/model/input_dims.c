@@ -23,9 +23,10 @@ void gr_graph_set_node_dims(gr_graph *g, uint32_t node, const int64_t *dims, uin
   node_flags(g, n);
 }
 
-/* One node from its producers; 1 when one of its outputs changed, or, for a
-** node owning subgraphs (owner), one of its inputs: its subgraphs' Data
-** nodes stand for them. */
+/* One node from its producers; 1 when one of its outputs changed, and
+** always for a node owning subgraphs (owner): its subgraphs' Data nodes
+** stand for its inputs, some of which (the values an ONNX If's branches
+** capture) have no descriptor here to tell a change by. */
 static int derive(gr_graph *g, gr_node *n, uint32_t unknown, int owner){
   const gr_edge *e = g->edges + n->edge0;
   gr_tensor *t = g->tensors + n->tensor0;
@@ -39,10 +40,7 @@ static int derive(gr_graph *g, gr_node *n, uint32_t unknown, int owner){
     p = &g->nodes[e[i].src];
     if( (uint32_t)e[i].index < p->n_out_desc ){
       uint32_t s = g->tensors[p->tensor0 + p->n_in_desc + (uint32_t)e[i].index].shape;
-      if( i < n->n_in_desc ){
-        if( owner && t[i].shape!=s ) changed = 1;
-        t[i].shape = s;
-      }
+      if( i < n->n_in_desc ) t[i].shape = s;
       if( g->shapes[s].neg ) dyn = 1;
     }else if( i < n->n_in_desc && g->shapes[t[i].shape].neg ){
       dyn = 1;
@@ -54,7 +52,7 @@ static int derive(gr_graph *g, gr_node *n, uint32_t unknown, int owner){
     else if( !dyn && g->shapes[o->shape].neg ){ o->shape = GR_SHAPE_UNKNOWN; changed = 1; }   /* static, dims not inferred */
   }
   node_flags(g, n);
-  return (int)changed;
+  return (int)(changed || owner);
 }
 
 /* A subgraph's Data node from its parent's data input `in` (the Data's
