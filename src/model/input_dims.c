@@ -79,6 +79,19 @@ static int derive_sub(gr_graph *g, gr_node *d, const gr_node *parent, uint32_t i
   return changed;
 }
 
+/* The node whose input subgraph Data node d stands for (its graph's parent,
+** the input *in its _parent_node_index, key string id pkey), GR_NONE when d
+** stands for none. */
+static uint32_t sub_parent(const gr_graph *g, const gr_node *d, uint32_t pkey, uint32_t *in){
+  const gr_attr *a = d->graph ? gr_graph_attr_id(g, d, pkey) : NULL;
+  uint32_t par;
+  if( a==NULL || a->kind!=GR_ATTR_I || a->u.i < 0 ) return GR_NONE;
+  par = gr_graph_graph_parent(g, d->graph);
+  if( par >= g->nnodes ) return GR_NONE;
+  *in = a->u.i > (int64_t)UINT32_MAX - 1 ? UINT32_MAX : (uint32_t)a->u.i;
+  return par;
+}
+
 void gr_graph_propagate_dims(gr_graph *g, const uint32_t *changed, size_t n){
   size_t nn = g->nnodes, i, ne = 0, head = 0, tail = 0, cap;
   uint32_t *first, *cons, *queue, *sfirst, *sub, *subin, pkey;
@@ -117,26 +130,18 @@ void gr_graph_propagate_dims(gr_graph *g, const uint32_t *changed, size_t n){
   sfirst = gr_xcalloc(nn + 1, sizeof *sfirst);
   sub = NULL; subin = NULL;
   if( gr_graph_find_str(g, "_parent_node_index", &pkey) ){
-    uint32_t *fill;
-    for(i = 0; i < nn; i++){
-      const gr_node *d = &g->nodes[i];
-      const gr_attr *a = d->graph ? gr_graph_attr_id(g, d, pkey) : NULL;
-      uint32_t par = a ? gr_graph_graph_parent(g, d->graph) : GR_NONE;
-      if( a && a->kind==GR_ATTR_I && a->u.i >= 0 && par < nn ) sfirst[par + 1]++;
-    }
+    uint32_t *fill, in, par;
+    for(i = 0; i < nn; i++)
+      if( (par = sub_parent(g, &g->nodes[i], pkey, &in))!=GR_NONE ) sfirst[par + 1]++;
     for(i = 0; i < nn; i++) sfirst[i + 1] += sfirst[i];
     sub = gr_xmalloc((sfirst[nn] ? sfirst[nn] : 1) * sizeof *sub);
     subin = gr_xmalloc((sfirst[nn] ? sfirst[nn] : 1) * sizeof *subin);
     fill = gr_xmalloc((nn ? nn : 1) * sizeof *fill);
     memcpy(fill, sfirst, nn * sizeof *fill);
     for(i = 0; i < nn; i++){
-      const gr_node *d = &g->nodes[i];
-      const gr_attr *a = d->graph ? gr_graph_attr_id(g, d, pkey) : NULL;
-      uint32_t par = a ? gr_graph_graph_parent(g, d->graph) : GR_NONE;
-      if( a && a->kind==GR_ATTR_I && a->u.i >= 0 && par < nn ){
-        sub[fill[par]] = (uint32_t)i;
-        subin[fill[par]++] = a->u.i > (int64_t)UINT32_MAX - 1 ? UINT32_MAX : (uint32_t)a->u.i;
-      }
+      if( (par = sub_parent(g, &g->nodes[i], pkey, &in))==GR_NONE ) continue;
+      sub[fill[par]] = (uint32_t)i;
+      subin[fill[par]++] = in;
     }
     free(fill);
   }

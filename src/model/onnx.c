@@ -397,6 +397,18 @@ static int shape_neg(ox *x, uint32_t shape){
 }
 static int is_dynamic(ox *x, const prod *p){ return shape_neg(x, p->shape); }
 
+/* The shape a consumer sees on output `index` of a row's inner op, from the
+** op's stated shape (opsh, output 0 only) or else whether its inputs are
+** dynamic (opdyn); *dyn, unless NULL, whether that shape is dynamic. */
+static uint32_t inner_out_shape(ox *x, uint32_t opsh, unsigned char opdyn, int32_t index, int *dyn){
+  if( index==0 && opsh!=NO_SHAPE ){
+    if( dyn ) *dyn = shape_neg(x, opsh);
+    return opsh;
+  }
+  if( dyn ) *dyn = opdyn;
+  return opdyn ? x->sh_dyn : GR_SHAPE_UNKNOWN;
+}
+
 /* ---- nodes ---- */
 
 /* One element of an INTS attribute into the view's product and maximum
@@ -1152,8 +1164,8 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
           if( w->from_op ){
             /* an inner op's output has its first input's dtype (below) */
             uint16_t dt = w->index==0 ? opdt[w->src] : 0;
-            int wd = w->index==0 && opsh[w->src]!=NO_SHAPE ? shape_neg(x, opsh[w->src]) : opdyn[w->src];
-            uint32_t sh = w->index==0 && opsh[w->src]!=NO_SHAPE ? opsh[w->src] : wd ? x->sh_dyn : GR_SHAPE_UNKNOWN;
+            int wd;
+            uint32_t sh = inner_out_shape(x, opsh[w->src], opdyn[w->src], w->index, &wd);
             if( j==0 ) d0 = dt;
             if( wd ) opdyn[k] = 1;
             if( !gr_build_edge_id(b, opnames[w->src], w->index) || !gr_build_tensor_ids(b, 0, dt, 0, sh) ){ free(cap.v); return 0; }
@@ -1173,10 +1185,11 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
         }
         opdyn[k] = (unsigned char)dyn;
       }else{
+        int pd;
+        uint32_t sh = inner_out_shape(x, opsh[k - 1], opdyn[k - 1], 0, &pd);
         d0 = opdt[k - 1];
-        opdyn[k] = (unsigned char)(opsh[k - 1]!=NO_SHAPE ? shape_neg(x, opsh[k - 1]) : opdyn[k - 1]);
-        if( !gr_build_edge_id(b, prev, 0)
-            || !gr_build_tensor_ids(b, 0, d0, 0, opsh[k - 1]!=NO_SHAPE ? opsh[k - 1] : opdyn[k] ? x->sh_dyn : GR_SHAPE_UNKNOWN) ){ free(cap.v); return 0; }
+        opdyn[k] = (unsigned char)pd;
+        if( !gr_build_edge_id(b, prev, 0) || !gr_build_tensor_ids(b, 0, d0, 0, sh) ){ free(cap.v); return 0; }
       }
       opdt[k] = d0;
       opsh[k] = NO_SHAPE;
@@ -1243,7 +1256,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
         ** a dtype the row states stays */
         if( !ir[k].model_dtype && ir[k].dtype_input < 0 && !fixed_dt ) opdt[k] = is.dtype;
         if( !gr_build_tensor_ids(b, 1, opdt[k], 0, ish) ){ free(cap.v); return 0; }
-      }else if( !gr_build_tensor_ids(b, 1, opdt[k], 0, opsh[k]!=NO_SHAPE ? opsh[k] : opdyn[k] ? x->sh_dyn : GR_SHAPE_UNKNOWN) ){ free(cap.v); return 0; }
+      }else if( !gr_build_tensor_ids(b, 1, opdt[k], 0, inner_out_shape(x, opsh[k], opdyn[k], 0, NULL)) ){ free(cap.v); return 0; }
       prev = opname;
     }
   }
