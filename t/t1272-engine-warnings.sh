@@ -251,4 +251,54 @@ test_expect_success 'Identity: deleted between two Relus, kept after an If and i
 	test "$(json_get o1.out "[x[\"engine\"] is not None for x in d[\"nodes\"] if x[\"name\"] == \"id_mid\"]")" = "[true]"
 '
 
+# table engine_removed_inference_ops (rules/engines.rules): GE's DropOutPass
+# deletes every Dropout of a graph that is not a training graph before FE
+# judges it (hicann/ge @ffdcbc9f7 compiler/graph/passes/standard_optimize/
+# remove_unsupported_op/dropout_pass.cc:25-42, added in
+# compiler/graph/preprocess/graph_prepare.cc:2498-2502 when train_graph_flag
+# is false; graph_manager.cc:2611-2622 sets it from ge.graphRunMode >= 1).
+# The Sigmoid after it reads the Relu's output, so under force_fp16 (float16
+# both) GE inserts no Cast before it; a training graph keeps the Dropout,
+# which no op store of CANN 8.1.RC1 has (EZ3003).
+test_expect_success 'Dropout: deleted from an inference graph, its consumer relinked; kept in a training graph' '
+	"$PY" "$top_srcdir/t/data/readers/onnx_models.py" . >/dev/null &&
+	gerules eval dropout.onnx --chip Ascend910B1 --format json --all-nodes >inf.json &&
+	gerules eval dropout.onnx --chip Ascend910B1 --run-mode training --format json --all-nodes >tr.json &&
+	gerules eval dropout.onnx --chip Ascend910B1 -o GRAPH_RUN_MODE=1 -o PRECISION_MODE=force_fp16 --format json --all-nodes >tr16.json &&
+	"$PY" - <<-\EOF &&
+	import json
+	def nodes(f):
+	    d = json.load(open(f))
+	    return d, {x["name"]: x for x in d["nodes"]}
+	d, n = nodes("inf.json")
+	drop, sig = n["d_drop"], n["d_sig"]
+	assert drop["engine"] is None and drop["tiling"] is None and drop["execution"] is None, drop
+	why = {p["slot"]: p["reason"] for p in drop["provenance"] if p["won"]}
+	assert why["dtype"] == "GE deletes this Dropout before it places engines: the model\x27s dtype", why
+	assert not [g for g in d["diagnostics"] if g["code"] == "GE7003"], d["diagnostics"]
+	assert sig["dtype"] == "float16" and n["d_relu"]["dtype"] == "float16", (sig, n["d_relu"])
+	assert sig["dtype_detail"]["casts"] == 0 and n["d_relu"]["dtype_detail"]["casts"] == 1, (sig, n["d_relu"])
+	for f in ("tr.json", "tr16.json"):
+	    d, n = nodes(f)
+	    assert n["d_drop"]["engine"] is None, n["d_drop"]
+	    assert [g for g in d["diagnostics"] if g["code"] == "GE7003" and g.get("node") == "d_drop"], d["diagnostics"]
+	_, n = nodes("tr16.json")
+	assert n["d_sig"]["dtype_detail"]["casts"] == 1, n["d_sig"]
+	EOF
+	gerules eval dropout.onnx --chip Ascend910B1 --explain d_drop >ex &&
+	test_grep "GE deletes this Dropout before it places engines: the graph is not a training graph (table engine_removed_inference_ops)" ex &&
+	gerules eval dropout.onnx --chip Ascend910B1 --explain d_sig >ex2 &&
+	test_grep "dtype = float16" ex2 &&
+	! grep "GE inserts a Cast" ex2
+'
+
+test_expect_success 'engine_removed_inference_kept_by: an unknown option is an error with a caret' '
+	cp -R "$top_srcdir/rules" rik &&
+	sed -i "s/\"GRAPH_RUN_MODE\": \[\"1\"\]/\"GRAPH_RUN_MOD\": [\"1\"]/" rik/engines.rules &&
+	test_must_fail --exit 2 gerules --rules rik check >out 2>err &&
+	grep "engines.rules:[0-9]*:[0-9]*: error: .*GRAPH_RUN_MOD" err &&
+	grep "GRAPH_RUN_MODE" err &&
+	grep "^ *\^" err
+'
+
 test_done

@@ -56,7 +56,7 @@ struct gr_judge {
   size_t ntensors;
   uint8_t *gdt;                 /* graph dtype id -> dtype id */
   uint32_t ngdt;
-  uint8_t *type_flags;          /* per graph type: 1 cube, 2 unjudged, 4 sensitive, 8 cast, 16 unplaced, 32 const */
+  uint16_t *type_flags;         /* per graph type: the TF_ bits below */
   const char **judged_as;       /* per graph type: the type FE's fusion gives it before the judge (table
                                 ** engine_fused_ops), NULL none */
   const char **fused_by;        /* per graph type: the pass that does it */
@@ -76,6 +76,7 @@ struct gr_judge {
   uint8_t *id_removed;          /* per node: GE's pass deletes it (engine_removed_identity_ops), NULL none */
   uint8_t *excluded;            /* per engine */
   int removal_off;              /* the input that switches off the deleting of same-dtype ops, else -1 */
+  int infer_kept;               /* the entry of engine_removed_inference_kept_by that keeps its ops (a training graph), else -1 */
   /* the string ids of the attributes that name a node's inputs
   ** (gr_graph_input_names); has_names 0: the model names none */
   uint32_t in_name_key, in_name_value; int has_names;
@@ -129,6 +130,7 @@ static void grow_scratch(gr_judge *J, size_t n){
 #define TF_CONST 32
 #define TF_REMOVED_SAME 64     /* deleted before placement when input 0 and output 0 dtypes agree */
 #define TF_WHEN 128            /* some store's op has conditional dtypes blocks: the blocks a node takes join its memo key */
+#define TF_REMOVED_INFER 256   /* deleted before placement: not a training graph (engine_removed_inference_ops) */
 
 static int in_set(const gr_table *t, const char *k){ return t && k && gr_map_get(&t->keymap, k)!=NULL; }
 
@@ -431,6 +433,15 @@ static void setup(gr_result *r, gr_judge *J){
         if( in->value && strcmp(x->s, in->value)==0 ) J->removal_off = (int)i;
     }
   }
+  /* a training graph keeps the ops an inference graph loses (table
+  ** engine_removed_inference_kept_by: an option's value after defaults) */
+  J->infer_kept = -1;
+  for(i = 0; j->removed_inference_ops && i < j->ninfer_kept; i++){
+    const gr_optstate *os = gr_option_state(r, j->infer_kept_opt[i]->index);
+    const gr_expr *x;
+    for(x = j->infer_kept_vals[i]->a; x && J->infer_kept < 0; x = x->next)
+      if( os->value && strcmp(x->s, os->value)==0 ) J->infer_kept = (int)i;
+  }
   /* the stores serving the chip, grouped by engine in engine order */
   J->est0 = gr_arena_calloc(&J->arena, (j->nengines + 1) * sizeof *J->est0);
   J->estn = gr_arena_calloc(&J->arena, (j->nengines + 1) * sizeof *J->estn);
@@ -448,7 +459,7 @@ static void setup(gr_result *r, gr_judge *J){
     /* stores come sorted by (engine, priority, name): keep priority order */
   }
   /* per type: flags and the op of every store */
-  J->type_flags = gr_arena_calloc(&J->arena, nt + 1);
+  J->type_flags = gr_arena_calloc(&J->arena, (nt + 1) * sizeof *J->type_flags);
   J->ntypes = nt;
   J->judged_as = gr_arena_calloc(&J->arena, (2 * (size_t)nt + 1) * sizeof *J->judged_as);
   J->fused_by = gr_arena_calloc(&J->arena, (nt + 1) * sizeof *J->fused_by);
@@ -463,7 +474,7 @@ static void setup(gr_result *r, gr_judge *J){
   for(t = 0; t < 2 * nt; t++){
     uint32_t gt = t < nt ? t : t - nt;
     const char *tn = gr_graph_type_name(g, gt);
-    uint8_t f = 0;
+    uint16_t f = 0;
     /* a type a fusion pass of FE replaces before the judge: judged and
     ** placed as the type it becomes (the node keeps its name) */
     void *at = j->fused_ops ? gr_map_get(&j->fused_ops->keymap, tn) : NULL;
@@ -497,6 +508,7 @@ static void setup(gr_result *r, gr_judge *J){
     if( in_set(j->unplaced_ops, tn) ) f |= TF_UNPLACED;
     if( in_set(j->const_ops, tn) ) f |= TF_CONST;
     if( J->removal_off < 0 && in_set(j->removed_same_dtype_ops, tn) ) f |= TF_REMOVED_SAME;
+    if( J->infer_kept < 0 && in_set(j->removed_inference_ops, tn) ) f |= TF_REMOVED_INFER;
     if( t < nt ) J->type_flags[t] = f;
     if( t < nt && J->removal_off < 0 && j->removed_identity_ops ){
       void *k = gr_map_get(&j->removed_identity_ops->keymap, tn);
@@ -695,6 +707,29 @@ static int apply_step(mctx *m, const gr_jstep *st, const uint8_t *cd, uint32_t o
 
 /* ---- one node ---- */
 
+/* Whether GE deletes node n before FE judges anything: IdentityPass and,
+** in an inference graph, DropOutPass run in GraphPrepare (tables
+** engine_removed_identity_ops, engine_removed_inference_ops); the same-dtype
+** Cast goes after the judge and is not one of them. */
+static int removed_early(const gr_judge *J, const gr_node *nodes, uint32_t n){
+  return (J->type_flags[nodes[n].type] & TF_REMOVED_INFER) || (J->id_removed && J->id_removed[n]);
+}
+
+/* The producer FE sees on an edge from output *idx of src: GE relinks the
+** consumers of output 0 of a node deleted early to the producer of that
+** node's input 0 (IsolateAndDeleteNode with {0}), through chains of them. */
+static uint32_t live_src(const gr_judge *J, const gr_graph *g, uint32_t src, int32_t *idx){
+  const gr_node *nodes = gr_graph_nodes(g);
+  unsigned hops;
+  for(hops = 0; hops < 64 && *idx==0 && removed_early(J, nodes, src); hops++){
+    const gr_edge *e = nodes[src].n_data ? &gr_graph_edges(g, &nodes[src])[0] : NULL;
+    if( e==NULL || e->src==GR_NONE ) break;
+    src = e->src;
+    *idx = e->index;
+  }
+  return src;
+}
+
 static uint8_t out_after(const gr_judge *J, const gr_graph *g, uint32_t p, int32_t idx){
   const gr_node *pn = &gr_graph_nodes(g)[p];
   if( idx < 0 || idx >= pn->n_out_desc ) return 0;
@@ -812,7 +847,9 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
   for(pass = 0; pass < 2; pass++){
     for(i = 0; i < nin; i++){
       uint32_t pi = desc_pos(g, nd, i);
-      int konst = pi >= nd->n_data || ed[pi].src==GR_NONE || (J->type_flags[gr_graph_nodes(g)[ed[pi].src].type] & TF_CONST);
+      int32_t idx = pi < nd->n_data ? ed[pi].index : 0;
+      int konst = pi >= nd->n_data || ed[pi].src==GR_NONE
+                  || (J->type_flags[gr_graph_nodes(g)[live_src(J, g, ed[pi].src, &idx)].type] & TF_CONST);
       if( konst==(int)pass ) order[nord++] = i;
     }
   }
@@ -839,7 +876,9 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
     if( reduced ) guards |= GR_JG_REDUCED;
     if( !isout && pi < nd->n_data && ed[pi].src!=GR_NONE ){
       int unknown = 0;
-      father = father_dtype(J, g, m.s, ed[pi].src, ed[pi].index, &who, &unknown);
+      int32_t idx = ed[pi].index;
+      uint32_t src = live_src(J, g, ed[pi].src, &idx);
+      father = father_dtype(J, g, m.s, src, idx, &who, &unknown);
       guards |= GR_JG_FATHER;
       if( unknown ){
         /* only matters when a father row is used */
@@ -1121,11 +1160,12 @@ static size_t memo_key(const gr_judge *J, const gr_graph *g, const gr_node *nd, 
     unsigned char flags = 0, dafter = 0, c0 = 0, c1 = 0, gafter = 0;
     if( pi >= nd->n_data || ed[pi].src==GR_NONE ) flags = 1;
     else{
-      uint32_t src = ed[pi].src;
+      int32_t idx = ed[pi].index;
+      uint32_t src = live_src(J, g, ed[pi].src, &idx);
       const gr_node *pn = &nodes[src];
       flags = 2;
       if( J->type_flags[pn->type] & TF_CONST ) flags |= 1;
-      dafter = out_after(J, g, src, ed[pi].index);
+      dafter = out_after(J, g, src, idx);
       if( JN(J, src)->dtype_by==GR_JD_UNKNOWN ) flags |= 8;
       if( (J->type_flags[pn->type] & TF_CAST) && JN(J, src)->policy!=GR_POLICY_BLACK && pn->n_data > 0 && pn->n_in_desc > 0
           && pn->n_out_desc > 0 && gr_graph_edges(g, pn)[0].src!=GR_NONE ){
@@ -1191,14 +1231,17 @@ static void count_casts(gr_judge *J, const gr_graph *g, uint32_t n, gr_buf *trac
   uint32_t nc = 0, i;
   for(i = 0; i < nd->n_in_desc; i++){
     uint8_t a, b;
-    uint32_t pi = desc_pos(g, nd, i);
+    uint32_t pi = desc_pos(g, nd, i), src;
+    int32_t idx;
     if( pi >= nd->n_data || ed[pi].src==GR_NONE ) continue;
-    a = out_after(J, g, ed[pi].src, ed[pi].index);
+    idx = ed[pi].index;
+    src = live_src(J, g, ed[pi].src, &idx);
+    a = out_after(J, g, src, idx);
     b = J->after[nd->tensor0 + i];
     if( a && b && a!=b ){
       nc++;
       if( trace ) gr_buf_printf(trace, "GE inserts a Cast on input %u: producer '%s' gives %s, the node takes %s\n", i,
-                                gr_graph_str(g, gr_graph_nodes(g)[ed[pi].src].name), J->j->dt_name[a], J->j->dt_name[b]);
+                                gr_graph_str(g, gr_graph_nodes(g)[src].name), J->j->dt_name[a], J->j->dt_name[b]);
     }
   }
   J->casts[n] = (uint8_t)(nc > 255 ? 255 : nc);
@@ -1273,6 +1316,14 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
     /* GE deletes the node before it places engines (table engine_removed_same_dtype_ops) */
     if( trace ) gr_buf_printf(trace, "GE deletes this %s before it places engines: its input and output are both %s (table engine_removed_same_dtype_ops)\n",
                               gr_graph_type_name(g, nd->type), J->j->dt_name[J->after[nd->tensor0]]);
+    jn->engine_by = GR_JE_REMOVED;
+    graph_dtype(J, nd, jn);
+    return;
+  }
+  if( J->type_flags[nd->type] & TF_REMOVED_INFER ){
+    /* deleted before engine placement in an inference graph (table engine_removed_inference_ops) */
+    if( trace ) gr_buf_printf(trace, "GE deletes this %s before it places engines: the graph is not a training graph "
+                              "(table engine_removed_inference_ops)\n", gr_graph_type_name(g, nd->type));
     jn->engine_by = GR_JE_REMOVED;
     graph_dtype(J, nd, jn);
     return;
@@ -1611,7 +1662,10 @@ static void engine_why(gr_result *r, uint32_t n, gr_buf *b){
       return;
     case GR_JE_REMOVED: {
       const gr_node *nd = &gr_graph_nodes(g)[n];
-      if( r->judge->id_removed && r->judge->id_removed[n] )
+      if( r->judge->type_flags[nd->type] & TF_REMOVED_INFER )
+        gr_buf_printf(b, "GE deletes this %s before it places engines: the graph is not a training graph "
+                      "(table engine_removed_inference_ops)", type);
+      else if( r->judge->id_removed && r->judge->id_removed[n] )
         gr_buf_printf(b, "GE deletes this %s before it places engines: no subgraph's input or output is next to it, and it has "
                       "none of the attributes that keep it (table engine_removed_identity_ops)", type);
       else
@@ -1728,7 +1782,8 @@ static void dtype_why(gr_result *r, uint32_t n, gr_buf *b){
       if( r->judge->type_flags[nd->type] & TF_UNJUDGED ) gr_buf_printf(b, "FE does not judge %s: the model's dtype", type);
       else if( jn->engine_by==GR_JE_REMOVED )
         gr_buf_printf(b, "GE deletes this %s before it places engines%s: the model's dtype", type,
-                      r->judge->id_removed && r->judge->id_removed[n] ? "" : " (its dtypes agree)");
+                      (r->judge->type_flags[nd->type] & TF_REMOVED_INFER) || (r->judge->id_removed && r->judge->id_removed[n])
+                      ? "" : " (its dtypes agree)");
       else if( jn->engine ) gr_buf_printf(b, "not judged by FE (runs on %s): the model's dtype stays", gr_judge_engine(r, n));
       else gr_buf_printf(b, "not judged by FE (no engine takes it): the model's dtype stays");
       return;

@@ -549,6 +549,21 @@ static void judge_engines(jck *k, const gr_table *names){
   if( (t = tab(c, "engine_removed_same_dtype_kept_by")) ){
     if( string_lists(c, t, "option keys to lists of values", "a list of values", "a string", 0) ) j->removed_kept_by = t;
   }
+  if( (t = tab(c, "engine_removed_inference_ops")) ){
+    if( t->is_map ) ck_err(c, t->loc, "table engine_removed_inference_ops must be a set of strings");
+    else j->removed_inference_ops = t;
+  }
+  if( (t = tab(c, "engine_removed_inference_kept_by")) && string_lists(c, t, "option names to lists of values", "a list of values", "a string", 0) ){
+    /* option name -> the values that keep the ops: names checked like every option reference */
+    j->infer_kept_opt = gr_arena_calloc(&rs->arena, (t->n ? t->n : 1) * sizeof *j->infer_kept_opt);
+    j->infer_kept_vals = gr_arena_calloc(&rs->arena, (t->n ? t->n : 1) * sizeof *j->infer_kept_vals);
+    for(i = 0; i < t->n; i++){
+      const gr_option *o = ck_option_ref(c, t->keys[i], t->locs[i]);
+      if( o==NULL ) continue;
+      j->infer_kept_opt[j->ninfer_kept] = o;
+      j->infer_kept_vals[j->ninfer_kept++] = t->vals[i];
+    }
+  }
   if( (t = need(c, names, "aicore_dtype_conversions", 1)) ){
     for(i = 0; i < t->n; i++){
       int s;

@@ -111,6 +111,14 @@ typedef struct gr_judge_rules {
   ** which the removing pass does not run, so those ops are judged like any
   ** other (table engine_removed_same_dtype_kept_by; a map of string lists) */
   const struct gr_table *removed_kept_by;
+  /* op types GE deletes before placing engines unless the graph is a
+  ** training graph (table engine_removed_inference_ops, a set), and the
+  ** options whose value after defaults makes it one, each with the values
+  ** that do (engine_removed_inference_kept_by, option name -> strings) */
+  const struct gr_table *removed_inference_ops;
+  const struct gr_option **infer_kept_opt;
+  const struct gr_expr **infer_kept_vals;
+  size_t ninfer_kept;
   const struct gr_option *exclude_option;
   /* the options whose files the judge reads (table dtype_option_files): GR_JF_* */
   const struct gr_option *file_option[4];

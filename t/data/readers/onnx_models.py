@@ -19,6 +19,7 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
   lstm_out.onnx      an LSTM whose Y_h (output 1) is read by a Relu, without value_info
   lstm_fused.onnx    two LSTMs with bias and initial states: one with sequence lengths, one without
   gru_fused.onnx     a GRU with bias, sequence lengths and an initial state
+  dropout.onnx       a Relu, a Dropout with a ratio input, a Sigmoid of the Dropout's output
   if_dynamic.onnx    an If whose branches capture a dynamic input
   deep_capture.onnx  an If in an If's branch whose branches read a graph input that the outer
                      branch's own nodes do not, and a Relu of a name nothing produces
@@ -259,6 +260,13 @@ def main():
     save(model([h.make_node("GRU", ["xs", "gw", "gr", "gb", "sl", "h0"], ["gy"], name="gru_seq", hidden_size=2)],
                [xs, vi("sl", [1], T.INT32), vi("h0", [1, 1, 2])], [vi("gy", None)],
                [const("gw", [1, 6, 4]), const("gr", [1, 6, 2]), const("gb", [1, 12])]), out, "gru_fused.onnx")
+    # a Dropout as a PyTorch export in eval mode writes it (opset 13: data and
+    # ratio, no training_mode): ONNX Dropout becomes IR Dropout, which GE's
+    # DropOutPass deletes from an inference graph
+    save(model([h.make_node("Relu", ["xs"], ["dr"], name="d_relu"),
+                h.make_node("Dropout", ["dr", "ratio"], ["dd"], name="d_drop"),
+                h.make_node("Sigmoid", ["dd"], ["dy"], name="d_sig")],
+               [xs], [vi("dy", None)], [const("ratio", [])]), out, "dropout.onnx")
     # ConstantOfShape with no value_info: the Const GE's plugin makes holds the
     # `value` attribute's type (float32 without one), the output has that type
     # and the dims of the shape input (unknown dims of a computed one)
