@@ -564,6 +564,39 @@ test_expect_success 'LayerNormalization: 13 nodes besides Data, renamed; an abse
 	test_cmp expect got
 '
 
+# What the plugin sets (hicann/ops-nn common/src/framework/
+# layer_normalization_onnx_plugin.cpp): the Shape's dtype attribute DT_INT32
+# (:97), so both BroadcastTo take an int32 shape, which their AI Core lists
+# have; LayerNorm's begin_norm_axis from axis (-1 without it, :45-59) and
+# begin_params_axis its prototype's 0 (CANN 8.1.RC1 nn_norm_ops.h:708),
+# which choose its op_select_format branch (rules/oplib/dynamic_format.rules,
+# layer_norm.py:236-301). The Identity of x is shaped like the node's
+# output, so the LayerNorm has x's rank (2) although x's batch is unknown:
+# on Ascend310P3, whose LayerNorm does not set dynamicRankSupport, it stays
+# on the AI Core. Before, the Shape gave float32 (no engine took either
+# BroadcastTo), the LayerNorm had no attributes (dtype unknown, GE7004) and
+# an unknown rank (refused on 310P3, GE7003).
+test_expect_success 'LayerNormalization: the dtypes, attributes and ranks of the plugin subgraph reach the judge' '
+	for chip in Ascend910B1 Ascend310P3; do
+		gerules eval layernorm.onnx --chip $chip --format json --all-nodes >ln-$chip.json || return 1
+	done &&
+	"$PY" - <<-\EOF
+	import json
+	for chip in ("Ascend910B1", "Ascend310P3"):
+	    d = json.load(open("ln-%s.json" % chip))
+	    codes = [g["code"] for g in d["diagnostics"]]
+	    assert "GE7003" not in codes and "GE7004" not in codes, (chip, d["diagnostics"])
+	    for n in d["nodes"]:
+	        if n["type"] == "BroadcastTo":
+	            assert n["engine"] == "AIcoreEngine", (chip, n)
+	            assert n["dtype_detail"]["inputs"][1] == ["int32", "int32"], (chip, n["dtype_detail"])
+	        if n["type"] == "LayerNorm":
+	            assert n["engine"] == "AIcoreEngine" and n["dtype"] == "float16", (chip, n)
+	            why = [p["reason"] for p in n["provenance"] if p["slot"] == "dtype" and p["won"]][0]
+	            assert "layer_norm.py:236-301 op_select_format (begin_params_axis 0" in why, (chip, why)
+	EOF
+'
+
 test_expect_success '[ByNodeName] naming an ONNX node GE split: a located warning listing the parts (GE4021)' '
 	printf "[ByNodeName]\n/fc1/Gemm=high_precision\n/relu/Relu=high_precision\nPartitionedCall_/fc1/Gemm_MatMulV2_3=high_precision\n" >prec.ini &&
 	gerules eval plugins.onnx --chip Ascend910B1 -o op_precision_mode=prec.ini --format json >p.json; test $? -le 1 &&

@@ -534,7 +534,8 @@ static int attr_elem_type(ox *x, const onode *o, const char *name, int *found, i
 
 /* The ONNX node's own attributes, copied onto an IR op; an int attribute
 ** the plugin passes on under an IR name (table onnx_ir_attrs) also under
-** that name. */
+** that name; and the int attributes the plugin's IR ops have when the node
+** gives neither (table onnx_ir_attr_defaults). */
 static int copy_attrs(ox *x, const onode *o, const gr_opmap_entry *e){
   size_t i;
   for(i = 0; i < o->attrs.n; i++){
@@ -586,6 +587,23 @@ static int copy_attrs(ox *x, const onode *o, const gr_opmap_entry *e){
       continue;
     }
     if( !gr_build_attr_other(x->b, a->name, a->nlen) ) return 0;
+  }
+  /* the IR attributes the plugin sets by default (onnx_ir_attr_defaults)
+  ** unless the node gave one, under its own or its IR name */
+  {
+    const char *dn;
+    int64_t dv;
+    size_t k, j, nd = gr_opmap_attr_default(e, 0, &dn, &dv);
+    for(k = 0; k < nd; k++){
+      int given = 0;
+      gr_opmap_attr_default(e, k, &dn, &dv);
+      for(j = 0; j < o->attrs.n && !given; j++){
+        const gr_onnx_attr_view *a = &o->attrs.v[j];
+        const char *ir = a->kind==1 ? gr_opmap_ir_attr(e, a->name, a->nlen) : NULL;
+        given = (a->nlen==strlen(dn) && memcmp(a->name, dn, a->nlen)==0) || (ir && strcmp(ir, dn)==0);
+      }
+      if( !given && !gr_build_attr_i(x->b, dn, strlen(dn), dv) ) return 0;
+    }
   }
   return 1;
 }
@@ -1255,6 +1273,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
         /* an inner op shaped like the node's output (onnx_inner_shapes);
         ** a dtype the row states stays */
         if( !ir[k].model_dtype && ir[k].dtype_input < 0 && !fixed_dt ) opdt[k] = is.dtype;
+        opsh[k] = ish;             /* and its consumers see that shape (inner_out_shape) */
         if( !gr_build_tensor_ids(b, 1, opdt[k], 0, ish) ){ free(cap.v); return 0; }
       }else if( !gr_build_tensor_ids(b, 1, opdt[k], 0, inner_out_shape(x, opsh[k], opdyn[k], 0, NULL)) ){ free(cap.v); return 0; }
       prev = opname;

@@ -18,6 +18,7 @@
 typedef struct gr_opmap_entry {
   const gr_onnx_op *op; int shape;
   const char *const *ren; size_t nren;       /* onnx_ir_attrs: pairs */
+  const char *const *defn; int64_t *defv; size_t ndef;   /* onnx_ir_attr_defaults */
   const char *const *same; size_t nsame;     /* onnx_inner_shapes */
 } entry;
 
@@ -44,7 +45,7 @@ gr_opmap *gr_opmap_new(const gr_ruleset *rs){
 void gr_opmap_free(gr_opmap *m){
   size_t i;
   if( !m ) return;
-  for(i = 0; i < m->rs->nonnx_ops; i++){ free((void*)m->e[i].ren); free((void*)m->e[i].same); }
+  for(i = 0; i < m->rs->nonnx_ops; i++){ free((void*)m->e[i].ren); free((void*)m->e[i].same); free((void*)m->e[i].defn); free(m->e[i].defv); }
   for(i = 0; i < m->outdt.n; i++){
     out_dtypes *o = m->outdt.e[i].val;
     free((void*)o->dt);
@@ -175,6 +176,26 @@ int gr_opmap_set_attr_names(gr_opmap *m, const char *key, const char *const *nam
   free((void*)e->ren);
   e->ren = v; e->nren = n;
   return 0;
+}
+
+int gr_opmap_set_attr_defaults(gr_opmap *m, const char *key, const char *const *names, const int64_t *vals, size_t n,
+                               char *err, size_t errlen){
+  entry *e = entry_of(m, key);
+  if( !e ){ snprintf(err, errlen, "no onnx mapping has key '%s' (onnx \"%s\" { ... })", key, key); return -1; }
+  free((void*)e->defn); free(e->defv);
+  e->defn = gr_xmalloc((n ? n : 1) * sizeof *e->defn);
+  e->defv = gr_xmalloc((n ? n : 1) * sizeof *e->defv);
+  memcpy((void*)e->defn, names, n * sizeof *e->defn);
+  memcpy(e->defv, vals, n * sizeof *e->defv);
+  e->ndef = n;
+  return 0;
+}
+
+size_t gr_opmap_attr_default(const gr_opmap_entry *e, size_t i, const char **name, int64_t *val){
+  if( !e || i >= e->ndef ) return 0;
+  *name = e->defn[i];
+  *val = e->defv[i];
+  return e->ndef;
 }
 
 const char *gr_opmap_ir_attr(const gr_opmap_entry *e, const char *name, size_t nlen){

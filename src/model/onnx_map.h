@@ -115,6 +115,15 @@ int gr_opmap_inner_shaped(const gr_opmap_entry *e, const char *ir_type);
 #define GR_OPMAP_MAX_OUTDT 64
 int gr_opmap_set_output_dtype(gr_opmap *m, const char *ir_type, size_t index, const char *model_dtype, char *err, size_t errlen);
 const char *gr_opmap_output_dtype(const gr_opmap *m, const char *ir_type, size_t index);
+/* The integer attributes a key's plugin gives its IR ops when the ONNX
+** node does not give them (table onnx_ir_attr_defaults: LayerNormalization's
+** LayerNorm has begin_norm_axis -1 and begin_params_axis 0): n pairs of an
+** IR attribute name (borrowed from the rule set) and its value; 0, or -1
+** with a message. gr_opmap_attr_default gives pair i and returns the
+** count, 0 past the end. */
+int gr_opmap_set_attr_defaults(gr_opmap *m, const char *key, const char *const *names, const int64_t *vals, size_t n,
+                               char *err, size_t errlen);
+size_t gr_opmap_attr_default(const gr_opmap_entry *e, size_t i, const char **name, int64_t *val);
 /* The IR name of an ONNX attribute of e's op, or NULL. */
 const char *gr_opmap_ir_attr(const gr_opmap_entry *e, const char *name, size_t nlen);
 

@@ -5,7 +5,8 @@
 ** the table onnx_shapes names each key's shape function, onnx_ir_attrs
 ** the attributes a plugin passes on under an IR name and onnx_inner_shapes
 ** the inner IR ops shaped like the node's output, onnx_ir_output_dtypes the
-** outputs whose dtype an IR op's prototype fixes (onnx_map.h), all
+** outputs whose dtype an IR op's prototype fixes, onnx_ir_attr_defaults
+** the integer attributes a plugin's IR ops have by default (onnx_map.h), all
 ** checked here, each bad entry an error located at its table entry, so
 ** `gerules check` and every command that loads the rule set report it like
 ** any other rule-file error.
@@ -20,6 +21,7 @@
 #define ATTRS "onnx_ir_attrs"
 #define INNER "onnx_inner_shapes"
 #define OUTDT "onnx_ir_output_dtypes"
+#define ATTRDEF "onnx_ir_attr_defaults"
 
 /* The model's spelling of dtype name dt (a key of table dtypes): the key of
 ** table graph_dtype_names whose value it is, dt itself without that table;
@@ -119,6 +121,35 @@ gr_opmap *gr_onnx_map_from_rules(const gr_ruleset *rs, gr_diags *d){
         gr_diags_add(d, GR_SEV_ERROR, loc->file, loc->line, loc->col, "%s: each entry maps an IR op type to [output index, \"dtype\", ...]", OUTDT);
         bad++;
         if( !t->is_map ) break;
+      }
+    }
+  }
+  if( (k = gr_ruleset_find(&rs->table_map, ATTRDEF)) >= 0 ){
+    /* "domain::op_type": ["IR attribute", integer, ...] */
+    t = &rs->tables[k];
+    for(i = 0; i < t->n; i++){
+      const gr_expr *v = t->is_map ? t->vals[i] : NULL, *x;
+      const gr_loc *loc = t->is_map ? &t->locs[i] : &t->loc;
+      const char *names[32];
+      int64_t vals[32];
+      size_t nn = 0;
+      char msg[400];
+      int ok = v && v->op==GR_E_LIST && v->a;
+      for(x = ok ? v->a : NULL; x && ok; x = x->next->next){
+        if( x->op!=GR_E_STR || !x->s[0] || x->next==NULL || x->next->op!=GR_E_INT || nn==32 ){ ok = 0; break; }
+        names[nn] = x->s;
+        vals[nn++] = x->next->i;
+      }
+      if( !ok ){
+        gr_diags_add(d, GR_SEV_ERROR, loc->file, loc->line, loc->col,
+                     "%s: each entry maps \"domain::op_type\" to [\"IR attribute\", integer, ...] (at most 32 pairs)", ATTRDEF);
+        bad++;
+        if( !t->is_map ) break;
+        continue;
+      }
+      if( gr_opmap_set_attr_defaults(m, t->keys[i], names, vals, nn, msg, sizeof msg)!=0 ){
+        gr_diags_add(d, GR_SEV_ERROR, loc->file, loc->line, loc->col, "%s[\"%s\"]: %s", ATTRDEF, t->keys[i], msg);
+        bad++;
       }
     }
   }
