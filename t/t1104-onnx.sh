@@ -597,6 +597,25 @@ test_expect_success 'LayerNormalization: the dtypes, attributes and ranks of the
 	EOF
 '
 
+# ConvTranspose with a 1-D kernel: Unsqueeze x and W, Conv2DTranspose of
+# the int64 input_size Const, x and W, Squeeze (hicann/ops-nn
+# conv_transpose_onnx_plugin.cpp). Its first input is that size, so the
+# Conv2DTranspose's output must be given x's dtype (rules/onnx.rules, output
+# input 0); with the size's int64 no engine took it (GE7003).
+test_expect_success 'ConvTranspose 1-D: the inner Conv2DTranspose gives the dtype of x, not of its size input' '
+	gerules eval convt1d.onnx --chip Ascend910B1 -o PRECISION_MODE=must_keep_origin_dtype --format json --all-nodes >ct.json &&
+	"$PY" - <<-\EOF
+	import json
+	d = json.load(open("ct.json"))
+	assert "GE7003" not in [g["code"] for g in d["diagnostics"]], d["diagnostics"]
+	n = {x["type"]: x for x in d["nodes"]}
+	ct, sq = n["Conv2DTranspose"], n["Squeeze"]
+	assert ct["engine"] == "AIcoreEngine" and ct["dtype"] == "float16", ct
+	assert ct["dtype_detail"]["outputs"] == [["float16", "float16"]], ct["dtype_detail"]
+	assert sq["dtype_detail"]["inputs"][0] == ["float16", "float16"], sq["dtype_detail"]
+	EOF
+'
+
 test_expect_success '[ByNodeName] naming an ONNX node GE split: a located warning listing the parts (GE4021)' '
 	printf "[ByNodeName]\n/fc1/Gemm=high_precision\n/relu/Relu=high_precision\nPartitionedCall_/fc1/Gemm_MatMulV2_3=high_precision\n" >prec.ini &&
 	gerules eval plugins.onnx --chip Ascend910B1 -o op_precision_mode=prec.ini --format json >p.json; test $? -le 1 &&

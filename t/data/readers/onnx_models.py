@@ -55,6 +55,7 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
                      Split, Clip-11 bounds, ReduceMean axes, ConvTranspose, Max, Mean, Gather,
                      ConstantOfShape, and a MaxPool with Indices no form fits
   layernorm.onnx     LayerNormalization (opset 17), with and without beta
+  convt1d.onnx       a ConvTranspose with a 1-D kernel on float16 (Unsqueeze, Conv2DTranspose, Squeeze)
   shapes.onnx        shape inference: Conv, MaxPool, Reshape by a constant, MatMul, Transpose,
                      ReduceMean, Flatten, Concat, Gather, Cast, a dynamic MatMul, and an op with
                      no shape function (Expand), each ending in a tiled op whose plan shows it
@@ -475,6 +476,9 @@ def main():
                 N("LayerNormalization", ["x", "gamma"], ["y2"], name="/ln_nobeta", axis=-1)],
                [vi("x", ["batch", 4])], [vi("y1", None), vi("y2", None)], [const("gamma", [4]), const("beta", [4])]),
          out, "layernorm.onnx")
+    save(model([N("ConvTranspose", ["xh", "wh"], ["yh"], name="/ct1d", kernel_shape=[3], strides=[2])],
+               [vi("xh", [1, 4, 5], T.FLOAT16)], [vi("yh", None)], [h.make_tensor("wh", T.FLOAT16, [4, 2, 3], np.zeros(24, dtype=np.float16).tobytes(), raw=True)]),
+         out, "convt1d.onnx")
     if "--corpus" in sys.argv:
         corpus(os.path.join(out, "corpus"))
 
