@@ -191,6 +191,9 @@ import json
 d = json.load(open(\"onehot.json\"))
 o = [n for n in d[\"nodes\"] if n[\"type\"] == \"OneHot\"][0]
 assert o[\"dtype_detail\"][\"inputs\"][3][0] == \"float32\", o    # the Split'"'"'s output 0: the values'"'"', output input 2
+# the Split'"'"'s output 1 (on_value): one dynamic output, output 0'"'"'s dtype (table onnx_ir_dynamic_outputs)
+assert o[\"dtype_detail\"][\"inputs\"][2][0] == \"float32\", o
+assert o[\"dtype\"] is not None, o
 "
 '
 

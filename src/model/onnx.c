@@ -1180,8 +1180,13 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
         for(j = 0; j < ir[k].nin; j++){
           const gr_onnx_in *w = &ir[k].in[j];
           if( w->from_op ){
-            /* an inner op's output has its first input's dtype (below) */
+            /* an inner op's output 0 has its first input's dtype (below);
+            ** a later one the dtype its prototype fixes, or output 0's
+            ** where all are one dynamic output's (Split's y), else none */
             uint16_t dt = w->index==0 ? opdt[w->src] : 0;
+            const char *fdt = w->index > 0 ? gr_opmap_output_dtype(x->map, ir[w->src].type, (size_t)w->index) : NULL;
+            if( fdt ){ if( !gr_build_dtype(b, fdt, strlen(fdt), &dt) ){ free(cap.v); return 0; } }
+            else if( w->index > 0 && gr_opmap_one_dynamic_output(x->map, ir[w->src].type) ) dt = opdt[w->src];
             int wd;
             uint32_t sh = inner_out_shape(x, opsh[w->src], opdyn[w->src], w->index, &wd);
             if( j==0 ) d0 = dt;

@@ -30,6 +30,7 @@ struct gr_opmap {
   const gr_ruleset *rs;
   entry *e;             /* one per rs->onnx_ops, same order */
   gr_map outdt;         /* IR op type -> out_dtypes (owned) */
+  gr_map oneout;        /* IR op types whose outputs are one dynamic output's instances (values unused) */
 };
 
 gr_opmap *gr_opmap_new(const gr_ruleset *rs){
@@ -39,6 +40,7 @@ gr_opmap *gr_opmap_new(const gr_ruleset *rs){
   m->e = gr_xcalloc(rs->nonnx_ops + 1, sizeof *m->e);
   for(i = 0; i < rs->nonnx_ops; i++) m->e[i].op = &rs->onnx_ops[i];
   gr_map_init(&m->outdt);
+  gr_map_init(&m->oneout);
   return m;
 }
 
@@ -52,6 +54,7 @@ void gr_opmap_free(gr_opmap *m){
     free(o);
   }
   gr_map_free(&m->outdt);
+  gr_map_free(&m->oneout);
   free(m->e);
   free(m);
 }
@@ -246,6 +249,12 @@ int gr_opmap_set_output_dtype(gr_opmap *m, const char *ir_type, size_t index, co
   }
   o->dt[index] = model_dtype;
   return 0;
+}
+
+void gr_opmap_set_one_dynamic_output(gr_opmap *m, const char *ir_type){ gr_map_put(&m->oneout, ir_type, (void*)m); }
+
+int gr_opmap_one_dynamic_output(const gr_opmap *m, const char *ir_type){
+  return m && ir_type && gr_map_get(&m->oneout, ir_type)!=NULL;
 }
 
 const char *gr_opmap_output_dtype(const gr_opmap *m, const char *ir_type, size_t index){

@@ -124,6 +124,12 @@ const char *gr_opmap_output_dtype(const gr_opmap *m, const char *ir_type, size_t
 int gr_opmap_set_attr_defaults(gr_opmap *m, const char *key, const char *const *names, const int64_t *vals, size_t n,
                                char *err, size_t errlen);
 size_t gr_opmap_attr_default(const gr_opmap_entry *e, size_t i, const char **name, int64_t *val);
+/* The IR op types whose outputs are the instances of one dynamic output
+** (table onnx_ir_dynamic_outputs: Split's y), which GE's InferShape gives
+** one dtype: an inner op's outputs past 0 have output 0's. ir_type is
+** borrowed from the rule set. */
+void gr_opmap_set_one_dynamic_output(gr_opmap *m, const char *ir_type);
+int gr_opmap_one_dynamic_output(const gr_opmap *m, const char *ir_type);
 /* The IR name of an ONNX attribute of e's op, or NULL. */
 const char *gr_opmap_ir_attr(const gr_opmap_entry *e, const char *name, size_t nlen);
 

@@ -6,7 +6,9 @@
 ** the attributes a plugin passes on under an IR name and onnx_inner_shapes
 ** the inner IR ops shaped like the node's output, onnx_ir_output_dtypes the
 ** outputs whose dtype an IR op's prototype fixes, onnx_ir_attr_defaults
-** the integer attributes a plugin's IR ops have by default (onnx_map.h), all
+** the integer attributes a plugin's IR ops have by default,
+** onnx_ir_dynamic_outputs the IR ops whose outputs share one dtype
+** (onnx_map.h), all
 ** checked here, each bad entry an error located at its table entry, so
 ** `gerules check` and every command that loads the rule set report it like
 ** any other rule-file error.
@@ -22,6 +24,7 @@
 #define INNER "onnx_inner_shapes"
 #define OUTDT "onnx_ir_output_dtypes"
 #define ATTRDEF "onnx_ir_attr_defaults"
+#define ONEOUT "onnx_ir_dynamic_outputs"
 
 /* The model's spelling of dtype name dt (a key of table dtypes): the key of
 ** table graph_dtype_names whose value it is, dt itself without that table;
@@ -152,6 +155,14 @@ gr_opmap *gr_onnx_map_from_rules(const gr_ruleset *rs, gr_diags *d){
         bad++;
       }
     }
+  }
+  if( (k = gr_ruleset_find(&rs->table_map, ONEOUT)) >= 0 ){
+    /* a set of IR op types */
+    t = &rs->tables[k];
+    if( t->is_map ){
+      gr_diags_add(d, GR_SEV_ERROR, t->loc.file, t->loc.line, t->loc.col, "table %s must be a set of IR op types", ONEOUT);
+      bad++;
+    }else for(i = 0; i < t->n; i++) gr_opmap_set_one_dynamic_output(m, t->keys[i]);
   }
   if( bad ){ gr_opmap_free(m); return NULL; }
   return m;
