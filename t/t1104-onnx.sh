@@ -616,6 +616,27 @@ test_expect_success 'ConvTranspose 1-D: the inner Conv2DTranspose gives the dtyp
 	EOF
 '
 
+# GridSampler2D's op_select_format lists float32 only (CANN 8.1.RC1
+# opp/built-in/op_impl/ai_core/tbe/impl/dynamic/grid_sampler_2d.py:38-87,
+# rules/oplib/dynamic_format.rules) and reads x_shape[1], so a node whose x
+# has no known shape keeps its dtype unknown (GE7004) rather than a guess.
+# Under force_fp16 the float32 x stays float32 (no float16 column).
+test_expect_success 'GridSample: GridSampler2D computes in float32; without x shape its dtype stays unknown' '
+	gerules eval gridsample.onnx --chip Ascend910B1 --format json --all-nodes >gs.json &&
+	"$PY" - <<-\EOF
+	import json
+	d = json.load(open("gs.json"))
+	n = {x["name"]: x for x in d["nodes"]}
+	gs, gu = n["/gs"], n["/gs_unknown"]
+	assert gs["type"] == "GridSampler2D" and gs["dtype"] == "float32" and gs["engine"] == "AIcoreEngine", gs
+	assert gs["dtype_detail"]["strategy"] == "force_fp16", gs["dtype_detail"]
+	why = [p["reason"] for p in gs["provenance"] if p["slot"] == "dtype" and p["won"]][0]
+	assert "grid_sampler_2d.py:38-87" in why, why
+	assert gu["dtype"] is None, gu
+	assert [g for g in d["diagnostics"] if g["code"] == "GE7004" and "/gs_unknown" in g["message"]], d["diagnostics"]
+	EOF
+'
+
 test_expect_success '[ByNodeName] naming an ONNX node GE split: a located warning listing the parts (GE4021)' '
 	printf "[ByNodeName]\n/fc1/Gemm=high_precision\n/relu/Relu=high_precision\nPartitionedCall_/fc1/Gemm_MatMulV2_3=high_precision\n" >prec.ini &&
 	gerules eval plugins.onnx --chip Ascend910B1 -o op_precision_mode=prec.ini --format json >p.json; test $? -le 1 &&

@@ -56,6 +56,7 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
                      ConstantOfShape, and a MaxPool with Indices no form fits
   layernorm.onnx     LayerNormalization (opset 17), with and without beta
   convt1d.onnx       a ConvTranspose with a 1-D kernel on float16 (Unsqueeze, Conv2DTranspose, Squeeze)
+  gridsample.onnx    GridSample (opset 16) of a 4-D x, and of an x without a shape
   shapes.onnx        shape inference: Conv, MaxPool, Reshape by a constant, MatMul, Transpose,
                      ReduceMean, Flatten, Concat, Gather, Cast, a dynamic MatMul, and an op with
                      no shape function (Expand), each ending in a tiled op whose plan shows it
@@ -479,6 +480,9 @@ def main():
     save(model([N("ConvTranspose", ["xh", "wh"], ["yh"], name="/ct1d", kernel_shape=[3], strides=[2])],
                [vi("xh", [1, 4, 5], T.FLOAT16)], [vi("yh", None)], [h.make_tensor("wh", T.FLOAT16, [4, 2, 3], np.zeros(24, dtype=np.float16).tobytes(), raw=True)]),
          out, "convt1d.onnx")
+    save(model([N("GridSample", ["gx", "gg"], ["gy"], name="/gs"), N("GridSample", ["gu", "gg"], ["gz"], name="/gs_unknown")],
+               [vi("gx", [1, 3, 8, 8]), vi("gg", [1, 4, 4, 2]), vi("gu", None)], [vi("gy", None), vi("gz", None)], opset=16),
+         out, "gridsample.onnx")
     if "--corpus" in sys.argv:
         corpus(os.path.join(out, "corpus"))
 
