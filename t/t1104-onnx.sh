@@ -637,6 +637,34 @@ test_expect_success 'GridSample: GridSampler2D computes in float32; without x sh
 	EOF
 '
 
+# MaxPool3D's op_select_format (CANN 8.1.RC1 opp/built-in/op_impl/ai_core/
+# tbe/impl/max_pool3d.py:448-488, rules/oplib/dynamic_format.rules) lists
+# float16 and float32 where the chip has Intrinsic_vcopy (Ascend910B1.ini:165)
+# and float16 alone elsewhere (Ascend310P3.ini lists none): a float32 node
+# kept float32 runs on the AI Core of 910B1 (column 1) and on no engine of
+# 310P3 (no AI CPU kernel either: EZ3003); force_fp16 takes float16 on both.
+test_expect_success 'MaxPool3D: float16 and float32 where the chip has vcopy, float16 alone elsewhere' '
+	for chip in Ascend910B1 Ascend310P3; do
+		for pm in force_fp16 must_keep_origin_dtype; do
+			gerules eval maxpool3d.onnx --chip $chip -o PRECISION_MODE=$pm --format json --all-nodes >mp-$chip-$pm.json || return 1
+		done
+	done &&
+	"$PY" - <<-\EOF
+	import json
+	def node(chip, pm):
+	    d = json.load(open("mp-%s-%s.json" % (chip, pm)))
+	    return d, [x for x in d["nodes"] if x["type"] == "MaxPool3D"][0]
+	for chip in ("Ascend910B1", "Ascend310P3"):
+	    _, m = node(chip, "force_fp16")
+	    assert m["dtype"] == "float16" and m["engine"] == "AIcoreEngine" and m["dtype_detail"]["column"] == 0, (chip, m)
+	_, m = node("Ascend910B1", "must_keep_origin_dtype")
+	assert m["dtype"] == "float32" and m["engine"] == "AIcoreEngine" and m["dtype_detail"]["column"] == 1, m
+	d, m = node("Ascend310P3", "must_keep_origin_dtype")
+	assert m["engine"] is None, m
+	assert [g for g in d["diagnostics"] if g["code"] == "GE7003"], d["diagnostics"]
+	EOF
+'
+
 test_expect_success '[ByNodeName] naming an ONNX node GE split: a located warning listing the parts (GE4021)' '
 	printf "[ByNodeName]\n/fc1/Gemm=high_precision\n/relu/Relu=high_precision\nPartitionedCall_/fc1/Gemm_MatMulV2_3=high_precision\n" >prec.ini &&
 	gerules eval plugins.onnx --chip Ascend910B1 -o op_precision_mode=prec.ini --format json >p.json; test $? -le 1 &&

@@ -57,6 +57,7 @@ library (python3-onnx) for t/t1104-onnx.sh, one per class of mapping row:
   layernorm.onnx     LayerNormalization (opset 17), with and without beta
   convt1d.onnx       a ConvTranspose with a 1-D kernel on float16 (Unsqueeze, Conv2DTranspose, Squeeze)
   gridsample.onnx    GridSample (opset 16) of a 4-D x, and of an x without a shape
+  maxpool3d.onnx     a MaxPool with a 3-D kernel (MaxPool3D) on float32
   shapes.onnx        shape inference: Conv, MaxPool, Reshape by a constant, MatMul, Transpose,
                      ReduceMean, Flatten, Concat, Gather, Cast, a dynamic MatMul, and an op with
                      no shape function (Expand), each ending in a tiled op whose plan shows it
@@ -483,6 +484,9 @@ def main():
     save(model([N("GridSample", ["gx", "gg"], ["gy"], name="/gs"), N("GridSample", ["gu", "gg"], ["gz"], name="/gs_unknown")],
                [vi("gx", [1, 3, 8, 8]), vi("gg", [1, 4, 4, 2]), vi("gu", None)], [vi("gy", None), vi("gz", None)], opset=16),
          out, "gridsample.onnx")
+    save(model([N("MaxPool", ["mx"], ["my"], name="/mp3", kernel_shape=[2, 2, 2], strides=[2, 2, 2])],
+               [vi("mx", [1, 4, 8, 8, 8])], [vi("my", None)], opset=13),
+         out, "maxpool3d.onnx")
     if "--corpus" in sys.argv:
         corpus(os.path.join(out, "corpus"))
 
