@@ -174,8 +174,11 @@ test_expect_success 'ReduceLogSumExp, ReduceMax, ReduceMin, ReduceProd: the axes
 # random/stateless_sample_multinomial/framework/multinomial_onnx_plugin.cpp and
 # random/stateless_bernoulli/framework/bernoulli_onnx_plugin.cpp (sub-node
 # names without an underscore), hicann/ops-cv @6ae876534
-# common/src/framework/col2imv2_onnx_plugin.cpp.
-test_expect_success 'LpNormalization, ThresholdedRelu, Xor, OneHot, Multinomial, Bernoulli, Col2Im: GE'"'"'s subgraphs, renamed in its walk order' '
+# common/src/framework/col2imv2_onnx_plugin.cpp; hicann/ops-math
+# common/src/framework/eyelike_onnx_plugin.cpp (the Split's consumers by
+# port: y0's Adds and Squeeze, y1's Squeeze; then its producers, split_dim's
+# Const before x's Shape; MatrixDiagV2's producers by input name).
+test_expect_success 'LpNormalization, ThresholdedRelu, Xor, OneHot, Multinomial, Bernoulli, Col2Im, EyeLike: GE'"'"'s subgraphs, renamed in its walk order' '
 	cat >expect <<-\EOT &&
 	col2im PartitionedCall_ci_cast_4:Cast PartitionedCall_ci_Col2ImV2_3:Col2ImV2
 	bernoulli PartitionedCall_bedata1_3:Const PartitionedCall_bedata2_2:Const PartitionedCall_beStatelessBernoulliV2_1:StatelessBernoulliV2
@@ -184,8 +187,10 @@ test_expect_success 'LpNormalization, ThresholdedRelu, Xor, OneHot, Multinomial,
 	onehot PartitionedCall_oh_identity_1_3:Identity PartitionedCall_oh_identity_2_4:Identity PartitionedCall_oh_split_dim_9:Const PartitionedCall_oh_Split_5:Split PartitionedCall_oh_Add_6:Add PartitionedCall_oh_Mod_7:Mod PartitionedCall_oh_OneHot_8:OneHot
 	thresholdedrelu PartitionedCall_tr_identity_1:Identity PartitionedCall_tr_threshold_2:Threshold PartitionedCall_tr_mul_3:Mul
 	xor PartitionedCall_xo_Cast_a_2:Cast PartitionedCall_xo_Cast_b_3:Cast PartitionedCall_xo_Xor_4:BitwiseXor PartitionedCall_xo_Cast_out_5:Cast
+	eyelike PartitionedCall_ey_const_11:Const PartitionedCall_ey_shape_1:Shape PartitionedCall_ey_const3_6:Const PartitionedCall_ey_split_2:Split PartitionedCall_ey_add_3:Adds PartitionedCall_ey_const2_10:Const PartitionedCall_ey_fill_7:Fill PartitionedCall_ey_cast_9:Cast PartitionedCall_ey_squeeze_4:Squeeze PartitionedCall_ey_squeeze1_5:Squeeze PartitionedCall_ey_const1_12:Const PartitionedCall_ey_matrix_diagv2_8:MatrixDiagV2
+	eyelike_f16 PartitionedCall_ey_const_11:Const PartitionedCall_ey_shape_1:Shape PartitionedCall_ey_const3_6:Const PartitionedCall_ey_split_2:Split PartitionedCall_ey_add_3:Adds PartitionedCall_ey_const2_10:Const PartitionedCall_ey_fill_7:Fill PartitionedCall_ey_cast_9:Cast PartitionedCall_ey_squeeze_4:Squeeze PartitionedCall_ey_squeeze1_5:Squeeze PartitionedCall_ey_const1_12:Const PartitionedCall_ey_matrix_diagv2_8:MatrixDiagV2
 	EOT
-	check_rows "col2im bernoulli lpnorm multinomial onehot thresholdedrelu xor" &&
+	check_rows "col2im bernoulli lpnorm multinomial onehot thresholdedrelu xor eyelike eyelike_f16" &&
 	"$PY" -c "
 import json
 d = json.load(open(\"onehot.json\"))
@@ -194,6 +199,16 @@ assert o[\"dtype_detail\"][\"inputs\"][3][0] == \"float32\", o    # the Split'"'
 # the Split'"'"'s output 1 (on_value): one dynamic output, output 0'"'"'s dtype (table onnx_ir_dynamic_outputs)
 assert o[\"dtype_detail\"][\"inputs\"][2][0] == \"float32\", o
 assert o[\"dtype\"] is not None, o
+# EyeLike: the Split of x'"'"'s int32 shape, both outputs int32 (num_rows, num_cols of MatrixDiagV2),
+# the diagonal float32 without a dtype attribute (the plugin'"'"'s default), float16 with dtype 10
+for f, dt in ((\"eyelike.json\", \"float32\"), (\"eyelike_f16.json\", \"float16\")):
+    d = json.load(open(f))
+    n = {x[\"name\"].rsplit(\"_\", 1)[0]: x for x in d[\"nodes\"]}
+    m = n[\"PartitionedCall_ey_matrix_diagv2\"]
+    assert m[\"engine\"] is not None and m[\"dtype\"] == dt, m    # AI CPU (tf_kernel): the model'"'"'s dtype
+    assert n[\"PartitionedCall_ey_cast\"][\"dtype_detail\"][\"outputs\"][0][0] == dt, n[\"PartitionedCall_ey_cast\"]
+    assert n[\"PartitionedCall_ey_squeeze1\"][\"dtype_detail\"][\"inputs\"][0][0] == \"int32\", n[\"PartitionedCall_ey_squeeze1\"]
+    assert not [g for g in d[\"diagnostics\"] if g[\"code\"] in (\"GE7003\", \"GE7004\")], d[\"diagnostics\"]
 "
 '
 

@@ -112,7 +112,8 @@ random_ops()
 # plugins spelled out node by node whose rows take no condition: LpNormalization and
 # ThresholdedRelu (an Identity feeding two ops), Xor (Casts to int32 and back to bool), OneHot
 # (Identities, Add, Mod, a Split of the values along a Const), Multinomial (a Const sample size),
-# Bernoulli (Const seed and offset), Col2Im (a Cast of the image shape to int32)
+# Bernoulli (Const seed and offset), Col2Im (a Cast of the image shape to int32), EyeLike (a Split
+# of x's shape, a Fill cast to the dtype attribute's type, a MatrixDiagV2)
 def spelled_out():
     save("lpnorm", h.make_node("LpNormalization", ["x"], ["y"], name="lp", axis=1), ["x"], 13)
     save("thresholdedrelu", h.make_node("ThresholdedRelu", ["x"], ["y"], name="tr", alpha=0.5), ["x"], 13)
@@ -131,4 +132,7 @@ def spelled_out():
     g = h.make_graph([h.make_node("Col2Im", ["x", "img", "blk"], ["y"], name="ci")], "col2im", [vi("x", [1, 4, 9])],
                      [vi("y", None)], initializer=[i64("img", [4, 4]), i64("blk", [2, 2])])
     onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 18)]), "col2im.onnx")
+    # EyeLike without and with a dtype attribute (the plugin's Cast takes its type, float by default)
+    save("eyelike", h.make_node("EyeLike", ["x"], ["y"], name="ey", k=1), ["x"], 13)
+    save("eyelike_f16", h.make_node("EyeLike", ["x"], ["y"], name="ey", dtype=T.FLOAT16), ["x"], 13)
 spelled_out()
