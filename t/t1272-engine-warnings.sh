@@ -255,7 +255,7 @@ test_expect_success 'Identity: deleted between two Relus, kept after an If and i
 # deletes every Dropout of a graph that is not a training graph before FE
 # judges it (hicann/ge @ffdcbc9f7 compiler/graph/passes/standard_optimize/
 # remove_unsupported_op/dropout_pass.cc:25-42, added in
-# compiler/graph/preprocess/graph_prepare.cc:2498-2502 when train_graph_flag
+# compiler/graph/preprocess/graph_prepare.cc:2498-2503 when train_graph_flag
 # is false; graph_manager.cc:2611-2622 sets it from ge.graphRunMode >= 1).
 # The Sigmoid after it reads the Relu's output, so under force_fp16 (float16
 # both) GE inserts no Cast before it; a training graph keeps the Dropout,
