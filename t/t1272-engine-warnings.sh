@@ -13,6 +13,14 @@ test_description='engine search warnings: W11001, EZ3002, EZ3003 in GE order'
 G=$top_srcdir/t/golden
 PY=${PYTHON3:-python3}
 
+# check_engines_edit DIR SED: gerules check fails (exit 2) on a copy of the
+# shipped rules in DIR whose engines.rules SED edits; its stderr in err
+check_engines_edit () {
+	cp -R "$top_srcdir/rules" "$1" &&
+	sed -i "$2" "$1/engines.rules" &&
+	test_must_fail --exit 2 gerules --rules "$1" check >out 2>err
+}
+
 # graph NAME CASE: the inline graph of golden case CASE, as NAME.json
 graph () {
 	sed -n '/^--- graph$/,/^--- /p' "$G/$2" | sed '1d;$d' >"$1.json"
@@ -89,14 +97,10 @@ test_expect_success 'GlobalAveragePool is judged as ReduceMeanD, and both reason
 '
 
 test_expect_success 'engine_fused_ops: a value that is not [type, pass], or an op fused into itself, is an error with a caret' '
-	cp -R "$top_srcdir/rules" fused &&
-	sed -i "s/\"GlobalAveragePool\": \[\"ReduceMeanD\", \"Globalavgpoolpass\"\]/\"GlobalAveragePool\": \"ReduceMeanD\"/" fused/engines.rules &&
-	test_must_fail --exit 2 gerules --rules fused check >out 2>err &&
+	check_engines_edit fused "s/\"GlobalAveragePool\": \[\"ReduceMeanD\", \"Globalavgpoolpass\"\]/\"GlobalAveragePool\": \"ReduceMeanD\"/" &&
 	grep "engines.rules:[0-9]*:[0-9]*: error: engine_fused_ops\[\"GlobalAveragePool\"\]: expected \[\"TYPE\", \"PASS\"\]" err &&
 	grep "^ *\^" err &&
-	cp -R "$top_srcdir/rules" self &&
-	sed -i "s/\"GlobalAveragePool\": \[\"ReduceMeanD\",/\"GlobalAveragePool\": [\"GlobalAveragePool\",/" self/engines.rules &&
-	test_must_fail --exit 2 gerules --rules self check >out 2>err &&
+	check_engines_edit self "s/\"GlobalAveragePool\": \[\"ReduceMeanD\",/\"GlobalAveragePool\": [\"GlobalAveragePool\",/" &&
 	grep "error: engine_fused_ops\[\"GlobalAveragePool\"\]: an op fused into its own type" err
 '
 
@@ -202,9 +206,7 @@ test_expect_success 'CommonGRU: judged and placed as the DynamicGRUV2 CommonGRUF
 '
 
 test_expect_success 'engine_fused_inputs: a type not in engine_fused_ops, or an index below -1, is an error with a caret' '
-	cp -R "$top_srcdir/rules" fin &&
-	sed -i "s/\"CommonLSTM\": \[0, 1, -1, 2, -1, 4, 5, -1\]/\"CommonRNN\": [0], \"CommonLSTM\": [0, 1, -2, 2]/" fin/engines.rules &&
-	test_must_fail --exit 2 gerules --rules fin check >out 2>err &&
+	check_engines_edit fin "s/\"CommonLSTM\": \[0, 1, -1, 2, -1, 4, 5, -1\]/\"CommonRNN\": [0], \"CommonLSTM\": [0, 1, -2, 2]/" &&
 	grep "engines.rules:[0-9]*:[0-9]*: error: engine_fused_inputs\[\"CommonRNN\"\]: not an op type of table engine_fused_ops" err &&
 	grep "engines.rules:[0-9]*:[0-9]*: error: engine_fused_inputs\[\"CommonLSTM\"\]: entry 2: expected an input index from 0 to 254, or -1" err &&
 	grep "^ *\^" err
@@ -293,9 +295,7 @@ test_expect_success 'Dropout: deleted from an inference graph, its consumer reli
 '
 
 test_expect_success 'engine_removed_inference_kept_by: an unknown option is an error with a caret' '
-	cp -R "$top_srcdir/rules" rik &&
-	sed -i "s/\"GRAPH_RUN_MODE\": \[\"1\"\]/\"GRAPH_RUN_MOD\": [\"1\"]/" rik/engines.rules &&
-	test_must_fail --exit 2 gerules --rules rik check >out 2>err &&
+	check_engines_edit rik "s/\"GRAPH_RUN_MODE\": \[\"1\"\]/\"GRAPH_RUN_MOD\": [\"1\"]/" &&
 	grep "engines.rules:[0-9]*:[0-9]*: error: .*GRAPH_RUN_MOD" err &&
 	grep "GRAPH_RUN_MODE" err &&
 	grep "^ *\^" err

@@ -730,6 +730,21 @@ static uint32_t live_src(const gr_judge *J, const gr_graph *g, uint32_t src, int
   return src;
 }
 
+/* Why GE deletes node n (of type `type`) before it places engines: the
+** pass and its table, for the trace and the engine's reason alike. */
+static void removed_why(const gr_judge *J, const gr_graph *g, uint32_t n, const char *type, gr_buf *b){
+  const gr_node *nd = &gr_graph_nodes(g)[n];
+  if( J->type_flags[nd->type] & TF_REMOVED_INFER )
+    gr_buf_printf(b, "GE deletes this %s before it places engines: the graph is not a training graph "
+                  "(table engine_removed_inference_ops)", type);
+  else if( J->id_removed && J->id_removed[n] )
+    gr_buf_printf(b, "GE deletes this %s before it places engines: no subgraph's input or output is next to it, and it has "
+                  "none of the attributes that keep it (table engine_removed_identity_ops)", type);
+  else
+    gr_buf_printf(b, "GE deletes this %s before it places engines: its input and output are both %s "
+                  "(table engine_removed_same_dtype_ops)", type, J->j->dt_name[J->after[nd->tensor0]]);
+}
+
 static uint8_t out_after(const gr_judge *J, const gr_graph *g, uint32_t p, int32_t idx){
   const gr_node *pn = &gr_graph_nodes(g)[p];
   if( idx < 0 || idx >= pn->n_out_desc ) return 0;
@@ -1311,28 +1326,11 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
   memset(jn, 0, sizeof *jn);
   jn->policy = GR_POLICY_GRAY;
   for(i = 0; i < (uint32_t)nd->n_in_desc + nd->n_out_desc; i++) J->after[nd->tensor0 + i] = J->gdt[tens[i].dtype < J->ngdt ? tens[i].dtype : 0];
-  if( (J->type_flags[nd->type] & TF_REMOVED_SAME) && nd->n_in_desc && nd->n_out_desc
-      && J->after[nd->tensor0] && J->after[nd->tensor0]==J->after[nd->tensor0 + nd->n_in_desc] ){
-    /* GE deletes the node before it places engines (table engine_removed_same_dtype_ops) */
-    if( trace ) gr_buf_printf(trace, "GE deletes this %s before it places engines: its input and output are both %s (table engine_removed_same_dtype_ops)\n",
-                              gr_graph_type_name(g, nd->type), J->j->dt_name[J->after[nd->tensor0]]);
-    jn->engine_by = GR_JE_REMOVED;
-    graph_dtype(J, nd, jn);
-    return;
-  }
-  if( J->type_flags[nd->type] & TF_REMOVED_INFER ){
-    /* deleted before engine placement in an inference graph (table engine_removed_inference_ops) */
-    if( trace ) gr_buf_printf(trace, "GE deletes this %s before it places engines: the graph is not a training graph "
-                              "(table engine_removed_inference_ops)\n", gr_graph_type_name(g, nd->type));
-    jn->engine_by = GR_JE_REMOVED;
-    graph_dtype(J, nd, jn);
-    return;
-  }
-  if( J->id_removed && J->id_removed[n] ){
-    /* GE's pass deletes it before placing engines (table engine_removed_identity_ops) */
-    if( trace ) gr_buf_printf(trace, "GE deletes this %s before it places engines: no subgraph's input or output is next to it, "
-                              "and it has none of the attributes that keep it (table engine_removed_identity_ops)\n",
-                              gr_graph_type_name(g, nd->type));
+  if( removed_early(J, gr_graph_nodes(g), n)
+      || ((J->type_flags[nd->type] & TF_REMOVED_SAME) && nd->n_in_desc && nd->n_out_desc
+          && J->after[nd->tensor0] && J->after[nd->tensor0]==J->after[nd->tensor0 + nd->n_in_desc]) ){
+    /* GE deletes the node before it places engines (the engine_removed_* tables) */
+    if( trace ){ removed_why(J, g, n, gr_graph_type_name(g, nd->type), trace); gr_buf_addc(trace, '\n'); }
     jn->engine_by = GR_JE_REMOVED;
     graph_dtype(J, nd, jn);
     return;
@@ -1660,19 +1658,9 @@ static void engine_why(gr_result *r, uint32_t n, gr_buf *b){
     case GR_JE_UNPLACED:
       gr_buf_printf(b, "gerules does not decide the engine of %s (no engine registers it in GE's source)", type);
       return;
-    case GR_JE_REMOVED: {
-      const gr_node *nd = &gr_graph_nodes(g)[n];
-      if( r->judge->type_flags[nd->type] & TF_REMOVED_INFER )
-        gr_buf_printf(b, "GE deletes this %s before it places engines: the graph is not a training graph "
-                      "(table engine_removed_inference_ops)", type);
-      else if( r->judge->id_removed && r->judge->id_removed[n] )
-        gr_buf_printf(b, "GE deletes this %s before it places engines: no subgraph's input or output is next to it, and it has "
-                      "none of the attributes that keep it (table engine_removed_identity_ops)", type);
-      else
-        gr_buf_printf(b, "GE deletes this %s before it places engines: its input and output are both %s "
-                      "(table engine_removed_same_dtype_ops)", type, gr_judge_dtype_name(r, r->judge->after[nd->tensor0]));
+    case GR_JE_REMOVED:
+      removed_why(r->judge, g, n, type, b);
       return;
-    }
     case GR_JE_GE_OP:
       gr_buf_printf(b, "%s is a GE op in %s (opFile Null)", type, fs ? store_text(fs) : "AI Core's op information library");
       break;
@@ -1782,8 +1770,7 @@ static void dtype_why(gr_result *r, uint32_t n, gr_buf *b){
       if( r->judge->type_flags[nd->type] & TF_UNJUDGED ) gr_buf_printf(b, "FE does not judge %s: the model's dtype", type);
       else if( jn->engine_by==GR_JE_REMOVED )
         gr_buf_printf(b, "GE deletes this %s before it places engines%s: the model's dtype", type,
-                      (r->judge->type_flags[nd->type] & TF_REMOVED_INFER) || (r->judge->id_removed && r->judge->id_removed[n])
-                      ? "" : " (its dtypes agree)");
+                      removed_early(r->judge, gr_graph_nodes(g), n) ? "" : " (its dtypes agree)");
       else if( jn->engine ) gr_buf_printf(b, "not judged by FE (runs on %s): the model's dtype stays", gr_judge_engine(r, n));
       else gr_buf_printf(b, "not judged by FE (no engine takes it): the model's dtype stays");
       return;

@@ -46,6 +46,13 @@ static int string_lists(ck *c, const gr_table *t, const char *what, const char *
   return ok;
 }
 
+/* an optional table that must be a set of strings where it is declared; NULL when it is not one */
+static const gr_table *opt_set(ck *c, const char *name){
+  const gr_table *t = tab(c, name);
+  if( t && t->is_map ){ ck_err(c, t->loc, "table %s must be a set of strings", name); return NULL; }
+  return t;
+}
+
 /* a table that must exist once the judge is declared */
 static const gr_table *need(ck *c, const gr_table *anchor, const char *name, int map){
   const gr_table *t = tab(c, name);
@@ -542,17 +549,11 @@ static void judge_engines(jck *k, const gr_table *names){
     }
     if( ok ) j->fused_inputs = t;
   }
-  if( (t = tab(c, "engine_removed_same_dtype_ops")) ){
-    if( t->is_map ) ck_err(c, t->loc, "table engine_removed_same_dtype_ops must be a set of strings");
-    else j->removed_same_dtype_ops = t;
-  }
+  j->removed_same_dtype_ops = opt_set(c, "engine_removed_same_dtype_ops");
   if( (t = tab(c, "engine_removed_same_dtype_kept_by")) ){
     if( string_lists(c, t, "option keys to lists of values", "a list of values", "a string", 0) ) j->removed_kept_by = t;
   }
-  if( (t = tab(c, "engine_removed_inference_ops")) ){
-    if( t->is_map ) ck_err(c, t->loc, "table engine_removed_inference_ops must be a set of strings");
-    else j->removed_inference_ops = t;
-  }
+  j->removed_inference_ops = opt_set(c, "engine_removed_inference_ops");
   if( (t = tab(c, "engine_removed_inference_kept_by")) && string_lists(c, t, "option names to lists of values", "a list of values", "a string", 0) ){
     /* option name -> the values that keep the ops: names checked like every option reference */
     j->infer_kept_opt = gr_arena_calloc(&rs->arena, (t->n ? t->n : 1) * sizeof *j->infer_kept_opt);

@@ -593,10 +593,9 @@ static int copy_attrs(ox *x, const onode *o, const gr_opmap_entry *e){
   {
     const char *dn;
     int64_t dv;
-    size_t k, j, nd = gr_opmap_attr_default(e, 0, &dn, &dv);
-    for(k = 0; k < nd; k++){
+    size_t k, j;
+    for(k = 0; gr_opmap_attr_default(e, k, &dn, &dv); k++){
       int given = 0;
-      gr_opmap_attr_default(e, k, &dn, &dv);
       for(j = 0; j < o->attrs.n && !given; j++){
         const gr_onnx_attr_view *a = &o->attrs.v[j];
         const char *ir = a->kind==1 ? gr_opmap_ir_attr(e, a->name, a->nlen) : NULL;
