@@ -74,6 +74,8 @@ struct gr_judge {
   uint8_t **fused_in; uint8_t *fused_nin;
   uint8_t *id_type;             /* per graph type: 1 + its entry of engine_removed_identity_ops, 0 none */
   uint8_t *id_removed;          /* per node: GE's pass deletes it (engine_removed_identity_ops), NULL none */
+  uint8_t *folded;              /* per node: GE's constant folding replaces it by a Const (engine_folded_ops), NULL none */
+  int fold_off;                 /* the input that switches constant folding off (engine_folded_kept_by), else -1 */
   uint8_t *excluded;            /* per engine */
   int removal_off;              /* the input that switches off the deleting of same-dtype ops, else -1 */
   int infer_kept;               /* the entry of engine_removed_inference_kept_by that keeps its ops (a training graph), else -1 */
@@ -131,6 +133,9 @@ static void grow_scratch(gr_judge *J, size_t n){
 #define TF_REMOVED_SAME 64     /* deleted before placement when input 0 and output 0 dtypes agree */
 #define TF_WHEN 128            /* some store's op has conditional dtypes blocks: the blocks a node takes join its memo key */
 #define TF_REMOVED_INFER 256   /* deleted before placement: not a training graph (engine_removed_inference_ops) */
+#define TF_FOLD 512            /* folded into a Const when every input is a constant (engine_folded_ops) */
+#define TF_FOLD_SHAPE 1024     /* folded into a Const when its input shapes are static (engine_folded_shape_ops) */
+#define TF_FOLD_CONST 2048     /* a constant whose weight constant folding reads (table const_ops) */
 
 static int in_set(const gr_table *t, const char *k){ return t && k && gr_map_get(&t->keymap, k)!=NULL; }
 
@@ -433,6 +438,20 @@ static void setup(gr_result *r, gr_judge *J){
         if( in->value && strcmp(x->s, in->value)==0 ) J->removal_off = (int)i;
     }
   }
+  /* constant folding is off when a given option says so (table
+  ** engine_folded_kept_by: the last input of a key wins) */
+  J->fold_off = -1;
+  if( (j->folded_ops || j->folded_shape_ops) && j->folded_kept_by ){
+    for(i = 0; i < r->ninputs; i++){
+      const gr_input *in = &r->inputs[i];
+      void *at = in->key ? gr_map_get(&j->folded_kept_by->keymap, in->key) : NULL;
+      const gr_expr *x;
+      if( !at ) continue;
+      J->fold_off = -1;
+      for(x = j->folded_kept_by->vals[(uintptr_t)at - 1]->a; x; x = x->next)
+        if( in->value && strcmp(x->s, in->value)==0 ) J->fold_off = (int)i;
+    }
+  }
   /* a training graph keeps the ops an inference graph loses (table
   ** engine_removed_inference_kept_by: an option's value after defaults) */
   J->infer_kept = -1;
@@ -509,6 +528,10 @@ static void setup(gr_result *r, gr_judge *J){
     if( in_set(j->const_ops, tn) ) f |= TF_CONST;
     if( J->removal_off < 0 && in_set(j->removed_same_dtype_ops, tn) ) f |= TF_REMOVED_SAME;
     if( J->infer_kept < 0 && in_set(j->removed_inference_ops, tn) ) f |= TF_REMOVED_INFER;
+    /* folding happens before fusion: by the graph's own type name */
+    if( t < nt && J->fold_off < 0 && in_set(j->folded_ops, gr_graph_type_name(g, gt)) ) f |= TF_FOLD;
+    if( t < nt && J->fold_off < 0 && in_set(j->folded_shape_ops, gr_graph_type_name(g, gt)) ) f |= TF_FOLD_SHAPE;
+    if( t < nt && in_set(j->fold_const_ops, gr_graph_type_name(g, gt)) ) f |= TF_FOLD_CONST;
     if( t < nt ) J->type_flags[t] = f;
     if( t < nt && J->removal_off < 0 && j->removed_identity_ops ){
       void *k = gr_map_get(&j->removed_identity_ops->keymap, tn);
@@ -745,6 +768,25 @@ static void removed_why(const gr_judge *J, const gr_graph *g, uint32_t n, const 
                   "(table engine_removed_same_dtype_ops)", type, J->j->dt_name[J->after[nd->tensor0]]);
 }
 
+/* Why GE's constant folding replaces node n (of type `type`) by a Const. */
+static void folded_why(const gr_judge *J, const gr_graph *g, uint32_t n, const char *type, gr_buf *b){
+  const gr_node *nd = &gr_graph_nodes(g)[n];
+  if( J->type_flags[nd->type] & TF_FOLD_SHAPE )
+    gr_buf_printf(b, "GE's constant folding replaces this %s by a Const before it places engines: its input shapes are "
+                  "static (table engine_folded_shape_ops)", type);
+  else
+    gr_buf_printf(b, "GE's constant folding replaces this %s by a Const before it places engines: every input is a "
+                  "constant (table engine_folded_ops)", type);
+}
+
+/* Whether FE sees a constant on an edge from src: a producer of
+** dtype_const_ops, or a node folded into a Const. */
+static int const_src(const gr_judge *J, const gr_node *nodes, uint32_t src){
+  return (J->type_flags[nodes[src].type] & TF_CONST) || (J->folded && J->folded[src]);
+}
+
+static int is_folded(const gr_judge *J, uint32_t n){ return J->folded && J->folded[n]; }
+
 static uint8_t out_after(const gr_judge *J, const gr_graph *g, uint32_t p, int32_t idx){
   const gr_node *pn = &gr_graph_nodes(g)[p];
   if( idx < 0 || idx >= pn->n_out_desc ) return 0;
@@ -757,7 +799,8 @@ static uint8_t father_dtype(const gr_judge *J, const gr_graph *g, const gr_jstra
                             uint32_t *who, int *unknown){
   const gr_node *nodes = gr_graph_nodes(g);
   const gr_node *pn = &nodes[src];
-  if( s->nsee && (J->type_flags[pn->type] & TF_CAST) && JN(J, src)->policy!=GR_POLICY_BLACK && pn->n_data > 0 && pn->n_in_desc > 0 && pn->n_out_desc > 0 ){
+  if( s->nsee && (J->type_flags[pn->type] & TF_CAST) && !is_folded(J, src) && JN(J, src)->policy!=GR_POLICY_BLACK && pn->n_data > 0
+      && pn->n_in_desc > 0 && pn->n_out_desc > 0 ){
     uint16_t conv = (uint16_t)(J->after[pn->tensor0] << 8 | J->after[pn->tensor0 + pn->n_in_desc]);
     uint32_t k;
     const gr_edge *ce = gr_graph_edges(g, pn);
@@ -863,8 +906,7 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
     for(i = 0; i < nin; i++){
       uint32_t pi = desc_pos(g, nd, i);
       int32_t idx = pi < nd->n_data ? ed[pi].index : 0;
-      int konst = pi >= nd->n_data || ed[pi].src==GR_NONE
-                  || (J->type_flags[gr_graph_nodes(g)[live_src(J, g, ed[pi].src, &idx)].type] & TF_CONST);
+      int konst = pi >= nd->n_data || ed[pi].src==GR_NONE || const_src(J, gr_graph_nodes(g), live_src(J, g, ed[pi].src, &idx));
       if( konst==(int)pass ) order[nord++] = i;
     }
   }
@@ -1179,11 +1221,11 @@ static size_t memo_key(const gr_judge *J, const gr_graph *g, const gr_node *nd, 
       uint32_t src = live_src(J, g, ed[pi].src, &idx);
       const gr_node *pn = &nodes[src];
       flags = 2;
-      if( J->type_flags[pn->type] & TF_CONST ) flags |= 1;
+      if( const_src(J, nodes, src) ) flags |= 1;
       dafter = out_after(J, g, src, idx);
       if( JN(J, src)->dtype_by==GR_JD_UNKNOWN ) flags |= 8;
-      if( (J->type_flags[pn->type] & TF_CAST) && JN(J, src)->policy!=GR_POLICY_BLACK && pn->n_data > 0 && pn->n_in_desc > 0
-          && pn->n_out_desc > 0 && gr_graph_edges(g, pn)[0].src!=GR_NONE ){
+      if( (J->type_flags[pn->type] & TF_CAST) && !is_folded(J, src) && JN(J, src)->policy!=GR_POLICY_BLACK && pn->n_data > 0
+          && pn->n_in_desc > 0 && pn->n_out_desc > 0 && gr_graph_edges(g, pn)[0].src!=GR_NONE ){
         const gr_edge *ce = gr_graph_edges(g, pn);
         flags |= 4;
         c0 = J->after[pn->tensor0]; c1 = J->after[pn->tensor0 + pn->n_in_desc];
@@ -1309,6 +1351,90 @@ static void mark_removed_identities(gr_judge *J, const gr_graph *g){
   free(owner);
 }
 
+/* Whether producer p has a weight constant folding can read: a constant
+** type with one of engine_const_weight_attrs (with one of its values, when
+** it lists some), or a node folded already (its new Const has one). */
+static int folding_weight(const gr_judge *J, const gr_graph *g, uint32_t p){
+  const gr_node *pn = &gr_graph_nodes(g)[p];
+  const gr_attr *a;
+  const gr_table *w = J->j->const_weight_attrs;
+  uint32_t i;
+  if( J->folded[p] ) return 1;
+  if( !(J->type_flags[pn->type] & TF_FOLD_CONST) || w==NULL ) return 0;
+  a = gr_graph_attrs(g, pn);
+  for(i = 0; i < pn->n_attr; i++){
+    void *at = gr_map_get(&w->keymap, gr_graph_str(g, a[i].key));
+    const gr_expr *x;
+    if( at==NULL ) continue;
+    x = w->vals[(uintptr_t)at - 1]->a;
+    if( x==NULL ) return 1;
+    if( a[i].kind!=GR_ATTR_S ) continue;
+    for(; x; x = x->next) if( strcmp(gr_graph_str(g, a[i].u.str), x->s)==0 ) return 1;
+  }
+  return 0;
+}
+
+/* Whether a node's input shapes are all known and static (DimensionComputePass). */
+static int static_inputs(const gr_graph *g, const gr_node *nd){
+  const gr_tensor *tens = gr_graph_tensors(g, nd);
+  uint32_t i, k, ndim;
+  if( nd->n_in_desc==0 ) return 0;
+  for(i = 0; i < nd->n_in_desc; i++){
+    const int64_t *dims;
+    if( !gr_graph_shape_known(g, tens[i].shape) ) return 0;
+    dims = gr_graph_shape(g, tens[i].shape, &ndim);
+    for(k = 0; k < ndim; k++) if( dims[k] < 0 ) return 0;
+  }
+  return 1;
+}
+
+/* Which nodes GE's constant folding replaces by a Const before FE judges
+** them (tables engine_folded_ops, engine_folded_shape_ops): in topological
+** order, so that a chain folds as GE's passes fold it, to a fixed point. A
+** node of engine_folded_ops folds when it has inputs and each comes from a
+** constant with a weight or a folded node, and its dtype pair (input 0 >
+** output 0) is one the table lists (any, when it lists none); one of
+** engine_folded_shape_ops when its input shapes are known and static. A
+** node with an attribute of engine_folded_kept_attrs stays. One pass over
+** the nodes of those types, only when the graph has one. */
+static void mark_folded(gr_judge *J, const gr_graph *g, const uint32_t *order){
+  const gr_judge_rules *j = J->j;
+  const gr_node *nodes = gr_graph_nodes(g);
+  uint32_t nn = gr_graph_nnodes(g), k, t, any = 0;
+  for(t = 0; t < J->ntypes && !any; t++) any = (J->type_flags[t] & (TF_FOLD | TF_FOLD_SHAPE))!=0;
+  if( !any ) return;
+  J->folded = gr_arena_calloc(&J->arena, nn ? nn : 1);
+  for(k = 0; k < nn; k++){
+    uint32_t n = order[k], i;
+    const gr_node *nd = &nodes[n];
+    uint16_t f = J->type_flags[nd->type];
+    int fold = 0;
+    if( !(f & (TF_FOLD | TF_FOLD_SHAPE)) ) continue;
+    if( f & TF_FOLD_SHAPE ) fold = static_inputs(g, nd);
+    if( !fold && (f & TF_FOLD) && nd->n_data > 0 ){
+      const gr_edge *ed = gr_graph_edges(g, nd);
+      fold = 1;
+      for(i = 0; i < nd->n_data && fold; i++) fold = ed[i].src!=GR_NONE && folding_weight(J, g, ed[i].src);
+      if( fold ){
+        void *at = gr_map_get(&j->folded_ops->keymap, gr_graph_type_name(g, nd->type));
+        uint32_t e = (uint32_t)(uintptr_t)at - 1, np = j->nfolded_pairs[e];
+        if( np ){
+          const gr_tensor *tens = gr_graph_tensors(g, nd);
+          uint8_t a = nd->n_in_desc ? J->gdt[tens[0].dtype < J->ngdt ? tens[0].dtype : 0] : 0;
+          uint8_t b = nd->n_out_desc ? J->gdt[tens[nd->n_in_desc].dtype < J->ngdt ? tens[nd->n_in_desc].dtype : 0] : 0;
+          fold = 0;
+          for(i = 0; i < np && !fold; i++) fold = j->folded_pairs[e][i].from==a && j->folded_pairs[e][i].to==b;
+        }
+      }
+    }
+    if( fold && j->folded_kept_attrs ){
+      const gr_attr *a = gr_graph_attrs(g, nd);
+      for(i = 0; i < nd->n_attr && fold; i++) if( in_set(j->folded_kept_attrs, gr_graph_str(g, a[i].key)) ) fold = 0;
+    }
+    J->folded[n] = (uint8_t)fold;
+  }
+}
+
 static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
   const gr_graph *g = r->g;
   const gr_judge_rules *j = J->j;
@@ -1332,6 +1458,13 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
     /* GE deletes the node before it places engines (the engine_removed_* tables) */
     if( trace ){ removed_why(J, g, n, gr_graph_type_name(g, nd->type), trace); gr_buf_addc(trace, '\n'); }
     jn->engine_by = GR_JE_REMOVED;
+    graph_dtype(J, nd, jn);
+    return;
+  }
+  if( J->folded && J->folded[n] ){
+    /* GE's constant folding replaces it by a Const (engine_folded_ops) */
+    if( trace ){ folded_why(J, g, n, gr_graph_type_name(g, nd->type), trace); gr_buf_addc(trace, '\n'); }
+    jn->engine_by = GR_JE_FOLDED;
     graph_dtype(J, nd, jn);
     return;
   }
@@ -1494,6 +1627,7 @@ void gr_judge_run(gr_result *r){
   J->after = gr_big_alloc(nt ? nt : 1);
   mark_removed_identities(J, g);
   order = topo_order(g);
+  mark_folded(J, g, order);
   for(k = 0; k < nn; k++) judge_node(r, J, order[k], NULL);
   gr_big_free(order, (size_t)(nn ? nn : 1) * sizeof *order);
 }
@@ -1543,7 +1677,7 @@ const char *gr_judge_engine(const gr_result *r, uint32_t n){
 static const char *const dtype_by[] = { NULL, "graph", "precision_mode", "keep_dtype", "customize_dtypes",
                                         "unknown" };
 static const char *const engine_by[] = { NULL, "ai_core", "refused", "absent", "ge_op", "excluded", "unplaced", "none",
-                                          "removed" };
+                                          "removed", "folded" };
 
 const char *gr_judge_dtype_by(const gr_result *r, uint32_t n){
   const gr_jnode *jn = gr_judge_node(r, n);
@@ -1661,6 +1795,9 @@ static void engine_why(gr_result *r, uint32_t n, gr_buf *b){
     case GR_JE_REMOVED:
       removed_why(r->judge, g, n, type, b);
       return;
+    case GR_JE_FOLDED:
+      folded_why(r->judge, g, n, type, b);
+      return;
     case GR_JE_GE_OP:
       gr_buf_printf(b, "%s is a GE op in %s (opFile Null)", type, fs ? store_text(fs) : "AI Core's op information library");
       break;
@@ -1719,7 +1856,7 @@ static int refusal(gr_result *r, uint32_t n, uint32_t k, gr_buf *why){
   const char *type;
   uint32_t e, s;
   int ge = 0;
-  if( !gr_judge_has_refusal(r, n) || jn->engine_by==GR_JE_REMOVED || jn->engine_by==GR_JE_UNPLACED ) return 0;
+  if( !gr_judge_has_refusal(r, n) || jn->engine_by==GR_JE_REMOVED || jn->engine_by==GR_JE_FOLDED || jn->engine_by==GR_JE_UNPLACED ) return 0;
   type = judged_type(J, g, &gr_graph_nodes(g)[n]);
   for(e = 0; e < J->j->nengines; e++){
     const gr_jengine *en = &J->j->engines[e];
@@ -1771,6 +1908,8 @@ static void dtype_why(gr_result *r, uint32_t n, gr_buf *b){
       else if( jn->engine_by==GR_JE_REMOVED )
         gr_buf_printf(b, "GE deletes this %s before it places engines%s: the model's dtype", type,
                       removed_early(r->judge, gr_graph_nodes(g), n) ? "" : " (its dtypes agree)");
+      else if( jn->engine_by==GR_JE_FOLDED )
+        gr_buf_printf(b, "GE's constant folding replaces this %s by a Const before it places engines: the model's dtype", type);
       else if( jn->engine ) gr_buf_printf(b, "not judged by FE (runs on %s): the model's dtype stays", gr_judge_engine(r, n));
       else gr_buf_printf(b, "not judged by FE (no engine takes it): the model's dtype stays");
       return;
@@ -1787,7 +1926,8 @@ static void dtype_why(gr_result *r, uint32_t n, gr_buf *b){
       if( jn->unknown_producer==4 ){
         gr_buf_printf(b, "the model gives no dtype for input 0 of this %s, which FE does not judge (%s), and a later input's "
                       "dtype says nothing of its data: gerules does not guess", type,
-                      jn->engine_by==GR_JE_REMOVED ? "GE deletes it first" : jn->engine_by==GR_JE_UNPLACED ? "gerules places it on no engine"
+                      jn->engine_by==GR_JE_REMOVED ? "GE deletes it first" : jn->engine_by==GR_JE_FOLDED ? "GE folds it into a Const first"
+                      : jn->engine_by==GR_JE_UNPLACED ? "gerules places it on no engine"
                       : jn->engine ? gr_judge_engine(r, n) : "no engine takes it");
         return;
       }

@@ -26,7 +26,7 @@
 enum { GR_JD_NONE = 0, GR_JD_GRAPH, GR_JD_MODE, GR_JD_KEEP, GR_JD_CUSTOM, GR_JD_UNKNOWN };
 /* why a node has its engine (gr_jnode.engine_by) */
 enum { GR_JE_NONE = 0, GR_JE_FIRST, GR_JE_REFUSED, GR_JE_ABSENT, GR_JE_GE_OP, GR_JE_EXCLUDED,
-       GR_JE_UNPLACED, GR_JE_NO_ENGINE, GR_JE_REMOVED };
+       GR_JE_UNPLACED, GR_JE_NO_ENGINE, GR_JE_REMOVED, GR_JE_FOLDED };
 /* why an engine's store refused the node (gr_jnode.refuse, kernel_refuse) */
 enum { GR_JR_NONE = 0, GR_JR_DTYPE, GR_JR_DYNAMIC, GR_JR_RANK, GR_JR_CUSTOM, GR_JR_EXACT };
 

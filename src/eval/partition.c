@@ -205,7 +205,8 @@ static int outside(const gr_part_node *v, uint32_t y){
   return v[y].cause==GR_PC_NEUTRAL || v[y].cause==GR_PC_SUBGRAPH || v[y].cause==GR_PC_REMOVED;
 }
 /* The node an edge from y comes from once removed nodes are gone: fwd maps a
-** removed node to the producer of its input 0 (GR_NONE when it has none),
+** removed node to the producer of its input 0 (GR_NONE when it has none, or
+** when the chain reaches a node folded into a Const, which joins no cluster),
 ** every other node to itself; NULL when no node is removed. */
 static uint32_t from_node(const uint32_t *fwd, uint32_t y){
   return fwd && y!=GR_NONE ? fwd[y] : y;
@@ -483,7 +484,7 @@ static uint32_t *removed_forward(const gr_result *r){
   for(n = 0; n < nn; n++){
     const gr_jnode *jn = gr_judge_node(r, n);
     uint32_t y = n, hops;
-    if( jn==NULL || jn->engine_by!=GR_JE_REMOVED ) continue;
+    if( jn==NULL || (jn->engine_by!=GR_JE_REMOVED && jn->engine_by!=GR_JE_FOLDED) ) continue;
     if( fwd==NULL ){
       uint32_t k;
       fwd = gr_big_alloc((size_t)nn * sizeof *fwd + 1);
@@ -491,6 +492,9 @@ static uint32_t *removed_forward(const gr_result *r){
     }
     for(hops = 0; hops < 64 && y!=GR_NONE; hops++){
       const gr_jnode *jy = gr_judge_node(r, y);
+      /* a node folded into a Const: its consumers read a new Const, which
+      ** joins no cluster (as an edge from no node) */
+      if( jy && jy->engine_by==GR_JE_FOLDED ){ y = GR_NONE; break; }
       if( jy==NULL || jy->engine_by!=GR_JE_REMOVED ) break;
       y = nodes[y].n_data ? gr_graph_edges(g, &nodes[y])[0].src : GR_NONE;
     }

@@ -270,11 +270,11 @@ static int parse_conv(jck *k, const gr_expr *e, gr_jconv *cv, const char *what){
   return cv->from && cv->to;
 }
 
-static void conv_list(jck *k, const gr_expr *v, const gr_loc *loc, const char *key, gr_jconv **out, uint32_t *nout){
+static void conv_list_of(jck *k, const char *tname, const gr_expr *v, const gr_loc *loc, const char *key, gr_jconv **out, uint32_t *nout){
   const gr_expr *x;
   char what[128];
   uint32_t n = 0;
-  snprintf(what, sizeof what, "aicore_dtype_conversions[\"%s\"]", key);
+  snprintf(what, sizeof what, "%s[\"%s\"]", tname, key);
   if( v==NULL || v->op!=GR_E_LIST ){ ck_err(k->c, v ? v->loc : *loc, "%s: expected a list of conversions", what); return; }
   for(x = v->a; x; x = x->next) n++;
   *out = gr_arena_calloc(&k->c->rs->arena, (n ? n : 1) * sizeof **out);
@@ -282,6 +282,10 @@ static void conv_list(jck *k, const gr_expr *v, const gr_loc *loc, const char *k
     if( x->op!=GR_E_STR ){ ck_err(k->c, x->loc, "%s: expected a string", what); continue; }
     if( parse_conv(k, x, &(*out)[*nout], what) ) (*nout)++;
   }
+}
+
+static void conv_list(jck *k, const gr_expr *v, const gr_loc *loc, const char *key, gr_jconv **out, uint32_t *nout){
+  conv_list_of(k, "aicore_dtype_conversions", v, loc, key, out, nout);
 }
 
 /* graph_dtype_names (the dtypes the judge knows), the dtype sets and
@@ -553,6 +557,33 @@ static void judge_engines(jck *k, const gr_table *names){
   if( (t = tab(c, "engine_removed_same_dtype_kept_by")) ){
     if( string_lists(c, t, "option keys to lists of values", "a list of values", "a string", 0) ) j->removed_kept_by = t;
   }
+  /* constant folding: op type -> the dtype pairs it converts ([] any), the
+  ** shape-computed types, the attributes that keep a node, the weight
+  ** attributes of a constant, and the options that switch it off */
+  if( (t = tab(c, "engine_folded_ops")) ){
+    if( !t->is_map ) ck_err(c, t->loc, "table engine_folded_ops must map op types to lists of dtype pairs 'FROM>TO'");
+    else{
+      j->folded_pairs = gr_arena_calloc(&rs->arena, (t->n ? t->n : 1) * sizeof *j->folded_pairs);
+      j->nfolded_pairs = gr_arena_calloc(&rs->arena, (t->n ? t->n : 1) * sizeof *j->nfolded_pairs);
+      for(i = 0; i < t->n; i++){
+        uint32_t p;
+        conv_list_of(k, "engine_folded_ops", t->vals[i], &t->locs[i], t->keys[i], &j->folded_pairs[i], &j->nfolded_pairs[i]);
+        for(p = 0; p < j->nfolded_pairs[i]; p++)
+          if( j->folded_pairs[i][p].unless_black )
+            ck_err(c, t->vals[i]->loc, "engine_folded_ops[\"%s\"]: a dtype pair reads 'FROM>TO' ('unless black' is for aicore_dtype_conversions)", t->keys[i]);
+      }
+      j->folded_ops = t;
+    }
+  }
+  j->folded_shape_ops = opt_set(c, "engine_folded_shape_ops");
+  j->fold_const_ops = opt_set(c, "const_ops");
+  j->folded_kept_attrs = opt_set(c, "engine_folded_kept_attrs");
+  if( (t = tab(c, "engine_const_weight_attrs")) && string_lists(c, t, "attribute names to lists of values", "a list of values", "a string", 1) )
+    j->const_weight_attrs = t;
+  if( (t = tab(c, "engine_folded_kept_by")) && string_lists(c, t, "option keys to lists of values", "a list of values", "a string", 0) )
+    j->folded_kept_by = t;
+  if( j->folded_ops && j->const_weight_attrs==NULL )
+    ck_err(c, j->folded_ops->loc, "table engine_folded_ops needs table engine_const_weight_attrs (which constants have a weight GE folds with)");
   j->removed_inference_ops = opt_set(c, "engine_removed_inference_ops");
   if( (t = tab(c, "engine_removed_inference_kept_by")) && string_lists(c, t, "option names to lists of values", "a list of values", "a string", 0) ){
     /* option name -> the values that keep the ops: names checked like every option reference */
