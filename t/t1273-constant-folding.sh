@@ -95,6 +95,16 @@ test_expect_success 'ge.oo.constantFolding=false and ATC --oo_constant_folding=f
 		"fold_cast fold_chain fold_w shape_static"
 '
 
+# The tiling sources skip folded nodes with `not (node.judge_engine_by in
+# [...])`, which the evaluator compiles to a bit test (src/eval/eval.c
+# compile_part_test): a node the judge never saw (no op library for the
+# chip: judge_engine_by null) is in no list, so it keeps its tiling.
+test_expect_success 'without an op library for the chip nothing folds, and every node keeps its tiling' '
+	gerules eval fold.onnx --chip Ascend950PR_9599 --format json --all-nodes >950.json; test $? -le 1 &&
+	test "$(json_get 950.json "len([x for x in d[\"nodes\"] if x[\"type\"] in (\"Cast\", \"Shape\") and x[\"tiling\"] is None])")" = 0 &&
+	test "$(json_get 950.json "len([g for g in d[\"diagnostics\"] if g[\"code\"] == \"GE7009\"])")" = 0
+'
+
 # ATC JSON: a Const without a weight (no attribute `value`) gives GE nothing
 # to fold with (GetWeightsFromNodes, constant_folding_pass.cc:57-62); a node
 # with no_need_constant_folding stays (folding_pass.cc:53-56).

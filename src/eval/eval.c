@@ -41,6 +41,7 @@ typedef struct cand_entry {       /* one branch that may apply to nodes of a typ
   uint8_t pt_null;                /* PT_JUDGE_*_BY against null: the node has no such outcome */
   uint16_t pt_part;               /* the partition */
   uint16_t pt_want;               /* cause value or 1-based seed; 0 = no such name (never equal) */
+  uint32_t pt_set;                /* PT_JUDGE_*_BY against a list: bit k for code k (pt_eq 1: in, 0: not in it) */
   /* the value is the node's judge_dtype or judge_engine: read from the judge
   ** (VK_*), not walked by the evaluator (see compile_value) */
   uint8_t vk;
@@ -756,7 +757,30 @@ static void compile_part_test(const gr_result *r, cand_entry *e, size_t c){
     e->pt_want = (uint16_t)x->b->i;
     return;
   }
-  if( (x->op!=GR_E_EQ && x->op!=GR_E_NE) || e->item_mask!=conj_bit(c) || c >= 63 ) return;
+  if( e->item_mask!=conj_bit(c) || c >= 63 ) return;
+  {
+    /* node.judge_dtype_by / judge_engine_by in ["lit", ...], or not (... in
+    ** [...]): a bit set of the words' codes (the tiling sources skip nodes
+    ** GE deletes or folds with one such test, which keeps their memo) */
+    const gr_expr *in = x->op==GR_E_NOT ? x->a : x;
+    if( in && in->op==GR_E_IN && in->b && in->b->op==GR_E_LIST && r->judge ){
+      const gr_expr *fi = in->a, *w;
+      uint32_t set = 0;
+      if( fi->op!=GR_E_FIELD || fi->ref!=GR_F_JUDGE || !fi->a || fi->a->op!=GR_E_NODE
+          || (fi->ref2!=GR_JF_DTYPE_BY && fi->ref2!=GR_JF_ENGINE_BY) ) return;
+      for(w = in->b->a; w; w = w->next){
+        int code;
+        if( w->op!=GR_E_STR ) return;
+        code = gr_judge_by_code(fi->ref2==GR_JF_DTYPE_BY, w->s);
+        if( code > 0 && code < 32 ) set |= 1u << code;
+      }
+      e->pt_kind = fi->ref2==GR_JF_DTYPE_BY ? PT_JUDGE_DTYPE_BY : PT_JUDGE_ENGINE_BY;
+      e->pt_set = set | 1u << 31;       /* bit 31: a set test (no code is 31) */
+      e->pt_eq = x->op!=GR_E_NOT;
+      return;
+    }
+  }
+  if( x->op!=GR_E_EQ && x->op!=GR_E_NE ) return;
   f = x->a->op==GR_E_STR || x->a->op==GR_E_NULL ? x->b : x->a;
   lit = x->a->op==GR_E_STR || x->a->op==GR_E_NULL ? x->a : x->b;
   if( (lit->op==GR_E_STR || lit->op==GR_E_NULL) && f->op==GR_E_FIELD && f->ref==GR_F_JUDGE && f->a && f->a->op==GR_E_NODE
@@ -822,6 +846,7 @@ static int part_test(const gr_env *env, const cand_entry *e){
   if( e->pt_kind==PT_JUDGE_DTYPE_BY || e->pt_kind==PT_JUDGE_ENGINE_BY ){
     const gr_jnode *jn = gr_judge_node(env->r, env->node);
     v = e->pt_kind==PT_JUDGE_DTYPE_BY ? jn->dtype_by : jn->engine_by;
+    if( e->pt_set ) return (v > 0 && v < 31 && (e->pt_set >> v & 1))==e->pt_eq;   /* null is in no list */
     if( e->pt_null ) return (v==0)==e->pt_eq;
     return (e->pt_want!=0 && v==e->pt_want)==e->pt_eq;
   }
