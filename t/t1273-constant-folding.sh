@@ -128,6 +128,90 @@ test_expect_success 'a Const without a weight, and no_need_constant_folding, kee
 	test "$(json_get kept.out "\" \".join(x[\"name\"] for x in d[\"nodes\"] if x[\"type\"] == \"Cast\" and x[\"engine\"] is None)")" = c_fold
 '
 
+# GE's unit tests of the pass (hicann/ge @ffdcbc9f7 tests/ge/ut/ge/graph/
+# passes/constant_folding_pass_unittest.cc), each graph as ATC JSON. The
+# tests register their own kernels: AddNYes, AddYes and HuberLossYes fold
+# (:44-109), AddNNo, ShapeNo and DataNo have none; a layer lists the three
+# in engine_folded_ops (any dtype), and Add for the two tests on GE's own Add
+# kernel. Their Consts get a weight (SetWeightForConstNode :213-222: attr
+# value). doc/ge-fidelity.md lists each test and its verdict.
+test_expect_success 'GE unit tests of ConstantFoldingPass: which nodes fold' '
+	mkdir ut &&
+	printf "bundle \"fold-ut\" { version \"1.0.0\"; extends \"ge-base\"; }\n" >ut/bundle.rules &&
+	sed -n "/^table engine_folded_ops/,/^}/p" "$top_srcdir/rules/engines.rules" |
+		sed "s/^table/override table/;s/^}/    \"AddNYes\": [], \"AddYes\": [], \"HuberLossYes\": [], \"Add\": [],\n}/" >ut/fold.rules &&
+	gerules --rules "$top_srcdir/rules" --rules ut check >/dev/null &&
+	"$PY" - <<-\EOF &&
+	import json
+	W = [{"key": "value", "value": {"t": {"desc": {"dtype": "DT_UINT8", "shape": {"dim": [9]}}, "data": "AQIDBAUGBwgJ"}}}]
+	def op(name, typ, ins=(), nout=1, attrs=None, weight=False):
+	    o = {"name": name, "type": typ}
+	    if ins: o["input"] = list(ins)
+	    a = (W if weight else []) + (attrs or [])
+	    if a: o["attr"] = a
+	    if ins: o["input_desc"] = [{"dtype": "DT_UINT8", "shape": {"dim": [9]}} for i in ins if not i.endswith(":-1")]
+	    if nout: o["output_desc"] = [{"dtype": "DT_UINT8", "shape": {"dim": [9]}}] * nout
+	    return o
+	def const(n): return op(n, "Const", weight=True)
+	def save(name, ops):
+	    json.dump({"name": name, "graph": [{"name": "g", "op": ops}]}, open(name + ".json", "w"))
+	out = lambda *i: op("netoutput", "NetOutput", i, 0)
+	# BuildGraph1 (:231), folding_addn (:742)
+	save("g1", [const("const1"), const("const2"), op("addn1", "AddNYes", ["const1:0", "const2:0"]),
+	            op("shape1", "ShapeNo", ["addn1:0"]), out("shape1:0")])
+	# BuildGraph1 with _do_not_constant_folding true on addn1, Don_Not_Constat_Folding (:1048);
+	# and false, which does not keep it (IsUserSpecifiedSkipConstantFold reads the bool)
+	for v, nm in ((True, "g1dn"), (False, "g1df")):
+	    save(nm, [const("const1"), const("const2"),
+	              op("addn1", "AddNYes", ["const1:0", "const2:0"], attrs=[{"key": "_do_not_constant_folding", "value": {"b": v}}]),
+	              op("shape1", "ShapeNo", ["addn1:0"]), out("shape1:0")])
+	# BuildGraph2 (:260), folding_without_one_const (:760)
+	save("g2", [const("const1"), const("const2"), op("addn1", "AddNYes", ["const1:0", "const2:0"]),
+	            op("shape1", "ShapeNo", ["addn1:0"]), op("shape2", "ShapeNo", ["const2:0"]), op("netoutput", "DataNo", ["shape1:0"], 0)])
+	# BuildGraph5 (:291), folding_with_const_control_edges (:781)
+	save("g5", [const("const1"), op("data1", "DataNo"), op("data2", "DataNo"), dict(const("const2"), input=["data2:-1"]),
+	            op("addn1", "AddNYes", ["const1:0", "const2:0", "data1:-1"]), op("shape1", "ShapeNo", ["addn1:0"]), out("shape1:0")])
+	# BuildGraph6 (:326), continues_fold (:800)
+	save("g6", [const("const1"), const("const2"), const("const3"), const("const4"),
+	            op("addn1", "AddNYes", ["const1:0", "const2:0", "const4:0"]), op("add1", "AddYes", ["addn1:0", "const3:0"]),
+	            op("shape1", "ShapeNo", ["add1:0"]), out("shape1:0")])
+	# BuildGraph7 (:363), multiple_output (:818)
+	save("g7", [const("const1"), const("const2"), const("const3"),
+	            op("huberLoss1", "HuberLossYes", ["const1:0", "const2:0", "const3:0"], 2),
+	            op("shape1", "ShapeNo", ["huberLoss1:0"]), op("shape2", "ShapeNo", ["huberLoss1:1"]), out("shape1:0", "shape2:0")])
+	# BuildGraph8 (:398), not_change1 (:846)
+	save("g8", [const("const1"), const("const2"), op("addn1", "AddNNo", ["const1:0", "const2:0"]),
+	            op("shape1", "ShapeNo", ["addn1:0"]), out("shape1:0")])
+	# BuildGraph9 (:427), not_change2 (:856)
+	save("g9", [const("const1"), op("data1", "DataNo"), op("addn1", "AddNYes", ["const1:0", "data1:0"]),
+	            op("shape1", "ShapeNo", ["addn1:0"]), out("shape1:0")])
+	# BuildWrongGraph7 (:595), not_constant_input_ignore_pass (:918)
+	save("w7", [op("input1", "Data", attrs=[{"key": "index", "value": {"i": 0}}]), op("input2", "Data", attrs=[{"key": "index", "value": {"i": 1}}]),
+	            op("add", "Add", ["input1:0", "input2:0"]), out("add:0")])
+	# BuildWrongGraph8 (:615), attr_need_ignore_pass (:926)
+	save("w8", [const("input1"), const("input2"),
+	            op("add", "Add", ["input1:0", "input2:0"], attrs=[{"key": "no_need_constant_folding", "value": {"b": True}}]), out("add:0")])
+	EOF
+	for g in g1 g1dn g1df g2 g5 g6 g7 g8 g9 w7 w8; do
+		gerules --rules "$top_srcdir/rules" --rules ut eval $g.json --chip Ascend910B1 --format json --all-nodes >$g.out; test $? -le 1 &&
+		echo "$g $(json_get $g.out "\" \".join(x[\"name\"] for x in d[\"nodes\"] if x[\"dtype_source\"] == \"model_dtype\" and \"constant folding\" in [p[\"reason\"] for p in x[\"provenance\"] if p[\"slot\"] == \"dtype\"][0])")" || return 1
+	done >got &&
+	cat >want <<-\EOF &&
+	g1 addn1
+	g1dn 
+	g1df addn1
+	g2 addn1
+	g5 addn1
+	g6 addn1 add1
+	g7 huberLoss1
+	g8 
+	g9 
+	w7 
+	w8 
+	EOF
+	test_cmp want got
+'
+
 test_expect_success 'engine_folded_ops: an unknown dtype or "unless black" in a pair is an error with a caret' '
 	check_engines_edit bad1 "s/\"Cast\": \[\"float32>float16\",/\"Cast\": [\"float32>float17\",/" &&
 	grep "engines.rules:[0-9]*:[0-9]*: error: engine_folded_ops\[\"Cast\"\].*float17" err &&

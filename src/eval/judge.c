@@ -1351,27 +1351,33 @@ static void mark_removed_identities(gr_judge *J, const gr_graph *g){
   free(owner);
 }
 
-/* Whether producer p has a weight constant folding can read: a constant
-** type with one of engine_const_weight_attrs (with one of its values, when
-** it lists some), or a node folded already (its new Const has one). */
-static int folding_weight(const gr_judge *J, const gr_graph *g, uint32_t p){
-  const gr_node *pn = &gr_graph_nodes(g)[p];
-  const gr_attr *a;
-  const gr_table *w = J->j->const_weight_attrs;
+/* Whether node nd has an attribute of table t (name -> values) with one of
+** its values: a string attribute's text, a bool's "true" or "false"; an
+** entry with no values takes any. */
+static int has_listed_attr(const gr_graph *g, const gr_node *nd, const gr_table *t){
+  const gr_attr *a = gr_graph_attrs(g, nd);
   uint32_t i;
-  if( J->folded[p] ) return 1;
-  if( !(J->type_flags[pn->type] & TF_FOLD_CONST) || w==NULL ) return 0;
-  a = gr_graph_attrs(g, pn);
-  for(i = 0; i < pn->n_attr; i++){
-    void *at = gr_map_get(&w->keymap, gr_graph_str(g, a[i].key));
+  if( t==NULL ) return 0;
+  for(i = 0; i < nd->n_attr; i++){
+    void *at = gr_map_get(&t->keymap, gr_graph_str(g, a[i].key));
     const gr_expr *x;
+    const char *v;
     if( at==NULL ) continue;
-    x = w->vals[(uintptr_t)at - 1]->a;
+    x = t->vals[(uintptr_t)at - 1]->a;
     if( x==NULL ) return 1;
-    if( a[i].kind!=GR_ATTR_S ) continue;
-    for(; x; x = x->next) if( strcmp(gr_graph_str(g, a[i].u.str), x->s)==0 ) return 1;
+    v = a[i].kind==GR_ATTR_S ? gr_graph_str(g, a[i].u.str) : a[i].kind==GR_ATTR_B ? (a[i].u.i ? "true" : "false") : NULL;
+    for(; x && v; x = x->next) if( strcmp(v, x->s)==0 ) return 1;
   }
   return 0;
+}
+
+/* Whether producer p has a weight constant folding can read: a constant
+** type with an attribute of engine_const_weight_attrs, or a node folded
+** already (its new Const has one). */
+static int folding_weight(const gr_judge *J, const gr_graph *g, uint32_t p){
+  const gr_node *pn = &gr_graph_nodes(g)[p];
+  if( J->folded[p] ) return 1;
+  return (J->type_flags[pn->type] & TF_FOLD_CONST) && has_listed_attr(g, pn, J->j->const_weight_attrs);
 }
 
 /* Whether a node's input shapes are all known and static (DimensionComputePass). */
@@ -1395,7 +1401,7 @@ static int static_inputs(const gr_graph *g, const gr_node *nd){
 ** constant with a weight or a folded node, and its dtype pair (input 0 >
 ** output 0) is one the table lists (any, when it lists none); one of
 ** engine_folded_shape_ops when its input shapes are known and static. A
-** node with an attribute of engine_folded_kept_attrs stays. One pass over
+** node with an attribute (and value) of engine_folded_kept_attrs stays. One pass over
 ** the nodes of those types, only when the graph has one. */
 static void mark_folded(gr_judge *J, const gr_graph *g, const uint32_t *order){
   const gr_judge_rules *j = J->j;
@@ -1427,10 +1433,7 @@ static void mark_folded(gr_judge *J, const gr_graph *g, const uint32_t *order){
         }
       }
     }
-    if( fold && j->folded_kept_attrs ){
-      const gr_attr *a = gr_graph_attrs(g, nd);
-      for(i = 0; i < nd->n_attr && fold; i++) if( in_set(j->folded_kept_attrs, gr_graph_str(g, a[i].key)) ) fold = 0;
-    }
+    if( fold && has_listed_attr(g, nd, j->folded_kept_attrs) ) fold = 0;
     J->folded[n] = (uint8_t)fold;
   }
 }

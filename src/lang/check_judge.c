@@ -577,7 +577,8 @@ static void judge_engines(jck *k, const gr_table *names){
   }
   j->folded_shape_ops = opt_set(c, "engine_folded_shape_ops");
   j->fold_const_ops = opt_set(c, "const_ops");
-  j->folded_kept_attrs = opt_set(c, "engine_folded_kept_attrs");
+  if( (t = tab(c, "engine_folded_kept_attrs")) && string_lists(c, t, "attribute names to lists of values", "a list of values", "a string", 1) )
+    j->folded_kept_attrs = t;
   if( (t = tab(c, "engine_const_weight_attrs")) && string_lists(c, t, "attribute names to lists of values", "a list of values", "a string", 1) )
     j->const_weight_attrs = t;
   if( (t = tab(c, "engine_folded_kept_by")) && string_lists(c, t, "option keys to lists of values", "a list of values", "a string", 0) )

@@ -119,9 +119,9 @@ typedef struct gr_judge_rules {
   ** the dtype pairs (input 0 > output 0) its kernel converts, none: any
   ** (folded_pairs[i], nfolded_pairs[i] per entry i of the table);
   ** folded_shape_ops: types computed from static input shapes; the node
-  ** attributes that keep a node; the attributes (-> values, [] any) that
-  ** give a constant its weight; the option keys (-> values) that switch
-  ** folding off */
+  ** attributes (-> values, [] any) that keep a node; the attributes (->
+  ** values) that give a constant its weight; the option keys (-> values)
+  ** that switch folding off */
   const struct gr_table *folded_ops, *folded_shape_ops, *folded_kept_attrs, *const_weight_attrs, *folded_kept_by;
   const struct gr_table *fold_const_ops;  /* the constant types folding reads weights of (table const_ops) */
   gr_jconv **folded_pairs; uint32_t *nfolded_pairs;
