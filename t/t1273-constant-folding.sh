@@ -156,39 +156,39 @@ test_expect_success 'GE unit tests of ConstantFoldingPass: which nodes fold' '
 	def save(name, ops):
 	    json.dump({"name": name, "graph": [{"name": "g", "op": ops}]}, open(name + ".json", "w"))
 	out = lambda *i: op("netoutput", "NetOutput", i, 0)
-	# BuildGraph1 (:231), folding_addn (:742)
+	# BuildGraph1 (:231), folding_addn (constant_folding_pass_unittest.cc:742)
 	save("g1", [const("const1"), const("const2"), op("addn1", "AddNYes", ["const1:0", "const2:0"]),
 	            op("shape1", "ShapeNo", ["addn1:0"]), out("shape1:0")])
-	# BuildGraph1 with _do_not_constant_folding true on addn1, Don_Not_Constat_Folding (:1048);
+	# BuildGraph1 with _do_not_constant_folding true on addn1, Don_Not_Constat_Folding (constant_folding_pass_unittest.cc:1048);
 	# and false, which does not keep it (IsUserSpecifiedSkipConstantFold reads the bool)
 	for v, nm in ((True, "g1dn"), (False, "g1df")):
 	    save(nm, [const("const1"), const("const2"),
 	              op("addn1", "AddNYes", ["const1:0", "const2:0"], attrs=[{"key": "_do_not_constant_folding", "value": {"b": v}}]),
 	              op("shape1", "ShapeNo", ["addn1:0"]), out("shape1:0")])
-	# BuildGraph2 (:260), folding_without_one_const (:760)
+	# BuildGraph2 (:260), folding_without_one_const (constant_folding_pass_unittest.cc:760)
 	save("g2", [const("const1"), const("const2"), op("addn1", "AddNYes", ["const1:0", "const2:0"]),
 	            op("shape1", "ShapeNo", ["addn1:0"]), op("shape2", "ShapeNo", ["const2:0"]), op("netoutput", "DataNo", ["shape1:0"], 0)])
-	# BuildGraph5 (:291), folding_with_const_control_edges (:781)
+	# BuildGraph5 (:291), folding_with_const_control_edges (constant_folding_pass_unittest.cc:781)
 	save("g5", [const("const1"), op("data1", "DataNo"), op("data2", "DataNo"), dict(const("const2"), input=["data2:-1"]),
 	            op("addn1", "AddNYes", ["const1:0", "const2:0", "data1:-1"]), op("shape1", "ShapeNo", ["addn1:0"]), out("shape1:0")])
-	# BuildGraph6 (:326), continues_fold (:800)
+	# BuildGraph6 (:326), continues_fold (constant_folding_pass_unittest.cc:800)
 	save("g6", [const("const1"), const("const2"), const("const3"), const("const4"),
 	            op("addn1", "AddNYes", ["const1:0", "const2:0", "const4:0"]), op("add1", "AddYes", ["addn1:0", "const3:0"]),
 	            op("shape1", "ShapeNo", ["add1:0"]), out("shape1:0")])
-	# BuildGraph7 (:363), multiple_output (:818)
+	# BuildGraph7 (:363), multiple_output (constant_folding_pass_unittest.cc:818)
 	save("g7", [const("const1"), const("const2"), const("const3"),
 	            op("huberLoss1", "HuberLossYes", ["const1:0", "const2:0", "const3:0"], 2),
 	            op("shape1", "ShapeNo", ["huberLoss1:0"]), op("shape2", "ShapeNo", ["huberLoss1:1"]), out("shape1:0", "shape2:0")])
-	# BuildGraph8 (:398), not_change1 (:846)
+	# BuildGraph8 (:398), not_change1 (constant_folding_pass_unittest.cc:846)
 	save("g8", [const("const1"), const("const2"), op("addn1", "AddNNo", ["const1:0", "const2:0"]),
 	            op("shape1", "ShapeNo", ["addn1:0"]), out("shape1:0")])
-	# BuildGraph9 (:427), not_change2 (:856)
+	# BuildGraph9 (:427), not_change2 (constant_folding_pass_unittest.cc:856)
 	save("g9", [const("const1"), op("data1", "DataNo"), op("addn1", "AddNYes", ["const1:0", "data1:0"]),
 	            op("shape1", "ShapeNo", ["addn1:0"]), out("shape1:0")])
-	# BuildWrongGraph7 (:595), not_constant_input_ignore_pass (:918)
+	# BuildWrongGraph7 (:595), not_constant_input_ignore_pass (constant_folding_pass_unittest.cc:918)
 	save("w7", [op("input1", "Data", attrs=[{"key": "index", "value": {"i": 0}}]), op("input2", "Data", attrs=[{"key": "index", "value": {"i": 1}}]),
 	            op("add", "Add", ["input1:0", "input2:0"]), out("add:0")])
-	# BuildWrongGraph8 (:615), attr_need_ignore_pass (:926)
+	# BuildWrongGraph8 (:615), attr_need_ignore_pass (constant_folding_pass_unittest.cc:926)
 	save("w8", [const("input1"), const("input2"),
 	            op("add", "Add", ["input1:0", "input2:0"], attrs=[{"key": "no_need_constant_folding", "value": {"b": True}}]), out("add:0")])
 	EOF
