@@ -253,6 +253,49 @@ test_expect_success 'Identity: deleted between two Relus, kept after an If and i
 	test "$(json_get o1.out "[x[\"engine\"] is not None for x in d[\"nodes\"] if x[\"name\"] == \"id_mid\"]")" = "[true]"
 '
 
+# table engine_removed_same_shape_ops (rules/engines.rules): GE's
+# NoUseReshapeRemovePass deletes a Reshape whose input 0 and output 0 shapes
+# are known, static and equal before FE judges it (hicann/ge @ffdcbc9f7
+# compiler/graph/passes/shape_optimize/no_use_reshape_remove_pass.cc:29-85),
+# at O3 only (:106). The graphs are those of GE's unit tests:
+#   node_to_be_delete_success (no_use_reshape_remove_pass_unittest.cc:112),
+#     make_reshape_graph (:73): Reshape_4 ({2,2,2,2} in and out) goes,
+#     Reshape_1 ({2,1,2,2} to {2,2,2,2}) stays;
+#   test_exception (no_use_reshape_remove_pass_unittest.cc:133): a dim -1,
+#     or another rank, keeps it;
+#   reshape_same_dims_deleted_no_shape_anchor (no_use_reshape_remove_pass_unittest.cc:171): goes;
+#   reshape_dims_not_equal_keep (no_use_reshape_remove_pass_unittest.cc:182): stays.
+test_expect_success 'Reshape that changes no shape: deleted (GE unit tests of NoUseReshapeRemovePass); kept at O1' '
+	"$PY" - <<-\EOF &&
+	import json
+	def desc(d, layout="NCHW"): return {"dtype": "DT_FLOAT", "shape": {"dim": d}, "layout": layout}
+	def op(name, typ, ins, ind, outd, attrs=None):
+	    o = {"name": name, "type": typ, "output_desc": [desc(d) for d in outd]}
+	    if ins: o["input"], o["input_desc"] = ins, [desc(d) for d in ind]
+	    if attrs: o["attr"] = attrs
+	    return o
+	data = lambda n, d, i=0: op(n, "Data", [], [], [d], [{"key": "index", "value": {"i": i}}])
+	ops = [data("Data4D", [2, 2, 2, 2]),
+	       op("ExpandDim", "ExpandDims", ["Data4D:0"], [[2, 2, 2, 2]], [[2, 2, 2, 2]]),
+	       op("Reshape_1", "Reshape", ["ExpandDim:0"], [[2, 1, 2, 2]], [[2, 2, 2, 2]]),
+	       op("Squeeze", "Squeeze", ["Reshape_1:0"], [[2, 2, 2, 2]], [[2, 1, 2, 2]]),
+	       dict(op("const", "Const", [], [], [[2, 2, 2, 2]]), attr=[{"key": "value", "value": {"t": {"desc": desc([4])}}}]),
+	       op("Reshape_4", "Reshape", ["Squeeze:0", "const:0"], [[2, 2, 2, 2], [2, 2, 2, 2]], [[2, 2, 2, 2]]),
+	       op("sinh", "Sinh", ["Reshape_4:0"], [[2, 2, 2, 2]], [[2, 1, 2, 2]]),
+	       data("d1", [-1, 2, 2, 2], 1), op("r_unknown", "Reshape", ["d1:0"], [[-1, 2, 2, 2]], [[-1, 2, 2, 2]]),
+	       op("r_rank", "Reshape", ["Data4D:0"], [[2, 2, 2, 2]], [[2, 2, 2]]),
+	       op("r_same", "Reshape", ["Data4D:0"], [[2, 2, 2, 2]], [[2, 2, 2, 2]]),
+	       op("r_dims", "Reshape", ["Data4D:0"], [[2, 2, 2, 2]], [[4, 2, 2, 2]])]
+	json.dump({"name": "m", "graph": [{"name": "g", "op": ops}]}, open("rs.json", "w"))
+	EOF
+	gerules eval rs.json --chip Ascend910B1 --format json --all-nodes >rs.out; test $? -le 1 &&
+	test "$(json_get rs.out "\" \".join(x[\"name\"] for x in d[\"nodes\"] if x[\"type\"] == \"Reshape\" and x[\"engine\"] is None)")" = "Reshape_4 r_same" &&
+	gerules eval rs.json --chip Ascend910B1 --explain Reshape_4 >ex; test $? -le 1 &&
+	test_grep "GE deletes this Reshape before it places engines: its input and output have the same static shape (table engine_removed_same_shape_ops)" ex &&
+	gerules atc --model=rs.json --framework=1 --soc_version=Ascend910B1 --output=o1 --oo_level=O1 --format json --all-nodes >o1.out; test $? -le 1 &&
+	test "$(json_get o1.out "len([x for x in d[\"nodes\"] if x[\"type\"] == \"Reshape\" and x[\"engine\"] is None])")" = 0
+'
+
 # table engine_removed_inference_ops (rules/engines.rules): GE's DropOutPass
 # deletes every Dropout of a graph that is not a training graph before FE
 # judges it (hicann/ge @ffdcbc9f7 compiler/graph/passes/standard_optimize/

@@ -74,6 +74,7 @@ struct gr_judge {
   uint8_t **fused_in; uint8_t *fused_nin;
   uint8_t *id_type;             /* per graph type: 1 + its entry of engine_removed_identity_ops, 0 none */
   uint8_t *id_removed;          /* per node: GE's pass deletes it (engine_removed_identity_ops), NULL none */
+  uint8_t *shape_removed;       /* per node: it changes no shape and GE deletes it (engine_removed_same_shape_ops), NULL none */
   uint8_t *folded;              /* per node: GE's constant folding replaces it by a Const (engine_folded_ops), NULL none */
   int fold_off;                 /* the input that switches constant folding off (engine_folded_kept_by), else -1 */
   uint8_t *excluded;            /* per engine */
@@ -136,6 +137,7 @@ static void grow_scratch(gr_judge *J, size_t n){
 #define TF_FOLD 512            /* folded into a Const when every input is a constant (engine_folded_ops) */
 #define TF_FOLD_SHAPE 1024     /* folded into a Const when its input shapes are static (engine_folded_shape_ops) */
 #define TF_FOLD_CONST 2048     /* a constant whose weight constant folding reads (table const_ops) */
+#define TF_REMOVED_SHAPE 4096  /* deleted before the judge when input 0 and output 0 shapes agree and are static */
 
 static int in_set(const gr_table *t, const char *k){ return t && k && gr_map_get(&t->keymap, k)!=NULL; }
 
@@ -427,7 +429,7 @@ static void setup(gr_result *r, gr_judge *J){
   /* the pass that deletes same-dtype ops is off when a given option says so
   ** (table engine_removed_same_dtype_kept_by: the last input of a key wins) */
   J->removal_off = -1;
-  if( (j->removed_same_dtype_ops || j->removed_identity_ops) && j->removed_kept_by ){
+  if( (j->removed_same_dtype_ops || j->removed_identity_ops || j->removed_same_shape_ops) && j->removed_kept_by ){
     for(i = 0; i < r->ninputs; i++){
       const gr_input *in = &r->inputs[i];
       void *at = in->key ? gr_map_get(&j->removed_kept_by->keymap, in->key) : NULL;
@@ -528,6 +530,7 @@ static void setup(gr_result *r, gr_judge *J){
     if( in_set(j->const_ops, tn) ) f |= TF_CONST;
     if( J->removal_off < 0 && in_set(j->removed_same_dtype_ops, tn) ) f |= TF_REMOVED_SAME;
     if( J->infer_kept < 0 && in_set(j->removed_inference_ops, tn) ) f |= TF_REMOVED_INFER;
+    if( t < nt && J->removal_off < 0 && in_set(j->removed_same_shape_ops, gr_graph_type_name(g, gt)) ) f |= TF_REMOVED_SHAPE;
     /* folding happens before fusion: by the graph's own type name */
     if( t < nt && J->fold_off < 0 && in_set(j->folded_ops, gr_graph_type_name(g, gt)) ) f |= TF_FOLD;
     if( t < nt && J->fold_off < 0 && in_set(j->folded_shape_ops, gr_graph_type_name(g, gt)) ) f |= TF_FOLD_SHAPE;
@@ -735,7 +738,8 @@ static int apply_step(mctx *m, const gr_jstep *st, const uint8_t *cd, uint32_t o
 ** engine_removed_identity_ops, engine_removed_inference_ops); the same-dtype
 ** Cast goes after the judge and is not one of them. */
 static int removed_early(const gr_judge *J, const gr_node *nodes, uint32_t n){
-  return (J->type_flags[nodes[n].type] & TF_REMOVED_INFER) || (J->id_removed && J->id_removed[n]);
+  return (J->type_flags[nodes[n].type] & TF_REMOVED_INFER) || (J->id_removed && J->id_removed[n])
+         || (J->shape_removed && J->shape_removed[n]);
 }
 
 /* The producer FE sees on an edge from output *idx of src: GE relinks the
@@ -763,6 +767,9 @@ static void removed_why(const gr_judge *J, const gr_graph *g, uint32_t n, const 
   else if( J->id_removed && J->id_removed[n] )
     gr_buf_printf(b, "GE deletes this %s before it places engines: no subgraph's input or output is next to it, and it has "
                   "none of the attributes that keep it (table engine_removed_identity_ops)", type);
+  else if( J->shape_removed && J->shape_removed[n] )
+    gr_buf_printf(b, "GE deletes this %s before it places engines: its input and output have the same static shape "
+                  "(table engine_removed_same_shape_ops)", type);
   else
     gr_buf_printf(b, "GE deletes this %s before it places engines: its input and output are both %s "
                   "(table engine_removed_same_dtype_ops)", type, J->j->dt_name[J->after[nd->tensor0]]);
@@ -1380,6 +1387,31 @@ static int folding_weight(const gr_judge *J, const gr_graph *g, uint32_t p){
   return (J->type_flags[pn->type] & TF_FOLD_CONST) && has_listed_attr(g, pn, J->j->const_weight_attrs);
 }
 
+/* Which nodes of an engine_removed_same_shape_ops type change no shape: input
+** 0 and output 0 known, static and equal (NoUseReshapeRemovePass). One pass
+** over the nodes, only when the graph has such a type. */
+static void mark_removed_shapes(gr_judge *J, const gr_graph *g){
+  const gr_node *nodes = gr_graph_nodes(g);
+  uint32_t nn = gr_graph_nnodes(g), n, t, any = 0;
+  for(t = 0; t < J->ntypes && !any; t++) any = (J->type_flags[t] & TF_REMOVED_SHAPE)!=0;
+  if( !any ) return;
+  J->shape_removed = gr_arena_calloc(&J->arena, nn ? nn : 1);
+  for(n = 0; n < nn; n++){
+    const gr_node *nd = &nodes[n];
+    const gr_tensor *tens;
+    const int64_t *a, *b;
+    uint32_t na, nb, k;
+    if( !(J->type_flags[nd->type] & TF_REMOVED_SHAPE) || nd->n_in_desc==0 || nd->n_out_desc==0 ) continue;
+    tens = gr_graph_tensors(g, nd);
+    if( !gr_graph_shape_known(g, tens[0].shape) || !gr_graph_shape_known(g, tens[nd->n_in_desc].shape) ) continue;
+    a = gr_graph_shape(g, tens[0].shape, &na);
+    b = gr_graph_shape(g, tens[nd->n_in_desc].shape, &nb);
+    if( na!=nb ) continue;
+    for(k = 0; k < na; k++) if( a[k] < 0 || b[k] < 0 || a[k]!=b[k] ) break;
+    J->shape_removed[n] = k==na;
+  }
+}
+
 /* Whether a node's input shapes are all known and static (DimensionComputePass). */
 static int static_inputs(const gr_graph *g, const gr_node *nd){
   const gr_tensor *tens = gr_graph_tensors(g, nd);
@@ -1629,6 +1661,7 @@ void gr_judge_run(gr_result *r){
   J->rec = gr_big_alloc((size_t)(nn ? nn : 1) * sizeof *J->rec);
   J->after = gr_big_alloc(nt ? nt : 1);
   mark_removed_identities(J, g);
+  mark_removed_shapes(J, g);
   order = topo_order(g);
   mark_folded(J, g, order);
   for(k = 0; k < nn; k++) judge_node(r, J, order[k], NULL);

@@ -554,6 +554,7 @@ static void judge_engines(jck *k, const gr_table *names){
     if( ok ) j->fused_inputs = t;
   }
   j->removed_same_dtype_ops = opt_set(c, "engine_removed_same_dtype_ops");
+  j->removed_same_shape_ops = opt_set(c, "engine_removed_same_shape_ops");
   if( (t = tab(c, "engine_removed_same_dtype_kept_by")) ){
     if( string_lists(c, t, "option keys to lists of values", "a list of values", "a string", 0) ) j->removed_kept_by = t;
   }

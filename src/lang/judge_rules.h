@@ -97,6 +97,9 @@ typedef struct gr_judge_rules {
   /* optional: op types whose node GE deletes before engine placement when its
   ** input 0 and output 0 have the same dtype (table engine_removed_same_dtype_ops) */
   const struct gr_table *removed_same_dtype_ops;
+  /* optional: op types whose node GE deletes before the judge when input 0
+  ** and output 0 have the same static shape (table engine_removed_same_shape_ops) */
+  const struct gr_table *removed_same_shape_ops;
   /* optional: op types (-> the attributes that keep one) whose node GE's
   ** identity pass deletes before placement unless next to a subgraph's
   ** boundary: a node of subgraph_boundary_ops inside a subgraph, or a node
