@@ -399,6 +399,23 @@ static int load_files(gr_result *r, gr_judge *J){
   return bad ? -1 : 0;
 }
 
+/* The input that switches a pass off by table t (option keys as given ->
+** the values that do; the last input of a key wins), else -1. */
+static int switched_off(const gr_result *r, const gr_table *t){
+  int off = -1;
+  size_t i;
+  for(i = 0; t && i < r->ninputs; i++){
+    const gr_input *in = &r->inputs[i];
+    void *at = in->key ? gr_map_get(&t->keymap, in->key) : NULL;
+    const gr_expr *x;
+    if( !at ) continue;
+    off = -1;
+    for(x = t->vals[(uintptr_t)at - 1]->a; x; x = x->next)
+      if( in->value && strcmp(x->s, in->value)==0 ) off = (int)i;
+  }
+  return off;
+}
+
 static void setup(gr_result *r, gr_judge *J){
   const gr_ruleset *rs = r->rs;
   const gr_judge_rules *j = J->j;
@@ -426,34 +443,12 @@ static void setup(gr_result *r, gr_judge *J){
     for(k = 0; k < os->nitems; k++)
       for(e = 0; e < j->nengines; e++) if( j->engines[e].exclude_name[0] && strcmp(j->engines[e].exclude_name, os->items[k])==0 ) J->excluded[e] = 1;
   }
-  /* the pass that deletes same-dtype ops is off when a given option says so
-  ** (table engine_removed_same_dtype_kept_by: the last input of a key wins) */
-  J->removal_off = -1;
-  if( (j->removed_same_dtype_ops || j->removed_identity_ops || j->removed_same_shape_ops) && j->removed_kept_by ){
-    for(i = 0; i < r->ninputs; i++){
-      const gr_input *in = &r->inputs[i];
-      void *at = in->key ? gr_map_get(&j->removed_kept_by->keymap, in->key) : NULL;
-      const gr_expr *x;
-      if( !at ) continue;
-      J->removal_off = -1;
-      for(x = j->removed_kept_by->vals[(uintptr_t)at - 1]->a; x; x = x->next)
-        if( in->value && strcmp(x->s, in->value)==0 ) J->removal_off = (int)i;
-    }
-  }
-  /* constant folding is off when a given option says so (table
-  ** engine_folded_kept_by: the last input of a key wins) */
-  J->fold_off = -1;
-  if( (j->folded_ops || j->folded_shape_ops) && j->folded_kept_by ){
-    for(i = 0; i < r->ninputs; i++){
-      const gr_input *in = &r->inputs[i];
-      void *at = in->key ? gr_map_get(&j->folded_kept_by->keymap, in->key) : NULL;
-      const gr_expr *x;
-      if( !at ) continue;
-      J->fold_off = -1;
-      for(x = j->folded_kept_by->vals[(uintptr_t)at - 1]->a; x; x = x->next)
-        if( in->value && strcmp(x->s, in->value)==0 ) J->fold_off = (int)i;
-    }
-  }
+  /* the passes that delete same-dtype (same-shape, identity) ops and
+  ** constant folding are off when a given option says so (tables
+  ** engine_removed_same_dtype_kept_by, engine_folded_kept_by) */
+  J->removal_off = (j->removed_same_dtype_ops || j->removed_identity_ops || j->removed_same_shape_ops)
+                   ? switched_off(r, j->removed_kept_by) : -1;
+  J->fold_off = j->folded_ops || j->folded_shape_ops ? switched_off(r, j->folded_kept_by) : -1;
   /* a training graph keeps the ops an inference graph loses (table
   ** engine_removed_inference_kept_by: an option's value after defaults) */
   J->infer_kept = -1;
