@@ -256,7 +256,7 @@ test_expect_success 'Identity: deleted between two Relus, kept after an If and i
 # table engine_removed_same_shape_ops (rules/engines.rules): GE's
 # NoUseReshapeRemovePass deletes a Reshape whose input 0 and output 0 shapes
 # are known, static and equal before FE judges it (hicann/ge @ffdcbc9f7
-# compiler/graph/passes/shape_optimize/no_use_reshape_remove_pass.cc:29-85),
+# compiler/graph/passes/shape_optimize/no_use_reshape_remove_pass.cc:29-86),
 # at O3 only (:106). The graphs are those of GE's unit tests:
 #   node_to_be_delete_success (no_use_reshape_remove_pass_unittest.cc:112),
 #     make_reshape_graph (:73): Reshape_4 ({2,2,2,2} in and out) goes,

@@ -106,7 +106,7 @@ test_expect_success 'without an op library for the chip nothing folds, and every
 '
 
 # ATC JSON: a Const without a weight (no attribute `value`) gives GE nothing
-# to fold with (GetWeightsFromNodes, constant_folding_pass.cc:57-62); a node
+# to fold with (GetWeightsFromNodes, constant_folding_pass.cc:59-64); a node
 # with no_need_constant_folding stays (folding_pass.cc:53-56).
 test_expect_success 'a Const without a weight, and no_need_constant_folding, keep the Cast' '
 	cat >kept.json <<-\EOF &&
