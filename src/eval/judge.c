@@ -139,6 +139,9 @@ static void grow_scratch(gr_judge *J, size_t n){
 #define TF_FOLD_CONST 2048     /* a constant whose weight constant folding reads (table const_ops) */
 #define TF_REMOVED_SHAPE 4096  /* deleted before the judge when input 0 and output 0 shapes agree and are static */
 
+/* The judge's dtype id of a graph dtype id (0: none, or one it does not know). */
+static uint8_t model_dt(const gr_judge *J, uint16_t id){ return J->gdt[id < J->ngdt ? id : 0]; }
+
 static int in_set(const gr_table *t, const char *k){ return t && k && gr_map_get(&t->keymap, k)!=NULL; }
 
 static const char *table_str(const gr_table *t, const char *k){
@@ -489,7 +492,7 @@ static void setup(gr_result *r, gr_judge *J){
   ** fusion pass makes them another type than the static ones */
   for(t = 0; t < 2 * nt; t++){
     uint32_t gt = t < nt ? t : t - nt;
-    const char *tn = gr_graph_type_name(g, gt);
+    const char *own = gr_graph_type_name(g, gt), *tn = own;   /* tn: the type it is judged as */
     uint16_t f = 0;
     /* a type a fusion pass of FE replaces before the judge: judged and
     ** placed as the type it becomes (the node keeps its name) */
@@ -525,11 +528,11 @@ static void setup(gr_result *r, gr_judge *J){
     if( in_set(j->const_ops, tn) ) f |= TF_CONST;
     if( J->removal_off < 0 && in_set(j->removed_same_dtype_ops, tn) ) f |= TF_REMOVED_SAME;
     if( J->infer_kept < 0 && in_set(j->removed_inference_ops, tn) ) f |= TF_REMOVED_INFER;
-    if( t < nt && J->removal_off < 0 && in_set(j->removed_same_shape_ops, gr_graph_type_name(g, gt)) ) f |= TF_REMOVED_SHAPE;
+    if( t < nt && J->removal_off < 0 && in_set(j->removed_same_shape_ops, own) ) f |= TF_REMOVED_SHAPE;
     /* folding happens before fusion: by the graph's own type name */
-    if( t < nt && J->fold_off < 0 && in_set(j->folded_ops, gr_graph_type_name(g, gt)) ) f |= TF_FOLD;
-    if( t < nt && J->fold_off < 0 && in_set(j->folded_shape_ops, gr_graph_type_name(g, gt)) ) f |= TF_FOLD_SHAPE;
-    if( t < nt && in_set(j->fold_const_ops, gr_graph_type_name(g, gt)) ) f |= TF_FOLD_CONST;
+    if( t < nt && J->fold_off < 0 && in_set(j->folded_ops, own) ) f |= TF_FOLD;
+    if( t < nt && J->fold_off < 0 && in_set(j->folded_shape_ops, own) ) f |= TF_FOLD_SHAPE;
+    if( t < nt && in_set(j->fold_const_ops, own) ) f |= TF_FOLD_CONST;
     if( t < nt ) J->type_flags[t] = f;
     if( t < nt && J->removal_off < 0 && j->removed_identity_ops ){
       void *k = gr_map_get(&j->removed_identity_ops->keymap, tn);
@@ -781,13 +784,13 @@ static void folded_why(const gr_judge *J, const gr_graph *g, uint32_t n, const c
                   "constant (table engine_folded_ops)", type);
 }
 
+static int is_folded(const gr_judge *J, uint32_t n){ return J->folded && J->folded[n]; }
+
 /* Whether FE sees a constant on an edge from src: a producer of
 ** dtype_const_ops, or a node folded into a Const. */
 static int const_src(const gr_judge *J, const gr_node *nodes, uint32_t src){
-  return (J->type_flags[nodes[src].type] & TF_CONST) || (J->folded && J->folded[src]);
+  return (J->type_flags[nodes[src].type] & TF_CONST) || is_folded(J, src);
 }
-
-static int is_folded(const gr_judge *J, uint32_t n){ return J->folded && J->folded[n]; }
 
 static uint8_t out_after(const gr_judge *J, const gr_graph *g, uint32_t p, int32_t idx){
   const gr_node *pn = &gr_graph_nodes(g)[p];
@@ -923,7 +926,7 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
     uint32_t ti = isout ? nin + (k - nord) : order[k];
     uint32_t pi = isout ? 0 : desc_pos(g, nd, ti);
     int opt = isout ? ((k - nord) < o->nout ? (int)(o->nin + (k - nord)) : -1) : slot_input(J, g, nd, o, pi);
-    uint32_t own = J->gdt[tens[ti].dtype < J->ngdt ? tens[ti].dtype : 0], father = 0, who = GR_NONE, guards = guards_base, r2;
+    uint32_t own = model_dt(J, tens[ti].dtype), father = 0, who = GR_NONE, guards = guards_base, r2;
     const uint8_t *cd;
     if( opt < 0 ){
       if( trace && !isout && J->fused_in[nd->type] )
@@ -992,7 +995,7 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
       uint32_t ti = order[k], pi = desc_pos(g, nd, ti), c;
       int opt = slot_input(J, g, nd, o, pi);
       const uint8_t *cd;
-      if( opt < 0 || J->gdt[tens[ti].dtype < J->ngdt ? tens[ti].dtype : 0] ) continue;
+      if( opt < 0 || model_dt(J, tens[ti].dtype) ) continue;
       if( pi >= nd->n_data || ed[pi].src==GR_NONE ) continue;
       cd = o->col + (size_t)opt * o->ncol;
       for(c = 1; c < m.ncand && cd[m.cand[c]]==cd[m.cand[0]]; c++) ;
@@ -1053,7 +1056,7 @@ static int fe_check(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int kee
     for(c = 0; c < o->ncol; c++){
       for(i = 0; i < nin + nout; i++){
         int opt = i < nin ? slot_input(J, g, nd, o, desc_pos(g, nd, i)) : (i - nin < o->nout ? (int)(o->nin + i - nin) : -1);
-        uint8_t d = J->gdt[tens[i].dtype < J->ngdt ? tens[i].dtype : 0];
+        uint8_t d = model_dt(J, tens[i].dtype);
         if( opt < 0 || d==0 ) continue;
         if( o->col[(size_t)opt * o->ncol + c]!=d ) break;
       }
@@ -1067,7 +1070,7 @@ static int fe_check(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int kee
   for(i = 0; i < nin + nout; i++){
     int isout = i >= nin;
     int opt = isout ? (i - nin < o->nout ? (int)(o->nin + i - nin) : -1) : slot_input(J, g, nd, o, desc_pos(g, nd, i));
-    uint32_t d = J->gdt[tens[i].dtype < J->ngdt ? tens[i].dtype : 0], c;
+    uint32_t d = model_dt(J, tens[i].dtype), c;
     uint64_t mask;
     int ok = 0;
     if( opt < 0 || d==0 ) continue;
@@ -1108,7 +1111,7 @@ static int node_sensitive(const gr_judge *J, const gr_graph *g, const gr_node *n
   uint32_t i;
   if( J->type_flags[nd->type] & TF_SENSITIVE ) return 1;
   for(i = 0; i < (uint32_t)nd->n_in_desc + nd->n_out_desc; i++){
-    uint8_t d = J->gdt[tens[i].dtype < J->ngdt ? tens[i].dtype : 0];
+    uint8_t d = model_dt(J, tens[i].dtype);
     if( d && (J->j->complex >> d & 1) ) return 1;
   }
   return 0;
@@ -1453,8 +1456,8 @@ static void mark_folded(gr_judge *J, const gr_graph *g, const uint32_t *order){
         uint32_t e = (uint32_t)(uintptr_t)at - 1, np = j->nfolded_pairs[e];
         if( np ){
           const gr_tensor *tens = gr_graph_tensors(g, nd);
-          uint8_t a = nd->n_in_desc ? J->gdt[tens[0].dtype < J->ngdt ? tens[0].dtype : 0] : 0;
-          uint8_t b = nd->n_out_desc ? J->gdt[tens[nd->n_in_desc].dtype < J->ngdt ? tens[nd->n_in_desc].dtype : 0] : 0;
+          uint8_t a = nd->n_in_desc ? model_dt(J, tens[0].dtype) : 0;
+          uint8_t b = nd->n_out_desc ? model_dt(J, tens[nd->n_in_desc].dtype) : 0;
           fold = 0;
           for(i = 0; i < np && !fold; i++) fold = j->folded_pairs[e][i].from==a && j->folded_pairs[e][i].to==b;
         }
@@ -1481,7 +1484,7 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
   jn = &J->outs[J->nouts++];
   memset(jn, 0, sizeof *jn);
   jn->policy = GR_POLICY_GRAY;
-  for(i = 0; i < (uint32_t)nd->n_in_desc + nd->n_out_desc; i++) J->after[nd->tensor0 + i] = J->gdt[tens[i].dtype < J->ngdt ? tens[i].dtype : 0];
+  for(i = 0; i < (uint32_t)nd->n_in_desc + nd->n_out_desc; i++) J->after[nd->tensor0 + i] = model_dt(J, tens[i].dtype);
   if( removed_early(J, gr_graph_nodes(g), n)
       || ((J->type_flags[nd->type] & TF_REMOVED_SAME) && nd->n_in_desc && nd->n_out_desc
           && J->after[nd->tensor0] && J->after[nd->tensor0]==J->after[nd->tensor0 + nd->n_in_desc]) ){
@@ -1491,7 +1494,7 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
     graph_dtype(J, nd, jn);
     return;
   }
-  if( J->folded && J->folded[n] ){
+  if( is_folded(J, n) ){
     /* GE's constant folding replaces it by a Const (engine_folded_ops) */
     if( trace ){ folded_why(J, g, n, gr_graph_type_name(g, nd->type), trace); gr_buf_addc(trace, '\n'); }
     jn->engine_by = GR_JE_FOLDED;
