@@ -212,6 +212,69 @@ for f, dt in ((\"eyelike.json\", \"float32\"), (\"eyelike_f16.json\", \"float16\
 "
 '
 
+# LpPool (hicann/ops-nn @e5c3fa932 common/src/framework/lppool_onnx_plugin.cpp
+# ParseOpToGraphLpPool): Abs, Power, the pool, Muls, Power; a 1-D kernel
+# between Unsqueeze and Squeeze; a kernel over 255 (kh*kw) or a stride over
+# 63 the AI CPU AvgPool between two Transposes (perm Consts walked after the
+# Transpose that reads them), with a PadV2 when a pad is not 0 (its
+# constant_values Const walked before its paddings: input names in order); a
+# 3-D kernel AvgPool3D; a 4-D kernel fails the plugin (E11010). The build
+# before gave LpPool a chain PadV2, AvgPool, Abs, Power, AvgPoolV2, AvgPool3D,
+# Muls named <node>/<sub>, every form at once.
+test_expect_success 'LpPool: GE'"'"'s subgraph by kernel rank, big kernel or stride and pads, renamed in its walk order' '
+	cat >expect <<-\EOT &&
+	lppool_2d PartitionedCall_lp_Abs_1:Abs PartitionedCall_lp_Power_0_2:Power PartitionedCall_lp_AvgPoolV2_3:AvgPoolV2 PartitionedCall_lp_Muls_4:Muls PartitionedCall_lp_Power_1_5:Power
+	lppool_1d PartitionedCall_lp_Abs_1:Abs PartitionedCall_lp_Power_0_2:Power PartitionedCall_lp_UnsqueezeX_3:Unsqueeze PartitionedCall_lp_AvgPoolV2_4:AvgPoolV2 PartitionedCall_lp_SqueezeAvgpoolv2_5:Squeeze PartitionedCall_lp_Muls_6:Muls PartitionedCall_lp_Power_1_7:Power
+	lppool_3d PartitionedCall_lp_Abs_1:Abs PartitionedCall_lp_Power_0_2:Power PartitionedCall_lp_AvgPool3D_3:AvgPool3D PartitionedCall_lp_Muls_4:Muls PartitionedCall_lp_Power_1_5:Power
+	lppool_big PartitionedCall_lp_Abs_1:Abs PartitionedCall_lp_Power_0_2:Power PartitionedCall_lp_Const_0_5:Const PartitionedCall_lp_permuteIn_3:Transpose PartitionedCall_lp_AvgPool_4:AvgPool PartitionedCall_lp_Const_1_8:Const PartitionedCall_lp_permuteOut_6:Transpose PartitionedCall_lp_Muls_7:Muls PartitionedCall_lp_Power_1_9:Power
+	lppool_big_pads PartitionedCall_lp_Abs_1:Abs PartitionedCall_lp_Power_0_2:Power PartitionedCall_lp_Const_0_5:Const PartitionedCall_lp_permuteIn_3:Transpose PartitionedCall_lp_paddings_8:Const PartitionedCall_lp_constant_values_7:Const PartitionedCall_lp_PadV2_4:PadV2 PartitionedCall_lp_AvgPool_6:AvgPool PartitionedCall_lp_Const_1_11:Const PartitionedCall_lp_permuteOut_9:Transpose PartitionedCall_lp_Muls_10:Muls PartitionedCall_lp_Power_1_12:Power
+	lppool_stride PartitionedCall_lp_Abs_1:Abs PartitionedCall_lp_Power_0_2:Power PartitionedCall_lp_Const_0_5:Const PartitionedCall_lp_permuteIn_3:Transpose PartitionedCall_lp_AvgPool_4:AvgPool PartitionedCall_lp_Const_1_8:Const PartitionedCall_lp_permuteOut_6:Transpose PartitionedCall_lp_Muls_7:Muls PartitionedCall_lp_Power_1_9:Power
+	lppool_1d_big PartitionedCall_lp_Abs_1:Abs PartitionedCall_lp_Power_0_2:Power PartitionedCall_lp_UnsqueezeX_3:Unsqueeze PartitionedCall_lp_Const_0_6:Const PartitionedCall_lp_permuteIn_4:Transpose PartitionedCall_lp_paddings_9:Const PartitionedCall_lp_constant_values_8:Const PartitionedCall_lp_PadV2_5:PadV2 PartitionedCall_lp_AvgPool_7:AvgPool PartitionedCall_lp_Const_1_12:Const PartitionedCall_lp_permuteOut_10:Transpose PartitionedCall_lp_SqueezeTranspose_11:Squeeze PartitionedCall_lp_Muls_13:Muls PartitionedCall_lp_Power_1_14:Power
+	lppool_1d_stride PartitionedCall_lp_Abs_1:Abs PartitionedCall_lp_Power_0_2:Power PartitionedCall_lp_UnsqueezeX_3:Unsqueeze PartitionedCall_lp_Const_0_6:Const PartitionedCall_lp_permuteIn_4:Transpose PartitionedCall_lp_AvgPool_5:AvgPool PartitionedCall_lp_Const_1_9:Const PartitionedCall_lp_permuteOut_7:Transpose PartitionedCall_lp_SqueezeTranspose_8:Squeeze PartitionedCall_lp_Muls_10:Muls PartitionedCall_lp_Power_1_11:Power
+	EOT
+	check_rows "lppool_2d lppool_1d lppool_3d lppool_big lppool_big_pads lppool_stride lppool_1d_big lppool_1d_stride" &&
+	names lppool_4d >/dev/null && test "$(errors lppool_4d)" = E11010:lp &&
+	"$PY" -c "
+import json
+d = json.load(open(\"lppool_big_pads.json\"))
+n = {x[\"name\"].rsplit(\"_\", 1)[0]: x for x in d[\"nodes\"]}
+# PadV2 (x, paddings, constant_values): the Consts are Vec2Tensor {8} and CreateScalar, both DT_INT32
+p = n[\"PartitionedCall_lp_PadV2\"][\"dtype_detail\"][\"inputs\"]
+assert p[1][0] == \"int32\" and p[2][0] == \"int32\", p
+# each Transpose reads its perm Const (Vec2Tensor perm {4} DT_INT32) as input 1
+for t in (\"PartitionedCall_lp_permuteIn\", \"PartitionedCall_lp_permuteOut\"):
+    assert n[t][\"dtype_detail\"][\"inputs\"][1][0] == \"int32\", n[t]
+"
+'
+
+# MaxUnpool (hicann/ops-nn @e5c3fa932 common/src/framework/maxunpool_onnx_plugin.cpp
+# ParseOpToGraphMaxUnpool): with two inputs the output shape is computed from
+# x's Shape (int32) by Sub, Mul, Sub with three Consts of 2 + kernel rank
+# elements; with three it is input 2 through an Identity. Walked from the
+# plugin's Data x, I (and output_shape): x's Identity feeds the Shape before
+# "_reshape1". The build before gave a chain Sub, Mul, Reshape, ... named
+# <node>/<sub>.
+test_expect_success 'MaxUnpool: GE'"'"'s subgraph with the output shape computed or given, renamed in its walk order' '
+	cat >expect <<-\EOT &&
+	maxunpool PartitionedCall_mu_identity1_2:Identity PartitionedCall_mu_shape1_4:Shape PartitionedCall_mu_const1_13:Const PartitionedCall_mu_sub1_8:Sub PartitionedCall_mu_const2_20:Const PartitionedCall_mu_mul1_12:Mul PartitionedCall_mu_const3_21:Const PartitionedCall_mu_sub2_19:Sub PartitionedCall_mu_identity2_17:Identity PartitionedCall_mu_const_data4_7:Const PartitionedCall_mu_reshape1_5:Reshape PartitionedCall_mu_reshape2_3:Reshape PartitionedCall_mu_const_data6_15:Const PartitionedCall_mu_const_data7_16:Const PartitionedCall_mu_StridedSlice1_9:StridedSlice PartitionedCall_mu_zeroslike1_14:ZerosLike PartitionedCall_mu_BroadcastTo1_18:BroadcastTo PartitionedCall_mu_reshape3_11:Reshape PartitionedCall_mu_ScatterElements1_6:ScatterElements PartitionedCall_mu_reshape4_10:Reshape
+	maxunpool_1d PartitionedCall_mu_identity1_2:Identity PartitionedCall_mu_shape1_4:Shape PartitionedCall_mu_const1_13:Const PartitionedCall_mu_sub1_8:Sub PartitionedCall_mu_const2_20:Const PartitionedCall_mu_mul1_12:Mul PartitionedCall_mu_const3_21:Const PartitionedCall_mu_sub2_19:Sub PartitionedCall_mu_identity2_17:Identity PartitionedCall_mu_const_data4_7:Const PartitionedCall_mu_reshape1_5:Reshape PartitionedCall_mu_reshape2_3:Reshape PartitionedCall_mu_const_data6_15:Const PartitionedCall_mu_const_data7_16:Const PartitionedCall_mu_StridedSlice1_9:StridedSlice PartitionedCall_mu_zeroslike1_14:ZerosLike PartitionedCall_mu_BroadcastTo1_18:BroadcastTo PartitionedCall_mu_reshape3_11:Reshape PartitionedCall_mu_ScatterElements1_6:ScatterElements PartitionedCall_mu_reshape4_10:Reshape
+	maxunpool_shape PartitionedCall_mu_identity1_3:Identity PartitionedCall_mu_identity2_5:Identity PartitionedCall_mu_const_data4_8:Const PartitionedCall_mu_reshape1_6:Reshape PartitionedCall_mu_reshape2_4:Reshape PartitionedCall_mu_const_data6_14:Const PartitionedCall_mu_const_data7_15:Const PartitionedCall_mu_StridedSlice1_11:StridedSlice PartitionedCall_mu_zeroslike1_13:ZerosLike PartitionedCall_mu_BroadcastTo1_9:BroadcastTo PartitionedCall_mu_reshape3_12:Reshape PartitionedCall_mu_ScatterElements1_7:ScatterElements PartitionedCall_mu_reshape4_10:Reshape
+	EOT
+	check_rows "maxunpool maxunpool_1d maxunpool_shape" &&
+	"$PY" -c "
+import json
+for f, r in ((\"maxunpool.json\", 4), (\"maxunpool_1d.json\", 3)):
+    d = json.load(open(f))
+    n = {x[\"name\"].rsplit(\"_\", 1)[0]: x for x in d[\"nodes\"]}
+    # the Shape is set_attr_dtype(DT_INT32); the Sub of it and const1 computes in int32
+    s = n[\"PartitionedCall_mu_sub1\"]
+    assert s[\"dtype\"] == \"int32\" and s[\"dtype_detail\"][\"inputs\"][0][0] == \"int32\", s
+    # ScatterElements (data, indices, updates): I (int64) flattened is its indices
+    e = n[\"PartitionedCall_mu_ScatterElements1\"][\"dtype_detail\"][\"inputs\"]
+    assert e[1][0] == \"int64\", e
+"
+'
+
 # ReduceLogSum (hicann/ops-math @c41933244
 # math/reduce_sum/framework/reduce_log_sum_onnx_plugin.cpp): ReduceSum then
 # Log, the axes a Const walked after both (ReduceSum's producer) or input 1;

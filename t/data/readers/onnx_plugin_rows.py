@@ -2,7 +2,8 @@
 """onnx_plugin_rows.py: one single-node ONNX model per attribute- or input-dependent row of the
 one-to-many plugins of rules/onnx.rules (Resize 10 and 11-18, Upsample, Slice 8-9, MaxPool
 big kernel / 1-D / storage_order, ArgMin, BitShift, Min, Pad, ReduceLogSumExp/Max/Min/Prod/LogSum),
-and the plugins spelled out node by node (LpNormalization, ThresholdedRelu, Xor, OneHot, Multinomial, Bernoulli, Col2Im),
+and the plugins spelled out node by node (LpNormalization, ThresholdedRelu, Xor, OneHot, Multinomial, Bernoulli, Col2Im,
+EyeLike, LpPool, MaxUnpool),
 written with python3-onnx into the current directory for t/t1108-onnx-plugin-rows.sh. Each
 node is named as the test expects (rs, up, sl, mp, am, bs, mn, pd, rd)."""
 import sys, onnx
@@ -135,4 +136,27 @@ def spelled_out():
     # EyeLike without and with a dtype attribute (the plugin's Cast takes its type, float by default)
     save("eyelike", h.make_node("EyeLike", ["x"], ["y"], name="ey", k=1), ["x"], 13)
     save("eyelike_f16", h.make_node("EyeLike", ["x"], ["y"], name="ey", dtype=T.FLOAT16), ["x"], 13)
+    # LpPool (lp) by kernel rank, big kernel or stride, pads; x of rank 2 + the kernel's
+    def lppool(name, xshape, **a):
+        g = h.make_graph([h.make_node("LpPool", ["x"], ["y"], name="lp", p=2, **a)], name, [vi("x", xshape)], [vi("y", None)])
+        onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 13)]), name + ".onnx")
+    lppool("lppool_2d", [1, 3, 32, 32], kernel_shape=[3, 3])
+    lppool("lppool_1d", [1, 3, 32], kernel_shape=[3])
+    lppool("lppool_3d", [1, 3, 8, 8, 8], kernel_shape=[2, 2, 2])
+    lppool("lppool_big", [1, 3, 32, 32], kernel_shape=[16, 16])
+    lppool("lppool_big_pads", [1, 3, 32, 32], kernel_shape=[16, 16], pads=[1, 1, 1, 1])
+    lppool("lppool_stride", [1, 3, 128, 32], kernel_shape=[2, 2], strides=[64, 1])
+    lppool("lppool_1d_big", [1, 3, 600], kernel_shape=[300], pads=[0, 2])
+    lppool("lppool_1d_stride", [1, 3, 256], kernel_shape=[2], strides=[64])
+    lppool("lppool_4d", [1, 3, 4, 4, 4, 4], kernel_shape=[2, 2, 2, 2])
+    # MaxUnpool (mu) with the output shape computed (two inputs) or given (three), 2-D and 1-D
+    def maxunpool(name, xshape, inputs, inits=(), **a):
+        g = h.make_graph([h.make_node("MaxUnpool", inputs, ["y"], name="mu", **a)], name,
+                         [vi("x", xshape), h.make_tensor_value_info("i", T.INT64, xshape)], [vi("y", None)],
+                         initializer=list(inits))
+        onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 13)]), name + ".onnx")
+    maxunpool("maxunpool", [1, 3, 16, 16], ["x", "i"], kernel_shape=[2, 2], strides=[2, 2])
+    maxunpool("maxunpool_1d", [1, 3, 16], ["x", "i"], kernel_shape=[2], strides=[2])
+    maxunpool("maxunpool_shape", [1, 3, 16, 16], ["x", "i", "os"], [i64("os", [1, 3, 32, 32])],
+              kernel_shape=[2, 2], strides=[2, 2])
 spelled_out()
