@@ -1125,6 +1125,8 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
     ** a Shape's, a Cast's dst_type), else its first input's, as the inner
     ** compute ops of GE's plugins (MatMulV2, Muls, Unsqueeze, ...) keep it */
     uint16_t opdt[GR_OPMAP_MAX_IR], d0;
+    /* the shape of the op's input 0 (NO_SHAPE: none known) */
+    uint32_t s0;
     /* a Const's shape when its row gives one (`output "DTYPE" [DIMS]`), else NO_SHAPE */
     uint32_t opsh[GR_OPMAP_MAX_IR];
     /* whether an inner op's output is dynamic: one of its own inputs is (an
@@ -1173,6 +1175,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
       }
       opnames[k] = opname;
       d0 = 0;
+      s0 = NO_SHAPE;
       opdyn[k] = 0;
       if( ir[k].explicit_inputs ){
         size_t j;
@@ -1188,17 +1191,17 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
             else if( w->index > 0 && gr_opmap_one_dynamic_output(x->map, ir[w->src].type) ) dt = opdt[w->src];
             int wd;
             uint32_t sh = inner_out_shape(x, opsh[w->src], opdyn[w->src], w->index, &wd);
-            if( j==0 ) d0 = dt;
+            if( j==0 ){ d0 = dt; s0 = sh; }
             if( wd ) opdyn[k] = 1;
             if( !gr_build_edge_id(b, opnames[w->src], w->index) || !gr_build_tensor_ids(b, 0, dt, 0, sh) ){ free(cap.v); return 0; }
           }else if( (size_t)w->src < o->in.n && o->in.v[w->src].n ){
-            if( j==0 && x->inok.v[w->src] ) d0 = x->ins.v[w->src].dtype;
+            if( j==0 && x->inok.v[w->src] ){ d0 = x->ins.v[w->src].dtype; s0 = x->ins.v[w->src].shape; }
             if( x->inok.v[w->src] && is_dynamic(x, &x->ins.v[w->src]) ) opdyn[k] = 1;
             if( !connect(x, (size_t)w->src, 1) ){ free(cap.v); return 0; }
           }
         }
       }else if( k==0 ){
-        if( o->in.n && x->inok.v[0] ) d0 = x->ins.v[0].dtype;
+        if( o->in.n && x->inok.v[0] ){ d0 = x->ins.v[0].dtype; s0 = x->ins.v[0].shape; }
         if( !connect(x, 0, o->in.n) ){ free(cap.v); return 0; }
         for(i = 0; i < cap.n; i++){
           const prod *p = lookup(x, s, cap.v[i].p, cap.v[i].n);
@@ -1210,6 +1213,7 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
         int pd;
         uint32_t sh = inner_out_shape(x, opsh[k - 1], opdyn[k - 1], 0, &pd);
         d0 = opdt[k - 1];
+        s0 = sh;
         opdyn[k] = (unsigned char)pd;
         if( !gr_build_edge_id(b, prev, 0) || !gr_build_tensor_ids(b, 0, d0, 0, sh) ){ free(cap.v); return 0; }
       }
@@ -1235,6 +1239,12 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
         if( !gr_build_dtype(b, fixed, strlen(fixed), &opdt[k]) ){ free(cap.v); return 0; }
         fixed_dt = 1;
       }
+      /* an inner op whose InferShape copies input 0's shape (table
+      ** onnx_ir_same_shape: Identity, Cast, Abs, ...) has it, where that is
+      ** known; so a Shape of it sees the shape GE folds it from */
+      if( opsh[k]==NO_SHAPE && k < nir - 1 && s0!=NO_SHAPE && s0!=GR_SHAPE_UNKNOWN && s0!=x->sh_dyn
+          && gr_opmap_same_shape(x->map, ir[k].type) )
+        opsh[k] = s0;
       /* the ONNX node's attributes: on the op that keeps its name and the
       ** last; in a plugin subgraph on every op but the Consts it adds */
       if( row->nsub > 0 ? type!=x->t_const : (k==nir - 1 || ir[k].suffix[0]==0) ){

@@ -31,6 +31,7 @@ struct gr_opmap {
   entry *e;             /* one per rs->onnx_ops, same order */
   gr_map outdt;         /* IR op type -> out_dtypes (owned) */
   gr_map oneout;        /* IR op types whose outputs are one dynamic output's instances (values unused) */
+  gr_map sameshape;     /* IR op types whose output 0 has input 0's shape (values unused) */
 };
 
 gr_opmap *gr_opmap_new(const gr_ruleset *rs){
@@ -41,6 +42,7 @@ gr_opmap *gr_opmap_new(const gr_ruleset *rs){
   for(i = 0; i < rs->nonnx_ops; i++) m->e[i].op = &rs->onnx_ops[i];
   gr_map_init(&m->outdt);
   gr_map_init(&m->oneout);
+  gr_map_init(&m->sameshape);
   return m;
 }
 
@@ -55,6 +57,7 @@ void gr_opmap_free(gr_opmap *m){
   }
   gr_map_free(&m->outdt);
   gr_map_free(&m->oneout);
+  gr_map_free(&m->sameshape);
   free(m->e);
   free(m);
 }
@@ -255,6 +258,12 @@ void gr_opmap_set_one_dynamic_output(gr_opmap *m, const char *ir_type){ gr_map_p
 
 int gr_opmap_one_dynamic_output(const gr_opmap *m, const char *ir_type){
   return m && ir_type && gr_map_get(&m->oneout, ir_type)!=NULL;
+}
+
+void gr_opmap_set_same_shape(gr_opmap *m, const char *ir_type){ gr_map_put(&m->sameshape, ir_type, (void*)m); }
+
+int gr_opmap_same_shape(const gr_opmap *m, const char *ir_type){
+  return m && ir_type && gr_map_get(&m->sameshape, ir_type)!=NULL;
 }
 
 const char *gr_opmap_output_dtype(const gr_opmap *m, const char *ir_type, size_t index){

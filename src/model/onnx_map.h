@@ -130,6 +130,12 @@ size_t gr_opmap_attr_default(const gr_opmap_entry *e, size_t i, const char **nam
 ** borrowed from the rule set. */
 void gr_opmap_set_one_dynamic_output(gr_opmap *m, const char *ir_type);
 int gr_opmap_one_dynamic_output(const gr_opmap *m, const char *ir_type);
+/* The IR op types whose output 0 GE's InferShape gives input 0's shape
+** (table onnx_ir_same_shape: Identity, Cast, the one-input elementwise
+** ops): an inner op of a row with no shape of its own has its input 0's,
+** where that is known. ir_type is borrowed from the rule set. */
+void gr_opmap_set_same_shape(gr_opmap *m, const char *ir_type);
+int gr_opmap_same_shape(const gr_opmap *m, const char *ir_type);
 /* The IR name of an ONNX attribute of e's op, or NULL. */
 const char *gr_opmap_ir_attr(const gr_opmap_entry *e, const char *name, size_t nlen);
 

@@ -7,7 +7,8 @@
 ** the inner IR ops shaped like the node's output, onnx_ir_output_dtypes the
 ** outputs whose dtype an IR op's prototype fixes, onnx_ir_attr_defaults
 ** the integer attributes a plugin's IR ops have by default,
-** onnx_ir_dynamic_outputs the IR ops whose outputs share one dtype
+** onnx_ir_dynamic_outputs the IR ops whose outputs share one dtype,
+** onnx_ir_same_shape the IR ops whose output has input 0's shape
 ** (onnx_map.h), all
 ** checked here, each bad entry an error located at its table entry, so
 ** `gerules check` and every command that loads the rule set report it like
@@ -25,6 +26,7 @@
 #define OUTDT "onnx_ir_output_dtypes"
 #define ATTRDEF "onnx_ir_attr_defaults"
 #define ONEOUT "onnx_ir_dynamic_outputs"
+#define SAMESHAPE "onnx_ir_same_shape"
 
 /* The model's spelling of dtype name dt (a key of table dtypes): the key of
 ** table graph_dtype_names whose value it is, dt itself without that table;
@@ -32,6 +34,21 @@
 static const char *model_dtype(const gr_ruleset *rs, const char *dt){
   const gr_table *k = gr_ruleset_table(rs, "dtypes");
   return k && gr_map_get(&k->keymap, dt) ? gr_ruleset_dtype_spelling(rs, dt) : NULL;
+}
+
+/* Table `name`, when the rule set has it, a set of IR op types each given
+** to set; 1 (an error in d) when it is a map, else 0. */
+static int ir_type_set(const gr_ruleset *rs, gr_diags *d, gr_opmap *m, const char *name,
+                       void (*set)(gr_opmap *, const char *)){
+  const gr_table *t = gr_ruleset_table(rs, name);
+  size_t i;
+  if( t==NULL ) return 0;
+  if( t->is_map ){
+    gr_diags_add(d, GR_SEV_ERROR, t->loc.file, t->loc.line, t->loc.col, "table %s must be a set of IR op types", name);
+    return 1;
+  }
+  for(i = 0; i < t->n; i++) set(m, t->keys[i]);
+  return 0;
 }
 
 gr_opmap *gr_onnx_map_from_rules(const gr_ruleset *rs, gr_diags *d){
@@ -156,14 +173,8 @@ gr_opmap *gr_onnx_map_from_rules(const gr_ruleset *rs, gr_diags *d){
       }
     }
   }
-  if( (k = gr_ruleset_find(&rs->table_map, ONEOUT)) >= 0 ){
-    /* a set of IR op types */
-    t = &rs->tables[k];
-    if( t->is_map ){
-      gr_diags_add(d, GR_SEV_ERROR, t->loc.file, t->loc.line, t->loc.col, "table %s must be a set of IR op types", ONEOUT);
-      bad++;
-    }else for(i = 0; i < t->n; i++) gr_opmap_set_one_dynamic_output(m, t->keys[i]);
-  }
+  bad += ir_type_set(rs, d, m, ONEOUT, gr_opmap_set_one_dynamic_output);
+  bad += ir_type_set(rs, d, m, SAMESHAPE, gr_opmap_set_same_shape);
   if( bad ){ gr_opmap_free(m); return NULL; }
   return m;
 }
