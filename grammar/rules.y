@@ -173,7 +173,7 @@ void gr_parser_expected(void *parser, char *out, size_t n){
   INI INITIAL KEY MATCHES MODE NEEDS NOTE ON ONCE OVER PATTERN PRODUCT RANGE REQUIRES RULE
   OVERRIDE EXTEND EXTENDS REPLACE PARTITION SEED NEUTRAL LIMIT SUBGRAPH GROUP THRESHOLD WEAK
   SECTION SEPARATOR SET SLOT SOC SOURCE SUPPORTED TABLE THEN TYPE UNSUPPORTED VALUE GE_CODE
-  VALUES VERSION WARNING WHEN NO EFFECT ONNX OPSET BECOMES LEN CONDITION
+  VALUES VERSION WARNING WHEN NO EFFECT ONNX OPSET BECOMES YIELDS LEN CONDITION
   OPLIB DTYPES OP ENGINE KIND PRIORITY FAMILY FROM SHA256 INPUT OUTPUT REJECTED ELSEWHERE.
 
 %right COLON.
@@ -494,22 +494,29 @@ tentry(A) ::= STRING(S) COLON expr(E).
 orows(A) ::= .                    { A = NULL; }
 orows(A) ::= orows(B) orow(C).    { C->next = B; A = C; }
 
-/* a row: flag 1 when it has a condition (e); str_loc is where `becomes` is */
+/* a row: flag 1 when it has a condition (e); str_loc is where `becomes` is;
+** items the IR ops, items3 the `yields` list */
 %type orow {gr_item*}
 %destructor orow { (void)ps; gr_item_free($$); }
-orow(A) ::= OPSET(K) opsets(O) BECOMES(B) irops(I) SEMI.
-  { A = mk(ps, GR_I_ONNX_ROW, K); A->items2 = gr_item_reverse(O); A->items = gr_item_reverse(I); A->str_loc = LOC(B); }
-orow(A) ::= OPSET(K) opsets(O) WHEN expr(C) BECOMES(B) irops(I) SEMI.
-  { A = mk(ps, GR_I_ONNX_ROW, K); A->items2 = gr_item_reverse(O); A->e = C; A->flag = 1;
-    A->items = gr_item_reverse(I); A->str_loc = LOC(B); }
+orow(A) ::= orowh(A) irops(I) oyields(Y) SEMI.
+  { A->items = gr_item_reverse(I); A->items3 = Y; }
 /* `... becomes IR "_SUB" @P, ... in N;`: a ParseOpToGraphFn plugin whose
 ** subgraph has N nodes (Data included): flag2 1, hi = N, str2_loc at N */
-orow(A) ::= OPSET(K) opsets(O) BECOMES(B) irops(I) IN INT(N) SEMI.
-  { A = mk(ps, GR_I_ONNX_ROW, K); A->items2 = gr_item_reverse(O); A->items = gr_item_reverse(I); A->str_loc = LOC(B);
-    A->flag2 = 1; A->hi = int_value(ps, N); A->str2_loc = LOC(N); }
-orow(A) ::= OPSET(K) opsets(O) WHEN expr(C) BECOMES(B) irops(I) IN INT(N) SEMI.
-  { A = mk(ps, GR_I_ONNX_ROW, K); A->items2 = gr_item_reverse(O); A->e = C; A->flag = 1;
-    A->items = gr_item_reverse(I); A->str_loc = LOC(B); A->flag2 = 1; A->hi = int_value(ps, N); A->str2_loc = LOC(N); }
+orow(A) ::= orowh(A) irops(I) oyields(Y) IN INT(N) SEMI.
+  { A->items = gr_item_reverse(I); A->items3 = Y; A->flag2 = 1; A->hi = int_value(ps, N); A->str2_loc = LOC(N); }
+%type orowh {gr_item*}
+%destructor orowh { (void)ps; gr_item_free($$); }
+orowh(A) ::= OPSET(K) opsets(O) BECOMES(B).
+  { A = mk(ps, GR_I_ONNX_ROW, K); A->items2 = gr_item_reverse(O); A->str_loc = LOC(B); }
+orowh(A) ::= OPSET(K) opsets(O) WHEN expr(C) BECOMES(B).
+  { A = mk(ps, GR_I_ONNX_ROW, K); A->items2 = gr_item_reverse(O); A->e = C; A->flag = 1; A->str_loc = LOC(B); }
+/* `yields (@K[:J], ...)`: the ONNX node's outputs, in order, as outputs of
+** the row's IR ops (Unique's plugin gives them from two ops); without it
+** the row's last op gives them. The list's items are irin's. */
+%type oyields {gr_item*}
+%destructor oyields { (void)ps; gr_item_free($$); }
+oyields(A) ::= .                                   { A = NULL; }
+oyields(A) ::= YIELDS LPAREN irinl(L) RPAREN.      { A = gr_item_reverse(L); }
 
 /* opsets: versions and ranges, `1, 8..12`; each a GR_I_RANGE item (lo, hi) */
 %type opsets {gr_item*}

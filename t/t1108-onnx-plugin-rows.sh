@@ -275,6 +275,49 @@ for f, r in ((\"maxunpool.json\", 4), (\"maxunpool_1d.json\", 3)):
 "
 '
 
+# Unique (hicann/ops-nn @e5c3fa932
+# index/unique_with_counts_and_sorting/framework/unique_onnx_plugin.cpp
+# ParseOpToGraphUnique): one output is the UniqueWithCountsAndSorting alone
+# (it keeps the node's name); with two or more the plugin adds a Shape of its
+# y and an Empty (DT_INT64) of that shape, and gives ONNX output 1 the Empty,
+# outputs 2 and 3 the Unique's outputs 1 and 2 (the row's `yields`). The
+# build before mapped every form to the one op, which gave all four outputs.
+test_expect_success 'Unique: the Shape and Empty GE adds with two or more outputs, each output from the op the plugin takes it from' '
+	cat >expect <<-\EOT &&
+	unique1 un:UniqueWithCountsAndSorting
+	unique2 PartitionedCall_un_UniqueWithCountsAndSorting_1:UniqueWithCountsAndSorting PartitionedCall_un_shape_2:Shape PartitionedCall_un_empty_3:Empty
+	unique3 PartitionedCall_un_UniqueWithCountsAndSorting_1:UniqueWithCountsAndSorting PartitionedCall_un_shape_2:Shape PartitionedCall_un_empty_3:Empty
+	unique4 PartitionedCall_un_UniqueWithCountsAndSorting_1:UniqueWithCountsAndSorting PartitionedCall_un_shape_2:Shape PartitionedCall_un_empty_3:Empty
+	EOT
+	check_rows "unique1 unique2 unique3 unique4" &&
+	gerules eval unique_used.onnx --chip Ascend910B1 --format json --all-nodes >unique_used.json &&
+	gerules eval unique_used.onnx --chip Ascend910B1 --format dot >unique_used.dot &&
+	"$PY" -c "
+import re
+t = open(\"unique_used.dot\").read()
+name = dict(re.findall(r\"(n[0-9]+) \\[label=\\\"([^\\\\\\\"]+)\", t))
+edges = {(name[a], name[b]) for a, b in re.findall(r\"(n[0-9]+) -> (n[0-9]+);\", t)}
+u = \"PartitionedCall_un_UniqueWithCountsAndSorting_1\"
+want = {(u, \"PartitionedCall_un_shape_2\"), (\"PartitionedCall_un_shape_2\", \"PartitionedCall_un_empty_3\"),
+        (\"PartitionedCall_un_empty_3\", \"c_idx\"), (u, \"c_inv\"), (u, \"c_cnt\")}
+assert want <= edges, (want - edges, edges)
+" &&
+	"$PY" -c "
+import json
+d = json.load(open(\"unique_used.json\"))
+n = {x[\"name\"]: x for x in d[\"nodes\"]}
+u = n[\"PartitionedCall_un_UniqueWithCountsAndSorting_1\"]
+# the Unique gives y, indices and counts (out_idx DT_INT64 unless set: op_nn_proto_extend.h:1857-1866)
+assert u[\"engine\"] == \"DNN_VM_AICPU_ASCEND\", u
+# ONNX output 1 is the Empty (DT_INT64), 2 and 3 the Unique'"'"'s outputs 1 and 2: each Cast reads int64
+for c in (\"c_idx\", \"c_inv\", \"c_cnt\"):
+    assert n[c][\"dtype_detail\"][\"inputs\"] == [[\"int64\", \"int64\"]], n[c]
+# the Shape of the Unique'"'"'s y: its count is known only when it runs, so GE cannot fold it
+s = n[\"PartitionedCall_un_shape_2\"]
+assert s[\"engine\"] == \"DNN_VM_GE_LOCAL\" and s[\"dtype_detail\"][\"outputs\"] == [[\"int32\", \"int32\"]], s
+"
+'
+
 # ReduceLogSum (hicann/ops-math @c41933244
 # math/reduce_sum/framework/reduce_log_sum_onnx_plugin.cpp): ReduceSum then
 # Log, the axes a Const walked after both (ReduceSum's producer) or input 1;

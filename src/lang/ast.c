@@ -65,6 +65,7 @@ void gr_item_free(gr_item *it){
     gr_expr_free(it->e2);
     gr_item_free(it->items);
     gr_item_free(it->items2);
+    gr_item_free(it->items3);
     free(it);
     it = nx;
   }

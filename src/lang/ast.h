@@ -134,6 +134,7 @@ typedef struct gr_item {
   gr_loc once_loc;           /* where `once` was written */
   struct gr_item *items;     /* nested items, in source order */
   struct gr_item *items2;    /* an onnx mapping row: its opsets (GR_I_RANGE items) */
+  struct gr_item *items3;    /* an onnx mapping row: its `yields` list (GR_I_ONNX_IN items), in source order */
   struct gr_item *next;
   int mod; gr_loc mod_loc;   /* `override`, `extend` or `replace` before a statement (GR_MOD_*) */
   int layer;                 /* top-level statements: the bundle layer they come from */

@@ -443,6 +443,30 @@ static int do_row(ck *c, const gr_onnx_op *op, gr_item *it, gr_onnx_row *r){
     }
     r->nir++;
   }
+  /* `yields (...)`: each an output of an IR op of the row */
+  for(n = 0, x = it->items3; x; x = x->next) n++;
+  if( n > GR_ONNX_MAX_IR ){
+    ck_err(c, it->items3->loc, "yields %zu outputs: a row gives the ONNX node at most %d", n, GR_ONNX_MAX_IR);
+    return 0;
+  }
+  if( n ) r->yields = gr_arena_calloc(&rs->arena, n * sizeof *r->yields);
+  for(x = it->items3; x; x = x->next){
+    if( !x->flag ){
+      ck_err(c, x->str_loc, "yields %lld: the node's outputs are outputs of the row's IR ops, written @K or @K:J", (long long)x->lo);
+      ok = 0;
+      continue;
+    }
+    if( x->lo < 0 || x->lo >= (int64_t)r->nir ){
+      ck_err(c, x->str_loc, "yields @%lld: no such IR op in this row (@0 to @%zu, counted from 0)", (long long)x->lo, r->nir - 1);
+      ok = 0;
+      continue;
+    }
+    if( x->hi < 0 || x->hi > MAX_INDEX ){ ck_err(c, x->name_loc, "output %lld: an output number is 0 to %d", (long long)x->hi, MAX_INDEX); ok = 0; continue; }
+    r->yields[r->nyields].from_op = 1;
+    r->yields[r->nyields].src = (int)x->lo;
+    r->yields[r->nyields].index = (int)x->hi;
+    r->nyields++;
+  }
   return ok;
 }
 

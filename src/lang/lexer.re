@@ -143,6 +143,7 @@ loop:
     "values"      { TOK(GR_TK_VALUES); }
     "version"     { TOK(GR_TK_VERSION); }
     "warning"     { TOK(GR_TK_WARNING); }
+    "yields"      { TOK(GR_TK_YIELDS); }
     "when"        { TOK(GR_TK_WHEN); }
     /* op information library statements (oplib, dtypes) */
     "oplib"       { TOK(GR_TK_OPLIB); }

@@ -123,6 +123,12 @@ void gr_onnx_row_print(gr_buf *b, const gr_onnx_row *r){
       }
     }
   }
+  for(i = 0; i < r->nyields; i++){
+    const gr_onnx_in *y = &r->yields[i];
+    gr_buf_adds(b, i ? ", " : " yields (");
+    if( y->index ) gr_buf_printf(b, "@%d:%d", y->src, y->index); else gr_buf_printf(b, "@%d", y->src);
+  }
+  if( r->nyields ) gr_buf_adds(b, ")");
   if( r->nsub ) gr_buf_printf(b, " in %d", r->nsub);
   gr_buf_adds(b, ";");
 }

@@ -324,6 +324,10 @@ typedef struct gr_onnx_row {
   ** nodes, Data included, and ir lists every non-Data one; 0: a plain
   ** mapping (one IR op, or a decomposition written with suffixes) */
   int nsub;
+  /* `yields (@K[:J], ...)`: the ONNX node's output i is output J of the
+  ** row's K-th IR op (yields[i], from_op always 1); nyields 0: the row's
+  ** last op gives them all */
+  gr_onnx_in *yields; size_t nyields;
   gr_loc loc;
 } gr_onnx_row;
 typedef struct gr_onnx_op {

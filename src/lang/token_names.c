@@ -41,7 +41,7 @@ static const char *const spelling[] = {
   [GR_TK_COLON] = ":", [GR_TK_EQ] = "==", [GR_TK_NE] = "!=", [GR_TK_LT] = "<", [GR_TK_LE] = "<=", [GR_TK_GT] = ">",
   [GR_TK_GE] = ">=", [GR_TK_ASSIGN] = "=", [GR_TK_DOT] = ".", [GR_TK_LBRACKET] = "[", [GR_TK_RBRACKET] = "]",
   [GR_TK_LBRACE] = "{", [GR_TK_RBRACE] = "}", [GR_TK_SEMI] = ";", [GR_TK_LPAREN] = "(", [GR_TK_RPAREN] = ")",
-  [GR_TK_COMMA] = ",", [GR_TK_DOTDOT] = "..", [GR_TK_AT] = "@",
+  [GR_TK_COMMA] = ",", [GR_TK_DOTDOT] = "..", [GR_TK_AT] = "@", [GR_TK_YIELDS] = "yields",
   [GR_TK_PLUS] = "+", [GR_TK_PERCENT] = "%",
   /* GR_TK_TEMPLATE, GR_TK_OPBODY and GR_TK_LAZYOPS are made by parse.c, never written */
 };

@@ -1038,6 +1038,52 @@ static int is_constant_op(const onode *o){
 ** shape not known (GR_SHAPE_UNKNOWN). */
 static int out_desc(ox *x, int dyn){ return gr_build_tensor_ids(x->b, 1, 0, 0, dyn ? x->sh_dyn : GR_SHAPE_UNKNOWN); }
 
+/* The dtype of output j of the k-th IR op of a row with `yields`: the one
+** the op's prototype fixes (table onnx_ir_output_dtypes), else, for output
+** 0, the op's own (its row's or its first input's); else the dtype the
+** model's value_info declares for the node output it yields, else, when
+** the op's outputs are one dynamic output's (Split's y), output 0's; else
+** none. */
+static uint16_t yield_dtype(ox *x, const onode *o, const gr_onnx_row *row, uint32_t k, int j,
+                            const uint16_t *opdt){
+  const char *fixed = gr_opmap_output_dtype(x->map, row->ir[k].type, (size_t)j);
+  size_t i;
+  uint16_t dt = 0;
+  if( fixed && gr_build_dtype(x->b, fixed, strlen(fixed), &dt) ) return dt;
+  if( j==0 ) return opdt[k];
+  for(i = 0; i < o->out.n && i < row->nyields; i++){
+    const prod *vi;
+    if( row->yields[i].src!=(int)k || row->yields[i].index!=j || o->out.v[i].n==0 ) continue;
+    vi = lookup(x, x->vi_scope, o->out.v[i].p, o->out.v[i].n);
+    if( vi && vi->dtype ) return vi->dtype;
+  }
+  return gr_opmap_one_dynamic_output(x->map, row->ir[k].type) ? opdt[k] : 0;
+}
+
+/* The output descriptors of the k-th IR op of a row with `yields`: output
+** 0 and every later one the row yields. When the op gives the node's output
+** 0 and the node's shape function inferred it (is, ish), the op has that
+** shape and, unless its row or prototype fixes it (fixed_dt), that dtype. */
+static int yield_descs(ox *x, const onode *o, const gr_onnx_row *row, uint32_t k, uint16_t *opdt,
+                       uint32_t *opsh, const unsigned char *opdyn, const ishape *is, uint32_t ish, int fixed_dt){
+  size_t i;
+  int j, maxj = 0;
+  for(i = 0; i < row->nyields; i++){
+    const gr_onnx_in *y = &row->yields[i];
+    if( y->src!=(int)k ) continue;
+    if( y->index > maxj ) maxj = y->index;
+    if( i==0 && y->index==0 && is ){
+      if( !row->ir[k].model_dtype && row->ir[k].dtype_input < 0 && !fixed_dt ) opdt[k] = is->dtype;
+      opsh[k] = ish;
+    }
+  }
+  for(j = 0; j <= maxj; j++){
+    uint32_t sh = j==0 ? inner_out_shape(x, opsh[k], opdyn[k], 0, NULL) : opdyn[k] ? x->sh_dyn : GR_SHAPE_UNKNOWN;
+    if( !gr_build_tensor_ids(x->b, 1, yield_dtype(x, o, row, k, j, opdt), 0, sh) ) return 0;
+  }
+  return !gr_build_failed(x->b);
+}
+
 /* What the mapping's conditions see of a node. */
 static void node_view(ox *x, const onode *o, gr_onnx_node_view *nv){
   size_t i;
@@ -1250,7 +1296,20 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
       if( row->nsub > 0 ? type!=x->t_const : (k==nir - 1 || ir[k].suffix[0]==0) ){
         if( !copy_attrs(x, o, oi->e) ){ free(cap.v); return 0; }
       }
-      if( k==nir - 1 ){
+      if( row->nyields ){
+        /* `yields`: the node's outputs are outputs of several ops (Unique's
+        ** y and counts from one, an Empty between them) */
+        if( !yield_descs(x, o, row, k, opdt, opsh, opdyn, known ? &is : NULL, ish, fixed_dt) ){ free(cap.v); return 0; }
+        if( k==nir - 1 ){
+          for(i = 0; i < o->out.n && i < row->nyields; i++){
+            const gr_onnx_in *y = &row->yields[i];
+            prod p = mkprod(opnames[y->src], y->index, yield_dtype(x, o, row, (uint32_t)y->src, y->index, opdt),
+                            y->index==0 && opsh[y->src]!=NO_SHAPE ? opsh[y->src] : opdyn[y->src] ? x->sh_dyn : NO_SHAPE, 0);
+            if( !define_out(x, s, o, i, &p, hh, &again) ){ free(cap.v); return 0; }
+          }
+          if( !mark_cycle(x) ){ free(cap.v); return 0; }
+        }
+      }else if( k==nir - 1 ){
         for(i = 0; i < o->out.n; i++){
           prod p = mkprod(opname, (int32_t)i, 0, opdyn[k] ? x->sh_dyn : NO_SHAPE, 0);
           /* an output whose dtype the plugin (the row's output "DTYPE") or

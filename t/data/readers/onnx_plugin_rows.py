@@ -3,7 +3,7 @@
 one-to-many plugins of rules/onnx.rules (Resize 10 and 11-18, Upsample, Slice 8-9, MaxPool
 big kernel / 1-D / storage_order, ArgMin, BitShift, Min, Pad, ReduceLogSumExp/Max/Min/Prod/LogSum),
 and the plugins spelled out node by node (LpNormalization, ThresholdedRelu, Xor, OneHot, Multinomial, Bernoulli, Col2Im,
-EyeLike, LpPool, MaxUnpool),
+EyeLike, LpPool, MaxUnpool, Unique),
 written with python3-onnx into the current directory for t/t1108-onnx-plugin-rows.sh. Each
 node is named as the test expects (rs, up, sl, mp, am, bs, mn, pd, rd)."""
 import sys, onnx
@@ -159,4 +159,14 @@ def spelled_out():
     maxunpool("maxunpool_1d", [1, 3, 16], ["x", "i"], kernel_shape=[2], strides=[2])
     maxunpool("maxunpool_shape", [1, 3, 16, 16], ["x", "i", "os"], [i64("os", [1, 3, 32, 32])],
               kernel_shape=[2, 2], strides=[2, 2])
+    # Unique (un) with one to four outputs, and one whose outputs 1-3 are read (Casts)
+    for n in (1, 2, 3, 4):
+        outs = ["y", "idx", "inv", "cnt"][:n]
+        g = h.make_graph([h.make_node("Unique", ["x"], outs, name="un")], "unique%d" % n, [vi("x", [16])],
+                         [h.make_tensor_value_info(o, T.FLOAT if o == "y" else T.INT64, None) for o in outs])
+        onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 13)]), "unique%d.onnx" % n)
+    nodes = [h.make_node("Unique", ["x"], ["y", "idx", "inv", "cnt"], name="un")] + \
+            [h.make_node("Cast", [t], [t + "f"], name="c_" + t, to=T.FLOAT) for t in ("idx", "inv", "cnt")]
+    g = h.make_graph(nodes, "unique_used", [vi("x", [16])], [vi(o, None) for o in ("y", "idxf", "invf", "cntf")])
+    onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 13)]), "unique_used.onnx")
 spelled_out()
