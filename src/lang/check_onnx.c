@@ -329,6 +329,14 @@ static int do_output(ck *c, const gr_item *x, gr_onnx_ir *ir, int last){
   return 1;
 }
 
+/* Whether J of `@K:J` (an op input or a `yields` entry, item y) is an
+** output number; else an error at J. */
+static int out_number_ok(ck *c, const gr_item *y){
+  if( y->hi >= 0 && y->hi <= MAX_INDEX ) return 1;
+  ck_err(c, y->name_loc, "output %lld: an output number is 0 to %d", (long long)y->hi, MAX_INDEX);
+  return 0;
+}
+
 static int do_row(ck *c, const gr_onnx_op *op, gr_item *it, gr_onnx_row *r){
   gr_ruleset *rs = c->rs;
   gr_item *x, *y;
@@ -434,7 +442,7 @@ static int do_row(ck *c, const gr_onnx_op *op, gr_item *it, gr_onnx_row *r){
             ok = 0;
             continue;
           }
-          if( y->hi < 0 || y->hi > MAX_INDEX ){ ck_err(c, y->name_loc, "output %lld: an output number is 0 to %d", (long long)y->hi, MAX_INDEX); ok = 0; continue; }
+          if( !out_number_ok(c, y) ){ ok = 0; continue; }
         }
         in->from_op = y->flag; in->src = (int)y->lo; in->index = (int)y->hi;
         j++;
@@ -461,7 +469,7 @@ static int do_row(ck *c, const gr_onnx_op *op, gr_item *it, gr_onnx_row *r){
       ok = 0;
       continue;
     }
-    if( x->hi < 0 || x->hi > MAX_INDEX ){ ck_err(c, x->name_loc, "output %lld: an output number is 0 to %d", (long long)x->hi, MAX_INDEX); ok = 0; continue; }
+    if( !out_number_ok(c, x) ){ ok = 0; continue; }
     r->yields[r->nyields].from_op = 1;
     r->yields[r->nyields].src = (int)x->lo;
     r->yields[r->nyields].index = (int)x->hi;
