@@ -205,6 +205,71 @@ test_expect_success 'CommonGRU: judged and placed as the DynamicGRUV2 CommonGRUF
 	EOF
 '
 
+# ONNX TopK becomes IR TopK (hicann/ops-nn common/src/framework/
+# topk_onnx_plugin.cpp; opsets 8-9 through a PartitionedCall with an int32
+# Const k), which no AI Core store of CANN 8.1.RC1 has, and whose AI CPU
+# kernel lists only an int32 k (aicpu_kernel.json TopK input1): the build
+# before said "No supported Ops kernel and engine are found" (GE7003) for
+# every ONNX TopK. TopKFusionPass (top_k_fusion_pass.cc @83709c7a8 :533,
+# :599-634, :734; rules/engines.rules) makes one whose k is a constant a
+# TopKD, on the AI Core of ascend910b with x float16, float32 or bfloat16
+# (aic-ascend910b-ops-info.json TopKD); its other paths (k computed: :732; a
+# TopKD the AI Core refuses, such as an int64 x: :628) are not modelled, so
+# such a node has no engine and no dtype, with note GE7004 and no EZ3003.
+test_expect_success 'TopK: a TopKD on the AI Core when k is a constant, else neither engine nor dtype' '
+	"$PY" - <<-\EOF &&
+	import onnx
+	from onnx import helper as h, TensorProto as T
+	vi = h.make_tensor_value_info
+	k5 = h.make_tensor("k", T.INT64, [1], [5])
+	def save(name, x_t, opset, inits, extra_in=(), **attrs):
+	    ins = ["x"] if opset < 10 else ["x", "k"]
+	    g = h.make_graph([h.make_node("TopK", ins, ["v", "i"], name="topk", axis=-1, **attrs)], "g",
+	                     [vi("x", x_t, [4, 100])] + list(extra_in), [vi("v", x_t, [4, 5]), vi("i", T.INT64, [4, 5])], inits)
+	    onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", opset)]), name + ".onnx")
+	save("topk_const", T.FLOAT, 11, [k5])
+	save("topk_data", T.FLOAT, 11, [], [vi("k", T.INT64, [1])])
+	save("topk_i64", T.INT64, 11, [k5])
+	save("topk_v9", T.FLOAT, 9, [], k=5)
+	EOF
+	for m in topk_const topk_data topk_i64 topk_v9; do
+		gerules eval $m.onnx --chip Ascend910B1 -o PRECISION_MODE=must_keep_origin_dtype --format json >$m.json || return 1
+	done &&
+	gerules eval topk_data.onnx --chip Ascend910B1 --explain topk >ex.out &&
+	test_grep "^  FE.s fusion pass TopKFusionPass makes this TopK a TopKD only when input 1 is a constant" ex.out &&
+	"$PY" - <<-\EOF
+	import json
+	def node(f, name):
+	    d = json.load(open(f))
+	    return [x for x in d["nodes"] if x["name"] == name][0], d["diagnostics"]
+	pre = "FE\x27s fusion pass TopKFusionPass makes this TopK a TopKD before it judges it (table engine_fused_ops); "
+	for f, name in (("topk_const.json", "topk"), ("topk_v9.json", "PartitionedCall_topk_TopK_1")):
+	    x, diags = node(f, name)
+	    why = {p["slot"]: p["reason"] for p in x["provenance"] if p["won"]}
+	    assert x["type"] == "TopK" and x["engine"] == "AIcoreEngine" and x["dtype"] == "float32", (f, x)
+	    assert why["engine"] == pre + "op store aicore_ascend910b takes TopKD", why["engine"]
+	    assert not [d for d in diags if d["code"] in ("GE7003", "GE7004", "GE7006", "GE7007")], diags
+	head = ("FE\x27s fusion pass TopKFusionPass makes this TopK a TopKD only when input 1 is a constant and the AI Core "
+	        "takes the TopKD (table engine_fused_const_inputs), and ")
+	tail = ": what the pass makes of the node then is not modelled, so gerules decides neither its engine nor its dtype"
+	for f, mid in (("topk_data.json", "input 1 is not a constant"),
+	               ("topk_i64.json", "the AI Core\x27s op information library does not take a TopKD with this node\x27s dtypes and shapes")):
+	    x, diags = node(f, "topk")
+	    assert x["engine"] is None and x["dtype"] is None and "dtype_detail" not in x, (f, x)
+	    notes = [d for d in diags if d["code"] == "GE7004"]
+	    assert len(notes) == 1 and notes[0]["message"].endswith(head + mid + tail), notes
+	    assert not [d for d in diags if d["code"] in ("GE7002", "GE7003", "GE7006", "GE7007")], diags
+	EOF
+'
+
+test_expect_success 'engine_fused_const_inputs: a type not in engine_fused_ops, an empty list or a negative index is an error with a caret' '
+	check_engines_edit fci "s/^    \"TopK\": \[1\]$/    \"TopKV3\": [1], \"TopK\": [-1], \"CommonLSTM\": []/" &&
+	grep "engines.rules:[0-9]*:[0-9]*: error: engine_fused_const_inputs\[\"TopKV3\"\]: not an op type of table engine_fused_ops" err &&
+	grep "engines.rules:[0-9]*:[0-9]*: error: engine_fused_const_inputs\[\"TopK\"\]: entry 0: expected an input index from 0 to 254" err &&
+	grep "engines.rules:[0-9]*:[0-9]*: error: engine_fused_const_inputs\[\"CommonLSTM\"\]: expected a non-empty list" err &&
+	grep "^ *\^" err
+'
+
 test_expect_success 'engine_fused_inputs: a type not in engine_fused_ops, or an index below -1, is an error with a caret' '
 	check_engines_edit fin "s/\"CommonLSTM\": \[0, 1, -1, 2, -1, 4, 5, -1\]/\"CommonRNN\": [0], \"CommonLSTM\": [0, 1, -2, 2]/" &&
 	grep "engines.rules:[0-9]*:[0-9]*: error: engine_fused_inputs\[\"CommonRNN\"\]: not an op type of table engine_fused_ops" err &&

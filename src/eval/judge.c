@@ -72,6 +72,9 @@ struct gr_judge {
   ** per input of the node the fused op's input that takes it (FUSED_NONE:
   ** none), fused_nin[t] of them; NULL: matched as any node's */
   uint8_t **fused_in; uint8_t *fused_nin;
+  /* per graph type: for a fused type with an entry of engine_fused_const_inputs,
+  ** the node's inputs the pass needs as constants, fused_ncin[t] of them; NULL none */
+  uint8_t **fused_cin; uint8_t *fused_ncin;
   uint8_t *id_type;             /* per graph type: 1 + its entry of engine_removed_identity_ops, 0 none */
   uint8_t *id_removed;          /* per node: GE's pass deletes it (engine_removed_identity_ops), NULL none */
   uint8_t *shape_removed;       /* per node: it changes no shape and GE deletes it (engine_removed_same_shape_ops), NULL none */
@@ -485,6 +488,8 @@ static void setup(gr_result *r, gr_judge *J){
   J->fused_dyn = gr_arena_calloc(&J->arena, nt + 1);
   J->fused_in = gr_arena_calloc(&J->arena, (nt + 1) * sizeof *J->fused_in);
   J->fused_nin = gr_arena_calloc(&J->arena, nt + 1);
+  J->fused_cin = gr_arena_calloc(&J->arena, (nt + 1) * sizeof *J->fused_cin);
+  J->fused_ncin = gr_arena_calloc(&J->arena, nt + 1);
   J->id_type = gr_arena_calloc(&J->arena, nt + 1);
   J->type_last = gr_arena_calloc(&J->arena, (nt + 1) * sizeof *J->type_last);
   J->ops = gr_arena_calloc(&J->arena, (2 * (size_t)nt * J->nstores + 1) * sizeof *J->ops);
@@ -516,6 +521,19 @@ static void setup(gr_result *r, gr_judge *J){
           J->fused_nin[gt] = (uint8_t)k;
           for(k = 0, x = j->fused_inputs->vals[(size_t)(intptr_t)fi - 1]->a; x; x = x->next, k++)
             J->fused_in[gt][k] = x->i >= 0 ? (uint8_t)x->i : FUSED_NONE;
+        }
+      }
+      if( t < nt && j->fused_const ){
+        void *fc = gr_map_get(&j->fused_const->keymap, gr_graph_type_name(g, gt));
+        if( fc ){
+          /* check_judge.c: a non-empty list of ints 0..254, at most 254 */
+          const gr_expr *x = j->fused_const->vals[(size_t)(intptr_t)fc - 1]->a;
+          uint32_t k = 0;
+          for(; x; x = x->next) k++;
+          J->fused_cin[gt] = gr_arena_calloc(&J->arena, k);
+          J->fused_ncin[gt] = (uint8_t)k;
+          for(k = 0, x = j->fused_const->vals[(size_t)(intptr_t)fc - 1]->a; x; x = x->next, k++)
+            J->fused_cin[gt][k] = (uint8_t)x->i;
         }
       }
       tn = J->judged_as[t];
@@ -790,6 +808,43 @@ static int is_folded(const gr_judge *J, uint32_t n){ return J->folded && J->fold
 ** dtype_const_ops, or a node folded into a Const. */
 static int const_src(const gr_judge *J, const gr_node *nodes, uint32_t src){
   return (J->type_flags[nodes[src].type] & TF_CONST) || is_folded(J, src);
+}
+
+/* For a node of a fused type whose pass needs some inputs as constants
+** (engine_fused_const_inputs): 1 + the first of them fed by no constant
+** (an absent input counts: the pass reads no value there), else 0 */
+static uint32_t fused_nonconst(const gr_judge *J, const gr_graph *g, const gr_node *nd){
+  const gr_edge *ed = gr_graph_edges(g, nd);
+  uint32_t k;
+  for(k = 0; k < J->fused_ncin[nd->type]; k++){
+    uint32_t pi = J->fused_cin[nd->type][k], src;
+    int32_t idx;
+    if( pi >= nd->n_data || ed[pi].src==GR_NONE ) return pi + 1;
+    idx = ed[pi].index;
+    src = live_src(J, g, ed[pi].src, &idx);
+    if( !const_src(J, gr_graph_nodes(g), src) ) return pi + 1;
+  }
+  return 0;
+}
+
+/* unmodelled_why's `in` when the AI Core does not take the fused type */
+#define UNMODELLED_REFUSED 0xffffu
+
+/* why a node of a fused type gets no engine and no dtype (GR_JE_UNMODELLED):
+** its input `in` is one its pass needs as a constant and is not one, or
+** (UNMODELLED_REFUSED) the AI Core does not take the type the pass makes */
+static void unmodelled_why(const gr_judge *J, const gr_graph *g, uint32_t n, uint32_t in, gr_buf *b){
+  const gr_node *nd = &gr_graph_nodes(g)[n];
+  uint32_t k, nc = J->fused_ncin[nd->type];
+  gr_buf_printf(b, "FE's fusion pass %s makes this %s a %s only when input%s", J->fused_by[nd->type], gr_graph_type_name(g, nd->type),
+                J->judged_as[nd->type], nc > 1 ? "s" : "");
+  for(k = 0; k < nc; k++) gr_buf_printf(b, "%s%u", k==0 ? " " : k + 1==nc ? " and " : ", ", J->fused_cin[nd->type][k]);
+  gr_buf_printf(b, " %s a constant and the AI Core takes the %s (table engine_fused_const_inputs)", nc > 1 ? "are each" : "is",
+                J->judged_as[nd->type]);
+  if( in==UNMODELLED_REFUSED ) gr_buf_printf(b, ", and the AI Core's op information library does not take a %s with this node's dtypes and shapes",
+                                             J->judged_as[nd->type]);
+  else gr_buf_printf(b, ", and input %u is %s", in, in < nd->n_data && gr_graph_edges(g, nd)[in].src!=GR_NONE ? "not a constant" : "absent");
+  gr_buf_printf(b, ": what the pass makes of the node then is not modelled, so gerules decides neither its engine nor its dtype");
 }
 
 static uint8_t out_after(const gr_judge *J, const gr_graph *g, uint32_t p, int32_t idx){
@@ -1506,6 +1561,16 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
     graph_dtype(J, nd, jn);
     return;
   }
+  if( J->fused_cin[nd->type] && (i = fused_nonconst(J, g, nd))!=0 ){
+    /* the fusion pass takes a path gerules does not model: no engine, no dtype */
+    jn->engine_by = GR_JE_UNMODELLED;
+    jn->dtype_by = GR_JD_UNKNOWN;
+    jn->unknown_producer = 6;
+    jn->unknown_tensor = (uint16_t)(i - 1);
+    J->casts[n] = 0;
+    if( trace ){ unmodelled_why(J, g, n, i - 1, trace); gr_buf_addc(trace, '\n'); }
+    return;
+  }
   if( trace==NULL && !keep && ce==NULL ){
     unsigned char key[MEMO_KEY_MAX];
     size_t len = memo_key(J, g, nd, key);
@@ -1596,6 +1661,25 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
         jn->kernel_refuse_output = rout; jn->kernel_store = (uint16_t)(J->store_index[s] + 1);
       }
     }
+  }
+  if( J->fused_cin[nd->type] && (jn->engine==0 || !j->engines[jn->engine - 1].fe) ){
+    /* the pass asks FE's op support check before it fuses, and the AI Core
+    ** does not take the type it would make: the pass leaves the node on a
+    ** path gerules does not model (engine_fused_const_inputs) */
+    memset(jn, 0, sizeof *jn);
+    jn->policy = GR_POLICY_GRAY;
+    jn->engine_by = GR_JE_UNMODELLED;
+    jn->dtype_by = GR_JD_UNKNOWN;
+    jn->unknown_producer = 6;
+    jn->unknown_tensor = UNMODELLED_REFUSED;
+    for(i = 0; i < (uint32_t)nd->n_in_desc + nd->n_out_desc; i++) J->after[nd->tensor0 + i] = model_dt(J, tens[i].dtype);
+    J->casts[n] = 0;
+    if( trace ){ unmodelled_why(J, g, n, UNMODELLED_REFUSED, trace); gr_buf_addc(trace, '\n'); }
+    if( memo_id ){
+      memo_store(J, memo_id, J->out_of[n], &J->after[nd->tensor0], (uint32_t)nd->n_in_desc + nd->n_out_desc, J->casts[n]);
+      set_record(J, n, memo_id);
+    }
+    return;
   }
   if( jn->engine==0 ) jn->engine_by = GR_JE_NO_ENGINE;
   else if( j->engines[jn->engine - 1].fe ) jn->engine_by = GR_JE_FIRST;
@@ -1711,7 +1795,7 @@ const char *gr_judge_engine(const gr_result *r, uint32_t n){
 static const char *const dtype_by[] = { NULL, "graph", "precision_mode", "keep_dtype", "customize_dtypes",
                                         "unknown" };
 static const char *const engine_by[] = { NULL, "ai_core", "refused", "absent", "ge_op", "excluded", "unplaced", "none",
-                                          "removed", "folded" };
+                                          "removed", "folded", "unmodelled" };
 
 const char *gr_judge_dtype_by(const gr_result *r, uint32_t n){
   const gr_jnode *jn = gr_judge_node(r, n);
@@ -1813,6 +1897,7 @@ static void engine_why(gr_result *r, uint32_t n, gr_buf *b){
   const char *type, *eng;
   const gr_oplib_store *fs, *es, *ks;
   if( jn==NULL ) return;
+  if( jn->engine_by==GR_JE_UNMODELLED ){ unmodelled_why(r->judge, g, n, jn->unknown_tensor, b); return; }
   type = judged_type(r->judge, g, &gr_graph_nodes(g)[n]);
   eng = gr_judge_engine(r, n);
   fused_text(r, n, b);
@@ -1935,7 +2020,7 @@ static void dtype_why(gr_result *r, uint32_t n, gr_buf *b){
   if( jn==NULL ) return;
   nd = &gr_graph_nodes(g)[n];
   type = judged_type(r->judge, g, nd);
-  if( jn->dtype_by!=GR_JD_GRAPH || !(r->judge->type_flags[nd->type] & TF_UNJUDGED) ) fused_text(r, n, b);
+  if( jn->engine_by!=GR_JE_UNMODELLED && (jn->dtype_by!=GR_JD_GRAPH || !(r->judge->type_flags[nd->type] & TF_UNJUDGED)) ) fused_text(r, n, b);
   switch( jn->dtype_by ){
     case GR_JD_GRAPH:
       if( r->judge->type_flags[nd->type] & TF_UNJUDGED ) gr_buf_printf(b, "FE does not judge %s: the model's dtype", type);
@@ -1965,6 +2050,7 @@ static void dtype_why(gr_result *r, uint32_t n, gr_buf *b){
                       : jn->engine ? gr_judge_engine(r, n) : "no engine takes it");
         return;
       }
+      if( jn->unknown_producer==6 ){ unmodelled_why(r->judge, g, n, jn->unknown_tensor, b); return; }
       if( jn->unknown_producer==5 ){
         gr_buf_printf(b, "the model gives no dtype for any input or output of this %s, which FE does not judge: gerules does not guess", type);
         return;

@@ -26,7 +26,7 @@
 enum { GR_JD_NONE = 0, GR_JD_GRAPH, GR_JD_MODE, GR_JD_KEEP, GR_JD_CUSTOM, GR_JD_UNKNOWN };
 /* why a node has its engine (gr_jnode.engine_by) */
 enum { GR_JE_NONE = 0, GR_JE_FIRST, GR_JE_REFUSED, GR_JE_ABSENT, GR_JE_GE_OP, GR_JE_EXCLUDED,
-       GR_JE_UNPLACED, GR_JE_NO_ENGINE, GR_JE_REMOVED, GR_JE_FOLDED };
+       GR_JE_UNPLACED, GR_JE_NO_ENGINE, GR_JE_REMOVED, GR_JE_FOLDED, GR_JE_UNMODELLED };
 /* why an engine's store refused the node (gr_jnode.refuse, kernel_refuse) */
 enum { GR_JR_NONE = 0, GR_JR_DTYPE, GR_JR_DYNAMIC, GR_JR_RANK, GR_JR_CUSTOM, GR_JR_EXACT };
 
@@ -50,8 +50,9 @@ typedef struct gr_jnode {
   uint8_t unknown_producer;     /* dtype_by GR_JD_UNKNOWN: 1 a producer's dtype is unknown, 2 no descriptor has a dtype,
                                 ** 3 one input has none and the columns left differ on it, 4 a node FE does
                                 ** not judge whose input 0 has none and no tensor is floating, 5 a node FE
-                                ** does not judge none of whose tensors has a dtype, 0 no list */
-  uint16_t unknown_tensor;      /* 3: that input's index among the op's inputs */
+                                ** does not judge none of whose tensors has a dtype, 6 a node of a fused type whose
+                                ** pass takes a path not modelled (GR_JE_UNMODELLED), 0 no list */
+  uint16_t unknown_tensor;      /* 3: that input's index among the op's inputs; 6: the node's input that is no constant */
   uint16_t unknown_ncol;        /* 3: the columns left */
   uint8_t when;                 /* 1 + the conditional dtypes block (gr_oplib_op.when) of the op that judged it, 0 none */
   uint8_t ge_op;                /* an AI Core store took it as a GE op (opFile Null): FE set _is_ge_op and declined it */

@@ -553,6 +553,35 @@ static void judge_engines(jck *k, const gr_table *names){
     }
     if( ok ) j->fused_inputs = t;
   }
+  if( (t = tab(c, "engine_fused_const_inputs")) ){
+    /* op type of engine_fused_ops -> the inputs of the node (0 the first)
+    ** that must be constants for the pass to make it that type */
+    int ok = 1;
+    if( !t->is_map ){ ck_err(c, t->loc, "table engine_fused_const_inputs must map op types to lists of input indices"); ok = 0; }
+    for(i = 0; t->is_map && i < t->n; i++){
+      const gr_expr *v = t->vals[i], *x;
+      size_t n = 0;
+      if( j->fused_ops==NULL || gr_map_get(&j->fused_ops->keymap, t->keys[i])==NULL ){
+        ck_err(c, t->locs[i], "engine_fused_const_inputs[\"%s\"]: not an op type of table engine_fused_ops (which says what it becomes)", t->keys[i]);
+        ok = 0;
+        continue;
+      }
+      if( v==NULL || v->op!=GR_E_LIST || v->a==NULL ){
+        ck_err(c, v ? v->loc : t->locs[i], "engine_fused_const_inputs[\"%s\"]: expected a non-empty list of the node's inputs "
+               "(0 the first) the pass needs as constants", t->keys[i]);
+        ok = 0;
+        continue;
+      }
+      for(x = v->a; x; x = x->next, n++){
+        if( x->op!=GR_E_INT || x->i < 0 || x->i > 254 ){
+          ck_err(c, x->loc, "engine_fused_const_inputs[\"%s\"]: entry %zu: expected an input index from 0 to 254", t->keys[i], n);
+          ok = 0;
+        }
+      }
+      if( n > 254 ){ ck_err(c, v->loc, "engine_fused_const_inputs[\"%s\"]: more than 254 inputs", t->keys[i]); ok = 0; }
+    }
+    if( ok ) j->fused_const = t;
+  }
   j->removed_same_dtype_ops = opt_set(c, "engine_removed_same_dtype_ops");
   j->removed_same_shape_ops = opt_set(c, "engine_removed_same_shape_ops");
   if( (t = tab(c, "engine_removed_same_dtype_kept_by")) ){

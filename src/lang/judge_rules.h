@@ -110,6 +110,11 @@ typedef struct gr_judge_rules {
   ** of the op it becomes that takes its tensor (-1: none, the pass folds it
   ** into another); without an entry the inputs are matched as any node's */
   const struct gr_table *fused_inputs;
+  /* optional, for some of fused_ops' types: the inputs of the node (by
+  ** position) the pass needs as constants to make it that type; a node with
+  ** another producer on one of them takes a path of the pass gerules does not
+  ** model, and is given no engine and no dtype (table engine_fused_const_inputs) */
+  const struct gr_table *fused_const;
   /* optional: option keys (as given: ATC flags, GE keys) and the values under
   ** which the removing pass does not run, so those ops are judged like any
   ** other (table engine_removed_same_dtype_kept_by; a map of string lists) */
