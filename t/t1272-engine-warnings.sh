@@ -270,6 +270,59 @@ test_expect_success 'engine_fused_const_inputs: a type not in engine_fused_ops, 
 	grep "^ *\^" err
 '
 
+# ONNX Hardmax and Einsum become HardMax and Einsum, in no store of CANN
+# 8.1.RC1: the build before warned that no engine takes them (GE7003, EZ3003).
+# HardMaxPass replaces a HardMax by an ArgMaxD and a OneHotD; EinsumPass
+# rewrites the equations it knows into Reshape, Transpose, BatchMatMul and
+# ReduceSumD nodes (hard_max_fusion_pass.cc, einsum_fusion_pass.cc
+# @83709c7a8; table engine_fused_unmodelled_ops): gerules models neither, so
+# the node has no engine and no dtype, with note GE7004 naming the pass. Its
+# outputs have no known dtype: under the default force_fp16 the Relu after it
+# computes in float16 and no Cast is claimed before it (GE7002); under
+# allow_mix_precision the gray Relu follows its producer's dtype, so it has
+# none either.
+test_expect_success 'HardMax and Einsum: replaced by a fusion pass not modelled, no engine, no dtype, no EZ3003' '
+	"$PY" - <<-\EOF &&
+	import onnx
+	from onnx import helper as h, TensorProto as T
+	vi = h.make_tensor_value_info
+	g = h.make_graph([h.make_node("Einsum", ["a", "b"], ["e"], name="ein", equation="bij,bjk->bik"),
+	                  h.make_node("Hardmax", ["e"], ["m"], name="hm", axis=-1),
+	                  h.make_node("Relu", ["m"], ["y"], name="relu")], "g",
+	                 [vi("a", T.FLOAT, [2, 3, 4]), vi("b", T.FLOAT, [2, 4, 5])], [vi("y", T.FLOAT, [2, 3, 5])])
+	onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 13)]), "einhm.onnx")
+	EOF
+	gerules eval einhm.onnx --chip Ascend910B1 --format json >einhm.json &&
+	gerules eval einhm.onnx --chip Ascend910B1 --precision_mode=allow_mix_precision --format json >einhm-mix.json &&
+	gerules eval einhm.onnx --chip Ascend910B1 --explain hm >ex.out &&
+	test_grep "^  FE.s fusion pass HardMaxPass replaces this HardMax before GE places engines" ex.out &&
+	"$PY" - <<-\EOF
+	import json
+	d = json.load(open("einhm-mix.json"))
+	n = {x["name"]: x for x in d["nodes"]}
+	assert n["relu"]["dtype"] is None and n["relu"]["engine"] == "AIcoreEngine", n["relu"]
+	d = json.load(open("einhm.json"))
+	n = {x["name"]: x for x in d["nodes"]}
+	for name in ("ein", "hm"):
+	    assert n[name]["dtype"] is None and n[name]["engine"] is None, n[name]
+	assert n["relu"]["dtype"] == "float16" and n["relu"]["engine"] == "AIcoreEngine", n["relu"]
+	assert n["relu"]["dtype_detail"]["casts"] == 0, n["relu"]
+	notes = [x for x in d["diagnostics"] if x["code"] == "GE7004"]
+	assert len(notes) == 1 and notes[0]["node"] == "ein", notes
+	assert notes[0]["message"].endswith("FE\x27s fusion pass EinsumPass replaces this Einsum before GE places engines (table "
+	    "engine_fused_unmodelled_ops), and what it makes of the node is not modelled, so gerules decides neither its engine "
+	    "nor its dtype"), notes
+	assert not [x for x in d["diagnostics"] if x["code"] in ("GE7002", "GE7003", "GE7006", "GE7007")], d["diagnostics"]
+	EOF
+'
+
+test_expect_success 'engine_fused_unmodelled_ops: a type engine_fused_ops has, or a value that is no string, is an error with a caret' '
+	check_engines_edit fun "s/^    \"HardMax\": \"HardMaxPass\",$/    \"HardMax\": 1, \"TopK\": \"TopKFusionPass\",/" &&
+	grep "engines.rules:[0-9]*:[0-9]*: error: engine_fused_unmodelled_ops\[\"HardMax\"\]: expected the name of the fusion pass" err &&
+	grep "engines.rules:[0-9]*:[0-9]*: error: engine_fused_unmodelled_ops\[\"TopK\"\]: also in table engine_fused_ops" err &&
+	grep "^ *\^" err
+'
+
 test_expect_success 'engine_fused_inputs: a type not in engine_fused_ops, or an index below -1, is an error with a caret' '
 	check_engines_edit fin "s/\"CommonLSTM\": \[0, 1, -1, 2, -1, 4, 5, -1\]/\"CommonRNN\": [0], \"CommonLSTM\": [0, 1, -2, 2]/" &&
 	grep "engines.rules:[0-9]*:[0-9]*: error: engine_fused_inputs\[\"CommonRNN\"\]: not an op type of table engine_fused_ops" err &&

@@ -141,6 +141,7 @@ static void grow_scratch(gr_judge *J, size_t n){
 #define TF_FOLD_SHAPE 1024     /* folded into a Const when its input shapes are static (engine_folded_shape_ops) */
 #define TF_FOLD_CONST 2048     /* a constant whose weight constant folding reads (table const_ops) */
 #define TF_REMOVED_SHAPE 4096  /* deleted before the judge when input 0 and output 0 shapes agree and are static */
+#define TF_FUSED_AWAY 8192     /* a fusion pass replaces it in a way not modelled (engine_fused_unmodelled_ops) */
 
 /* The judge's dtype id of a graph dtype id (0: none, or one it does not know). */
 static uint8_t model_dt(const gr_judge *J, uint16_t id){ return J->gdt[id < J->ngdt ? id : 0]; }
@@ -543,6 +544,11 @@ static void setup(gr_result *r, gr_judge *J){
     if( in_set(j->sensitive_ops, tn) ) f |= TF_SENSITIVE;
     if( in_set(j->cast_ops, tn) ) f |= TF_CAST;
     if( in_set(j->unplaced_ops, tn) ) f |= TF_UNPLACED;
+    if( j->fused_unmodelled && (at = gr_map_get(&j->fused_unmodelled->keymap, tn))!=NULL ){
+      /* check_judge.c: a non-empty string, never a type of engine_fused_ops */
+      f |= TF_FUSED_AWAY;
+      J->fused_by[gt] = j->fused_unmodelled->vals[(size_t)(intptr_t)at - 1]->s;
+    }
     if( in_set(j->const_ops, tn) ) f |= TF_CONST;
     if( J->removal_off < 0 && in_set(j->removed_same_dtype_ops, tn) ) f |= TF_REMOVED_SAME;
     if( J->infer_kept < 0 && in_set(j->removed_inference_ops, tn) ) f |= TF_REMOVED_INFER;
@@ -831,11 +837,18 @@ static uint32_t fused_nonconst(const gr_judge *J, const gr_graph *g, const gr_no
 #define UNMODELLED_REFUSED 0xffffu
 
 /* why a node of a fused type gets no engine and no dtype (GR_JE_UNMODELLED):
-** its input `in` is one its pass needs as a constant and is not one, or
+** a pass replaces its type in a way not modelled (TF_FUSED_AWAY), or its
+** input `in` is one its pass needs as a constant and is not one, or
 ** (UNMODELLED_REFUSED) the AI Core does not take the type the pass makes */
 static void unmodelled_why(const gr_judge *J, const gr_graph *g, uint32_t n, uint32_t in, gr_buf *b){
   const gr_node *nd = &gr_graph_nodes(g)[n];
   uint32_t k, nc = J->fused_ncin[nd->type];
+  if( J->type_flags[nd->type] & TF_FUSED_AWAY ){
+    gr_buf_printf(b, "FE's fusion pass %s replaces this %s before GE places engines (table engine_fused_unmodelled_ops), and what it "
+                  "makes of the node is not modelled, so gerules decides neither its engine nor its dtype",
+                  J->fused_by[nd->type], gr_graph_type_name(g, nd->type));
+    return;
+  }
   gr_buf_printf(b, "FE's fusion pass %s makes this %s a %s only when input%s", J->fused_by[nd->type], gr_graph_type_name(g, nd->type),
                 J->judged_as[nd->type], nc > 1 ? "s" : "");
   for(k = 0; k < nc; k++) gr_buf_printf(b, "%s%u", k==0 ? " " : k + 1==nc ? " and " : ", ", J->fused_cin[nd->type][k]);
@@ -1523,6 +1536,21 @@ static void mark_folded(gr_judge *J, const gr_graph *g, const uint32_t *order){
   }
 }
 
+/* Node n of a fused type takes a path of its pass gerules does not model
+** (GR_JE_UNMODELLED, unmodelled_why's `in`): no engine, an unknown dtype,
+** and outputs of no known dtype, so that no consumer claims a Cast from it */
+static void set_unmodelled(gr_judge *J, gr_jnode *jn, const gr_node *nd, uint32_t n, uint32_t in){
+  uint32_t i;
+  memset(jn, 0, sizeof *jn);
+  jn->policy = GR_POLICY_GRAY;
+  jn->engine_by = GR_JE_UNMODELLED;
+  jn->dtype_by = GR_JD_UNKNOWN;
+  jn->unknown_producer = 6;
+  jn->unknown_tensor = (uint16_t)in;
+  for(i = 0; i < nd->n_out_desc; i++) J->after[nd->tensor0 + nd->n_in_desc + i] = 0;
+  J->casts[n] = 0;
+}
+
 static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
   const gr_graph *g = r->g;
   const gr_judge_rules *j = J->j;
@@ -1561,14 +1589,12 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
     graph_dtype(J, nd, jn);
     return;
   }
-  if( J->fused_cin[nd->type] && (i = fused_nonconst(J, g, nd))!=0 ){
-    /* the fusion pass takes a path gerules does not model: no engine, no dtype */
-    jn->engine_by = GR_JE_UNMODELLED;
-    jn->dtype_by = GR_JD_UNKNOWN;
-    jn->unknown_producer = 6;
-    jn->unknown_tensor = (uint16_t)(i - 1);
-    J->casts[n] = 0;
-    if( trace ){ unmodelled_why(J, g, n, i - 1, trace); gr_buf_addc(trace, '\n'); }
+  if( (J->type_flags[nd->type] & TF_FUSED_AWAY) || (J->fused_cin[nd->type] && (i = fused_nonconst(J, g, nd))!=0) ){
+    /* a fusion pass replaces it in a way gerules does not model, or takes
+    ** such a path for this node (an input it needs as a constant is not one) */
+    uint32_t in = (J->type_flags[nd->type] & TF_FUSED_AWAY) ? 0 : i - 1;
+    set_unmodelled(J, jn, nd, n, in);
+    if( trace ){ unmodelled_why(J, g, n, in, trace); gr_buf_addc(trace, '\n'); }
     return;
   }
   if( trace==NULL && !keep && ce==NULL ){
@@ -1666,14 +1692,8 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
     /* the pass asks FE's op support check before it fuses, and the AI Core
     ** does not take the type it would make: the pass leaves the node on a
     ** path gerules does not model (engine_fused_const_inputs) */
-    memset(jn, 0, sizeof *jn);
-    jn->policy = GR_POLICY_GRAY;
-    jn->engine_by = GR_JE_UNMODELLED;
-    jn->dtype_by = GR_JD_UNKNOWN;
-    jn->unknown_producer = 6;
-    jn->unknown_tensor = UNMODELLED_REFUSED;
-    for(i = 0; i < (uint32_t)nd->n_in_desc + nd->n_out_desc; i++) J->after[nd->tensor0 + i] = model_dt(J, tens[i].dtype);
-    J->casts[n] = 0;
+    for(i = 0; i < nd->n_in_desc; i++) J->after[nd->tensor0 + i] = model_dt(J, tens[i].dtype);
+    set_unmodelled(J, jn, nd, n, UNMODELLED_REFUSED);
     if( trace ){ unmodelled_why(J, g, n, UNMODELLED_REFUSED, trace); gr_buf_addc(trace, '\n'); }
     if( memo_id ){
       memo_store(J, memo_id, J->out_of[n], &J->after[nd->tensor0], (uint32_t)nd->n_in_desc + nd->n_out_desc, J->casts[n]);

@@ -582,6 +582,22 @@ static void judge_engines(jck *k, const gr_table *names){
     }
     if( ok ) j->fused_const = t;
   }
+  if( (t = tab(c, "engine_fused_unmodelled_ops")) ){
+    /* op type -> the pass (a non-empty string); no type of engine_fused_ops */
+    int ok = 1;
+    if( !t->is_map ){ ck_err(c, t->loc, "table engine_fused_unmodelled_ops must map op types to the names of their fusion passes"); ok = 0; }
+    for(i = 0; t->is_map && i < t->n; i++){
+      const gr_expr *v = t->vals[i];
+      if( v==NULL || v->op!=GR_E_STR || !v->s[0] ){
+        ck_err(c, v ? v->loc : t->locs[i], "engine_fused_unmodelled_ops[\"%s\"]: expected the name of the fusion pass, a non-empty string", t->keys[i]);
+        ok = 0;
+      }else if( j->fused_ops && gr_map_get(&j->fused_ops->keymap, t->keys[i]) ){
+        ck_err(c, t->locs[i], "engine_fused_unmodelled_ops[\"%s\"]: also in table engine_fused_ops, which says what the pass makes of it", t->keys[i]);
+        ok = 0;
+      }
+    }
+    if( ok ) j->fused_unmodelled = t;
+  }
   j->removed_same_dtype_ops = opt_set(c, "engine_removed_same_dtype_ops");
   j->removed_same_shape_ops = opt_set(c, "engine_removed_same_shape_ops");
   if( (t = tab(c, "engine_removed_same_dtype_kept_by")) ){

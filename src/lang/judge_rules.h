@@ -115,6 +115,10 @@ typedef struct gr_judge_rules {
   ** another producer on one of them takes a path of the pass gerules does not
   ** model, and is given no engine and no dtype (table engine_fused_const_inputs) */
   const struct gr_table *fused_const;
+  /* optional: op type -> the fusion pass of FE that replaces a node of the
+  ** type by other nodes, or by a path gerules does not model: such a node is
+  ** given no engine and no dtype (table engine_fused_unmodelled_ops) */
+  const struct gr_table *fused_unmodelled;
   /* optional: option keys (as given: ATC flags, GE keys) and the values under
   ** which the removing pass does not run, so those ops are judged like any
   ** other (table engine_removed_same_dtype_kept_by; a map of string lists) */
