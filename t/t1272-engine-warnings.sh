@@ -323,6 +323,36 @@ test_expect_success 'engine_fused_unmodelled_ops: a type engine_fused_ops has, o
 	grep "^ *\^" err
 '
 
+# A node GE's ONNX parser cannot convert stops ATC before engine placement:
+# an opset-7 And has no plugin (E13010: ops-math similar_opp_onnx_plugin.cpp
+# registers And from opset 8), a Clip-13 without min or max fails its plugin
+# (E11010: ops-math conversion/clip_by_value/framework/clip_onnx_plugin.cpp,
+# ParseParamsClipV11 "At least 'min' or 'max' must not be None or Empty").
+# (Not too starts at opset 8.) The build before added GE7003 (EZ3003) for
+# each, the same failure in other words.
+test_expect_success 'a node GE cannot parse gets its parser error and no engine-search warning' '
+	"$PY" - <<-\EOF &&
+	import onnx
+	from onnx import helper as h, TensorProto as T
+	vi = h.make_tensor_value_info
+	g = h.make_graph([h.make_node("And", ["a", "b"], ["y"], name="and7"), h.make_node("Not", ["y"], ["z"], name="not7")], "g",
+	                 [vi("a", T.BOOL, [4]), vi("b", T.BOOL, [4])], [vi("z", T.BOOL, [4])])
+	onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 7)]), "and7.onnx")
+	g = h.make_graph([h.make_node("Clip", ["x"], ["y"], name="clip")], "g", [vi("x", T.FLOAT, [4])], [vi("y", T.FLOAT, [4])])
+	onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 13)]), "clip13.onnx")
+	EOF
+	for m in and7 clip13; do
+		test_must_fail --exit 1 gerules eval $m.onnx --chip Ascend910B1 --format json >$m.json || return 1
+	done &&
+	"$PY" - <<-\EOF
+	import json
+	for f, want in (("and7.json", [("E13010", "and7"), ("E13010", "not7")]), ("clip13.json", [("E11010", "clip")])):
+	    d = json.load(open(f))
+	    got = sorted((x["code"], x["node"]) for x in d["diagnostics"] if x["severity"] != "note")
+	    assert got == want, (f, got)
+	EOF
+'
+
 test_expect_success 'engine_fused_inputs: a type not in engine_fused_ops, or an index below -1, is an error with a caret' '
 	check_engines_edit fin "s/\"CommonLSTM\": \[0, 1, -1, 2, -1, 4, 5, -1\]/\"CommonRNN\": [0], \"CommonLSTM\": [0, 1, -2, 2]/" &&
 	grep "engines.rules:[0-9]*:[0-9]*: error: engine_fused_inputs\[\"CommonRNN\"\]: not an op type of table engine_fused_ops" err &&
