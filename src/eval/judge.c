@@ -179,6 +179,21 @@ static const char *judged_type(const gr_judge *J, const gr_graph *g, const gr_no
   return as ? as : gr_graph_type_name(g, nd->type);
 }
 
+/* type's list of input indices in table t (engine_fused_inputs,
+** engine_fused_const_inputs; check_judge.c: ints -1..254, at most 254) into
+** *out as bytes, -1 as FUSED_NONE, and its length into *n; nothing when t has
+** no entry for the type */
+static void fused_list(gr_judge *J, const gr_table *t, const char *type, uint8_t **out, uint8_t *n){
+  void *at = t ? gr_map_get(&t->keymap, type) : NULL;
+  const gr_expr *x;
+  uint32_t k = 0;
+  if( at==NULL ) return;
+  for(x = t->vals[(size_t)(intptr_t)at - 1]->a; x; x = x->next) k++;
+  *out = gr_arena_calloc(&J->arena, k ? k : 1);
+  *n = (uint8_t)k;
+  for(k = 0, x = t->vals[(size_t)(intptr_t)at - 1]->a; x; x = x->next, k++) (*out)[k] = x->i >= 0 ? (uint8_t)x->i : FUSED_NONE;
+}
+
 static uint32_t dt_id(const gr_judge_rules *j, dt_memo *m, const char *name){
   unsigned k = (unsigned)(((uintptr_t)name >> 3) & 15);
   if( name==NULL || m->name[k]!=name ){
@@ -511,31 +526,9 @@ static void setup(gr_result *r, gr_judge *J){
       if( t >= nt ) J->fused_dyn[gt] = 1;
       J->judged_as[t] = t < nt ? v->a->s : dyn->s;
       J->fused_by[gt] = v->a->next->s;
-      if( t < nt && j->fused_inputs ){
-        void *fi = gr_map_get(&j->fused_inputs->keymap, gr_graph_type_name(g, gt));
-        if( fi ){
-          /* check_judge.c: a list of ints -1..254, at most 254 */
-          const gr_expr *x = j->fused_inputs->vals[(size_t)(intptr_t)fi - 1]->a;
-          uint32_t k = 0;
-          for(; x; x = x->next) k++;
-          J->fused_in[gt] = gr_arena_calloc(&J->arena, k ? k : 1);
-          J->fused_nin[gt] = (uint8_t)k;
-          for(k = 0, x = j->fused_inputs->vals[(size_t)(intptr_t)fi - 1]->a; x; x = x->next, k++)
-            J->fused_in[gt][k] = x->i >= 0 ? (uint8_t)x->i : FUSED_NONE;
-        }
-      }
-      if( t < nt && j->fused_const ){
-        void *fc = gr_map_get(&j->fused_const->keymap, gr_graph_type_name(g, gt));
-        if( fc ){
-          /* check_judge.c: a non-empty list of ints 0..254, at most 254 */
-          const gr_expr *x = j->fused_const->vals[(size_t)(intptr_t)fc - 1]->a;
-          uint32_t k = 0;
-          for(; x; x = x->next) k++;
-          J->fused_cin[gt] = gr_arena_calloc(&J->arena, k);
-          J->fused_ncin[gt] = (uint8_t)k;
-          for(k = 0, x = j->fused_const->vals[(size_t)(intptr_t)fc - 1]->a; x; x = x->next, k++)
-            J->fused_cin[gt][k] = (uint8_t)x->i;
-        }
+      if( t < nt ){
+        fused_list(J, j->fused_inputs, gr_graph_type_name(g, gt), &J->fused_in[gt], &J->fused_nin[gt]);
+        fused_list(J, j->fused_const, gr_graph_type_name(g, gt), &J->fused_cin[gt], &J->fused_ncin[gt]);
       }
       tn = J->judged_as[t];
     }else if( t >= nt ) continue;

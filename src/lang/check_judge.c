@@ -46,6 +46,37 @@ static int string_lists(ck *c, const gr_table *t, const char *what, const char *
   return ok;
 }
 
+/* table t maps op types of table fused (engine_fused_ops) to lists of input
+** indices from lo (-1 or 0; 0: the list may not be empty) to 254, at most 254
+** of them, `list` saying what a list is: 1, else each fault reported and 0 */
+static int fused_index_lists(ck *c, const gr_table *t, const gr_table *fused, int lo, const char *list){
+  int ok = 1;
+  size_t i;
+  if( !t->is_map ){ ck_err(c, t->loc, "table %s must map op types to lists of input indices", t->name); return 0; }
+  for(i = 0; i < t->n; i++){
+    const gr_expr *v = t->vals[i], *x;
+    size_t n = 0;
+    if( fused==NULL || gr_map_get(&fused->keymap, t->keys[i])==NULL ){
+      ck_err(c, t->locs[i], "%s[\"%s\"]: not an op type of table engine_fused_ops (which says what it becomes)", t->name, t->keys[i]);
+      ok = 0;
+      continue;
+    }
+    if( v==NULL || v->op!=GR_E_LIST || (lo >= 0 && v->a==NULL) ){
+      ck_err(c, v ? v->loc : t->locs[i], "%s[\"%s\"]: expected %s", t->name, t->keys[i], list);
+      ok = 0;
+      continue;
+    }
+    for(x = v->a; x; x = x->next, n++){
+      if( x->op!=GR_E_INT || x->i < lo || x->i > 254 ){
+        ck_err(c, x->loc, "%s[\"%s\"]: entry %zu: expected an input index from 0 to 254%s", t->name, t->keys[i], n, lo < 0 ? ", or -1" : "");
+        ok = 0;
+      }
+    }
+    if( n > 254 ){ ck_err(c, v->loc, "%s[\"%s\"]: more than 254 inputs", t->name, t->keys[i]); ok = 0; }
+  }
+  return ok;
+}
+
 /* an optional table that must be a set of strings where it is declared; NULL when it is not one */
 static const gr_table *opt_set(ck *c, const char *name){
   const gr_table *t = tab(c, name);
@@ -527,60 +558,14 @@ static void judge_engines(jck *k, const gr_table *names){
   if( (t = tab(c, "engine_fused_inputs")) ){
     /* op type of engine_fused_ops -> per input of the node, the index of the
     ** fused op's input that takes it, or -1 */
-    int ok = 1;
-    if( !t->is_map ){ ck_err(c, t->loc, "table engine_fused_inputs must map op types to lists of input indices"); ok = 0; }
-    for(i = 0; t->is_map && i < t->n; i++){
-      const gr_expr *v = t->vals[i], *x;
-      size_t n = 0;
-      if( j->fused_ops==NULL || gr_map_get(&j->fused_ops->keymap, t->keys[i])==NULL ){
-        ck_err(c, t->locs[i], "engine_fused_inputs[\"%s\"]: not an op type of table engine_fused_ops (which says what it becomes)", t->keys[i]);
-        ok = 0;
-        continue;
-      }
-      if( v==NULL || v->op!=GR_E_LIST ){
-        ck_err(c, v ? v->loc : t->locs[i], "engine_fused_inputs[\"%s\"]: expected a list, per input of the node, of the fused op's "
-               "input that takes it (0 the first) or -1 (none: the pass folds it into another)", t->keys[i]);
-        ok = 0;
-        continue;
-      }
-      for(x = v->a; x; x = x->next, n++){
-        if( x->op!=GR_E_INT || x->i < -1 || x->i > 254 ){
-          ck_err(c, x->loc, "engine_fused_inputs[\"%s\"]: entry %zu: expected an input index from 0 to 254, or -1", t->keys[i], n);
-          ok = 0;
-        }
-      }
-      if( n > 254 ){ ck_err(c, v->loc, "engine_fused_inputs[\"%s\"]: more than 254 inputs", t->keys[i]); ok = 0; }
-    }
-    if( ok ) j->fused_inputs = t;
+    if( fused_index_lists(c, t, j->fused_ops, -1, "a list, per input of the node, of the fused op's input that takes it "
+                          "(0 the first) or -1 (none: the pass folds it into another)") ) j->fused_inputs = t;
   }
   if( (t = tab(c, "engine_fused_const_inputs")) ){
     /* op type of engine_fused_ops -> the inputs of the node (0 the first)
     ** that must be constants for the pass to make it that type */
-    int ok = 1;
-    if( !t->is_map ){ ck_err(c, t->loc, "table engine_fused_const_inputs must map op types to lists of input indices"); ok = 0; }
-    for(i = 0; t->is_map && i < t->n; i++){
-      const gr_expr *v = t->vals[i], *x;
-      size_t n = 0;
-      if( j->fused_ops==NULL || gr_map_get(&j->fused_ops->keymap, t->keys[i])==NULL ){
-        ck_err(c, t->locs[i], "engine_fused_const_inputs[\"%s\"]: not an op type of table engine_fused_ops (which says what it becomes)", t->keys[i]);
-        ok = 0;
-        continue;
-      }
-      if( v==NULL || v->op!=GR_E_LIST || v->a==NULL ){
-        ck_err(c, v ? v->loc : t->locs[i], "engine_fused_const_inputs[\"%s\"]: expected a non-empty list of the node's inputs "
-               "(0 the first) the pass needs as constants", t->keys[i]);
-        ok = 0;
-        continue;
-      }
-      for(x = v->a; x; x = x->next, n++){
-        if( x->op!=GR_E_INT || x->i < 0 || x->i > 254 ){
-          ck_err(c, x->loc, "engine_fused_const_inputs[\"%s\"]: entry %zu: expected an input index from 0 to 254", t->keys[i], n);
-          ok = 0;
-        }
-      }
-      if( n > 254 ){ ck_err(c, v->loc, "engine_fused_const_inputs[\"%s\"]: more than 254 inputs", t->keys[i]); ok = 0; }
-    }
-    if( ok ) j->fused_const = t;
+    if( fused_index_lists(c, t, j->fused_ops, 0, "a non-empty list of the node's inputs (0 the first) the pass needs as "
+                          "constants") ) j->fused_const = t;
   }
   if( (t = tab(c, "engine_fused_unmodelled_ops")) ){
     /* op type -> the pass (a non-empty string); no type of engine_fused_ops */
