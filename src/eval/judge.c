@@ -142,6 +142,7 @@ static void grow_scratch(gr_judge *J, size_t n){
 #define TF_FOLD_CONST 2048     /* a constant whose weight constant folding reads (table const_ops) */
 #define TF_REMOVED_SHAPE 4096  /* deleted before the judge when input 0 and output 0 shapes agree and are static */
 #define TF_FUSED_AWAY 8192     /* a fusion pass replaces it in a way not modelled (engine_fused_unmodelled_ops) */
+#define TF_FUSED_CONST 16384   /* its fusion pass needs some inputs as constants (engine_fused_const_inputs: fused_cin) */
 
 /* The judge's dtype id of a graph dtype id (0: none, or one it does not know). */
 static uint8_t model_dt(const gr_judge *J, uint16_t id){ return J->gdt[id < J->ngdt ? id : 0]; }
@@ -537,6 +538,7 @@ static void setup(gr_result *r, gr_judge *J){
     if( in_set(j->sensitive_ops, tn) ) f |= TF_SENSITIVE;
     if( in_set(j->cast_ops, tn) ) f |= TF_CAST;
     if( in_set(j->unplaced_ops, tn) ) f |= TF_UNPLACED;
+    if( t < nt && J->fused_cin[gt] ) f |= TF_FUSED_CONST;
     if( j->fused_unmodelled && (at = gr_map_get(&j->fused_unmodelled->keymap, tn))!=NULL ){
       /* check_judge.c: a non-empty string, never a type of engine_fused_ops */
       f |= TF_FUSED_AWAY;
@@ -1531,8 +1533,9 @@ static void mark_folded(gr_judge *J, const gr_graph *g, const uint32_t *order){
 
 /* Node n of a fused type takes a path of its pass gerules does not model
 ** (GR_JE_UNMODELLED, unmodelled_why's `in`): no engine, an unknown dtype,
-** and outputs of no known dtype, so that no consumer claims a Cast from it */
-static void set_unmodelled(gr_judge *J, gr_jnode *jn, const gr_node *nd, uint32_t n, uint32_t in){
+** inputs of the model's dtypes (whatever the judge tried) and outputs of no
+** known dtype, so that no consumer claims a Cast from it */
+static void set_unmodelled(gr_judge *J, gr_jnode *jn, const gr_node *nd, const gr_tensor *tens, uint32_t n, uint32_t in){
   uint32_t i;
   memset(jn, 0, sizeof *jn);
   jn->policy = GR_POLICY_GRAY;
@@ -1540,6 +1543,7 @@ static void set_unmodelled(gr_judge *J, gr_jnode *jn, const gr_node *nd, uint32_
   jn->dtype_by = GR_JD_UNKNOWN;
   jn->unknown_producer = 6;
   jn->unknown_tensor = (uint16_t)in;
+  for(i = 0; i < nd->n_in_desc; i++) J->after[nd->tensor0 + i] = model_dt(J, tens[i].dtype);
   for(i = 0; i < nd->n_out_desc; i++) J->after[nd->tensor0 + nd->n_in_desc + i] = 0;
   J->casts[n] = 0;
 }
@@ -1582,11 +1586,11 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
     graph_dtype(J, nd, jn);
     return;
   }
-  if( (J->type_flags[nd->type] & TF_FUSED_AWAY) || (J->fused_cin[nd->type] && (i = fused_nonconst(J, g, nd))!=0) ){
+  if( (J->type_flags[nd->type] & TF_FUSED_AWAY) || ((J->type_flags[nd->type] & TF_FUSED_CONST) && (i = fused_nonconst(J, g, nd))!=0) ){
     /* a fusion pass replaces it in a way gerules does not model, or takes
     ** such a path for this node (an input it needs as a constant is not one) */
     uint32_t in = (J->type_flags[nd->type] & TF_FUSED_AWAY) ? 0 : i - 1;
-    set_unmodelled(J, jn, nd, n, in);
+    set_unmodelled(J, jn, nd, tens, n, in);
     if( trace ){ unmodelled_why(J, g, n, in, trace); gr_buf_addc(trace, '\n'); }
     return;
   }
@@ -1681,12 +1685,11 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
       }
     }
   }
-  if( J->fused_cin[nd->type] && (jn->engine==0 || !j->engines[jn->engine - 1].fe) ){
+  if( (J->type_flags[nd->type] & TF_FUSED_CONST) && (jn->engine==0 || !j->engines[jn->engine - 1].fe) ){
     /* the pass asks FE's op support check before it fuses, and the AI Core
     ** does not take the type it would make: the pass leaves the node on a
     ** path gerules does not model (engine_fused_const_inputs) */
-    for(i = 0; i < nd->n_in_desc; i++) J->after[nd->tensor0 + i] = model_dt(J, tens[i].dtype);
-    set_unmodelled(J, jn, nd, n, UNMODELLED_REFUSED);
+    set_unmodelled(J, jn, nd, tens, n, UNMODELLED_REFUSED);
     if( trace ){ unmodelled_why(J, g, n, UNMODELLED_REFUSED, trace); gr_buf_addc(trace, '\n'); }
     if( memo_id ){
       memo_store(J, memo_id, J->out_of[n], &J->after[nd->tensor0], (uint32_t)nd->n_in_desc + nd->n_out_desc, J->casts[n]);

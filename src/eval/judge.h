@@ -52,7 +52,8 @@ typedef struct gr_jnode {
                                 ** not judge whose input 0 has none and no tensor is floating, 5 a node FE
                                 ** does not judge none of whose tensors has a dtype, 6 a node of a fused type whose
                                 ** pass takes a path not modelled (GR_JE_UNMODELLED), 0 no list */
-  uint16_t unknown_tensor;      /* 3: that input's index among the op's inputs; 6: the node's input that is no constant */
+  uint16_t unknown_tensor;      /* 3: that input's index among the op's inputs; 6: the node's input that is no
+                                ** constant, 0xffff the AI Core refused the fused type, 0 for a type the pass replaces */
   uint16_t unknown_ncol;        /* 3: the columns left */
   uint8_t when;                 /* 1 + the conditional dtypes block (gr_oplib_op.when) of the op that judged it, 0 none */
   uint8_t ge_op;                /* an AI Core store took it as a GE op (opFile Null): FE set _is_ge_op and declined it */
