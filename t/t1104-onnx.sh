@@ -286,11 +286,18 @@ assert (t[\"execution\"], t[\"dtype_detail\"][\"inputs\"][0][0]) == (\"dynamic\"
 # objdetect/non_max_suppression_v6/framework/non_max_suppression_onnx_plugin.cpp):
 # one Data per input, NonMaxSuppressionV6, whose selected_indices is int32
 # (CANN 8.1.RC1 op_proto/inc/nn_detect_ops.h:1880-1889), and a Cast to int64;
-# renamed, the counter advancing by 7 and 4. A row per box kept: [-1, 3]
-# (Operators.md, NonMaxSuppression), so the NMS and the Transpose reading it
-# run dynamic. The build before mapped the node to a NonMaxSuppressionV6 alone
-# under the ONNX name, its output without a shape, and the Transpose static.
-test_expect_success 'NonMaxSuppression: GE'"'"'s subgraph and names, int32 then int64 [-1, 3], dynamic' '
+# renamed, the counter advancing by 7 and 4. A row per box kept (Operators.md,
+# NonMaxSuppression), as many as GE's InferShape of NonMaxSuppressionV6 fixes
+# when max_output_boxes_per_class is a constant: batch * classes * it, at most
+# the number of scores (CANN's ops repository, mirror
+# dengguojie/vue-element-admin @83709c7a8 ops/built-in/op_proto/
+# nn_detect_ops.cc:1752-1791): min(1 * 1 * 10, 100) = 10, static. Without it
+# (nms2) the count is -1, and nms2 dynamic; the static cluster of nms is
+# too small to stay apart, so GE runs it in the dynamic graph too, tiled at
+# compile time. The build before mapped the node
+# to a NonMaxSuppressionV6 alone under the ONNX name, its output without a
+# shape; the one before this change gave both [-1, 3], ONNX's count.
+test_expect_success 'NonMaxSuppression: GE'"'"'s subgraph and names, int32 then int64 [10, 3] with a constant count, else [-1, 3]' '
 	types nms.onnx | grep -v "Initializer\|:Data$" >got; test $? -le 1 &&
 	printf "%s\n" PartitionedCall_nms_NonMaxSuppressionV6_5:NonMaxSuppressionV6 PartitionedCall_nms_Cast_6:Cast \
 		PartitionedCall_tr_Const_13:Const PartitionedCall_tr_Transpose_12:Transpose \
@@ -301,10 +308,12 @@ test_expect_success 'NonMaxSuppression: GE'"'"'s subgraph and names, int32 then 
 import json; d = json.load(open(\"nms.json\"))
 n = {x[\"name\"]: x for x in d[\"nodes\"]}
 for k in (\"PartitionedCall_nms_NonMaxSuppressionV6_5\", \"PartitionedCall_nms_Cast_6\", \"PartitionedCall_tr_Transpose_12\"):
+    assert (n[k][\"execution_source\"], n[k][\"tiling\"]) == (\"execution_small\", \"compile\"), n[k]
+for k in (\"PartitionedCall_nms2_NonMaxSuppressionV6_9\", \"PartitionedCall_nms2_Cast_10\"):
     assert (n[k][\"execution\"], n[k][\"tiling\"]) == (\"dynamic\", \"host\"), n[k]
 assert n[\"PartitionedCall_nms_Cast_6\"][\"dtype_detail\"][\"inputs\"][0][0] == \"int32\", n[\"PartitionedCall_nms_Cast_6\"]
 " &&
-	test "$(input0_seen nms.onnx Transpose Cast)" = "[\"PartitionedCall_nms2_Cast_10 DT_INT32 [-1,3]\", \"PartitionedCall_nms_Cast_6 DT_INT32 [-1,3]\", \"PartitionedCall_tr_Transpose_12 DT_INT64 [-1,3]\"]"
+	test "$(input0_seen nms.onnx Transpose Cast)" = "[\"PartitionedCall_nms2_Cast_10 DT_INT32 [-1,3]\", \"PartitionedCall_nms_Cast_6 DT_INT32 [10,3]\", \"PartitionedCall_tr_Transpose_12 DT_INT64 [10,3]\"]"
 '
 
 # Compress is GE's plugin subgraph (hicann/ops-nn @e5c3fa932

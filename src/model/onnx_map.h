@@ -81,7 +81,9 @@ int gr_opmap_match(const gr_opmap_entry *e, int64_t version, const gr_onnx_node_
 ** `dtype` names, input 0's without it), "size" (Size: an int64 scalar,
 ** whatever its input), "nonzero" (NonZero: int64 [rank of input 0, -1],
 ** the count of nonzero elements known only at run time), "nms"
-** (NonMaxSuppression: int64 [-1, 3], one row per box kept), "compress"
+** (NonMaxSuppression: int64 [N, 3], one row per box kept: N as GE's
+** InferShape of NonMaxSuppressionV6 fixes it for a constant
+** max_output_boxes_per_class, else -1), "compress"
 ** (Compress: input 0's dtype, [-1] without `axis`, else input 0's shape
 ** with that dim -1: the count of true conditions), "argmax" (ArgMax: int64,
 ** input 0's dims with dim `axis` 1, or dropped where `keepdims` is 0),
