@@ -250,7 +250,7 @@ test_expect_success 'TopK: a TopKD on the AI Core when k is a constant, else nei
 	    assert why["engine"] == pre + "op store aicore_ascend910b takes TopKD", why["engine"]
 	    assert not [d for d in diags if d["code"] in ("GE7003", "GE7004", "GE7006", "GE7007")], diags
 	head = ("FE\x27s fusion pass TopKFusionPass makes this TopK a TopKD only when input 1 is a constant and the AI Core "
-	        "takes the TopKD (table engine_fused_const_inputs), and ")
+	        "takes the TopKD (tables engine_fused_const_inputs, engine_fused_checked_ops), and ")
 	tail = ": what the pass makes of the node then is not modelled, so gerules decides neither its engine nor its dtype"
 	for f, mid in (("topk_data.json", "input 1 is not a constant"),
 	               ("topk_i64.json", "the AI Core\x27s op information library does not take a TopKD with this node\x27s dtypes and shapes")):
@@ -263,11 +263,86 @@ test_expect_success 'TopK: a TopKD on the AI Core when k is a constant, else nei
 '
 
 test_expect_success 'engine_fused_const_inputs: a type not in engine_fused_ops, an empty list or a negative index is an error with a caret' '
-	check_engines_edit fci "s/^    \"TopK\": \[1\]$/    \"TopKV3\": [1], \"TopK\": [-1], \"CommonLSTM\": []/" &&
+	check_engines_edit fci "s/^    \"TopK\": \[1\],$/    \"TopKV3\": [1], \"TopK\": [-1], \"CommonLSTM\": [],/" &&
 	grep "engines.rules:[0-9]*:[0-9]*: error: engine_fused_const_inputs\[\"TopKV3\"\]: not an op type of table engine_fused_ops" err &&
 	grep "engines.rules:[0-9]*:[0-9]*: error: engine_fused_const_inputs\[\"TopK\"\]: entry 0: expected an input index from 0 to 254" err &&
 	grep "engines.rules:[0-9]*:[0-9]*: error: engine_fused_const_inputs\[\"CommonLSTM\"\]: expected a non-empty list" err &&
 	grep "^ *\^" err
+'
+
+test_expect_success 'engine_fused_checked_ops: a type not in engine_fused_ops, or a map, is an error with a caret' '
+	check_engines_edit fck "/^table engine_fused_checked_ops/,/^}/s/^    \"TopK\"$/    \"TopK\", \"TopKV3\"/" &&
+	grep "engines.rules:[0-9]*:[0-9]*: error: engine_fused_checked_ops: \"TopKV3\" is not an op type of table engine_fused_ops" err &&
+	grep "^ *\^" err &&
+	check_engines_edit fck2 "/^table engine_fused_checked_ops/,/^}/s/^    \"TopK\"$/    \"TopK\": 1/" &&
+	grep "engines.rules:[0-9]*:[0-9]*: error: table engine_fused_checked_ops must be a set of op types" err
+'
+
+# ONNX NonMaxSuppression is GE's plugin subgraph with a NonMaxSuppressionV6
+# (hicann/ops-cv @6ae876534 non_max_suppression_onnx_plugin.cpp), which only
+# ascend310p's AI Core has: the build before warned that no engine takes it
+# (GE7003, EZ3003) on every other family, for every exported detection model.
+# NonMaxSuppressionV6Fusion (non_max_suppression_fusion_pass.cc @83709c7a8
+# :174-208) makes it a NonMaxSuppressionV7, with max_output_size int32, on
+# every SoC; that op is on the AI Core of ascend910b (aic-ascend910b-ops-info.json
+# NonMaxSuppressionV7: boxes float16 or float32) with no dynamicShapeSupport,
+# and GE's InferShape of NonMaxSuppressionV6 gives a static
+# [min(batch * classes * max_output_size, scores), 3] when max_output_size is
+# a constant (nn_detect_ops.cc:1752-1791 of the same mirror): here
+# min(1 * 2 * 10, 200) = 20. Without that constant (a graph input) the pass
+# fails, and gerules models neither: no engine, no dtype, note GE7004. With
+# a dynamic batch the V7 is dynamic, and the AI Core refuses it: GE7003.
+test_expect_success 'NonMaxSuppression: a static NonMaxSuppressionV7 on the AI Core of ascend910b, when max_output_size is a constant' '
+	"$PY" - <<-\EOF &&
+	import onnx
+	from onnx import helper as h, TensorProto as T
+	vi = h.make_tensor_value_info
+	def save(name, batch, const):
+	    ins = [vi("boxes", T.FLOAT, [batch, 100, 4]), vi("scores", T.FLOAT, [batch, 2, 100])]
+	    inits = [h.make_tensor("iou", T.FLOAT, [1], [0.5])]
+	    if const: inits.append(h.make_tensor("maxk", T.INT64, [1], [10]))
+	    else: ins.append(vi("maxk", T.INT64, [1]))
+	    g = h.make_graph([h.make_node("NonMaxSuppression", ["boxes", "scores", "maxk", "iou"], ["sel"], name="nms"),
+	                      h.make_node("Transpose", ["sel"], ["t"], name="tr", perm=[1, 0])], "g",
+	                     ins, [vi("t", T.INT64, None)], inits)
+	    onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 13)]), name + ".onnx")
+	save("nms_const", 1, True)
+	save("nms_data", 1, False)
+	save("nms_dyn", "n", True)
+	EOF
+	for m in nms_const nms_data nms_dyn; do
+		gerules eval $m.onnx --chip Ascend910B1 --format json --all-nodes >$m.json || return 1
+	done &&
+	gerules eval nms_const.onnx --chip Ascend910B1 --explain PartitionedCall_nms_NonMaxSuppressionV6_4 >ex.out &&
+	test_grep "because FE.s fusion pass NonMaxSuppressionV6Fusion makes this NonMaxSuppressionV6 a NonMaxSuppressionV7 before it judges it" ex.out &&
+	test_grep "^  input 2: no input of NonMaxSuppressionV7 takes it (table engine_fused_inputs)" ex.out &&
+	"$PY" - <<-\EOF
+	import json
+	def load(f):
+	    d = json.load(open(f))
+	    return {x["name"]: x for x in d["nodes"]}, d["diagnostics"]
+	v6 = "PartitionedCall_nms_NonMaxSuppressionV6_4"
+	n, diags = load("nms_const.json")
+	x = n[v6]
+	why = {p["slot"]: p["reason"] for p in x["provenance"] if p["won"]}
+	assert (x["engine"], x["dtype"], x["execution"], x["tiling"]) == ("AIcoreEngine", "float16", "static", "compile"), x
+	assert why["engine"].endswith("op store aicore_ascend910b takes NonMaxSuppressionV7"), why["engine"]
+	# max_output_size (int64 in the model) is made int32 by the pass: not matched, not cast
+	assert x["dtype_detail"]["inputs"][2] == ["int64", "int64"], x["dtype_detail"]
+	assert not [d for d in diags if d["code"] in ("GE7003", "GE7004", "GE7006", "GE7007")], diags
+	n, diags = load("nms_data.json")
+	x = n[v6]
+	assert x["engine"] is None and x["dtype"] is None, x
+	notes = [d for d in diags if d["code"] == "GE7004"]
+	assert len(notes) == 1 and "NonMaxSuppressionV7 only when input 2 is a constant (table engine_fused_const_inputs), and input 2 is not a constant" in notes[0]["message"], notes
+	assert not [d for d in diags if d["code"] in ("GE7003", "GE7006", "GE7007")], diags
+	n, diags = load("nms_dyn.json")
+	x = n[v6]
+	assert x["engine"] is None and x["execution"] == "dynamic", x
+	warn = [d for d in diags if d["code"] == "GE7003" and d["node"] == v6]
+	assert warn and "NonMaxSuppressionV7" in warn[0]["message"], diags
+	assert not [d for d in diags if d["code"] == "GE7004"], diags
+	EOF
 '
 
 # ONNX Hardmax and Einsum become HardMax and Einsum, in no store of CANN

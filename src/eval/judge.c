@@ -143,6 +143,7 @@ static void grow_scratch(gr_judge *J, size_t n){
 #define TF_REMOVED_SHAPE 4096  /* deleted before the judge when input 0 and output 0 shapes agree and are static */
 #define TF_FUSED_AWAY 8192     /* a fusion pass replaces it in a way not modelled (engine_fused_unmodelled_ops) */
 #define TF_FUSED_CONST 16384   /* its fusion pass needs some inputs as constants (engine_fused_const_inputs: fused_cin) */
+#define TF_FUSED_CHECKED 32768 /* its fusion pass asks FE's op support check before it fuses (engine_fused_checked_ops) */
 
 /* The judge's dtype id of a graph dtype id (0: none, or one it does not know). */
 static uint8_t model_dt(const gr_judge *J, uint16_t id){ return J->gdt[id < J->ngdt ? id : 0]; }
@@ -539,6 +540,7 @@ static void setup(gr_result *r, gr_judge *J){
     if( in_set(j->cast_ops, tn) ) f |= TF_CAST;
     if( in_set(j->unplaced_ops, tn) ) f |= TF_UNPLACED;
     if( t < nt && J->fused_cin[gt] ) f |= TF_FUSED_CONST;
+    if( t < nt && J->fused_by[gt] && in_set(j->fused_checked, own) ) f |= TF_FUSED_CHECKED;
     if( j->fused_unmodelled && (at = gr_map_get(&j->fused_unmodelled->keymap, tn))!=NULL ){
       /* check_judge.c: a non-empty string, never a type of engine_fused_ops */
       f |= TF_FUSED_AWAY;
@@ -844,11 +846,17 @@ static void unmodelled_why(const gr_judge *J, const gr_graph *g, uint32_t n, uin
                   J->fused_by[nd->type], gr_graph_type_name(g, nd->type));
     return;
   }
-  gr_buf_printf(b, "FE's fusion pass %s makes this %s a %s only when input%s", J->fused_by[nd->type], gr_graph_type_name(g, nd->type),
-                J->judged_as[nd->type], nc > 1 ? "s" : "");
-  for(k = 0; k < nc; k++) gr_buf_printf(b, "%s%u", k==0 ? " " : k + 1==nc ? " and " : ", ", J->fused_cin[nd->type][k]);
-  gr_buf_printf(b, " %s a constant and the AI Core takes the %s (table engine_fused_const_inputs)", nc > 1 ? "are each" : "is",
+  gr_buf_printf(b, "FE's fusion pass %s makes this %s a %s only when", J->fused_by[nd->type], gr_graph_type_name(g, nd->type),
                 J->judged_as[nd->type]);
+  if( nc ){
+    gr_buf_printf(b, " input%s", nc > 1 ? "s" : "");
+    for(k = 0; k < nc; k++) gr_buf_printf(b, "%s%u", k==0 ? " " : k + 1==nc ? " and " : ", ", J->fused_cin[nd->type][k]);
+    gr_buf_printf(b, " %s a constant", nc > 1 ? "are each" : "is");
+  }
+  if( J->type_flags[nd->type] & TF_FUSED_CHECKED ) gr_buf_printf(b, "%s the AI Core takes the %s", nc ? " and" : "", J->judged_as[nd->type]);
+  gr_buf_printf(b, " (table%s %s%s%s)", nc && (J->type_flags[nd->type] & TF_FUSED_CHECKED) ? "s" : "", nc ? "engine_fused_const_inputs" : "",
+                nc && (J->type_flags[nd->type] & TF_FUSED_CHECKED) ? ", " : "",
+                (J->type_flags[nd->type] & TF_FUSED_CHECKED) ? "engine_fused_checked_ops" : "");
   if( in==UNMODELLED_REFUSED ) gr_buf_printf(b, ", and the AI Core's op information library does not take a %s with this node's dtypes and shapes",
                                              J->judged_as[nd->type]);
   else gr_buf_printf(b, ", and input %u is %s", in, in < nd->n_data && gr_graph_edges(g, nd)[in].src!=GR_NONE ? "not a constant" : "absent");
@@ -1685,10 +1693,10 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
       }
     }
   }
-  if( (J->type_flags[nd->type] & TF_FUSED_CONST) && (jn->engine==0 || !j->engines[jn->engine - 1].fe) ){
+  if( (J->type_flags[nd->type] & TF_FUSED_CHECKED) && (jn->engine==0 || !j->engines[jn->engine - 1].fe) ){
     /* the pass asks FE's op support check before it fuses, and the AI Core
     ** does not take the type it would make: the pass leaves the node on a
-    ** path gerules does not model (engine_fused_const_inputs) */
+    ** path gerules does not model (engine_fused_checked_ops) */
     set_unmodelled(J, jn, nd, tens, n, UNMODELLED_REFUSED);
     if( trace ){ unmodelled_why(J, g, n, UNMODELLED_REFUSED, trace); gr_buf_addc(trace, '\n'); }
     if( memo_id ){

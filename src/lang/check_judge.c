@@ -567,6 +567,19 @@ static void judge_engines(jck *k, const gr_table *names){
     if( fused_index_lists(c, t, j->fused_ops, 0, "a non-empty list of the node's inputs (0 the first) the pass needs as "
                           "constants") ) j->fused_const = t;
   }
+  if( (t = tab(c, "engine_fused_checked_ops")) ){
+    /* a set of op types of engine_fused_ops whose pass asks FE's op support
+    ** check before it fuses */
+    int ok = 1;
+    if( t->is_map ){ ck_err(c, t->loc, "table engine_fused_checked_ops must be a set of op types"); ok = 0; }
+    for(i = 0; !t->is_map && i < t->n; i++){
+      if( j->fused_ops==NULL || gr_map_get(&j->fused_ops->keymap, t->keys[i])==NULL ){
+        ck_err(c, t->locs[i], "engine_fused_checked_ops: \"%s\" is not an op type of table engine_fused_ops (which says what it becomes)", t->keys[i]);
+        ok = 0;
+      }
+    }
+    if( ok ) j->fused_checked = t;
+  }
   if( (t = tab(c, "engine_fused_unmodelled_ops")) ){
     /* op type -> the pass (a non-empty string); no type of engine_fused_ops */
     int ok = 1;

@@ -115,6 +115,11 @@ typedef struct gr_judge_rules {
   ** another producer on one of them takes a path of the pass gerules does not
   ** model, and is given no engine and no dtype (table engine_fused_const_inputs) */
   const struct gr_table *fused_const;
+  /* optional, a set of fused_ops' types whose pass asks FE's op support
+  ** check first and leaves the node on a path gerules does not model when
+  ** the AI Core does not take the type it would make: such a node is given
+  ** no engine and no dtype (table engine_fused_checked_ops) */
+  const struct gr_table *fused_checked;
   /* optional: op type -> the fusion pass of FE that replaces a node of the
   ** type by other nodes, or by a path gerules does not model: such a node is
   ** given no engine and no dtype (table engine_fused_unmodelled_ops) */
