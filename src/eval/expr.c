@@ -271,6 +271,7 @@ static gr_val node_field(gr_env *env, uint32_t node, const gr_expr *e){
         case GR_JF_ENGINE: return v_str(gr_judge_engine(r, node));
         case GR_JF_ENGINE_BY: return v_str(gr_judge_engine_by(r, node));
         case GR_JF_STRATEGY: return v_str(gr_judge_strategy(r, node));
+        case GR_JF_TYPE: return v_str(gr_judge_type(r, node));
         case GR_JF_CASTS: return v_int(gr_judge_casts(r, node));
         case GR_JF_REFUSAL_ENGINE: case GR_JF_REFUSAL_WHY: case GR_JF_REFUSAL_GE_OP: {
           gr_buf b;

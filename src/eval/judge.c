@@ -1843,6 +1843,10 @@ const char *gr_judge_strategy(const gr_result *r, uint32_t n){
   return jn && jn->strategy ? r->judge->j->strategies[jn->strategy - 1].name : NULL;
 }
 
+const char *gr_judge_type(const gr_result *r, uint32_t n){
+  return gr_judge_node(r, n) ? judged_type(r->judge, r->g, &gr_graph_nodes(r->g)[n]) : NULL;
+}
+
 uint32_t gr_judge_record(const gr_result *r, uint32_t n){
   return r->judge && r->judge->rec && n < r->judge->nnodes ? r->judge->rec[n] : 0;
 }

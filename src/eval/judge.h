@@ -91,6 +91,10 @@ const char *gr_judge_engine_by(const gr_result *r, uint32_t n);
 int gr_judge_by_code(int dtype, const char *word);
 /* the strategy the dtype judge used, NULL when the node was not judged */
 const char *gr_judge_strategy(const gr_result *r, uint32_t n);
+/* the op type the judge and engine placement see: the one a fusion pass
+** makes the node (table engine_fused_ops), else the node's own; NULL
+** without a judge */
+const char *gr_judge_type(const gr_result *r, uint32_t n);
 /* The reasons, appended to b. */
 void gr_judge_dtype_why(gr_result *r, uint32_t n, gr_buf *b);
 void gr_judge_engine_why(gr_result *r, uint32_t n, gr_buf *b);

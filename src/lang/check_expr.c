@@ -120,7 +120,7 @@ static uint8_t field_type(ck *c, gr_expr *e, uint8_t base){
           {"judge_dtype_why", GR_JF_DTYPE_WHY, GR_T_STR}, {"judge_engine", GR_JF_ENGINE, GR_T_STR},
           {"judge_engine_by", GR_JF_ENGINE_BY, GR_T_STR}, {"judge_engine_why", GR_JF_ENGINE_WHY, GR_T_STR},
           {"judge_strategy", GR_JF_STRATEGY, GR_T_STR}, {"judge_casts", GR_JF_CASTS, GR_T_INT},
-          {"judge_engine_summary", GR_JF_ENGINE_SUMMARY, GR_T_STR},
+          {"judge_engine_summary", GR_JF_ENGINE_SUMMARY, GR_T_STR}, {"judge_type", GR_JF_TYPE, GR_T_STR},
           {"judge_refusal_engine", GR_JF_REFUSAL_ENGINE, GR_T_STR}, {"judge_refusal_why", GR_JF_REFUSAL_WHY, GR_T_STR},
           {"judge_refusal_ge_op", GR_JF_REFUSAL_GE_OP, GR_T_BOOL} };
         size_t k;

@@ -66,7 +66,7 @@ enum gr_field {
 /* node.judge_FIELD (GR_F_JUDGE's ref2): the dtype and engine judge's outcome
 ** (src/eval/judge.h) */
 enum gr_judge_field { GR_JF_DTYPE = 1, GR_JF_DTYPE_BY, GR_JF_DTYPE_WHY, GR_JF_ENGINE, GR_JF_ENGINE_BY,
-  GR_JF_ENGINE_WHY, GR_JF_STRATEGY, GR_JF_CASTS, GR_JF_ENGINE_SUMMARY,
+  GR_JF_ENGINE_WHY, GR_JF_STRATEGY, GR_JF_CASTS, GR_JF_ENGINE_SUMMARY, GR_JF_TYPE,
   GR_JF_REFUSAL_ENGINE, GR_JF_REFUSAL_WHY, GR_JF_REFUSAL_GE_OP };   /* the last three: rules `for each refusal` only */
 
 /* special names (gr_expr.ref of a GR_E_NAME that is not a table) */
