@@ -271,10 +271,10 @@ test_expect_success 'engine_fused_const_inputs: a type not in engine_fused_ops, 
 '
 
 test_expect_success 'engine_fused_checked_ops: a type not in engine_fused_ops, or a map, is an error with a caret' '
-	check_engines_edit fck "/^table engine_fused_checked_ops/,/^}/s/^    \"TopK\"$/    \"TopK\", \"TopKV3\"/" &&
+	check_engines_edit fck "/^table engine_fused_checked_ops/,/^}/s/^    \"TopK\", \"Conv2DTranspose\"$/    \"TopK\", \"TopKV3\"/" &&
 	grep "engines.rules:[0-9]*:[0-9]*: error: engine_fused_checked_ops: \"TopKV3\" is not an op type of table engine_fused_ops" err &&
 	grep "^ *\^" err &&
-	check_engines_edit fck2 "/^table engine_fused_checked_ops/,/^}/s/^    \"TopK\"$/    \"TopK\": 1/" &&
+	check_engines_edit fck2 "/^table engine_fused_checked_ops/,/^}/s/^    \"TopK\", \"Conv2DTranspose\"$/    \"TopK\": 1/" &&
 	grep "engines.rules:[0-9]*:[0-9]*: error: table engine_fused_checked_ops must be a set of op types" err
 '
 
@@ -345,6 +345,68 @@ test_expect_success 'NonMaxSuppression: a static NonMaxSuppressionV7 on the AI C
 	assert warn and "optype [NonMaxSuppressionV7]: " in warn[0]["message"], diags
 	ez2 = [d for d in diags if d["code"] == "GE7006" and d["node"] == v6]
 	assert ez2 and ez2[0]["message"].startswith("Optype [NonMaxSuppressionV7] of Ops kernel [AIcoreEngine] is unsupported"), diags
+	assert not [d for d in diags if d["code"] == "GE7004"], diags
+	EOF
+'
+
+# ONNX ConvTranspose becomes a Conv2DTranspose with an int64 Const
+# input_size (hicann/ops-nn conv_transpose_onnx_plugin.cpp). ConstToAttrPass
+# (const2attr_fusion_pass.cc @83709c7a8 :82-126, registration :242-245)
+# makes a static one a Conv2DTransposeD once the AI Core takes that, and
+# leaves a dynamic one, and one whose Conv2DTransposeD the AI Core refuses,
+# a Conv2DTranspose. On ascend310b the Conv2DTranspose lists only an int32
+# input_size (aic-ascend310b-ops-info.json Conv2DTranspose input0): the
+# build before warned that no engine takes an ONNX ConvTranspose there
+# (GE7003); its Conv2DTransposeD (x float16, int4, int8, float32) runs on the
+# AI Core. A dynamic node is left, so on ascend310b no engine takes it; on
+# ascend910b the Conv2DTranspose (dynamicShapeSupport, input_size int64)
+# does. ascend035 has no Conv2DTransposeD: the static node is left, and the
+# Conv2DTranspose, float16 only there, refuses float32 under
+# must_keep_origin_dtype.
+test_expect_success 'ConvTranspose: the Conv2DTransposeD of ConstToAttrPass when static, else the Conv2DTranspose it leaves' '
+	"$PY" - <<-\EOF &&
+	import onnx, numpy as np
+	from onnx import helper as h, TensorProto as T, numpy_helper as nh
+	vi = h.make_tensor_value_info
+	for name, b in (("ct_static", 1), ("ct_dyn", "n")):
+	    g = h.make_graph([h.make_node("ConvTranspose", ["x", "w"], ["y"], name="up", kernel_shape=[2, 2], strides=[2, 2])], "g",
+	                     [vi("x", T.FLOAT, [b, 4, 8, 8])], [vi("y", T.FLOAT, None)],
+	                     [nh.from_array(np.ones((4, 2, 2, 2), np.float32), "w")])
+	    onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 13)]), name + ".onnx")
+	EOF
+	for m in ct_static ct_dyn; do
+		for c in Ascend310B1 Ascend910B1; do
+			gerules eval $m.onnx --chip $c --format json >$m-$c.json || return 1
+		done
+	done &&
+	gerules eval ct_static.onnx --chip Ascend035 -o PRECISION_MODE=must_keep_origin_dtype --format json >ct_static-035.json &&
+	gerules eval ct_static.onnx --chip Ascend310B1 --explain PartitionedCall_up_Conv2DTranspose_2 >ex.out &&
+	test_grep "^  input 0: no input of Conv2DTransposeD takes it (table engine_fused_inputs)" ex.out &&
+	"$PY" - <<-\EOF
+	import json
+	def load(f):
+	    d = json.load(open(f))
+	    x = [n for n in d["nodes"] if n["name"] == "PartitionedCall_up_Conv2DTranspose_2"][0]
+	    return x, {p["slot"]: p["reason"] for p in x["provenance"] if p["won"]}, d["diagnostics"]
+	made = "FE\x27s fusion pass ConstToAttrPass makes this static Conv2DTranspose a Conv2DTransposeD before it judges it (table engine_fused_ops); "
+	for chip, store in (("Ascend310B1", "ascend310b"), ("Ascend910B1", "ascend910b")):
+	    x, why, diags = load("ct_static-%s.json" % chip)
+	    assert (x["engine"], x["dtype"]) == ("AIcoreEngine", "float16"), x
+	    assert why["engine"] == made + "op store aicore_%s takes Conv2DTransposeD" % store, why["engine"]
+	    assert not [d for d in diags if d["code"] in ("GE7003", "GE7004", "GE7006", "GE7007")], diags
+	left = "FE\x27s fusion pass ConstToAttrPass leaves this dynamic Conv2DTranspose as it is (table engine_fused_ops); "
+	x, why, diags = load("ct_dyn-Ascend910B1.json")
+	assert (x["engine"], x["execution"]) == ("AIcoreEngine", "dynamic"), x
+	assert why["engine"] == left + "op store aicore_ascend910b takes Conv2DTranspose", why["engine"]
+	x, why, diags = load("ct_dyn-Ascend310B1.json")
+	warn = [d for d in diags if d["code"] == "GE7003"]
+	assert x["engine"] is None and warn and "optype [Conv2DTranspose]: " + left in warn[0]["message"], diags
+	assert "lists no int64 for input 0 (input_size) of Conv2DTranspose" in warn[0]["message"], warn
+	x, why, diags = load("ct_static-035.json")
+	warn = [d for d in diags if d["code"] == "GE7003"]
+	assert x["engine"] is None and warn, diags
+	assert ("FE\x27s fusion pass ConstToAttrPass leaves this Conv2DTranspose as it is, since the AI Core\x27s op information "
+	        "library does not take a Conv2DTransposeD with this node\x27s dtypes and shapes (table engine_fused_checked_ops); ") in warn[0]["message"], warn
 	assert not [d for d in diags if d["code"] == "GE7004"], diags
 	EOF
 '

@@ -68,6 +68,7 @@ struct gr_judge {
                                 ** types a fusion pass makes something else when the node is dynamic */
   uint32_t ntypes;              /* the graph's types */
   uint8_t *fused_dyn;           /* per graph type: its dynamic nodes are judged as judged_as[ntypes + t] */
+  const gr_node *nodes0;        /* the graph's nodes (judge_row: a node's outcome by its index) */
   /* per graph type: for a fused type with an entry of engine_fused_inputs,
   ** per input of the node the fused op's input that takes it (FUSED_NONE:
   ** none), fused_nin[t] of them; NULL: matched as any node's */
@@ -169,12 +170,21 @@ typedef struct dt_memo { const char *name[16]; uint8_t id[16]; } dt_memo;
 ** dynamic node of a type a fusion pass makes another type when dynamic,
 ** that one's */
 static uint32_t judge_row(const gr_judge *J, const gr_node *nd){
-  return (nd->flags & GR_NODE_DYNAMIC) && J->fused_dyn[nd->type] ? J->ntypes + nd->type : nd->type;
+  if( !J->fused_dyn[nd->type] ) return nd->type;
+  /* a node the pass leaves as it is (gr_jnode.left) is judged as a dynamic one: its own type */
+  return (nd->flags & GR_NODE_DYNAMIC) || J->outs[J->out_of[nd - J->nodes0]].left ? J->ntypes + nd->type : nd->type;
 }
 /* node nd's ops, one per store */
 static jop *const *node_ops(const gr_judge *J, const gr_node *nd){
   return J->ops + (size_t)judge_row(J, nd) * J->nstores;
 }
+/* whether type t's pass leaves some nodes as they are: a DYNAMIC_TYPE that
+** is its own (engine_fused_ops), so that a static node it cannot fuse (an
+** input not constant, the AI Core refusing the fused type) keeps its type */
+static int pass_leaves(const gr_judge *J, uint32_t t){ return J->fused_dyn[t] && J->judged_as[J->ntypes + t]==NULL; }
+/* whether a fusion pass makes node nd another type (engine_fused_ops): not
+** for a node the pass leaves as it is */
+static int fused_here(const gr_judge *J, const gr_node *nd){ return J->judged_as[judge_row(J, nd)]!=NULL; }
 /* the type node nd is judged as: the fused one (engine_fused_ops) or its own */
 static const char *judged_type(const gr_judge *J, const gr_graph *g, const gr_node *nd){
   const char *as = J->judged_as[judge_row(J, nd)];
@@ -286,7 +296,7 @@ static int op_input(const jop *o, uint32_t i, uint32_t ngraph){
 ** position too. */
 static int slot_input(const gr_judge *J, const gr_graph *g, const gr_node *nd, const jop *o, uint32_t slot){
   uint32_t nin = nd->n_in_desc;
-  if( J->fused_in[nd->type] ){
+  if( J->fused_in[nd->type] && fused_here(J, nd) ){
     /* a fusion pass rewires the node's inputs (table engine_fused_inputs) */
     uint8_t k = slot < J->fused_nin[nd->type] ? J->fused_in[nd->type][slot] : FUSED_NONE;
     return k!=FUSED_NONE && k < o->nin ? (int)k : -1;
@@ -526,13 +536,15 @@ static void setup(gr_result *r, gr_judge *J){
       const gr_expr *dyn = v->a->next->next;
       if( t >= nt && dyn==NULL ) continue;
       if( t >= nt ) J->fused_dyn[gt] = 1;
-      J->judged_as[t] = t < nt ? v->a->s : dyn->s;
+      /* a DYNAMIC_TYPE that is the op's own: the pass leaves a dynamic node
+      ** as it is (judged_as NULL: judged and placed as its own type) */
+      J->judged_as[t] = t < nt ? v->a->s : strcmp(dyn->s, own)==0 ? NULL : dyn->s;
       J->fused_by[gt] = v->a->next->s;
       if( t < nt ){
         fused_list(J, j->fused_inputs, gr_graph_type_name(g, gt), &J->fused_in[gt], &J->fused_nin[gt]);
         fused_list(J, j->fused_const, gr_graph_type_name(g, gt), &J->fused_cin[gt], &J->fused_ncin[gt]);
       }
-      tn = J->judged_as[t];
+      if( J->judged_as[t] ) tn = J->judged_as[t];
     }else if( t >= nt ) continue;
     if( in_set(j->fp16_ops, tn) ) f |= TF_CUBE;
     if( in_set(j->unjudged_ops, tn) ) f |= TF_UNJUDGED;
@@ -863,6 +875,18 @@ static void unmodelled_why(const gr_judge *J, const gr_graph *g, uint32_t n, uin
   gr_buf_printf(b, ": what the pass makes of the node then is not modelled, so gerules decides neither its engine nor its dtype");
 }
 
+/* why the pass of a node's fused type leaves it as it is (gr_jnode.left) */
+static void left_why(const gr_judge *J, const gr_graph *g, uint32_t n, gr_buf *b){
+  const gr_node *nd = &gr_graph_nodes(g)[n];
+  uint16_t left = J->outs[J->out_of[n]].left;
+  gr_buf_printf(b, "FE's fusion pass %s leaves this %s as it is, since ", J->fused_by[nd->type], gr_graph_type_name(g, nd->type));
+  if( left==GR_JLEFT_REFUSED )
+    gr_buf_printf(b, "the AI Core's op information library does not take a %s with this node's dtypes and shapes (table engine_fused_checked_ops)",
+                  J->judged_as[nd->type]);
+  else gr_buf_printf(b, "input %u is %s (table engine_fused_const_inputs)", left - 1u,
+                     left - 1u < nd->n_data && gr_graph_edges(g, nd)[left - 1u].src!=GR_NONE ? "not a constant" : "absent");
+}
+
 static uint8_t out_after(const gr_judge *J, const gr_graph *g, uint32_t p, int32_t idx){
   const gr_node *pn = &gr_graph_nodes(g)[p];
   if( idx < 0 || idx >= pn->n_out_desc ) return 0;
@@ -1000,7 +1024,7 @@ static int judge_dtypes(gr_result *r, gr_judge *J, uint32_t n, const jop *o, int
     uint32_t own = model_dt(J, tens[ti].dtype), father = 0, who = GR_NONE, guards = guards_base, r2;
     const uint8_t *cd;
     if( opt < 0 ){
-      if( trace && !isout && J->fused_in[nd->type] )
+      if( trace && !isout && J->fused_in[nd->type] && fused_here(J, nd) )
         gr_buf_printf(trace, "input %u: no input of %s takes it (table engine_fused_inputs)\n", ti, judged_type(J, g, nd));
       continue;
     }
@@ -1566,6 +1590,7 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
   const gr_cust_entry *ce = J->has_cust ? gr_cust_dtypes_find(&J->cust, gr_graph_str(g, nd->name), gr_graph_type_name(g, nd->type)) : NULL;
   int fe_absent = 1, fe_excluded = 0, judged = 0, refused = 0;
   uint32_t memo_id = 0;         /* the signature's memo id to fill, 0 none */
+  int nomemo = 0;
   const gr_tensor *tens = gr_graph_tensors(g, nd);
   /* judged into the next free outcome, kept unless the memo has the node's */
   J->out_of[n] = J->nouts;
@@ -1594,7 +1619,16 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
     graph_dtype(J, nd, jn);
     return;
   }
-  if( (J->type_flags[nd->type] & TF_FUSED_AWAY) || ((J->type_flags[nd->type] & TF_FUSED_CONST) && (i = fused_nonconst(J, g, nd))!=0) ){
+  if( (J->type_flags[nd->type] & TF_FUSED_CONST) && pass_leaves(J, nd->type) && fused_here(J, nd)
+      && (i = fused_nonconst(J, g, nd))!=0 ){
+    /* the pass leaves it as it is: judged as its own type (judge_row), not
+    ** remembered by the memo, whose key does not say which inputs are constants */
+    jn->left = (uint16_t)i;
+    if( trace ){ left_why(J, g, n, trace); gr_buf_addc(trace, '\n'); }
+    nomemo = 1;
+  }
+  if( (J->type_flags[nd->type] & TF_FUSED_AWAY)
+      || ((J->type_flags[nd->type] & TF_FUSED_CONST) && fused_here(J, nd) && (i = fused_nonconst(J, g, nd))!=0) ){
     /* a fusion pass replaces it in a way gerules does not model, or takes
     ** such a path for this node (an input it needs as a constant is not one) */
     uint32_t in = (J->type_flags[nd->type] & TF_FUSED_AWAY) ? 0 : i - 1;
@@ -1602,7 +1636,7 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
     if( trace ){ unmodelled_why(J, g, n, in, trace); gr_buf_addc(trace, '\n'); }
     return;
   }
-  if( trace==NULL && !keep && ce==NULL ){
+  if( trace==NULL && !keep && ce==NULL && !nomemo ){
     unsigned char key[MEMO_KEY_MAX];
     size_t len = memo_key(J, g, nd, key);
     if( len && (J->type_flags[nd->type] & TF_WHEN) ) len = when_key(r, J, n, nd, key, len);
@@ -1625,6 +1659,7 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
       memo_id = id;
     }
   }
+retry:
   for(e = 0; e < j->nengines && jn->engine==0; e++){
     const gr_jengine *en = &j->engines[e];
     int skip = J->excluded[e] || en->off_by_default;
@@ -1693,7 +1728,20 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
       }
     }
   }
-  if( (J->type_flags[nd->type] & TF_FUSED_CHECKED) && (jn->engine==0 || !j->engines[jn->engine - 1].fe) ){
+  if( (J->type_flags[nd->type] & TF_FUSED_CHECKED) && pass_leaves(J, nd->type) && fused_here(J, nd)
+      && (jn->engine==0 || !j->engines[jn->engine - 1].fe) ){
+    /* the pass asks FE's op support check, and leaves the node as it is
+    ** when the AI Core does not take the fused type: judged again, as its
+    ** own type (its tensors as the model gives them) */
+    memset(jn, 0, sizeof *jn);
+    jn->policy = GR_POLICY_GRAY;
+    jn->left = GR_JLEFT_REFUSED;
+    for(i = 0; i < (uint32_t)nd->n_in_desc + nd->n_out_desc; i++) J->after[nd->tensor0 + i] = model_dt(J, tens[i].dtype);
+    fe_absent = 1; fe_excluded = 0; judged = 0; refused = 0;
+    if( trace ){ left_why(J, g, n, trace); gr_buf_addc(trace, '\n'); }
+    goto retry;
+  }
+  if( (J->type_flags[nd->type] & TF_FUSED_CHECKED) && fused_here(J, nd) && (jn->engine==0 || !j->engines[jn->engine - 1].fe) ){
     /* the pass asks FE's op support check before it fuses, and the AI Core
     ** does not take the type it would make: the pass leaves the node on a
     ** path gerules does not model (engine_fused_checked_ops) */
@@ -1760,6 +1808,7 @@ void gr_judge_run(gr_result *r){
   J->out_of = gr_big_alloc(((size_t)nn + 1) * sizeof *J->out_of);
   J->casts = gr_big_alloc((size_t)nn + 1);
   J->nnodes = nn;
+  J->nodes0 = gr_graph_nodes(g);
   r->jnode = J->outs;
   r->jnode_of = J->out_of;
   r->jcasts = J->casts;
@@ -1913,6 +1962,13 @@ static void fused_text(gr_result *r, uint32_t n, gr_buf *b){
   const gr_graph *g = r->g;
   const gr_node *nd = &gr_graph_nodes(g)[n];
   const char *as = r->judge->judged_as[judge_row(r->judge, nd)];
+  if( as==NULL && r->judge->fused_dyn[nd->type] && (nd->flags & GR_NODE_DYNAMIC) )
+    gr_buf_printf(b, "FE's fusion pass %s leaves this dynamic %s as it is (table engine_fused_ops); ", r->judge->fused_by[nd->type],
+                  gr_graph_type_name(g, nd->type));
+  else if( as==NULL && r->judge->fused_dyn[nd->type] && JN(r->judge, n)->left ){
+    left_why(r->judge, g, n, b);
+    gr_buf_adds(b, "; ");
+  }
   if( as )
     gr_buf_printf(b, "FE's fusion pass %s makes this %s%s a %s before it judges it (table engine_fused_ops); ", r->judge->fused_by[nd->type],
                   r->judge->fused_dyn[nd->type] ? (nd->flags & GR_NODE_DYNAMIC ? "dynamic " : "static ") : "",

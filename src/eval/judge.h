@@ -58,7 +58,13 @@ typedef struct gr_jnode {
   uint8_t when;                 /* 1 + the conditional dtypes block (gr_oplib_op.when) of the op that judged it, 0 none */
   uint8_t ge_op;                /* an AI Core store took it as a GE op (opFile Null): FE set _is_ge_op and declined it */
   uint8_t fe_excluded;          /* an AI Core store has the op, but EXCLUDE_ENGINES excludes the AI Core */
+  /* a static node of a fused type whose pass leaves some nodes as they are
+  ** (engine_fused_ops' DYNAMIC_TYPE its own type), judged as its own type:
+  ** 1 + its input the pass needs as a constant and that is not one, or
+  ** GR_JLEFT_REFUSED (the AI Core does not take the fused type); 0 not left */
+  uint16_t left;
 } gr_jnode;
+#define GR_JLEFT_REFUSED 0xffffu
 
 typedef struct gr_judge gr_judge;
 

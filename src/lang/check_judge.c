@@ -542,15 +542,14 @@ static void judge_engines(jck *k, const gr_table *names){
       for(x = strs ? v->a : NULL; x; x = x->next, n++) if( x->op!=GR_E_STR || !x->s[0] ) strs = 0;
       if( !strs || n < 2 || n > 3 ){
         ck_err(c, v ? v->loc : t->locs[i], "engine_fused_ops[\"%s\"]: expected [\"TYPE\", \"PASS\"] or [\"TYPE\", \"PASS\", \"DYNAMIC_TYPE\"] "
-               "(the type a fusion pass makes the op, the pass, and the type it makes a dynamic node if another)", t->keys[i]);
+               "(the type a fusion pass makes the op, the pass, and the type it makes a dynamic node if another, the op's own if it leaves them)", t->keys[i]);
         ok = 0;
         continue;
       }
-      for(x = v->a; x; x = x==v->a ? x->next->next : NULL){
-        if( strcmp(x->s, t->keys[i])==0 ){
-          ck_err(c, x->loc, "engine_fused_ops[\"%s\"]: an op fused into its own type", t->keys[i]);
-          ok = 0;
-        }
+      /* DYNAMIC_TYPE may be the op's own type: the pass leaves a dynamic node */
+      if( strcmp(v->a->s, t->keys[i])==0 ){
+        ck_err(c, v->a->loc, "engine_fused_ops[\"%s\"]: an op fused into its own type", t->keys[i]);
+        ok = 0;
       }
     }
     if( ok ) j->fused_ops = t;
