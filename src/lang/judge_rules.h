@@ -112,13 +112,17 @@ typedef struct gr_judge_rules {
   const struct gr_table *fused_inputs;
   /* optional, for some of fused_ops' types: the inputs of the node (by
   ** position) the pass needs as constants to make it that type; a node with
-  ** another producer on one of them takes a path of the pass gerules does not
-  ** model, and is given no engine and no dtype (table engine_fused_const_inputs) */
+  ** another producer on one of them is left as it is by a pass that leaves
+  ** nodes (fused_ops' DYNAMIC_TYPE the op's own), else takes a path of the
+  ** pass gerules does not model, and is given no engine and no dtype (table
+  ** engine_fused_const_inputs) */
   const struct gr_table *fused_const;
   /* optional, a set of fused_ops' types whose pass asks FE's op support
-  ** check first and leaves the node on a path gerules does not model when
-  ** the AI Core does not take the type it would make: such a node is given
-  ** no engine and no dtype (table engine_fused_checked_ops) */
+  ** check first: when the AI Core does not take the type it would make, a
+  ** pass that leaves nodes (DYNAMIC_TYPE the op's own) leaves the node, which
+  ** is judged as its own type; any other takes a path gerules does not
+  ** model, and the node is given no engine and no dtype (table
+  ** engine_fused_checked_ops) */
   const struct gr_table *fused_checked;
   /* optional: op type -> the fusion pass of FE that replaces a node of the
   ** type by other nodes, or by a path gerules does not model: such a node is
