@@ -316,6 +316,32 @@ assert n[\"PartitionedCall_nms_Cast_6\"][\"dtype_detail\"][\"inputs\"][0][0] == 
 	test "$(input0_seen nms.onnx Transpose Cast)" = "[\"PartitionedCall_nms2_Cast_10 DT_INT32 [-1,3]\", \"PartitionedCall_nms_Cast_6 DT_INT32 [10,3]\", \"PartitionedCall_tr_Transpose_12 DT_INT64 [10,3]\"]"
 '
 
+# The count GE's InferShape of NonMaxSuppressionV6 gives (nn_detect_ops.cc
+# @83709c7a8 :1752-1791): batch * classes * max_output_size, at most the
+# number of scores, the constant read as its first 32 bits: an int32 7 over
+# scores [2, 3, 50] gives 42; an int64 2^32 + 5 over [1, 2, 100] gives 10;
+# 0 gives an empty [0, 3]; a negative count is no shape GE can use: -1.
+test_expect_success 'NonMaxSuppression: the count from max_output_size as GE reads it' '
+	"$PY" - <<-\EOF &&
+	import onnx
+	from onnx import helper as h, TensorProto as T
+	vi = h.make_tensor_value_info
+	def save(name, sdims, maxv, mdt):
+	    g = h.make_graph([h.make_node("NonMaxSuppression", ["boxes", "scores", "maxk"], ["sel"], name="nms")], "g",
+	                     [vi("boxes", T.FLOAT, [sdims[0], sdims[2], 4]), vi("scores", T.FLOAT, sdims)],
+	                     [vi("sel", T.INT64, None)], [h.make_tensor("maxk", mdt, [1], [maxv])])
+	    onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", 11)]), name + ".onnx")
+	save("nms_i32", [2, 3, 50], 7, T.INT32)
+	save("nms_wide", [1, 2, 100], (1 << 32) + 5, T.INT64)
+	save("nms_zero", [1, 2, 100], 0, T.INT64)
+	save("nms_neg", [1, 2, 100], -5, T.INT64)
+	EOF
+	test "$(input0_seen nms_i32.onnx Cast)" = "[\"PartitionedCall_nms_Cast_4 DT_INT32 [42,3]\"]" &&
+	test "$(input0_seen nms_wide.onnx Cast)" = "[\"PartitionedCall_nms_Cast_4 DT_INT32 [10,3]\"]" &&
+	test "$(input0_seen nms_zero.onnx Cast)" = "[\"PartitionedCall_nms_Cast_4 DT_INT32 [0,3]\"]" &&
+	test "$(input0_seen nms_neg.onnx Cast)" = "[\"PartitionedCall_nms_Cast_4 DT_INT32 [-1,3]\"]"
+'
+
 # Compress is GE's plugin subgraph (hicann/ops-nn @e5c3fa932
 # index/gather_v2/framework/compress_onnx_plugin.cpp): Where of the condition,
 # Squeeze, GatherV2 along a Const axis, the data flattened first without

@@ -735,14 +735,18 @@ int gr_onnx_infer(const gr_oinfer *x, int fn, const onode *o, ishape *out){
     ** it to a fixed count when max_output_boxes_per_class (input 2) is a
     ** constant: batch * classes * that value, at most the number of scores
     ** (CANN's ops repository, read from its mirror dengguojie/vue-element-admin
-    ** @83709c7a8 ops/built-in/op_proto/nn_detect_ops.cc:1752-1791; it reads
-    ** the constant's first 32 bits, and fails without one, which leaves -1
-    ** here). A count that overflows or a dynamic score dim leaves -1 too. */
+    ** @83709c7a8 ops/built-in/op_proto/nn_detect_ops.cc:1752-1791; it fails
+    ** without one, which leaves -1 here). It reads the constant's first 32
+    ** bits as an int32, so an int64 2^32 + 5 counts 5 (little-endian, as on
+    ** every Ascend host); a negative count, one that overflows or a dynamic
+    ** score dim leaves -1. */
     int64_t m, bc, total = 1;
     uint32_t k;
     out->known = 1; out->dtype = dt_of(x, 7); out->nd = 2;
     out->d[0] = -1; out->d[1] = 3;
-    if( const_ints(x, 2, &m, 1)!=1 || m < 0 || m > INT32_MAX || !in_shape(x, 1, &a) || a.nd < 2 ) return 1;
+    if( const_ints(x, 2, &m, 1)!=1 || !in_shape(x, 1, &a) || a.nd < 2 ) return 1;
+    m = (int32_t)(uint32_t)(uint64_t)m;
+    if( m < 0 ) return 1;
     for(k = 0; k < a.nd; k++) if( a.d[k] < 0 || __builtin_mul_overflow(total, a.d[k], &total) ) return 1;
     if( __builtin_mul_overflow(a.d[0], a.d[1], &bc) || __builtin_mul_overflow(bc, m, &bc) ) return 1;
     out->d[0] = bc < total ? bc : total;
