@@ -842,6 +842,11 @@ static uint32_t fused_nonconst(const gr_judge *J, const gr_graph *g, const gr_no
   return 0;
 }
 
+/* what input `in` of node nd is when it is no constant: absent or fed by another node */
+static const char *nonconst_state(const gr_graph *g, const gr_node *nd, uint32_t in){
+  return in < nd->n_data && gr_graph_edges(g, nd)[in].src!=GR_NONE ? "not a constant" : "absent";
+}
+
 /* unmodelled_why's `in` when the AI Core does not take the fused type */
 #define UNMODELLED_REFUSED 0xffffu
 
@@ -852,6 +857,7 @@ static uint32_t fused_nonconst(const gr_judge *J, const gr_graph *g, const gr_no
 static void unmodelled_why(const gr_judge *J, const gr_graph *g, uint32_t n, uint32_t in, gr_buf *b){
   const gr_node *nd = &gr_graph_nodes(g)[n];
   uint32_t k, nc = J->fused_ncin[nd->type];
+  int checked = (J->type_flags[nd->type] & TF_FUSED_CHECKED)!=0;
   if( J->type_flags[nd->type] & TF_FUSED_AWAY ){
     gr_buf_printf(b, "FE's fusion pass %s replaces this %s before GE places engines (table engine_fused_unmodelled_ops), and what it "
                   "makes of the node is not modelled, so gerules decides neither its engine nor its dtype",
@@ -865,13 +871,12 @@ static void unmodelled_why(const gr_judge *J, const gr_graph *g, uint32_t n, uin
     for(k = 0; k < nc; k++) gr_buf_printf(b, "%s%u", k==0 ? " " : k + 1==nc ? " and " : ", ", J->fused_cin[nd->type][k]);
     gr_buf_printf(b, " %s a constant", nc > 1 ? "are each" : "is");
   }
-  if( J->type_flags[nd->type] & TF_FUSED_CHECKED ) gr_buf_printf(b, "%s the AI Core takes the %s", nc ? " and" : "", J->judged_as[nd->type]);
-  gr_buf_printf(b, " (table%s %s%s%s)", nc && (J->type_flags[nd->type] & TF_FUSED_CHECKED) ? "s" : "", nc ? "engine_fused_const_inputs" : "",
-                nc && (J->type_flags[nd->type] & TF_FUSED_CHECKED) ? ", " : "",
-                (J->type_flags[nd->type] & TF_FUSED_CHECKED) ? "engine_fused_checked_ops" : "");
+  if( checked ) gr_buf_printf(b, "%s the AI Core takes the %s", nc ? " and" : "", J->judged_as[nd->type]);
+  gr_buf_adds(b, nc && checked ? " (tables engine_fused_const_inputs, engine_fused_checked_ops)"
+                 : nc ? " (table engine_fused_const_inputs)" : " (table engine_fused_checked_ops)");
   if( in==UNMODELLED_REFUSED ) gr_buf_printf(b, ", and the AI Core's op information library does not take a %s with this node's dtypes and shapes",
                                              J->judged_as[nd->type]);
-  else gr_buf_printf(b, ", and input %u is %s", in, in < nd->n_data && gr_graph_edges(g, nd)[in].src!=GR_NONE ? "not a constant" : "absent");
+  else gr_buf_printf(b, ", and input %u is %s", in, nonconst_state(g, nd, in));
   gr_buf_printf(b, ": what the pass makes of the node then is not modelled, so gerules decides neither its engine nor its dtype");
 }
 
@@ -883,8 +888,7 @@ static void left_why(const gr_judge *J, const gr_graph *g, uint32_t n, gr_buf *b
   if( left==GR_JLEFT_REFUSED )
     gr_buf_printf(b, "the AI Core's op information library does not take a %s with this node's dtypes and shapes (table engine_fused_checked_ops)",
                   J->judged_as[nd->type]);
-  else gr_buf_printf(b, "input %u is %s (table engine_fused_const_inputs)", left - 1u,
-                     left - 1u < nd->n_data && gr_graph_edges(g, nd)[left - 1u].src!=GR_NONE ? "not a constant" : "absent");
+  else gr_buf_printf(b, "input %u is %s (table engine_fused_const_inputs)", left - 1u, nonconst_state(g, nd, left - 1u));
 }
 
 static uint8_t out_after(const gr_judge *J, const gr_graph *g, uint32_t p, int32_t idx){
@@ -1563,19 +1567,26 @@ static void mark_folded(gr_judge *J, const gr_graph *g, const uint32_t *order){
   }
 }
 
+/* node nd's outcome before the judge: nothing decided, gray, every tensor
+** of the model's dtype (also when a pass's path makes the judge start over) */
+static void blank_outcome(gr_judge *J, gr_jnode *jn, const gr_node *nd, const gr_tensor *tens){
+  uint32_t i;
+  memset(jn, 0, sizeof *jn);
+  jn->policy = GR_POLICY_GRAY;
+  for(i = 0; i < (uint32_t)nd->n_in_desc + nd->n_out_desc; i++) J->after[nd->tensor0 + i] = model_dt(J, tens[i].dtype);
+}
+
 /* Node n of a fused type takes a path of its pass gerules does not model
 ** (GR_JE_UNMODELLED, unmodelled_why's `in`): no engine, an unknown dtype,
 ** inputs of the model's dtypes (whatever the judge tried) and outputs of no
 ** known dtype, so that no consumer claims a Cast from it */
 static void set_unmodelled(gr_judge *J, gr_jnode *jn, const gr_node *nd, const gr_tensor *tens, uint32_t n, uint32_t in){
   uint32_t i;
-  memset(jn, 0, sizeof *jn);
-  jn->policy = GR_POLICY_GRAY;
+  blank_outcome(J, jn, nd, tens);
   jn->engine_by = GR_JE_UNMODELLED;
   jn->dtype_by = GR_JD_UNKNOWN;
   jn->unknown_producer = 6;
   jn->unknown_tensor = (uint16_t)in;
-  for(i = 0; i < nd->n_in_desc; i++) J->after[nd->tensor0 + i] = model_dt(J, tens[i].dtype);
   for(i = 0; i < nd->n_out_desc; i++) J->after[nd->tensor0 + nd->n_in_desc + i] = 0;
   J->casts[n] = 0;
 }
@@ -1595,9 +1606,7 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
   /* judged into the next free outcome, kept unless the memo has the node's */
   J->out_of[n] = J->nouts;
   jn = &J->outs[J->nouts++];
-  memset(jn, 0, sizeof *jn);
-  jn->policy = GR_POLICY_GRAY;
-  for(i = 0; i < (uint32_t)nd->n_in_desc + nd->n_out_desc; i++) J->after[nd->tensor0 + i] = model_dt(J, tens[i].dtype);
+  blank_outcome(J, jn, nd, tens);
   if( removed_early(J, gr_graph_nodes(g), n)
       || ((J->type_flags[nd->type] & TF_REMOVED_SAME) && nd->n_in_desc && nd->n_out_desc
           && J->after[nd->tensor0] && J->after[nd->tensor0]==J->after[nd->tensor0 + nd->n_in_desc]) ){
@@ -1619,19 +1628,18 @@ static void judge_node(gr_result *r, gr_judge *J, uint32_t n, gr_buf *trace){
     graph_dtype(J, nd, jn);
     return;
   }
-  if( (J->type_flags[nd->type] & TF_FUSED_CONST) && pass_leaves(J, nd->type) && fused_here(J, nd)
-      && (i = fused_nonconst(J, g, nd))!=0 ){
-    /* the pass leaves it as it is: judged as its own type (judge_row), not
-    ** remembered by the memo, whose key does not say which inputs are constants */
+  i = 0;
+  if( (J->type_flags[nd->type] & TF_FUSED_CONST) && fused_here(J, nd) && (i = fused_nonconst(J, g, nd))!=0 && pass_leaves(J, nd->type) ){
+    /* an input its pass needs as a constant is not one, and the pass leaves
+    ** the node as it is: judged as its own type (judge_row), not remembered
+    ** by the memo, whose key does not say which inputs are constants */
     jn->left = (uint16_t)i;
     if( trace ){ left_why(J, g, n, trace); gr_buf_addc(trace, '\n'); }
     nomemo = 1;
-  }
-  if( (J->type_flags[nd->type] & TF_FUSED_AWAY)
-      || ((J->type_flags[nd->type] & TF_FUSED_CONST) && fused_here(J, nd) && (i = fused_nonconst(J, g, nd))!=0) ){
+  }else if( i || (J->type_flags[nd->type] & TF_FUSED_AWAY) ){
     /* a fusion pass replaces it in a way gerules does not model, or takes
     ** such a path for this node (an input it needs as a constant is not one) */
-    uint32_t in = (J->type_flags[nd->type] & TF_FUSED_AWAY) ? 0 : i - 1;
+    uint32_t in = i ? i - 1 : 0;
     set_unmodelled(J, jn, nd, tens, n, in);
     if( trace ){ unmodelled_why(J, g, n, in, trace); gr_buf_addc(trace, '\n'); }
     return;
@@ -1728,23 +1736,18 @@ retry:
       }
     }
   }
-  if( (J->type_flags[nd->type] & TF_FUSED_CHECKED) && pass_leaves(J, nd->type) && fused_here(J, nd)
-      && (jn->engine==0 || !j->engines[jn->engine - 1].fe) ){
-    /* the pass asks FE's op support check, and leaves the node as it is
-    ** when the AI Core does not take the fused type: judged again, as its
-    ** own type (its tensors as the model gives them) */
-    memset(jn, 0, sizeof *jn);
-    jn->policy = GR_POLICY_GRAY;
-    jn->left = GR_JLEFT_REFUSED;
-    for(i = 0; i < (uint32_t)nd->n_in_desc + nd->n_out_desc; i++) J->after[nd->tensor0 + i] = model_dt(J, tens[i].dtype);
-    fe_absent = 1; fe_excluded = 0; judged = 0; refused = 0;
-    if( trace ){ left_why(J, g, n, trace); gr_buf_addc(trace, '\n'); }
-    goto retry;
-  }
   if( (J->type_flags[nd->type] & TF_FUSED_CHECKED) && fused_here(J, nd) && (jn->engine==0 || !j->engines[jn->engine - 1].fe) ){
     /* the pass asks FE's op support check before it fuses, and the AI Core
-    ** does not take the type it would make: the pass leaves the node on a
-    ** path gerules does not model (engine_fused_checked_ops) */
+    ** does not take the type it would make (engine_fused_checked_ops) */
+    if( pass_leaves(J, nd->type) ){
+      /* the pass leaves the node as it is: judged again, as its own type */
+      blank_outcome(J, jn, nd, tens);
+      jn->left = GR_JLEFT_REFUSED;
+      fe_absent = 1; fe_excluded = 0; judged = 0; refused = 0;
+      if( trace ){ left_why(J, g, n, trace); gr_buf_addc(trace, '\n'); }
+      goto retry;
+    }
+    /* else it takes a path gerules does not model */
     set_unmodelled(J, jn, nd, tens, n, UNMODELLED_REFUSED);
     if( trace ){ unmodelled_why(J, g, n, UNMODELLED_REFUSED, trace); gr_buf_addc(trace, '\n'); }
     if( memo_id ){
