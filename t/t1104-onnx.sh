@@ -342,6 +342,45 @@ test_expect_success 'NonMaxSuppression: the count from max_output_size as GE rea
 	test "$(input0_seen nms_neg.onnx Cast)" = "[\"PartitionedCall_nms_Cast_4 DT_INT32 [-1,3]\"]"
 '
 
+# Split's outputs (shape function "split", rules/onnx.rules): input 0's
+# dims with dim axis each output's part, from the split attribute (opset
+# 11), a constant input 1 (13), an equal share (the last one smaller with
+# opset 18's num_outputs), -1 where the split dim is; a dim before opset 18
+# that does not divide, or sizes computed in the graph, leave the shape
+# unknown. The build before gave every output an unknown shape, and a
+# dynamic Split an unknown rank.
+test_expect_success 'Split: each output its part of the split dim' '
+	"$PY" - <<-\EOF &&
+	import onnx
+	from onnx import helper as h, TensorProto as T
+	vi = h.make_tensor_value_info
+	def save(name, xdims, opset, ins=("x",), inits=(), extra=(), nout=2, **attrs):
+	    outs = ["y%d" % i for i in range(nout)]
+	    nodes = [h.make_node("Split", list(ins), outs, name="sp", **attrs)]
+	    nodes += [h.make_node("Relu", [o], ["r" + o], name="relu%d" % i) for i, o in enumerate(outs)]
+	    g = h.make_graph(nodes, "g", [vi("x", T.FLOAT, xdims)] + list(extra),
+	                     [vi("r" + o, T.FLOAT, None) for o in outs], list(inits))
+	    onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", opset)]), name + ".onnx")
+	sizes = h.make_tensor("s", T.INT64, [2], [3, 5])
+	save("sp_attr", [2, 8, 4], 11, axis=1, split=[3, 5])
+	save("sp_input", [2, 8, 4], 13, ins=("x", "s"), inits=[sizes], axis=-2)
+	save("sp_equal", [2, 8, 4], 11, axis=1)
+	save("sp_odd", [2, 7, 4], 11, axis=1)
+	save("sp_num", [2, 8, 4], 18, nout=3, axis=1, num_outputs=3)
+	save("sp_dyn", ["n", 8, 4], 13, ins=("x", "s"), inits=[sizes], axis=1)
+	save("sp_dynaxis", [2, "n", 4], 11, axis=1)
+	save("sp_computed", [2, 8, 4], 13, ins=("x", "s"), extra=[vi("s", T.INT64, [2])], axis=1)
+	EOF
+	test "$(input0_seen sp_attr.onnx Relu)" = "[\"relu0 DT_FLOAT [2,3,4]\", \"relu1 DT_FLOAT [2,5,4]\"]" &&
+	test "$(input0_seen sp_input.onnx Relu)" = "[\"relu0 DT_FLOAT [2,3,4]\", \"relu1 DT_FLOAT [2,5,4]\"]" &&
+	test "$(input0_seen sp_equal.onnx Relu)" = "[\"relu0 DT_FLOAT [2,4,4]\", \"relu1 DT_FLOAT [2,4,4]\"]" &&
+	test "$(input0_seen sp_odd.onnx Relu)" = "[\"relu0 DT_FLOAT nil\", \"relu1 DT_FLOAT nil\"]" &&
+	test "$(input0_seen sp_num.onnx Relu)" = "[\"relu0 DT_FLOAT [2,3,4]\", \"relu1 DT_FLOAT [2,3,4]\", \"relu2 DT_FLOAT [2,2,4]\"]" &&
+	test "$(input0_seen sp_dyn.onnx Relu)" = "[\"relu0 DT_FLOAT [-1,3,4]\", \"relu1 DT_FLOAT [-1,5,4]\"]" &&
+	test "$(input0_seen sp_dynaxis.onnx Relu)" = "[\"relu0 DT_FLOAT [2,-1,4]\", \"relu1 DT_FLOAT [2,-1,4]\"]" &&
+	test "$(input0_seen sp_computed.onnx Relu)" = "[\"relu0 DT_FLOAT nil\", \"relu1 DT_FLOAT nil\"]"
+'
+
 # Compress is GE's plugin subgraph (hicann/ops-nn @e5c3fa932
 # index/gather_v2/framework/compress_onnx_plugin.cpp): Where of the condition,
 # Squeeze, GatherV2 along a Const axis, the data flattened first without

@@ -1319,18 +1319,25 @@ static int add_node(ox *x, uint32_t s, const char *prefix, const char *gname, on
           uint16_t fdt = 0;
           if( i==0 && ir[k].model_dtype ) fdt = opdt[k];   /* the row's own output "DTYPE" (ArgMin's dtype attribute) */
           else if( (fixed = gr_opmap_output_dtype(x->map, ir[k].type, i))!=NULL && !gr_build_dtype(b, fixed, strlen(fixed), &fdt) ){ free(cap.v); return 0; }
+          ishape os;
+          uint32_t osh = 0;
           if( i==0 && known ){
             p.dtype = fdt ? fdt : is.dtype; p.shape = ish;
             if( !gr_build_tensor_ids(b, 1, p.dtype, 0, ish) ){ free(cap.v); return 0; }
+          }else if( i > 0 && known && gr_onnx_infer_output(&in, gr_opmap_shape(oi->e), o, i, &os) && gr_build_shape(b, os.d, os.nd, &osh) ){
+            /* a later output its shape function gives (Split's parts) */
+            p.dtype = fdt ? fdt : os.dtype; p.shape = osh;
+            if( !gr_build_tensor_ids(b, 1, p.dtype, 0, osh) ){ free(cap.v); return 0; }
           }else{
+            if( gr_build_failed(b) ){ free(cap.v); return 0; }
             /* not inferred: the dtype the model's value_info or graph
             ** outputs declare for the tensor, if any (its shape is not
             ** taken: GE re-infers it) */
             const prod *vi = o->out.v[i].n ? lookup(x, x->vi_scope, o->out.v[i].p, o->out.v[i].n) : NULL;
             int64_t elem = 0;
             if( vi ) p.dtype = vi->dtype;
-            else if( is.dtype && (i==0 || gr_opmap_shape(oi->e)==GR_SF_DTYPE_OUTPUTS) )
-              p.dtype = is.dtype;   /* a shape function that knew the dtype only (of every output: dtype_outputs) */
+            else if( is.dtype && (i==0 || gr_opmap_shape(oi->e)==GR_SF_DTYPE_OUTPUTS || gr_opmap_shape(oi->e)==GR_SF_SPLIT) )
+              p.dtype = is.dtype;   /* a shape function that knew the dtype only (of every output: dtype_outputs, split) */
             else if( o->nbranch_attrs && (branch_out_elem(x, o->then_g, i, &elem) || branch_out_elem(x, o->else_g, i, &elem)
                                           || (elem = hint_elem(x, s, o->out.v[i])) > 0) ){
               p.dtype = dtype_id(x, elem);

@@ -16,6 +16,7 @@
 #include "model/onnx_int.h"
 #include "model/pbwire.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static int in_shape(const gr_oinfer *x, size_t i, ishape *s){
@@ -662,6 +663,50 @@ static int sf_compress(const gr_oinfer *x, const onode *o, ishape *out){
   return 1;
 }
 
+/* Split (Operators.md): output i is input 0 with dim `axis` (default 0) the
+** size of part i: the `split` attribute's value (before opset 13) or input
+** 1's (from 13); sizes computed in the graph leave the shape unknown, as a
+** Reshape's computed shape does (GE folds many such chains to constants
+** before its InferShape, which gerules does not follow); without either, an equal share of the dim among the outputs (opset 18's
+** num_outputs: the last share smaller when the dim does not divide, as
+** Operators.md says; before 18 a dim that does not divide has no share,
+** and GE's InferShape of Split fails on it), -1 when the dim is. GE's
+** plugin passes the sizes on as size_splits (rules/onnx.rules), and the
+** InferShape of SplitV gives each output its size. Sizes that do not match
+** the outputs in number, or a negative one, leave the shape unknown. */
+#define SPLIT_MAX_PARTS 4096
+static int sf_split(const gr_oinfer *x, const onode *o, size_t i, ishape *out){
+  ishape a;
+  uint32_t ax;
+  size_t nout = o->out.n;
+  int64_t *sz, dim, d;
+  int n;
+  if( i >= nout || nout > SPLIT_MAX_PARTS || !in_shape(x, 0, &a) || !norm_axis(attr_i(o, "axis", 0), a.nd, &ax) ) return 0;
+  dim = a.d[ax];
+  if( (x->ver >= 13 && o->in.n > 1 && o->in.v[1].n > 0) || (x->ver < 13 && attr(o, "split")) ){
+    if( (sz = malloc(nout * sizeof *sz))==NULL ) return 0;
+    n = x->ver >= 13 ? const_ints(x, 1, sz, nout) : attr_ints(o, "split", sz, nout);
+    d = n==(int)nout ? sz[i] : -1;
+    free(sz);
+    if( d < 0 ) return 0;
+  }else{
+    int64_t parts = attr_i(o, "num_outputs", (int64_t)nout), share;
+    if( parts!=(int64_t)nout ) return 0;
+    if( dim < 0 ) d = -1;
+    else if( x->ver < 18 ){
+      if( dim % parts ) return 0;
+      d = dim / parts;
+    }else{
+      share = dim / parts + (dim % parts!=0);
+      d = (int64_t)i < parts - 1 ? share : dim - share * (parts - 1);
+      if( d < 0 ) return 0;
+    }
+  }
+  *out = a;
+  out->d[ax] = d;
+  return 1;
+}
+
 /* The output's dtype where its shape is not known (a Reshape whose shape
 ** input is computed, an input of unknown rank): ONNX's type constraints fix
 ** it all the same. Shape gives int64, a comparison bool, Where its second
@@ -781,10 +826,21 @@ int gr_onnx_infer(const gr_oinfer *x, int fn, const onode *o, ishape *out){
     }
     return 1;
   }
+  case GR_SF_SPLIT:
+    ok = sf_split(x, o, 0, out); break;
   default:
     return 0;
   }
   /* no shape: the caller still takes the dtype (onnx.c, "knew the dtype only") */
   if( !ok ) out->dtype = dtype_only(x, fn, o);
   return ok;
+}
+
+int gr_onnx_infer_output(const gr_oinfer *x, int fn, const onode *o, size_t i, ishape *out){
+  if( i==0 ) return gr_onnx_infer(x, fn, o, out);
+  memset(out, 0, sizeof *out);
+  if( fn!=GR_SF_SPLIT ) return 0;
+  if( sf_split(x, o, i, out) ) return 1;
+  memset(out, 0, sizeof *out);
+  return 0;
 }

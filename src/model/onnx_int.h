@@ -66,5 +66,9 @@ uint16_t gr_onnx_dtype_id(gr_build *b, uint16_t *dt, int64_t t);
 /* Infers output 0 of the node with shape function fn (GR_SF_*, table
 ** onnx_shapes); 1 when *out is known. */
 int gr_onnx_infer(const gr_oinfer *x, int fn, const onode *o, ishape *out);
+/* Infers output i of the node: output 0 as gr_onnx_infer; a later one only
+** for the functions whose outputs differ by index (split); 1 when *out is
+** known. */
+int gr_onnx_infer_output(const gr_oinfer *x, int fn, const onode *o, size_t i, ishape *out);
 
 #endif

@@ -150,7 +150,7 @@ static const char *const shape_fns[GR_SF_COUNT] = {
   "", "same", "cast", "broadcast", "broadcast_bool", "where", "matmul", "gemm", "conv", "pool", "global_pool",
   "reshape", "flatten", "transpose", "concat", "gather", "reduce", "unsqueeze", "squeeze", "shape", "dtype",
   "resize", "conv_transpose", "dtype_outputs", "constant_of_shape", "random", "random_like",
-  "size", "nonzero", "nms", "compress", "argmax", "roi_align", "unique"
+  "size", "nonzero", "nms", "compress", "argmax", "roi_align", "unique", "split"
 };
 
 int gr_opmap_set_shape(gr_opmap *m, const char *key, const char *fn, char *err, size_t errlen){

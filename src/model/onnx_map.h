@@ -89,13 +89,16 @@ int gr_opmap_match(const gr_opmap_entry *e, int64_t version, const gr_onnx_node_
 ** input 0's dims with dim `axis` 1, or dropped where `keepdims` is 0),
 ** "roi_align" (RoiAlign: [rois' dim 0, X's dim 1, output_height,
 ** output_width] of X's dtype), "unique" (Unique: output 0 as "compress",
-** the count of distinct values known only at run time). */
+** the count of distinct values known only at run time), "split" (Split:
+** each output input 0's dims with dim `axis` the output's size: the
+** constant `split` (attribute, or input 1 from opset 13), else an equal
+** share; gr_onnx_infer_output gives output i). */
 enum { GR_SF_NONE, GR_SF_SAME, GR_SF_CAST, GR_SF_BCAST, GR_SF_BCAST_BOOL, GR_SF_WHERE, GR_SF_MATMUL, GR_SF_GEMM,
        GR_SF_CONV, GR_SF_POOL, GR_SF_GPOOL, GR_SF_RESHAPE, GR_SF_FLATTEN, GR_SF_TRANSPOSE, GR_SF_CONCAT,
        GR_SF_GATHER, GR_SF_REDUCE, GR_SF_UNSQUEEZE, GR_SF_SQUEEZE, GR_SF_SHAPE, GR_SF_DTYPE,
        GR_SF_RESIZE, GR_SF_CONVT, GR_SF_DTYPE_OUTPUTS, GR_SF_CONST_OF_SHAPE, GR_SF_RANDOM, GR_SF_RANDOM_LIKE,
        GR_SF_SIZE, GR_SF_NONZERO, GR_SF_NMS, GR_SF_COMPRESS, GR_SF_ARGMAX,
-       GR_SF_ROI_ALIGN, GR_SF_UNIQUE, GR_SF_COUNT };
+       GR_SF_ROI_ALIGN, GR_SF_UNIQUE, GR_SF_SPLIT, GR_SF_COUNT };
 /* Sets the shape function of key "domain::op_type" (which must have rows);
 ** 0, or -1 with a message in err. */
 int gr_opmap_set_shape(gr_opmap *m, const char *key, const char *fn, char *err, size_t errlen);
