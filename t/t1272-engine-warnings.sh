@@ -271,10 +271,10 @@ test_expect_success 'engine_fused_const_inputs: a type not in engine_fused_ops, 
 '
 
 test_expect_success 'engine_fused_checked_ops: a type not in engine_fused_ops, or a map, is an error with a caret' '
-	check_engines_edit fck "/^table engine_fused_checked_ops/,/^}/s/^    \"TopK\", \"Conv2DTranspose\"$/    \"TopK\", \"TopKV3\"/" &&
+	check_engines_edit fck "/^table engine_fused_checked_ops/,/^}/s/^    \"TopK\", \"Conv2DTranspose\", \"Split\", \"SplitV\"$/    \"TopK\", \"TopKV3\"/" &&
 	grep "engines.rules:[0-9]*:[0-9]*: error: engine_fused_checked_ops: \"TopKV3\" is not an op type of table engine_fused_ops" err &&
 	grep "^ *\^" err &&
-	check_engines_edit fck2 "/^table engine_fused_checked_ops/,/^}/s/^    \"TopK\", \"Conv2DTranspose\"$/    \"TopK\": 1/" &&
+	check_engines_edit fck2 "/^table engine_fused_checked_ops/,/^}/s/^    \"TopK\", \"Conv2DTranspose\", \"Split\", \"SplitV\"$/    \"TopK\": 1/" &&
 	grep "engines.rules:[0-9]*:[0-9]*: error: table engine_fused_checked_ops must be a set of op types" err
 '
 
@@ -408,6 +408,68 @@ test_expect_success 'ConvTranspose: the Conv2DTransposeD of ConstToAttrPass when
 	assert ("FE\x27s fusion pass ConstToAttrPass leaves this Conv2DTranspose as it is, since the AI Core\x27s op information "
 	        "library does not take a Conv2DTransposeD with this node\x27s dtypes and shapes (table engine_fused_checked_ops); ") in warn[0]["message"], warn
 	assert not [d for d in diags if d["code"] == "GE7004"], diags
+	EOF
+'
+
+# ONNX Split becomes a Split (equal parts) or a SplitV (sizes) with int32
+# and int64 Consts (split_onnx_plugin.cpp). ZSplitFusionPass and
+# ZSplitVFusionPass (split_fusion_pass.cc, splitv_fusion_pass.cc @83709c7a8)
+# make a static one a SplitD or SplitVD once the AI Core takes that, and
+# leave a dynamic one, or one whose sizes are computed, as it is. On
+# ascend035 the SplitV lists float16 and int8 only (aic-ascend035-ops-info.json
+# SplitV input0), its SplitVD float32 too (impl/dynamic/split_v_d.py
+# op_select_format): under must_keep_origin_dtype a static float32 Split
+# stays on the AI Core as a SplitVD, a dynamic one leaves it for the AI CPU.
+# The build before judged every node as the Split or SplitV of the model.
+test_expect_success 'Split: the SplitD or SplitVD of ZSplit(V)FusionPass when static, else the node it leaves' '
+	"$PY" - <<-\EOF &&
+	import onnx
+	from onnx import helper as h, TensorProto as T
+	vi = h.make_tensor_value_info
+	sizes = h.make_tensor("s", T.INT64, [2], [3, 5])
+	def save(name, xdims, opset, ins, inits=(), extra=()):
+	    g = h.make_graph([h.make_node("Split", list(ins), ["y0", "y1"], name="sp", axis=1)], "g",
+	                     [vi("x", T.FLOAT, xdims)] + list(extra), [vi("y0", T.FLOAT, None), vi("y1", T.FLOAT, None)], list(inits))
+	    onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", opset)]), name + ".onnx")
+	save("spv", [2, 8, 4], 13, ("x", "s"), [sizes])
+	save("spv_dyn", ["n", 8, 4], 13, ("x", "s"), [sizes])
+	save("spv_computed", [2, 8, 4], 13, ("x", "s"), extra=[vi("s", T.INT64, [2])])
+	save("sp_equal", [2, 8, 4], 13, ("x",))
+	EOF
+	for m in spv spv_dyn spv_computed sp_equal; do
+		gerules eval $m.onnx --chip Ascend910B1 --format json >$m-910b.json &&
+		gerules eval $m.onnx --chip Ascend035 -o PRECISION_MODE=must_keep_origin_dtype --format json >$m-035.json || return 1
+	done &&
+	"$PY" - <<-\EOF
+	import json
+	def load(f, name):
+	    d = json.load(open(f))
+	    x = [n for n in d["nodes"] if n["name"] == name][0]
+	    return x, {p["slot"]: p["reason"] for p in x["provenance"] if p["won"]}, d["diagnostics"]
+	V, S = "PartitionedCall_sp_SplitV_2", "PartitionedCall_sp_Split_1"
+	made = "FE\x27s fusion pass ZSplitVFusionPass makes this static SplitV a SplitVD before it judges it (table engine_fused_ops); "
+	for chip, store, dt in (("910b", "ascend910b", "float16"), ("035", "ascend035", "float32")):
+	    x, why, diags = load("spv-%s.json" % chip, V)
+	    assert (x["engine"], x["dtype"], x["execution"]) == ("AIcoreEngine", dt, "static"), x
+	    assert why["engine"] == made + "op store aicore_%s takes SplitVD" % store, why["engine"]
+	    assert not [d for d in diags if d["code"] in ("GE7001", "GE7003", "GE7004")], diags
+	    x, why, diags = load("sp_equal-%s.json" % chip, S)
+	    assert (x["engine"], x["dtype"]) == ("AIcoreEngine", dt), x
+	    assert why["engine"] == ("FE\x27s fusion pass ZSplitFusionPass makes this static Split a SplitD before it judges it "
+	                             "(table engine_fused_ops); op store aicore_%s takes SplitD" % store), why["engine"]
+	left = "FE\x27s fusion pass ZSplitVFusionPass leaves this dynamic SplitV as it is (table engine_fused_ops); "
+	x, why, diags = load("spv_dyn-910b.json", V)
+	assert (x["engine"], x["execution"]) == ("AIcoreEngine", "dynamic"), x
+	assert why["engine"] == left + "op store aicore_ascend910b takes SplitV", why["engine"]
+	# float32 is in no column of ascend035 SplitV: its rank is known, so that is the reason
+	x, why, diags = load("spv_dyn-035.json", V)
+	assert x["engine"] == "DNN_VM_AICPU_ASCEND", x
+	assert why["engine"].startswith(left + "AI Core op information library, ascend035 (built-in) lists no float32 for input 0 (x) of SplitV"), why["engine"]
+	assert [d for d in diags if d["code"] == "GE7001"], diags
+	x, why, diags = load("spv_computed-910b.json", V)
+	assert x["engine"] == "AIcoreEngine", x
+	assert why["engine"] == ("FE\x27s fusion pass ZSplitVFusionPass leaves this SplitV as it is, since input 1 is not a constant "
+	                         "(table engine_fused_const_inputs); op store aicore_ascend910b takes SplitV"), why["engine"]
 	EOF
 '
 
