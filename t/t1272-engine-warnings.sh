@@ -271,10 +271,10 @@ test_expect_success 'engine_fused_const_inputs: a type not in engine_fused_ops, 
 '
 
 test_expect_success 'engine_fused_checked_ops: a type not in engine_fused_ops, or a map, is an error with a caret' '
-	check_engines_edit fck "/^table engine_fused_checked_ops/,/^}/s/^    \"TopK\", \"Conv2DTranspose\", \"Split\", \"SplitV\"$/    \"TopK\", \"TopKV3\"/" &&
+	check_engines_edit fck "/^table engine_fused_checked_ops/,/^}/s/^    \"TopK\", \"Conv2DTranspose\", \"Split\", \"SplitV\", \"ReduceSum\"$/    \"TopK\", \"TopKV3\"/" &&
 	grep "engines.rules:[0-9]*:[0-9]*: error: engine_fused_checked_ops: \"TopKV3\" is not an op type of table engine_fused_ops" err &&
 	grep "^ *\^" err &&
-	check_engines_edit fck2 "/^table engine_fused_checked_ops/,/^}/s/^    \"TopK\", \"Conv2DTranspose\", \"Split\", \"SplitV\"$/    \"TopK\": 1/" &&
+	check_engines_edit fck2 "/^table engine_fused_checked_ops/,/^}/s/^    \"TopK\", \"Conv2DTranspose\", \"Split\", \"SplitV\", \"ReduceSum\"$/    \"TopK\": 1/" &&
 	grep "engines.rules:[0-9]*:[0-9]*: error: table engine_fused_checked_ops must be a set of op types" err
 '
 
@@ -471,6 +471,87 @@ test_expect_success 'Split: the SplitD or SplitVD of ZSplit(V)FusionPass when st
 	assert why["engine"] == ("FE\x27s fusion pass ZSplitVFusionPass leaves this SplitV as it is, since input 1 is not a constant "
 	                         "(table engine_fused_const_inputs); op store aicore_ascend910b takes SplitV"), why["engine"]
 	EOF
+'
+
+# ONNX ReduceSum becomes a ReduceSum with its axes as input 1: an int32
+# Const, empty ([0]) without axes (reduce_sum_onnx_plugin.cpp), or the
+# model's own input. ConstToAttrReduceSumFusion (reduce_sum_fusion_pass.cc
+# @83709c7a8) makes it a ReduceSumD when the axes are a non-empty constant
+# and the AI Core takes the ReduceSumD, static or dynamic alike, and leaves
+# it otherwise (table engine_fused_leaving_ops). On ascend910b ReduceSum is
+# on the black list and ReduceSumD on the gray one: under
+# allow_mix_precision, after a MatMul that computes in float16, a
+# ReduceSumD follows it into float16 where the build before kept the
+# ReduceSum in float32 behind a Cast. A node of unknown rank is refused as a
+# ReduceSumD (no dynamicRankSupport) and left a ReduceSum, which the AI
+# Core takes. The nodes without axes are dynamic: AReduceSumFusionPass,
+# which runs first and is not modelled, deletes a static one
+# (a_reduce_sum_fusion_pass.cc @83709c7a8 :85, :127-146; rules/engines.rules).
+test_expect_success 'ReduceSum: the ReduceSumD of ConstToAttrReduceSumFusion, static or dynamic, else the ReduceSum it leaves' '
+	"$PY" - <<-\EOF &&
+	import onnx, numpy as np
+	from onnx import helper as h, TensorProto as T, numpy_helper as nh
+	vi = h.make_tensor_value_info
+	def save(name, opset, ins, inits=(), xdims=(2, 8, 4), extra=(), tile=False, **attrs):
+	    # tile: a Tile between, whose shape is not inferred: of unknown rank after a dynamic input
+	    r = "t" if tile else "r"
+	    nodes = [h.make_node("MatMul", ["x", "w"], ["r"], name="mm")] + \
+	            ([h.make_node("Tile", ["r", "reps"], ["t"], name="tile")] if tile else []) + \
+	            [h.make_node("ReduceSum", [r] + list(ins), ["y"], name="rs", **attrs), h.make_node("Abs", ["y"], ["z"], name="abs")]
+	    g = h.make_graph(nodes, "g", [vi("x", T.FLOAT, xdims)] + list(extra), [vi("z", T.FLOAT, None)],
+	                     [nh.from_array(np.ones((4, 4), np.float32), "w"), h.make_tensor("reps", T.INT64, [3], [1, 2, 1])] + list(inits))
+	    onnx.save(h.make_model(g, opset_imports=[h.make_opsetid("", opset)]), name + ".onnx")
+	ax = h.make_tensor("ax", T.INT64, [1], [1])
+	save("rs", 13, ["ax"], [ax])
+	save("rs_attr", 11, [], axes=[1])
+	save("rs_dyn", 13, ["ax"], [ax], xdims=("n", 8, 4))
+	save("rs_rank", 13, ["ax"], [ax], xdims=("n", 8, 4), tile=True)
+	save("rs_all", 13, [], xdims=("n", 8, 4))
+	save("rs_all11", 11, [], xdims=("n", 8, 4))
+	save("rs_computed", 13, ["ax"], extra=[vi("ax", T.INT64, [1])])
+	EOF
+	for m in rs rs_attr rs_dyn rs_rank rs_all rs_all11 rs_computed; do
+		gerules eval $m.onnx --chip Ascend910B1 -o PRECISION_MODE=allow_mix_precision --format json >$m.json || return 1
+	done &&
+	"$PY" - <<-\EOF
+	import json
+	def load(f):
+	    d = json.load(open(f))
+	    x = [n for n in d["nodes"] if n["type"] == "ReduceSum"][0]
+	    a = [n for n in d["nodes"] if n["name"] == "abs"][0]
+	    return x, a, {p["slot"]: p["reason"] for p in x["provenance"] if p["won"]}, d["diagnostics"]
+	made = "FE\x27s fusion pass ConstToAttrReduceSumFusion makes this ReduceSum a ReduceSumD before it judges it (table engine_fused_ops); "
+	for m, ex in (("rs", "static"), ("rs_attr", "static"), ("rs_dyn", "dynamic")):
+	    x, a, why, diags = load(m + ".json")
+	    assert (x["engine"], x["dtype"], x["execution"], x["dtype_detail"]["casts"]) == ("AIcoreEngine", "float16", ex, 0), (m, x)
+	    assert why["engine"] == made + "op store aicore_ascend910b takes ReduceSumD", (m, why["engine"])
+	    assert why["dtype"].startswith(made + "PRECISION_MODE=allow_mix_precision, gray op"), (m, why["dtype"])
+	    assert a["dtype"] == "float16", (m, a)
+	    assert not [d for d in diags if d["code"] in ("GE7003", "GE7004")], (m, diags)
+	left = "FE\x27s fusion pass ConstToAttrReduceSumFusion leaves this ReduceSum as it is, since "
+	for m, because in (("rs_all", "input 1 is an empty constant (table engine_fused_const_inputs); "),
+	                   ("rs_all11", "input 1 is an empty constant (table engine_fused_const_inputs); "),
+	                   ("rs_computed", "input 1 is not a constant (table engine_fused_const_inputs); "),
+	                   ("rs_rank", "the AI Core\x27s op information library does not take a ReduceSumD with this node\x27s dtypes "
+	                               "and shapes (table engine_fused_checked_ops); ")):
+	    x, a, why, diags = load(m + ".json")
+	    assert (x["engine"], x["dtype"]) == ("AIcoreEngine", "float32"), (m, x)
+	    assert why["engine"] == left + because + "op store aicore_ascend910b takes ReduceSum", (m, why["engine"])
+	    assert why["dtype"].startswith(left + because + "PRECISION_MODE=allow_mix_precision, black op"), (m, why["dtype"])
+	    assert not [d for d in diags if d["code"] in ("GE7003", "GE7004")], (m, diags)
+	x, a, why, diags = load("rs_all.json")
+	assert x["dtype_detail"]["casts"] == 1 and a["dtype"] == "float32", (x, a)
+	EOF
+'
+
+test_expect_success 'engine_fused_leaving_ops: a type not in engine_fused_ops, one dynamic nodes make another type, or a map, is an error with a caret' '
+	check_engines_edit fl "/^table engine_fused_leaving_ops/,/^}/s/^    \"ReduceSum\"$/    \"ReduceSum\", \"ReduceMax\"/" &&
+	grep "engines.rules:[0-9]*:[0-9]*: error: engine_fused_leaving_ops: \"ReduceMax\" is not an op type of table engine_fused_ops" err &&
+	grep "^ *\^" err &&
+	check_engines_edit fl2 "/^table engine_fused_leaving_ops/,/^}/s/^    \"ReduceSum\"$/    \"ReduceSum\", \"StridedSliceV2\"/" &&
+	grep "engines.rules:[0-9]*:[0-9]*: error: engine_fused_leaving_ops: \"StridedSliceV2\" becomes StridedSliceV3 when dynamic" err &&
+	check_engines_edit fl3 "/^table engine_fused_leaving_ops/,/^}/s/^    \"ReduceSum\"$/    \"ReduceSum\": 1/" &&
+	grep "engines.rules:[0-9]*:[0-9]*: error: table engine_fused_leaving_ops must be a set of op types" err
 '
 
 # ONNX Hardmax and Einsum become HardMax and Einsum, in no store of CANN

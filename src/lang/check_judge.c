@@ -579,6 +579,26 @@ static void judge_engines(jck *k, const gr_table *names){
     }
     if( ok ) j->fused_checked = t;
   }
+  if( (t = tab(c, "engine_fused_leaving_ops")) ){
+    /* a set of op types of engine_fused_ops whose pass leaves a node it does
+    ** not fuse as it is; not one whose dynamic nodes become a third type
+    ** (the judge has one other row per type: the dynamic or the left one) */
+    int ok = 1;
+    if( t->is_map ){ ck_err(c, t->loc, "table engine_fused_leaving_ops must be a set of op types"); ok = 0; }
+    for(i = 0; !t->is_map && i < t->n; i++){
+      void *at = j->fused_ops ? gr_map_get(&j->fused_ops->keymap, t->keys[i]) : NULL;
+      const gr_expr *dyn = at ? j->fused_ops->vals[(size_t)(intptr_t)at - 1]->a->next->next : NULL;
+      if( at==NULL ){
+        ck_err(c, t->locs[i], "engine_fused_leaving_ops: \"%s\" is not an op type of table engine_fused_ops (which says what it becomes)", t->keys[i]);
+        ok = 0;
+      }else if( dyn && strcmp(dyn->s, t->keys[i])!=0 ){
+        ck_err(c, t->locs[i], "engine_fused_leaving_ops: \"%s\" becomes %s when dynamic (table engine_fused_ops): a pass that leaves "
+               "nodes makes a dynamic node the fused type or leaves it", t->keys[i], dyn->s);
+        ok = 0;
+      }
+    }
+    if( ok ) j->fused_leaving = t;
+  }
   if( (t = tab(c, "engine_fused_unmodelled_ops")) ){
     /* op type -> the pass (a non-empty string); no type of engine_fused_ops */
     int ok = 1;

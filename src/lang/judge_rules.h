@@ -124,6 +124,13 @@ typedef struct gr_judge_rules {
   ** model, and the node is given no engine and no dtype (table
   ** engine_fused_checked_ops) */
   const struct gr_table *fused_checked;
+  /* optional, a set of fused_ops' types without a DYNAMIC_TYPE other than
+  ** their own whose pass leaves a node it does not fuse (an input not a
+  ** non-empty constant, the AI Core refusing the fused type) as it is, as a
+  ** DYNAMIC_TYPE of the op's own says for such a pass that also leaves
+  ** dynamic nodes; a type here without a DYNAMIC_TYPE has its dynamic nodes
+  ** fused like static ones (table engine_fused_leaving_ops) */
+  const struct gr_table *fused_leaving;
   /* optional: op type -> the fusion pass of FE that replaces a node of the
   ** type by other nodes, or by a path gerules does not model: such a node is
   ** given no engine and no dtype (table engine_fused_unmodelled_ops) */
