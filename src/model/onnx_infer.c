@@ -667,13 +667,15 @@ static int sf_compress(const gr_oinfer *x, const onode *o, ishape *out){
 ** size of part i: the `split` attribute's value (before opset 13) or input
 ** 1's (from 13); sizes computed in the graph leave the shape unknown, as a
 ** Reshape's computed shape does (GE folds many such chains to constants
-** before its InferShape, which gerules does not follow); without either, an equal share of the dim among the outputs (opset 18's
-** num_outputs: the last share smaller when the dim does not divide, as
-** Operators.md says; before 18 a dim that does not divide has no share,
-** and GE's InferShape of Split fails on it), -1 when the dim is. GE's
-** plugin passes the sizes on as size_splits (rules/onnx.rules), and the
-** InferShape of SplitV gives each output its size. Sizes that do not match
-** the outputs in number, or a negative one, leave the shape unknown. */
+** before its InferShape, which gerules does not follow). Without sizes, an
+** equal share of the dim among the outputs (opset 18's num_outputs: the
+** last share smaller when the dim does not divide, as Operators.md says;
+** before 18 a dim that does not divide has no share, and GE's InferShape of
+** Split fails on it), -1 when the dim is. GE's plugin passes the sizes on
+** as size_splits (rules/onnx.rules), and the InferShape of SplitV gives each
+** output its size. Sizes that do not match the outputs in number, or a
+** negative one, leave the shape unknown. At most SPLIT_MAX_PARTS outputs:
+** each call reads the sizes once more. */
 #define SPLIT_MAX_PARTS 4096
 static int sf_split(const gr_oinfer *x, const onode *o, size_t i, ishape *out){
   ishape a;
@@ -697,8 +699,10 @@ static int sf_split(const gr_oinfer *x, const onode *o, size_t i, ishape *out){
       if( dim % parts ) return 0;
       d = dim / parts;
     }else{
+      int64_t before;
       share = dim / parts + (dim % parts!=0);
-      d = (int64_t)i < parts - 1 ? share : dim - share * (parts - 1);
+      if( __builtin_mul_overflow(share, parts - 1, &before) ) return 0;
+      d = (int64_t)i < parts - 1 ? share : dim - before;
       if( d < 0 ) return 0;
     }
   }
