@@ -67,10 +67,11 @@ struct gr_judge {
   jop **ops;                    /* ntypes * nstores, NULL when absent; then as many again for the
                                 ** types a fusion pass makes something else when the node is dynamic */
   uint32_t ntypes;              /* the graph's types */
-  /* per graph type: FUSED_DYN, its dynamic nodes are judged as judged_as[ntypes + t];
+  /* per graph type, who is judged on its second row (judged_as[ntypes + t]):
+  ** FUSED_DYN, its dynamic nodes are judged as judged_as[ntypes + t];
   ** FUSED_LEAVES, its pass leaves a node it does not fuse, which is judged as
   ** judged_as[ntypes + t] (NULL: its own type) */
-  uint8_t *fused_dyn;
+  uint8_t *fused_rows;
   const gr_node *nodes0;        /* the graph's nodes (judge_row: a node's outcome by its index) */
   /* per graph type: for a fused type with an entry of engine_fused_inputs,
   ** per input of the node the fused op's input that takes it (FUSED_NONE:
@@ -175,7 +176,7 @@ typedef struct dt_memo { const char *name[16]; uint8_t id[16]; } dt_memo;
 #define FUSED_DYN 1
 #define FUSED_LEAVES 2
 static uint32_t judge_row(const gr_judge *J, const gr_node *nd){
-  uint8_t f = J->fused_dyn[nd->type];
+  uint8_t f = J->fused_rows[nd->type];
   if( !f ) return nd->type;
   if( (f & FUSED_DYN) && (nd->flags & GR_NODE_DYNAMIC) ) return J->ntypes + nd->type;
   /* a node the pass leaves as it is (gr_jnode.left): its own type */
@@ -189,7 +190,7 @@ static jop *const *node_ops(const gr_judge *J, const gr_node *nd){
 ** is its own (engine_fused_ops), or the type in engine_fused_leaving_ops, so
 ** that a node it cannot fuse (an input not a non-empty constant, the AI Core
 ** refusing the fused type) keeps its type */
-static int pass_leaves(const gr_judge *J, uint32_t t){ return (J->fused_dyn[t] & FUSED_LEAVES)!=0; }
+static int pass_leaves(const gr_judge *J, uint32_t t){ return (J->fused_rows[t] & FUSED_LEAVES)!=0; }
 /* whether a fusion pass makes node nd another type (engine_fused_ops): not
 ** for a node the pass leaves as it is */
 static int fused_here(const gr_judge *J, const gr_node *nd){ return J->judged_as[judge_row(J, nd)]!=NULL; }
@@ -521,7 +522,7 @@ static void setup(gr_result *r, gr_judge *J){
   J->ntypes = nt;
   J->judged_as = gr_arena_calloc(&J->arena, (2 * (size_t)nt + 1) * sizeof *J->judged_as);
   J->fused_by = gr_arena_calloc(&J->arena, (nt + 1) * sizeof *J->fused_by);
-  J->fused_dyn = gr_arena_calloc(&J->arena, nt + 1);
+  J->fused_rows = gr_arena_calloc(&J->arena, nt + 1);
   J->fused_in = gr_arena_calloc(&J->arena, (nt + 1) * sizeof *J->fused_in);
   J->fused_nin = gr_arena_calloc(&J->arena, nt + 1);
   J->fused_cin = gr_arena_calloc(&J->arena, (nt + 1) * sizeof *J->fused_cin);
@@ -542,14 +543,14 @@ static void setup(gr_result *r, gr_judge *J){
       /* [type, pass] or [type, pass, type when dynamic] (check_judge.c checks the shape) */
       const gr_expr *v = j->fused_ops->vals[(size_t)(intptr_t)at - 1];
       const gr_expr *dyn = v->a->next->next;
-      int leaves = in_set(j->fused_leaving, own);
+      int own_dyn = dyn && strcmp(dyn->s, own)==0, leaves = own_dyn || in_set(j->fused_leaving, own);
       if( t >= nt && dyn==NULL && !leaves ) continue;
       /* a DYNAMIC_TYPE that is the op's own: the pass leaves a dynamic node
       ** as it is (judged_as NULL: judged and placed as its own type), and
       ** any node it cannot fuse; so does a pass of engine_fused_leaving_ops
       ** (check_judge.c: its DYNAMIC_TYPE, if any, is its own) */
-      if( t >= nt ) J->fused_dyn[gt] = (uint8_t)((dyn ? FUSED_DYN : 0) | (leaves || strcmp(dyn->s, own)==0 ? FUSED_LEAVES : 0));
-      J->judged_as[t] = t < nt ? v->a->s : dyn==NULL || strcmp(dyn->s, own)==0 ? NULL : dyn->s;
+      if( t >= nt ) J->fused_rows[gt] = (uint8_t)((dyn ? FUSED_DYN : 0) | (leaves ? FUSED_LEAVES : 0));
+      J->judged_as[t] = t < nt ? v->a->s : dyn==NULL || own_dyn ? NULL : dyn->s;
       J->fused_by[gt] = v->a->next->s;
       if( t < nt ){
         fused_list(J, j->fused_inputs, gr_graph_type_name(g, gt), &J->fused_in[gt], &J->fused_nin[gt]);
@@ -851,35 +852,28 @@ static int empty_output(const gr_graph *g, uint32_t src, int32_t idx){
   return 0;
 }
 
-/* For a node of a fused type whose pass needs some inputs as constants
-** (engine_fused_const_inputs): 1 + the first of them fed by no constant, or
-** by an empty one (an absent input counts: the pass reads no value there),
-** else 0 */
-static uint32_t fused_nonconst(const gr_judge *J, const gr_graph *g, const gr_node *nd){
-  const gr_edge *ed = gr_graph_edges(g, nd);
-  uint32_t k;
-  for(k = 0; k < J->fused_ncin[nd->type]; k++){
-    uint32_t pi = J->fused_cin[nd->type][k], src;
-    int32_t idx;
-    if( pi >= nd->n_data || ed[pi].src==GR_NONE ) return pi + 1;
-    idx = ed[pi].index;
-    src = live_src(J, g, ed[pi].src, &idx);
-    if( !const_src(J, gr_graph_nodes(g), src) || empty_output(g, src, idx) ) return pi + 1;
-  }
-  return 0;
-}
-
-/* what input `in` of node nd is when the pass takes no constant there:
-** absent, fed by another node, or an empty constant */
-static const char *nonconst_state(const gr_judge *J, const gr_graph *g, const gr_node *nd, uint32_t in){
+/* what input `in` of node nd gives a pass that needs it as a constant: NULL
+** a constant with elements, else why not: absent (the pass reads no value
+** there), fed by another node, or an empty constant */
+static const char *const_input_state(const gr_judge *J, const gr_graph *g, const gr_node *nd, uint32_t in){
   const gr_edge *e;
   int32_t idx;
   uint32_t src;
-  if( in >= nd->n_data || gr_graph_edges(g, nd)[in].src==GR_NONE ) return "absent";
-  e = &gr_graph_edges(g, nd)[in];
+  if( in >= nd->n_data || (e = &gr_graph_edges(g, nd)[in])->src==GR_NONE ) return "absent";
   idx = e->index;
   src = live_src(J, g, e->src, &idx);
-  return const_src(J, gr_graph_nodes(g), src) ? "an empty constant" : "not a constant";
+  if( !const_src(J, gr_graph_nodes(g), src) ) return "not a constant";
+  return empty_output(g, src, idx) ? "an empty constant" : NULL;
+}
+
+/* For a node of a fused type whose pass needs some inputs as constants
+** (engine_fused_const_inputs): 1 + the first of them that is no constant
+** with elements (const_input_state), else 0 */
+static uint32_t fused_nonconst(const gr_judge *J, const gr_graph *g, const gr_node *nd){
+  uint32_t k;
+  for(k = 0; k < J->fused_ncin[nd->type]; k++)
+    if( const_input_state(J, g, nd, J->fused_cin[nd->type][k]) ) return J->fused_cin[nd->type][k] + 1u;
+  return 0;
 }
 
 /* unmodelled_why's `in` when the AI Core does not take the fused type */
@@ -911,7 +905,7 @@ static void unmodelled_why(const gr_judge *J, const gr_graph *g, uint32_t n, uin
                  : nc ? " (table engine_fused_const_inputs)" : " (table engine_fused_checked_ops)");
   if( in==UNMODELLED_REFUSED ) gr_buf_printf(b, ", and the AI Core's op information library does not take a %s with this node's dtypes and shapes",
                                              J->judged_as[nd->type]);
-  else gr_buf_printf(b, ", and input %u is %s", in, nonconst_state(J, g, nd, in));
+  else gr_buf_printf(b, ", and input %u is %s", in, const_input_state(J, g, nd, in));
   gr_buf_printf(b, ": what the pass makes of the node then is not modelled, so gerules decides neither its engine nor its dtype");
 }
 
@@ -923,7 +917,7 @@ static void left_why(const gr_judge *J, const gr_graph *g, uint32_t n, gr_buf *b
   if( left==GR_JLEFT_REFUSED )
     gr_buf_printf(b, "the AI Core's op information library does not take a %s with this node's dtypes and shapes (table engine_fused_checked_ops)",
                   J->judged_as[nd->type]);
-  else gr_buf_printf(b, "input %u is %s (table engine_fused_const_inputs)", left - 1u, nonconst_state(J, g, nd, left - 1u));
+  else gr_buf_printf(b, "input %u is %s (table engine_fused_const_inputs)", left - 1u, const_input_state(J, g, nd, left - 1u));
 }
 
 static uint8_t out_after(const gr_judge *J, const gr_graph *g, uint32_t p, int32_t idx){
@@ -2000,7 +1994,7 @@ static void fused_text(gr_result *r, uint32_t n, gr_buf *b){
   const gr_graph *g = r->g;
   const gr_node *nd = &gr_graph_nodes(g)[n];
   const char *as = r->judge->judged_as[judge_row(r->judge, nd)];
-  if( as==NULL && (r->judge->fused_dyn[nd->type] & FUSED_DYN) && (nd->flags & GR_NODE_DYNAMIC) )
+  if( as==NULL && (r->judge->fused_rows[nd->type] & FUSED_DYN) && (nd->flags & GR_NODE_DYNAMIC) )
     gr_buf_printf(b, "FE's fusion pass %s leaves this dynamic %s as it is (table engine_fused_ops); ", r->judge->fused_by[nd->type],
                   gr_graph_type_name(g, nd->type));
   else if( as==NULL && pass_leaves(r->judge, nd->type) && JN(r->judge, n)->left ){
@@ -2009,7 +2003,7 @@ static void fused_text(gr_result *r, uint32_t n, gr_buf *b){
   }
   if( as )
     gr_buf_printf(b, "FE's fusion pass %s makes this %s%s a %s before it judges it (table engine_fused_ops); ", r->judge->fused_by[nd->type],
-                  r->judge->fused_dyn[nd->type] & FUSED_DYN ? (nd->flags & GR_NODE_DYNAMIC ? "dynamic " : "static ") : "",
+                  r->judge->fused_rows[nd->type] & FUSED_DYN ? (nd->flags & GR_NODE_DYNAMIC ? "dynamic " : "static ") : "",
                   gr_graph_type_name(g, nd->type), as);
 }
 

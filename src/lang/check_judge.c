@@ -46,6 +46,21 @@ static int string_lists(ck *c, const gr_table *t, const char *what, const char *
   return ok;
 }
 
+/* table t is a set of op types of table fused (engine_fused_ops): 1, else
+** each fault reported and 0 */
+static int fused_type_set(ck *c, const gr_table *t, const gr_table *fused){
+  int ok = 1;
+  size_t i;
+  if( t->is_map ){ ck_err(c, t->loc, "table %s must be a set of op types", t->name); return 0; }
+  for(i = 0; i < t->n; i++){
+    if( fused==NULL || gr_map_get(&fused->keymap, t->keys[i])==NULL ){
+      ck_err(c, t->locs[i], "%s: \"%s\" is not an op type of table engine_fused_ops (which says what it becomes)", t->name, t->keys[i]);
+      ok = 0;
+    }
+  }
+  return ok;
+}
+
 /* table t maps op types of table fused (engine_fused_ops) to lists of input
 ** indices from lo (-1 or 0; 0: the list may not be empty) to 254, at most 254
 ** of them, `list` saying what a list is: 1, else each fault reported and 0 */
@@ -569,29 +584,17 @@ static void judge_engines(jck *k, const gr_table *names){
   if( (t = tab(c, "engine_fused_checked_ops")) ){
     /* a set of op types of engine_fused_ops whose pass asks FE's op support
     ** check before it fuses */
-    int ok = 1;
-    if( t->is_map ){ ck_err(c, t->loc, "table engine_fused_checked_ops must be a set of op types"); ok = 0; }
-    for(i = 0; !t->is_map && i < t->n; i++){
-      if( j->fused_ops==NULL || gr_map_get(&j->fused_ops->keymap, t->keys[i])==NULL ){
-        ck_err(c, t->locs[i], "engine_fused_checked_ops: \"%s\" is not an op type of table engine_fused_ops (which says what it becomes)", t->keys[i]);
-        ok = 0;
-      }
-    }
-    if( ok ) j->fused_checked = t;
+    if( fused_type_set(c, t, j->fused_ops) ) j->fused_checked = t;
   }
   if( (t = tab(c, "engine_fused_leaving_ops")) ){
     /* a set of op types of engine_fused_ops whose pass leaves a node it does
     ** not fuse as it is; not one whose dynamic nodes become a third type
     ** (the judge has one other row per type: the dynamic or the left one) */
-    int ok = 1;
-    if( t->is_map ){ ck_err(c, t->loc, "table engine_fused_leaving_ops must be a set of op types"); ok = 0; }
-    for(i = 0; !t->is_map && i < t->n; i++){
-      void *at = j->fused_ops ? gr_map_get(&j->fused_ops->keymap, t->keys[i]) : NULL;
+    int ok = fused_type_set(c, t, j->fused_ops);
+    for(i = 0; !t->is_map && j->fused_ops && i < t->n; i++){
+      void *at = gr_map_get(&j->fused_ops->keymap, t->keys[i]);
       const gr_expr *dyn = at ? j->fused_ops->vals[(size_t)(intptr_t)at - 1]->a->next->next : NULL;
-      if( at==NULL ){
-        ck_err(c, t->locs[i], "engine_fused_leaving_ops: \"%s\" is not an op type of table engine_fused_ops (which says what it becomes)", t->keys[i]);
-        ok = 0;
-      }else if( dyn && strcmp(dyn->s, t->keys[i])!=0 ){
+      if( dyn && strcmp(dyn->s, t->keys[i])!=0 ){
         ck_err(c, t->locs[i], "engine_fused_leaving_ops: \"%s\" becomes %s when dynamic (table engine_fused_ops): a pass that leaves "
                "nodes makes a dynamic node the fused type or leaves it", t->keys[i], dyn->s);
         ok = 0;
